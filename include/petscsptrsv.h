@@ -1,0 +1,75 @@
+/*
+   petsc-sptrsv: GPU sparse triangular solves for PETSc.
+
+   Public interface. Load the plugin with -dll_append <prefix>/lib/libpetscsptrsv.so, or link it and
+   call SpTrsvInitializePackage() after PetscInitialize().
+*/
+#pragma once
+
+#include <petscmat.h>
+#include <petscpc.h>
+
+/* MatSolverTypes: one per triangular-solve path (-pc_factor_mat_solver_type <name>) */
+#define MATSOLVERSPTRSVLEVEL      "sptrsv_level"
+#define MATSOLVERSPTRSVELEMENT    "sptrsv_element"
+#define MATSOLVERSPTRSVSYNCFREE   "sptrsv_syncfree"
+#define MATSOLVERSPTRSVLOCALITY   "sptrsv_locality"
+#define MATSOLVERSPTRSVSUPERNODAL "sptrsv_supernodal"
+#define MATSOLVERSPTRSVPINV       "sptrsv_pinv"
+#define MATSOLVERSPTRSV           "sptrsv"
+
+/*E
+   SpTrsvFormat - storage a triangular solve reads: rows (CSR, each row pulls its dependencies) or
+   columns (CSC, each solved entry pushes its updates)
+
+   Options Database Key:
+.  -mat_sptrsv_format <csr,csc> - choose the format
+
+   Level: intermediate
+E*/
+typedef enum {
+  SPTRSV_FORMAT_CSR,
+  SPTRSV_FORMAT_CSC
+} SpTrsvFormat;
+PETSC_EXTERN const char *const SpTrsvFormats[];
+
+/*E
+   SpTrsvBackendType - where a triangular solve runs
+
+   Options Database Key:
+.  -mat_sptrsv_backend <auto,host,cuda> - auto uses CUDA when the plugin was built with it and a GPU is present
+
+   Level: intermediate
+E*/
+typedef enum {
+  SPTRSV_BACKEND_AUTO,
+  SPTRSV_BACKEND_HOST,
+  SPTRSV_BACKEND_CUDA
+} SpTrsvBackendType;
+PETSC_EXTERN const char *const SpTrsvBackendTypes[];
+
+PETSC_EXTERN PetscErrorCode SpTrsvInitializePackage(void);
+PETSC_EXTERN PetscErrorCode SpTrsvFinalizePackage(void);
+
+/* Log events, visible in -log_view beside PETSc's MatSolve */
+PETSC_EXTERN PetscLogEvent SPTRSV_Symbolic, SPTRSV_Numeric, SPTRSV_Solve;
+
+/*S
+   SpTrsvStats - analysis figures of one triangular-solve plan, shown by -ksp_view
+
+   Level: intermediate
+S*/
+typedef struct {
+  PetscInt       n;               /* rows */
+  PetscInt       nnz;             /* off-diagonal nonzeros read by the solve */
+  PetscInt       nlevels;         /* level sets = rows on the critical path */
+  PetscInt       max_level_rows;  /* widest level */
+  PetscReal      mean_level_rows; /* n / nlevels: the mean parallelism */
+  PetscInt       max_row_nnz;     /* longest row (off-diagonal entries) */
+  PetscReal      mean_row_nnz;    /* nnz / n */
+  PetscLogDouble bytes_per_solve; /* bytes a solve must move at least: factor + vectors */
+  PetscLogDouble analysis_time;   /* seconds spent in the analysis */
+} SpTrsvStats;
+
+PETSC_EXTERN PetscErrorCode MatSpTrsvGetStats(Mat, SpTrsvStats *, SpTrsvStats *);
+PETSC_EXTERN PetscErrorCode MatSpTrsvGetBackend(Mat, const char **);

@@ -1,0 +1,10 @@
+/* Differences between the PETSc versions we build against (3.18 ... main) */
+#pragma once
+#include <petscversion.h>
+
+#if PETSC_VERSION_LT(3, 19, 0)
+  #define PETSC_SUCCESS 0
+#endif
+
+/* Internal functions are exported (not SPTRSV_INTERN) so that the unit tests can call them */
+#define SPTRSV_INTERN PETSC_EXTERN

@@ -1,0 +1,75 @@
+/* SpTrsvFactor: incomplete factorizations that feed the triangular solves (private to the plugin) */
+#pragma once
+#include <sptrsv/tri.h>
+
+/*
+   P A Q^T ~ L U with L unit lower triangular and U upper triangular (explicit, inverted diagonal).
+   ICC(k) computes A ~ Ut^T D Ut and stores L = Ut^T (unit) and U = D Ut, so every factor solves the
+   same way:  x = Q^T U^{-1} L^{-1} P b.
+
+   Permutations (NULL = identity): row k of the factored matrix is row rperm[k] of A; column k of the
+   factored matrix is column cperm[k] of A. So (P b)_k = b[rperm[k]] and x[cperm[k]] = z_k.
+*/
+typedef struct _n_SpTrsvFactor *SpTrsvFactor;
+struct _n_SpTrsvFactor {
+  MatFactorType ftype; /* MAT_FACTOR_ILU or MAT_FACTOR_ICC */
+  PetscInt      n;
+  PetscInt      levels; /* levels of fill used */
+  SpTrsvTri     L, U;
+  PetscInt     *rperm, *cperm;
+  PetscInt      nnzA;             /* nonzeros of A, for the fill ratio */
+  PetscReal     shift_amount;     /* shift finally applied to the diagonal by the numeric phase */
+  PetscInt      nshifts;          /* shifts tried (NONZERO / POSITIVE_DEFINITE) or pivots shifted (INBLOCKS) */
+  void         *sym;              /* symbolic data kept for numeric refactorization */
+  PetscErrorCode (*symdestroy)(void **);
+};
+
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorCreate(MatFactorType, PetscInt, SpTrsvFactor *);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorDestroy(SpTrsvFactor *);
+
+/* Symbolic phases: build the patterns of L and U (and whatever the numeric phase reuses). The IS
+   arguments may be NULL (natural ordering). */
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUSymbolic(Mat, IS, IS, const MatFactorInfo *, SpTrsvFactor);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorICCSymbolic(Mat, IS, const MatFactorInfo *, SpTrsvFactor);
+/* Numeric phases: fill L->a, U->a, U->idiag from the current values of A (same pattern as at the
+   symbolic phase). Zero pivots without a shift raise PETSC_ERR_MAT_LU_ZRPVT naming the row. */
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUNumeric(Mat, const MatFactorInfo *, SpTrsvFactor);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorICCNumeric(Mat, const MatFactorInfo *, SpTrsvFactor);
+
+/* ---- helpers shared by the factorizations (src/mat/factor/factor.c) ---------------------------- */
+
+/*
+   SpTrsvShiftCtx - the zero-pivot state of one numeric factorization, with PETSc's semantics for
+   MatFactorInfo shifttype / shiftamount / zeropivot (see SpTrsvShiftCheckPivot()).
+*/
+typedef struct {
+  PetscInt    nshift, nshift_max;
+  PetscReal   shift_amount, shift_lo, shift_hi, shift_top, shift_fraction;
+  PetscBool   newshift; /* the pass must restart with shift_amount */
+  PetscReal   rs;       /* sum of |off-diagonal| of the active factored row */
+  PetscScalar pv;       /* pivot of the active row */
+} SpTrsvShiftCtx;
+
+/* a growable array of PetscInt used while building patterns */
+typedef struct {
+  PetscInt  *a;
+  PetscInt64 n, cap;
+} SpTrsvIntBuf;
+
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorReset(SpTrsvFactor);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckMat(Mat, PetscInt);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorGetPerm(IS, PetscInt, const char *, PetscInt **);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorInvertPerm(PetscInt, const PetscInt *, PetscInt **);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorGetCSR(Mat, const PetscInt **, const PetscInt **, const PetscScalar **);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorRestoreCSR(Mat, const PetscInt **, const PetscInt **, const PetscScalar **);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorFindDiagonal(PetscInt, const PetscInt *, const PetscInt *, PetscInt *);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckSamePattern(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscInt *);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckFinite(PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckCount(PetscInt64, const char *);
+SPTRSV_INTERN PetscErrorCode SpTrsvIntBufPush(SpTrsvIntBuf *, PetscInt);
+SPTRSV_INTERN PetscErrorCode SpTrsvIntBufReserve(SpTrsvIntBuf *, PetscInt64);
+SPTRSV_INTERN PetscErrorCode SpTrsvIntBufFinish(SpTrsvIntBuf *, PetscInt **);
+SPTRSV_INTERN PetscErrorCode SpTrsvShiftSetUp(const MatFactorInfo *, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, SpTrsvShiftCtx *);
+SPTRSV_INTERN PetscErrorCode SpTrsvShiftCheckPivot(const MatFactorInfo *, SpTrsvShiftCtx *, PetscInt, PetscInt);
+SPTRSV_INTERN PetscErrorCode SpTrsvShiftRefine(const MatFactorInfo *, SpTrsvShiftCtx *);
+SPTRSV_INTERN PetscErrorCode SpTrsvShiftRecord(const MatFactorInfo *, const SpTrsvShiftCtx *, SpTrsvFactor);

@@ -1,0 +1,102 @@
+# petsc-sptrsv: build with PETSc's own make variables and rules.
+#   make                 build lib/libpetscsptrsv.so (CUDA backend when nvcc is found; WITH_CUDA=0|1 forces)
+#   make examples        build examples/ex1 and the benchmark program
+#   make check           build everything and run the test suite (last line: "N passed, N failed")
+#   make demo            run the demo (GMRES(30) with PETSc's ILU vs sptrsv_level)
+#   make install PREFIX=/path   install library, header and pkg-config file
+PETSC_DIR  ?= /usr/lib/petsc
+PETSC_ARCH ?=
+PREFIX     ?= /usr/local
+CUDA_HOME  ?= /usr/local/cuda
+CUDA_ARCH  ?= 90
+
+.DEFAULT_GOAL := lib
+
+include $(PETSC_DIR)/lib/petsc/conf/variables
+include $(PETSC_DIR)/lib/petsc/conf/rules
+
+NVCC_FOUND := $(or $(wildcard $(CUDA_HOME)/bin/nvcc),$(shell command -v nvcc 2>/dev/null))
+ifeq ($(origin WITH_CUDA),undefined)
+  WITH_CUDA := $(if $(NVCC_FOUND),1,0)
+endif
+NVCC ?= $(if $(wildcard $(CUDA_HOME)/bin/nvcc),$(CUDA_HOME)/bin/nvcc,nvcc)
+
+SPTRSV_LIB := lib/libpetscsptrsv.so
+OBJDIR     := build/cuda$(WITH_CUDA)
+SRC_C      := $(sort $(shell find src -name '*.c'))
+SRC_CU     := $(if $(filter 1,$(WITH_CUDA)),$(sort $(shell find src/cuda -name '*.cu')))
+OBJS       := $(SRC_C:%.c=$(OBJDIR)/%.o) $(SRC_CU:%.cu=$(OBJDIR)/%.o)
+
+WARN        := -Wall -Wextra -Wno-unused-parameter
+SPTRSV_DEFS := $(if $(filter 1,$(WITH_CUDA)),-DPETSC_SPTRSV_HAVE_CUDA=1)
+SPTRSV_CPP  := -Iinclude $(PETSC_CC_INCLUDES) $(SPTRSV_DEFS)
+MPI_INC     := $(shell $(PCC) --showme:compile 2>/dev/null)
+ifeq ($(WITH_CUDA),1)
+  CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcudart -lstdc++
+endif
+NVCC_FLAGS  := -O3 -std=c++17 -Xcompiler -fPIC,-Wall -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) -gencode arch=compute_$(CUDA_ARCH),code=compute_$(CUDA_ARCH) -lineinfo
+LINK_LIBS   := $(PETSC_LIB)
+
+# relink when the selected build (CUDA or not, which PETSc) differs from the last one
+BUILD_ID := $(OBJDIR) $(PETSC_DIR)
+ifneq ($(shell cat build/.selected 2>/dev/null),$(BUILD_ID))
+  $(shell mkdir -p build && echo '$(BUILD_ID)' > build/.selected)
+  RELINK := relink-always
+endif
+relink-always:
+
+lib: $(SPTRSV_LIB)
+	@echo "Built $(SPTRSV_LIB) (WITH_CUDA=$(WITH_CUDA), PETSC_DIR=$(PETSC_DIR))"
+
+$(SPTRSV_LIB): $(OBJS) $(RELINK)
+	@mkdir -p lib
+	$(PCC_LINKER) -shared -Wl,-soname,libpetscsptrsv.so $(PCC_LINKER_FLAGS) -o $@ $(OBJS) $(LINK_LIBS) $(CUDA_LIBS)
+
+$(OBJDIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(PCC) $(PCC_FLAGS) $(WARN) -MMD -MP $(SPTRSV_CPP) -c $< -o $@
+
+$(OBJDIR)/%.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCC_FLAGS) -MMD -MP $(SPTRSV_CPP) $(MPI_INC) -c $< -o $@
+
+-include $(OBJS:.o=.d)
+
+# ---- programs linked against the plugin ------------------------------------------------------
+EXAMPLES   := examples/ex1 examples/benchmarks/bench
+UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
+PROG_LIBS  := -Llib -lpetscsptrsv -Wl,-rpath,$(CURDIR)/lib $(LINK_LIBS) -lz $(CUDA_LIBS)
+
+examples/%: examples/%.c $(SPTRSV_LIB) examples/common/mmload.c
+	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< examples/common/mmload.c $(PROG_LIBS)
+
+tests/unit/%: tests/unit/%.c $(SPTRSV_LIB) examples/common/mmload.c
+	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< examples/common/mmload.c $(PROG_LIBS)
+
+examples: $(filter-out $(if $(wildcard examples/benchmarks/bench.c),,examples/benchmarks/bench),$(EXAMPLES))
+unit-tests: $(UNIT_TESTS)
+
+check: lib examples unit-tests
+	@bash tests/run-tests.sh
+
+demo: lib examples/ex1
+	@bash examples/demo.sh
+
+install: lib
+	@test -n "$(PREFIX)" || { echo "PREFIX is empty"; exit 1; }
+	mkdir -p $(PREFIX)/lib/pkgconfig $(PREFIX)/include
+	cp $(SPTRSV_LIB) $(PREFIX)/lib/
+	cp include/petscsptrsv.h $(PREFIX)/include/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@PETSC_DIR@|$(PETSC_DIR)|g' petscsptrsv.pc.in > $(PREFIX)/lib/pkgconfig/petscsptrsv.pc
+	@echo "Installed into $(PREFIX); load with -dll_append $(PREFIX)/lib/libpetscsptrsv.so"
+
+# PETSc's rules define clean as "clean:" (3.18) or "clean::" (newer): extend whichever it is
+ifeq ($(shell grep -q '^clean::' $(PETSC_DIR)/lib/petsc/conf/rules && echo 2),2)
+clean:: sptrsv-clean
+else
+clean: sptrsv-clean
+endif
+sptrsv-clean:
+	rm -rf build lib $(EXAMPLES) $(UNIT_TESTS) tests/out
+
+.PHONY: relink-always lib examples unit-tests check demo install sptrsv-clean

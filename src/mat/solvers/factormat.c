@@ -1,0 +1,395 @@
+/* The factor matrix returned by every sptrsv_* MatSolverType: symbolic factorization + analysis once
+   per pattern, numeric factorization once per values, solves through the chosen backend */
+#include <sptrsv/factormat.h>
+
+/* read -mat_sptrsv_* with the factor's prefix (so -sub_mat_sptrsv_* works under block Jacobi) */
+static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
+{
+  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(PetscObjectComm((PetscObject)F), ((PetscObject)F)->prefix, "petsc-sptrsv triangular-solve options", "Mat");
+  PetscCall(PetscOptionsEnum("-mat_sptrsv_format", "Storage the solves read: rows (csr) or columns (csc)", "MatSolverType sptrsv", SpTrsvFormats, (PetscEnum)sp->format, (PetscEnum *)&sp->format, NULL));
+  PetscCall(PetscOptionsEnum("-mat_sptrsv_backend", "Where the solves run", "MatSolverType sptrsv", SpTrsvBackendTypes, (PetscEnum)sp->backendreq, (PetscEnum *)&sp->backendreq, NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSpTrsvFreeSolves(Mat_SpTrsv *sp)
+{
+  PetscFunctionBegin;
+  for (PetscInt t = 0; t < 2; t++)
+    for (PetscInt k = 0; k < 2; k++) PetscCall(SpTrsvSolverDestroy(&sp->tri[t][k]));
+  if (sp->backend) {
+    if (sp->rperm) PetscCall((*sp->backend->perm_destroy)(&sp->rperm));
+    if (sp->cperm) PetscCall((*sp->backend->perm_destroy)(&sp->cperm));
+    if (sp->w1) PetscCall((*sp->backend->vec_free)(&sp->w1));
+    if (sp->w2) PetscCall((*sp->backend->vec_free)(&sp->w2));
+    if (sp->stage_b) PetscCall((*sp->backend->vec_free)(&sp->stage_b));
+    if (sp->stage_x) PetscCall((*sp->backend->vec_free)(&sp->stage_x));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* after the symbolic factorization: choose the backend, analyse L and U, allocate work vectors */
+static PetscErrorCode MatSpTrsvAnalyze(Mat F)
+{
+  Mat_SpTrsv  *sp = (Mat_SpTrsv *)F->data;
+  SpTrsvFactor fac = sp->fac;
+  PetscInt     n   = fac->n;
+
+  PetscFunctionBegin;
+  PetscCall(MatSpTrsvFreeSolves(sp));
+  PetscCall(SpTrsvBackendSelect(sp->backendreq, &sp->backend, &sp->backend_note));
+  PetscCall(SpTrsvSolverCreate(fac->L, PETSC_FALSE, sp->format, sp->path->plantype, sp->backend, &sp->tri[0][0]));
+  PetscCall(SpTrsvSolverCreate(fac->U, PETSC_FALSE, sp->format, sp->path->plantype, sp->backend, &sp->tri[0][1]));
+  if (fac->rperm) PetscCall((*sp->backend->perm_create)(n, fac->rperm, &sp->rperm));
+  if (fac->cperm) PetscCall((*sp->backend->perm_create)(n, fac->cperm, &sp->cperm));
+  PetscCall((*sp->backend->vec_alloc)(n, &sp->w1));
+  PetscCall((*sp->backend->vec_alloc)(n, &sp->w2));
+  if (sp->backend->memtype != PETSC_MEMTYPE_HOST) {
+    PetscCall((*sp->backend->vec_alloc)(n, &sp->stage_b));
+    PetscCall((*sp->backend->vec_alloc)(n, &sp->stage_x));
+  }
+  if (sp->path->citation) PetscCall(PetscCitationsRegister(sp->path->citation, sp->path->cited));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  x = Q^T U^{-1} L^{-1} P b, or for the transpose x = P^T L^{-T} U^{-T} Q b
+*/
+static PetscErrorCode MatSolve_SpTrsv_Private(Mat F, Vec b, Vec x, PetscBool transpose)
+{
+  Mat_SpTrsv             *sp = (Mat_SpTrsv *)F->data;
+  const SpTrsvBackendOps *be = sp->backend;
+  PetscInt                n  = sp->fac->n;
+  SpTrsvSolver            first, second;
+  void                   *pin  = transpose ? sp->cperm : sp->rperm;
+  void                   *pout = transpose ? sp->rperm : sp->cperm;
+  PetscScalar            *ba, *xa;
+  const PetscScalar      *in;
+  PetscLogDouble          flops;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SPTRSV_Solve, F, b, x, 0));
+  if (transpose && !sp->tri[1][0]) {
+    /* transposed triangles are analysed on first use: U^T is lower, L^T is upper */
+    PetscCall(SpTrsvSolverCreate(sp->fac->U, PETSC_TRUE, sp->format, sp->path->plantype, be, &sp->tri[1][1]));
+    PetscCall(SpTrsvSolverCreate(sp->fac->L, PETSC_TRUE, sp->format, sp->path->plantype, be, &sp->tri[1][0]));
+  }
+  first  = transpose ? sp->tri[1][1] : sp->tri[0][0];
+  second = transpose ? sp->tri[1][0] : sp->tri[0][1];
+  if (!(*be->vec_in_place)(b) || !(*be->vec_in_place)(x)) sp->copies = PETSC_TRUE;
+  PetscCall((*be->vec_get)(b, PETSC_TRUE, sp->stage_b, &ba));
+  PetscCall((*be->vec_get)(x, PETSC_FALSE, sp->stage_x, &xa));
+  if (n) {
+    in = ba;
+    if (pin) {
+      PetscCall((*be->gather)(n, pin, ba, sp->w1));
+      in = sp->w1;
+    }
+    PetscCall(SpTrsvSolverApply(first, in, sp->w2));
+    PetscCall(SpTrsvSolverApply(second, sp->w2, pout ? sp->w1 : xa));
+    if (pout) PetscCall((*be->scatter)(n, pout, sp->w1, xa));
+  }
+  PetscCall((*be->vec_restore)(b, PETSC_TRUE, sp->stage_b, &ba));
+  PetscCall((*be->vec_restore)(x, PETSC_FALSE, sp->stage_x, &xa));
+  flops = SpTrsvSolverFlops(first) + SpTrsvSolverFlops(second);
+  if (be->memtype == PETSC_MEMTYPE_HOST) PetscCall(PetscLogFlops(flops));
+  else PetscCall(PetscLogGpuFlops(flops));
+  PetscCall(PetscLogEventEnd(SPTRSV_Solve, F, b, x, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSolve_SpTrsv(Mat F, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSolve_SpTrsv_Private(F, b, x, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSolveTranspose_SpTrsv(Mat F, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSolve_SpTrsv_Private(F, b, x, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* one solve per column of the dense right-hand side */
+static PetscErrorCode MatMatSolve_SpTrsv_Private(Mat F, Mat B, Mat X, PetscBool transpose)
+{
+  PetscInt N;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(B, NULL, &N));
+  for (PetscInt c = 0; c < N; c++) {
+    Vec bc, xc;
+    PetscCall(MatDenseGetColumnVecRead(B, c, &bc));
+    PetscCall(MatDenseGetColumnVecWrite(X, c, &xc));
+    PetscCall(MatSolve_SpTrsv_Private(F, bc, xc, transpose));
+    PetscCall(MatDenseRestoreColumnVecWrite(X, c, &xc));
+    PetscCall(MatDenseRestoreColumnVecRead(B, c, &bc));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMatSolve_SpTrsv(Mat F, Mat B, Mat X)
+{
+  PetscFunctionBegin;
+  PetscCall(MatMatSolve_SpTrsv_Private(F, B, X, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMatSolveTranspose_SpTrsv(Mat F, Mat B, Mat X)
+{
+  PetscFunctionBegin;
+  PetscCall(MatMatSolve_SpTrsv_Private(F, B, X, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSpTrsvCheckInput(Mat F, Mat A)
+{
+  PetscBool isaij;
+
+  PetscFunctionBegin;
+  PetscCheck(A->rmap->n == A->cmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s needs a square matrix, got %" PetscInt_FMT " x %" PetscInt_FMT, F->solvertype, A->rmap->n, A->cmap->n);
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &isaij));
+  PetscCheck(isaij, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s does not support matrix type %s (use a MATSEQAIJ matrix, or -pc_type bjacobi/asm in parallel)", F->solvertype, ((PetscObject)A)->type_name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the numeric phase: new values on the symbolic pattern; the analysis is reused */
+static PetscErrorCode MatFactorNumeric_SpTrsv(Mat F, Mat A, const MatFactorInfo *info)
+{
+  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
+
+  PetscFunctionBegin;
+  PetscCall(MatSpTrsvCheckInput(F, A));
+  PetscCall(PetscLogEventBegin(SPTRSV_Numeric, F, A, 0, 0));
+  if (sp->fac->ftype == MAT_FACTOR_ICC) PetscCall(SpTrsvFactorICCNumeric(A, info, sp->fac));
+  else PetscCall(SpTrsvFactorILUNumeric(A, info, sp->fac));
+  PetscCall(SpTrsvTriCheckValues(sp->fac->L));
+  PetscCall(SpTrsvTriCheckValues(sp->fac->U));
+  for (PetscInt t = 0; t < 2; t++)
+    for (PetscInt k = 0; k < 2; k++)
+      if (sp->tri[t][k]) PetscCall(SpTrsvSolverUpdateValues(sp->tri[t][k]));
+  PetscCall(PetscLogEventEnd(SPTRSV_Numeric, F, A, 0, 0));
+  F->ops->solve                 = MatSolve_SpTrsv;
+  F->ops->solvetranspose        = MatSolveTranspose_SpTrsv;
+  F->ops->matsolve              = MatMatSolve_SpTrsv;
+  F->ops->matsolvetranspose     = MatMatSolveTranspose_SpTrsv;
+  F->assembled                  = PETSC_TRUE;
+  F->preallocated               = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSpTrsvSymbolicBegin(Mat F, Mat A, MatFactorType ftype)
+{
+  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
+
+  PetscFunctionBegin;
+  PetscCall(MatSpTrsvCheckInput(F, A));
+  PetscCall(MatSpTrsvSetFromOptions(F));
+  PetscCall(MatSpTrsvFreeSolves(sp));
+  PetscCall(SpTrsvFactorDestroy(&sp->fac));
+  PetscCall(SpTrsvFactorCreate(ftype, A->rmap->n, &sp->fac));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatILUFactorSymbolic_SpTrsv(Mat F, Mat A, IS row, IS col, const MatFactorInfo *info)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SPTRSV_Symbolic, F, A, 0, 0));
+  PetscCall(MatSpTrsvSymbolicBegin(F, A, MAT_FACTOR_ILU));
+  PetscCall(SpTrsvFactorILUSymbolic(A, row, col, info, ((Mat_SpTrsv *)F->data)->fac));
+  PetscCall(MatSpTrsvAnalyze(F));
+  PetscCall(PetscLogEventEnd(SPTRSV_Symbolic, F, A, 0, 0));
+  F->ops->lufactornumeric = MatFactorNumeric_SpTrsv;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatICCFactorSymbolic_SpTrsv(Mat F, Mat A, IS perm, const MatFactorInfo *info)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SPTRSV_Symbolic, F, A, 0, 0));
+  PetscCall(MatSpTrsvSymbolicBegin(F, A, MAT_FACTOR_ICC));
+  PetscCall(SpTrsvFactorICCSymbolic(A, perm, info, ((Mat_SpTrsv *)F->data)->fac));
+  PetscCall(MatSpTrsvAnalyze(F));
+  PetscCall(PetscLogEventEnd(SPTRSV_Symbolic, F, A, 0, 0));
+  F->ops->choleskyfactornumeric = MatFactorNumeric_SpTrsv;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGetInfo_SpTrsv(Mat F, MatInfoType flag, MatInfo *info)
+{
+  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(info, sizeof(*info)));
+  info->block_size = 1.0;
+  if (sp->fac && sp->fac->L) {
+    PetscLogDouble nz = (PetscLogDouble)sp->fac->L->i[sp->fac->n] + sp->fac->U->i[sp->fac->n] + sp->fac->n;
+    info->nz_allocated      = nz;
+    info->nz_used           = nz;
+    info->fill_ratio_needed = sp->fac->nnzA ? nz / sp->fac->nnzA : 0;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatView_SpTrsv(Mat F, PetscViewer viewer)
+{
+  Mat_SpTrsv       *sp = (Mat_SpTrsv *)F->data;
+  PetscBool         iascii;
+  PetscViewerFormat format;
+  const char       *names[2] = {"L", "U"};
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerGetFormat(viewer, &format));
+  if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL && format != PETSC_VIEWER_DEFAULT) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "petsc-sptrsv: path %s, format %s\n", sp->path->solvertype, SpTrsvFormats[sp->format]));
+  if (!sp->fac || !sp->backend) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "backend %s (%s)%s\n", sp->backend->name, sp->backend_note, sp->copies ? "; vectors copied to and from the device" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "factor %s(%" PetscInt_FMT "), ordering %s, shift %g (%" PetscInt_FMT " tries)\n", sp->fac->ftype == MAT_FACTOR_ICC ? "ICC" : "ILU", sp->fac->levels, (sp->fac->rperm || sp->fac->cperm) ? "permuted" : "natural", (double)sp->fac->shift_amount, sp->fac->nshifts));
+  for (PetscInt t = 0; t < 2; t++) {
+    for (PetscInt k = 0; k < 2; k++) {
+      SpTrsvSolver s = sp->tri[t][k];
+      if (!s) continue;
+      PetscCall(PetscViewerASCIIPrintf(viewer, "%s%s:\n", names[k], t ? "^T" : ""));
+      PetscCall(PetscViewerASCIIPushTab(viewer));
+      PetscCall(SpTrsvPlanView(s->plan, viewer));
+      PetscCall(PetscViewerASCIIPopTab(viewer));
+    }
+  }
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatFactorGetSolverType_SpTrsv(Mat F, MatSolverType *type)
+{
+  PetscFunctionBegin;
+  *type = ((Mat_SpTrsv *)F->data)->path->solvertype;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSpTrsvGetStats_SpTrsv(Mat F, SpTrsvStats *L, SpTrsvStats *U)
+{
+  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
+
+  PetscFunctionBegin;
+  PetscCheck(sp->tri[0][0], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Factor has not been analysed yet");
+  if (L) *L = sp->tri[0][0]->plan->stats;
+  if (U) *U = sp->tri[0][1]->plan->stats;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSpTrsvGetBackend_SpTrsv(Mat F, const char **name)
+{
+  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
+
+  PetscFunctionBegin;
+  *name = sp->backend ? sp->backend->name : "none";
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDestroy_SpTrsv(Mat F)
+{
+  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
+
+  PetscFunctionBegin;
+  PetscCall(MatSpTrsvFreeSolves(sp));
+  PetscCall(SpTrsvFactorDestroy(&sp->fac));
+  PetscCall(PetscFree(F->data));
+  PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatFactorGetSolverType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatSpTrsvGetStats_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatSpTrsvGetBackend_C", NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  MatGetFactor_SpTrsv - the factor matrix of a path (ILU and ICC for now)
+*/
+PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, const SpTrsvPath *path, Mat *F)
+{
+  Mat         B;
+  Mat_SpTrsv *sp;
+
+  PetscFunctionBegin;
+  PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s supports ILU and ICC factorizations", path->solvertype);
+  PetscCheck(A->rmap->n == A->cmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s needs a square matrix, got %" PetscInt_FMT " x %" PetscInt_FMT, path->solvertype, A->rmap->n, A->cmap->n);
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));
+  PetscCall(MatSetSizes(B, A->rmap->n, A->cmap->n, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(PetscStrallocpy("sptrsv", &((PetscObject)B)->type_name));
+  PetscCall(MatSetUp(B));
+  PetscCall(PetscNew(&sp));
+  sp->path       = path;
+  sp->format     = SPTRSV_FORMAT_CSR;
+  sp->backendreq = SPTRSV_BACKEND_AUTO;
+  B->data        = sp;
+  B->factortype  = ftype;
+  B->canuseordering = PETSC_TRUE;
+  PetscCall(PetscStrallocpy(MATORDERINGNATURAL, (char **)&B->preferredordering[ftype])); /* as PETSc's ILU/ICC */
+  PetscCall(PetscFree(B->solvertype));
+  PetscCall(PetscStrallocpy(path->solvertype, &B->solvertype));
+  if (ftype == MAT_FACTOR_ILU) B->ops->ilufactorsymbolic = MatILUFactorSymbolic_SpTrsv;
+  else B->ops->iccfactorsymbolic = MatICCFactorSymbolic_SpTrsv;
+  B->ops->getinfo = MatGetInfo_SpTrsv;
+  B->ops->view    = MatView_SpTrsv;
+  B->ops->destroy = MatDestroy_SpTrsv;
+  B->assembled    = PETSC_TRUE; /* -ksp_view views the factor */
+  B->preallocated = PETSC_TRUE;
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", MatFactorGetSolverType_SpTrsv));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSpTrsvGetStats_C", MatSpTrsvGetStats_SpTrsv));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSpTrsvGetBackend_C", MatSpTrsvGetBackend_SpTrsv));
+  *F = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   MatSpTrsvGetStats - analysis figures of the L and U solves of a petsc-sptrsv factor
+
+   Not Collective
+
+   Input Parameter:
+.  F - a factor matrix from an sptrsv_* MatSolverType, after the symbolic factorization
+
+   Output Parameters:
++  L - statistics of the L solve (or NULL)
+-  U - statistics of the U solve (or NULL)
+
+   Level: intermediate
+
+.seealso: `SpTrsvStats`, `MatSpTrsvGetBackend()`
+@*/
+PetscErrorCode MatSpTrsvGetStats(Mat F, SpTrsvStats *L, SpTrsvStats *U)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(F, MAT_CLASSID, 1);
+  PetscUseMethod(F, "MatSpTrsvGetStats_C", (Mat, SpTrsvStats *, SpTrsvStats *), (F, L, U));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+   MatSpTrsvGetBackend - name of the backend ("host" or "cuda") a petsc-sptrsv factor solves on
+
+   Not Collective
+
+   Input Parameter:
+.  F - a factor matrix from an sptrsv_* MatSolverType
+
+   Output Parameter:
+.  name - the backend's name ("none" before the symbolic factorization)
+
+   Level: intermediate
+
+.seealso: `MatSpTrsvGetStats()`
+@*/
+PetscErrorCode MatSpTrsvGetBackend(Mat F, const char **name)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(F, MAT_CLASSID, 1);
+  PetscUseMethod(F, "MatSpTrsvGetBackend_C", (Mat, const char **), (F, name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

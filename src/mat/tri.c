@@ -1,0 +1,162 @@
+/* SpTrsvTri: one sparse triangle, its CSC view and its oriented views */
+#include <sptrsv/tri.h>
+
+/*
+  SpTrsvTriCreate - a triangle of n rows with no pattern yet
+*/
+PetscErrorCode SpTrsvTriCreate(PetscInt n, SpTrsvUplo uplo, PetscBool unit, SpTrsvTri *tri)
+{
+  SpTrsvTri t;
+
+  PetscFunctionBegin;
+  PetscCheck(n >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative size %" PetscInt_FMT, n);
+  PetscCall(PetscNew(&t));
+  t->n    = n;
+  t->bs   = 1;
+  t->uplo = uplo;
+  t->unit = unit;
+  *tri    = t;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvTriSetPattern - give the triangle its strict-part CSR pattern (ownership of i and j passes to
+  the triangle, both PetscMalloc'ed) and allocate the values (zeroed) and, if not unit, idiag
+*/
+PetscErrorCode SpTrsvTriSetPattern(SpTrsvTri t, PetscInt *i, PetscInt *j)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(t->i));
+  PetscCall(PetscFree(t->j));
+  PetscCall(PetscFree(t->a));
+  PetscCall(PetscFree(t->idiag));
+  PetscCall(PetscFree3(t->ci, t->cj, t->cmap));
+  PetscCall(PetscFree(t->ca));
+  t->has_csc = PETSC_FALSE;
+  t->i       = i;
+  t->j       = j;
+  PetscCall(PetscCalloc1(i[t->n] + 1, &t->a));
+  if (!t->unit) PetscCall(PetscCalloc1(t->n + 1, &t->idiag));
+  PetscCall(SpTrsvTriCheckPattern(t));
+  t->state++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvTriCheckPattern - rows ascending, columns in range, strictly on the triangle's side
+*/
+PetscErrorCode SpTrsvTriCheckPattern(SpTrsvTri t)
+{
+  PetscFunctionBegin;
+  PetscCheck(t->i[0] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Row pointer must start at 0");
+  for (PetscInt r = 0; r < t->n; r++) {
+    PetscCheck(t->i[r + 1] >= t->i[r], PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "Row pointer decreases at row %" PetscInt_FMT, r);
+    for (PetscInt p = t->i[r]; p < t->i[r + 1]; p++) {
+      PetscInt c = t->j[p];
+      PetscCheck(c >= 0 && c < t->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Row %" PetscInt_FMT " has column %" PetscInt_FMT " outside [0, %" PetscInt_FMT ")", r, c, t->n);
+      PetscCheck(t->uplo == SPTRSV_LOWER ? c < r : c > r, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Matrix is not %s triangular: entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is %s the diagonal", t->uplo == SPTRSV_LOWER ? "lower" : "upper", r, c, c == r ? "on" : (c > r ? "above" : "below"));
+      PetscCheck(p == t->i[r] || t->j[p - 1] < c, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " has unsorted or repeated column %" PetscInt_FMT, r, c);
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvTriCheckValues - no NaN/Inf in the values or the inverse diagonal (a factor that has them
+  would make every solve return garbage)
+*/
+PetscErrorCode SpTrsvTriCheckValues(SpTrsvTri t)
+{
+  PetscFunctionBegin;
+  for (PetscInt r = 0; r < t->n; r++) {
+    if (t->idiag) PetscCheck(!PetscIsInfOrNanScalar(t->idiag[r]), PETSC_COMM_SELF, PETSC_ERR_FP, "Factor has an Inf/NaN pivot in row %" PetscInt_FMT, r);
+    for (PetscInt p = t->i[r]; p < t->i[r + 1]; p++) PetscCheck(!PetscIsInfOrNanScalar(t->a[p]), PETSC_COMM_SELF, PETSC_ERR_FP, "Factor has an Inf/NaN value at (%" PetscInt_FMT ", %" PetscInt_FMT ")", r, t->j[p]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvTriFillCSCValues(SpTrsvTri t)
+{
+  PetscFunctionBegin;
+  for (PetscInt p = 0; p < t->i[t->n]; p++) t->ca[p] = t->a[t->cmap[p]];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvTriBuildCSC - build the column view once per pattern (row indices ascend in each column)
+*/
+PetscErrorCode SpTrsvTriBuildCSC(SpTrsvTri t)
+{
+  PetscInt  n = t->n, nnz = t->i[n];
+  PetscInt *next;
+
+  PetscFunctionBegin;
+  if (t->has_csc) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscCalloc3(n + 1, &t->ci, nnz + 1, &t->cj, nnz + 1, &t->cmap));
+  PetscCall(PetscMalloc1(nnz + 1, &t->ca));
+  for (PetscInt p = 0; p < nnz; p++) t->ci[t->j[p] + 1]++;
+  for (PetscInt c = 0; c < n; c++) t->ci[c + 1] += t->ci[c];
+  PetscCall(PetscMalloc1(n + 1, &next));
+  PetscCall(PetscArraycpy(next, t->ci, n));
+  for (PetscInt r = 0; r < n; r++) {
+    for (PetscInt p = t->i[r]; p < t->i[r + 1]; p++) {
+      PetscInt q = next[t->j[p]]++;
+      t->cj[q]   = r;
+      t->cmap[q] = p;
+    }
+  }
+  PetscCall(PetscFree(next));
+  PetscCall(SpTrsvTriFillCSCValues(t));
+  t->has_csc = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvTriValuesChanged - the values (a, idiag) were refreshed on the same pattern
+*/
+PetscErrorCode SpTrsvTriValuesChanged(SpTrsvTri t)
+{
+  PetscFunctionBegin;
+  if (t->has_csc) PetscCall(SpTrsvTriFillCSCValues(t));
+  t->state++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvTriGetOp - the oriented view op(T) (transpose = PETSC_TRUE gives T^T); builds the CSC view
+*/
+PetscErrorCode SpTrsvTriGetOp(SpTrsvTri t, PetscBool transpose, SpTrsvOp *op)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvTriBuildCSC(t));
+  op->n     = t->n;
+  op->unit  = t->unit;
+  op->nnz   = t->i[t->n];
+  op->idiag = t->idiag;
+  op->lower = (PetscBool)((t->uplo == SPTRSV_LOWER) != transpose);
+  if (!transpose) {
+    op->ri = t->i;  op->rj = t->j;  op->ra = t->a;
+    op->ci = t->ci; op->cj = t->cj; op->ca = t->ca;
+  } else {
+    op->ri = t->ci; op->rj = t->cj; op->ra = t->ca;
+    op->ci = t->i;  op->cj = t->j;  op->ca = t->a;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvTriDestroy(SpTrsvTri *tri)
+{
+  SpTrsvTri t = *tri;
+
+  PetscFunctionBegin;
+  if (!t) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree(t->i));
+  PetscCall(PetscFree(t->j));
+  PetscCall(PetscFree(t->a));
+  PetscCall(PetscFree(t->idiag));
+  PetscCall(PetscFree3(t->ci, t->cj, t->cmap));
+  PetscCall(PetscFree(t->ca));
+  PetscCall(PetscFree(t));
+  *tri = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,53 @@
+/* Package registration: MatSolverTypes, log events; loaded by -dll_append or SpTrsvInitializePackage() */
+#include <sptrsv/factormat.h>
+
+PetscLogEvent    SPTRSV_Symbolic, SPTRSV_Numeric, SPTRSV_Solve;
+static PetscBool SpTrsvPackageInitialized = PETSC_FALSE;
+
+/*@C
+   SpTrsvFinalizePackage - called from PetscFinalize() to undo SpTrsvInitializePackage()
+
+   Level: developer
+
+.seealso: `SpTrsvInitializePackage()`
+@*/
+PetscErrorCode SpTrsvFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  SpTrsvPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+   SpTrsvInitializePackage - registers the petsc-sptrsv MatSolverTypes (sptrsv_level, ...) and log
+   events. Called automatically when the library is loaded with -dll_append; a program that links the
+   library calls it once after PetscInitialize().
+
+   Level: beginner
+
+.seealso: `SpTrsvFinalizePackage()`, `MatSolverTypeRegister()`
+@*/
+PetscErrorCode SpTrsvInitializePackage(void)
+{
+  PetscClassId classid;
+
+  PetscFunctionBegin;
+  if (SpTrsvPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
+  SpTrsvPackageInitialized = PETSC_TRUE;
+  PetscCall(MatInitializePackage());
+  PetscCall(PetscClassIdRegister("SpTrsv", &classid));
+  PetscCall(PetscLogEventRegister("SpTrsvSymbolic", classid, &SPTRSV_Symbolic));
+  PetscCall(PetscLogEventRegister("SpTrsvNumeric", classid, &SPTRSV_Numeric));
+  PetscCall(PetscLogEventRegister("SpTrsvSolve", classid, &SPTRSV_Solve));
+  PetscCall(MatSolverTypeRegister_SpTrsvPaths());
+  PetscCall(PetscRegisterFinalize(SpTrsvFinalizePackage));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* entry point PETSc calls when it opens libpetscsptrsv.so through -dll_append / -dll_prepend */
+PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_petscsptrsv(void)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvInitializePackage());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

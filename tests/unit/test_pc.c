@@ -1,0 +1,343 @@
+static char help[] = "Tests of the sptrsv_level factor inside PETSc: solves against PETSc's native ILU/ICC,\n"
+                     "transpose and multiple right-hand sides, refactorization reuse, and bad input.\n";
+
+#include <petscksp.h>
+#include <petscsptrsv.h>
+#include <sptrsv/compat.h>
+
+static PetscInt nfail = 0, npass = 0;
+
+#define EXPECT(cond, ...) \
+  do { \
+    if (cond) npass++; \
+    else { \
+      nfail++; \
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "not ok: " __VA_ARGS__)); \
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n")); \
+    } \
+  } while (0)
+
+/* 2-D convection-diffusion, 5-point, nonsymmetric unless beta = 0 */
+static PetscErrorCode Assemble(PetscInt m, PetscReal beta, Mat *A)
+{
+  PetscInt n = m * m;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 5, NULL, A));
+  for (PetscInt j = 0; j < m; j++)
+    for (PetscInt i = 0; i < m; i++) {
+      PetscInt row = j * m + i;
+      if (i > 0) PetscCall(MatSetValue(*A, row, row - 1, -1.0 - beta, INSERT_VALUES));
+      if (i < m - 1) PetscCall(MatSetValue(*A, row, row + 1, -1.0 + beta, INSERT_VALUES));
+      if (j > 0) PetscCall(MatSetValue(*A, row, row - m, -1.0, INSERT_VALUES));
+      if (j < m - 1) PetscCall(MatSetValue(*A, row, row + m, -1.0, INSERT_VALUES));
+      PetscCall(MatSetValue(*A, row, row, 4.0, INSERT_VALUES));
+    }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Factor(Mat A, MatSolverType type, MatFactorType ft, PetscInt levels, MatOrderingType ord, Mat *F)
+{
+  MatFactorInfo info;
+  IS            row, col;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatFactorInfoInitialize(&info));
+  info.levels = levels;
+  info.fill   = 1.0;
+  PetscCall(MatGetOrdering(A, ord, &row, &col));
+  PetscCall(MatGetFactor(A, type, ft, F));
+  if (ft == MAT_FACTOR_ICC) {
+    info.shifttype   = (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE;
+    info.shiftamount = 100.0 * PETSC_MACHINE_EPSILON;
+    info.zeropivot   = 100.0 * PETSC_MACHINE_EPSILON;
+    PetscCall(MatICCFactorSymbolic(*F, A, row, &info));
+    PetscCall(MatCholeskyFactorNumeric(*F, A, &info));
+  } else {
+    PetscCall(MatILUFactorSymbolic(*F, A, row, col, &info));
+    PetscCall(MatLUFactorNumeric(*F, A, &info));
+  }
+  PetscCall(ISDestroy(&row));
+  PetscCall(ISDestroy(&col));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RelDiff(Vec x, Vec y, PetscReal *d)
+{
+  Vec       w;
+  PetscReal nw, ny;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(x, &w));
+  PetscCall(VecWAXPY(w, -1.0, x, y));
+  PetscCall(VecNorm(w, NORM_INFINITY, &nw));
+  PetscCall(VecNorm(y, NORM_INFINITY, &ny));
+  *d = nw / PetscMax(ny, PETSC_SMALL);
+  PetscCall(VecDestroy(&w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MatSolve, MatSolveTranspose and MatMatSolve of ours against PETSc's native factor */
+static PetscErrorCode TestSolves(PetscRandom rnd, PetscInt m, PetscReal beta, MatFactorType ft, PetscInt levels, MatOrderingType ord)
+{
+  Mat       A, Fn, Fs, B, X, Xn;
+  Vec       b, x, xn;
+  PetscReal d;
+  PetscInt  n;
+
+  PetscFunctionBeginUser;
+  PetscCall(Assemble(m, beta, &A));
+  PetscCall(MatGetSize(A, &n, NULL));
+  PetscCall(Factor(A, MATSOLVERPETSC, ft, levels, ord, &Fn));
+  PetscCall(Factor(A, MATSOLVERSPTRSVLEVEL, ft, levels, ord, &Fs));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecDuplicate(x, &xn));
+  for (PetscInt trial = 0; trial < 3; trial++) {
+    PetscCall(VecSetRandom(b, rnd));
+    PetscCall(MatSolve(Fn, b, xn));
+    PetscCall(MatSolve(Fs, b, x));
+    PetscCall(RelDiff(x, xn, &d));
+    EXPECT(d < 1e-12, "MatSolve %s(%" PetscInt_FMT ") %s m=%" PetscInt_FMT ": relative difference %g", ft == MAT_FACTOR_ICC ? "ICC" : "ILU", levels, ord, m, (double)d);
+    PetscCall(MatSolveTranspose(Fn, b, xn));
+    PetscCall(MatSolveTranspose(Fs, b, x));
+    PetscCall(RelDiff(x, xn, &d));
+    EXPECT(d < 1e-12, "MatSolveTranspose %s(%" PetscInt_FMT ") %s m=%" PetscInt_FMT ": relative difference %g", ft == MAT_FACTOR_ICC ? "ICC" : "ILU", levels, ord, m, (double)d);
+  }
+  /* four right-hand sides at once, against four single solves */
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, 4, NULL, &B));
+  PetscCall(MatSetRandom(B, rnd));
+  PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+  PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &Xn));
+  PetscCall(MatMatSolve(Fs, B, X));
+  PetscCall(MatMatSolve(Fn, B, Xn));
+  PetscCall(MatAXPY(Xn, -1.0, X, SAME_NONZERO_PATTERN));
+  PetscCall(MatNorm(Xn, NORM_MAX, &d));
+  {
+    PetscReal nx;
+    PetscCall(MatNorm(X, NORM_MAX, &nx));
+    EXPECT(d < 1e-12 * nx, "MatMatSolve differs from PETSc's by %g", (double)(d / nx));
+  }
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&X));
+  PetscCall(MatDestroy(&Xn));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&xn));
+  PetscCall(MatDestroy(&Fn));
+  PetscCall(MatDestroy(&Fs));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode EventCount(const char *name, PetscInt *count)
+{
+  PetscLogEvent      ev;
+  PetscEventPerfInfo info;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventGetId(name, &ev));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &info));
+  *count = info.count;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* KSP with PCILU: new values on the same pattern redo the numeric phase only, and the iterations
+   match PETSc's native ILU before and after */
+static PetscErrorCode RunKSP(Mat A, Vec b, MatSolverType type, PetscInt *its, PetscReal *rnorm)
+{
+  KSP ksp;
+  PC  pc;
+  Vec x;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPGMRES));
+  PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, 500));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCILU));
+  PetscCall(PCFactorSetMatSolverType(pc, type));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &its[0]));
+  PetscCall(KSPGetResidualNorm(ksp, &rnorm[0]));
+  PetscCall(MatShift(A, 0.5)); /* new values, same pattern */
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &its[1]));
+  PetscCall(KSPGetResidualNorm(ksp, &rnorm[1]));
+  PetscCall(MatShift(A, -0.5));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestRefactor(void)
+{
+  Mat       A;
+  Vec       b;
+  PetscInt  itn[2], its[2], sym0, sym1, num0, num1;
+  PetscReal rn[2], rs[2];
+
+  PetscFunctionBeginUser;
+  PetscCall(Assemble(40, 0.3, &A));
+  PetscCall(MatCreateVecs(A, NULL, &b));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(RunKSP(A, b, MATSOLVERPETSC, itn, rn));
+  PetscCall(EventCount("SpTrsvSymbolic", &sym0));
+  PetscCall(EventCount("SpTrsvNumeric", &num0));
+  PetscCall(RunKSP(A, b, MATSOLVERSPTRSVLEVEL, its, rs));
+  PetscCall(EventCount("SpTrsvSymbolic", &sym1));
+  PetscCall(EventCount("SpTrsvNumeric", &num1));
+  EXPECT(sym1 - sym0 == 1 && num1 - num0 == 2, "refactorization: %" PetscInt_FMT " symbolic and %" PetscInt_FMT " numeric phases, expected 1 and 2", sym1 - sym0, num1 - num0);
+  for (PetscInt k = 0; k < 2; k++) {
+    EXPECT(its[k] == itn[k], "solve %" PetscInt_FMT ": %" PetscInt_FMT " iterations, PETSc's ILU %" PetscInt_FMT, k, its[k], itn[k]);
+    EXPECT(PetscAbsReal(rs[k] - rn[k]) <= 1e-10 * rn[k], "solve %" PetscInt_FMT ": residual %g, PETSc's ILU %g", k, (double)rs[k], (double)rn[k]);
+  }
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* errors expected from MatGetFactor + symbolic + numeric on A */
+static PetscErrorCode ExpectFactorError(Mat A, PetscErrorCode expected, const char *what)
+{
+  Mat            F = NULL;
+  MatFactorInfo  info;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatFactorInfoInitialize(&info));
+  info.fill = 1.0;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MatGetFactor(A, MATSOLVERSPTRSVLEVEL, MAT_FACTOR_ILU, &F);
+  if (!ierr) ierr = MatILUFactorSymbolic(F, A, NULL, NULL, &info);
+  if (!ierr) ierr = MatLUFactorNumeric(F, A, &info);
+  PetscCall(PetscPopErrorHandler());
+  if (ierr) {
+    const char *msg;
+    PetscCall(PetscErrorMessage(ierr, NULL, (char **)&msg));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: error %d (%s)\n", what, (int)ierr, msg));
+  }
+  EXPECT(ierr == expected, "%s: error code %d, expected %d", what, (int)ierr, (int)expected);
+  PetscCall(MatDestroy(&F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestBadInput(void)
+{
+  Mat A;
+
+  PetscFunctionBeginUser;
+  /* non-square */
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 3, 4, 1, NULL, &A));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(MatSetValue(A, i, i, 1.0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(ExpectFactorError(A, PETSC_ERR_ARG_SIZ, "non-square matrix"));
+  PetscCall(MatDestroy(&A));
+  /* zero pivot without a shift: [[1 1],[1 1]] */
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 2, 2, 2, NULL, &A));
+  for (PetscInt i = 0; i < 2; i++)
+    for (PetscInt j = 0; j < 2; j++) PetscCall(MatSetValue(A, i, j, 1.0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(ExpectFactorError(A, PETSC_ERR_MAT_LU_ZRPVT, "zero pivot"));
+  PetscCall(MatDestroy(&A));
+  /* missing diagonal entry in row 1 */
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 3, 3, 2, NULL, &A));
+  PetscCall(MatSetValue(A, 0, 0, 2.0, INSERT_VALUES));
+  PetscCall(MatSetValue(A, 1, 0, 1.0, INSERT_VALUES));
+  PetscCall(MatSetValue(A, 1, 2, 1.0, INSERT_VALUES));
+  PetscCall(MatSetValue(A, 2, 2, 2.0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(ExpectFactorError(A, PETSC_ERR_ARG_WRONGSTATE, "missing diagonal"));
+  PetscCall(MatDestroy(&A));
+  /* Inf in the matrix */
+  PetscCall(Assemble(4, 0.0, &A));
+  PetscCall(MatSetValue(A, 5, 5, PETSC_INFINITY, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(ExpectFactorError(A, PETSC_ERR_FP, "Inf in the matrix"));
+  PetscCall(MatDestroy(&A));
+  /* an unsupported matrix type */
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 3, 3, NULL, &A));
+  PetscCall(MatShift(A, 1.0));
+  {
+    Mat            F = NULL;
+    PetscErrorCode ierr;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = MatGetFactor(A, MATSOLVERSPTRSVLEVEL, MAT_FACTOR_ILU, &F);
+    PetscCall(PetscPopErrorHandler());
+    EXPECT(ierr == PETSC_ERR_MISSING_FACTOR && !F, "dense matrix: error %d, expected PETSC_ERR_MISSING_FACTOR (no solver registered)", (int)ierr);
+  }
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* NaN/Inf in the right-hand side come out as NaN/Inf (no hang, no crash); n = 0 works */
+static PetscErrorCode TestNaNAndEmpty(void)
+{
+  Mat       A, F;
+  Vec       b, x;
+  PetscReal nrm;
+
+  PetscFunctionBeginUser;
+  PetscCall(Assemble(6, 0.1, &A));
+  PetscCall(Factor(A, MATSOLVERSPTRSVLEVEL, MAT_FACTOR_ILU, 0, MATORDERINGNATURAL, &F));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(VecSetValue(b, 3, PETSC_INFINITY, INSERT_VALUES));
+  PetscCall(VecSetValue(b, 7, NAN, INSERT_VALUES));
+  PetscCall(VecAssemblyBegin(b));
+  PetscCall(VecAssemblyEnd(b));
+  PetscCall(MatSolve(F, b, x));
+  PetscCall(VecNorm(x, NORM_1, &nrm));
+  EXPECT(PetscIsInfOrNanReal(nrm), "NaN/Inf right-hand side gave a finite solution");
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x));
+  PetscCall(MatDestroy(&F));
+  PetscCall(MatDestroy(&A));
+
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 0, 0, 0, NULL, &A));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(Factor(A, MATSOLVERSPTRSVLEVEL, MAT_FACTOR_ILU, 0, MATORDERINGNATURAL, &F));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(MatSolve(F, b, x));
+  PetscCall(MatSolveTranspose(F, b, x));
+  npass++;
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x));
+  PetscCall(MatDestroy(&F));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscRandom rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SpTrsvInitializePackage());
+  PetscCall(PetscLogDefaultBegin());
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetFromOptions(rnd));
+  PetscCall(TestSolves(rnd, 20, 0.3, MAT_FACTOR_ILU, 0, MATORDERINGNATURAL));
+  PetscCall(TestSolves(rnd, 20, 0.3, MAT_FACTOR_ILU, 2, MATORDERINGNATURAL));
+  PetscCall(TestSolves(rnd, 20, 0.3, MAT_FACTOR_ILU, 1, MATORDERINGRCM));
+  PetscCall(TestSolves(rnd, 20, 0.3, MAT_FACTOR_ILU, 0, MATORDERINGND));
+  PetscCall(TestSolves(rnd, 20, 0.0, MAT_FACTOR_ICC, 0, MATORDERINGNATURAL));
+  PetscCall(TestSolves(rnd, 20, 0.0, MAT_FACTOR_ICC, 2, MATORDERINGRCM));
+  PetscCall(TestRefactor());
+  PetscCall(TestBadInput());
+  PetscCall(TestNaNAndEmpty());
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_pc: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
+  PetscCall(PetscFinalize());
+  return nfail ? 1 : 0;
+}
