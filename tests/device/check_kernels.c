@@ -1,0 +1,534 @@
+static const char help[] = "Device check of the CUDA level kernels: ILU(0) solves with -mat_sptrsv_backend cuda (csr/csc, graph\n"
+                           "on/off) compared with the host backend (csr), on generated Laplacians, chains and Matrix Market files.\n"
+                           "Without a usable CUDA device only the host csc vs host csr comparison runs (and the program passes).\n"
+                           "  -matdir <dir>     also check every *.mtx.gz file in dir (ILU(0) with a nonzero shift; failures skip)\n"
+                           "  -cases a,b,...    run only these cases (names as printed in the table)\n"
+                           "  -nrhs <3>         random right-hand sides per comparison\n"
+                           "  -tol <1e-12>      max relative error (inf-norm) for the generated matrices\n"
+                           "  -tol_mm <1e-9>    max relative error for the Matrix Market files\n"
+                           "  -no_refactor      skip the refactorization check (MatScale + MatShift, MatLUFactorNumeric again)\n"
+                           "  -list             print the case names and exit\n";
+
+#include <petscsptrsv.h>
+#include <sptrsv/backend.h>
+#if !defined(SPTRSV_NO_MMLOAD)
+  #include "../../examples/common/mmload.h"
+#endif
+#if !defined(SPTRSV_NO_MMLOAD)
+  #include <dirent.h>
+#endif
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXCASES 64
+#define MAXCFG   8
+
+typedef enum {
+  GEN_STENCIL,
+  GEN_CHAIN,
+  GEN_FILE
+} GenType;
+
+typedef struct {
+  char     name[PETSC_MAX_PATH_LEN];
+  GenType  type;
+  PetscInt nx, ny, nz, npts; /* stencil: 5/9 (2-D, nz = 1), 7/27 (3-D); chain: nx = n, npts = 2 (bidiagonal) or 3 */
+  char     path[PETSC_MAX_PATH_LEN];
+  PetscBool rcm; /* reverse Cuthill-McKee ordering (exercises the permutation gather/scatter) */
+} Case;
+
+typedef struct {
+  const char *backend, *format;
+  PetscBool   graph;
+} Config;
+
+static PetscInt npass = 0, nfail = 0, nskip = 0;
+
+/* ---- matrices ------------------------------------------------------------------------------------ */
+
+/* Dirichlet Laplacian-like M-matrix: -1 for every neighbour of the stencil, diagonal = number of stencil
+   neighbours (5-point: 4, 9-point: 8, 7-point: 6, 27-point: 26) */
+static PetscErrorCode BuildStencil(PetscInt nx, PetscInt ny, PetscInt nz, PetscInt npts, Mat *A)
+{
+  PetscInt n = nx * ny * nz, cols[27];
+  PetscScalar vals[27];
+  PetscBool full = (PetscBool)(npts == 9 || npts == 27);
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, npts, NULL, A));
+  for (PetscInt k = 0; k < nz; k++)
+    for (PetscInt j = 0; j < ny; j++)
+      for (PetscInt i = 0; i < nx; i++) {
+        PetscInt row = i + nx * (j + ny * k), m = 0;
+        for (PetscInt dk = -1; dk <= 1; dk++)
+          for (PetscInt dj = -1; dj <= 1; dj++)
+            for (PetscInt di = -1; di <= 1; di++) {
+              PetscInt ii = i + di, jj = j + dj, kk = k + dk, dist = PetscAbsInt(di) + PetscAbsInt(dj) + PetscAbsInt(dk);
+              if (nz == 1 && dk) continue;
+              if (!full && dist > 1) continue;
+              if (ii < 0 || ii >= nx || jj < 0 || jj >= ny || kk < 0 || kk >= nz) continue;
+              cols[m] = ii + nx * (jj + ny * kk);
+              vals[m] = dist ? -1.0 : (PetscScalar)(npts - 1);
+              m++;
+            }
+        PetscCall(MatSetValues(*A, 1, &row, m, cols, vals, INSERT_VALUES));
+      }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a chain: L has one level per row (n levels). bidiagonal: 2 on the diagonal, -1 below (U is diagonal);
+   tridiagonal: -1 above as well (L and U are both chains) */
+static PetscErrorCode BuildChain(PetscInt n, PetscInt npts, Mat *A)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, npts, NULL, A));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt    cols[3], m = 0;
+    PetscScalar vals[3];
+    if (i > 0) { cols[m] = i - 1; vals[m++] = -1.0; }
+    cols[m] = i; vals[m++] = 2.0;
+    if (npts == 3 && i < n - 1) { cols[m] = i + 1; vals[m++] = -1.0; }
+    PetscCall(MatSetValues(*A, 1, &i, m, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BuildCase(const Case *c, Mat *A)
+{
+  PetscFunctionBeginUser;
+  switch (c->type) {
+  case GEN_STENCIL:
+    PetscCall(BuildStencil(c->nx, c->ny, c->nz, c->npts, A));
+    break;
+  case GEN_CHAIN:
+    PetscCall(BuildChain(c->nx, c->npts, A));
+    break;
+  case GEN_FILE: {
+    PetscInt m;
+#if defined(SPTRSV_NO_MMLOAD)
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Built without the Matrix Market reader (no zlib): cannot read %s", c->path);
+#else
+    PetscCall(SpTrsvLoadMatrixMarket(c->path, A));
+#endif
+    /* ILU(0) needs every diagonal entry in the pattern: add zero to each (inserts the missing ones as
+       explicit zeros, which the nonzero shift then handles; present ones are unchanged) */
+    PetscCall(MatGetSize(*A, &m, NULL));
+    PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    for (PetscInt i = 0; i < m; i++) PetscCall(MatSetValue(*A, i, i, 0.0, ADD_VALUES));
+    PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  } break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- factors ------------------------------------------------------------------------------------- */
+
+static void FactorInfo(const Case *c, MatFactorInfo *info)
+{
+  (void)MatFactorInfoInitialize(info);
+  info->levels        = 0;
+  info->fill          = 1.0;
+  info->diagonal_fill = 0;
+  info->zeropivot     = 100.0 * PETSC_MACHINE_EPSILON;
+  if (c->type == GEN_FILE) { /* real matrices may have zero or tiny pivots */
+    info->shifttype   = (PetscReal)MAT_SHIFT_NONZERO;
+    info->shiftamount = 100.0 * PETSC_MACHINE_EPSILON;
+  } else info->shifttype = (PetscReal)MAT_SHIFT_NONE;
+}
+
+/* an ILU(0) factor with the given backend, format and graph option. The options are global while the
+   triangles are set up: the symbolic factorization sets up L and U, a first transpose solve sets up L^T
+   and U^T (-mat_sptrsv_graph is read at each setup). Errors are returned, not printed: a Matrix Market
+   matrix whose factorization fails is skipped. */
+static PetscErrorCode MakeFactor(Mat A, const Case *c, IS row, IS col, const Config *cfg, Mat *F)
+{
+  MatFactorInfo info;
+  Vec           b, x;
+
+  PetscFunctionBeginUser;
+  FactorInfo(c, &info);
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_backend", cfg->backend));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_format", cfg->format));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_graph", cfg->graph ? "1" : "0"));
+  PetscCall(MatGetFactor(A, MATSOLVERSPTRSVLEVEL, MAT_FACTOR_ILU, F));
+  PetscCall(MatILUFactorSymbolic(*F, A, row, col, &info));
+  PetscCall(MatLUFactorNumeric(*F, A, &info));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(MatSolveTranspose(*F, b, x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_backend"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_format"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_graph"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Refactor(Mat A, const Case *c, Mat F)
+{
+  MatFactorInfo info;
+
+  PetscFunctionBeginUser;
+  FactorInfo(c, &info);
+  PetscCall(MatLUFactorNumeric(F, A, &info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- comparisons --------------------------------------------------------------------------------- */
+
+/* a vector for a factor's solves: with a CUDA PETSc and the cuda backend, a VECCUDA (in place) for
+   every right-hand side but the last, which uses host vectors (the copy-in/out path) */
+static PetscErrorCode MakeVec(PetscInt n, const Config *cfg, PetscInt k, PetscInt nrhs, Vec *v)
+{
+  PetscFunctionBeginUser;
+  PetscCall(VecCreate(PETSC_COMM_SELF, v));
+  PetscCall(VecSetSizes(*v, n, n));
+#if defined(PETSC_HAVE_CUDA)
+  if (!strcmp(cfg->backend, "cuda") && k < nrhs - 1) PetscCall(VecSetType(*v, VECCUDA));
+  else PetscCall(VecSetType(*v, VECSEQ));
+#else
+  PetscCall(VecSetType(*v, VECSEQ));
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CopyValues(Vec from, Vec to)
+{
+  const PetscScalar *a;
+  PetscScalar       *b;
+  PetscInt           n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(from, &n));
+  PetscCall(VecGetArrayRead(from, &a));
+  PetscCall(VecGetArrayWrite(to, &b));
+  PetscCall(PetscArraycpy(b, a, n));
+  PetscCall(VecRestoreArrayWrite(to, &b));
+  PetscCall(VecRestoreArrayRead(from, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ||x - ref||_inf / ||ref||_inf, on the host (NaN counts as an infinite error) */
+static PetscErrorCode RelErr(Vec x, Vec ref, PetscReal *err)
+{
+  const PetscScalar *a, *r;
+  PetscInt           n;
+  PetscReal          dmax = 0, rmax = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(ref, &n));
+  PetscCall(VecGetArrayRead(x, &a));
+  PetscCall(VecGetArrayRead(ref, &r));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal d = PetscAbsScalar(a[i] - r[i]);
+    if (PetscIsInfOrNanReal(d)) d = PETSC_INFINITY;
+    dmax = PetscMax(dmax, d);
+    rmax = PetscMax(rmax, PetscAbsScalar(r[i]));
+  }
+  PetscCall(VecRestoreArrayRead(x, &a));
+  PetscCall(VecRestoreArrayRead(ref, &r));
+  *err = rmax > 0 ? dmax / rmax : dmax;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* max relative error of F's solves (transpose or not) against the reference solutions xref[k] */
+static PetscErrorCode CompareSolves(Mat F, const Config *cfg, PetscInt nrhs, Vec *b, Vec *xref, PetscBool transpose, PetscReal *err)
+{
+  PetscInt n;
+
+  PetscFunctionBeginUser;
+  *err = 0;
+  PetscCall(VecGetLocalSize(b[0], &n));
+  for (PetscInt k = 0; k < nrhs; k++) {
+    Vec       bt, xt;
+    PetscReal e = 0;
+    PetscCall(MakeVec(n, cfg, k, nrhs, &bt));
+    PetscCall(MakeVec(n, cfg, k, nrhs, &xt));
+    PetscCall(CopyValues(b[k], bt));
+    PetscCall(VecSet(xt, -12345.0)); /* a stale value must not survive the solve */
+    if (transpose) PetscCall(MatSolveTranspose(F, bt, xt));
+    else PetscCall(MatSolve(F, bt, xt));
+    PetscCall(RelErr(xt, xref[k], &e));
+    *err = PetscMax(*err, e);
+    PetscCall(VecDestroy(&bt));
+    PetscCall(VecDestroy(&xt));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReferenceSolves(Mat Fref, PetscInt nrhs, Vec *b, Vec *xs, Vec *xt)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < nrhs; k++) {
+    PetscCall(MatSolve(Fref, b[k], xs[k]));
+    PetscCall(MatSolveTranspose(Fref, b[k], xt[k]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PrintHeader(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-26s %8s %9s %13s %-7s %-4s %-5s %-6s %10s %10s %s\n", "case", "n", "nnz", "levels(L/U)", "backend", "fmt", "graph", "phase", "err_solve", "err_trans", "result"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- one case ------------------------------------------------------------------------------------ */
+
+static PetscErrorCode RunCase(const Case *c, PetscInt ncfg, const Config *cfgs, PetscInt nrhs, PetscReal tol, PetscBool refactor, PetscRandom rnd)
+{
+  Mat             A, Fref = NULL, F[MAXCFG] = {NULL};
+  IS              row = NULL, col = NULL;
+  Vec            *b, *xs, *xt;
+  PetscInt        n, nphase = refactor ? 2 : 1;
+  MatInfo         minfo;
+  SpTrsvStats     Ls, Us;
+  const Config    ref = {"host", "csr", PETSC_FALSE};
+  PetscErrorCode  ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(BuildCase(c, &A));
+  PetscCall(MatGetSize(A, &n, NULL));
+  PetscCall(MatGetInfo(A, MAT_LOCAL, &minfo));
+  PetscCall(MatGetOrdering(A, c->rcm ? MATORDERINGRCM : MATORDERINGNATURAL, &row, &col));
+
+  /* the reference factor; a Matrix Market matrix whose ILU(0) fails is skipped */
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MakeFactor(A, c, row, col, &ref, &Fref);
+  for (PetscInt k = 0; !ierr && k < ncfg; k++) ierr = MakeFactor(A, c, row, col, &cfgs[k], &F[k]);
+  PetscCall(PetscPopErrorHandler());
+  if (ierr) {
+    const char *text     = NULL;
+    const char *specific = NULL;
+    (void)PetscErrorMessage(ierr, &text, (void *)&specific); /* char ** before PETSc 3.19-ish, const char ** after */
+    PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_backend"));
+    PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_format"));
+    PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_graph"));
+    if (c->type == GEN_FILE) {
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-26s %8" PetscInt_FMT " %9.0f  SKIP: factorization failed (error %d: %s)\n", c->name, n, (double)minfo.nz_used, (int)ierr, specific ? specific : (text ? text : "?")));
+      nskip++;
+    } else {
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-26s %8" PetscInt_FMT " %9.0f  FAIL: factorization/setup failed (error %d: %s)\n", c->name, n, (double)minfo.nz_used, (int)ierr, specific ? specific : (text ? text : "?")));
+      nfail++;
+    }
+    goto cleanup;
+  }
+  PetscCall(MatSpTrsvGetStats(Fref, &Ls, &Us));
+
+  PetscCall(PetscMalloc3(nrhs, &b, nrhs, &xs, nrhs, &xt));
+  for (PetscInt k = 0; k < nrhs; k++) {
+    PetscCall(MatCreateVecs(A, &xs[k], &b[k]));
+    PetscCall(VecDuplicate(xs[k], &xt[k]));
+  }
+  for (PetscInt phase = 0; phase < nphase; phase++) {
+    if (phase == 1) { /* new values, same pattern: L and U both change (MatShift), values re-uploaded */
+      PetscCall(MatScale(A, 2.0));
+      PetscCall(MatShift(A, 1.0));
+      PetscCall(Refactor(A, c, Fref));
+      for (PetscInt k = 0; k < ncfg; k++) PetscCall(Refactor(A, c, F[k]));
+    }
+    for (PetscInt k = 0; k < nrhs; k++) PetscCall(VecSetRandom(b[k], rnd));
+    PetscCall(ReferenceSolves(Fref, nrhs, b, xs, xt));
+    for (PetscInt k = 0; k < ncfg; k++) {
+      PetscReal   es, et;
+      const char *bname;
+      PetscBool   ok;
+      PetscCall(MatSpTrsvGetBackend(F[k], &bname));
+      PetscCall(CompareSolves(F[k], &cfgs[k], nrhs, b, xs, PETSC_FALSE, &es));
+      PetscCall(CompareSolves(F[k], &cfgs[k], nrhs, b, xt, PETSC_TRUE, &et));
+      ok = (PetscBool)(es < tol && et < tol && !strcmp(bname, cfgs[k].backend));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-26s %8" PetscInt_FMT " %9.0f %6" PetscInt_FMT "/%-6" PetscInt_FMT " %-7s %-4s %-5s %-6s %10.2e %10.2e %s%s\n", c->name, n, (double)minfo.nz_used, Ls.nlevels, Us.nlevels, bname, cfgs[k].format,
+                            strcmp(cfgs[k].backend, "cuda") ? "-" : (cfgs[k].graph ? "on" : "off"), phase ? "refac" : "fresh", (double)es, (double)et, ok ? "PASS" : "FAIL", strcmp(bname, cfgs[k].backend) ? " (wrong backend)" : ""));
+      if (ok) npass++;
+      else nfail++;
+    }
+  }
+  for (PetscInt k = 0; k < nrhs; k++) {
+    PetscCall(VecDestroy(&b[k]));
+    PetscCall(VecDestroy(&xs[k]));
+    PetscCall(VecDestroy(&xt[k]));
+  }
+  PetscCall(PetscFree3(b, xs, xt));
+cleanup:
+  PetscCall(MatDestroy(&Fref));
+  for (PetscInt k = 0; k < ncfg; k++) PetscCall(MatDestroy(&F[k]));
+  PetscCall(ISDestroy(&row));
+  PetscCall(ISDestroy(&col));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- the case list ------------------------------------------------------------------------------- */
+
+static PetscErrorCode AddStencil(Case *cases, PetscInt *nc, PetscInt npts, PetscInt nx, PetscInt ny, PetscInt nz, PetscBool rcm)
+{
+  Case *c = &cases[(*nc)++];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  c->type = GEN_STENCIL;
+  c->nx   = nx;
+  c->ny   = ny;
+  c->nz   = nz;
+  c->npts = npts;
+  c->rcm  = rcm;
+  if (nz == 1) PetscCall(PetscSNPrintf(c->name, sizeof(c->name), "lap2d%" PetscInt_FMT "_%" PetscInt_FMT "x%" PetscInt_FMT "%s", npts, nx, ny, rcm ? "_rcm" : ""));
+  else PetscCall(PetscSNPrintf(c->name, sizeof(c->name), "lap3d%" PetscInt_FMT "_%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT "%s", npts, nx, ny, nz, rcm ? "_rcm" : ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AddChain(Case *cases, PetscInt *nc, PetscInt n, PetscInt npts)
+{
+  Case *c = &cases[(*nc)++];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  c->type = GEN_CHAIN;
+  c->nx   = n;
+  c->npts = npts;
+  PetscCall(PetscSNPrintf(c->name, sizeof(c->name), "chain%s_%" PetscInt_FMT, npts == 2 ? "_bidiag" : "_tridiag", n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#if !defined(SPTRSV_NO_MMLOAD)
+static int CompareNames(const void *a, const void *b)
+{
+  return strcmp(((const Case *)a)->name, ((const Case *)b)->name);
+}
+
+static PetscErrorCode AddFiles(Case *cases, PetscInt *nc, const char *dir)
+{
+  DIR           *d;
+  struct dirent *e;
+  PetscInt       first = *nc;
+
+  PetscFunctionBeginUser;
+  d = opendir(dir);
+  PetscCheck(d, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open -matdir %s", dir);
+  while ((e = readdir(d))) {
+    size_t len = strlen(e->d_name);
+    Case  *c;
+    if (len < 8 || strcmp(e->d_name + len - 7, ".mtx.gz")) continue;
+    if (*nc >= MAXCASES) break;
+    c = &cases[(*nc)++];
+    PetscCall(PetscMemzero(c, sizeof(*c)));
+    c->type = GEN_FILE;
+    PetscCall(PetscSNPrintf(c->path, sizeof(c->path), "%s/%s", dir, e->d_name));
+    PetscCall(PetscStrncpy(c->name, e->d_name, sizeof(c->name)));
+    c->name[len - 7] = 0;
+  }
+  closedir(d);
+  qsort(cases + first, (size_t)(*nc - first), sizeof(Case), CompareNames);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#endif
+
+/* is name in the comma-separated list? */
+static PetscBool InList(const char *list, const char *name)
+{
+  size_t      len = strlen(name);
+  const char *p   = list;
+
+  while ((p = strstr(p, name))) {
+    if ((p == list || p[-1] == ',') && (p[len] == 0 || p[len] == ',')) return PETSC_TRUE;
+    p += len;
+  }
+  return PETSC_FALSE;
+}
+
+int main(int argc, char **argv)
+{
+  Case                    *cases;
+  PetscInt                 ncases = 0, ncfg = 0, nrhs = 3;
+  Config                   cfgs[MAXCFG];
+  char                     matdir[PETSC_MAX_PATH_LEN] = "", only[4096] = "";
+  PetscBool                hasdir = PETSC_FALSE, hasonly = PETSC_FALSE, norefac = PETSC_FALSE, list = PETSC_FALSE, avail;
+  PetscReal                tol = 1e-12, tol_mm = 1e-9;
+  const SpTrsvBackendOps  *cuda;
+  const char              *why;
+  PetscRandom              rnd;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SpTrsvInitializePackage());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-matdir", matdir, sizeof(matdir), &hasdir));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-cases", only, sizeof(only), &hasonly));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-nrhs", &nrhs, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol_mm", &tol_mm, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-no_refactor", &norefac, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-list", &list, NULL));
+  PetscCheck(nrhs >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-nrhs must be positive");
+
+  PetscCall(PetscMalloc1(MAXCASES, &cases));
+  /* 2-D 5-point: small (sanitizer case), square, thin (16 rows per level at most), large */
+  PetscCall(AddStencil(cases, &ncases, 5, 64, 64, 1, PETSC_FALSE));
+  PetscCall(AddStencil(cases, &ncases, 5, 512, 512, 1, PETSC_FALSE));
+  PetscCall(AddStencil(cases, &ncases, 5, 16, 4096, 1, PETSC_FALSE));
+  PetscCall(AddStencil(cases, &ncases, 5, 1024, 1024, 1, PETSC_FALSE));
+  PetscCall(AddStencil(cases, &ncases, 5, 128, 128, 1, PETSC_TRUE));
+  /* 2-D 9-point */
+  PetscCall(AddStencil(cases, &ncases, 9, 256, 256, 1, PETSC_FALSE));
+  PetscCall(AddStencil(cases, &ncases, 9, 32, 2048, 1, PETSC_FALSE));
+  /* 3-D 7-point: fused and separate launches, thin */
+  PetscCall(AddStencil(cases, &ncases, 7, 32, 32, 32, PETSC_FALSE));
+  PetscCall(AddStencil(cases, &ncases, 7, 64, 64, 64, PETSC_FALSE));
+  PetscCall(AddStencil(cases, &ncases, 7, 8, 8, 2048, PETSC_FALSE));
+  /* 3-D 27-point: long rows (K = 16) */
+  PetscCall(AddStencil(cases, &ncases, 27, 32, 32, 32, PETSC_FALSE));
+  PetscCall(AddStencil(cases, &ncases, 27, 48, 48, 48, PETSC_FALSE));
+  PetscCall(AddStencil(cases, &ncases, 27, 8, 8, 1024, PETSC_FALSE));
+  PetscCall(AddStencil(cases, &ncases, 27, 16, 16, 16, PETSC_TRUE));
+  /* chains: one row per level */
+  PetscCall(AddChain(cases, &ncases, 100000, 2));
+  PetscCall(AddChain(cases, &ncases, 100000, 3));
+#if defined(SPTRSV_NO_MMLOAD)
+  if (hasdir && matdir[0]) PetscCall(PetscPrintf(PETSC_COMM_SELF, "-matdir %s ignored: built without the Matrix Market reader (zlib missing)\n", matdir));
+#else
+  if (hasdir && matdir[0]) PetscCall(AddFiles(cases, &ncases, matdir));
+#endif
+  if (list) {
+    for (PetscInt k = 0; k < ncases; k++) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s\n", cases[k].name));
+    PetscCall(PetscFree(cases));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
+
+  /* what runs: host csc always; the CUDA combinations when a device is usable */
+  cfgs[ncfg++] = (Config){"host", "csc", PETSC_FALSE};
+  PetscCall(SpTrsvBackendCUDAGet(&cuda, &avail, &why));
+  if (avail) {
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE};
+    cfgs[ncfg++] = (Config){"cuda", "csc", PETSC_FALSE};
+    cfgs[ncfg++] = (Config){"cuda", "csc", PETSC_TRUE};
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, and host csc with host csr\n", why));
+  } else {
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend unavailable (%s): SKIPPING the CUDA comparisons; comparing host csc with host csr only\n", why));
+  }
+#if defined(PETSC_HAVE_CUDA)
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "PETSc has CUDA: cuda solves use VECCUDA vectors in place (all but the last right-hand side) and host vectors (the last)\n"));
+#else
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "PETSc without CUDA: cuda solves copy host vectors in and out\n"));
+#endif
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+  PetscCall(PetscRandomSetSeed(rnd, 20240607));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(PrintHeader());
+  for (PetscInt k = 0; k < ncases; k++) {
+    if (hasonly && !InList(only, cases[k].name)) continue;
+    PetscCall(RunCase(&cases[k], ncfg, cfgs, nrhs, cases[k].type == GEN_FILE ? tol_mm : tol, (PetscBool)!norefac, rnd));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "tolerances: %g (generated), %g (Matrix Market); %" PetscInt_FMT " skipped\n", (double)tol, (double)tol_mm, nskip));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscFree(cases));
+  PetscCall(PetscFinalize());
+  return nfail ? 1 : 0;
+}
