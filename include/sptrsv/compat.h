@@ -8,3 +8,9 @@
 
 /* Internal functions are exported (not SPTRSV_INTERN) so that the unit tests can call them */
 #define SPTRSV_INTERN PETSC_EXTERN
+
+/* PETSc 3.22 renamed PETSC_MAX_INT to PETSC_INT_MAX (the old name is deprecated) */
+#include <petscsys.h>
+#if !defined(PETSC_INT_MAX)
+  #define PETSC_INT_MAX PETSC_MAX_INT
+#endif

@@ -4,6 +4,7 @@ static char help[] = "Tests of the sptrsv_level factor inside PETSc: solves agai
 #include <petscksp.h>
 #include <petscsptrsv.h>
 #include <sptrsv/compat.h>
+#include <math.h>
 
 static PetscInt nfail = 0, npass = 0;
 
@@ -258,7 +259,7 @@ static PetscErrorCode TestBadInput(void)
   PetscCall(MatDestroy(&A));
   /* Inf in the matrix */
   PetscCall(Assemble(4, 0.0, &A));
-  PetscCall(MatSetValue(A, 5, 5, PETSC_INFINITY, INSERT_VALUES));
+  PetscCall(MatSetValue(A, 5, 5, (PetscReal)INFINITY, INSERT_VALUES));
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   PetscCall(ExpectFactorError(A, PETSC_ERR_FP, "Inf in the matrix"));
@@ -290,7 +291,7 @@ static PetscErrorCode TestNaNAndEmpty(void)
   PetscCall(Factor(A, MATSOLVERSPTRSVLEVEL, MAT_FACTOR_ILU, 0, MATORDERINGNATURAL, &F));
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSet(b, 1.0));
-  PetscCall(VecSetValue(b, 3, PETSC_INFINITY, INSERT_VALUES));
+  PetscCall(VecSetValue(b, 3, (PetscReal)INFINITY, INSERT_VALUES));
   PetscCall(VecSetValue(b, 7, NAN, INSERT_VALUES));
   PetscCall(VecAssemblyBegin(b));
   PetscCall(VecAssemblyEnd(b));

@@ -1,0 +1,364 @@
+/* SpTrsvFactor: the factor object and the helpers shared by ILU(k) and ICC(k) */
+#include <sptrsv/factor.h>
+#include <petscbt.h>
+
+/*
+  SpTrsvFactorCreate - an empty factor of order n (the symbolic phase builds L, U and the permutations)
+*/
+PetscErrorCode SpTrsvFactorCreate(MatFactorType ftype, PetscInt n, SpTrsvFactor *fac)
+{
+  SpTrsvFactor f;
+
+  PetscFunctionBegin;
+  PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC, PETSC_COMM_SELF, PETSC_ERR_SUP, "Only ILU and ICC factors are supported, not %s", MatFactorTypes[ftype]);
+  PetscCheck(n >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative size %" PetscInt_FMT, n);
+  PetscCall(PetscNew(&f));
+  f->ftype = ftype;
+  f->n     = n;
+  *fac     = f;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvFactorDestroy(SpTrsvFactor *fac)
+{
+  SpTrsvFactor f = *fac;
+
+  PetscFunctionBegin;
+  if (!f) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SpTrsvFactorReset(f));
+  PetscCall(PetscFree(f));
+  *fac = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvFactorReset - forget a previous factorization (the symbolic phases start with it)
+*/
+PetscErrorCode SpTrsvFactorReset(SpTrsvFactor fac)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvTriDestroy(&fac->L));
+  PetscCall(SpTrsvTriDestroy(&fac->U));
+  PetscCall(PetscFree(fac->rperm));
+  PetscCall(PetscFree(fac->cperm));
+  if (fac->symdestroy) PetscCall((*fac->symdestroy)(&fac->sym));
+  fac->sym          = NULL;
+  fac->symdestroy   = NULL;
+  fac->levels       = 0;
+  fac->nnzA         = 0;
+  fac->shift_amount = 0;
+  fac->nshifts      = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvFactorCheckMat - the factorizations read the CSR of a square MATSEQAIJ (or a type derived from it)
+  of order n (the order of the factor)
+*/
+PetscErrorCode SpTrsvFactorCheckMat(Mat A, PetscInt n)
+{
+  PetscBool isaij;
+  PetscInt  rows, cols;
+  MatType   type;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetType(A, &type));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &isaij));
+  PetscCheck(isaij, PETSC_COMM_SELF, PETSC_ERR_SUP, "Incomplete factorization of matrix type %s is not supported: use a MATSEQAIJ matrix", type);
+  PetscCall(MatGetLocalSize(A, &rows, &cols));
+  PetscCheck(rows == cols, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Incomplete factorization needs a square matrix, got %" PetscInt_FMT " x %" PetscInt_FMT, rows, cols);
+  PetscCheck(rows == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The matrix has %" PetscInt_FMT " rows, the factor was created for %" PetscInt_FMT, rows, n);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvFactorGetPerm - copy of the indices of a permutation IS of size n (validated), or NULL when the
+  IS is NULL or the identity
+*/
+PetscErrorCode SpTrsvFactorGetPerm(IS is, PetscInt n, const char *name, PetscInt **perm)
+{
+  const PetscInt *idx;
+  PetscInt        m, *p;
+  PetscBool       identity = PETSC_TRUE;
+  PetscBT         seen;
+
+  PetscFunctionBegin;
+  *perm = NULL;
+  if (!is) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(ISGetLocalSize(is, &m));
+  PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The %s permutation has size %" PetscInt_FMT ", the matrix has %" PetscInt_FMT " rows", name, m, n);
+  PetscCall(ISGetIndices(is, &idx));
+  PetscCall(PetscBTCreate(n, &seen));
+  for (PetscInt k = 0; k < n; k++) {
+    PetscCheck(idx[k] >= 0 && idx[k] < n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The %s permutation has entry %" PetscInt_FMT " = %" PetscInt_FMT " outside [0, %" PetscInt_FMT ")", name, k, idx[k], n);
+    PetscCheck(!PetscBTLookupSet(seen, idx[k]), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The %s ordering is not a permutation: %" PetscInt_FMT " appears twice", name, idx[k]);
+    if (idx[k] != k) identity = PETSC_FALSE;
+  }
+  PetscCall(PetscBTDestroy(&seen));
+  if (!identity) {
+    PetscCall(PetscMalloc1(n, &p));
+    PetscCall(PetscArraycpy(p, idx, n));
+    *perm = p;
+  }
+  PetscCall(ISRestoreIndices(is, &idx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvFactorInvertPerm - iperm[perm[k]] = k; the identity when perm is NULL
+*/
+PetscErrorCode SpTrsvFactorInvertPerm(PetscInt n, const PetscInt *perm, PetscInt **iperm)
+{
+  PetscInt *ip;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(n + 1, &ip));
+  for (PetscInt k = 0; k < n; k++) ip[perm ? perm[k] : k] = k;
+  *iperm = ip;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvFactorGetCSR - the row pointers, column indices (ascending in each row) and values of a MATSEQAIJ,
+  without copies (values are synchronized to the host for derived GPU types)
+*/
+PetscErrorCode SpTrsvFactorGetCSR(Mat A, const PetscInt **ai, const PetscInt **aj, const PetscScalar **aa)
+{
+  PetscInt  n;
+  PetscBool done;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, ai, aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot access the CSR arrays of the matrix");
+  if (aa) PetscCall(MatSeqAIJGetArrayRead(A, aa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvFactorRestoreCSR(Mat A, const PetscInt **ai, const PetscInt **aj, const PetscScalar **aa)
+{
+  PetscInt  n;
+  PetscBool done;
+
+  PetscFunctionBegin;
+  if (aa) PetscCall(MatSeqAIJRestoreArrayRead(A, aa));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, ai, aj, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvFactorFindDiagonal - adiag[i] = position of A(i,i) in the CSR; a missing diagonal entry is an
+  error, as in PETSc's ILU(k)/ICC(k) (which check MatMissingDiagonal() at every level of fill)
+*/
+PetscErrorCode SpTrsvFactorFindDiagonal(PetscInt n, const PetscInt *ai, const PetscInt *aj, PetscInt *adiag)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt lo = ai[i], hi = ai[i + 1];
+
+    /* binary search: columns ascend in each row */
+    while (lo < hi) {
+      PetscInt mid = lo + (hi - lo) / 2;
+      if (aj[mid] < i) lo = mid + 1;
+      else hi = mid;
+    }
+    PetscCheck(lo < ai[i + 1] && aj[lo] == i, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Matrix is missing diagonal entry in row %" PetscInt_FMT, i);
+    adiag[i] = lo;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvFactorCheckSamePattern - cheap check at the numeric phase that A still has the pattern the
+  symbolic phase saw (same size, same number of nonzeros, diagonal entries where they were)
+*/
+PetscErrorCode SpTrsvFactorCheckSamePattern(PetscInt n, PetscInt nnz, const PetscInt *ai, const PetscInt *aj, const PetscInt *adiag)
+{
+  PetscFunctionBegin;
+  PetscCheck(ai[n] == nnz, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The matrix has %" PetscInt_FMT " nonzeros, the symbolic factorization was done with %" PetscInt_FMT ": redo the symbolic factorization after changing the nonzero pattern", ai[n], nnz);
+  for (PetscInt i = 0; i < n; i++) PetscCheck(adiag[i] >= ai[i] && adiag[i] < ai[i + 1] && aj[adiag[i]] == i, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The nonzero pattern of row %" PetscInt_FMT " changed since the symbolic factorization", i);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvFactorCheckFinite - a NaN or Inf in A would silently spread through the factor: name it
+*/
+PetscErrorCode SpTrsvFactorCheckFinite(PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt p = ai[i]; p < ai[i + 1]; p++) PetscCheck(!PetscIsInfOrNanScalar(aa[p]), PETSC_COMM_SELF, PETSC_ERR_FP, "Matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is %s", i, aj[p], PetscIsNanScalar(aa[p]) ? "NaN" : "Inf");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvFactorCheckCount - counts of the factor are accumulated in 64 bits; they must fit in PetscInt,
+  with room for the usual "+ 1" of the allocations
+*/
+PetscErrorCode SpTrsvFactorCheckCount(PetscInt64 count, const char *what)
+{
+  PetscFunctionBegin;
+  PetscCheck(count < (PetscInt64)PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "The factor has too many %s (%" PetscInt64_FMT ") for PetscInt: reduce the levels of fill or configure PETSc with --with-64-bit-indices", what, count);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- growable integer arrays ------------------------------------------------------------------ */
+
+PetscErrorCode SpTrsvIntBufReserve(SpTrsvIntBuf *b, PetscInt64 cap)
+{
+  PetscFunctionBegin;
+  if (cap <= b->cap) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SpTrsvFactorCheckCount(cap, "nonzeros"));
+  PetscCall(PetscRealloc((size_t)cap * sizeof(PetscInt), &b->a));
+  b->cap = cap;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvIntBufPush(SpTrsvIntBuf *b, PetscInt v)
+{
+  PetscFunctionBegin;
+  if (b->n == b->cap) {
+    PetscInt64 cap = PetscMax(2 * b->cap, 16);
+
+    /* grow geometrically, but never past what PetscInt can index */
+    PetscCall(SpTrsvFactorCheckCount(b->n + 1, "nonzeros"));
+    if (cap >= (PetscInt64)PETSC_INT_MAX) cap = (PetscInt64)PETSC_INT_MAX - 1;
+    PetscCall(SpTrsvIntBufReserve(b, cap));
+  }
+  b->a[b->n++] = v;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* hand the array over (PetscMalloc'ed, at least one entry) and reset the buffer */
+PetscErrorCode SpTrsvIntBufFinish(SpTrsvIntBuf *b, PetscInt **a)
+{
+  PetscFunctionBegin;
+  if (!b->cap) PetscCall(SpTrsvIntBufReserve(b, 1));
+  *a     = b->a;
+  b->a   = NULL;
+  b->n   = 0;
+  b->cap = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- zero pivots and shifts ----------------------------------------------------------------------
+
+   PETSc's rules (include/petsc/private/matimpl.h, MatPivotCheck_*), applied after row i of the factor
+   is complete, with rs = sum of |off-diagonal entries of factored row i| and pv = its pivot:
+   - NONE:       |pv| <= zeropivot is a zero pivot. PETSc records a factor error (or errors when
+                 MatSetErrorIfFailure() was set); we always raise PETSC_ERR_MAT_LU_ZRPVT.
+   - NONZERO:    |pv| <= zeropivot*rs restarts the whole factorization with a diagonal shift of
+                 shiftamount, then doubles it on every further restart.
+   - POSITIVE_DEFINITE: Re(pv) <= zeropivot*rs restarts with shift = fraction * shift_top, where
+                 shift_top = 1.1 * max_i (sum_j |a_ij| - |a_ii| - Re(a_ii)) (at least zeropivot);
+                 the fraction is bisected in [0,1] for at most 5 tries: a successful pass with a
+                 positive fraction tries a smaller one (SpTrsvShiftRefine()).
+   - INBLOCKS:   |pv| <= zeropivot adds shiftamount to that pivot only; no restart.
+   A NaN pivot is not a zero pivot (it is caught when the values of the factor are checked).
+*/
+PetscErrorCode SpTrsvShiftSetUp(const MatFactorInfo *info, PetscInt n, const PetscInt *ai, const PetscInt *adiag, const PetscScalar *aa, SpTrsvShiftCtx *sctx)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(sctx, sizeof(*sctx)));
+  if (info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE) {
+    sctx->shift_top = info->zeropivot;
+    for (PetscInt i = 0; i < n; i++) {
+      PetscScalar d  = aa[adiag[i]];
+      PetscReal   rs = -PetscAbsScalar(d) - PetscRealPart(d); /* shift that would make row i diagonally dominant */
+
+      for (PetscInt p = ai[i]; p < ai[i + 1]; p++) rs += PetscAbsScalar(aa[p]);
+      if (rs > sctx->shift_top) sctx->shift_top = rs;
+    }
+    sctx->shift_top *= 1.1;
+    sctx->nshift_max = 5;
+    sctx->shift_lo   = 0.;
+    sctx->shift_hi   = 1.;
+  } else {
+    PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_NONZERO || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Unknown shift type %g", (double)info->shifttype);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvShiftCheckPivot - check the pivot sctx->pv of factored row `row` (row `inrow` of the input)
+  with rs = sctx->rs; sets sctx->newshift when the pass must restart; may change sctx->pv (INBLOCKS)
+*/
+PetscErrorCode SpTrsvShiftCheckPivot(const MatFactorInfo *info, SpTrsvShiftCtx *sctx, PetscInt row, PetscInt inrow)
+{
+  const PetscScalar pv     = sctx->pv;
+  const PetscBool   notnan = (PetscBool)!PetscIsNanScalar(pv);
+
+  PetscFunctionBegin;
+  sctx->newshift = PETSC_FALSE;
+  if (info->shifttype == (PetscReal)MAT_SHIFT_NONZERO) {
+    if (PetscAbsScalar(pv) <= info->zeropivot * sctx->rs && notnan) {
+      if (!sctx->nshift) sctx->shift_amount = info->shiftamount;
+      else sctx->shift_amount *= 2.0;
+      /* PETSc would loop forever here; a clear error is better */
+      PetscCheck(sctx->shift_amount > 0 && !PetscIsInfOrNanReal(sctx->shift_amount), PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in row %" PetscInt_FMT " of the factored matrix (row %" PetscInt_FMT " of the input) and the nonzero shift amount %g cannot remove it; use -pc_factor_shift_amount <positive>", row, inrow,
+                 (double)sctx->shift_amount);
+      sctx->newshift = PETSC_TRUE;
+      sctx->nshift++;
+    }
+  } else if (info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE) {
+    if (PetscRealPart(pv) <= info->zeropivot * sctx->rs && notnan) {
+      if (sctx->nshift == sctx->nshift_max) {
+        sctx->shift_fraction = sctx->shift_hi;
+      } else {
+        sctx->shift_lo       = sctx->shift_fraction;
+        sctx->shift_fraction = (sctx->shift_hi + sctx->shift_lo) / 2.;
+      }
+      sctx->shift_amount = sctx->shift_fraction * sctx->shift_top;
+      sctx->nshift++;
+      sctx->newshift = PETSC_TRUE;
+    }
+  } else if (info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS) {
+    if (PetscAbsScalar(pv) <= info->zeropivot && notnan) {
+      sctx->pv += info->shiftamount;
+      sctx->shift_amount = 0.0;
+      sctx->nshift++;
+    }
+  } else {
+    PetscCheck(!(PetscAbsScalar(pv) <= info->zeropivot && notnan), PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in row %" PetscInt_FMT " of the factored matrix (row %" PetscInt_FMT " of the input): |pivot| %g <= tolerance %g; use -pc_factor_shift_type nonzero", row, inrow, (double)PetscAbsScalar(pv),
+               (double)info->zeropivot);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvShiftRefine - after a pass without zero pivots: with POSITIVE_DEFINITE, when a shift was used and
+  tries are left, bisect towards a smaller shift and ask for another pass (sctx->newshift)
+*/
+PetscErrorCode SpTrsvShiftRefine(const MatFactorInfo *info, SpTrsvShiftCtx *sctx)
+{
+  PetscFunctionBegin;
+  if (info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE && !sctx->newshift && sctx->shift_fraction > 0 && sctx->nshift < sctx->nshift_max) {
+    sctx->shift_hi       = sctx->shift_fraction;
+    sctx->shift_fraction = (sctx->shift_hi + sctx->shift_lo) / 2.;
+    sctx->shift_amount   = sctx->shift_fraction * sctx->shift_top;
+    sctx->newshift       = PETSC_TRUE;
+    sctx->nshift++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvShiftRecord - report the shift in the factor: the diagonal shift of the last pass (NONZERO,
+  POSITIVE_DEFINITE) or, for INBLOCKS, the amount added to each of the nshifts shifted pivots
+*/
+PetscErrorCode SpTrsvShiftRecord(const MatFactorInfo *info, const SpTrsvShiftCtx *sctx, SpTrsvFactor fac)
+{
+  PetscFunctionBegin;
+  fac->nshifts      = sctx->nshift;
+  fac->shift_amount = sctx->shift_amount;
+  if (info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS) fac->shift_amount = sctx->nshift ? info->shiftamount : 0.0;
+  if (sctx->nshift) {
+    if (info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE) {
+      PetscCall(PetscInfo(NULL, "number of shift_pd tries %" PetscInt_FMT ", shift_amount %g, diagonal shifted up by %e fraction top_value %e\n", sctx->nshift, (double)sctx->shift_amount, (double)sctx->shift_fraction, (double)sctx->shift_top));
+    } else if (info->shifttype == (PetscReal)MAT_SHIFT_NONZERO) {
+      PetscCall(PetscInfo(NULL, "number of shift_nz tries %" PetscInt_FMT ", shift_amount %g\n", sctx->nshift, (double)sctx->shift_amount));
+    } else {
+      PetscCall(PetscInfo(NULL, "number of shift_inblocks applied %" PetscInt_FMT ", each shift_amount %g\n", sctx->nshift, (double)info->shiftamount));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,332 @@
+/*
+   ICC(k) of a MATSEQAIJ matrix, reproducing PETSc's native ICC (MatICCFactorSymbolic_SeqAIJ,
+   MatCholeskyFactorNumeric_SeqAIJ): A(p,p) ~ Ut^T D Ut with Ut unit upper triangular, computed from
+   the upper triangle of the symmetrically permuted matrix (row k of the factor is row p[k] of A; only
+   the entries of that row that land on or right of the diagonal are read).
+
+   Storage (see factor.h): L = Ut^T (unit lower, explicit CSR) and U = D Ut (upper, idiag = 1/D), so
+   x = p^T U^{-1} L^{-1} p b as for ILU. The numeric phase works on the rows of U = D Ut (the rows of
+   the Schur complements, before scaling), exactly as PETSc does, and writes each scaled entry
+   Ut(i,k) = U(i,k)/d_i into L(k,i) when column k is reached.
+*/
+#include <sptrsv/factor.h>
+
+typedef struct {
+  PetscInt     nnzA;
+  PetscInt    *iperm; /* inverse permutation (always allocated) */
+  PetscInt    *adiag; /* position of A(i,i) in the CSR of A */
+  PetscInt    *lmap;  /* slot p of U(i,k) in U -> slot of L(k,i) in L */
+  PetscScalar *work;  /* dense accumulator for one row */
+  PetscInt    *il;    /* il[i]: slot in U of the next entry of row i to be used */
+  PetscInt    *head;  /* head[c]: first of the rows i whose next entry is in column c */
+  PetscInt    *next;  /* next[i]: the row after i in its column list */
+} SpTrsvICCSym;
+
+static PetscErrorCode SpTrsvICCSymDestroy(void **ctx)
+{
+  SpTrsvICCSym *sym = (SpTrsvICCSym *)*ctx;
+
+  PetscFunctionBegin;
+  if (!sym) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree2(sym->iperm, sym->adiag));
+  PetscCall(PetscFree(sym->lmap));
+  PetscCall(PetscFree4(sym->work, sym->il, sym->head, sym->next));
+  PetscCall(PetscFree(sym));
+  *ctx = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the pattern being built (freed on error) */
+typedef struct {
+  PetscInt    *ui;                /* row pointers of the strict part of U */
+  SpTrsvIntBuf uj, ul;            /* its columns and their levels */
+  PetscInt    *nxt, *lev, *cols;  /* the active row: linked list, levels, sort buffer */
+  PetscInt    *il, *head, *rnext; /* pivot rows by column, as in the numeric phase */
+} SpTrsvICCWork;
+
+static PetscErrorCode SpTrsvICCWorkFree(SpTrsvICCWork *wk)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(wk->ui));
+  PetscCall(PetscFree(wk->uj.a));
+  PetscCall(PetscFree(wk->ul.a));
+  PetscCall(PetscFree3(wk->nxt, wk->lev, wk->cols));
+  PetscCall(PetscFree3(wk->il, wk->head, wk->rnext));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Symbolic ICC(k), row by row. Row k starts (level 0) with the entries of row p[k] of A that land in
+  columns >= k (the diagonal is among them). The rows i < k with U(i,k) in the pattern are found
+  through column lists: row i waits in the list of the column of its next unused entry (il[i]); when
+  row k is formed, every row i of list k merges its entries right of column k with the level rule
+      lev(k,j) = min(lev(k,j), lev(i,k) + lev(i,j) + 1),   kept only when <= levels,
+  then moves to the list of its next column. (The resulting pattern does not depend on the order in
+  which the rows are merged.)
+*/
+static PetscErrorCode SpTrsvICCSymbolicRows(PetscInt n, PetscInt levels, PetscReal fill, const PetscInt *ai, const PetscInt *aj, const PetscInt *pp, const PetscInt *ipp, SpTrsvICCWork *wk)
+{
+  PetscInt  *ui, *nxt, *lev, *cols, *il, *head, *rnext;
+  PetscInt64 hint;
+
+  PetscFunctionBegin;
+  hint = (PetscInt64)PetscMin(PetscMax(fill, 1.0) * (PetscReal)ai[n] / 2, (PetscReal)PETSC_INT_MAX - 1);
+  hint = PetscMin(hint, (PetscInt64)n * (PetscInt64)(n - 1) / 2 + 1);
+  PetscCall(SpTrsvIntBufReserve(&wk->uj, hint));
+  PetscCall(SpTrsvIntBufReserve(&wk->ul, levels ? hint : 1));
+  PetscCall(PetscMalloc1(n + 1, &wk->ui));
+  PetscCall(PetscMalloc3(n + 1, &wk->nxt, n + 1, &wk->lev, n + 1, &wk->cols));
+  PetscCall(PetscMalloc3(n + 1, &wk->il, n + 1, &wk->head, n + 1, &wk->rnext));
+  ui    = wk->ui;
+  nxt   = wk->nxt;
+  lev   = wk->lev;
+  cols  = wk->cols;
+  il    = wk->il;
+  head  = wk->head;
+  rnext = wk->rnext;
+  for (PetscInt c = 0; c < n; c++) {
+    lev[c]  = -1;
+    head[c] = n;
+  }
+  ui[0] = 0;
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscInt row = pp ? pp[k] : k;
+    PetscInt       nz = 0, last = n, c;
+
+    /* level-0 entries: the upper part of row p[k] of A, in factor numbering, sorted */
+    for (PetscInt q = ai[row]; q < ai[row + 1]; q++) {
+      c = ipp[aj[q]];
+      if (c >= k) cols[nz++] = c;
+    }
+    if (pp) PetscCall(PetscSortInt(nz, cols));
+    for (PetscInt t = 0; t < nz; t++) {
+      nxt[last]    = cols[t];
+      lev[cols[t]] = 0;
+      last         = cols[t];
+    }
+    nxt[last] = n;
+    PetscCheck(nz && cols[0] == k, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Row %" PetscInt_FMT " lost its diagonal", k);
+
+    /* merge the rows i < k with U(i,k) != 0 (with 0 levels nothing can be added) */
+    for (PetscInt i = levels > 0 ? head[k] : n; i < k;) {
+      const PetscInt inext = rnext[i], p0 = il[i], lk = wk->ul.a[p0];
+      PetscInt       cur = k; /* insertion cursor; k heads the list */
+
+      for (PetscInt p = p0 + 1; p < ui[i + 1]; p++) {
+        const PetscInt nl = lk + wk->ul.a[p] + 1;
+
+        if (nl > levels) continue;
+        c = wk->uj.a[p];
+        if (lev[c] >= 0) {
+          if (nl < lev[c]) lev[c] = nl;
+        } else {
+          while (nxt[cur] < c) cur = nxt[cur];
+          nxt[c]   = nxt[cur];
+          nxt[cur] = c;
+          lev[c]   = nl;
+          cur      = c;
+        }
+      }
+      if (p0 + 1 < ui[i + 1]) { /* row i waits for its next column */
+        il[i]    = p0 + 1;
+        c        = wk->uj.a[p0 + 1];
+        rnext[i] = head[c];
+        head[c]  = i;
+      }
+      i = inext;
+    }
+
+    /* store the strict part of row k and its levels */
+    lev[k] = -1;
+    for (c = nxt[k]; c < n; c = nxt[c]) {
+      PetscCall(SpTrsvIntBufPush(&wk->uj, c));
+      if (levels > 0) PetscCall(SpTrsvIntBufPush(&wk->ul, lev[c]));
+      lev[c] = -1;
+    }
+    ui[k + 1] = (PetscInt)wk->uj.n;
+    if (levels > 0 && ui[k + 1] > ui[k]) { /* row k waits for its first column */
+      il[k]    = ui[k];
+      c        = wk->uj.a[ui[k]];
+      rnext[k] = head[c];
+      head[c]  = k;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvFactorICCSymbolic - patterns of L = Ut^T and U = D Ut for ICC(info->levels) with the symmetric
+  ordering perm; a missing diagonal entry in A is an error (as in PETSc). info->diagonal_fill does not
+  apply (PETSc's ICC ignores it too: a symmetric ordering keeps the diagonal on the diagonal).
+*/
+PetscErrorCode SpTrsvFactorICCSymbolic(Mat A, IS perm, const MatFactorInfo *info, SpTrsvFactor fac)
+{
+  const PetscInt *ai, *aj;
+  PetscInt        n  = fac->n, levels, *ujv, *li, *lj, *pos;
+  SpTrsvICCWork   wk = {0};
+  SpTrsvICCSym   *sym;
+  PetscErrorCode  ierr;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvFactorCheckMat(A, fac->n));
+  PetscCheck(fac->ftype == MAT_FACTOR_ICC, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not an ICC factor");
+  PetscCheck(info->levels >= 0 && info->levels <= PETSC_INT_MAX / 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill %g out of range", (double)info->levels);
+  PetscCall(SpTrsvFactorReset(fac));
+  levels      = (PetscInt)info->levels;
+  fac->levels = levels;
+
+  PetscCall(PetscNew(&sym));
+  fac->sym        = sym;
+  fac->symdestroy = SpTrsvICCSymDestroy;
+  PetscCall(SpTrsvFactorGetPerm(perm, n, "symmetric", &fac->rperm));
+  if (fac->rperm) {
+    PetscCall(PetscMalloc1(n, &fac->cperm));
+    PetscCall(PetscArraycpy(fac->cperm, fac->rperm, n));
+  }
+  PetscCall(PetscMalloc2(n + 1, &sym->iperm, n + 1, &sym->adiag));
+  for (PetscInt k = 0; k < n; k++) sym->iperm[fac->rperm ? fac->rperm[k] : k] = k;
+  PetscCall(PetscMalloc4(n + 1, &sym->work, n + 1, &sym->il, n + 1, &sym->head, n + 1, &sym->next));
+
+  PetscCall(SpTrsvFactorGetCSR(A, &ai, &aj, NULL));
+  sym->nnzA = ai[n];
+  fac->nnzA = ai[n];
+  ierr      = SpTrsvFactorFindDiagonal(n, ai, aj, sym->adiag);
+  if (!ierr) ierr = SpTrsvICCSymbolicRows(n, levels, info->fill, ai, aj, fac->rperm, sym->iperm, &wk);
+  PetscCall(SpTrsvFactorRestoreCSR(A, &ai, &aj, NULL));
+  if (ierr) PetscCall(SpTrsvICCWorkFree(&wk));
+  PetscCall(ierr);
+
+  /* U: the strict part as built; L = U^T by a counting sort, which keeps the columns of each row of L
+     ascending, and records where each entry of U goes in L */
+  PetscCall(SpTrsvIntBufFinish(&wk.uj, &ujv));
+  PetscCall(PetscCalloc1(n + 1, &li));
+  PetscCall(PetscMalloc1(wk.ui[n] + 1, &lj));
+  PetscCall(PetscMalloc1(wk.ui[n] + 1, &sym->lmap));
+  for (PetscInt p = 0; p < wk.ui[n]; p++) li[ujv[p] + 1]++;
+  for (PetscInt c = 0; c < n; c++) li[c + 1] += li[c];
+  pos = wk.cols; /* reuse as insertion positions */
+  for (PetscInt c = 0; c < n; c++) pos[c] = li[c];
+  for (PetscInt i = 0; i < n; i++) {
+    for (PetscInt p = wk.ui[i]; p < wk.ui[i + 1]; p++) {
+      const PetscInt q = pos[ujv[p]]++;
+
+      lj[q]        = i;
+      sym->lmap[p] = q;
+    }
+  }
+  PetscCall(SpTrsvTriCreate(n, SPTRSV_LOWER, PETSC_TRUE, &fac->L));
+  PetscCall(SpTrsvTriCreate(n, SPTRSV_UPPER, PETSC_FALSE, &fac->U));
+  PetscCall(SpTrsvTriSetPattern(fac->L, li, lj));
+  PetscCall(SpTrsvTriSetPattern(fac->U, wk.ui, ujv));
+  wk.ui = NULL;
+  PetscCall(SpTrsvICCWorkFree(&wk));
+  PetscCall(
+    PetscInfo(A, "ICC(%" PetscInt_FMT "): %" PetscInt_FMT " nonzeros in U (with diagonal), fill ratio needed %g given %g\n", levels, fac->U->i[n] + n, sym->nnzA ? (double)(2.0 * (fac->U->i[n] + n) / ((PetscReal)sym->nnzA + n)) : 0.0, (double)info->fill));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Numeric ICC, as MatCholeskyFactorNumeric_SeqAIJ (an up-looking LDL^T on rows):
+    w = upper part of row p[k] of A on the pattern of row k, w_k += shift, d = w_k
+    for each row i of the list of column k (rows with U(i,k) != 0, in list order):
+       t = -U(i,k)/d_i;  d += t U(i,k);  L(k,i) = -t;  w_j += t U(i,j) for j > k in U(i,:)
+       row i moves to the list of its next column
+    U(k,:) = w on the pattern (row k joins the list of its first column), pivot check on d, 1/d stored.
+  The list order (rows pushed at the head) is PETSc's, so sums are formed in the same order.
+*/
+static PetscErrorCode SpTrsvICCNumericRows(SpTrsvFactor fac, const MatFactorInfo *info, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, SpTrsvShiftCtx *sctx)
+{
+  SpTrsvICCSym   *sym = (SpTrsvICCSym *)fac->sym;
+  const PetscInt  n = fac->n, *pp = fac->rperm, *ipp = sym->iperm, *lmap = sym->lmap;
+  const PetscInt *ui = fac->U->i, *uj = fac->U->j;
+  PetscInt       *il = sym->il, *head = sym->head, *next = sym->next;
+  PetscScalar    *la = fac->L->a, *ua = fac->U->a, *idiag = fac->U->idiag, *w = sym->work;
+  PetscLogDouble  flops = 0;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvFactorCheckSamePattern(n, sym->nnzA, ai, aj, sym->adiag));
+  PetscCall(SpTrsvFactorCheckFinite(n, ai, aj, aa));
+  PetscCall(SpTrsvShiftSetUp(info, n, ai, sym->adiag, aa, sctx));
+  do {
+    sctx->newshift = PETSC_FALSE;
+    for (PetscInt c = 0; c < n; c++) head[c] = n;
+    for (PetscInt k = 0; k < n; k++) {
+      const PetscInt row = pp ? pp[k] : k;
+      PetscScalar    dk;
+      PetscReal      rs = 0.0;
+
+      /* clear the accumulator on the pattern of row k, then scatter the upper part of row p[k] of A */
+      w[k] = 0.0;
+      for (PetscInt p = ui[k]; p < ui[k + 1]; p++) w[uj[p]] = 0.0;
+      for (PetscInt q = ai[row]; q < ai[row + 1]; q++) {
+        const PetscInt c = ipp[aj[q]];
+
+        if (c >= k) w[c] = aa[q];
+      }
+      w[k] += sctx->shift_amount;
+      dk = w[k];
+
+      /* add the multiples of the rows i with U(i,k) != 0 */
+      for (PetscInt i = head[k]; i < k;) {
+        const PetscInt    inext = next[i], p0 = il[i];
+        const PetscScalar t = -ua[p0] * idiag[i];
+
+        dk += t * ua[p0];
+        la[lmap[p0]] = -t;
+        if (p0 + 1 < ui[i + 1]) {
+          for (PetscInt p = p0 + 1; p < ui[i + 1]; p++) w[uj[p]] += t * ua[p];
+          flops += 2.0 * (ui[i + 1] - p0 - 1);
+          il[i]            = p0 + 1;
+          next[i]          = head[uj[p0 + 1]];
+          head[uj[p0 + 1]] = i;
+        }
+        flops += 3;
+        i = inext;
+      }
+
+      /* gather row k of U = D Ut; row k waits for its first column */
+      for (PetscInt p = ui[k]; p < ui[k + 1]; p++) {
+        ua[p] = w[uj[p]];
+        rs += PetscAbsScalar(ua[p]);
+      }
+      if (ui[k + 1] > ui[k]) {
+        il[k]           = ui[k];
+        next[k]         = head[uj[ui[k]]];
+        head[uj[ui[k]]] = k;
+      }
+
+      sctx->rs = rs;
+      sctx->pv = dk;
+      PetscCall(SpTrsvShiftCheckPivot(info, sctx, k, row));
+      if (sctx->newshift) break;
+      idiag[k] = 1.0 / sctx->pv; /* INBLOCKS may have shifted this pivot */
+    }
+    /* unlike ILU, PETSc's ICC does not bisect back towards a smaller POSITIVE_DEFINITE shift: the first
+       shift that gives no zero pivot is kept (no SpTrsvShiftRefine() here) */
+  } while (sctx->newshift);
+  PetscCall(PetscLogFlops(flops + n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvFactorICCNumeric - values of L and U from the current values of A, on the symbolic pattern
+*/
+PetscErrorCode SpTrsvFactorICCNumeric(Mat A, const MatFactorInfo *info, SpTrsvFactor fac)
+{
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  SpTrsvShiftCtx     sctx;
+  PetscErrorCode     ierr;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvFactorCheckMat(A, fac->n));
+  PetscCheck(fac->ftype == MAT_FACTOR_ICC && fac->sym && fac->L && fac->U, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Call SpTrsvFactorICCSymbolic() before the numeric ICC factorization");
+  PetscCall(SpTrsvFactorGetCSR(A, &ai, &aj, &aa));
+  ierr = SpTrsvICCNumericRows(fac, info, ai, aj, aa, &sctx);
+  PetscCall(SpTrsvFactorRestoreCSR(A, &ai, &aj, &aa));
+  PetscCall(ierr);
+  PetscCall(SpTrsvShiftRecord(info, &sctx, fac));
+  PetscCall(SpTrsvTriValuesChanged(fac->L));
+  PetscCall(SpTrsvTriValuesChanged(fac->U));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
