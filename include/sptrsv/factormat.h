@@ -23,6 +23,7 @@ typedef struct {
   void                   *rperm, *cperm; /* backend copies of the permutations */
   PetscScalar            *w1, *w2, *stage_b, *stage_x; /* backend work and staging vectors */
   PetscBool               copies; /* vectors had to be copied to/from the backend's memory */
+  PetscReal               fill_given; /* MatFactorInfo fill, reported by MatGetInfo as PETSc does */
 } Mat_SpTrsv;
 
 SPTRSV_INTERN PetscErrorCode MatGetFactor_SpTrsv(Mat, MatFactorType, const SpTrsvPath *, Mat *);

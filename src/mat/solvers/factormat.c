@@ -183,11 +183,12 @@ static PetscErrorCode MatFactorNumeric_SpTrsv(Mat F, Mat A, const MatFactorInfo 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatSpTrsvSymbolicBegin(Mat F, Mat A, MatFactorType ftype)
+static PetscErrorCode MatSpTrsvSymbolicBegin(Mat F, Mat A, MatFactorType ftype, const MatFactorInfo *info)
 {
   Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
 
   PetscFunctionBegin;
+  sp->fill_given = info->fill;
   PetscCall(MatSpTrsvCheckInput(F, A));
   PetscCall(MatSpTrsvSetFromOptions(F));
   PetscCall(MatSpTrsvFreeSolves(sp));
@@ -200,7 +201,7 @@ static PetscErrorCode MatILUFactorSymbolic_SpTrsv(Mat F, Mat A, IS row, IS col, 
 {
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SPTRSV_Symbolic, F, A, 0, 0));
-  PetscCall(MatSpTrsvSymbolicBegin(F, A, MAT_FACTOR_ILU));
+  PetscCall(MatSpTrsvSymbolicBegin(F, A, MAT_FACTOR_ILU, info));
   PetscCall(SpTrsvFactorILUSymbolic(A, row, col, info, ((Mat_SpTrsv *)F->data)->fac));
   PetscCall(MatSpTrsvAnalyze(F));
   PetscCall(PetscLogEventEnd(SPTRSV_Symbolic, F, A, 0, 0));
@@ -212,7 +213,7 @@ static PetscErrorCode MatICCFactorSymbolic_SpTrsv(Mat F, Mat A, IS perm, const M
 {
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SPTRSV_Symbolic, F, A, 0, 0));
-  PetscCall(MatSpTrsvSymbolicBegin(F, A, MAT_FACTOR_ICC));
+  PetscCall(MatSpTrsvSymbolicBegin(F, A, MAT_FACTOR_ICC, info));
   PetscCall(SpTrsvFactorICCSymbolic(A, perm, info, ((Mat_SpTrsv *)F->data)->fac));
   PetscCall(MatSpTrsvAnalyze(F));
   PetscCall(PetscLogEventEnd(SPTRSV_Symbolic, F, A, 0, 0));
@@ -232,6 +233,7 @@ static PetscErrorCode MatGetInfo_SpTrsv(Mat F, MatInfoType flag, MatInfo *info)
     info->nz_allocated      = nz;
     info->nz_used           = nz;
     info->fill_ratio_needed = sp->fac->nnzA ? nz / sp->fac->nnzA : 0;
+    info->fill_ratio_given  = sp->fill_given;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
