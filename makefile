@@ -22,7 +22,7 @@ endif
 NVCC ?= $(if $(wildcard $(CUDA_HOME)/bin/nvcc),$(CUDA_HOME)/bin/nvcc,nvcc)
 
 SPTRSV_LIB := lib/libpetscsptrsv.so
-OBJDIR     := build/cuda$(WITH_CUDA)
+OBJDIR     := build/$(subst /,_,$(patsubst /%,%,$(PETSC_DIR)))-cuda$(WITH_CUDA)
 SRC_C      := $(sort $(shell find src -name '*.c'))
 SRC_CU     := $(if $(filter 1,$(WITH_CUDA)),$(sort $(shell find src/cuda -name '*.cu')))
 OBJS       := $(SRC_C:%.c=$(OBJDIR)/%.o) $(SRC_CU:%.cu=$(OBJDIR)/%.o)

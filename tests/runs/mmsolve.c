@@ -1,0 +1,104 @@
+static char help[] = "Solve A x = b with b = A * ones, A read from a Matrix Market file (.mtx.gz), KSP and PC from the options.\n\
+  -f <file.mtx.gz>          the matrix (loaded with SpTrsvLoadMatrixMarket)\n\
+  -builtin <name>           instead of -f: a small matrix made here: empty (0 x 0), nonsquare (3 x 4),\n\
+                            zeropivot (3 x 3, ILU(0) meets an exact zero pivot in row 1)\n\
+Prints the iterations, the converged reason and the final residual norms; exits nonzero on any PETSc error.\n\n";
+
+#include <petscksp.h>
+#include <petscsptrsv.h>
+#include "../../examples/common/mmload.h"
+
+static PetscErrorCode BuiltinMatrix(const char *name, Mat *A)
+{
+  PetscBool flg;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrcmp(name, "empty", &flg));
+  if (flg) {
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 0, 0, 0, NULL, A));
+    PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscStrcmp(name, "nonsquare", &flg));
+  if (flg) {
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 3, 4, 3, NULL, A));
+    for (PetscInt i = 0; i < 3; i++) {
+      PetscInt    cols[2] = {i, i + 1};
+      PetscScalar v[2]    = {4.0, -1.0};
+      PetscCall(MatSetValues(*A, 1, &i, 2, cols, v, INSERT_VALUES));
+    }
+    PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscStrcmp(name, "zeropivot", &flg));
+  if (flg) {
+    /* [2 1 0; 4 2 1; 0 1 3]: l10 = 2, u11 = 2 - 2*1 = 0 exactly; every diagonal entry is stored and nonzero */
+    const PetscScalar v[3][3] = {
+      {2, 1, 0},
+      {4, 2, 1},
+      {0, 1, 3}
+    };
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 3, 3, 3, NULL, A));
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++)
+        if (v[i][j] != 0.0) PetscCall(MatSetValue(*A, i, j, v[i][j], INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+    PetscFunctionReturn(0);
+  }
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown -builtin %s: use empty, nonsquare or zeropivot", name);
+}
+
+int main(int argc, char **argv)
+{
+  Mat                A;
+  Vec                x, b, r, ones;
+  KSP                ksp;
+  char               file[PETSC_MAX_PATH_LEN] = "", builtin[64] = "";
+  PetscBool          hasfile, hasbuiltin;
+  PetscInt           m, n, its;
+  PetscReal          rnorm, bnorm, truenorm;
+  KSPConvergedReason reason;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SpTrsvInitializePackage());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-f", file, sizeof(file), &hasfile));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-builtin", builtin, sizeof(builtin), &hasbuiltin));
+  PetscCheck(hasfile || hasbuiltin, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "Give a matrix with -f <file.mtx.gz> or -builtin <name>");
+  if (hasfile) PetscCall(SpTrsvLoadMatrixMarket(file, &A));
+  else PetscCall(BuiltinMatrix(builtin, &A));
+  PetscCall(MatGetSize(A, &m, &n));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Matrix %s: %" PetscInt_FMT " x %" PetscInt_FMT "\n", hasfile ? file : builtin, m, n));
+
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSetUp(ksp)); /* factorization errors surface here, before any vector exists */
+
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(VecDuplicate(x, &ones));
+  PetscCall(VecSet(ones, 1.0));
+  PetscCall(MatMult(A, ones, b));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(KSPGetResidualNorm(ksp, &rnorm));
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &truenorm));
+  PetscCall(VecNorm(b, NORM_2, &bnorm));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Reason %s iterations %" PetscInt_FMT " residual norm %.12e true relative residual %.6e\n", KSPConvergedReasons[reason], its, (double)rnorm, (double)(bnorm > 0 ? truenorm / bnorm : truenorm)));
+
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&ones));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscFinalize());
+  return 0;
+}
