@@ -43,6 +43,7 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
 #endif
 #if defined(BENCH_HAVE_CUDA)
   #include <cuda_runtime.h>
+  #define DISABLE_CUSPARSE_DEPRECATED /* the legacy API's deprecation attributes (we use the generic API only) */
   #include <cusparse.h>
   #if defined(PETSC_HAVE_CUDA)
     #include <petscdevice.h>
@@ -650,8 +651,9 @@ static PetscErrorCode RunCuSparse(Bench *B, SpTrsvFactor fac)
 }
 #endif
 
-/* vectors for MatSolve: VECCUDA (used in place) with a CUDA PETSc, else host vectors (copied in and out) */
-static PetscErrorCode MakeSolveVecs(Bench *B, Vec *b, Vec *x)
+/* vectors for MatSolve: on the device, VECCUDA (used in place) with a CUDA PETSc, else host vectors (copied
+   in and out); host vectors when there is no GPU */
+static PetscErrorCode MakeSolveVecs(Bench *B, PetscBool device, Vec *b, Vec *x)
 {
   PetscScalar *a;
 
@@ -659,7 +661,7 @@ static PetscErrorCode MakeSolveVecs(Bench *B, Vec *b, Vec *x)
   PetscCall(VecCreate(PETSC_COMM_SELF, b));
   PetscCall(VecSetSizes(*b, B->n, B->n));
 #if defined(PETSC_HAVE_CUDA)
-  PetscCall(VecSetType(*b, VECCUDA));
+  PetscCall(VecSetType(*b, device ? VECCUDA : VECSEQ));
 #else
   PetscCall(VecSetType(*b, VECSEQ));
 #endif
@@ -694,7 +696,7 @@ static PetscErrorCode RunMatSolve(Bench *B, Mat F, PetscBool device, double fact
 #endif
 
   PetscFunctionBeginUser;
-  PetscCall(MakeSolveVecs(B, &c.b, &c.x));
+  PetscCall(MakeSolveVecs(B, device, &c.b, &c.x));
   if ((r = NewResult(B, name, "LU"))) {
     PetscCall(TimeSolves(B, device ? ON_DEVICE : ON_HOST, device ? B->min_reps : 1, SolveMat, &c, r));
     PetscCall(VecErr(B, c.x, &r->err));
@@ -727,7 +729,7 @@ static PetscErrorCode RunPetscCusparseInner(Bench *B, Mat A, const MatFactorInfo
   PetscCall(ISDestroy(&row));
   PetscCall(ISDestroy(&col));
   c->F = *Fc;
-  PetscCall(MakeSolveVecs(B, &c->b, &c->x));
+  PetscCall(MakeSolveVecs(B, PETSC_TRUE, &c->b, &c->x));
   if ((r = NewResult(B, "matsolve-petsc-cusparse", "LU"))) {
     PetscCall(TimeSolves(B, ON_DEVICE, B->min_reps, SolveMat, c, r));
     PetscCall(VecErr(B, c->x, &r->err));
@@ -951,7 +953,7 @@ int main(int argc, char **argv)
     PetscCall(PetscStrncpy(B.device, "none", sizeof(B.device)));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "NO GPU RUN: %s. Ran the host reference only; the GPU variants are skipped.\n", why));
     /* smoke test of MatSolve through the factor (host backend) against the reference */
-    PetscCall(MakeSolveVecs(&B, &vb, &vx));
+    PetscCall(MakeSolveVecs(&B, PETSC_FALSE, &vb, &vx));
     PetscCall(MatSolve(F, vb, vx));
     PetscCall(VecErr(&B, vx, &err));
     PetscCall(VecDestroy(&vb));

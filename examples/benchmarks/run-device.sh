@@ -105,7 +105,7 @@ step() {
 finish() {
   local py=$ROOT/examples/benchmarks/make-performance-md.py machine
   say "tables"
-  machine="$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -n 1); CUDA $(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p'); PETSc $(sed -n 's/^#define PETSC_VERSION_\(MAJOR\|MINOR\|SUBMINOR\) *\([0-9]*\).*/\2/p' "$PETSC_DIR/include/petscversion.h" 2>/dev/null | paste -sd.); $(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"); $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)"
+  machine="$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -n 1); CUDA $(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p'); PETSc $(sed -n 's/^#define PETSC_VERSION_\(MAJOR\|MINOR\|SUBMINOR\) *\([0-9]*\).*/\2/p' "$PETSC_DIR/include/petscversion.h" 2>/dev/null | paste -sd.); $(sed -n 's/^PRETTY_NAME="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' /etc/os-release 2>/dev/null); $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)"
   echo "$machine" >"$LOGDIR/machine.txt"
   python3 "$py" e2e --csv "$E2E_CSV" "$LOGDIR"/e2e-*.log >"$LOGDIR/e2e-parse.log" 2>&1 || echo "e2e parse failed: see e2e-parse.log" | tee -a "$LOGDIR/run.log"
   python3 "$py" tables --bench "$CSV" --e2e "$E2E_CSV" --machine "$machine" --command "bash examples/benchmarks/run-device.sh" >"$MD" 2>"$LOGDIR/tables.log" || { echo "table generation failed:"; cat "$LOGDIR/tables.log"; }
@@ -114,7 +114,7 @@ finish() {
   echo "---------------- benchmark summary ($(elapsed) s, budget $BUDGET s) ----------------"
   printf '%-40s %-16s %7s\n' step status time
   cat "$SUMMARY"
-  echo "files in $OUTDIR: $(cd "$OUTDIR" && ls | paste -sd' ')"
+  echo "files in $OUTDIR: $(cd "$OUTDIR" && find . -maxdepth 1 -type f -printf '%f ')"
   echo
   cat "$MD" 2>/dev/null
   if [ "$FAILED" = 0 ]; then echo "BENCHMARKS: DONE"; else echo "BENCHMARKS: SOME STEPS FAILED (see the summary)"; fi
@@ -237,7 +237,7 @@ KEY_TIME=$(python3 -c "print(2*float('$MAX_TIME'))")
 
 # the two target cases first: ex2's matrix (2-D 5-point 1000x1000) and the 3-D 7-point 128^3
 bench_case "ex2-matrix" "$KEY_TIME" "${KEY2[@]}" -label "lap2d5_${EX2_M}x${EX2_M}_ex2"
-bench_case "${KEY3[1]}-7pt" "$KEY_TIME" "${KEY3[@]}"
+bench_case "lap3d7-${KEY3[1]}" "$KEY_TIME" "${KEY3[@]}"
 
 # ---- end to end: PETSc's cusparse ILU(0) vs sptrsv_level, identical options otherwise ----------------
 if [ "$HAVE_TUT" = 1 ]; then
