@@ -468,6 +468,7 @@ static PetscErrorCode RunOurKernels(Bench *B, SpTrsvFactor fac, const SpTrsvBack
 
       BenchCUDA(cudaMemset(B->d_w, 0xff, (size_t)B->n * sizeof(PetscScalar))); /* NaN: a row left unsolved shows */
       BenchCUDA(cudaMemset(B->d_x, 0xff, (size_t)B->n * sizeof(PetscScalar)));
+      BenchCUDA(cudaDeviceSynchronize()); /* the memsets ran on the legacy stream: done before the solves start */
       if ((r = NewResult(B, name, "L"))) {
         PetscCall(TimeSolves(B, ON_DEVICE, B->min_reps, SolveL, &c, r));
         PetscCall(DeviceErr(B, B->d_w, B->yref, &r->err));
@@ -613,6 +614,7 @@ static PetscErrorCode RunCuSparseInner(Bench *B, SpTrsvFactor fac, CusCtx *c)
   PetscCall(PetscTime(&t2));
   BenchCUDA(cudaMemset(B->d_w, 0xff, (size_t)B->n * sizeof(PetscScalar)));
   BenchCUDA(cudaMemset(B->d_x, 0xff, (size_t)B->n * sizeof(PetscScalar)));
+  BenchCUDA(cudaDeviceSynchronize());
   if ((r = NewResult(B, "cusparse-spsv", "L"))) {
     PetscCall(TimeSolves(B, ON_DEVICE, B->min_reps, CusSolveL, c, r));
     PetscCall(DeviceErr(B, B->d_w, B->yref, &r->err));

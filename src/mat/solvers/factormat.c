@@ -82,6 +82,7 @@ static PetscErrorCode MatSolve_SpTrsv_Private(Mat F, Vec b, Vec x, PetscBool tra
   if (!(*be->vec_in_place)(b) || !(*be->vec_in_place)(x)) sp->copies = PETSC_TRUE;
   PetscCall((*be->vec_get)(b, PETSC_TRUE, sp->stage_b, &ba));
   PetscCall((*be->vec_get)(x, PETSC_FALSE, sp->stage_x, &xa));
+  if (be->memtype != PETSC_MEMTYPE_HOST) PetscCall(PetscLogGpuTimeBegin());
   if (n) {
     in = ba;
     if (pin) {
@@ -92,6 +93,7 @@ static PetscErrorCode MatSolve_SpTrsv_Private(Mat F, Vec b, Vec x, PetscBool tra
     PetscCall(SpTrsvSolverApply(second, sp->w2, pout ? sp->w1 : xa));
     if (pout) PetscCall((*be->scatter)(n, pout, sp->w1, xa));
   }
+  if (be->memtype != PETSC_MEMTYPE_HOST) PetscCall(PetscLogGpuTimeEnd());
   PetscCall((*be->vec_restore)(b, PETSC_TRUE, sp->stage_b, &ba));
   PetscCall((*be->vec_restore)(x, PETSC_FALSE, sp->stage_x, &xa));
   flops = SpTrsvSolverFlops(first) + SpTrsvSolverFlops(second);
