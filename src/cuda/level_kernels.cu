@@ -53,7 +53,7 @@ static int SpTrsvCUDARoundUpWarp(PetscInt64 t)
   SpTrsvCUDABuildSegments - choose K per level (from its mean row length in ptr, i.e. the rows of op(T)
   for CSR and its columns for CSC) and group consecutive small levels into fused segments
 */
-PetscErrorCode SpTrsvCUDABuildSegments(PetscInt nlevels, const PetscInt *levptr, const PetscInt *order, const PetscInt *ptr, int *levK, PetscInt *nseg, SpTrsvCUDASegment **segs)
+PetscErrorCode SpTrsvCUDABuildSegments(PetscInt nlevels, const PetscInt *levptr, const PetscInt *order, const PetscInt *ptr, PetscInt fuse_passes, int *levK, PetscInt *nseg, SpTrsvCUDASegment **segs)
 {
   PetscBool         *small;
   PetscInt           ns = 0;
@@ -66,7 +66,9 @@ PetscErrorCode SpTrsvCUDABuildSegments(PetscInt nlevels, const PetscInt *levptr,
     PetscInt64     len  = 0;
     for (PetscInt k = levptr[l]; k < levptr[l + 1]; k++) len += ptr[order[k] + 1] - ptr[order[k]];
     levK[l]  = SpTrsvCUDALanesPerRow(rows ? (PetscReal)len / rows : 0);
-    small[l] = (PetscBool)((PetscInt64)rows * levK[l] <= SPTRSV_CUDA_FUSED_MAX_THREADS);
+    /* the fused block loops over the rows of a level: a level is fused when it takes at most fuse_passes
+       passes of the block (one barrier instead of one launch, at the price of a single SM's throughput) */
+    small[l] = (PetscBool)((PetscInt64)rows * levK[l] <= (PetscInt64)fuse_passes * SPTRSV_CUDA_FUSED_MAX_THREADS);
   }
   /* count: a run of small levels is one segment, every large level is one */
   for (PetscInt l = 0; l < nlevels; l++)

@@ -62,7 +62,7 @@ typedef struct {
 } SpTrsvCUDAVecPtrs;
 
 /* host side, at setup: lanes per level (levK, nlevels entries) and the launch sequence (PetscMalloc'ed) */
-PetscErrorCode SpTrsvCUDABuildSegments(PetscInt nlevels, const PetscInt *levptr, const PetscInt *order, const PetscInt *ptr, int *levK, PetscInt *nseg, SpTrsvCUDASegment **segs);
+PetscErrorCode SpTrsvCUDABuildSegments(PetscInt nlevels, const PetscInt *levptr, const PetscInt *order, const PetscInt *ptr, PetscInt fuse_passes, int *levK, PetscInt *nseg, SpTrsvCUDASegment **segs);
 
 /* enqueue a whole solve x = op(T)^{-1} b on stream; with vp != NULL every kernel reads b and x from
    *vp instead (graph capture). Returns the first launch error (no synchronisation). */
