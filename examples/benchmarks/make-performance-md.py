@@ -301,6 +301,36 @@ def cmd_tables(args):
 REF = "cusparse"
 
 
+def cmd_ratios(args):
+    """Median, range and geometric mean of cuSPARSE time / our time (L then U), per group of matrices."""
+    import csv
+    import math
+    import statistics
+
+    rows = [r for r in csv.DictReader(open(args.bench)) if r["kind"] == "LU" and r["vs_cusparse"] not in ("", None)]
+    groups = {"2-D Laplacians": lambda l: l.startswith("lap2d"), "3-D Laplacians": lambda l: l.startswith("lap3d"),
+              "shared matrices": lambda l: not l.startswith("lap")}
+    out = ["| matrices | variant | cases | median | min | max | geometric mean | faster than cuSPARSE in |",
+           "|---|---|---|---|---|---|---|---|"]
+    for gname, member in groups.items():
+        labels = sorted({r["label"] for r in rows if member(r["label"])})
+        for vname in ("level-csr-graph", "best of ours"):
+            vals = []
+            for lab in labels:
+                rr = [float(r["vs_cusparse"]) for r in rows if r["label"] == lab and r["variant"].startswith("level-")]
+                if vname != "best of ours":
+                    rr = [float(r["vs_cusparse"]) for r in rows if r["label"] == lab and r["variant"] == vname]
+                if rr:
+                    vals.append(max(rr))
+            if not vals:
+                continue
+            gm = math.exp(sum(math.log(v) for v in vals) / len(vals))
+            wins = sum(v > 1.0 for v in vals)
+            out.append(f"| {gname} | {vname} | {len(vals)} | {statistics.median(vals):.2f} | {min(vals):.2f} | {max(vals):.2f} | {gm:.2f} | {wins} of {len(vals)} |")
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -312,7 +342,11 @@ def main():
     b.add_argument("--e2e", default="e2e.csv")
     b.add_argument("--machine", default="")
     b.add_argument("--command", default="")
+    c = sub.add_parser("ratios")
+    c.add_argument("--bench", default="bench.csv")
     args = ap.parse_args()
+    if args.cmd == "ratios":
+        return cmd_ratios(args)
     return cmd_e2e(args) if args.cmd == "e2e" else cmd_tables(args)
 
 

@@ -197,7 +197,7 @@ for ex in ex2 ex45; do
     continue
   fi
   # shellcheck disable=SC2016 # make expands these
-  step "build-$ex" 1 120 "${MAKE[@]}" TUT="$TUTDIR" --eval="build/bench/$ex: \$(TUT)/$ex.c ; \$(PCC) \$(PCC_FLAGS) \$(PETSC_CC_INCLUDES) -o \$@ \$(TUT)/$ex.c \$(LINK_LIBS)" "build/bench/$ex" || HAVE_TUT=0
+  step "build-$ex" 1 120 "${MAKE[@]}" TUT="$TUTDIR" --eval="build/bench/$ex: \$(TUT)/$ex.c ; \$(PCC) \$(PCC_FLAGS) \$(PETSC_CC_INCLUDES) -o \$@ \$(TUT)/$ex.c \$(LINK_LIBS) \$(CUDA_LIBS)" "build/bench/$ex" || HAVE_TUT=0
 done
 
 # ---- bench ---------------------------------------------------------------------------------------
