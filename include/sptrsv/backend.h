@@ -35,6 +35,12 @@ SPTRSV_INTERN const SpTrsvBackendOps SpTrsvBackendHost;
 SPTRSV_INTERN PetscErrorCode         SpTrsvBackendCUDAGet(const SpTrsvBackendOps **, PetscBool *, const char **);
 SPTRSV_INTERN PetscErrorCode         SpTrsvBackendSelect(SpTrsvBackendType, const SpTrsvBackendOps **, const char **);
 
+/* how a backend runs a plan (read by the CUDA backend; the host backend ignores them) */
+typedef struct {
+  PetscBool use_graph;   /* capture the launch sequence in a CUDA graph (-mat_sptrsv_graph) */
+  PetscInt  fuse_passes; /* fuse a level into one block when it takes at most this many passes (-mat_sptrsv_fuse_passes) */
+} SpTrsvSolverOptions;
+
 /*
    SpTrsvSolver: one oriented triangle op(T) bound to a format, a plan and a backend
 */
@@ -47,9 +53,12 @@ struct _n_SpTrsvSolver {
   const SpTrsvBackendOps *backend;
   void                   *bdata; /* backend's device copy of plan and values */
   PetscInt                state; /* tri->state the backend copy was made from */
+  SpTrsvSolverOptions     opts;
 };
 
+SPTRSV_INTERN PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *);
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreate(SpTrsvTri, PetscBool, SpTrsvFormat, SpTrsvPlanType, const SpTrsvBackendOps *, SpTrsvSolver *);
+SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreateWithOptions(SpTrsvTri, PetscBool, SpTrsvFormat, SpTrsvPlanType, const SpTrsvBackendOps *, const SpTrsvSolverOptions *, SpTrsvSolver *);
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverUpdateValues(SpTrsvSolver);
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverApply(SpTrsvSolver, const PetscScalar *, PetscScalar *);
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverDestroy(SpTrsvSolver *);

@@ -17,6 +17,7 @@ typedef struct {
   SpTrsvFactor            fac;
   SpTrsvFormat            format;
   SpTrsvBackendType       backendreq;
+  SpTrsvSolverOptions     opts; /* graphs, fusion */
   const SpTrsvBackendOps *backend;
   const char             *backend_note;
   SpTrsvSolver            tri[2][2]; /* [transpose][0 = L, 1 = U] */

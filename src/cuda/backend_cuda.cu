@@ -167,16 +167,13 @@ static PetscErrorCode SpTrsvCUDASetup(SpTrsvSolver s)
   SpTrsvCUDAData *d;
   const PetscInt *ptr, *idx;
   int            *h_order, *h_levptr, *h_levK, *h_ptr, *h_idx;
-  PetscBool       use_graph   = PETSC_TRUE;
-  PetscInt        fuse_passes = 1;
+  const PetscBool use_graph   = s->opts.use_graph;
+  const PetscInt  fuse_passes = s->opts.fuse_passes;
   cudaStream_t    st = NULL;
 
   PetscFunctionBegin;
   PetscCheck(plan->type == SPTRSV_PLAN_LEVEL, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA backend has no kernels for plan type %s", SpTrsvPlanTypes[plan->type]);
   PetscCheck(op->n < INT_MAX && op->nnz < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "The CUDA kernels use 32-bit indices: n = %" PetscInt_FMT " and nnz = %" PetscInt_FMT " must be below %d", op->n, op->nnz, INT_MAX);
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_graph", &use_graph, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_fuse_passes", &fuse_passes, NULL));
-  PetscCheck(fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, fuse_passes);
   PetscCall(SpTrsvCUDAGetStream(&st));
   PetscCall(PetscNew(&d));
   s->bdata   = d;

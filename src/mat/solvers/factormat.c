@@ -11,6 +11,8 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
   PetscOptionsBegin(PetscObjectComm((PetscObject)F), ((PetscObject)F)->prefix, "petsc-sptrsv triangular-solve options", "Mat");
   PetscCall(PetscOptionsEnum("-mat_sptrsv_format", "Storage the solves read: rows (csr) or columns (csc)", "MatSolverType sptrsv", SpTrsvFormats, (PetscEnum)sp->format, (PetscEnum *)&sp->format, NULL));
   PetscCall(PetscOptionsEnum("-mat_sptrsv_backend", "Where the solves run", "MatSolverType sptrsv", SpTrsvBackendTypes, (PetscEnum)sp->backendreq, (PetscEnum *)&sp->backendreq, NULL));
+  PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches as a CUDA graph", "MatSolverType sptrsv", sp->opts.use_graph, &sp->opts.use_graph, NULL));
+  PetscCall(PetscOptionsInt("-mat_sptrsv_fuse_passes", "CUDA: fuse a level into one block when it takes at most this many passes of the block", "MatSolverType sptrsv", sp->opts.fuse_passes, &sp->opts.fuse_passes, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -41,8 +43,8 @@ static PetscErrorCode MatSpTrsvAnalyze(Mat F)
   PetscFunctionBegin;
   PetscCall(MatSpTrsvFreeSolves(sp));
   PetscCall(SpTrsvBackendSelect(sp->backendreq, &sp->backend, &sp->backend_note));
-  PetscCall(SpTrsvSolverCreate(fac->L, PETSC_FALSE, sp->format, sp->path->plantype, sp->backend, &sp->tri[0][0]));
-  PetscCall(SpTrsvSolverCreate(fac->U, PETSC_FALSE, sp->format, sp->path->plantype, sp->backend, &sp->tri[0][1]));
+  PetscCall(SpTrsvSolverCreateWithOptions(fac->L, PETSC_FALSE, sp->format, sp->path->plantype, sp->backend, &sp->opts, &sp->tri[0][0]));
+  PetscCall(SpTrsvSolverCreateWithOptions(fac->U, PETSC_FALSE, sp->format, sp->path->plantype, sp->backend, &sp->opts, &sp->tri[0][1]));
   if (fac->rperm) PetscCall((*sp->backend->perm_create)(n, fac->rperm, &sp->rperm));
   if (fac->cperm) PetscCall((*sp->backend->perm_create)(n, fac->cperm, &sp->cperm));
   PetscCall((*sp->backend->vec_alloc)(n, &sp->w1));
@@ -74,8 +76,8 @@ static PetscErrorCode MatSolve_SpTrsv_Private(Mat F, Vec b, Vec x, PetscBool tra
   PetscCall(PetscLogEventBegin(SPTRSV_Solve, F, b, x, 0));
   if (transpose && !sp->tri[1][0]) {
     /* transposed triangles are analysed on first use: U^T is lower, L^T is upper */
-    PetscCall(SpTrsvSolverCreate(sp->fac->U, PETSC_TRUE, sp->format, sp->path->plantype, be, &sp->tri[1][1]));
-    PetscCall(SpTrsvSolverCreate(sp->fac->L, PETSC_TRUE, sp->format, sp->path->plantype, be, &sp->tri[1][0]));
+    PetscCall(SpTrsvSolverCreateWithOptions(sp->fac->U, PETSC_TRUE, sp->format, sp->path->plantype, be, &sp->opts, &sp->tri[1][1]));
+    PetscCall(SpTrsvSolverCreateWithOptions(sp->fac->L, PETSC_TRUE, sp->format, sp->path->plantype, be, &sp->opts, &sp->tri[1][0]));
   }
   first  = transpose ? sp->tri[1][1] : sp->tri[0][0];
   second = transpose ? sp->tri[1][0] : sp->tri[0][1];
@@ -256,6 +258,7 @@ static PetscErrorCode MatView_SpTrsv(Mat F, PetscViewer viewer)
   if (!sp->fac || !sp->backend) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "backend %s (%s)%s\n", sp->backend->name, sp->backend_note, sp->copies ? "; vectors copied to and from the device" : ""));
+  if (sp->backend->memtype != PETSC_MEMTYPE_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA graphs %s, levels fused into one block up to %" PetscInt_FMT " pass(es)\n", sp->opts.use_graph ? "on" : "off", sp->opts.fuse_passes));
   PetscCall(PetscViewerASCIIPrintf(viewer, "factor %s(%" PetscInt_FMT "), ordering %s, shift %g (%" PetscInt_FMT " tries)\n", sp->fac->ftype == MAT_FACTOR_ICC ? "ICC" : "ILU", sp->fac->levels, (sp->fac->rperm || sp->fac->cperm) ? "permuted" : "natural", (double)sp->fac->shift_amount, sp->fac->nshifts));
   for (PetscInt t = 0; t < 2; t++) {
     for (PetscInt k = 0; k < 2; k++) {
@@ -331,6 +334,8 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, const SpTrsvPath 
   sp->path       = path;
   sp->format     = SPTRSV_FORMAT_CSR;
   sp->backendreq = SPTRSV_BACKEND_AUTO;
+  sp->opts.use_graph   = PETSC_TRUE;
+  sp->opts.fuse_passes = 1;
   B->data        = sp;
   B->factortype  = ftype;
   B->canuseordering = PETSC_TRUE;

@@ -2,14 +2,44 @@
 #include <sptrsv/backend.h>
 
 /*
-  SpTrsvSolverCreate - analyse op(T) (pattern only) and hand the plan to the backend
+  SpTrsvSolverOptionsDefault - graphs on, one pass per fused level; a program that uses the solver API
+  directly (no factor Mat, so no prefix) may override them with the global -mat_sptrsv_graph and
+  -mat_sptrsv_fuse_passes. Factor matrices read them with their own prefix instead.
+*/
+PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
+{
+  PetscFunctionBegin;
+  opts->use_graph   = PETSC_TRUE;
+  opts->fuse_passes = 1;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_graph", &opts->use_graph, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_fuse_passes", &opts->fuse_passes, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvSolverCreate - SpTrsvSolverCreateWithOptions() with SpTrsvSolverOptionsDefault()
 */
 PetscErrorCode SpTrsvSolverCreate(SpTrsvTri tri, PetscBool transpose, SpTrsvFormat format, SpTrsvPlanType ptype, const SpTrsvBackendOps *backend, SpTrsvSolver *solver)
+{
+  SpTrsvSolverOptions opts;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvSolverOptionsDefault(&opts));
+  PetscCall(SpTrsvSolverCreateWithOptions(tri, transpose, format, ptype, backend, &opts, solver));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvSolverCreateWithOptions - analyse op(T) (pattern only) and hand the plan to the backend
+*/
+PetscErrorCode SpTrsvSolverCreateWithOptions(SpTrsvTri tri, PetscBool transpose, SpTrsvFormat format, SpTrsvPlanType ptype, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvSolver *solver)
 {
   SpTrsvSolver s;
 
   PetscFunctionBegin;
+  PetscCheck(opts->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, opts->fuse_passes);
   PetscCall(PetscNew(&s));
+  s->opts      = *opts;
   s->tri       = tri;
   s->transpose = transpose;
   s->format    = format;
