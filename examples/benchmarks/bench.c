@@ -19,169 +19,7 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
                            "  -bw_mib <1024>     size of that copy in MiB (read + write bytes are counted)\n"
                            "  -petsc_cusparse <true>  also time MatSolve of PETSc's own cusparse ILU(0) (needs a CUDA PETSc)\n\n";
 
-#include <petscsptrsv.h>
-#include <sptrsv/factormat.h>
-#include <petsctime.h>
-#if !defined(SPTRSV_NO_MMLOAD)
-  #include "../common/mmload.h"
-#endif
-#include <limits.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-/* the cuSPARSE comparison and event timing need the CUDA headers (a CUDA PETSc puts them on the include
-   path; with a host PETSc they must be found by the compiler, e.g. CPATH=/usr/local/cuda/include) */
-#if defined(PETSC_SPTRSV_HAVE_CUDA) && !defined(PETSC_USE_COMPLEX) && (defined(PETSC_USE_REAL_DOUBLE) || defined(PETSC_USE_REAL_SINGLE))
-  #if defined(__has_include)
-    #if __has_include(<cuda_runtime.h>) && __has_include(<cusparse.h>)
-      #define BENCH_HAVE_CUDA 1
-    #endif
-  #else
-    #define BENCH_HAVE_CUDA 1
-  #endif
-#endif
-#if defined(BENCH_HAVE_CUDA)
-  #include <cuda_runtime.h>
-  #define DISABLE_CUSPARSE_DEPRECATED /* the legacy API's deprecation attributes (we use the generic API only) */
-  #include <cusparse.h>
-  #if defined(PETSC_HAVE_CUDA)
-    #include <petscdevice.h>
-  #endif
-  #if defined(PETSC_USE_REAL_SINGLE)
-    #define BENCH_CUDA_R CUDA_R_32F
-  #else
-    #define BENCH_CUDA_R CUDA_R_64F
-  #endif
-  #define BenchCUDA(...) \
-    do { \
-      const cudaError_t bench_e_ = (__VA_ARGS__); \
-      if (PetscUnlikely(bench_e_ != cudaSuccess)) { \
-        (void)cudaGetLastError(); \
-        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_GPU, "CUDA error %d %s (%s) in %s", (int)bench_e_, cudaGetErrorName(bench_e_), cudaGetErrorString(bench_e_), #__VA_ARGS__); \
-      } \
-    } while (0)
-  #define BenchCUSPARSE(...) \
-    do { \
-      const cusparseStatus_t bench_s_ = (__VA_ARGS__); \
-      PetscCheck(bench_s_ == CUSPARSE_STATUS_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_GPU, "cuSPARSE error %d %s (%s) in %s", (int)bench_s_, cusparseGetErrorName(bench_s_), cusparseGetErrorString(bench_s_), #__VA_ARGS__); \
-    } while (0)
-#endif
-
-#define MAX_RESULTS 16
-#if !defined(PETSC_INT_MAX) /* PETSc < 3.22 */
-  #define PETSC_INT_MAX PETSC_MAX_INT
-#endif
-
-/* one timed variant */
-typedef struct {
-  char        variant[48];
-  char        kind[4]; /* "L": the lower triangle alone; "LU": L then U (a full MatSolve) */
-  PetscInt    reps;
-  double      med_ms, min_ms;
-  double      setup_ms; /* < 0: none */
-  double      err;
-  const char *timing;
-  const char *breakeven_ref; /* variant whose setup and time the break-even is computed against (or NULL) */
-} Result;
-
-typedef struct {
-  char        label[PETSC_MAX_PATH_LEN];
-  PetscInt    n;
-  PetscInt    nnzA, nnzL, nnzU; /* nnzL, nnzU: strict parts */
-  SpTrsvStats Ls, Us;
-  double      bw_gbs; /* 0: unknown */
-  char        bw_how[128];
-  char        device[256];
-  PetscInt    reps, min_reps, warmup;
-  PetscReal   max_time, host_time;
-  FILE       *csv;
-  /* host data: right-hand side and the host backend's solutions (reference) */
-  PetscScalar *b, *yref, *xref, *hbuf;
-  Result       res[MAX_RESULTS];
-  PetscInt     nres;
-#if defined(BENCH_HAVE_CUDA)
-  cudaStream_t st;     /* the stream our solves use (PETSc's current one with a CUDA PETSc) */
-  PetscBool    events; /* time with CUDA events on st; else synchronize the device around each solve */
-  cudaEvent_t *ev;
-  PetscInt     nev;
-  PetscScalar *d_b, *d_w, *d_x;
-#endif
-} Bench;
-
-/* ---- matrices ------------------------------------------------------------------------------------ */
-
-/* Dirichlet Laplacian-like M-matrix (as the device check): -1 for each stencil neighbour inside the grid,
-   npts-1 on the diagonal; 5/9 points in 2-D (nz = 1), 7/27 in 3-D. Built directly as CSR. */
-static PetscErrorCode BuildStencil(PetscInt nx, PetscInt ny, PetscInt nz, PetscInt npts, Mat *A)
-{
-  PetscInt64   n = (PetscInt64)nx * ny * nz, nnz = 0, cap;
-  PetscInt    *ia, *ja;
-  PetscScalar *va;
-  PetscBool    full = (PetscBool)(npts == 9 || npts == 27);
-
-  PetscFunctionBeginUser;
-  PetscCheck(nx > 0 && ny > 0 && nz > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid sizes must be positive");
-  PetscCheck((nz == 1 && (npts == 5 || npts == 9)) || (nz > 1 && (npts == 7 || npts == 27)), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-stencil %" PetscInt_FMT " does not fit a %s grid (2-D: 5 or 9, 3-D: 7 or 27)", npts, nz == 1 ? "2-D" : "3-D");
-  cap = n * npts;
-  PetscCheck(cap < PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "Grid too large for PetscInt");
-  PetscCall(PetscMalloc3(n + 1, &ia, cap, &ja, cap, &va));
-  ia[0] = 0;
-  for (PetscInt k = 0; k < nz; k++)
-    for (PetscInt j = 0; j < ny; j++)
-      for (PetscInt i = 0; i < nx; i++) {
-        PetscInt row = i + nx * (j + ny * k);
-        /* kk outer, jj, ii inner: columns come out ascending */
-        for (PetscInt dk = -1; dk <= 1; dk++)
-          for (PetscInt dj = -1; dj <= 1; dj++)
-            for (PetscInt di = -1; di <= 1; di++) {
-              PetscInt ii = i + di, jj = j + dj, kk = k + dk, dist = PetscAbsInt(di) + PetscAbsInt(dj) + PetscAbsInt(dk);
-              if (nz == 1 && dk) continue;
-              if (!full && dist > 1) continue;
-              if (ii < 0 || ii >= nx || jj < 0 || jj >= ny || kk < 0 || kk >= nz) continue;
-              ja[nnz] = ii + nx * (jj + ny * kk);
-              va[nnz] = dist ? -1.0 : (PetscScalar)(npts - 1);
-              nnz++;
-            }
-        ia[row + 1] = (PetscInt)nnz;
-      }
-  PetscCall(MatCreate(PETSC_COMM_SELF, A));
-  PetscCall(MatSetSizes(*A, (PetscInt)n, (PetscInt)n, (PetscInt)n, (PetscInt)n));
-  PetscCall(MatSetType(*A, MATSEQAIJ));
-  PetscCall(MatSeqAIJSetPreallocationCSR(*A, ia, ja, va));
-  PetscCall(PetscFree3(ia, ja, va));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* ILU(0) needs every diagonal entry in the pattern: add zero to each (missing ones become explicit zeros,
-   which the nonzero shift handles) */
-static PetscErrorCode AddDiagonal(Mat A)
-{
-  PetscInt m;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatGetSize(A, &m, NULL));
-  PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
-  for (PetscInt i = 0; i < m; i++) PetscCall(MatSetValue(A, i, i, 0.0, ADD_VALUES));
-  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode ParseGrid(const char *s, PetscInt dim, PetscInt g[3])
-{
-  long long v[3] = {1, 1, 1};
-  int       k;
-
-  PetscFunctionBeginUser;
-  k = dim == 2 ? sscanf(s, "%lldx%lld", &v[0], &v[1]) : sscanf(s, "%lldx%lldx%lld", &v[0], &v[1], &v[2]);
-  PetscCheck(k == dim, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Grid '%s' must be %s", s, dim == 2 ? "NXxNY" : "NXxNYxNZ");
-  for (PetscInt d = 0; d < 3; d++) {
-    PetscCheck(v[d] > 0 && v[d] < PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Grid '%s': sizes must be positive", s);
-    g[d] = (PetscInt)v[d];
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+#include "bench.h"
 
 /* ---- helpers ------------------------------------------------------------------------------------- */
 
@@ -205,7 +43,7 @@ static int CompareDouble(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-static Result *NewResult(Bench *B, const char *variant, const char *kind)
+Result *NewResult(Bench *B, const char *variant, const char *kind)
 {
   Result *r;
 
@@ -226,12 +64,6 @@ static const Result *FindResult(const Bench *B, const char *variant, const char 
   return NULL;
 }
 
-typedef PetscErrorCode (*SolveFn)(void *);
-
-typedef enum {
-  ON_HOST,
-  ON_DEVICE
-} Where;
 
 /*
   TimeSolves - warm up (at most -warmup solves or a quarter of -max_time), then time back-to-back solves: on the
@@ -239,7 +71,7 @@ typedef enum {
   interval is one solve in steady state (including the host's launch work whenever that is the bottleneck);
   without a known stream (host PETSc) the device is synchronised around each solve. Median and minimum.
 */
-static PetscErrorCode TimeSolves(Bench *B, Where where, PetscInt minreps, SolveFn fn, void *ctx, Result *r)
+PetscErrorCode TimeSolves(Bench *B, Where where, PetscInt minreps, SolveFn fn, void *ctx, Result *r)
 {
   PetscLogDouble t0, t1, est;
   PetscInt       nw = 0, reps;
@@ -398,7 +230,7 @@ static PetscErrorCode RunHostReference(Bench *B, SpTrsvFactor fac)
 /* ---- GPU variants -------------------------------------------------------------------------------- */
 
 #if defined(BENCH_HAVE_CUDA)
-static PetscErrorCode DeviceErr(Bench *B, const PetscScalar *d, const PetscScalar *ref, double *err)
+PetscErrorCode DeviceErr(Bench *B, const PetscScalar *d, const PetscScalar *ref, double *err)
 {
   PetscFunctionBeginUser;
   BenchCUDA(cudaDeviceSynchronize());
@@ -488,169 +320,6 @@ static PetscErrorCode RunOurKernels(Bench *B, SpTrsvFactor fac, const SpTrsvBack
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* cuSPARSE SpSV on one of our triangles: full CSR (32-bit indices); a unit L keeps only its strict part
-   (CUSPARSE_DIAG_TYPE_UNIT), U gets its diagonal 1/idiag inserted (CUSPARSE_DIAG_TYPE_NON_UNIT) */
-typedef struct {
-  cusparseSpMatDescr_t mat;
-  cusparseDnVecDescr_t vin, vout;
-  cusparseSpSVDescr_t  sv;
-  int                 *d_ptr, *d_idx;
-  PetscScalar         *d_val;
-  void                *d_buf;
-} CusTri;
-
-typedef struct {
-  cusparseHandle_t h;
-  CusTri           L, U;
-} CusCtx;
-
-static PetscErrorCode CusTriSetup(cusparseHandle_t h, SpTrsvTri T, PetscScalar *d_in, PetscScalar *d_out, CusTri *c)
-{
-  PetscInt           n = T->n, nnzs = T->i[n];
-  PetscInt64         nnz = (PetscInt64)nnzs + (T->unit ? 0 : n);
-  PetscBool          upper = (PetscBool)(T->uplo == SPTRSV_UPPER);
-  int               *hp, *hi;
-  PetscScalar       *hv, one = 1.0;
-  size_t             bufsize = 0;
-  cusparseFillMode_t fill = upper ? CUSPARSE_FILL_MODE_UPPER : CUSPARSE_FILL_MODE_LOWER;
-  cusparseDiagType_t diag = T->unit ? CUSPARSE_DIAG_TYPE_UNIT : CUSPARSE_DIAG_TYPE_NON_UNIT;
-  PetscInt64         p = 0;
-
-  PetscFunctionBeginUser;
-  PetscCheck(nnz < INT_MAX && n < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "cuSPARSE comparison uses 32-bit indices: nnz %" PetscInt64_FMT " too large", nnz);
-  PetscCall(PetscMalloc3(n + 1, &hp, nnz + 1, &hi, nnz + 1, &hv));
-  for (PetscInt i = 0; i < n; i++) {
-    hp[i] = (int)p;
-    if (!T->unit && upper) {
-      hi[p]   = (int)i;
-      hv[p++] = 1.0 / T->idiag[i];
-    }
-    for (PetscInt q = T->i[i]; q < T->i[i + 1]; q++) {
-      hi[p]   = (int)T->j[q];
-      hv[p++] = T->a[q];
-    }
-    if (!T->unit && !upper) {
-      hi[p]   = (int)i;
-      hv[p++] = 1.0 / T->idiag[i];
-    }
-  }
-  hp[n] = (int)p;
-  BenchCUDA(cudaMalloc((void **)&c->d_ptr, (size_t)(n + 1) * sizeof(int)));
-  BenchCUDA(cudaMalloc((void **)&c->d_idx, (size_t)(nnz + 1) * sizeof(int)));
-  BenchCUDA(cudaMalloc((void **)&c->d_val, (size_t)(nnz + 1) * sizeof(PetscScalar)));
-  BenchCUDA(cudaMemcpy(c->d_ptr, hp, (size_t)(n + 1) * sizeof(int), cudaMemcpyHostToDevice));
-  if (nnz) BenchCUDA(cudaMemcpy(c->d_idx, hi, (size_t)nnz * sizeof(int), cudaMemcpyHostToDevice));
-  if (nnz) BenchCUDA(cudaMemcpy(c->d_val, hv, (size_t)nnz * sizeof(PetscScalar), cudaMemcpyHostToDevice));
-  PetscCall(PetscFree3(hp, hi, hv));
-  BenchCUSPARSE(cusparseCreateCsr(&c->mat, n, n, nnz, c->d_ptr, c->d_idx, c->d_val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, BENCH_CUDA_R));
-  BenchCUSPARSE(cusparseSpMatSetAttribute(c->mat, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof(fill)));
-  BenchCUSPARSE(cusparseSpMatSetAttribute(c->mat, CUSPARSE_SPMAT_DIAG_TYPE, &diag, sizeof(diag)));
-  BenchCUSPARSE(cusparseCreateDnVec(&c->vin, n, d_in, BENCH_CUDA_R));
-  BenchCUSPARSE(cusparseCreateDnVec(&c->vout, n, d_out, BENCH_CUDA_R));
-  BenchCUSPARSE(cusparseSpSV_createDescr(&c->sv));
-  BenchCUSPARSE(cusparseSpSV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c->mat, c->vin, c->vout, BENCH_CUDA_R, CUSPARSE_SPSV_ALG_DEFAULT, c->sv, &bufsize));
-  BenchCUDA(cudaMalloc(&c->d_buf, bufsize ? bufsize : 1));
-  BenchCUSPARSE(cusparseSpSV_analysis(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c->mat, c->vin, c->vout, BENCH_CUDA_R, CUSPARSE_SPSV_ALG_DEFAULT, c->sv, c->d_buf));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* free what was made (after an error too); errors here are ignored */
-static void CusTriDestroy(CusTri *c)
-{
-  if (c->sv) (void)cusparseSpSV_destroyDescr(c->sv);
-  if (c->vin) (void)cusparseDestroyDnVec(c->vin);
-  if (c->vout) (void)cusparseDestroyDnVec(c->vout);
-  if (c->mat) (void)cusparseDestroySpMat(c->mat);
-  if (c->d_buf) (void)cudaFree(c->d_buf);
-  if (c->d_ptr) (void)cudaFree(c->d_ptr);
-  if (c->d_idx) (void)cudaFree(c->d_idx);
-  if (c->d_val) (void)cudaFree(c->d_val);
-  memset(c, 0, sizeof(*c));
-}
-
-static PetscErrorCode CusSolve(cusparseHandle_t h, CusTri *c)
-{
-  PetscScalar one = 1.0;
-
-  PetscFunctionBeginUser;
-  BenchCUSPARSE(cusparseSpSV_solve(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c->mat, c->vin, c->vout, BENCH_CUDA_R, CUSPARSE_SPSV_ALG_DEFAULT, c->sv));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode CusSolveL(void *ctx)
-{
-  CusCtx *c = (CusCtx *)ctx;
-
-  PetscFunctionBeginUser;
-  PetscCall(CusSolve(c->h, &c->L));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode CusSolveLU(void *ctx)
-{
-  CusCtx *c = (CusCtx *)ctx;
-
-  PetscFunctionBeginUser;
-  PetscCall(CusSolve(c->h, &c->L));
-  PetscCall(CusSolve(c->h, &c->U));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode RunCuSparseInner(Bench *B, SpTrsvFactor fac, CusCtx *c)
-{
-  PetscLogDouble t0, t1, t2;
-  Result        *r;
-
-  PetscFunctionBeginUser;
-  BenchCUSPARSE(cusparseCreate(&c->h)); /* handle creation (library initialisation) is not counted */
-  BenchCUSPARSE(cusparseSetStream(c->h, B->st));
-  BenchCUDA(cudaDeviceSynchronize());
-  PetscCall(PetscTime(&t0));
-  PetscCall(CusTriSetup(c->h, fac->L, B->d_b, B->d_w, &c->L));
-  BenchCUDA(cudaDeviceSynchronize());
-  PetscCall(PetscTime(&t1));
-  PetscCall(CusTriSetup(c->h, fac->U, B->d_w, B->d_x, &c->U));
-  BenchCUDA(cudaDeviceSynchronize());
-  PetscCall(PetscTime(&t2));
-  BenchCUDA(cudaMemset(B->d_w, 0xff, (size_t)B->n * sizeof(PetscScalar)));
-  BenchCUDA(cudaMemset(B->d_x, 0xff, (size_t)B->n * sizeof(PetscScalar)));
-  BenchCUDA(cudaDeviceSynchronize());
-  if ((r = NewResult(B, "cusparse-spsv", "L"))) {
-    PetscCall(TimeSolves(B, ON_DEVICE, B->min_reps, CusSolveL, c, r));
-    PetscCall(DeviceErr(B, B->d_w, B->yref, &r->err));
-    r->setup_ms = 1e3 * (t1 - t0);
-  }
-  if ((r = NewResult(B, "cusparse-spsv", "LU"))) {
-    PetscCall(TimeSolves(B, ON_DEVICE, B->min_reps, CusSolveLU, c, r));
-    PetscCall(DeviceErr(B, B->d_x, B->xref, &r->err));
-    r->setup_ms = 1e3 * (t2 - t0);
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* a cuSPARSE failure skips its rows (with the message) instead of ending the run */
-static PetscErrorCode RunCuSparse(Bench *B, SpTrsvFactor fac)
-{
-  CusCtx         c;
-  PetscErrorCode ierr;
-
-  PetscFunctionBeginUser;
-  memset(&c, 0, sizeof(c));
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = RunCuSparseInner(B, fac, &c);
-  PetscCall(PetscPopErrorHandler());
-  CusTriDestroy(&c.L);
-  CusTriDestroy(&c.U);
-  if (c.h) (void)cusparseDestroy(c.h);
-  if (ierr) {
-    const char *text = NULL, *specific = NULL;
-    (void)PetscErrorMessage(ierr, &text, (void *)&specific);
-    (void)cudaGetLastError();
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "NOTE: cuSPARSE SpSV comparison failed and is skipped (error %d: %s)\n", (int)ierr, specific ? specific : (text ? text : "?")));
-    while (B->nres && !strcmp(B->res[B->nres - 1].variant, "cusparse-spsv")) B->nres--;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 #endif
 
 /* vectors for MatSolve: on the device, VECCUDA (used in place) with a CUDA PETSc, else host vectors (copied

@@ -145,23 +145,8 @@ fi
 record environment PASS 0
 
 # ---- relocate the carried PETSc: its conf files name the prefix it was installed into (as tests/device/run.sh) --
-# shellcheck disable=SC2317 # called through step
-relocate_petsc() {
-  local new old conf=$PETSC_DIR/lib/petsc/conf
-  new=$(cd "$PETSC_DIR" && pwd -P)
-  old=$(sed -n 's/^prefix=//p' "$PETSC_DIR"/lib/pkgconfig/*.pc 2>/dev/null | head -n 1)
-  [ -n "$old" ] || old=$(sed -n 's/^PETSC_CC_INCLUDES *= *-I\([^ ]*\)\/include.*/\1/p' "$conf/petscvariables" | head -n 1)
-  if [ -z "$old" ] || [ "$old" = "$new" ] || [ "$old" = "$PETSC_DIR" ]; then
-    echo "PETSc at $PETSC_DIR: no relocation needed (prefix '${old:-?}')"
-    return 0
-  fi
-  if [ -d "$old/lib/petsc/conf" ]; then
-    echo "PETSc prefix $old exists on this machine; not touching $PETSC_DIR"
-    return 0
-  fi
-  echo "relocating PETSc configuration files: $old -> $new"
-  grep -rlI --null -F "$old" "$conf" "$PETSC_DIR/lib/pkgconfig" 2>/dev/null | xargs -0 -r sed -i "s#$old#$new#g"
-}
+# shellcheck source=tests/device/petsc-relocate.sh
+source "$ROOT/tests/device/petsc-relocate.sh"
 step relocate-petsc 1 60 relocate_petsc || finish
 
 # ---- build: plugin, bench, tutorials -------------------------------------------------------------
@@ -186,7 +171,7 @@ else
 fi
 BENCH=$WORK/bench
 # shellcheck disable=SC2016 # make expands these
-step build-bench 1 120 "${MAKE[@]}" MM_SRC="$MM_SRC" MM_FLAGS="$MM_FLAGS" ZLIB="$ZLIB" --eval='build/bench/bench: examples/benchmarks/bench.c $(MM_SRC) $(SPTRSV_LIB) ; $(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) $(MM_FLAGS) -o $@ examples/benchmarks/bench.c $(MM_SRC) -Llib -lpetscsptrsv -Wl,-rpath,$(CURDIR)/lib $(LINK_LIBS) $(CUDA_LIBS) $(ZLIB)' build/bench/bench || finish
+step build-bench 1 120 "${MAKE[@]}" MM_SRC="$MM_SRC" MM_FLAGS="$MM_FLAGS" ZLIB="$ZLIB" --eval='build/bench/bench: $(BENCH_SRC) $(MM_SRC) $(SPTRSV_LIB) ; $(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) $(MM_FLAGS) -o $@ $(BENCH_SRC) $(MM_SRC) -Llib -lpetscsptrsv -Wl,-rpath,$(CURDIR)/lib $(LINK_LIBS) $(CUDA_LIBS) $(ZLIB)' build/bench/bench || finish
 HAVE_TUT=1
 for ex in ex2 ex45; do
   if [ ! -f "$TUTDIR/$ex.c" ]; then

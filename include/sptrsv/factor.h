@@ -73,3 +73,7 @@ SPTRSV_INTERN PetscErrorCode SpTrsvShiftSetUp(const MatFactorInfo *, PetscInt, c
 SPTRSV_INTERN PetscErrorCode SpTrsvShiftCheckPivot(const MatFactorInfo *, SpTrsvShiftCtx *, PetscInt, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvShiftRefine(const MatFactorInfo *, SpTrsvShiftCtx *);
 SPTRSV_INTERN PetscErrorCode SpTrsvShiftRecord(const MatFactorInfo *, const SpTrsvShiftCtx *, SpTrsvFactor);
+
+/* the numeric phase around a factorization's row loop: checks, CSR access, shift record, new values */
+typedef PetscErrorCode (*SpTrsvNumericRowsFn)(SpTrsvFactor, const MatFactorInfo *, const PetscInt *, const PetscInt *, const PetscScalar *, SpTrsvShiftCtx *);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorNumericRun(Mat, const MatFactorInfo *, SpTrsvFactor, MatFactorType, SpTrsvNumericRowsFn);

@@ -362,3 +362,27 @@ PetscErrorCode SpTrsvShiftRecord(const MatFactorInfo *info, const SpTrsvShiftCtx
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+  SpTrsvFactorNumericRun - the numeric phase of ILU and ICC: run the factorization's row loop on the
+  current values of A (same pattern as at the symbolic phase), record the shift, and mark the new values
+*/
+PetscErrorCode SpTrsvFactorNumericRun(Mat A, const MatFactorInfo *info, SpTrsvFactor fac, MatFactorType ftype, SpTrsvNumericRowsFn rows)
+{
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  SpTrsvShiftCtx     sctx;
+  PetscErrorCode     ierr;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvFactorCheckMat(A, fac->n));
+  PetscCheck(fac->ftype == ftype && fac->sym && fac->L && fac->U, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Call the symbolic %s factorization before the numeric one", ftype == MAT_FACTOR_ICC ? "ICC" : "ILU");
+  PetscCall(SpTrsvFactorGetCSR(A, &ai, &aj, &aa));
+  ierr = (*rows)(fac, info, ai, aj, aa, &sctx);
+  PetscCall(SpTrsvFactorRestoreCSR(A, &ai, &aj, &aa));
+  PetscCall(ierr);
+  PetscCall(SpTrsvShiftRecord(info, &sctx, fac));
+  PetscCall(SpTrsvTriValuesChanged(fac->L));
+  PetscCall(SpTrsvTriValuesChanged(fac->U));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

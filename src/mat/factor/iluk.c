@@ -274,20 +274,7 @@ static PetscErrorCode SpTrsvILUNumericRows(SpTrsvFactor fac, const MatFactorInfo
 */
 PetscErrorCode SpTrsvFactorILUNumeric(Mat A, const MatFactorInfo *info, SpTrsvFactor fac)
 {
-  const PetscInt    *ai, *aj;
-  const PetscScalar *aa;
-  SpTrsvShiftCtx     sctx;
-  PetscErrorCode     ierr;
-
   PetscFunctionBegin;
-  PetscCall(SpTrsvFactorCheckMat(A, fac->n));
-  PetscCheck(fac->ftype == MAT_FACTOR_ILU && fac->sym && fac->L && fac->U, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Call SpTrsvFactorILUSymbolic() before the numeric ILU factorization");
-  PetscCall(SpTrsvFactorGetCSR(A, &ai, &aj, &aa));
-  ierr = SpTrsvILUNumericRows(fac, info, ai, aj, aa, &sctx);
-  PetscCall(SpTrsvFactorRestoreCSR(A, &ai, &aj, &aa));
-  PetscCall(ierr);
-  PetscCall(SpTrsvShiftRecord(info, &sctx, fac));
-  PetscCall(SpTrsvTriValuesChanged(fac->L));
-  PetscCall(SpTrsvTriValuesChanged(fac->U));
+  PetscCall(SpTrsvFactorNumericRun(A, info, fac, MAT_FACTOR_ILU, SpTrsvILUNumericRows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

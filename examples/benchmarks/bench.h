@@ -1,0 +1,110 @@
+/* Shared declarations of the benchmark program (bench.c, bench_matrices.c, bench_cusparse.c) */
+#pragma once
+
+#include <petscsptrsv.h>
+#include <sptrsv/factormat.h>
+#include <petsctime.h>
+#if !defined(SPTRSV_NO_MMLOAD)
+  #include "../common/mmload.h"
+#endif
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the cuSPARSE comparison and event timing need the CUDA headers (a CUDA PETSc puts them on the include
+   path; with a host PETSc they must be found by the compiler, e.g. CPATH=/usr/local/cuda/include) */
+#if defined(PETSC_SPTRSV_HAVE_CUDA) && !defined(PETSC_USE_COMPLEX) && (defined(PETSC_USE_REAL_DOUBLE) || defined(PETSC_USE_REAL_SINGLE))
+  #if defined(__has_include)
+    #if __has_include(<cuda_runtime.h>) && __has_include(<cusparse.h>)
+      #define BENCH_HAVE_CUDA 1
+    #endif
+  #else
+    #define BENCH_HAVE_CUDA 1
+  #endif
+#endif
+#if defined(BENCH_HAVE_CUDA)
+  #include <cuda_runtime.h>
+  #define DISABLE_CUSPARSE_DEPRECATED /* the legacy API's deprecation attributes (we use the generic API only) */
+  #include <cusparse.h>
+  #if defined(PETSC_HAVE_CUDA)
+    #include <petscdevice.h>
+  #endif
+  #if defined(PETSC_USE_REAL_SINGLE)
+    #define BENCH_CUDA_R CUDA_R_32F
+  #else
+    #define BENCH_CUDA_R CUDA_R_64F
+  #endif
+  #define BenchCUDA(...) \
+    do { \
+      const cudaError_t bench_e_ = (__VA_ARGS__); \
+      if (PetscUnlikely(bench_e_ != cudaSuccess)) { \
+        (void)cudaGetLastError(); \
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_GPU, "CUDA error %d %s (%s) in %s", (int)bench_e_, cudaGetErrorName(bench_e_), cudaGetErrorString(bench_e_), #__VA_ARGS__); \
+      } \
+    } while (0)
+  #define BenchCUSPARSE(...) \
+    do { \
+      const cusparseStatus_t bench_s_ = (__VA_ARGS__); \
+      PetscCheck(bench_s_ == CUSPARSE_STATUS_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_GPU, "cuSPARSE error %d %s (%s) in %s", (int)bench_s_, cusparseGetErrorName(bench_s_), cusparseGetErrorString(bench_s_), #__VA_ARGS__); \
+    } while (0)
+#endif
+
+#define MAX_RESULTS 16
+#if !defined(PETSC_INT_MAX) /* PETSc < 3.22 */
+  #define PETSC_INT_MAX PETSC_MAX_INT
+#endif
+
+/* one timed variant */
+typedef struct {
+  char        variant[48];
+  char        kind[4]; /* "L": the lower triangle alone; "LU": L then U (a full MatSolve) */
+  PetscInt    reps;
+  double      med_ms, min_ms;
+  double      setup_ms; /* < 0: none */
+  double      err;
+  const char *timing;
+  const char *breakeven_ref; /* variant whose setup and time the break-even is computed against (or NULL) */
+} Result;
+
+typedef struct {
+  char        label[PETSC_MAX_PATH_LEN];
+  PetscInt    n;
+  PetscInt    nnzA, nnzL, nnzU; /* nnzL, nnzU: strict parts */
+  SpTrsvStats Ls, Us;
+  double      bw_gbs; /* 0: unknown */
+  char        bw_how[128];
+  char        device[256];
+  PetscInt    reps, min_reps, warmup;
+  PetscReal   max_time, host_time;
+  FILE       *csv;
+  /* host data: right-hand side and the host backend's solutions (reference) */
+  PetscScalar *b, *yref, *xref, *hbuf;
+  Result       res[MAX_RESULTS];
+  PetscInt     nres;
+#if defined(BENCH_HAVE_CUDA)
+  cudaStream_t st;     /* the stream our solves use (PETSc's current one with a CUDA PETSc) */
+  PetscBool    events; /* time with CUDA events on st; else synchronize the device around each solve */
+  cudaEvent_t *ev;
+  PetscInt     nev;
+  PetscScalar *d_b, *d_w, *d_x;
+#endif
+} Bench;
+
+typedef PetscErrorCode (*SolveFn)(void *);
+
+typedef enum {
+  ON_HOST,
+  ON_DEVICE
+} Where;
+
+/* shared by bench.c, bench_matrices.c and bench_cusparse.c */
+Result        *NewResult(Bench *, const char *, const char *);
+PetscErrorCode TimeSolves(Bench *, Where, PetscInt, SolveFn, void *, Result *);
+PetscErrorCode BuildStencil(PetscInt, PetscInt, PetscInt, PetscInt, Mat *);
+PetscErrorCode AddDiagonal(Mat);
+PetscErrorCode ParseGrid(const char *, PetscInt, PetscInt[3]);
+#if defined(BENCH_HAVE_CUDA)
+PetscErrorCode DeviceErr(Bench *, const PetscScalar *, const PetscScalar *, double *);
+PetscErrorCode RunCuSparse(Bench *, SpTrsvFactor);
+#endif

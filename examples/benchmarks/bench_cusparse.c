@@ -1,0 +1,168 @@
+/* The cuSPARSE SpSV reference of the benchmark, on the same triangles as ours */
+#include "bench.h"
+
+#if defined(BENCH_HAVE_CUDA)
+/* cuSPARSE SpSV on one of our triangles: full CSR (32-bit indices); a unit L keeps only its strict part
+   (CUSPARSE_DIAG_TYPE_UNIT), U gets its diagonal 1/idiag inserted (CUSPARSE_DIAG_TYPE_NON_UNIT) */
+typedef struct {
+  cusparseSpMatDescr_t mat;
+  cusparseDnVecDescr_t vin, vout;
+  cusparseSpSVDescr_t  sv;
+  int                 *d_ptr, *d_idx;
+  PetscScalar         *d_val;
+  void                *d_buf;
+} CusTri;
+
+typedef struct {
+  cusparseHandle_t h;
+  CusTri           L, U;
+} CusCtx;
+
+static PetscErrorCode CusTriSetup(cusparseHandle_t h, SpTrsvTri T, PetscScalar *d_in, PetscScalar *d_out, CusTri *c)
+{
+  PetscInt           n = T->n, nnzs = T->i[n];
+  PetscInt64         nnz = (PetscInt64)nnzs + (T->unit ? 0 : n);
+  PetscBool          upper = (PetscBool)(T->uplo == SPTRSV_UPPER);
+  int               *hp, *hi;
+  PetscScalar       *hv, one = 1.0;
+  size_t             bufsize = 0;
+  cusparseFillMode_t fill = upper ? CUSPARSE_FILL_MODE_UPPER : CUSPARSE_FILL_MODE_LOWER;
+  cusparseDiagType_t diag = T->unit ? CUSPARSE_DIAG_TYPE_UNIT : CUSPARSE_DIAG_TYPE_NON_UNIT;
+  PetscInt64         p = 0;
+
+  PetscFunctionBeginUser;
+  PetscCheck(nnz < INT_MAX && n < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "cuSPARSE comparison uses 32-bit indices: nnz %" PetscInt64_FMT " too large", nnz);
+  PetscCall(PetscMalloc3(n + 1, &hp, nnz + 1, &hi, nnz + 1, &hv));
+  for (PetscInt i = 0; i < n; i++) {
+    hp[i] = (int)p;
+    if (!T->unit && upper) {
+      hi[p]   = (int)i;
+      hv[p++] = 1.0 / T->idiag[i];
+    }
+    for (PetscInt q = T->i[i]; q < T->i[i + 1]; q++) {
+      hi[p]   = (int)T->j[q];
+      hv[p++] = T->a[q];
+    }
+    if (!T->unit && !upper) {
+      hi[p]   = (int)i;
+      hv[p++] = 1.0 / T->idiag[i];
+    }
+  }
+  hp[n] = (int)p;
+  BenchCUDA(cudaMalloc((void **)&c->d_ptr, (size_t)(n + 1) * sizeof(int)));
+  BenchCUDA(cudaMalloc((void **)&c->d_idx, (size_t)(nnz + 1) * sizeof(int)));
+  BenchCUDA(cudaMalloc((void **)&c->d_val, (size_t)(nnz + 1) * sizeof(PetscScalar)));
+  BenchCUDA(cudaMemcpy(c->d_ptr, hp, (size_t)(n + 1) * sizeof(int), cudaMemcpyHostToDevice));
+  if (nnz) BenchCUDA(cudaMemcpy(c->d_idx, hi, (size_t)nnz * sizeof(int), cudaMemcpyHostToDevice));
+  if (nnz) BenchCUDA(cudaMemcpy(c->d_val, hv, (size_t)nnz * sizeof(PetscScalar), cudaMemcpyHostToDevice));
+  PetscCall(PetscFree3(hp, hi, hv));
+  BenchCUSPARSE(cusparseCreateCsr(&c->mat, n, n, nnz, c->d_ptr, c->d_idx, c->d_val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, BENCH_CUDA_R));
+  BenchCUSPARSE(cusparseSpMatSetAttribute(c->mat, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof(fill)));
+  BenchCUSPARSE(cusparseSpMatSetAttribute(c->mat, CUSPARSE_SPMAT_DIAG_TYPE, &diag, sizeof(diag)));
+  BenchCUSPARSE(cusparseCreateDnVec(&c->vin, n, d_in, BENCH_CUDA_R));
+  BenchCUSPARSE(cusparseCreateDnVec(&c->vout, n, d_out, BENCH_CUDA_R));
+  BenchCUSPARSE(cusparseSpSV_createDescr(&c->sv));
+  BenchCUSPARSE(cusparseSpSV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c->mat, c->vin, c->vout, BENCH_CUDA_R, CUSPARSE_SPSV_ALG_DEFAULT, c->sv, &bufsize));
+  BenchCUDA(cudaMalloc(&c->d_buf, bufsize ? bufsize : 1));
+  BenchCUSPARSE(cusparseSpSV_analysis(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c->mat, c->vin, c->vout, BENCH_CUDA_R, CUSPARSE_SPSV_ALG_DEFAULT, c->sv, c->d_buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* free what was made (after an error too); errors here are ignored */
+static void CusTriDestroy(CusTri *c)
+{
+  if (c->sv) (void)cusparseSpSV_destroyDescr(c->sv);
+  if (c->vin) (void)cusparseDestroyDnVec(c->vin);
+  if (c->vout) (void)cusparseDestroyDnVec(c->vout);
+  if (c->mat) (void)cusparseDestroySpMat(c->mat);
+  if (c->d_buf) (void)cudaFree(c->d_buf);
+  if (c->d_ptr) (void)cudaFree(c->d_ptr);
+  if (c->d_idx) (void)cudaFree(c->d_idx);
+  if (c->d_val) (void)cudaFree(c->d_val);
+  memset(c, 0, sizeof(*c));
+}
+
+static PetscErrorCode CusSolve(cusparseHandle_t h, CusTri *c)
+{
+  PetscScalar one = 1.0;
+
+  PetscFunctionBeginUser;
+  BenchCUSPARSE(cusparseSpSV_solve(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c->mat, c->vin, c->vout, BENCH_CUDA_R, CUSPARSE_SPSV_ALG_DEFAULT, c->sv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CusSolveL(void *ctx)
+{
+  CusCtx *c = (CusCtx *)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(CusSolve(c->h, &c->L));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CusSolveLU(void *ctx)
+{
+  CusCtx *c = (CusCtx *)ctx;
+
+  PetscFunctionBeginUser;
+  PetscCall(CusSolve(c->h, &c->L));
+  PetscCall(CusSolve(c->h, &c->U));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RunCuSparseInner(Bench *B, SpTrsvFactor fac, CusCtx *c)
+{
+  PetscLogDouble t0, t1, t2;
+  Result        *r;
+
+  PetscFunctionBeginUser;
+  BenchCUSPARSE(cusparseCreate(&c->h)); /* handle creation (library initialisation) is not counted */
+  BenchCUSPARSE(cusparseSetStream(c->h, B->st));
+  BenchCUDA(cudaDeviceSynchronize());
+  PetscCall(PetscTime(&t0));
+  PetscCall(CusTriSetup(c->h, fac->L, B->d_b, B->d_w, &c->L));
+  BenchCUDA(cudaDeviceSynchronize());
+  PetscCall(PetscTime(&t1));
+  PetscCall(CusTriSetup(c->h, fac->U, B->d_w, B->d_x, &c->U));
+  BenchCUDA(cudaDeviceSynchronize());
+  PetscCall(PetscTime(&t2));
+  BenchCUDA(cudaMemset(B->d_w, 0xff, (size_t)B->n * sizeof(PetscScalar)));
+  BenchCUDA(cudaMemset(B->d_x, 0xff, (size_t)B->n * sizeof(PetscScalar)));
+  BenchCUDA(cudaDeviceSynchronize());
+  if ((r = NewResult(B, "cusparse-spsv", "L"))) {
+    PetscCall(TimeSolves(B, ON_DEVICE, B->min_reps, CusSolveL, c, r));
+    PetscCall(DeviceErr(B, B->d_w, B->yref, &r->err));
+    r->setup_ms = 1e3 * (t1 - t0);
+  }
+  if ((r = NewResult(B, "cusparse-spsv", "LU"))) {
+    PetscCall(TimeSolves(B, ON_DEVICE, B->min_reps, CusSolveLU, c, r));
+    PetscCall(DeviceErr(B, B->d_x, B->xref, &r->err));
+    r->setup_ms = 1e3 * (t2 - t0);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a cuSPARSE failure skips its rows (with the message) instead of ending the run */
+PetscErrorCode RunCuSparse(Bench *B, SpTrsvFactor fac)
+{
+  CusCtx         c;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  memset(&c, 0, sizeof(c));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = RunCuSparseInner(B, fac, &c);
+  PetscCall(PetscPopErrorHandler());
+  CusTriDestroy(&c.L);
+  CusTriDestroy(&c.U);
+  if (c.h) (void)cusparseDestroy(c.h);
+  if (ierr) {
+    const char *text = NULL, *specific = NULL;
+    (void)PetscErrorMessage(ierr, &text, (void *)&specific);
+    (void)cudaGetLastError();
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "NOTE: cuSPARSE SpSV comparison failed and is skipped (error %d: %s)\n", (int)ierr, specific ? specific : (text ? text : "?")));
+    while (B->nres && !strcmp(B->res[B->nres - 1].variant, "cusparse-spsv")) B->nres--;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
