@@ -74,6 +74,9 @@ SPTRSV_INTERN PetscErrorCode SpTrsvShiftCheckPivot(const MatFactorInfo *, SpTrsv
 SPTRSV_INTERN PetscErrorCode SpTrsvShiftRefine(const MatFactorInfo *, SpTrsvShiftCtx *);
 SPTRSV_INTERN PetscErrorCode SpTrsvShiftRecord(const MatFactorInfo *, const SpTrsvShiftCtx *, SpTrsvFactor);
 
+/* the checks and reset every symbolic phase starts with; sets fac->levels */
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorSymbolicBegin(Mat, const MatFactorInfo *, MatFactorType, SpTrsvFactor);
+
 /* the numeric phase around a factorization's row loop: checks, CSR access, shift record, new values */
 typedef PetscErrorCode (*SpTrsvNumericRowsFn)(SpTrsvFactor, const MatFactorInfo *, const PetscInt *, const PetscInt *, const PetscScalar *, SpTrsvShiftCtx *);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorNumericRun(Mat, const MatFactorInfo *, SpTrsvFactor, MatFactorType, SpTrsvNumericRowsFn);

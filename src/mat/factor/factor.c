@@ -386,3 +386,17 @@ PetscErrorCode SpTrsvFactorNumericRun(Mat A, const MatFactorInfo *info, SpTrsvFa
   PetscCall(SpTrsvTriValuesChanged(fac->U));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+  SpTrsvFactorSymbolicBegin - check A, the factor type and the levels of fill, drop any earlier pattern
+*/
+PetscErrorCode SpTrsvFactorSymbolicBegin(Mat A, const MatFactorInfo *info, MatFactorType ftype, SpTrsvFactor fac)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvFactorCheckMat(A, fac->n));
+  PetscCheck(fac->ftype == ftype, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not an %s factor", ftype == MAT_FACTOR_ICC ? "ICC" : "ILU");
+  PetscCheck(info->levels >= 0 && info->levels <= PETSC_INT_MAX / 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill %g out of range", (double)info->levels);
+  PetscCall(SpTrsvFactorReset(fac));
+  fac->levels = (PetscInt)info->levels;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

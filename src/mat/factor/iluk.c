@@ -159,12 +159,8 @@ PetscErrorCode SpTrsvFactorILUSymbolic(Mat A, IS isrow, IS iscol, const MatFacto
   PetscErrorCode  ierr;
 
   PetscFunctionBegin;
-  PetscCall(SpTrsvFactorCheckMat(A, fac->n));
-  PetscCheck(fac->ftype == MAT_FACTOR_ILU, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not an ILU factor");
-  PetscCheck(info->levels >= 0 && info->levels <= PETSC_INT_MAX / 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill %g out of range", (double)info->levels);
-  PetscCall(SpTrsvFactorReset(fac));
-  levels      = (PetscInt)info->levels;
-  fac->levels = levels;
+  PetscCall(SpTrsvFactorSymbolicBegin(A, info, MAT_FACTOR_ILU, fac));
+  levels = fac->levels;
 
   PetscCall(PetscNew(&sym));
   fac->sym        = sym;
