@@ -35,6 +35,10 @@ typedef struct {
   PetscBool          csc, unit;
   int               *d_order, *d_levptr, *d_levK, *d_ptr, *d_idx;
   PetscScalar       *d_val, *d_idiag;
+  /* rows (CSC: columns) are stored in level order on the device: slot q of d_val holds value vmap[q]
+     of the host triangle, d_idiag[k] the inverted diagonal of row order[k]; h_val/h_idiag stage them */
+  PetscInt          *vmap, *horder;
+  PetscScalar       *h_val, *h_idiag;
   SpTrsvCUDATri      tri; /* the device pointers above, as the kernels take them */
   PetscInt           nseg;
   SpTrsvCUDASegment *seg; /* host: the launch sequence */
@@ -128,8 +132,11 @@ static PetscErrorCode SpTrsvCUDAUploadValues(SpTrsvSolver s, cudaStream_t st)
   const PetscScalar *val = d->csc ? s->op.ca : s->op.ra;
 
   PetscFunctionBegin;
-  if (d->nnz) SpTrsvCUDACall(cudaMemcpyAsync(d->d_val, val, (size_t)d->nnz * sizeof(PetscScalar), cudaMemcpyHostToDevice, st));
-  if (!d->unit && d->n) SpTrsvCUDACall(cudaMemcpyAsync(d->d_idiag, s->op.idiag, (size_t)d->n * sizeof(PetscScalar), cudaMemcpyHostToDevice, st));
+  for (PetscInt q = 0; q < d->nnz; q++) d->h_val[q] = val[d->vmap[q]];
+  if (!d->unit)
+    for (PetscInt k = 0; k < d->n; k++) d->h_idiag[k] = s->op.idiag[d->horder[k]];
+  if (d->nnz) SpTrsvCUDACall(cudaMemcpyAsync(d->d_val, d->h_val, (size_t)d->nnz * sizeof(PetscScalar), cudaMemcpyHostToDevice, st));
+  if (!d->unit && d->n) SpTrsvCUDACall(cudaMemcpyAsync(d->d_idiag, d->h_idiag, (size_t)d->n * sizeof(PetscScalar), cudaMemcpyHostToDevice, st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -188,8 +195,20 @@ static PetscErrorCode SpTrsvCUDASetup(SpTrsvSolver s)
   PetscCall(PetscMalloc5(d->n + 1, &h_order, d->nlevels + 1, &h_levptr, d->nlevels + 1, &h_levK, d->n + 1, &h_ptr, d->nnz + 1, &h_idx));
   PetscCall(SpTrsvCUDACopyIndices(d->n, plan->order, h_order));
   PetscCall(SpTrsvCUDACopyIndices(d->nlevels + 1, plan->levptr, h_levptr));
-  PetscCall(SpTrsvCUDACopyIndices(d->n + 1, ptr, h_ptr));
-  PetscCall(SpTrsvCUDACopyIndices(d->nnz, idx, h_idx));
+  /* level-ordered storage: the rows of a level are contiguous, and row k of the schedule starts at
+     h_ptr[k], so a thread finds its row's entries without first loading order[k] */
+  PetscCall(PetscMalloc4(d->nnz + 1, &d->vmap, d->n + 1, &d->horder, d->nnz + 1, &d->h_val, d->n + 1, &d->h_idiag));
+  PetscCall(PetscArraycpy(d->horder, plan->order, d->n));
+  h_ptr[0] = 0;
+  for (PetscInt k = 0; k < d->n; k++) {
+    const PetscInt i = plan->order[k];
+    PetscInt       q = h_ptr[k];
+    for (PetscInt p = ptr[i]; p < ptr[i + 1]; p++, q++) {
+      h_idx[q]   = (int)idx[p];
+      d->vmap[q] = p;
+    }
+    h_ptr[k + 1] = (int)q;
+  }
   PetscCall(SpTrsvCUDABuildSegments(d->nlevels, plan->levptr, plan->order, ptr, fuse_passes, h_levK, &d->nseg, &d->seg));
 
   PetscCall(SpTrsvCUDAMallocInt(&d->d_order, d->n, h_order, st));
@@ -269,6 +288,7 @@ static PetscErrorCode SpTrsvCUDADestroy(SpTrsvSolver s)
   SpTrsvCUDACall(cudaFree(d->d_idx));
   SpTrsvCUDACall(cudaFree(d->d_val));
   SpTrsvCUDACall(cudaFree(d->d_idiag));
+  PetscCall(PetscFree4(d->vmap, d->horder, d->h_val, d->h_idiag));
   PetscCall(PetscFree(d->seg));
   PetscCall(PetscFree(s->bdata));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -140,16 +140,16 @@ __device__ __forceinline__ void SpTrsvRowCSR(const SpTrsvCUDATri &t, int k, bool
   int         i = 0, p = 0, q = 0;
   PetscScalar sum = 0;
 
-  if (active) {
+  if (active) { /* level-ordered storage: position k indexes ptr and idiag directly */
     i = __ldg(t.order + k);
-    p = __ldg(t.ptr + i);
-    q = __ldg(t.ptr + i + 1);
+    p = __ldg(t.ptr + k);
+    q = __ldg(t.ptr + k + 1);
   }
   for (p += lane; p < q; p += K) sum += __ldg(t.val + p) * x[__ldg(t.idx + p)];
   sum = SpTrsvGroupSum<K>(sum);
   if (active && lane == 0) {
     const PetscScalar s = b[i] - sum;
-    x[i]                = UNIT ? s : s * __ldg(t.idiag + i);
+    x[i]                = UNIT ? s : s * __ldg(t.idiag + k);
   }
 }
 
@@ -160,13 +160,13 @@ __device__ __forceinline__ void SpTrsvRowCSC(const SpTrsvCUDATri &t, int k, bool
   int         i = 0, p = 0, q = 0;
   PetscScalar xi = 0;
 
-  if (active) {
+  if (active) { /* level-ordered storage: position k indexes ptr and idiag directly */
     i = __ldg(t.order + k);
-    p = __ldg(t.ptr + i);
-    q = __ldg(t.ptr + i + 1);
+    p = __ldg(t.ptr + k);
+    q = __ldg(t.ptr + k + 1);
     if (lane == 0) {
       xi = __ldcg(x + i);
-      if (!UNIT) xi *= __ldg(t.idiag + i);
+      if (!UNIT) xi *= __ldg(t.idiag + k);
       x[i] = xi;
     }
   }

@@ -49,10 +49,10 @@ typedef struct {
   const int         *order;  /* n: rows sorted by level */
   const int         *levptr; /* nlevels+1 */
   const int         *levK;   /* nlevels: lanes per row of each level (2..32) */
-  const int         *ptr;    /* n+1 */
-  const int         *idx;    /* nnz */
-  const PetscScalar *val;    /* nnz */
-  const PetscScalar *idiag;  /* n; unused (may be NULL) for a unit diagonal */
+  const int         *ptr;    /* n+1, in level order: the entries of row order[k] are ptr[k] .. ptr[k+1]-1 */
+  const int         *idx;    /* nnz, rows stored in level order */
+  const PetscScalar *val;    /* nnz, rows stored in level order */
+  const PetscScalar *idiag;  /* n, in level order (idiag[k] belongs to row order[k]); NULL for a unit diagonal */
 } SpTrsvCUDATri;
 
 /* where a captured graph finds the b and x of the current solve (device memory) */
