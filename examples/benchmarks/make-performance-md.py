@@ -331,6 +331,33 @@ def cmd_ratios(args):
     return 0
 
 
+def cmd_compare(args):
+    """Per matrix, L then U median ms of each variant in two runs (before -> after) and the ratio."""
+    import csv
+
+    def load(path):
+        d = {}
+        for r in csv.DictReader(open(path)):
+            if r["kind"] == "LU" and r["variant"] in ("level-csr-graph", "level-csc-graph", "cusparse-spsv"):
+                d[(r["label"], r["variant"])] = float(r["median_ms"])
+        return d
+
+    a, b = load(args.before), load(args.after)
+    labels = sorted({k[0] for k in a} & {k[0] for k in b}, key=lambda l: (not l.startswith("lap"), l))
+    out = ["| matrix | csr+graph before -> after ms | speedup | csc+graph before -> after ms | speedup | cuSPARSE before -> after ms |",
+           "|---|---|---|---|---|---|"]
+    for lab in labels:
+        cells = [lab]
+        for v in ("level-csr-graph", "level-csc-graph"):
+            x, y = a.get((lab, v)), b.get((lab, v))
+            cells += [f"{x:.4g} -> {y:.4g}", f"{x / y:.2f}"] if x and y else ["-", "-"]
+        x, y = a.get((lab, "cusparse-spsv")), b.get((lab, "cusparse-spsv"))
+        cells.append(f"{x:.4g} -> {y:.4g}" if x and y else "-")
+        out.append("| " + " | ".join(cells) + " |")
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -344,9 +371,14 @@ def main():
     b.add_argument("--command", default="")
     c = sub.add_parser("ratios")
     c.add_argument("--bench", default="bench.csv")
+    d = sub.add_parser("compare")
+    d.add_argument("--before", required=True)
+    d.add_argument("--after", required=True)
     args = ap.parse_args()
     if args.cmd == "ratios":
         return cmd_ratios(args)
+    if args.cmd == "compare":
+        return cmd_compare(args)
     return cmd_e2e(args) if args.cmd == "e2e" else cmd_tables(args)
 
 
