@@ -67,8 +67,9 @@ EXAMPLES   := examples/ex1 examples/benchmarks/bench
 UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
 PROG_LIBS  := -Llib -lpetscsptrsv -Wl,-rpath,$(CURDIR)/lib $(LINK_LIBS) -lz $(CUDA_LIBS)
 
-BENCH_SRC := examples/benchmarks/bench.c examples/benchmarks/bench_matrices.c examples/benchmarks/bench_cusparse.c
-examples/benchmarks/bench: $(BENCH_SRC) examples/benchmarks/bench.h $(SPTRSV_LIB) examples/common/mmload.c
+STENCIL_SRC := examples/common/stencil.c
+BENCH_SRC := examples/benchmarks/bench.c examples/benchmarks/bench_matrices.c examples/benchmarks/bench_cusparse.c $(STENCIL_SRC)
+examples/benchmarks/bench: $(BENCH_SRC) examples/benchmarks/bench.h examples/common/stencil.h $(SPTRSV_LIB) examples/common/mmload.c
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $(BENCH_SRC) examples/common/mmload.c $(PROG_LIBS)
 
 examples/%: examples/%.c $(SPTRSV_LIB) examples/common/mmload.c

@@ -554,7 +554,7 @@ int main(int argc, char **argv)
     PetscInt dim = has2d ? 2 : 3;
     if (!stencil) stencil = dim == 2 ? 5 : 7;
     PetscCall(ParseGrid(grid, dim, g));
-    PetscCall(BuildStencil(g[0], g[1], g[2], stencil, &A));
+    PetscCall(SpTrsvBuildStencil(g[0], g[1], g[2], stencil, &A));
     if (dim == 2) PetscCall(PetscSNPrintf(B.label, sizeof(B.label), "lap2d%" PetscInt_FMT "_%" PetscInt_FMT "x%" PetscInt_FMT, stencil, g[0], g[1]));
     else PetscCall(PetscSNPrintf(B.label, sizeof(B.label), "lap3d%" PetscInt_FMT "_%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT, stencil, g[0], g[1], g[2]));
   }
@@ -642,17 +642,8 @@ int main(int argc, char **argv)
     BenchCUDA(cudaGetDeviceProperties(&prop, dev));
     PetscCall(PetscSNPrintf(B.device, sizeof(B.device), "%s", prop.name));
   #if defined(PETSC_HAVE_CUDA)
-    {
-      PetscDeviceContext dctx;
-      PetscDeviceType    dtype;
-      void              *handle = NULL;
-
-      PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
-      PetscCall(PetscDeviceContextGetDeviceType(dctx, &dtype));
-      if (dtype == PETSC_DEVICE_CUDA) PetscCall(PetscDeviceContextGetStreamHandle(dctx, &handle));
-      B.st     = handle ? *(cudaStream_t *)handle : (cudaStream_t)0; /* as the CUDA backend chooses it */
-      B.events = PETSC_TRUE;
-    }
+    PetscCall(SpTrsvBackendCUDAGetStream(&B.st)); /* the stream our solves are enqueued on */
+    B.events = PETSC_TRUE;
   #else
     B.st     = (cudaStream_t)0; /* the backend's stream is private: synchronise the device around each solve */
     B.events = PETSC_FALSE;

@@ -4,6 +4,7 @@
 #include <petscsptrsv.h>
 #include <sptrsv/factormat.h>
 #include <petsctime.h>
+#include "../common/stencil.h"
 #if !defined(SPTRSV_NO_MMLOAD)
   #include "../common/mmload.h"
 #endif
@@ -101,7 +102,6 @@ typedef enum {
 /* shared by bench.c, bench_matrices.c and bench_cusparse.c */
 Result        *NewResult(Bench *, const char *, const char *);
 PetscErrorCode TimeSolves(Bench *, Where, PetscInt, SolveFn, void *, Result *);
-PetscErrorCode BuildStencil(PetscInt, PetscInt, PetscInt, PetscInt, Mat *);
 PetscErrorCode AddDiagonal(Mat);
 PetscErrorCode ParseGrid(const char *, PetscInt, PetscInt[3]);
 #if defined(BENCH_HAVE_CUDA)

@@ -33,6 +33,7 @@ typedef struct {
 
 SPTRSV_INTERN const SpTrsvBackendOps SpTrsvBackendHost;
 SPTRSV_INTERN PetscErrorCode         SpTrsvBackendCUDAGet(const SpTrsvBackendOps **, PetscBool *, const char **);
+SPTRSV_INTERN PetscErrorCode         SpTrsvBackendCUDAGetStream(void *); /* CUDA builds: *(cudaStream_t *) = the stream the solves use */
 SPTRSV_INTERN PetscErrorCode         SpTrsvBackendSelect(SpTrsvBackendType, const SpTrsvBackendOps **, const char **);
 
 /* how a backend runs a plan (read by the CUDA backend; the host backend ignores them) */

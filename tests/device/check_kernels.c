@@ -10,6 +10,7 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
                            "  -list             print the case names and exit\n";
 
 #include <petscsptrsv.h>
+#include "../../examples/common/stencil.h"
 #include <sptrsv/backend.h>
 #if !defined(SPTRSV_NO_MMLOAD)
   #include "../../examples/common/mmload.h"
@@ -44,39 +45,7 @@ typedef struct {
 
 static PetscInt npass = 0, nfail = 0, nskip = 0;
 
-/* ---- matrices ------------------------------------------------------------------------------------ */
-
-/* Dirichlet Laplacian-like M-matrix: -1 for every neighbour of the stencil, diagonal = number of stencil
-   neighbours (5-point: 4, 9-point: 8, 7-point: 6, 27-point: 26) */
-static PetscErrorCode BuildStencil(PetscInt nx, PetscInt ny, PetscInt nz, PetscInt npts, Mat *A)
-{
-  PetscInt n = nx * ny * nz, cols[27];
-  PetscScalar vals[27];
-  PetscBool full = (PetscBool)(npts == 9 || npts == 27);
-
-  PetscFunctionBeginUser;
-  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, npts, NULL, A));
-  for (PetscInt k = 0; k < nz; k++)
-    for (PetscInt j = 0; j < ny; j++)
-      for (PetscInt i = 0; i < nx; i++) {
-        PetscInt row = i + nx * (j + ny * k), m = 0;
-        for (PetscInt dk = -1; dk <= 1; dk++)
-          for (PetscInt dj = -1; dj <= 1; dj++)
-            for (PetscInt di = -1; di <= 1; di++) {
-              PetscInt ii = i + di, jj = j + dj, kk = k + dk, dist = PetscAbsInt(di) + PetscAbsInt(dj) + PetscAbsInt(dk);
-              if (nz == 1 && dk) continue;
-              if (!full && dist > 1) continue;
-              if (ii < 0 || ii >= nx || jj < 0 || jj >= ny || kk < 0 || kk >= nz) continue;
-              cols[m] = ii + nx * (jj + ny * kk);
-              vals[m] = dist ? -1.0 : (PetscScalar)(npts - 1);
-              m++;
-            }
-        PetscCall(MatSetValues(*A, 1, &row, m, cols, vals, INSERT_VALUES));
-      }
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+/* ---- matrices (Laplacians: examples/common/stencil.c) --------------------------------------------- */
 
 /* a chain: L has one level per row (n levels). bidiagonal: 2 on the diagonal, -1 below (U is diagonal);
    tridiagonal: -1 above as well (L and U are both chains) */
@@ -102,7 +71,7 @@ static PetscErrorCode BuildCase(const Case *c, Mat *A)
   PetscFunctionBeginUser;
   switch (c->type) {
   case GEN_STENCIL:
-    PetscCall(BuildStencil(c->nx, c->ny, c->nz, c->npts, A));
+    PetscCall(SpTrsvBuildStencil(c->nx, c->ny, c->nz, c->npts, A));
     break;
   case GEN_CHAIN:
     PetscCall(BuildChain(c->nx, c->npts, A));

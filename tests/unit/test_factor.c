@@ -275,6 +275,24 @@ typedef struct {
   PetscBool          oursonly;    /* PETSc cannot do this case: only check that ours succeeds */
 } Case;
 
+
+/* our factorization of A (ILU or ICC), symbolic then numeric, with the values checked finite */
+static PetscErrorCode FactorOurs(Mat A, IS row, IS col, const MatFactorInfo *info, PetscBool icc, PetscInt n, SpTrsvFactor *fac)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvFactorCreate(icc ? MAT_FACTOR_ICC : MAT_FACTOR_ILU, n, fac));
+  if (icc) {
+    PetscCall(SpTrsvFactorICCSymbolic(A, row, info, *fac));
+    PetscCall(SpTrsvFactorICCNumeric(A, info, *fac));
+  } else {
+    PetscCall(SpTrsvFactorILUSymbolic(A, row, col, info, *fac));
+    PetscCall(SpTrsvFactorILUNumeric(A, info, *fac));
+  }
+  PetscCall(SpTrsvTriCheckValues((*fac)->L));
+  PetscCall(SpTrsvTriCheckValues((*fac)->U));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RunCase(const char *mname, Mat A, Case c)
 {
   Mat           Fp;
@@ -313,16 +331,7 @@ static PetscErrorCode RunCase(const char *mname, Mat A, Case c)
   }
 
   if (c.oursonly) {
-    PetscCall(SpTrsvFactorCreate(c.icc ? MAT_FACTOR_ICC : MAT_FACTOR_ILU, n, &fac));
-    if (c.icc) {
-      PetscCall(SpTrsvFactorICCSymbolic(A, row, &info, fac));
-      PetscCall(SpTrsvFactorICCNumeric(A, &info, fac));
-    } else {
-      PetscCall(SpTrsvFactorILUSymbolic(A, row, col, &info, fac));
-      PetscCall(SpTrsvFactorILUNumeric(A, &info, fac));
-    }
-    PetscCall(SpTrsvTriCheckValues(fac->L));
-    PetscCall(SpTrsvTriCheckValues(fac->U));
+    PetscCall(FactorOurs(A, row, col, &info, c.icc, n, &fac));
     PetscCall(Report(name, PETSC_TRUE, " # ours only: nnz %g, shifts %g", (PetscReal)(fac->L->i[n] + fac->U->i[n] + n), (PetscReal)fac->nshifts));
     PetscCall(SpTrsvFactorDestroy(&fac));
     PetscCall(ISDestroy(&row));
@@ -347,16 +356,7 @@ static PetscErrorCode RunCase(const char *mname, Mat A, Case c)
   }
 
   /* ours */
-  PetscCall(SpTrsvFactorCreate(c.icc ? MAT_FACTOR_ICC : MAT_FACTOR_ILU, n, &fac));
-  if (c.icc) {
-    PetscCall(SpTrsvFactorICCSymbolic(A, row, &info, fac));
-    PetscCall(SpTrsvFactorICCNumeric(A, &info, fac));
-  } else {
-    PetscCall(SpTrsvFactorILUSymbolic(A, row, col, &info, fac));
-    PetscCall(SpTrsvFactorILUNumeric(A, &info, fac));
-  }
-  PetscCall(SpTrsvTriCheckValues(fac->L));
-  PetscCall(SpTrsvTriCheckValues(fac->U));
+  PetscCall(FactorOurs(A, row, col, &info, c.icc, n, &fac));
 
   /* same number of stored entries (the patterns are the same) */
   PetscCall(MatGetInfo(Fp, MAT_LOCAL, &minfo));
