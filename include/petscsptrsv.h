@@ -73,3 +73,44 @@ typedef struct {
 
 PETSC_EXTERN PetscErrorCode MatSpTrsvGetStats(Mat, SpTrsvStats *, SpTrsvStats *);
 PETSC_EXTERN PetscErrorCode MatSpTrsvGetBackend(Mat, const char **);
+
+/* ---- PC gs: Gauss-Seidel / SOR sweeps on the GPU ------------------------------------------------ */
+#define PCGS "gs"
+
+/*E
+   PCGSType - the sweeps of one Gauss-Seidel iteration (PETSc's MatSORType without the local variants)
+
+   Options Database Key:
+.  -pc_gs_type <forward,backward,symmetric> - forward (L + D/omega), backward (U + D/omega), or both
+
+   Level: beginner
+E*/
+typedef enum {
+  PC_GS_FORWARD   = 1,
+  PC_GS_BACKWARD  = 2,
+  PC_GS_SYMMETRIC = 3
+} PCGSType;
+PETSC_EXTERN const char *const PCGSTypes[];
+
+/*E
+   PCGSScheduler - how a sweep orders its rows on the backend (paper 000): by level sets with a barrier
+   per level (level), or one warp per row in level order, each waiting only for its own dependencies
+   (element); auto picks element on the GPU
+
+   Options Database Key:
+.  -pc_gs_scheduler <level,element,auto> - choose the scheduler
+
+   Level: intermediate
+E*/
+typedef enum {
+  PC_GS_SCHEDULER_LEVEL,
+  PC_GS_SCHEDULER_ELEMENT,
+  PC_GS_SCHEDULER_AUTO
+} PCGSScheduler;
+PETSC_EXTERN const char *const PCGSSchedulers[];
+
+PETSC_EXTERN PetscLogEvent  SPTRSV_GSSetup, SPTRSV_GSApply;
+PETSC_EXTERN PetscErrorCode PCGSSetType(PC, PCGSType);
+PETSC_EXTERN PetscErrorCode PCGSSetOmega(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCGSSetIterations(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCGSSetScheduler(PC, PCGSScheduler);

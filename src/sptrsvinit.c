@@ -1,7 +1,8 @@
 /* Package registration: MatSolverTypes, log events; loaded by -dll_append or SpTrsvInitializePackage() */
 #include <sptrsv/factormat.h>
 
-PetscLogEvent    SPTRSV_Symbolic, SPTRSV_Numeric, SPTRSV_Solve;
+PetscLogEvent    SPTRSV_Symbolic, SPTRSV_Numeric, SPTRSV_Solve, SPTRSV_GSSetup, SPTRSV_GSApply;
+PETSC_EXTERN PetscErrorCode PCCreate_GS(PC);
 static PetscBool SpTrsvPackageInitialized = PETSC_FALSE;
 
 /*@C
@@ -39,7 +40,11 @@ PetscErrorCode SpTrsvInitializePackage(void)
   PetscCall(PetscLogEventRegister("SpTrsvSymbolic", classid, &SPTRSV_Symbolic));
   PetscCall(PetscLogEventRegister("SpTrsvNumeric", classid, &SPTRSV_Numeric));
   PetscCall(PetscLogEventRegister("SpTrsvSolve", classid, &SPTRSV_Solve));
+  PetscCall(PetscLogEventRegister("SpTrsvGSSetup", classid, &SPTRSV_GSSetup));
+  PetscCall(PetscLogEventRegister("SpTrsvGSApply", classid, &SPTRSV_GSApply));
   PetscCall(MatSolverTypeRegister_SpTrsvPaths());
+  PetscCall(PCInitializePackage());
+  PetscCall(PCRegister(PCGS, PCCreate_GS));
   PetscCall(PetscRegisterFinalize(SpTrsvFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -14,3 +14,10 @@
 #if !defined(PETSC_INT_MAX)
   #define PETSC_INT_MAX PETSC_MAX_INT
 #endif
+
+/* PETSc 3.23 made PetscOptionItems a pointer type: the argument of a PCSetFromOptions_XXX */
+#if PETSC_VERSION_LT(3, 23, 0)
+typedef PetscOptionItems *SpTrsvOptionItems;
+#else
+typedef PetscOptionItems SpTrsvOptionItems;
+#endif

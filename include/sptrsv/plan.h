@@ -3,7 +3,8 @@
 #include <sptrsv/tri.h>
 
 typedef enum {
-  SPTRSV_PLAN_LEVEL, /* rows ordered by level set, one barrier per level */
+  SPTRSV_PLAN_LEVEL,   /* rows ordered by level set, one barrier per level */
+  SPTRSV_PLAN_ELEMENT, /* rows dispatched one by one in level order, each waits only for its own dependencies */
   SPTRSV_PLAN_NTYPES
 } SpTrsvPlanType;
 SPTRSV_INTERN const char *const SpTrsvPlanTypes[];
@@ -26,6 +27,9 @@ struct _n_SpTrsvPlan {
 };
 
 SPTRSV_INTERN PetscErrorCode SpTrsvLevelsCompute(PetscInt, const PetscInt *, const PetscInt *, PetscBool, PetscInt *, PetscInt *);
+SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreate(const SpTrsvOp *, SpTrsvPlanType, SpTrsvPlan *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreateLevel(const SpTrsvOp *, SpTrsvPlan *);
+SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreateElement(const SpTrsvOp *, SpTrsvPlan *);
+SPTRSV_INTERN PetscErrorCode SpTrsvPlanCheckDispatchOrder(const SpTrsvOp *, SpTrsvPlan);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanDestroy(SpTrsvPlan *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanView(SpTrsvPlan, PetscViewer);

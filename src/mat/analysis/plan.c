@@ -1,7 +1,26 @@
 /* SpTrsvPlan: life cycle and viewing, common to every path */
 #include <sptrsv/plan.h>
 
-const char *const SpTrsvPlanTypes[] = {"level", "SpTrsvPlanType", "SPTRSV_PLAN_", NULL};
+const char *const SpTrsvPlanTypes[] = {"level", "element", "SpTrsvPlanType", "SPTRSV_PLAN_", NULL};
+
+/*
+  SpTrsvPlanCreate - run the analysis of a plan type on the pattern of op(T)
+*/
+PetscErrorCode SpTrsvPlanCreate(const SpTrsvOp *op, SpTrsvPlanType type, SpTrsvPlan *plan)
+{
+  PetscFunctionBegin;
+  switch (type) {
+  case SPTRSV_PLAN_LEVEL:
+    PetscCall(SpTrsvPlanCreateLevel(op, plan));
+    break;
+  case SPTRSV_PLAN_ELEMENT:
+    PetscCall(SpTrsvPlanCreateElement(op, plan));
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Unknown plan type %d", (int)type);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode SpTrsvPlanDestroy(SpTrsvPlan *plan)
 {

@@ -2,37 +2,59 @@
    kernel is checked against, and what runs when there is no GPU. */
 #include <sptrsv/backend.h>
 
-/* level schedule, rows of op(T): x_i = (b_i - sum_j T_ij x_j) * idiag_i, level after level */
-static void SpTrsvHostLevelCSR(const SpTrsvOp *op, const SpTrsvPlan plan, const PetscScalar *b, PetscScalar *x)
+/*
+   The executors run the rows in the plan's order, order[0..n-1]. For a level plan that is level after
+   level; for an element plan it is the dispatch order the GPU warps take (checked at setup to put
+   every dependency first), so the host runs the same schedule one row at a time.
+*/
+
+/* rows of op(T), pull: x_i = keep xold_i + idiag_i (b_i - sum_j T_ij x_j - sum_j R_ij xold_j); without
+   a rest (R = NULL) and without xold this is the triangular solve x_i = (b_i - sum_j T_ij x_j) idiag_i */
+static void SpTrsvHostRowsCSR(const SpTrsvOp *op, const SpTrsvPlan plan, SpTrsvTri R, PetscScalar keep, const PetscScalar *b, const PetscScalar *xold, PetscScalar *x)
 {
-  for (PetscInt l = 0; l < plan->nlevels; l++) {
-    for (PetscInt k = plan->levptr[l]; k < plan->levptr[l + 1]; k++) {
-      const PetscInt i = plan->order[k];
-      PetscScalar    s = b[i];
-      for (PetscInt p = op->ri[i]; p < op->ri[i + 1]; p++) s -= op->ra[p] * x[op->rj[p]];
-      x[i] = op->unit ? s : s * op->idiag[i];
-    }
+  for (PetscInt k = 0; k < op->n; k++) {
+    const PetscInt i = plan->order[k];
+    PetscScalar    s = b[i];
+    for (PetscInt p = op->ri[i]; p < op->ri[i + 1]; p++) s -= op->ra[p] * x[op->rj[p]];
+    if (R && xold) {
+      for (PetscInt p = R->i[i]; p < R->i[i + 1]; p++) s -= R->a[p] * xold[R->j[p]];
+      x[i] = keep * xold[i] + s * op->idiag[i];
+    } else x[i] = op->unit ? s : s * op->idiag[i];
   }
 }
 
-/* level schedule, columns of op(T): once x_i is final it pushes its updates to the rows below it */
-static void SpTrsvHostLevelCSC(const SpTrsvOp *op, const SpTrsvPlan plan, const PetscScalar *b, PetscScalar *x)
+/* columns of op(T), push: once x_i is final it pushes its updates to the rows that depend on it */
+static void SpTrsvHostColumnsCSC(const SpTrsvOp *op, const SpTrsvPlan plan, const PetscScalar *b, PetscScalar *x)
 {
   for (PetscInt i = 0; i < op->n; i++) x[i] = b[i];
-  for (PetscInt l = 0; l < plan->nlevels; l++) {
-    for (PetscInt k = plan->levptr[l]; k < plan->levptr[l + 1]; k++) {
-      const PetscInt    i  = plan->order[k];
-      const PetscScalar xi = op->unit ? x[i] : x[i] * op->idiag[i];
-      x[i]                 = xi;
-      for (PetscInt p = op->ci[i]; p < op->ci[i + 1]; p++) x[op->cj[p]] -= op->ca[p] * xi;
-    }
+  for (PetscInt k = 0; k < op->n; k++) {
+    const PetscInt    i  = plan->order[k];
+    const PetscScalar xi = op->unit ? x[i] : x[i] * op->idiag[i];
+    x[i]                 = xi;
+    for (PetscInt p = op->ci[i]; p < op->ci[i + 1]; p++) x[op->cj[p]] -= op->ca[p] * xi;
+  }
+}
+
+/* a CSC sweep first folds the old iterate into the right-hand side, w_i = b_i + cdiag_i xold_i -
+   sum_j R_ij xold_j (cdiag_i = keep / idiag_i), then solves with T: the same x as the CSR sweep */
+static void SpTrsvHostSweepRHS(PetscInt n, SpTrsvTri R, const PetscScalar *cdiag, const PetscScalar *b, const PetscScalar *xold, PetscScalar *w)
+{
+  for (PetscInt i = 0; i < n; i++) {
+    PetscScalar s = b[i] + cdiag[i] * xold[i];
+    for (PetscInt p = R->i[i]; p < R->i[i + 1]; p++) s -= R->a[p] * xold[R->j[p]];
+    w[i] = s;
   }
 }
 
 static PetscErrorCode SpTrsvHostSetup(SpTrsvSolver s)
 {
   PetscFunctionBegin;
-  PetscFunctionReturn(PETSC_SUCCESS); /* the plan and the triangle already live on the host */
+  PetscCheck(s->plan->type == SPTRSV_PLAN_LEVEL || s->plan->type == SPTRSV_PLAN_ELEMENT, PETSC_COMM_SELF, PETSC_ERR_SUP, "Host backend has no executor for plan type %s", SpTrsvPlanTypes[s->plan->type]);
+  /* the element kernels rely on it for deadlock freedom: check it once per pattern */
+  if (s->plan->type == SPTRSV_PLAN_ELEMENT) PetscCall(SpTrsvPlanCheckDispatchOrder(&s->op, s->plan));
+  /* the plan and the triangle already live on the host; a CSC sweep needs a right-hand side */
+  if (s->rest && s->format == SPTRSV_FORMAT_CSC) PetscCall(PetscMalloc1(s->op.n + 1, (PetscScalar **)&s->bdata));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode SpTrsvHostUpdateValues(SpTrsvSolver s)
@@ -44,13 +66,19 @@ static PetscErrorCode SpTrsvHostUpdateValues(SpTrsvSolver s)
 static PetscErrorCode SpTrsvHostSolve(SpTrsvSolver s, const PetscScalar *b, PetscScalar *x)
 {
   PetscFunctionBegin;
-  switch (s->plan->type) {
-  case SPTRSV_PLAN_LEVEL:
-    if (s->format == SPTRSV_FORMAT_CSR) SpTrsvHostLevelCSR(&s->op, s->plan, b, x);
-    else SpTrsvHostLevelCSC(&s->op, s->plan, b, x);
-    break;
-  default:
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Host backend has no executor for plan type %d", (int)s->plan->type);
+  if (s->format == SPTRSV_FORMAT_CSR) SpTrsvHostRowsCSR(&s->op, s->plan, NULL, 0.0, b, NULL, x);
+  else SpTrsvHostColumnsCSC(&s->op, s->plan, b, x);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvHostSweep(SpTrsvSolver s, const PetscScalar *b, const PetscScalar *xold, PetscScalar *x)
+{
+  PetscFunctionBegin;
+  if (s->format == SPTRSV_FORMAT_CSR) SpTrsvHostRowsCSR(&s->op, s->plan, s->rest, s->keep, b, xold, x);
+  else {
+    PetscScalar *w = (PetscScalar *)s->bdata;
+    SpTrsvHostSweepRHS(s->op.n, s->rest, s->cdiag, b, xold, w);
+    SpTrsvHostColumnsCSC(&s->op, s->plan, w, x);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -58,6 +86,7 @@ static PetscErrorCode SpTrsvHostSolve(SpTrsvSolver s, const PetscScalar *b, Pets
 static PetscErrorCode SpTrsvHostDestroy(SpTrsvSolver s)
 {
   PetscFunctionBegin;
+  PetscCall(PetscFree(s->bdata));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -118,6 +147,20 @@ static PetscErrorCode SpTrsvHostCopy(PetscInt n, const PetscScalar *x, PetscScal
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode SpTrsvHostPointwiseMult(PetscInt n, const PetscScalar *d, const PetscScalar *x, PetscScalar *y)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < n; k++) y[k] = d[k] * x[k];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvHostSetValues(PetscInt n, const PetscScalar *h, PetscScalar *y)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscArraycpy(y, h, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SpTrsvHostVecGet(Vec v, PetscBool read, PetscScalar *staging, PetscScalar **a)
 {
   PetscFunctionBegin;
@@ -140,5 +183,5 @@ static PetscBool SpTrsvHostVecInPlace(Vec v)
 }
 
 const SpTrsvBackendOps SpTrsvBackendHost = {
-  "host", PETSC_MEMTYPE_HOST, SpTrsvHostSetup, SpTrsvHostUpdateValues, SpTrsvHostSolve, SpTrsvHostDestroy, SpTrsvHostVecAlloc, SpTrsvHostVecFree, SpTrsvHostPermCreate, SpTrsvHostPermDestroy, SpTrsvHostGather, SpTrsvHostScatter, SpTrsvHostCopy, SpTrsvHostVecGet, SpTrsvHostVecRestore, SpTrsvHostVecInPlace,
+  "host", PETSC_MEMTYPE_HOST, SpTrsvHostSetup, SpTrsvHostUpdateValues, SpTrsvHostSolve, SpTrsvHostSweep, SpTrsvHostDestroy, SpTrsvHostVecAlloc, SpTrsvHostVecFree, SpTrsvHostPermCreate, SpTrsvHostPermDestroy, SpTrsvHostGather, SpTrsvHostScatter, SpTrsvHostCopy, SpTrsvHostPointwiseMult, SpTrsvHostSetValues, SpTrsvHostVecGet, SpTrsvHostVecRestore, SpTrsvHostVecInPlace,
 };

@@ -1,19 +1,28 @@
 /* The triangular-solve paths and their MatSolverType registration */
 #include <sptrsv/factormat.h>
 
-static PetscBool  cited_level = PETSC_FALSE;
-static const char cite_level[] = "@article{li2017sptrsv,\n"
+/* paper 000: level (LEVR/LEVC) and element (ELMR/ELMC) scheduling */
+static PetscBool  cited_li2020 = PETSC_FALSE;
+static const char cite_li2020[] = "@article{li2017sptrsv,\n"
                                  "  author  = {Ruipeng Li and Chaoyu Zhang},\n"
                                  "  title   = {Efficient Parallel Implementations of Sparse Triangular Solves for {GPU} Architectures},\n"
                                  "  journal = {Proceedings of the SIAM Conference on Parallel Processing for Scientific Computing},\n"
                                  "  year    = {2020}\n}\n";
 
-static const SpTrsvPath SpTrsvPathLevel = {MATSOLVERSPTRSVLEVEL, SPTRSV_PLAN_LEVEL, cite_level, &cited_level};
+static const SpTrsvPath SpTrsvPathLevel   = {MATSOLVERSPTRSVLEVEL, SPTRSV_PLAN_LEVEL, cite_li2020, &cited_li2020};
+static const SpTrsvPath SpTrsvPathElement = {MATSOLVERSPTRSVELEMENT, SPTRSV_PLAN_ELEMENT, cite_li2020, &cited_li2020};
 
 static PetscErrorCode MatGetFactor_SpTrsvLevel(Mat A, MatFactorType ftype, Mat *F)
 {
   PetscFunctionBegin;
   PetscCall(MatGetFactor_SpTrsv(A, ftype, &SpTrsvPathLevel, F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGetFactor_SpTrsvElement(Mat A, MatFactorType ftype, Mat *F)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGetFactor_SpTrsv(A, ftype, &SpTrsvPathElement, F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -37,5 +46,6 @@ PetscErrorCode MatSolverTypeRegister_SpTrsvPaths(void)
 {
   PetscFunctionBegin;
   PetscCall(SpTrsvRegisterPath(MATSOLVERSPTRSVLEVEL, MatGetFactor_SpTrsvLevel));
+  PetscCall(SpTrsvRegisterPath(MATSOLVERSPTRSVELEMENT, MatGetFactor_SpTrsvElement));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -29,10 +29,16 @@ PetscErrorCode SpTrsvSolverCreate(SpTrsvTri tri, PetscBool transpose, SpTrsvForm
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  SpTrsvSolverCreateWithOptions - analyse op(T) (pattern only) and hand the plan to the backend
-*/
-PetscErrorCode SpTrsvSolverCreateWithOptions(SpTrsvTri tri, PetscBool transpose, SpTrsvFormat format, SpTrsvPlanType ptype, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvSolver *solver)
+/* the relaxation term of a CSC sweep, keep / idiag_i = (1 - omega) a_ii / omega */
+static PetscErrorCode SpTrsvSolverComputeCDiag(SpTrsvSolver s)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < s->tri->n; i++) s->cdiag[i] = s->keep / s->tri->idiag[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* create, analyse (pattern of op(T) only) and hand to the backend; rest and omega only for sweeps */
+static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transpose, SpTrsvTri rest, PetscReal omega, SpTrsvFormat format, SpTrsvPlanType ptype, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvSolver *solver)
 {
   SpTrsvSolver s;
 
@@ -44,40 +50,84 @@ PetscErrorCode SpTrsvSolverCreateWithOptions(SpTrsvTri tri, PetscBool transpose,
   s->transpose = transpose;
   s->format    = format;
   s->backend   = backend;
+  s->rest      = rest;
+  s->keep      = 1.0 - omega;
   PetscCall(SpTrsvTriGetOp(tri, transpose, &s->op));
-  switch (ptype) {
-  case SPTRSV_PLAN_LEVEL:
-    PetscCall(SpTrsvPlanCreateLevel(&s->op, &s->plan));
-    break;
-  default:
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Unknown plan type %d", (int)ptype);
+  PetscCall(SpTrsvPlanCreate(&s->op, ptype, &s->plan));
+  if (rest && format == SPTRSV_FORMAT_CSC) {
+    PetscCall(PetscMalloc1(tri->n + 1, &s->cdiag));
+    PetscCall(SpTrsvSolverComputeCDiag(s));
   }
   PetscCall((*backend->setup)(s));
-  s->state = tri->state;
-  *solver  = s;
+  s->state      = tri->state;
+  s->rest_state = rest ? rest->state : 0;
+  *solver       = s;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-  SpTrsvSolverUpdateValues - refresh the backend's copy of the values if the triangle changed
+  SpTrsvSolverCreateWithOptions - analyse op(T) (pattern only) and hand the plan to the backend
+*/
+PetscErrorCode SpTrsvSolverCreateWithOptions(SpTrsvTri tri, PetscBool transpose, SpTrsvFormat format, SpTrsvPlanType ptype, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvSolver *solver)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvSolverCreate_Private(tri, transpose, NULL, 1.0, format, ptype, backend, opts, solver));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvSolverCreateSweep - a relaxed sweep over A = T + R (see SpTrsvSolver in backend.h): T holds
+  the strict triangle the sweep waits for and idiag_i = omega / a_ii, R the opposite strict triangle
+  (same n). The plan is computed on T alone.
+*/
+PetscErrorCode SpTrsvSolverCreateSweep(SpTrsvTri tri, SpTrsvTri rest, PetscReal omega, SpTrsvFormat format, SpTrsvPlanType ptype, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvSolver *solver)
+{
+  PetscFunctionBegin;
+  PetscCheck(rest && rest->n == tri->n && rest->uplo != tri->uplo, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "A sweep needs the opposite strict triangle of the same size");
+  PetscCheck(!tri->unit && tri->idiag, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "A sweep needs an explicit diagonal");
+  PetscCall(SpTrsvSolverCreate_Private(tri, PETSC_FALSE, rest, omega, format, ptype, backend, opts, solver));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvSolverUpdateValues - refresh the backend's copy of the values if the triangle (or the rest of
+  a sweep) changed
 */
 PetscErrorCode SpTrsvSolverUpdateValues(SpTrsvSolver s)
 {
   PetscFunctionBegin;
-  if (s->state == s->tri->state) PetscFunctionReturn(PETSC_SUCCESS);
+  if (s->state == s->tri->state && (!s->rest || s->rest_state == s->rest->state)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (s->cdiag) PetscCall(SpTrsvSolverComputeCDiag(s));
   PetscCall((*s->backend->update_values)(s));
   s->state = s->tri->state;
+  if (s->rest) s->rest_state = s->rest->state;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-  SpTrsvSolverApply - x = op(T)^{-1} b, arrays in the backend's memory, b != x
+  SpTrsvSolverApply - x = op(T)^{-1} b, arrays in the backend's memory, b != x. For a sweep solver this
+  is the sweep from a zero iterate.
 */
 PetscErrorCode SpTrsvSolverApply(SpTrsvSolver s, const PetscScalar *b, PetscScalar *x)
 {
   PetscFunctionBegin;
   PetscCall(SpTrsvSolverUpdateValues(s));
   PetscCall((*s->backend->solve)(s, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvSolverSweep - x_i = keep xold_i + idiag_i (b_i - sum_j T_ij x_j - sum_j R_ij xold_j) in the
+  plan's order (a sweep solver), arrays in the backend's memory; b != x. xold may be x itself when
+  every entry R_ij has a matching T_ji (a structurally symmetric A): row j then depends on row i, so it
+  is solved after row i has read the old x_j.
+*/
+PetscErrorCode SpTrsvSolverSweep(SpTrsvSolver s, const PetscScalar *b, const PetscScalar *xold, PetscScalar *x)
+{
+  PetscFunctionBegin;
+  PetscCheck(s->rest, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not a sweep solver");
+  PetscCall(SpTrsvSolverUpdateValues(s));
+  PetscCall((*s->backend->sweep)(s, b, xold, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -88,6 +138,12 @@ PetscLogDouble SpTrsvSolverFlops(SpTrsvSolver s)
   return 2.0 * s->op.nnz + (s->op.unit ? 0.0 : s->op.n);
 }
 
+/* flops of a sweep from a nonzero iterate: T and R entries, and the relaxation of each row */
+PetscLogDouble SpTrsvSolverSweepFlops(SpTrsvSolver s)
+{
+  return 2.0 * (s->op.nnz + (s->rest ? s->rest->i[s->rest->n] : 0)) + 3.0 * s->op.n;
+}
+
 PetscErrorCode SpTrsvSolverDestroy(SpTrsvSolver *solver)
 {
   SpTrsvSolver s = *solver;
@@ -96,6 +152,7 @@ PetscErrorCode SpTrsvSolverDestroy(SpTrsvSolver *solver)
   if (!s) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall((*s->backend->destroy)(s));
   PetscCall(SpTrsvPlanDestroy(&s->plan));
+  PetscCall(PetscFree(s->cdiag));
   PetscCall(PetscFree(s));
   *solver = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);

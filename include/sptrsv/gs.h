@@ -1,0 +1,45 @@
+/* SpTrsvGS: Gauss-Seidel / SOR sweeps of a sparse matrix on a backend (private to the plugin) */
+#pragma once
+#include <sptrsv/backend.h>
+
+/*
+   A = L + D + U (strict lower, diagonal, strict upper) of a sequential AIJ matrix. Two sweep solvers
+   (see SpTrsvSolver in backend.h) share the split:
+     forward  = sweep over L (waits on L, reads U at the old iterate), rows in L's plan order;
+     backward = sweep over U (waits on U, reads L at the old iterate), rows in U's plan order;
+   both with idiag_i = omega / (a_ii + shift), the diagonal MatSOR uses. One sweep is exactly one
+   MatSOR forward (backward) sweep; from a zero iterate it is the triangular solve with (D/omega + L)
+   ((D/omega + U)). Sweeps run in place (one vector) when the pattern of A is structurally symmetric
+   or the format is CSC, and on a copy of the old iterate otherwise (paper 000, section 5.2).
+*/
+typedef struct _n_SpTrsvGS *SpTrsvGS;
+struct _n_SpTrsvGS {
+  PetscInt                n;
+  PetscReal               omega, shift;
+  SpTrsvFormat            format;
+  SpTrsvPlanType          ptype;
+  const SpTrsvBackendOps *backend;
+  SpTrsvSolverOptions     opts;
+  SpTrsvTri               L, U;           /* strict parts of A, each with idiag = omega / (a_ii + shift) */
+  PetscInt               *lmap, *umap;    /* A's value index of each entry of L and U */
+  PetscInt               *dmap;           /* A's value index of each diagonal entry */
+  PetscBool               structsym;      /* pattern of A structurally symmetric: in-place sweeps */
+  SpTrsvSolver            fwd, bwd;       /* the two sweeps */
+  SpTrsvSolver            fwdT, bwdT;     /* (D/omega + L)^T = solve with L^T, (D/omega + U)^T with U^T: transposed applications, made on first use */
+  PetscScalar            *xold, *dscale;  /* backend: copy of the old iterate; (2 - omega)/idiag for the transposed symmetric sweep */
+  PetscBool               dscale_valid;
+  PetscInt                nsweeps;        /* sweeps done (for -log_view flops and tests) */
+  PetscLogDouble          flops;          /* flops of all sweeps so far */
+};
+
+typedef enum {
+  SPTRSV_GS_FORWARD   = 1,
+  SPTRSV_GS_BACKWARD  = 2,
+  SPTRSV_GS_SYMMETRIC = 3
+} SpTrsvGSSweep;
+
+SPTRSV_INTERN PetscErrorCode SpTrsvGSCreate(Mat, PetscReal, PetscReal, SpTrsvFormat, SpTrsvPlanType, const SpTrsvBackendOps *, const SpTrsvSolverOptions *, SpTrsvGS *);
+SPTRSV_INTERN PetscErrorCode SpTrsvGSUpdateValues(SpTrsvGS, Mat);
+SPTRSV_INTERN PetscErrorCode SpTrsvGSApply(SpTrsvGS, SpTrsvGSSweep, PetscInt, PetscBool, const PetscScalar *, PetscScalar *);
+SPTRSV_INTERN PetscErrorCode SpTrsvGSApplyTranspose(SpTrsvGS, SpTrsvGSSweep, const PetscScalar *, PetscScalar *, PetscScalar *);
+SPTRSV_INTERN PetscErrorCode SpTrsvGSDestroy(SpTrsvGS *);

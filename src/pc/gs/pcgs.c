@@ -1,0 +1,441 @@
+/*
+   PC gs: Gauss-Seidel / SOR preconditioner and smoother whose sweeps run on the GPU (paper 000,
+   section 5.2), with the semantics of PETSc's PCSOR (point sweeps, as PCSOR on a matrix without
+   inodes or with -mat_no_inode).
+*/
+#include <sptrsv/gs.h>
+#include <petsc/private/pcimpl.h>
+
+const char *const PCGSTypes[]      = {"", "forward", "backward", "symmetric", "PCGSType", "PC_GS_", NULL};
+const char *const PCGSSchedulers[] = {"level", "element", "auto", "PCGSScheduler", "PC_GS_SCHEDULER_", NULL};
+
+typedef struct {
+  /* options */
+  PCGSType            type;
+  PetscReal           omega, shift;
+  PetscInt            its;
+  PCGSScheduler       scheduler;
+  SpTrsvFormat        format;
+  SpTrsvBackendType   backendreq;
+  SpTrsvSolverOptions opts;
+  /* state */
+  SpTrsvGS                gs;
+  Mat                     Aloc;     /* the sequential matrix the sweeps read (pmat, or its diagonal block) */
+  PetscBool               local;    /* pmat is parallel: local sweeps on the diagonal block */
+  PetscReal               gs_omega, gs_shift; /* parameters gs was built with */
+  SpTrsvFormat            gs_format;
+  SpTrsvPlanType          ptype;
+  const SpTrsvBackendOps *backend;
+  const char             *backend_note;
+  PetscScalar            *stage_b, *stage_x, *work; /* backend vectors */
+  PetscBool               copies;
+} PC_GS;
+
+static PetscErrorCode PCGSFree_Private(PC_GS *jac)
+{
+  PetscFunctionBegin;
+  if (jac->backend) {
+    if (jac->stage_b) PetscCall((*jac->backend->vec_free)(&jac->stage_b));
+    if (jac->stage_x) PetscCall((*jac->backend->vec_free)(&jac->stage_x));
+    if (jac->work) PetscCall((*jac->backend->vec_free)(&jac->work));
+  }
+  PetscCall(SpTrsvGSDestroy(&jac->gs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the sequential AIJ matrix to sweep: pmat itself, or the diagonal block of a parallel AIJ matrix */
+static PetscErrorCode PCGSGetLocalMatrix(PC pc, Mat *Aloc, PetscBool *local)
+{
+  Mat       P = pc->pmat;
+  PetscBool seq, mpi;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)P, &seq, MATSEQAIJ, MATSEQAIJCUSPARSE, ""));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)P, &mpi, MATMPIAIJ, MATMPIAIJCUSPARSE, ""));
+  PetscCheck(seq || mpi, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC gs needs an AIJ matrix (seqaij, mpiaij, or their cusparse types), got %s", ((PetscObject)P)->type_name);
+  if (seq) {
+    *Aloc  = P;
+    *local = PETSC_FALSE;
+  } else {
+    PetscCall(MatMPIAIJGetSeqAIJ(P, Aloc, NULL, NULL));
+    *local = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_GS(PC pc)
+{
+  PC_GS    *jac = (PC_GS *)pc->data;
+  Mat       Aloc  = NULL;
+  PetscBool local = PETSC_FALSE, rebuild;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SPTRSV_GSSetup, pc, 0, 0, 0));
+  PetscCall(PCGSGetLocalMatrix(pc, &Aloc, &local));
+  rebuild = (PetscBool)(!jac->gs || !pc->setupcalled || pc->flag == DIFFERENT_NONZERO_PATTERN || Aloc != jac->Aloc || jac->gs_omega != jac->omega || jac->gs_shift != jac->shift || jac->gs_format != jac->format);
+  if (rebuild) {
+    PetscInt n;
+
+    PetscCall(PCGSFree_Private(jac));
+    PetscCall(SpTrsvBackendSelect(jac->backendreq, &jac->backend, &jac->backend_note));
+    if (jac->scheduler == PC_GS_SCHEDULER_LEVEL) jac->ptype = SPTRSV_PLAN_LEVEL;
+    else if (jac->scheduler == PC_GS_SCHEDULER_ELEMENT) jac->ptype = SPTRSV_PLAN_ELEMENT;
+    else jac->ptype = jac->backend->memtype == PETSC_MEMTYPE_HOST ? SPTRSV_PLAN_LEVEL : SPTRSV_PLAN_ELEMENT;
+    PetscCall(SpTrsvGSCreate(Aloc, jac->omega, jac->shift, jac->format, jac->ptype, jac->backend, &jac->opts, &jac->gs));
+    n = jac->gs->n;
+    PetscCall((*jac->backend->vec_alloc)(n, &jac->work));
+    if (jac->backend->memtype != PETSC_MEMTYPE_HOST) {
+      PetscCall((*jac->backend->vec_alloc)(n, &jac->stage_b));
+      PetscCall((*jac->backend->vec_alloc)(n, &jac->stage_x));
+    }
+    jac->Aloc      = Aloc;
+    jac->local     = local;
+    jac->gs_omega  = jac->omega;
+    jac->gs_shift  = jac->shift;
+    jac->gs_format = jac->format;
+  } else PetscCall(SpTrsvGSUpdateValues(jac->gs, Aloc));
+  PetscCall(PetscLogEventEnd(SPTRSV_GSSetup, pc, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* run op on the backend arrays of b (read) and x (written; read first when x_in) */
+typedef enum {
+  PCGS_APPLY,
+  PCGS_APPLY_TRANSPOSE
+} PCGSOp;
+
+static PetscErrorCode PCGSRun_Private(PC pc, PCGSOp op, Vec b, Vec x, PetscInt its, PetscBool zero_guess)
+{
+  PC_GS                  *jac = (PC_GS *)pc->data;
+  const SpTrsvBackendOps *be  = jac->backend;
+  SpTrsvGS                gs  = jac->gs;
+  PetscScalar            *ba, *xa;
+  PetscLogDouble          f0  = gs->flops;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SPTRSV_GSApply, pc, b, x, 0));
+  if (!(*be->vec_in_place)(b) || !(*be->vec_in_place)(x)) jac->copies = PETSC_TRUE;
+  PetscCall((*be->vec_get)(b, PETSC_TRUE, jac->stage_b, &ba));
+  if (!zero_guess) {
+    /* the iterate is read and written: bring it in as a read, sweep on a backend copy, write it back */
+    PetscScalar *xr;
+    PetscCall((*be->vec_get)(x, PETSC_TRUE, jac->stage_x, &xr));
+    PetscCall((*be->copy)(gs->n, xr, jac->work));
+    PetscCall((*be->vec_restore)(x, PETSC_TRUE, jac->stage_x, &xr));
+  }
+  PetscCall((*be->vec_get)(x, PETSC_FALSE, jac->stage_x, &xa));
+  if (be->memtype != PETSC_MEMTYPE_HOST) PetscCall(PetscLogGpuTimeBegin());
+  if (op == PCGS_APPLY_TRANSPOSE) PetscCall(SpTrsvGSApplyTranspose(gs, (SpTrsvGSSweep)jac->type, ba, xa, jac->work));
+  else if (zero_guess) PetscCall(SpTrsvGSApply(gs, (SpTrsvGSSweep)jac->type, its, PETSC_TRUE, ba, xa));
+  else {
+    PetscCall(SpTrsvGSApply(gs, (SpTrsvGSSweep)jac->type, its, PETSC_FALSE, ba, jac->work));
+    PetscCall((*be->copy)(gs->n, jac->work, xa));
+  }
+  if (be->memtype != PETSC_MEMTYPE_HOST) {
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscLogGpuFlops(gs->flops - f0));
+  } else PetscCall(PetscLogFlops(gs->flops - f0));
+  PetscCall((*be->vec_restore)(b, PETSC_TRUE, jac->stage_b, &ba));
+  PetscCall((*be->vec_restore)(x, PETSC_FALSE, jac->stage_x, &xa));
+  PetscCall(PetscLogEventEnd(SPTRSV_GSApply, pc, b, x, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PCApply: its iterations from a zero guess, as PCApply_SOR (MatSOR with SOR_ZERO_INITIAL_GUESS) */
+static PetscErrorCode PCApply_GS(PC pc, Vec x, Vec y)
+{
+  PC_GS *jac = (PC_GS *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(!jac->local || jac->its == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC gs on a parallel matrix sweeps each process's diagonal block once (-pc_gs_its 1); for more use -pc_type bjacobi -sub_pc_type gs");
+  PetscCall(PCGSRun_Private(pc, PCGS_APPLY, x, y, jac->its, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  PCApplyTranspose: the exact transpose of one iteration from a zero guess (any sweep type); for more
+  iterations the transpose is the same operator only for a symmetric matrix and symmetric sweeps, as
+  PCApplyTranspose_SOR requires
+*/
+static PetscErrorCode PCApplyTranspose_GS(PC pc, Vec x, Vec y)
+{
+  PC_GS    *jac = (PC_GS *)pc->data;
+  PetscBool set = PETSC_FALSE, sym = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCheck(!jac->local || jac->its == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC gs on a parallel matrix sweeps each process's diagonal block once (-pc_gs_its 1)");
+  if (jac->its == 1) PetscCall(PCGSRun_Private(pc, PCGS_APPLY_TRANSPOSE, x, y, 1, PETSC_TRUE));
+  else {
+    PetscCall(MatIsSymmetricKnown(pc->pmat, &set, &sym));
+    PetscCheck(set && sym && jac->type == PC_GS_SYMMETRIC, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "The transpose of %" PetscInt_FMT " Gauss-Seidel iterations is available only for a matrix known to be symmetric (MatSetOption MAT_SYMMETRIC) and -pc_gs_type symmetric", jac->its);
+    PetscCall(PCGSRun_Private(pc, PCGS_APPLY, x, y, jac->its, PETSC_TRUE));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PCApplyRichardson: its * (-pc_gs_its) iterations from y (or from zero), convergence tests ignored,
+   as PCApplyRichardson_SOR; this is what -ksp_type richardson and multigrid smoothers call */
+static PetscErrorCode PCApplyRichardson_GS(PC pc, Vec b, Vec y, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
+{
+  PC_GS *jac = (PC_GS *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(!jac->local || (guesszero && its * jac->its == 1), PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC gs on a parallel matrix sweeps each process's diagonal block once from a zero guess; use -pc_type bjacobi -sub_pc_type gs (or -mg_levels_pc_type bjacobi -mg_levels_sub_pc_type gs)");
+  PetscCall(PetscInfo(pc, "Convergence criteria ignored, using %" PetscInt_FMT " iterations\n", its));
+  PetscCall(PCGSRun_Private(pc, PCGS_APPLY, b, y, its * jac->its, guesszero));
+  *outits = its;
+  *reason = PCRICHARDSON_CONVERGED_ITS;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetFromOptions_GS(PC pc, SpTrsvOptionItems PetscOptionsObject)
+{
+  PC_GS *jac = (PC_GS *)pc->data;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Gauss-Seidel on the GPU (petsc-sptrsv) options");
+  PetscCall(PetscOptionsEnum("-pc_gs_type", "Sweeps of one iteration", "PCGSSetType", PCGSTypes, (PetscEnum)jac->type, (PetscEnum *)&jac->type, NULL));
+  PetscCall(PetscOptionsReal("-pc_gs_omega", "Relaxation factor (0 < omega < 2)", "PCGSSetOmega", jac->omega, &jac->omega, NULL));
+  PetscCall(PetscOptionsInt("-pc_gs_its", "Iterations per application", "PCGSSetIterations", jac->its, &jac->its, NULL));
+  PetscCall(PetscOptionsReal("-pc_gs_diagonal_shift", "Add to the diagonal entries", "", jac->shift, &jac->shift, NULL));
+  PetscCall(PetscOptionsEnum("-pc_gs_scheduler", "Row scheduling of a sweep", "PCGSSetScheduler", PCGSSchedulers, (PetscEnum)jac->scheduler, (PetscEnum *)&jac->scheduler, NULL));
+  PetscCall(PetscOptionsEnum("-pc_gs_format", "Storage the sweeps read: rows (csr, fused sweeps) or columns (csc)", "", SpTrsvFormats, (PetscEnum)jac->format, (PetscEnum *)&jac->format, NULL));
+  PetscCall(PetscOptionsEnum("-pc_gs_backend", "Where the sweeps run", "", SpTrsvBackendTypes, (PetscEnum)jac->backendreq, (PetscEnum *)&jac->backendreq, NULL));
+  PetscCall(PetscOptionsBool("-pc_gs_graph", "CUDA: replay each sweep's launches as a CUDA graph", "", jac->opts.use_graph, &jac->opts.use_graph, NULL));
+  PetscOptionsHeadEnd();
+  PetscCheck(jac->omega > 0.0 && jac->omega < 2.0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gs_omega %g is outside (0, 2)", (double)jac->omega);
+  PetscCheck(jac->its > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gs_its must be positive, got %" PetscInt_FMT, jac->its);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCView_GS(PC pc, PetscViewer viewer)
+{
+  PC_GS    *jac = (PC_GS *)pc->data;
+  PetscBool iascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  type = %s, iterations = %" PetscInt_FMT ", omega = %g, diagonal shift = %g%s\n", PCGSTypes[jac->type], jac->its, (double)jac->omega, (double)jac->shift, jac->local ? " (local sweeps of each process's diagonal block)" : ""));
+  if (!jac->gs) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  scheduler %s, format %s (not set up yet)\n", PCGSSchedulers[jac->scheduler], SpTrsvFormats[jac->format]));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  scheduler %s (requested %s), format %s, %s sweeps\n", SpTrsvPlanTypes[jac->ptype], PCGSSchedulers[jac->scheduler], SpTrsvFormats[jac->format], jac->gs->structsym || jac->format == SPTRSV_FORMAT_CSC ? "in-place (one vector)" : "two-vector (pattern not structurally symmetric)"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s (%s)%s\n", jac->backend->name, jac->backend_note, jac->copies ? "; vectors copied to/from the backend" : ""));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "forward sweep (waits on L):\n"));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(SpTrsvPlanView(jac->gs->fwd->plan, viewer));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "backward sweep (waits on U):\n"));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(SpTrsvPlanView(jac->gs->bwd->plan, viewer));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "sweeps so far %" PetscInt_FMT "\n", jac->gs->nsweeps));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCReset_GS(PC pc)
+{
+  PC_GS *jac = (PC_GS *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(PCGSFree_Private(jac));
+  jac->Aloc    = NULL;
+  jac->backend = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCGSSetType_GS(PC pc, PCGSType type)
+{
+  PetscFunctionBegin;
+  ((PC_GS *)pc->data)->type = type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCGSSetOmega_GS(PC pc, PetscReal omega)
+{
+  PetscFunctionBegin;
+  PetscCheck(omega > 0.0 && omega < 2.0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Relaxation factor omega = %g is outside (0, 2)", (double)omega);
+  ((PC_GS *)pc->data)->omega = omega;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCGSSetIterations_GS(PC pc, PetscInt its)
+{
+  PetscFunctionBegin;
+  PetscCheck(its > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Number of iterations must be positive, got %" PetscInt_FMT, its);
+  ((PC_GS *)pc->data)->its = its;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCGSSetScheduler_GS(PC pc, PCGSScheduler s)
+{
+  PetscFunctionBegin;
+  ((PC_GS *)pc->data)->scheduler = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCDestroy_GS(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_GS(pc));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetOmega_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetIterations_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetScheduler_C", NULL));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCGSSetType - forward, backward or symmetric sweeps
+
+   Logically Collective
+
+   Input Parameters:
++  pc   - the preconditioner context
+-  type - `PC_GS_FORWARD`, `PC_GS_BACKWARD` or `PC_GS_SYMMETRIC` (default)
+
+   Options Database Key:
+.  -pc_gs_type <forward,backward,symmetric> - the sweeps
+
+   Level: beginner
+
+.seealso: `PCGS`, `PCSORSetSymmetric()`
+@*/
+PetscErrorCode PCGSSetType(PC pc, PCGSType type)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCGSSetType_C", (PC, PCGSType), (pc, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCGSSetOmega - the relaxation factor (1 = Gauss-Seidel)
+
+   Logically Collective
+
+   Input Parameters:
++  pc    - the preconditioner context
+-  omega - in (0, 2)
+
+   Options Database Key:
+.  -pc_gs_omega <omega> - the relaxation factor
+
+   Level: beginner
+
+.seealso: `PCGS`, `PCSORSetOmega()`
+@*/
+PetscErrorCode PCGSSetOmega(PC pc, PetscReal omega)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCGSSetOmega_C", (PC, PetscReal), (pc, omega));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCGSSetIterations - iterations per application of the preconditioner
+
+   Logically Collective
+
+   Input Parameters:
++  pc  - the preconditioner context
+-  its - a positive number (default 1)
+
+   Options Database Key:
+.  -pc_gs_its <its> - the iterations
+
+   Level: beginner
+
+.seealso: `PCGS`, `PCSORSetIterations()`
+@*/
+PetscErrorCode PCGSSetIterations(PC pc, PetscInt its)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCGSSetIterations_C", (PC, PetscInt), (pc, its));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCGSSetScheduler - level-set or element (synchronization-free) scheduling of the sweeps
+
+   Logically Collective
+
+   Input Parameters:
++  pc        - the preconditioner context
+-  scheduler - `PC_GS_SCHEDULER_LEVEL`, `PC_GS_SCHEDULER_ELEMENT` or `PC_GS_SCHEDULER_AUTO` (default)
+
+   Options Database Key:
+.  -pc_gs_scheduler <level,element,auto> - the scheduler
+
+   Level: intermediate
+
+.seealso: `PCGS`, `PCGSScheduler`
+@*/
+PetscErrorCode PCGSSetScheduler(PC pc, PCGSScheduler scheduler)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCGSSetScheduler_C", (PC, PCGSScheduler), (pc, scheduler));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   PCGS - Gauss-Seidel / SOR with sweeps on the GPU (petsc-sptrsv, paper 000): the semantics of `PCSOR`
+   (same iterations and residuals as -pc_type sor with the same options on a matrix without inodes),
+   sweeps scheduled by level sets or by rows (element scheduling) on the CUDA backend, or on the host.
+
+   Options Database Keys:
++  -pc_gs_type <forward,backward,symmetric> - the sweeps (default symmetric)
+.  -pc_gs_omega <omega> - relaxation factor (default 1)
+.  -pc_gs_its <its> - iterations per application (default 1)
+.  -pc_gs_diagonal_shift <shift> - added to the diagonal
+.  -pc_gs_scheduler <level,element,auto> - scheduling of the rows (auto: element on the GPU)
+.  -pc_gs_format <csr,csc> - rows (fused sweeps, in place for structurally symmetric patterns, else
+                             from a copy of the old iterate) or columns (right-hand side update + solve)
+.  -pc_gs_backend <auto,host,cuda> - where the sweeps run
+-  -pc_gs_graph <bool> - CUDA graphs for multi-launch sweeps
+
+   Notes:
+   Use it as a multigrid smoother with -mg_levels_ksp_type richardson -mg_levels_pc_type gs
+   (`PCApplyRichardson()` is provided). On a parallel matrix it sweeps each process's diagonal block
+   once from a zero guess (PCSOR's local sweeps); for more use `PCBJACOBI` with -sub_pc_type gs.
+
+   Level: beginner
+
+.seealso: `PCSOR`, `PCGSSetType()`, `PCGSSetOmega()`, `PCGSSetIterations()`, `PCGSSetScheduler()`
+M*/
+PETSC_EXTERN PetscErrorCode PCCreate_GS(PC pc)
+{
+  PC_GS *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&jac));
+  jac->type       = PC_GS_SYMMETRIC;
+  jac->omega      = 1.0;
+  jac->its        = 1;
+  jac->scheduler  = PC_GS_SCHEDULER_AUTO;
+  jac->format     = SPTRSV_FORMAT_CSR;
+  jac->backendreq = SPTRSV_BACKEND_AUTO;
+  PetscCall(SpTrsvSolverOptionsDefault(&jac->opts));
+  pc->data                 = (void *)jac;
+  pc->ops->apply           = PCApply_GS;
+  pc->ops->applytranspose  = PCApplyTranspose_GS;
+  pc->ops->applyrichardson = PCApplyRichardson_GS;
+  pc->ops->setup           = PCSetUp_GS;
+  pc->ops->reset           = PCReset_GS;
+  pc->ops->destroy         = PCDestroy_GS;
+  pc->ops->setfromoptions  = PCSetFromOptions_GS;
+  pc->ops->view            = PCView_GS;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetType_C", PCGSSetType_GS));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetOmega_C", PCGSSetOmega_GS));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetIterations_C", PCGSSetIterations_GS));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetScheduler_C", PCGSSetScheduler_GS));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
