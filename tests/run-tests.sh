@@ -207,20 +207,21 @@ EOF
   make --no-print-directory -C "$OUT/bin" -j2 all
 }
 
-# compare_case NAME NP PROG COMMON_ARGS OURS_ONLY_ARGS [SUB]: run PROG natively and with sptrsv_level;
-# SUB=sub_ selects the sub-solver of block Jacobi. Ours must use every option given and show the solver.
+# compare_case NP PROG COMMON_ARGS OURS_ONLY_ARGS [SUB]: run PROG natively and with our solver type ($SOLVER,
+# default sptrsv_level); SUB=sub_ selects the sub-solver of block Jacobi. Ours must use every option given and
+# show the solver.
 compare_case() {
-  local np=$1 prog=$2 common=$3 ours_only=$4 pre=${5:-}
+  local np=$1 prog=$2 common=$3 ours_only=$4 pre=${5:-} solver=${SOLVER:-sptrsv_level}
   local exe=$OUT/bin/$prog a=$OUT/native.out b=$OUT/ours.out cmd=()
   need_file "$exe" "see the build/programs test" || return 1
   [ "$np" -gt 1 ] && cmd=("${MPIEXEC[@]}" -n "$np")
   # shellcheck disable=SC2086
   prun "$a" "${cmd[@]}" "$exe" $common -${pre}pc_factor_mat_solver_type petsc -ksp_converged_reason || fail "native run failed" || return 1
   # shellcheck disable=SC2086
-  prun "$b" "${cmd[@]}" "$exe" -dll_append "$LIB" $common -${pre}pc_factor_mat_solver_type sptrsv_level $ours_only -ksp_converged_reason -ksp_view -options_left || fail "sptrsv_level run failed" || return 1
-  grep -q "package used to perform factorization: sptrsv_level" "$b" || fail "-ksp_view does not show sptrsv_level as the factorization package" || return 1
-  ! grep -q "There are options you set that were not used" "$b" || fail "sptrsv_level run left options unused" || return 1
-  say "native: $(last_its "$a") iterations; sptrsv_level: $(last_its "$b") iterations"
+  prun "$b" "${cmd[@]}" "$exe" -dll_append "$LIB" $common -${pre}pc_factor_mat_solver_type "$solver" $ours_only -ksp_converged_reason -ksp_view -options_left || fail "$solver run failed" || return 1
+  grep -q "package used to perform factorization: $solver" "$b" || fail "-ksp_view does not show $solver as the factorization package" || return 1
+  ! grep -q "There are options you set that were not used" "$b" || fail "$solver run left options unused" || return 1
+  say "native: $(last_its "$a") iterations; $solver: $(last_its "$b") iterations"
   local tol=1e-10
   if [ -n "${YARDSTICK:-}" ]; then
     # ill-conditioned problem: PETSc's own kernels with and without inodes (-mat_no_inode: other
@@ -233,6 +234,31 @@ compare_case() {
     say "yardstick: native vs native -mat_no_inode differ by $d relative; tolerance $tol"
   fi
   compare_monitors "$a" "$b" "$tol"
+}
+
+with_element() { # with_element compare_case ...: the same comparison with the sptrsv_element path
+  local SOLVER=sptrsv_element
+  "$@"
+}
+
+# gs_case NP PROG COMMON SOR_ARGS GS_ARGS: PROG with PETSc's PCSOR options and with ours (PC gs, the plugin
+# loaded by -dll_append): same iterations, residual histories to 1e-10; ours must use every option and
+# -ksp_view must show the gs PC (its sweeps counted) wherever sor was used
+gs_case() {
+  local np=$1 prog=$2 common=$3 sor=$4 gs=$5 exe=$OUT/bin/$2 a=$OUT/native.out b=$OUT/ours.out cmd=()
+  need_file "$exe" "see the build/programs test" || return 1
+  [ "$np" -gt 1 ] && cmd=("${MPIEXEC[@]}" -n "$np")
+  # shellcheck disable=SC2086
+  prun "$a" "${cmd[@]}" "$exe" $common $sor -ksp_converged_reason -ksp_view || fail "PCSOR run failed" || return 1
+  # shellcheck disable=SC2086
+  prun "$b" "${cmd[@]}" "$exe" -dll_append "$LIB" $common $gs -ksp_converged_reason -ksp_view -options_left || fail "PC gs run failed" || return 1
+  ! grep -q "There are options you set that were not used" "$b" || fail "PC gs run left options unused" || return 1
+  local nsor ngs
+  nsor=$(grep -c "type: sor" "$a") ngs=$(grep -c "type: gs" "$b")
+  [ "$nsor" -gt 0 ] && [ "$nsor" = "$ngs" ] || fail "-ksp_view: $nsor PCs of type sor natively, $ngs of type gs in ours" || return 1
+  ! grep -q "sweeps so far 0$" "$b" || fail "a gs PC was set up but never swept" || return 1
+  say "PCSOR: $(last_its "$a") iterations; PC gs: $(last_its "$b") iterations ($ngs gs PCs)"
+  compare_monitors "$a" "$b"
 }
 
 with_yardstick() { # with_yardstick compare_case ...: tolerance from PETSc's own rounding (see compare_case)
@@ -307,6 +333,18 @@ mm_ours_errors() {
   grep -Eq -- "$opat" "$b" || fail "sptrsv_level message lacks /$opat/"
 }
 
+ours_fails() { # ours_fails PROG "ARGS" PATTERN: ours exits with a PETSc error (no crash) whose message matches PATTERN
+  local prog=$1 args=$2 pat=$3 o=$OUT/ours.out rc
+  need_file "$OUT/bin/$prog" "see the build/programs test" || return 1
+  # shellcheck disable=SC2086
+  prun "$o" "$OUT/bin/$prog" -dll_append "$LIB" $args
+  rc=$?
+  [ $rc != 0 ] || fail "run succeeded; it must stop with an error" || return 1
+  [ $rc -lt 124 ] || fail "run died (exit $rc): a crash or timeout, not an error" || return 1
+  ! grep -q "Caught signal" "$o" || fail "run crashed" || return 1
+  grep -Eq -- "$pat" "$o" || fail "message lacks /$pat/"
+}
+
 mm_both_pass() { # mm_both_pass SOURCE_ARGS PATTERN "ARGS": both succeed and print the same text matching PATTERN
   local src=$1 pat=$2 args=$3 exe=$OUT/bin/mmsolve a=$OUT/native.out b=$OUT/ours.out
   need_file "$exe" "see the build/programs test" || return 1
@@ -369,6 +407,38 @@ run_test ex45/grid17-bjacobi-np2 compare_case 2 ex45 "-da_grid_x 17 -da_grid_y 1
 run_test ex19/newton-ilu0-no-inode compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -mat_no_inode -snes_monitor -ksp_monitor" ""
 run_test ex19/newton-ilu1-grashof-no-inode compare_case 1 ex19 "-da_grid_x 12 -da_grid_y 12 -grashof 1000 -pc_type ilu -pc_factor_levels 1 -mat_no_inode -snes_monitor -ksp_monitor" ""
 run_test ex19/newton-ilu0-inode-yardstick with_yardstick compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -snes_monitor -ksp_monitor" ""
+# the element (synchronization-free) path: same factors, solves in dispatch order
+run_test ex2/element-ilu0 with_element compare_case 1 ex2 "$EX2" ""
+run_test ex2/element-ilu1-csc with_element compare_case 1 ex2 "$EX2 -pc_factor_levels 1" "-mat_sptrsv_format csc"
+run_test ex2/element-icc0 with_element compare_case 1 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type icc -ksp_monitor" ""
+run_test ex2/element-bjacobi-np2 with_element compare_case 2 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -ksp_monitor" "" sub_
+run_test ex45/element-grid17 with_element compare_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type ilu -ksp_monitor" ""
+run_test ex19/element-newton-ilu0-no-inode with_element compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -mat_no_inode -snes_monitor -ksp_monitor" ""
+run_test matrices/element-cryg2500-ilu1 with_element mm_compare cryg2500 "-ksp_type gmres -ksp_gmres_restart 100 -ksp_max_it 2000 -pc_type ilu -pc_factor_levels 1 -ksp_rtol 1e-8"
+
+# f. PC gs against PCSOR (same options; PC gs is point Gauss-Seidel: PCSOR on matrices without inodes)
+G2="-m 50 -n 50 -ksp_monitor"
+run_test gs/ex2-symmetric gs_case 1 ex2 "$G2" "-pc_type sor" "-pc_type gs"
+run_test gs/ex2-forward-element gs_case 1 ex2 "$G2" "-pc_type sor -pc_sor_forward" "-pc_type gs -pc_gs_type forward -pc_gs_scheduler element"
+run_test gs/ex2-backward-csc gs_case 1 ex2 "$G2" "-pc_type sor -pc_sor_backward" "-pc_type gs -pc_gs_type backward -pc_gs_format csc"
+run_test gs/ex2-omega-its gs_case 1 ex2 "$G2" "-pc_type sor -pc_sor_omega 1.5 -pc_sor_its 3" "-pc_type gs -pc_gs_omega 1.5 -pc_gs_its 3 -pc_gs_scheduler element"
+run_test gs/ex2-richardson-omega gs_case 1 ex2 "$G2 -ksp_type richardson -ksp_max_it 200" "-pc_type sor -pc_sor_omega 1.7" "-pc_type gs -pc_gs_omega 1.7 -pc_gs_format csc -pc_gs_scheduler element"
+run_test gs/ex2-shift gs_case 1 ex2 "$G2" "-pc_type sor -pc_sor_diagonal_shift 0.1 -pc_sor_its 2" "-pc_type gs -pc_gs_diagonal_shift 0.1 -pc_gs_its 2"
+run_test gs/ex2-bjacobi-np2 gs_case 2 ex2 "$G2 -pc_type bjacobi" "-sub_pc_type sor -sub_pc_sor_its 2" "-sub_pc_type gs -sub_pc_gs_its 2 -sub_pc_gs_scheduler element"
+run_test gs/ex2-local-np2 gs_case 2 ex2 "$G2" "-pc_type sor" "-pc_type gs"
+run_test gs/ex45-default gs_case 1 ex45 "-ksp_monitor" "-pc_type sor" "-pc_type gs"
+run_test gs/ex45-grid17-element gs_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -ksp_monitor" "-pc_type sor" "-pc_type gs -pc_gs_scheduler element"
+run_test gs/ex45-mg-chebyshev gs_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type mg -pc_mg_levels 3 -ksp_monitor" "-mg_levels_pc_type sor" "-mg_levels_pc_type gs"
+run_test gs/ex45-mg-richardson gs_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type richardson -mg_levels_ksp_max_it 2 -ksp_monitor" "-mg_levels_pc_type sor -mg_levels_pc_sor_omega 1.2" "-mg_levels_pc_type gs -mg_levels_pc_gs_omega 1.2 -mg_levels_pc_gs_scheduler element"
+run_test gs/ex45-gamg-richardson gs_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type gamg -mg_levels_ksp_type richardson -ksp_monitor" "-mg_levels_pc_type sor" "-mg_levels_pc_type gs"
+run_test gs/ex45-bjacobi-np2 gs_case 2 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type bjacobi -ksp_monitor" "-sub_pc_type sor" "-sub_pc_type gs -sub_pc_gs_format csc"
+run_test gs/bcsstk13-cg-symmetric gs_case 1 mmsolve "-f $MATDIR/bcsstk13.mtx.gz -ksp_type cg -ksp_max_it 300 -mat_no_inode -ksp_monitor" "-pc_type sor -pc_sor_omega 1.2" "-pc_type gs -pc_gs_omega 1.2"
+run_test gs/missing-diagonal-error ours_fails mmsolve "-f $MATDIR/west0479.mtx.gz -ksp_type gmres -pc_type gs" "row [0-9]+ has no diagonal entry"
+run_test gs/zero-diagonal-error ours_fails mmsolve "-builtin zerodiag -ksp_type gmres -pc_type gs" "zero diagonal entry in row [0-9]+"
+run_test gs/view ours_grep ex2 "-m 30 -n 30 -pc_type gs -ksp_view" "type: gs" "scheduler (level|element) \\(requested auto\\)" "forward sweep" "[0-9]+ levels"
+run_test gs/log-view ours_grep ex2 "-m 30 -n 30 -pc_type gs -log_view" "^SpTrsvGSApply " "^SpTrsvGSSetup " "^PCApply "
+run_test gs/help ours_grep ex2 "-m 30 -n 30 -pc_type gs -help" "-pc_gs_type" "-pc_gs_omega" "-pc_gs_its" "-pc_gs_scheduler" "-pc_gs_format"
+
 OURS="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv_level"
 run_test view/ksp-view ours_grep ex2 "$OURS -ksp_view" "sptrsv_level" "[0-9]+ levels" "rows per level"
 run_test view/log-view ours_grep ex2 "$OURS -log_view" "^SpTrsvSolve " "^SpTrsvSymbolic " "^SpTrsvNumeric " "^MatSolve "

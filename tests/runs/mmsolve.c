@@ -1,6 +1,6 @@
 static char help[] = "Solve A x = b with b = A * ones, A read from a Matrix Market file (.mtx.gz), KSP and PC from the options.\n\
   -f <file.mtx.gz>          the matrix (loaded with SpTrsvLoadMatrixMarket)\n\
-  -builtin <name>           instead of -f: a small matrix made here: empty (0 x 0), nonsquare (3 x 4),\n\
+  -builtin <name>           instead of -f: a small matrix made here: empty (0 x 0), nonsquare (3 x 4), zerodiag (3 x 3, a stored zero diagonal),\n\
                             zeropivot (3 x 3, ILU(0) meets an exact zero pivot in row 1)\n\
 Prints the iterations, the converged reason and the final residual norms; exits nonzero on any PETSc error.\n\n";
 
@@ -48,7 +48,22 @@ static PetscErrorCode BuiltinMatrix(const char *name, Mat *A)
     PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
     PetscFunctionReturn(0);
   }
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown -builtin %s: use empty, nonsquare or zeropivot", name);
+  PetscCall(PetscStrcmp(name, "zerodiag", &flg));
+  if (flg) {
+    /* [2 1 0; 1 0 1; 0 1 3]: nonsingular, the stored diagonal entry of row 1 is zero (Gauss-Seidel cannot run) */
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 3, 3, 3, NULL, A));
+    PetscCall(MatSetValue(*A, 0, 0, 2.0, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, 0, 1, 1.0, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, 1, 0, 1.0, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, 1, 1, 0.0, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, 1, 2, 1.0, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, 2, 1, 1.0, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, 2, 2, 3.0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+    PetscFunctionReturn(0);
+  }
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown -builtin %s: use empty, nonsquare, zeropivot or zerodiag", name);
 }
 
 int main(int argc, char **argv)

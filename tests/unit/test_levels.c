@@ -168,18 +168,19 @@ static PetscErrorCode TestRandom(PetscRandom rnd, PetscInt n, PetscReal density,
   for (PetscInt i = 0; i < n; i++) PetscCall(PetscRandomGetValue(rnd, &b[i]));
   for (PetscInt tr = 0; tr < 2; tr++) {
     PetscCall(DenseSolve(t, (PetscBool)tr, b, xref));
-    for (PetscInt f = 0; f < 2; f++) {
-      SpTrsvSolver s;
-      PetscReal    err = 0, nrm = 0;
-      PetscCall(SpTrsvSolverCreate(t, (PetscBool)tr, (SpTrsvFormat)f, SPTRSV_PLAN_LEVEL, &SpTrsvBackendHost, &s));
-      PetscCall(SpTrsvSolverApply(s, b, x));
-      for (PetscInt i = 0; i < n; i++) {
-        err = PetscMax(err, PetscAbsScalar(x[i] - xref[i]));
-        nrm = PetscMax(nrm, PetscAbsScalar(xref[i]));
+    for (PetscInt f = 0; f < 2; f++)
+      for (PetscInt pt = 0; pt < SPTRSV_PLAN_NTYPES; pt++) {
+        SpTrsvSolver s;
+        PetscReal    err = 0, nrm = 0;
+        PetscCall(SpTrsvSolverCreate(t, (PetscBool)tr, (SpTrsvFormat)f, (SpTrsvPlanType)pt, &SpTrsvBackendHost, &s));
+        PetscCall(SpTrsvSolverApply(s, b, x));
+        for (PetscInt i = 0; i < n; i++) {
+          err = PetscMax(err, PetscAbsScalar(x[i] - xref[i]));
+          nrm = PetscMax(nrm, PetscAbsScalar(xref[i]));
+        }
+        EXPECT(err <= 1e-12 * PetscMax(nrm, 1.0), "random n=%" PetscInt_FMT " density %g %s%s %s %s %s: error %g", n, (double)density, uplo == SPTRSV_LOWER ? "lower" : "upper", unit ? " unit" : "", tr ? "transpose" : "", SpTrsvFormats[f], SpTrsvPlanTypes[pt], (double)err);
+        PetscCall(SpTrsvSolverDestroy(&s));
       }
-      EXPECT(err <= 1e-12 * PetscMax(nrm, 1.0), "random n=%" PetscInt_FMT " density %g %s%s %s %s: error %g", n, (double)density, uplo == SPTRSV_LOWER ? "lower" : "upper", unit ? " unit" : "", tr ? "transpose" : "", SpTrsvFormats[f], (double)err);
-      PetscCall(SpTrsvSolverDestroy(&s));
-    }
   }
   PetscCall(PetscFree3(b, x, xref));
   PetscCall(SpTrsvTriDestroy(&t));
@@ -220,6 +221,72 @@ static PetscErrorCode TestEmpty(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   Element plans: the dispatch order puts every dependency first (what makes the GPU kernels
+   deadlock-free) on the shapes the issue names: a chain (one row per level), a row depending on every
+   earlier row, and empty rows; solves in dispatch order match the dense reference.
+*/
+static PetscErrorCode TestDispatchShape(const char *name, PetscInt n, PetscInt kind)
+{
+  PetscInt    *ai, *aj, nnz = 0;
+  SpTrsvTri    t;
+  SpTrsvOp     op;
+  SpTrsvPlan   plan;
+  SpTrsvSolver s;
+  PetscScalar *b, *x;
+  PetscReal    err = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(n + 1, &ai));
+  PetscCall(PetscMalloc1(2 * n + 1, &aj));
+  ai[0] = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    if (kind == 0 && i > 0) aj[nnz++] = i - 1;                                      /* chain */
+    if (kind == 1 && i == n - 1)                                                    /* last row depends on all */
+      for (PetscInt j = 0; j < i; j++) aj[nnz++] = j;
+    if (kind == 2 && i % 3 == 2) aj[nnz++] = i - 2;                                 /* mostly empty rows */
+    ai[i + 1] = nnz;
+    if (kind == 1) PetscCall(PetscRealloc(sizeof(PetscInt) * (nnz + n + 1), &aj)); /* room for the full row */
+  }
+  PetscCall(SpTrsvTriCreate(n, SPTRSV_LOWER, PETSC_TRUE, &t));
+  PetscCall(SpTrsvTriSetPattern(t, ai, aj));
+  for (PetscInt p = 0; p < nnz; p++) t->a[p] = kind == 1 ? 1.0 / n : -1.0;
+  PetscCall(SpTrsvTriValuesChanged(t));
+  PetscCall(SpTrsvTriGetOp(t, PETSC_FALSE, &op));
+  PetscCall(SpTrsvPlanCreate(&op, SPTRSV_PLAN_ELEMENT, &plan));
+  PetscCall(SpTrsvPlanCheckDispatchOrder(&op, plan));
+  EXPECT(plan->type == SPTRSV_PLAN_ELEMENT && plan->nlevels == (kind == 0 ? n : 2), "%s: %" PetscInt_FMT " levels", name, plan->nlevels);
+  /* b = T * ones (unit diagonal): x must be ones */
+  PetscCall(PetscMalloc2(n + 1, &b, n + 1, &x));
+  for (PetscInt i = 0; i < n; i++) {
+    b[i] = 1.0;
+    for (PetscInt p = ai[i]; p < ai[i + 1]; p++) b[i] += t->a[p];
+  }
+  for (PetscInt f = 0; f < 2; f++) {
+    PetscCall(SpTrsvSolverCreate(t, PETSC_FALSE, (SpTrsvFormat)f, SPTRSV_PLAN_ELEMENT, &SpTrsvBackendHost, &s));
+    PetscCall(SpTrsvSolverApply(s, b, x));
+    err = 0;
+    for (PetscInt i = 0; i < n; i++) err = PetscMax(err, PetscAbsScalar(x[i] - 1.0));
+    EXPECT(err < 1e-10, "%s %s: error %g", name, SpTrsvFormats[f], (double)err);
+    PetscCall(SpTrsvSolverDestroy(&s));
+  }
+  /* a corrupted dispatch order (first two positions of a chain swapped) must be refused */
+  if (kind == 0 && n > 2) {
+    PetscErrorCode ierr;
+    PetscInt       tmp = plan->order[0];
+    plan->order[0]     = plan->order[1];
+    plan->order[1]     = tmp;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = SpTrsvPlanCheckDispatchOrder(&op, plan);
+    PetscCall(PetscPopErrorHandler());
+    EXPECT(ierr == PETSC_ERR_PLIB, "%s: a dispatch order with a dependency after its row was accepted (error %d)", name, (int)ierr);
+  }
+  PetscCall(PetscFree2(b, x));
+  PetscCall(SpTrsvPlanDestroy(&plan));
+  PetscCall(SpTrsvTriDestroy(&t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscRandom rnd;
@@ -243,6 +310,9 @@ int main(int argc, char **argv)
     PetscCall(TestRandom(rnd, 150, 1.0, (SpTrsvUplo)u, PETSC_TRUE));
   }
   PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(TestDispatchShape("chain n=1e6", 1000000, 0));
+  PetscCall(TestDispatchShape("row depending on all earlier rows", 3000, 1));
+  PetscCall(TestDispatchShape("empty rows", 10000, 2));
   PetscCall(TestNotTriangular());
   PetscCall(TestEmpty());
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_levels: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
