@@ -21,126 +21,6 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
 
 #include "bench.h"
 
-/* ---- helpers ------------------------------------------------------------------------------------- */
-
-/* ||x - ref||_inf / ||ref||_inf (NaN counts as infinite) */
-static double RelErr(PetscInt n, const PetscScalar *x, const PetscScalar *ref)
-{
-  PetscReal dmax = 0, rmax = 0;
-
-  for (PetscInt i = 0; i < n; i++) {
-    PetscReal d = PetscAbsScalar(x[i] - ref[i]);
-    if (PetscIsInfOrNanReal(d)) d = PETSC_INFINITY;
-    dmax = PetscMax(dmax, d);
-    rmax = PetscMax(rmax, PetscAbsScalar(ref[i]));
-  }
-  return (double)(rmax > 0 ? dmax / rmax : dmax);
-}
-
-static int CompareDouble(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-Result *NewResult(Bench *B, const char *variant, const char *kind)
-{
-  Result *r;
-
-  if (B->nres >= MAX_RESULTS) return NULL;
-  r = &B->res[B->nres++];
-  memset(r, 0, sizeof(*r));
-  (void)PetscStrncpy(r->variant, variant, sizeof(r->variant));
-  (void)PetscStrncpy(r->kind, kind, sizeof(r->kind));
-  r->setup_ms = -1;
-  r->err      = -1;
-  return r;
-}
-
-static const Result *FindResult(const Bench *B, const char *variant, const char *kind)
-{
-  for (PetscInt k = 0; k < B->nres; k++)
-    if (!strcmp(B->res[k].variant, variant) && !strcmp(B->res[k].kind, kind) && B->res[k].reps > 0) return &B->res[k];
-  return NULL;
-}
-
-
-/*
-  TimeSolves - warm up (at most -warmup solves or a quarter of -max_time), then time back-to-back solves: on the
-  device with a CUDA event before each solve and one after the last, on the stream the solves use, so each
-  interval is one solve in steady state (including the host's launch work whenever that is the bottleneck);
-  without a known stream (host PETSc) the device is synchronised around each solve. Median and minimum.
-*/
-PetscErrorCode TimeSolves(Bench *B, Where where, PetscInt minreps, SolveFn fn, void *ctx, Result *r)
-{
-  PetscLogDouble t0, t1, est;
-  PetscInt       nw = 0, reps;
-  double        *ms;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscTime(&t0));
-  do {
-    PetscCall((*fn)(ctx));
-#if defined(BENCH_HAVE_CUDA)
-    if (where == ON_DEVICE) BenchCUDA(cudaDeviceSynchronize());
-#endif
-    nw++;
-    PetscCall(PetscTime(&t1));
-  } while (nw < B->warmup && (t1 - t0) < 0.25 * B->max_time);
-  est  = (t1 - t0) / nw;
-  reps = B->reps;
-  if (est > 0 && reps * est > B->max_time) reps = (PetscInt)(B->max_time / est);
-  reps = PetscMax(reps, minreps);
-  reps = PetscMax(reps, 1);
-  PetscCall(PetscMalloc1(reps, &ms));
-  r->timing = "host-clock";
-#if defined(BENCH_HAVE_CUDA)
-  if (where == ON_DEVICE && B->events) {
-    if (B->nev < reps + 1) {
-      for (PetscInt k = 0; k < B->nev; k++) BenchCUDA(cudaEventDestroy(B->ev[k]));
-      PetscCall(PetscFree(B->ev));
-      PetscCall(PetscMalloc1(reps + 1, &B->ev));
-      B->nev = 0;
-      for (PetscInt k = 0; k < reps + 1; k++, B->nev++) BenchCUDA(cudaEventCreate(&B->ev[k]));
-    }
-    for (PetscInt k = 0; k < reps; k++) {
-      BenchCUDA(cudaEventRecord(B->ev[k], B->st));
-      PetscCall((*fn)(ctx));
-    }
-    BenchCUDA(cudaEventRecord(B->ev[reps], B->st));
-    BenchCUDA(cudaEventSynchronize(B->ev[reps]));
-    for (PetscInt k = 0; k < reps; k++) {
-      float e;
-      BenchCUDA(cudaEventElapsedTime(&e, B->ev[k], B->ev[k + 1]));
-      ms[k] = e;
-    }
-    BenchCUDA(cudaDeviceSynchronize());
-    r->timing = "cuda-events";
-  } else
-#endif
-  {
-    for (PetscInt k = 0; k < reps; k++) {
-#if defined(BENCH_HAVE_CUDA)
-      if (where == ON_DEVICE) BenchCUDA(cudaDeviceSynchronize());
-#endif
-      PetscCall(PetscTime(&t0));
-      PetscCall((*fn)(ctx));
-#if defined(BENCH_HAVE_CUDA)
-      if (where == ON_DEVICE) BenchCUDA(cudaDeviceSynchronize());
-#endif
-      PetscCall(PetscTime(&t1));
-      ms[k] = 1e3 * (t1 - t0);
-    }
-    if (where == ON_DEVICE) r->timing = "device-sync";
-  }
-  qsort(ms, (size_t)reps, sizeof(double), CompareDouble);
-  r->reps   = reps;
-  r->med_ms = reps % 2 ? ms[reps / 2] : 0.5 * (ms[reps / 2 - 1] + ms[reps / 2]);
-  r->min_ms = ms[0];
-  PetscCall(PetscFree(ms));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* ---- solves through the private API --------------------------------------------------------------- */
 
 typedef struct {
@@ -230,47 +110,6 @@ static PetscErrorCode RunHostReference(Bench *B, SpTrsvFactor fac)
 /* ---- GPU variants -------------------------------------------------------------------------------- */
 
 #if defined(BENCH_HAVE_CUDA)
-PetscErrorCode DeviceErr(Bench *B, const PetscScalar *d, const PetscScalar *ref, double *err)
-{
-  PetscFunctionBeginUser;
-  BenchCUDA(cudaDeviceSynchronize());
-  BenchCUDA(cudaMemcpy(B->hbuf, d, (size_t)B->n * sizeof(PetscScalar), cudaMemcpyDeviceToHost));
-  *err = RelErr(B->n, B->hbuf, ref);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* bytes of a device-to-device copy (read + write) per second, best of 5, after one untimed copy */
-static PetscErrorCode MeasureBandwidth(Bench *B, PetscInt mib)
-{
-  void       *src = NULL, *dst = NULL;
-  size_t      bytes = (size_t)mib << 20;
-  cudaEvent_t e0, e1;
-  float       best = -1;
-
-  PetscFunctionBeginUser;
-  BenchCUDA(cudaMalloc(&src, bytes));
-  BenchCUDA(cudaMalloc(&dst, bytes));
-  BenchCUDA(cudaMemset(src, 1, bytes));
-  BenchCUDA(cudaEventCreate(&e0));
-  BenchCUDA(cudaEventCreate(&e1));
-  for (PetscInt k = 0; k < 6; k++) {
-    float ms;
-    BenchCUDA(cudaEventRecord(e0, B->st));
-    BenchCUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, B->st));
-    BenchCUDA(cudaEventRecord(e1, B->st));
-    BenchCUDA(cudaEventSynchronize(e1));
-    BenchCUDA(cudaEventElapsedTime(&ms, e0, e1));
-    if (k && (best < 0 || ms < best)) best = ms;
-  }
-  BenchCUDA(cudaEventDestroy(e0));
-  BenchCUDA(cudaEventDestroy(e1));
-  BenchCUDA(cudaFree(src));
-  BenchCUDA(cudaFree(dst));
-  B->bw_gbs = 2.0 * (double)bytes / (best * 1e-3) / 1e9;
-  PetscCall(PetscSNPrintf(B->bw_how, sizeof(B->bw_how), "measured: cudaMemcpy device-to-device of %" PetscInt_FMT " MiB, best of 5, read+write bytes", mib));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* our level kernels on the factor's triangles through the private API: csr/csc x graph on/off */
 static PetscErrorCode RunOurKernels(Bench *B, SpTrsvFactor fac, const SpTrsvBackendOps *cuda)
 {
@@ -442,12 +281,7 @@ static PetscErrorCode Report(Bench *B)
 
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n%-22s %9s %10s %11s %-3s %-26s %5s %10s %9s %9s %7s %8s %8s %9s %9s %9s %s\n", "case", "n", "nnz", "levels", "tri", "variant", "reps", "median_ms", "GFLOP/s", "GB/s", "%bound", "vs_cusp", "vs_petsc", "setup_ms", "breakeven", "max_err", "timing"));
-  if (B->csv) {
-    long pos;
-    (void)fseek(B->csv, 0, SEEK_END);
-    pos = ftell(B->csv);
-    if (pos <= 0) fputs(hdr, B->csv);
-  }
+  PetscCall(BenchCSVHeader(B, hdr));
   for (PetscInt k = 0; k < B->nres; k++) {
     const Result  *r  = &B->res[k];
     PetscBool      lu = (PetscBool)!strcmp(r->kind, "LU");
@@ -495,11 +329,7 @@ int main(int argc, char **argv)
   Mat                     A, F;
   IS                      row, col;
   MatFactorInfo           info;
-  MatInfo                 ainfo;
-  char                    mtx[PETSC_MAX_PATH_LEN] = "", grid[256] = "", csvname[PETSC_MAX_PATH_LEN] = "", label[PETSC_MAX_PATH_LEN] = "";
-  PetscBool               has_mtx, has2d, has3d, has_csv, has_label, has_bw, petsc_cusparse = PETSC_TRUE, gpu = PETSC_FALSE, file = PETSC_FALSE;
-  PetscInt                stencil = 0, g[3] = {1, 1, 1}, bw_mib = 1024;
-  PetscReal               bw = 0;
+  PetscBool               petsc_cusparse = PETSC_TRUE, gpu = PETSC_FALSE, file = PETSC_FALSE;
   const SpTrsvBackendOps *cuda = NULL;
   const char             *why = "";
   SpTrsvFactor            fac;
@@ -510,60 +340,9 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SpTrsvInitializePackage());
   memset(&B, 0, sizeof(B));
-  B.reps     = 200;
-  B.min_reps = 5;
-  B.warmup   = 20;
-  B.max_time  = 0.25;
-  B.host_time = 0.1;
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-mtx", mtx, sizeof(mtx), &has_mtx));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-lap2d", grid, sizeof(grid), &has2d));
-  if (!has2d) PetscCall(PetscOptionsGetString(NULL, NULL, "-lap3d", grid, sizeof(grid), &has3d));
-  else has3d = PETSC_FALSE;
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-stencil", &stencil, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &B.reps, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-min_reps", &B.min_reps, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-warmup", &B.warmup, NULL));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-max_time", &B.max_time, NULL));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-host_time", &B.host_time, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-csv", csvname, sizeof(csvname), &has_csv));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-label", label, sizeof(label), &has_label));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-bw_gbs", &bw, &has_bw));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bw_mib", &bw_mib, NULL));
+  PetscCall(BenchGetOptions(&B));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-petsc_cusparse", &petsc_cusparse, NULL));
-  PetscCheck((has_mtx ? 1 : 0) + (has2d ? 1 : 0) + (has3d ? 1 : 0) == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Give exactly one of -mtx <file>, -lap2d NXxNY -stencil 5|9, -lap3d NXxNYxNZ -stencil 7|27");
-  PetscCheck(B.reps >= 1 && B.min_reps >= 1 && B.warmup >= 1 && B.max_time > 0 && B.host_time > 0 && bw_mib > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-reps, -min_reps, -warmup, -max_time, -host_time and -bw_mib must be positive");
-
-  /* ---- the matrix ---- */
-  PetscCall(PetscTime(&t0));
-  if (has_mtx) {
-#if defined(SPTRSV_NO_MMLOAD)
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Built without the Matrix Market reader (no zlib): cannot read %s", mtx);
-#else
-    const char *base = strrchr(mtx, '/');
-    size_t      len;
-
-    PetscCall(SpTrsvLoadMatrixMarket(mtx, &A));
-    PetscCall(AddDiagonal(A));
-    file = PETSC_TRUE;
-    PetscCall(PetscStrncpy(B.label, base ? base + 1 : mtx, sizeof(B.label)));
-    len = strlen(B.label);
-    if (len > 7 && !strcmp(B.label + len - 7, ".mtx.gz")) B.label[len - 7] = 0;
-    else if (len > 4 && !strcmp(B.label + len - 4, ".mtx")) B.label[len - 4] = 0;
-#endif
-  } else {
-    PetscInt dim = has2d ? 2 : 3;
-    if (!stencil) stencil = dim == 2 ? 5 : 7;
-    PetscCall(ParseGrid(grid, dim, g));
-    PetscCall(SpTrsvBuildStencil(g[0], g[1], g[2], stencil, &A));
-    if (dim == 2) PetscCall(PetscSNPrintf(B.label, sizeof(B.label), "lap2d%" PetscInt_FMT "_%" PetscInt_FMT "x%" PetscInt_FMT, stencil, g[0], g[1]));
-    else PetscCall(PetscSNPrintf(B.label, sizeof(B.label), "lap3d%" PetscInt_FMT "_%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT, stencil, g[0], g[1], g[2]));
-  }
-  PetscCall(PetscTime(&t1));
-  if (has_label) PetscCall(PetscStrncpy(B.label, label, sizeof(B.label)));
-  PetscCall(MatGetSize(A, &B.n, NULL));
-  PetscCall(MatGetInfo(A, MAT_LOCAL, &ainfo));
-  B.nnzA = (PetscInt)ainfo.nz_used;
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "bench %s: n = %" PetscInt_FMT ", nnz(A) = %" PetscInt_FMT " (built in %.2f s)\n", B.label, B.n, B.nnzA, (double)(t1 - t0)));
+  PetscCall(BenchLoadMatrix(&B, "bench", &A, &file));
 
   /* ---- the GPU ---- */
   PetscCall(SpTrsvBackendCUDAGet(&cuda, &gpu, &why));
@@ -604,19 +383,9 @@ int main(int argc, char **argv)
 
   /* right-hand side in [-1, 1] (xorshift, the same on every machine), the host reference solutions */
   PetscCall(PetscMalloc4(B.n, &B.b, B.n, &B.yref, B.n, &B.xref, B.n, &B.hbuf));
-  for (PetscInt i = 0; i < B.n; i++) {
-    seed ^= seed << 13;
-    seed ^= seed >> 7;
-    seed ^= seed << 17;
-    B.b[i] = (PetscScalar)(2.0 * (double)(seed >> 11) / 9007199254740992.0 - 1.0);
-  }
+  BenchFillRandom(B.n, &seed, B.b);
   PetscCall(RunHostReference(&B, fac));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "ILU(0): nnz(L) = %" PetscInt_FMT " + nnz(U) = %" PetscInt_FMT " strict + %" PetscInt_FMT " diagonal; levels L = %" PetscInt_FMT ", U = %" PetscInt_FMT "; bytes per solve (model) L = %.4g, U = %.4g; factorization %.1f ms (backend %s)\n", B.nnzL, B.nnzU, B.n, B.Ls.nlevels, B.Us.nlevels, B.Ls.bytes_per_solve, B.Us.bytes_per_solve, factor_ms, gpu ? "cuda" : "host"));
-
-  if (has_csv) {
-    B.csv = fopen(csvname, "a+");
-    PetscCheck(B.csv, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open -csv %s", csvname);
-  }
 
   if (!gpu) {
     double err;
@@ -635,43 +404,14 @@ int main(int argc, char **argv)
   }
 #if defined(BENCH_HAVE_CUDA)
   else {
-    int                   dev = 0;
-    struct cudaDeviceProp prop;
-
-    BenchCUDA(cudaGetDevice(&dev));
-    BenchCUDA(cudaGetDeviceProperties(&prop, dev));
-    PetscCall(PetscSNPrintf(B.device, sizeof(B.device), "%s", prop.name));
-  #if defined(PETSC_HAVE_CUDA)
-    PetscCall(SpTrsvBackendCUDAGetStream(&B.st)); /* the stream our solves are enqueued on */
-    B.events = PETSC_TRUE;
-  #else
-    B.st     = (cudaStream_t)0; /* the backend's stream is private: synchronise the device around each solve */
-    B.events = PETSC_FALSE;
-  #endif
-    if (has_bw && bw > 0) {
-      B.bw_gbs = bw;
-      PetscCall(PetscSNPrintf(B.bw_how, sizeof(B.bw_how), "given with -bw_gbs"));
-    } else PetscCall(MeasureBandwidth(&B, bw_mib));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "device: %s (device %d)\n", B.device, dev));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "device bandwidth: %.1f GB/s (%s)\n", B.bw_gbs, B.bw_how));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "timing: %s, median of at most %" PetscInt_FMT " (at least %" PetscInt_FMT ") solves after at most %" PetscInt_FMT " warm-up solves, about %.2f s per variant\n", B.events ? "CUDA events on the solves' stream, back-to-back solves" : "device synchronised around each solve (host PETSc: the backend's stream is private)", B.reps, B.min_reps, B.warmup, (double)B.max_time));
-
-    BenchCUDA(cudaMalloc((void **)&B.d_b, (size_t)(B.n + 1) * sizeof(PetscScalar)));
-    BenchCUDA(cudaMalloc((void **)&B.d_w, (size_t)(B.n + 1) * sizeof(PetscScalar)));
-    BenchCUDA(cudaMalloc((void **)&B.d_x, (size_t)(B.n + 1) * sizeof(PetscScalar)));
-    BenchCUDA(cudaMemcpy(B.d_b, B.b, (size_t)B.n * sizeof(PetscScalar), cudaMemcpyHostToDevice));
-
+    PetscCall(BenchDeviceInit(&B, "solve"));
     PetscCall(RunOurKernels(&B, fac, cuda));
     PetscCall(RunCuSparse(&B, fac));
     PetscCall(RunMatSolve(&B, F, PETSC_TRUE, factor_ms));
   #if defined(PETSC_HAVE_CUDA)
     if (petsc_cusparse) PetscCall(RunPetscCusparse(&B, A, &info));
   #endif
-    BenchCUDA(cudaFree(B.d_b));
-    BenchCUDA(cudaFree(B.d_w));
-    BenchCUDA(cudaFree(B.d_x));
-    for (PetscInt k = 0; k < B.nev; k++) BenchCUDA(cudaEventDestroy(B.ev[k]));
-    PetscCall(PetscFree(B.ev));
+    PetscCall(BenchDeviceFinalize(&B));
   }
 #endif
   PetscCall(Report(&B));

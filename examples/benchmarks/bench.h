@@ -1,4 +1,5 @@
-/* Shared declarations of the benchmark program (bench.c, bench_matrices.c, bench_cusparse.c) */
+/* Shared declarations of the benchmark programs: bench (bench.c) and bench_gs (bench_gs.c, bench_gs_cusparse.c), with
+   the pieces both use (bench_common.c, bench_matrices.c, bench_cusparse.c) */
 #pragma once
 
 #include <petscsptrsv.h>
@@ -66,6 +67,7 @@ typedef struct {
   double      err;
   const char *timing;
   const char *breakeven_ref; /* variant whose setup and time the break-even is computed against (or NULL) */
+  char        note[128];     /* bench_gs: empty, or why the row failed its check or did not run */
 } Result;
 
 typedef struct {
@@ -75,11 +77,13 @@ typedef struct {
   SpTrsvStats Ls, Us;
   double      bw_gbs; /* 0: unknown */
   char        bw_how[128];
+  PetscInt    bw_mib; /* size of the copy that measures bw_gbs */
   char        device[256];
   PetscInt    reps, min_reps, warmup;
   PetscReal   max_time, host_time;
   FILE       *csv;
-  /* host data: right-hand side and the host backend's solutions (reference) */
+  /* host data: right-hand side and the host backend's results (the reference). bench: yref = L^{-1} b, xref = U^{-1} yref;
+     bench_gs: yref = the initial iterate, xref = the iterate after one symmetric Gauss-Seidel iteration */
   PetscScalar *b, *yref, *xref, *hbuf;
   Result       res[MAX_RESULTS];
   PetscInt     nres;
@@ -99,12 +103,38 @@ typedef enum {
   ON_DEVICE
 } Where;
 
-/* shared by bench.c, bench_matrices.c and bench_cusparse.c */
+/* bench_common.c */
+double         RelErr(PetscInt, const PetscScalar *, const PetscScalar *);
+void           BenchFillRandom(PetscInt, unsigned long long *, PetscScalar *);
 Result        *NewResult(Bench *, const char *, const char *);
+const Result  *FindResult(const Bench *, const char *, const char *);
+PetscErrorCode BenchGetOptions(Bench *);
+PetscErrorCode BenchCSVHeader(Bench *, const char *);
 PetscErrorCode TimeSolves(Bench *, Where, PetscInt, SolveFn, void *, Result *);
+/* bench_matrices.c */
+PetscErrorCode BenchLoadMatrix(Bench *, const char *, Mat *, PetscBool *);
 PetscErrorCode AddDiagonal(Mat);
 PetscErrorCode ParseGrid(const char *, PetscInt, PetscInt[3]);
 #if defined(BENCH_HAVE_CUDA)
 PetscErrorCode DeviceErr(Bench *, const PetscScalar *, const PetscScalar *, double *);
+PetscErrorCode BenchDeviceInit(Bench *, const char *);
+PetscErrorCode BenchDeviceFinalize(Bench *);
+
+/* bench_cusparse.c: one of our triangles (strict part + inverted diagonal) as a cuSPARSE CSR matrix (32-bit indices)
+   with dense vectors in and out, and an SpSV descriptor (triangular solves) or an SpMV buffer (products) */
+typedef struct {
+  cusparseSpMatDescr_t mat;
+  cusparseDnVecDescr_t vin, vout;
+  cusparseSpSVDescr_t  sv;
+  int                 *d_ptr, *d_idx;
+  PetscScalar         *d_val;
+  void                *d_buf;
+} CusTri;
+
+PetscErrorCode CusTriSetup(cusparseHandle_t, SpTrsvTri, PetscScalar *, PetscScalar *, CusTri *);
+PetscErrorCode CusStrictSetup(cusparseHandle_t, SpTrsvTri, PetscScalar *, PetscScalar *, CusTri *);
+PetscErrorCode CusSolve(cusparseHandle_t, CusTri *);
+PetscErrorCode CusMultAdd(cusparseHandle_t, CusTri *);
+void           CusTriDestroy(CusTri *);
 PetscErrorCode RunCuSparse(Bench *, SpTrsvFactor);
 #endif

@@ -1,41 +1,29 @@
-/* The cuSPARSE SpSV reference of the benchmark, on the same triangles as ours */
+/* The cuSPARSE references of the benchmarks on our triangles: SpSV for bench, SpSV + SpMV helpers for bench_gs */
 #include "bench.h"
 
 #if defined(BENCH_HAVE_CUDA)
-/* cuSPARSE SpSV on one of our triangles: full CSR (32-bit indices); a unit L keeps only its strict part
-   (CUSPARSE_DIAG_TYPE_UNIT), U gets its diagonal 1/idiag inserted (CUSPARSE_DIAG_TYPE_NON_UNIT) */
-typedef struct {
-  cusparseSpMatDescr_t mat;
-  cusparseDnVecDescr_t vin, vout;
-  cusparseSpSVDescr_t  sv;
-  int                 *d_ptr, *d_idx;
-  PetscScalar         *d_val;
-  void                *d_buf;
-} CusTri;
-
 typedef struct {
   cusparseHandle_t h;
   CusTri           L, U;
 } CusCtx;
 
-static PetscErrorCode CusTriSetup(cusparseHandle_t h, SpTrsvTri T, PetscScalar *d_in, PetscScalar *d_out, CusTri *c)
+/* T as a cuSPARSE CSR matrix: the strict part, with the diagonal 1/idiag inserted when diag (32-bit indices) */
+static PetscErrorCode CusCsrCreate(SpTrsvTri T, PetscBool diag, CusTri *c)
 {
-  PetscInt           n = T->n, nnzs = T->i[n];
-  PetscInt64         nnz = (PetscInt64)nnzs + (T->unit ? 0 : n);
-  PetscBool          upper = (PetscBool)(T->uplo == SPTRSV_UPPER);
-  int               *hp, *hi;
-  PetscScalar       *hv, one = 1.0;
-  size_t             bufsize = 0;
-  cusparseFillMode_t fill = upper ? CUSPARSE_FILL_MODE_UPPER : CUSPARSE_FILL_MODE_LOWER;
-  cusparseDiagType_t diag = T->unit ? CUSPARSE_DIAG_TYPE_UNIT : CUSPARSE_DIAG_TYPE_NON_UNIT;
-  PetscInt64         p = 0;
+  PetscInt     n = T->n, nnzs = T->i[n];
+  PetscInt64   nnz = (PetscInt64)nnzs + (diag ? n : 0);
+  PetscBool    upper = (PetscBool)(T->uplo == SPTRSV_UPPER);
+  int         *hp, *hi;
+  PetscScalar *hv;
+  PetscInt64   p = 0;
 
   PetscFunctionBeginUser;
   PetscCheck(nnz < INT_MAX && n < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "cuSPARSE comparison uses 32-bit indices: nnz %" PetscInt64_FMT " too large", nnz);
+  PetscCheck(!diag || T->idiag, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "A unit triangle has no diagonal to insert");
   PetscCall(PetscMalloc3(n + 1, &hp, nnz + 1, &hi, nnz + 1, &hv));
   for (PetscInt i = 0; i < n; i++) {
     hp[i] = (int)p;
-    if (!T->unit && upper) {
+    if (diag && upper) {
       hi[p]   = (int)i;
       hv[p++] = 1.0 / T->idiag[i];
     }
@@ -43,7 +31,7 @@ static PetscErrorCode CusTriSetup(cusparseHandle_t h, SpTrsvTri T, PetscScalar *
       hi[p]   = (int)T->j[q];
       hv[p++] = T->a[q];
     }
-    if (!T->unit && !upper) {
+    if (diag && !upper) {
       hi[p]   = (int)i;
       hv[p++] = 1.0 / T->idiag[i];
     }
@@ -57,6 +45,21 @@ static PetscErrorCode CusTriSetup(cusparseHandle_t h, SpTrsvTri T, PetscScalar *
   if (nnz) BenchCUDA(cudaMemcpy(c->d_val, hv, (size_t)nnz * sizeof(PetscScalar), cudaMemcpyHostToDevice));
   PetscCall(PetscFree3(hp, hi, hv));
   BenchCUSPARSE(cusparseCreateCsr(&c->mat, n, n, nnz, c->d_ptr, c->d_idx, c->d_val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, BENCH_CUDA_R));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* cuSPARSE SpSV on one of our triangles, d_out = T^{-1} d_in: a unit L keeps only its strict part
+   (CUSPARSE_DIAG_TYPE_UNIT), a non-unit triangle gets its diagonal 1/idiag inserted (CUSPARSE_DIAG_TYPE_NON_UNIT) */
+PetscErrorCode CusTriSetup(cusparseHandle_t h, SpTrsvTri T, PetscScalar *d_in, PetscScalar *d_out, CusTri *c)
+{
+  PetscInt           n    = T->n;
+  PetscScalar        one  = 1.0;
+  size_t             bufsize = 0;
+  cusparseFillMode_t fill = T->uplo == SPTRSV_UPPER ? CUSPARSE_FILL_MODE_UPPER : CUSPARSE_FILL_MODE_LOWER;
+  cusparseDiagType_t diag = T->unit ? CUSPARSE_DIAG_TYPE_UNIT : CUSPARSE_DIAG_TYPE_NON_UNIT;
+
+  PetscFunctionBeginUser;
+  PetscCall(CusCsrCreate(T, (PetscBool)!T->unit, c));
   BenchCUSPARSE(cusparseSpMatSetAttribute(c->mat, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof(fill)));
   BenchCUSPARSE(cusparseSpMatSetAttribute(c->mat, CUSPARSE_SPMAT_DIAG_TYPE, &diag, sizeof(diag)));
   BenchCUSPARSE(cusparseCreateDnVec(&c->vin, n, d_in, BENCH_CUDA_R));
@@ -68,8 +71,26 @@ static PetscErrorCode CusTriSetup(cusparseHandle_t h, SpTrsvTri T, PetscScalar *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the strict part of T for products d_out -= T_strict d_in (CusMultAdd): CSR, SpMV buffer (and preprocessing) */
+PetscErrorCode CusStrictSetup(cusparseHandle_t h, SpTrsvTri T, PetscScalar *d_in, PetscScalar *d_out, CusTri *c)
+{
+  PetscScalar alpha = -1.0, beta = 1.0;
+  size_t      bufsize = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(CusCsrCreate(T, PETSC_FALSE, c));
+  BenchCUSPARSE(cusparseCreateDnVec(&c->vin, T->n, d_in, BENCH_CUDA_R));
+  BenchCUSPARSE(cusparseCreateDnVec(&c->vout, T->n, d_out, BENCH_CUDA_R));
+  BenchCUSPARSE(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, c->mat, c->vin, &beta, c->vout, BENCH_CUDA_R, CUSPARSE_SPMV_ALG_DEFAULT, &bufsize));
+  BenchCUDA(cudaMalloc(&c->d_buf, bufsize ? bufsize : 1));
+  #if CUSPARSE_VERSION >= 12600
+  BenchCUSPARSE(cusparseSpMV_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, c->mat, c->vin, &beta, c->vout, BENCH_CUDA_R, CUSPARSE_SPMV_ALG_DEFAULT, c->d_buf));
+  #endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* free what was made (after an error too); errors here are ignored */
-static void CusTriDestroy(CusTri *c)
+void CusTriDestroy(CusTri *c)
 {
   if (c->sv) (void)cusparseSpSV_destroyDescr(c->sv);
   if (c->vin) (void)cusparseDestroyDnVec(c->vin);
@@ -82,12 +103,22 @@ static void CusTriDestroy(CusTri *c)
   memset(c, 0, sizeof(*c));
 }
 
-static PetscErrorCode CusSolve(cusparseHandle_t h, CusTri *c)
+PetscErrorCode CusSolve(cusparseHandle_t h, CusTri *c)
 {
   PetscScalar one = 1.0;
 
   PetscFunctionBeginUser;
   BenchCUSPARSE(cusparseSpSV_solve(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c->mat, c->vin, c->vout, BENCH_CUDA_R, CUSPARSE_SPSV_ALG_DEFAULT, c->sv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* d_out = d_out - T_strict d_in */
+PetscErrorCode CusMultAdd(cusparseHandle_t h, CusTri *c)
+{
+  PetscScalar alpha = -1.0, beta = 1.0;
+
+  PetscFunctionBeginUser;
+  BenchCUSPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, c->mat, c->vin, &beta, c->vout, BENCH_CUDA_R, CUSPARSE_SPMV_ALG_DEFAULT, c->d_buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

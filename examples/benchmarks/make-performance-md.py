@@ -5,6 +5,8 @@
       parse the -log_view logs of the end-to-end runs (files named e2e-<problem>-<solver>.log) into a CSV
   make-performance-md.py tables --bench bench.csv --e2e e2e.csv [--machine TEXT] [--command TEXT]
       print the markdown tables (stdout)
+  make-performance-md.py gs --csv gs.csv --e2e gs-e2e.csv [--machine TEXT] [--command TEXT]
+      the Gauss-Seidel tables (paper 000's Tables 1, 2 and 5, bench_gs / run-gs-device.sh) with the paper's V100 figures
 
 Every number in the output comes from the CSV files; nothing is typed in. Standard library only.
 """
@@ -16,7 +18,7 @@ import re
 import sys
 
 E2E_FIELDS = ["problem", "solver", "status", "iterations", "reason", "ksp_solve_s", "pc_setup_s", "matsolve_count", "matsolve_s",
-              "matsolve_gpu_s", "matmult_s", "pcapply_s", "total_s", "factor_backend", "error"]
+              "matsolve_gpu_s", "matmult_s", "pcapply_s", "total_s", "factor_backend", "error", "pcapply_count"]
 EVENTS = {"KSPSolve": "ksp_solve_s", "PCSetUp": "pc_setup_s", "MatSolve": "matsolve_s", "MatMult": "matmult_s", "PCApply": "pcapply_s"}
 
 
@@ -49,13 +51,15 @@ def parse_log(path):
             continue
         key = EVENTS[tok[0]]
         row[key] = tok[3]
+        if tok[0] == "PCApply":
+            row["pcapply_count"] = tok[1]
         if tok[0] == "MatSolve":
             row["matsolve_count"] = tok[1]
             # GPU time = flops / (GPU Mflop/s): only when the event logged GPU time (-log_view_gpu_time)
             flops, gpu_mflops = fnum(tok[5]), fnum(tok[21]) if len(tok) > 21 else None
             if flops and gpu_mflops:
                 row["matsolve_gpu_s"] = "%.6g" % (flops / (gpu_mflops * 1e6))
-    b = re.search(r"backend (\w+) \(([^)]*)\)(; vectors copied to and from the device)?", text)
+    b = re.search(r"backend (\w+) \(([^)]*)\)(; vectors copied to (?:and from the device|/from the backend))?", text)
     if b:
         row["factor_backend"] = "sptrsv/" + b.group(1) + (" (vectors copied)" if b.group(3) else "")
     else:
@@ -358,6 +362,237 @@ def cmd_compare(args):
     return 0
 
 
+# ---- Gauss-Seidel tables (bench_gs, run-gs-device.sh) ------------------------------------------------------
+
+GS_VARIANTS = ["LEVR", "LEVC", "ELMR", "ELMC"]
+GS_PAPER_COLS = ["LEVR", "LEVC", "ELMR", "ELMC", "CUS1", "CUS2"]
+# Published figures, for comparison only: paper 000 (Li & Zhang), Tables 1 (c), (d) and 2 (c), (d): GFLOP/s of a forward
+# + backward Gauss-Seidel sweep on an NVIDIA V100 (CUS1 = cusparseDcsrsv, CUS2 = cusparseDcsrsv2, CUDA 9.2), columns as
+# GS_PAPER_COLS. Their Table 5 used 21 large SuiteSparse/MFEM matrices that are not among the shared matrices.
+GS_PAPER_V100 = {
+    (2, 5): {"2048x2048": (2.07, 2.09, 6.10, 5.25, 2.10, 2.07), "1024x4096": (1.60, 1.63, 5.44, 4.31, 1.70, 1.85),
+             "512x8192": (0.97, 0.98, 3.56, 2.49, 1.07, 1.04), "256x16384": (0.49, 0.50, 1.90, 1.11, 0.51, 0.42),
+             "128x32768": (0.25, 0.26, 0.94, 0.51, 0.23, 0.14)},
+    (2, 9): {"2048x2048": (2.50, 2.55, 8.50, 6.08, 2.71, 2.09), "1024x4096": (1.60, 1.64, 5.99, 4.11, 1.53, 0.99),
+             "512x8192": (0.90, 0.91, 3.32, 1.92, 0.88, 0.27), "256x16384": (0.46, 0.47, 1.69, 0.78, 0.42, 0.09),
+             "128x32768": (0.22, 0.23, 0.66, 0.56, 0.49, 0.08)},
+    (3, 7): {"128x128x128": (6.88, 7.32, 8.51, 9.03, 7.79, 8.06), "64x128x256": (7.11, 7.69, 9.66, 10.90, 8.45, 8.81),
+             "64x64x512": (6.71, 7.05, 10.79, 13.87, 8.02, 10.43), "32x64x1024": (5.16, 5.19, 10.79, 11.62, 4.76, 8.51),
+             "32x32x2048": (2.62, 2.67, 8.45, 6.51, 2.51, 4.76)},
+    (3, 27): {"128x128x128": (19.53, 18.74, 34.57, 30.33, 16.87, 28.40), "64x128x256": (16.27, 16.38, 35.12, 27.27, 13.87, 25.21),
+              "64x64x512": (9.98, 10.36, 29.20, 18.61, 9.46, 16.97), "32x64x1024": (5.01, 5.16, 14.27, 9.97, 4.79, 7.17),
+              "32x32x2048": (2.62, 2.67, 6.49, 4.77, 2.41, 3.11)},
+}
+
+
+def gs_case_key(label):
+    """(dim, stencil, grid) of a Laplacian label (lap2d5_2048x2048), or None for a file"""
+    m = re.match(r"lap(\d)d(\d+)_(\d+x\d+(?:x\d+)?)$", label)
+    return (int(m.group(1)), int(m.group(2)), m.group(3)) if m else None
+
+
+def geomean(vals):
+    vals = [v for v in vals if v and v > 0]
+    return math.exp(sum(math.log(v) for v in vals) / len(vals)) if vals else None
+
+
+class GSCase:
+    """the rows of one matrix: GFLOP/s per variant (GPU rows that ran and passed the check), the failures"""
+
+    def __init__(self, label, rows):
+        self.label, self.key = label, gs_case_key(label)
+        self.rows = {r["variant"]: r for r in rows if r["backend"] == "cuda"}
+        any_row = rows[0]
+        self.n, self.nnz, self.levels = any_row["n"], any_row["nnz"], "%s/%s" % (any_row["levels_L"], any_row["levels_U"])
+        self.changed = any_row.get("diag_changed", "")
+        self.bad = {v: r["status"] for v, r in self.rows.items() if r["status"] != "ok"}
+
+    def gf(self, v):
+        r = self.rows.get(v)
+        return fnum(r["gflops"]) if r and r["status"] == "ok" else None
+
+    def cell(self, v, best):
+        if v in self.bad:
+            return self.bad[v]
+        g = self.gf(v)
+        return "-" if g is None else ("**%.2f**" % g if g == best else "%.2f" % g)
+
+    def vs_cus(self, variants):
+        """best GFLOP/s of the variants / CUS's"""
+        return ratio(max((self.gf(v) for v in variants if self.gf(v) is not None), default=None), self.gf("CUS"))
+
+    def bound(self, variants):
+        best = max(variants, key=lambda v: self.gf(v) or -1)
+        r = self.rows.get(best)
+        return fnum(r["bw_fraction"]) if r and self.gf(best) else None
+
+
+def gs_table(cases, paper):
+    hdr = ["grid" if paper else "matrix", "n", "nnz", "levels L/U"] + GS_VARIANTS + ["CUS", "best/CUS", "%bound"]
+    if paper:
+        hdr += ["V100 " + c for c in GS_PAPER_COLS]
+    else:
+        hdr += ["diag changed"]
+    t = []
+    for c in cases:
+        best = max((c.gf(v) for v in GS_VARIANTS + ["CUS"] if c.gf(v) is not None), default=None)
+        row = [c.key[2] if paper else c.label, c.n, c.nnz, c.levels] + [c.cell(v, best) for v in GS_VARIANTS + ["CUS"]]
+        b = c.bound(GS_VARIANTS)
+        row += [fmt(c.vs_cus(GS_VARIANTS), "%.2f"), fmt(100 * b if b is not None else None, "%.1f")]
+        if paper:
+            pv = GS_PAPER_V100.get(c.key[:2], {}).get(c.key[2])
+            row += ["%.2f" % x for x in pv] if pv else ["-"] * len(GS_PAPER_COLS)
+        else:
+            row += [c.changed or "-"]
+        t.append(row)
+    return md_table(hdr, t)
+
+
+def gs_summary(name, cases):
+    """geometric means and the cases where element scheduling loses (to cuSPARSE, or to level scheduling)"""
+    out = []
+    for label, vs in (("ELMR", ["ELMR"]), ("ELMC", ["ELMC"]), ("best of ELMR/ELMC", ["ELMR", "ELMC"]), ("best of ours", GS_VARIANTS)):
+        r = [c.vs_cus(vs) for c in cases]
+        ok = [x for x in r if x is not None]
+        loses = [c.label for c, x in zip(cases, r) if x is not None and x <= 1.0]
+        out.append([name, label + " / CUS", len(ok), fmt(geomean(ok), "%.2f"), fmt(min(ok) if ok else None, "%.2f"),
+                    fmt(max(ok) if ok else None, "%.2f"), "%d of %d" % (len(ok) - len(loses), len(ok)), ", ".join(loses) or "-"])
+    lose_lev = [c.label for c in cases if c.vs_cus(["ELMR", "ELMC"]) is not None and c.vs_cus(["LEVR", "LEVC"]) is not None
+                and c.vs_cus(["ELMR", "ELMC"]) < c.vs_cus(["LEVR", "LEVC"])]
+    n_both = sum(1 for c in cases if c.vs_cus(["ELMR", "ELMC"]) is not None and c.vs_cus(["LEVR", "LEVC"]) is not None)
+    out.append([name, "best of ELMR/ELMC vs best of LEVR/LEVC (ahead: element not slower)", n_both, "-", "-", "-", "%d of %d" % (n_both - len(lose_lev), n_both),
+                ", ".join(lose_lev) or "-"])
+    return out
+
+
+def gs_e2e(e2e, p):
+    by = {}
+    for r in e2e:
+        by.setdefault(r["problem"], {})[r["solver"]] = r
+    t, rt = [], []
+    for prob in sorted(by, key=lambda x: [int(v) for v in re.findall(r"\d+", x)] or [0]):
+        for pc in ("sor", "gs"):
+            r = by[prob].get(pc)
+            if not r:
+                continue
+            if r["status"] != "ok":
+                t.append([prob, pc, "FAILED: " + r["error"], "-", "-", "-", "-", "-", "-"])
+                continue
+            cnt, pa = fnum(r.get("pcapply_count")), fnum(r["pcapply_s"])
+            t.append([prob, pc, r["iterations"], r["reason"], r["ksp_solve_s"], r["pcapply_s"] or "-",
+                      fmt(1e3 * pa / cnt if pa and cnt else None, "%.3f"), r["pc_setup_s"] or "-", r["factor_backend"] or "host (MatSOR)"])
+        sor, gs = by[prob].get("sor"), by[prob].get("gs")
+        if sor and gs and sor["status"] == gs["status"] == "ok":
+            ks = ratio(fnum(sor["ksp_solve_s"]), fnum(gs["ksp_solve_s"]))
+            rt.append([prob, sor["iterations"], gs["iterations"], fmt(ks, "%.2f"), fmt(ratio(fnum(sor["pcapply_s"]), fnum(gs["pcapply_s"])), "%.2f"),
+                       "met" if ks and ks > 1 else "NOT met"])
+    p("### End to end: ex45, GMRES(30), PETSc's `-pc_type sor` vs `-pc_type gs` (two processes, identical options otherwise)")
+    p("")
+    p("`-dm_mat_type aijcusparse -dm_vec_type cuda`, `-log_view -log_view_gpu_time`; seconds. PCSOR has no GPU kernel for "
+      "the CUDA matrix type: PETSc's MatSOR sweeps on the host, with the vectors copied each application.")
+    p("")
+    p(md_table(["problem", "pc", "iterations", "reason", "KSPSolve", "PCApply", "per PCApply ms", "PCSetUp", "sweeps on"], t)
+      if t else "**No end-to-end results** (gs-e2e.csv missing or empty: see logs.tar.gz).")
+    p("")
+    if rt:
+        p(md_table(["problem", "iterations sor", "iterations gs", "KSPSolve sor / gs", "PCApply sor / gs", "gs faster (KSPSolve)"], rt))
+        p("")
+    return rt
+
+
+def cmd_gs(args):
+    rows = read_csv(args.csv)
+    e2e = read_csv(args.e2e)
+    out = []
+    p = out.append
+    by = {}
+    for r in rows:
+        by.setdefault(r["matrix"], []).append(r)
+    cases = [GSCase(lab, rr) for lab, rr in by.items()]
+    lap = {k: sorted([c for c in cases if c.key and c.key[:2] == k], key=lambda c: list(GS_PAPER_V100.get(k, {})).index(c.key[2])
+                     if c.key[2] in GS_PAPER_V100.get(k, {}) else 99) for k in GS_PAPER_V100}
+    files = sorted([c for c in cases if not c.key], key=lambda c: c.label)
+    devices = sorted({r["device"] for r in rows if r["device"] not in ("", "none")})
+    bws = sorted({fnum(r["bw_gbs"]) for r in rows if fnum(r["bw_gbs"])})
+    p("<!-- generated by examples/benchmarks/make-performance-md.py gs from gs.csv and gs-e2e.csv: do not edit by hand -->")
+    p("")
+    if args.machine:
+        p("Machine: %s  " % args.machine)
+    if args.command:
+        p("Command: `%s` (device run, carrying `.petsc-cuda` and `.carry`)  " % args.command)
+    p("Device: %s; bandwidth bound: %s GB/s (cudaMemcpy device-to-device, read + write bytes); GPU timing: %s." % (
+        ", ".join(devices) or "none (host rows only)", ", ".join("%.0f" % b for b in bws) or "-",
+        ", ".join(sorted({r["timing"] for r in rows if r["backend"] == "cuda"})) or "-"))
+    p("")
+    p("GFLOP/s of one symmetric Gauss-Seidel iteration (a forward and a backward sweep, omega = 1, in place from a nonzero "
+      "iterate) = 4 nnz(A) / t, as paper 000 (section 6) counts them; t = median of back-to-back iterations (CUDA events). "
+      "Ours: SpTrsvGS on the CUDA backend, LEVR/LEVC = csr/csc with level scheduling, ELMR/ELMC = csr/csc with element "
+      "scheduling. CUS = cuSPARSE: SpMV with the strict upper (lower) part, then SpSV with L + D (U + D). Best per row in "
+      "bold; `best/CUS` = best of ours / CUS; `%bound` = model bytes (A read once per sweep as CSR with 32-bit indices, plus "
+      "b and x read and x written) / t / bandwidth, for the best of ours. Each row's iterate after one iteration was checked "
+      "against the host backend (relative error < 1e-10); a row that failed the check shows WRONG, one that did not run FAILED. "
+      "`V100` columns: the paper's published figures (its Tables 1 and 2, (c) and (d); CUS1/CUS2 = cuSPARSE csrsv/csrsv2 "
+      "of CUDA 9.2), for comparison only.")
+    p("")
+    if not rows:
+        p("**No Gauss-Seidel rows** (gs.csv missing or empty: see logs.tar.gz).")
+        p("")
+    summ = []
+    for title, dim in (("Table 1: 2-D Laplacians", 2), ("Table 2: 3-D Laplacians", 3)):
+        for k in sorted(k for k in lap if k[0] == dim):
+            if not lap[k]:
+                continue
+            p("### %s, %d-point stencil" % (title, k[1]))
+            p("")
+            p(gs_table(lap[k], True))
+            p("")
+            summ += gs_summary("%d-D %d-point" % k, lap[k])
+    if files:
+        p("### Table 5: the shared matrices")
+        p("")
+        p("Each row was made diagonally dominant first (a_ii = max(|a_ii|, sum of |a_ij|), sign kept; `diag changed` counts "
+          "the rows that changed): Gauss-Seidel needs a nonzero diagonal, and one iteration of a general matrix can overflow. "
+          "The pattern, which sets the schedule and the traffic, is the file's (plus any missing diagonal entry). The "
+          "paper's Table 5 used other (larger) matrices; it reports on V100 a speedup over cuSPARSE and GSF of up to 3.8 "
+          "and 1.6 on average.")
+        p("")
+        p(gs_table(files, False))
+        p("")
+        summ += gs_summary("shared matrices", files)
+    if summ:
+        p("### Speedups over cuSPARSE (geometric mean over the matrices; `ahead` = faster than CUS)")
+        p("")
+        p(md_table(["matrices", "variant", "cases", "geometric mean", "min", "max", "ahead", "behind (or equal)"], summ))
+        p("")
+    rt = gs_e2e(e2e, p)
+    # ---- targets ----
+    tg = []
+    d2 = [c for k in ((2, 5), (2, 9)) for c in lap[k]]
+    if d2:
+        behind = [c.label for c in d2 if not (c.vs_cus(["ELMR", "ELMC"]) or 0) > 1]
+        tg.append(["ELMR/ELMC ahead of cuSPARSE on every 2-D Laplacian shape (best of the two)",
+                   "%d of %d" % (len(d2) - len(behind), len(d2)), "met" if not behind and len(d2) == 10 else "NOT met" + (" (%d of 10 ran)" % len(d2) if len(d2) < 10 else "")])
+    if files:
+        ahead = sum(1 for c in files if (c.vs_cus(["ELMR", "ELMC"]) or 0) > 1)
+        tg.append(["ELMR/ELMC ahead of cuSPARSE on at least 80% of the shared matrices", "%d of %d (%.0f%%)" % (ahead, len(files), 100.0 * ahead / len(files)),
+                   "met" if ahead >= 0.8 * len(files) else "NOT met"])
+    for r in rt:
+        tg.append(["GMRES(30) + PC gs faster than + PCSOR (aijcusparse), KSPSolve, %s" % r[0], r[3] + "x", r[5]])
+    bad = [(c.label, v, s) for c in cases for v, s in sorted(c.bad.items())]
+    ngpu = sum(len(c.rows) for c in cases)
+    tg.append(["every GPU row matches the host backend (relative error < 1e-10)",
+               "%d of %d rows not ok" % (len(bad), ngpu) if ngpu else "no GPU rows", "-" if not ngpu else ("NOT met" if bad else "met")])
+    p("### Targets of the issue, checked on these numbers")
+    p("")
+    p(md_table(["target", "measured", "verdict"], tg))
+    p("")
+    if bad:
+        p("Rows not ok: " + "; ".join("%s %s %s" % b for b in bad))
+        p("")
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -371,6 +606,11 @@ def main():
     b.add_argument("--command", default="")
     c = sub.add_parser("ratios")
     c.add_argument("--bench", default="bench.csv")
+    g = sub.add_parser("gs")
+    g.add_argument("--csv", default="gs.csv")
+    g.add_argument("--e2e", default="gs-e2e.csv")
+    g.add_argument("--machine", default="")
+    g.add_argument("--command", default="")
     d = sub.add_parser("compare")
     d.add_argument("--before", required=True)
     d.add_argument("--after", required=True)
@@ -379,6 +619,8 @@ def main():
         return cmd_ratios(args)
     if args.cmd == "compare":
         return cmd_compare(args)
+    if args.cmd == "gs":
+        return cmd_gs(args)
     return cmd_e2e(args) if args.cmd == "e2e" else cmd_tables(args)
 
 

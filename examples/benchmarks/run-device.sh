@@ -31,35 +31,22 @@
 #   E2E_CPU=0             1: also ex2 with PETSc's host ILU (-pc_factor_mat_solver_type petsc, host vectors)
 #   E2E_REF_SOLVER=cusparse, E2E_GPU=1   (smoke tests without a CUDA PETSc: petsc and 0)
 #   BENCH_QUICK=0         1: small grids only (smoke test of the script)
+#   and those of device-common.sh (PETSC_DIR, SPTRSV_MATDIR, SPTRSV_TUTORIALS, CUDA_HOME)
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 ROOT=$(pwd)
-T0=$(date +%s)
 BUDGET=${BENCH_BUDGET:-400}
 OUTDIR=${OUT:-$ROOT/build/bench-out}
 WORK=$ROOT/build/bench
 LOGDIR=$WORK/logs
-rm -rf "$LOGDIR"
-mkdir -p "$OUTDIR" "$LOGDIR" "$WORK"
+SUMMARY=$OUTDIR/summary.txt
 CSV=$OUTDIR/bench.csv
 E2E_CSV=$OUTDIR/e2e.csv
 MD=$OUTDIR/perf-tables.md
-SUMMARY=$OUTDIR/summary.txt
+# shellcheck source=examples/benchmarks/device-common.sh
+source "$ROOT/examples/benchmarks/device-common.sh"
+device_init
 rm -f "$CSV" "$E2E_CSV" "$MD" "$OUTDIR/logs.tar.gz"
-: >"$SUMMARY"
-FAILED=0
-
-export PETSC_DIR=${PETSC_DIR:-$ROOT/.petsc-cuda}
-export PETSC_ARCH=
-MATDIR=${SPTRSV_MATDIR:-$ROOT/.carry/matrices}
-TUTDIR=${SPTRSV_TUTORIALS:-$ROOT/.carry/tutorials}
-CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export PATH=$CUDA_HOME/bin:$PATH
-export LD_LIBRARY_PATH=$PETSC_DIR/lib:$CUDA_HOME/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-# Open MPI singleton runs as root, on a machine with no network
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
-# Ubuntu's Open MPI is not CUDA-aware: a CUDA PETSc aborts in PetscInitialize without this
-export PETSC_OPTIONS="-use_gpu_aware_mpi 0"
 
 MAX_TIME=${BENCH_MAX_TIME:-0.25}
 REPS=${BENCH_REPS:-200}
@@ -70,42 +57,10 @@ E2E_GPU=${E2E_GPU:-1}
 QUICK=${BENCH_QUICK:-0}
 EX2_M=1000
 
-elapsed() { echo $(($(date +%s) - T0)); }
-left() { echo $((BUDGET - $(elapsed))); }
-say() { echo "=== [$(elapsed) s] $*" | tee -a "$LOGDIR/run.log"; }
-# record STEP STATUS SECONDS
-record() { printf '%-40s %-16s %5s s\n' "$1" "$2" "$3" >>"$SUMMARY"; }
-
-# step NAME REQUIRED(1|0) TIMEOUT COMMAND...: run with its log in $LOGDIR/NAME.log, within the budget
-step() {
-  local name=$1 required=$2 tmo=$3 l t rc status
-  shift 3
-  l=$(left)
-  if [ "$l" -le 15 ]; then
-    say "$name: SKIPPED (time budget of $BUDGET s spent)"
-    record "$name" "SKIPPED(budget)" 0
-    return 125
-  fi
-  [ "$tmo" -gt $((l - 5)) ] && tmo=$((l - 5))
-  say "$name (timeout $tmo s)"
-  echo "+ $*" >"$LOGDIR/$name.log"
-  t=$(date +%s)
-  if [ "$(type -t "$1")" = function ]; then ("$@") >>"$LOGDIR/$name.log" 2>&1; else timeout "$tmo" "$@" >>"$LOGDIR/$name.log" 2>&1; fi
-  rc=$?
-  status=PASS
-  if [ $rc != 0 ]; then
-    if [ "$required" = 1 ]; then status=FAIL; FAILED=1; else status=ADVISORY; fi
-    [ $rc = 124 ] && status="$status(timeout)"
-    tail -n 15 "$LOGDIR/$name.log"
-  fi
-  record "$name" "$status" "$(($(date +%s) - t))"
-  return $rc
-}
-
 finish() {
   local py=$ROOT/examples/benchmarks/make-performance-md.py machine
   say "tables"
-  machine="$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -n 1); CUDA $(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p'); PETSc $(sed -n 's/^#define PETSC_VERSION_\(MAJOR\|MINOR\|SUBMINOR\) *\([0-9]*\).*/\2/p' "$PETSC_DIR/include/petscversion.h" 2>/dev/null | paste -sd.); $(sed -n 's/^PRETTY_NAME="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' /etc/os-release 2>/dev/null); $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)"
+  machine=$(device_machine)
   echo "$machine" >"$LOGDIR/machine.txt"
   python3 "$py" e2e --csv "$E2E_CSV" "$LOGDIR"/e2e-*.log >"$LOGDIR/e2e-parse.log" 2>&1 || echo "e2e parse failed: see e2e-parse.log" | tee -a "$LOGDIR/run.log"
   python3 "$py" tables --bench "$CSV" --e2e "$E2E_CSV" --machine "$machine" --command "bash examples/benchmarks/run-device.sh" >"$MD" 2>"$LOGDIR/tables.log" || { echo "table generation failed:"; cat "$LOGDIR/tables.log"; }
@@ -122,67 +77,13 @@ finish() {
   exit $?
 }
 
-# ---- environment ---------------------------------------------------------------------------------
-say "environment"
-{
-  uname -a
-  nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total,clocks.max.memory --format=csv 2>&1 || echo "nvidia-smi: not available"
-  nvcc --version 2>&1 | tail -n 2
-  command -v mpicc && mpicc --showme:version 2>&1
-  lscpu 2>/dev/null | sed -n '/^Model name/p;/^CPU(s)/p'
-} >>"$LOGDIR/run.log" 2>&1
-MISSING=""
-command -v mpicc >/dev/null 2>&1 || MISSING="$MISSING mpicc"
-command -v make >/dev/null 2>&1 || MISSING="$MISSING make"
-command -v python3 >/dev/null 2>&1 || MISSING="$MISSING python3"
-[ -f "$PETSC_DIR/lib/petsc/conf/variables" ] || MISSING="$MISSING PETSc($PETSC_DIR/lib/petsc/conf/variables: carry .petsc-cuda)"
-if [ -n "$MISSING" ]; then
-  say "MISSING:$MISSING"
-  record environment FAIL 0
-  FAILED=1
-  finish
-fi
-record environment PASS 0
-
-# ---- relocate the carried PETSc: its conf files name the prefix it was installed into (as tests/device/run.sh) --
-# shellcheck source=tests/device/petsc-relocate.sh
-source "$ROOT/tests/device/petsc-relocate.sh"
-step relocate-petsc 1 60 relocate_petsc || finish
-
-# ---- build: plugin, bench, tutorials -------------------------------------------------------------
-MAKEFILE=makefile
-mkdir -p build/device
-if make -n -f makefile WITH_CUDA=1 lib >"$LOGDIR/make-n.log" 2>&1; then :; elif grep -q "both : and :: entries" "$LOGDIR/make-n.log"; then
-  sed 's/^clean: sptrsv-clean/clean:: sptrsv-clean/' makefile >build/device/makefile
-  MAKEFILE=build/device/makefile
-  say "NOTE: makefile's 'clean:' clashes with PETSc's 'clean::' rule; building with $MAKEFILE"
-fi
-MAKE=(make -f "$MAKEFILE" WITH_CUDA=1 CUDA_HOME="$CUDA_HOME" -j"$(nproc)")
-step build-plugin 1 300 "${MAKE[@]}" lib || finish
-# the Matrix Market reader needs zlib (header and library); a CUDA PETSc does not link it itself
-ZTEST=$WORK/ztest
-printf '#include <zlib.h>\nint main(void){return gzopen("x","rb") != 0;}\n' >"$ZTEST.c"
-if mpicc "$ZTEST.c" -o "$ZTEST" -lz >/dev/null 2>&1; then MM_SRC=examples/common/mmload.c MM_FLAGS='' ZLIB=-lz
-elif mpicc "$ZTEST.c" -o "$ZTEST" -l:libz.so.1 >/dev/null 2>&1; then MM_SRC=examples/common/mmload.c MM_FLAGS='' ZLIB=-l:libz.so.1
-else
-  MM_SRC='' MM_FLAGS=-DSPTRSV_NO_MMLOAD ZLIB=''
-  say "NOTE: zlib (zlib.h + libz) not usable: bench is built without the Matrix Market reader (generated matrices only)"
-  record matrix-market-files "SKIPPED(no zlib)" 0
-fi
+# ---- environment, carried PETSc, plugin; bench and the tutorials --------------------------------------
+device_prepare || finish
 BENCH=$WORK/bench
-# shellcheck disable=SC2016 # make expands these
-step build-bench 1 120 "${MAKE[@]}" MM_SRC="$MM_SRC" MM_FLAGS="$MM_FLAGS" ZLIB="$ZLIB" --eval='build/bench/bench: $(BENCH_SRC) $(MM_SRC) $(SPTRSV_LIB) ; $(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) $(MM_FLAGS) -o $@ $(BENCH_SRC) $(MM_SRC) -Llib -lpetscsptrsv -Wl,-rpath,$(CURDIR)/lib $(LINK_LIBS) $(CUDA_LIBS) $(ZLIB)' build/bench/bench || finish
+device_build_bench bench BENCH_SRC || finish
 HAVE_TUT=1
 for ex in ex2 ex45; do
-  if [ ! -f "$TUTDIR/$ex.c" ]; then
-    say "NOTE: $TUTDIR/$ex.c missing: no end-to-end runs (copy PETSc 3.26.1's src/ksp/ksp/tutorials/$ex.c there)"
-    record "build-$ex" "FAIL(no source)" 0
-    FAILED=1
-    HAVE_TUT=0
-    continue
-  fi
-  # shellcheck disable=SC2016 # make expands these
-  step "build-$ex" 1 120 "${MAKE[@]}" TUT="$TUTDIR" --eval="build/bench/$ex: \$(TUT)/$ex.c ; \$(PCC) \$(PCC_FLAGS) \$(PETSC_CC_INCLUDES) -o \$@ \$(TUT)/$ex.c \$(LINK_LIBS) \$(CUDA_LIBS)" "build/bench/$ex" || HAVE_TUT=0
+  device_build_tutorial "$ex" || HAVE_TUT=0
 done
 
 # ---- bench ---------------------------------------------------------------------------------------
@@ -196,7 +97,7 @@ bench_case() {
   log=$LOGDIR/bench-$name.log
   if [ ${#BW_ARGS[@]} = 0 ] && [ -f "$log" ]; then
     local bw
-    bw=$(sed -n 's/^device bandwidth: \([0-9.]*\) GB\/s.*/\1/p' "$log" | head -n 1)
+    bw=$(device_bandwidth "$log")
     [ -n "$bw" ] && BW_ARGS=(-bw_gbs "$bw") && say "device bandwidth $bw GB/s (used for every bound)"
   fi
   if [ -f "$log" ] && grep -q "^NO GPU RUN" "$log" && [ "$NOGPU" = 0 ]; then
