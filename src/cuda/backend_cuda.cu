@@ -23,16 +23,25 @@
 #include <sptrsv/backend.h>
 #include "cuda_check.h"
 #include "level_kernels.h"
+#include "element_kernels.h"
 #if defined(PETSC_HAVE_CUDA)
   #include <petscdevice.h>
 #endif
 #include <climits>
 #include <cstdio>
 
+/* a captured launch sequence and the vectors its kernels last read */
+typedef struct {
+  cudaGraphExec_t   exec;
+  SpTrsvCUDAVecPtrs last;
+  cudaStream_t      last_stream;
+  PetscBool         vp_set;
+} SpTrsvCUDAGraph;
+
 /* per-solver device state (s->bdata) */
 typedef struct {
   PetscInt           n, nnz, nlevels;
-  PetscBool          csc, unit;
+  PetscBool          csc, unit, element;
   int               *d_order, *d_levptr, *d_levK, *d_ptr, *d_idx;
   PetscScalar       *d_val, *d_idiag;
   /* rows (CSC: columns) are stored in level order on the device: slot q of d_val holds value vmap[q]
@@ -42,13 +51,17 @@ typedef struct {
   SpTrsvCUDATri      tri; /* the device pointers above, as the kernels take them */
   PetscInt           nseg;
   SpTrsvCUDASegment *seg; /* host: the launch sequence */
-  /* graph */
+  /* element path: critical dependencies (CSR) or dependency counts (CSC), flags, accumulators, ticket */
+  SpTrsvCUDAElement  el;
+  int               *d_aux;
+  /* sweep solvers: the rest R in schedule order (rvmap: slot -> value index of R), cdiag, CSC work w */
+  PetscInt           rnnz;
+  int               *d_rptr, *d_ridx;
+  PetscScalar       *d_rval, *d_cdiag, *d_w, *h_rval, *h_cdiag;
+  PetscInt          *rvmap;
+  /* graphs: [0] the solve, [1] the sweep; both read their vectors from d_vp */
   SpTrsvCUDAVecPtrs *d_vp;
-  cudaGraphExec_t    exec;
-  PetscBool          vp_set;
-  const PetscScalar *last_b;
-  PetscScalar       *last_x;
-  cudaStream_t       last_stream;
+  SpTrsvCUDAGraph    graph[2];
 } SpTrsvCUDAData;
 
 /* ---- device presence, streams -------------------------------------------------------------------- */
@@ -145,33 +158,131 @@ static PetscErrorCode SpTrsvCUDAUploadValues(SpTrsvSolver s, cudaStream_t st)
     for (PetscInt k = 0; k < d->n; k++) d->h_idiag[k] = s->op.idiag[d->horder[k]];
   if (d->nnz) SpTrsvCUDACall(cudaMemcpyAsync(d->d_val, d->h_val, (size_t)d->nnz * sizeof(PetscScalar), cudaMemcpyHostToDevice, st));
   if (!d->unit && d->n) SpTrsvCUDACall(cudaMemcpyAsync(d->d_idiag, d->h_idiag, (size_t)d->n * sizeof(PetscScalar), cudaMemcpyHostToDevice, st));
+  if (s->rest) {
+    for (PetscInt q = 0; q < d->rnnz; q++) d->h_rval[q] = s->rest->a[d->rvmap[q]];
+    if (d->rnnz) SpTrsvCUDACall(cudaMemcpyAsync(d->d_rval, d->h_rval, (size_t)d->rnnz * sizeof(PetscScalar), cudaMemcpyHostToDevice, st));
+    if (s->cdiag) {
+      for (PetscInt k = 0; k < d->n; k++) d->h_cdiag[k] = s->cdiag[d->horder[k]];
+      if (d->n) SpTrsvCUDACall(cudaMemcpyAsync(d->d_cdiag, d->h_cdiag, (size_t)d->n * sizeof(PetscScalar), cudaMemcpyHostToDevice, st));
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* capture the launch sequence (kernels reading b and x from d_vp) and instantiate it */
-static PetscErrorCode SpTrsvCUDACaptureGraph(SpTrsvCUDAData *d)
+/* the launch sequence of a solve (sweep = PETSC_FALSE) or a sweep, on the plan's kernels */
+static cudaError_t SpTrsvCUDALaunch(SpTrsvCUDAData *d, PetscBool sweep, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
 {
-  cudaGraph_t graph = NULL;
-  cudaError_t lerr, cerr;
+  if (d->element) return SpTrsvCUDALaunchElement(&d->tri, &d->el, d->csc, d->unit, sweep, d->n, v, d->d_w, vp, st);
+  return SpTrsvCUDALaunchSolve(&d->tri, d->csc, d->unit, sweep, d->n, d->nseg, d->seg, v, d->d_w, vp, st);
+}
+
+static PetscInt SpTrsvCUDALaunches(SpTrsvCUDAData *d, PetscBool sweep)
+{
+  return d->element ? SpTrsvCUDAElementLaunches(d->csc, sweep) : SpTrsvCUDASolveLaunches(d->csc, sweep, d->nseg);
+}
+
+/* capture the launch sequence of a solve or a sweep (kernels reading their vectors from d_vp) and
+   instantiate it */
+static PetscErrorCode SpTrsvCUDACaptureGraph(SpTrsvCUDAData *d, PetscBool sweep)
+{
+  cudaGraph_t       graph = NULL;
+  cudaError_t       lerr, cerr;
+  SpTrsvCUDAVecPtrs none  = {NULL, NULL, NULL};
 
   PetscFunctionBegin;
   PetscCall(SpTrsvCUDACreateStream(&sptrsv_capture_stream));
-  SpTrsvCUDACall(cudaMalloc((void **)&d->d_vp, sizeof(SpTrsvCUDAVecPtrs)));
+  if (!d->d_vp) SpTrsvCUDACall(cudaMalloc((void **)&d->d_vp, sizeof(SpTrsvCUDAVecPtrs)));
   SpTrsvCUDACall(cudaStreamBeginCapture(sptrsv_capture_stream, cudaStreamCaptureModeThreadLocal));
-  lerr = SpTrsvCUDALaunchSolve(&d->tri, d->csc, d->unit, d->n, d->nseg, d->seg, NULL, NULL, d->d_vp, sptrsv_capture_stream);
+  lerr = SpTrsvCUDALaunch(d, sweep, none, d->d_vp, sptrsv_capture_stream);
   cerr = cudaStreamEndCapture(sptrsv_capture_stream, &graph); /* always end the capture, even after an error */
   if (lerr != cudaSuccess || cerr != cudaSuccess) {
     if (graph) (void)cudaGraphDestroy(graph);
     SpTrsvCUDACall(lerr != cudaSuccess ? lerr : cerr);
   }
 #if CUDART_VERSION >= 12000
-  cerr = cudaGraphInstantiate(&d->exec, graph, 0);
+  cerr = cudaGraphInstantiate(&d->graph[sweep].exec, graph, 0);
 #else
-  cerr = cudaGraphInstantiate(&d->exec, graph, NULL, NULL, 0);
+  cerr = cudaGraphInstantiate(&d->graph[sweep].exec, graph, NULL, NULL, 0);
 #endif
   SpTrsvCUDACall(cudaGraphDestroy(graph)); /* the executable graph does not need it */
   SpTrsvCUDACall(cerr);
-  d->vp_set = PETSC_FALSE;
+  d->graph[sweep].vp_set = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the element path's state: critical dependency (CSR) or dependency count (CSC) per schedule position,
+   flags and accumulators zeroed once, the ticket counter at 0 (epochs start at 1) */
+static PetscErrorCode SpTrsvCUDASetupElement(SpTrsvSolver s, const int *h_ptr, const int *h_idx, cudaStream_t st)
+{
+  SpTrsvCUDAData *d = (SpTrsvCUDAData *)s->bdata;
+  const PetscInt  n = d->n;
+  PetscInt       *pos;
+  int            *aux;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(n + 1, &pos, n + 1, &aux));
+  for (PetscInt k = 0; k < n; k++) pos[s->plan->order[k]] = k;
+  for (PetscInt k = 0; k < n; k++) {
+    if (d->csc) aux[k] = (int)(s->op.ri[s->plan->order[k] + 1] - s->op.ri[s->plan->order[k]]);
+    else {
+      int best = -1;
+      for (int q = h_ptr[k]; q < h_ptr[k + 1]; q++)
+        if (best < 0 || pos[h_idx[q]] > pos[h_idx[best]]) best = q;
+      aux[k] = best;
+    }
+  }
+  PetscCall(SpTrsvCUDAMallocInt(&d->d_aux, n, aux, st));
+  SpTrsvCUDACall(cudaMalloc((void **)&d->el.flag, (size_t)(n + 1) * sizeof(unsigned int)));
+  SpTrsvCUDACall(cudaMemsetAsync(d->el.flag, 0, (size_t)(n + 1) * sizeof(unsigned int), st));
+  if (d->csc) {
+    SpTrsvCUDACall(cudaMalloc((void **)&d->el.acc, (size_t)(n + 1) * sizeof(PetscScalar)));
+    SpTrsvCUDACall(cudaMemsetAsync(d->el.acc, 0, (size_t)(n + 1) * sizeof(PetscScalar), st));
+  }
+  SpTrsvCUDACall(cudaMalloc((void **)&d->el.ticket, sizeof(unsigned long long)));
+  SpTrsvCUDACall(cudaMemsetAsync(d->el.ticket, 0, sizeof(unsigned long long), st));
+  d->el.aux     = d->d_aux;
+  d->el.nblocks = (int)((n + SPTRSV_CUDA_ELEMENT_WARPS - 1) / SPTRSV_CUDA_ELEMENT_WARPS);
+  SpTrsvCUDACall(cudaStreamSynchronize(st)); /* aux may be freed */
+  PetscCall(PetscFree2(pos, aux));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a sweep solver's rest R, rows in schedule order, and the CSC work vector */
+static PetscErrorCode SpTrsvCUDASetupRest(SpTrsvSolver s, cudaStream_t st)
+{
+  SpTrsvCUDAData *d = (SpTrsvCUDAData *)s->bdata;
+  SpTrsvTri       R = s->rest;
+  int            *h_rptr, *h_ridx;
+
+  PetscFunctionBegin;
+  d->rnnz = R->i[R->n];
+  PetscCheck(d->rnnz < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "The CUDA kernels use 32-bit indices: the rest has %" PetscInt_FMT " entries", d->rnnz);
+  PetscCall(PetscMalloc2(d->n + 1, &h_rptr, d->rnnz + 1, &h_ridx));
+  PetscCall(PetscMalloc3(d->rnnz + 1, &d->rvmap, d->rnnz + 1, &d->h_rval, d->n + 1, &d->h_cdiag));
+  h_rptr[0] = 0;
+  for (PetscInt k = 0; k < d->n; k++) {
+    const PetscInt i = d->horder[k];
+    PetscInt       q = h_rptr[k];
+    for (PetscInt p = R->i[i]; p < R->i[i + 1]; p++, q++) {
+      h_ridx[q]   = (int)R->j[p];
+      d->rvmap[q] = p;
+    }
+    h_rptr[k + 1] = (int)q;
+  }
+  PetscCall(SpTrsvCUDAMallocInt(&d->d_rptr, d->n + 1, h_rptr, st));
+  PetscCall(SpTrsvCUDAMallocInt(&d->d_ridx, d->rnnz, h_ridx, st));
+  SpTrsvCUDACall(cudaMalloc((void **)&d->d_rval, (size_t)(d->rnnz + 1) * sizeof(PetscScalar)));
+  if (s->cdiag) {
+    SpTrsvCUDACall(cudaMalloc((void **)&d->d_cdiag, (size_t)(d->n + 1) * sizeof(PetscScalar)));
+    SpTrsvCUDACall(cudaMalloc((void **)&d->d_w, (size_t)(d->n + 1) * sizeof(PetscScalar)));
+  }
+  SpTrsvCUDACall(cudaStreamSynchronize(st)); /* the index arrays may be freed */
+  PetscCall(PetscFree2(h_rptr, h_ridx));
+  d->tri.rest.ptr   = d->d_rptr;
+  d->tri.rest.idx   = d->d_ridx;
+  d->tri.rest.val   = d->d_rval;
+  d->tri.rest.cdiag = d->d_cdiag;
+  d->tri.rest.keep  = s->keep;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -187,7 +298,7 @@ static PetscErrorCode SpTrsvCUDASetup(SpTrsvSolver s)
   cudaStream_t    st = NULL;
 
   PetscFunctionBegin;
-  PetscCheck(plan->type == SPTRSV_PLAN_LEVEL, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA backend has no kernels for plan type %s", SpTrsvPlanTypes[plan->type]);
+  PetscCheck(plan->type == SPTRSV_PLAN_LEVEL || plan->type == SPTRSV_PLAN_ELEMENT, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA backend has no kernels for plan type %s", SpTrsvPlanTypes[plan->type]);
   PetscCheck(op->n < INT_MAX && op->nnz < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "The CUDA kernels use 32-bit indices: n = %" PetscInt_FMT " and nnz = %" PetscInt_FMT " must be below %d", op->n, op->nnz, INT_MAX);
   PetscCall(SpTrsvCUDAGetStream(&st));
   PetscCall(PetscNew(&d));
@@ -197,6 +308,7 @@ static PetscErrorCode SpTrsvCUDASetup(SpTrsvSolver s)
   d->nlevels = plan->nlevels;
   d->csc     = (PetscBool)(s->format == SPTRSV_FORMAT_CSC);
   d->unit    = op->unit;
+  d->element = (PetscBool)(plan->type == SPTRSV_PLAN_ELEMENT);
   ptr        = d->csc ? op->ci : op->ri;
   idx        = d->csc ? op->cj : op->rj;
 
@@ -226,6 +338,8 @@ static PetscErrorCode SpTrsvCUDASetup(SpTrsvSolver s)
   PetscCall(SpTrsvCUDAMallocInt(&d->d_idx, d->nnz, h_idx, st));
   SpTrsvCUDACall(cudaMalloc((void **)&d->d_val, (size_t)(d->nnz + 1) * sizeof(PetscScalar)));
   if (!d->unit) SpTrsvCUDACall(cudaMalloc((void **)&d->d_idiag, (size_t)(d->n + 1) * sizeof(PetscScalar)));
+  if (s->rest) PetscCall(SpTrsvCUDASetupRest(s, st));
+  if (d->element) PetscCall(SpTrsvCUDASetupElement(s, h_ptr, h_idx, st));
   PetscCall(SpTrsvCUDAUploadValues(s, st));
   /* setup may wait: the uploads are complete before any solve, on whatever stream it runs */
   SpTrsvCUDACall(cudaStreamSynchronize(st));
@@ -238,7 +352,8 @@ static PetscErrorCode SpTrsvCUDASetup(SpTrsvSolver s)
   d->tri.idx    = d->d_idx;
   d->tri.val    = d->d_val;
   d->tri.idiag  = d->d_idiag;
-  if (use_graph && d->n && SpTrsvCUDASolveLaunches(d->csc, d->nseg) >= SPTRSV_CUDA_GRAPH_MIN_LAUNCHES) PetscCall(SpTrsvCUDACaptureGraph(d));
+  for (PetscInt sw = 0; sw < (s->rest ? 2 : 1); sw++)
+    if (use_graph && d->n && SpTrsvCUDALaunches(d, (PetscBool)sw) >= SPTRSV_CUDA_GRAPH_MIN_LAUNCHES) PetscCall(SpTrsvCUDACaptureGraph(d, (PetscBool)sw));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -256,28 +371,44 @@ static PetscErrorCode SpTrsvCUDAUpdateValues(SpTrsvSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = op(T)^{-1} b, device arrays, b != x: enqueue only */
-static PetscErrorCode SpTrsvCUDASolve(SpTrsvSolver s, const PetscScalar *b, PetscScalar *x)
+/* a solve (sweep = PETSC_FALSE: x = op(T)^{-1} b) or a sweep, device arrays, b != x: enqueue only */
+static PetscErrorCode SpTrsvCUDARun(SpTrsvSolver s, PetscBool sweep, const PetscScalar *b, const PetscScalar *xold, PetscScalar *x)
 {
-  SpTrsvCUDAData *d = (SpTrsvCUDAData *)s->bdata;
-  cudaStream_t    st = NULL;
+  SpTrsvCUDAData   *d  = (SpTrsvCUDAData *)s->bdata;
+  SpTrsvCUDAGraph  *g  = &d->graph[sweep ? 1 : 0];
+  SpTrsvCUDAVecPtrs v  = {b, x, xold};
+  cudaStream_t      st = NULL;
 
   PetscFunctionBegin;
   if (!d->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SpTrsvCUDAGetStream(&st));
-  if (d->exec) {
-    if (!d->vp_set || d->last_b != b || d->last_x != x || d->last_stream != st) {
-      d->vp_set = PETSC_FALSE;
-      SpTrsvCUDACall(SpTrsvCUDALaunchSetVecPtrs(d->d_vp, b, x, st));
-      d->vp_set      = PETSC_TRUE;
-      d->last_b      = b;
-      d->last_x      = x;
-      d->last_stream = st;
+  if (g->exec) {
+    /* both graphs read d_vp: write it when it does not hold these vectors (or the other graph ran last) */
+    SpTrsvCUDAGraph *other = &d->graph[sweep ? 0 : 1];
+    if (!g->vp_set || g->last.b != b || g->last.x != x || g->last.xold != xold || g->last_stream != st) {
+      g->vp_set = PETSC_FALSE;
+      SpTrsvCUDACall(SpTrsvCUDALaunchSetVecPtrs(d->d_vp, v, st));
+      g->vp_set      = PETSC_TRUE;
+      g->last        = v;
+      g->last_stream = st;
+      other->vp_set  = PETSC_FALSE;
     }
-    SpTrsvCUDACall(cudaGraphLaunch(d->exec, st));
-  } else {
-    SpTrsvCUDACall(SpTrsvCUDALaunchSolve(&d->tri, d->csc, d->unit, d->n, d->nseg, d->seg, b, x, NULL, st));
-  }
+    SpTrsvCUDACall(cudaGraphLaunch(g->exec, st));
+  } else SpTrsvCUDACall(SpTrsvCUDALaunch(d, sweep, v, NULL, st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvCUDASolve(SpTrsvSolver s, const PetscScalar *b, PetscScalar *x)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDARun(s, PETSC_FALSE, b, NULL, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvCUDASweep(SpTrsvSolver s, const PetscScalar *b, const PetscScalar *xold, PetscScalar *x)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDARun(s, PETSC_TRUE, b, xold, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -287,7 +418,8 @@ static PetscErrorCode SpTrsvCUDADestroy(SpTrsvSolver s)
 
   PetscFunctionBegin;
   if (!d) PetscFunctionReturn(PETSC_SUCCESS);
-  if (d->exec) SpTrsvCUDACall(cudaGraphExecDestroy(d->exec));
+  for (PetscInt g = 0; g < 2; g++)
+    if (d->graph[g].exec) SpTrsvCUDACall(cudaGraphExecDestroy(d->graph[g].exec));
   SpTrsvCUDACall(cudaFree(d->d_vp));
   SpTrsvCUDACall(cudaFree(d->d_order));
   SpTrsvCUDACall(cudaFree(d->d_levptr));
@@ -296,6 +428,16 @@ static PetscErrorCode SpTrsvCUDADestroy(SpTrsvSolver s)
   SpTrsvCUDACall(cudaFree(d->d_idx));
   SpTrsvCUDACall(cudaFree(d->d_val));
   SpTrsvCUDACall(cudaFree(d->d_idiag));
+  SpTrsvCUDACall(cudaFree(d->d_aux));
+  SpTrsvCUDACall(cudaFree(d->el.flag));
+  SpTrsvCUDACall(cudaFree(d->el.acc));
+  SpTrsvCUDACall(cudaFree(d->el.ticket));
+  SpTrsvCUDACall(cudaFree(d->d_rptr));
+  SpTrsvCUDACall(cudaFree(d->d_ridx));
+  SpTrsvCUDACall(cudaFree(d->d_rval));
+  SpTrsvCUDACall(cudaFree(d->d_cdiag));
+  SpTrsvCUDACall(cudaFree(d->d_w));
+  PetscCall(PetscFree3(d->rvmap, d->h_rval, d->h_cdiag));
   PetscCall(PetscFree4(d->vmap, d->horder, d->h_val, d->h_idiag));
   PetscCall(PetscFree(d->seg));
   PetscCall(PetscFree(s->bdata));
@@ -363,6 +505,30 @@ static PetscErrorCode SpTrsvCUDAScatter(PetscInt n, const void *perm, const Pets
   if (!n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SpTrsvCUDAGetStream(&st));
   SpTrsvCUDACall(SpTrsvCUDALaunchScatter(n, (const int *)perm, x, y, st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvCUDAPointwiseMult(PetscInt n, const PetscScalar *dv, const PetscScalar *x, PetscScalar *y)
+{
+  cudaStream_t st = NULL;
+
+  PetscFunctionBegin;
+  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  SpTrsvCUDACall(SpTrsvCUDALaunchPointwiseMult(n, dv, x, y, st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* host values into a backend array (setup time: waits, so the host array may change afterwards) */
+static PetscErrorCode SpTrsvCUDASetValues(PetscInt n, const PetscScalar *h, PetscScalar *y)
+{
+  cudaStream_t st = NULL;
+
+  PetscFunctionBegin;
+  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  SpTrsvCUDACall(cudaMemcpyAsync(y, h, (size_t)n * sizeof(PetscScalar), cudaMemcpyHostToDevice, st));
+  SpTrsvCUDACall(cudaStreamSynchronize(st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -451,7 +617,7 @@ static PetscErrorCode SpTrsvCUDAVecRestore(Vec v, PetscBool read, PetscScalar *s
 }
 
 static const SpTrsvBackendOps SpTrsvBackendCUDA = {
-  "cuda", PETSC_MEMTYPE_CUDA, SpTrsvCUDASetup, SpTrsvCUDAUpdateValues, SpTrsvCUDASolve, SpTrsvCUDADestroy, SpTrsvCUDAVecAlloc, SpTrsvCUDAVecFree, SpTrsvCUDAPermCreate, SpTrsvCUDAPermDestroy, SpTrsvCUDAGather, SpTrsvCUDAScatter, SpTrsvCUDACopy, SpTrsvCUDAVecGet, SpTrsvCUDAVecRestore, SpTrsvCUDAVecInPlace,
+  "cuda", PETSC_MEMTYPE_CUDA, SpTrsvCUDASetup, SpTrsvCUDAUpdateValues, SpTrsvCUDASolve, SpTrsvCUDASweep, SpTrsvCUDADestroy, SpTrsvCUDAVecAlloc, SpTrsvCUDAVecFree, SpTrsvCUDAPermCreate, SpTrsvCUDAPermDestroy, SpTrsvCUDAGather, SpTrsvCUDAScatter, SpTrsvCUDACopy, SpTrsvCUDAPointwiseMult, SpTrsvCUDASetValues, SpTrsvCUDAVecGet, SpTrsvCUDAVecRestore, SpTrsvCUDAVecInPlace,
 };
 
 /* is there a device this build can run on? Asked once; never an error (no driver = not available) */

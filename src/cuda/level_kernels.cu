@@ -15,6 +15,18 @@
    applied; lane 0 finalizes x_i = x_i * idiag_i and broadcasts it, and the group scatters
    x_k -= T_ki x_i to the rows k that depend on i with atomicAdd (several rows of one level may update
    the same x_k; double atomicAdd is native on sm_60 and later).
+   The row pieces (dot products, finalization, push) are the shared helpers of row_ops.cuh.
+
+   Sweeps (paper 000, section 5.2; see SpTrsvSolverSweep). CSR: the row kernels take REST = true and,
+   after the T entries (read from x), add the row's R entries read from xold, then lane 0 writes
+   x_i = keep xold_i + idiag_i (b_i - sum). R is stored in level order like T. In place (xold == x, for a
+   structurally symmetric A only): every j with R_ij != 0 depends on i, so it is in a later level and is
+   written after this row has read it (a later launch, or after a __syncthreads() of the fused kernel).
+   xold is read through L2 (__ldcg) because in place it is memory the launch writes. REST = false
+   instantiates exactly the plain solve's code. CSC: a right-hand side kernel first forms
+   w = b + cdiag .* xold - R xold into a work vector (one group per row, any order: it only reads xold),
+   then the ordinary LEVC sequence solves on w; w is complete before the solve starts, so a CSC sweep is
+   always safe in place.
 
    Memory ordering.
    - Separate launches on one stream: a kernel starts only after the previous one has completed, and all
@@ -29,15 +41,22 @@
      belt-and-braces choice: one load per row, no measurable cost.
    - Read-only data (order, pointers, indices, values, diagonal) is read through the non-coherent cache
      (__ldg); x never is, because the same launch writes it.
+
+   Sweeps (Gauss-Seidel/SOR, SpTrsvSolverSweep). CSR: the row function also subtracts the row's entries
+   of the rest R at xold and relaxes, x_i = keep * xold_i + idiag_i * (b_i - T_i x - R_i xold), in the
+   same pass (REST template flag: plain solves compile to the same code as before). In place (xold == x)
+   the rows j read through R_ij are solved in later levels (structural symmetry), so they still hold the
+   old values. CSC: a first kernel forms w = b + cdiag .* xold - R xold, complete before the column
+   solve of T on w starts (kernel boundary), so CSC sweeps are always safe in place.
 */
-#include "level_kernels.h"
+#include "row_ops.cuh"
 
 /* ---- host side: lanes per row and the launch sequence ------------------------------------------ */
 
 /* lanes per row of a level: the smallest power of two >= the mean row length, clamped to 2..32 (paper
    000 uses groups of 2..32 lanes). Rows at least as long as K keep every lane busy on the first pass
    of the row loop; longer rows loop. */
-static int SpTrsvCUDALanesPerRow(PetscReal mean)
+int SpTrsvCUDALanesPerRow(PetscReal mean)
 {
   int K = 2;
   while (K < 32 && (PetscReal)K < mean) K *= 2;
@@ -107,9 +126,10 @@ PetscErrorCode SpTrsvCUDABuildSegments(PetscInt nlevels, const PetscInt *levptr,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscInt SpTrsvCUDASolveLaunches(PetscBool csc, PetscInt nseg)
+PetscInt SpTrsvCUDASolveLaunches(PetscBool csc, PetscBool sweep, PetscInt nseg)
 {
-  return nseg + (csc ? 1 : 0); /* CSC first copies b into x */
+  /* CSC first copies its right-hand side into x; a CSC sweep forms that right-hand side before */
+  return nseg + (csc ? 1 : 0) + (csc && sweep ? 1 : 0);
 }
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
@@ -118,39 +138,28 @@ PetscInt SpTrsvCUDASolveLaunches(PetscBool csc, PetscInt nseg)
     #error "the CSC kernels need a native double atomicAdd: build for sm_60 or later (CUDA_ARCH=60 or more)"
   #endif
 
-  #define SPTRSV_FULL_MASK 0xffffffffu
+  #include "row_ops.cuh"
 
 /* ---- device side --------------------------------------------------------------------------------- */
 
-/* sum over the K lanes of a group; lane 0 of the group gets the total. All 32 lanes of the warp call
-   it (mask = full warp): the shuffle width K splits the warp into independent groups. */
-template <int K>
-__device__ __forceinline__ PetscScalar SpTrsvGroupSum(PetscScalar v)
-{
-  #pragma unroll
-  for (int d = K / 2; d > 0; d >>= 1) v += __shfl_down_sync(SPTRSV_FULL_MASK, v, d, K);
-  return v;
-}
-
-/* one row of op(T), pull: x_i = (b_i - sum_j T_ij x_j) * idiag_i. Inactive groups (no row) take part
-   in the shuffles with a zero sum. */
-template <int K, bool UNIT>
-__device__ __forceinline__ void SpTrsvRowCSR(const SpTrsvCUDATri &t, int k, bool active, int lane, const PetscScalar *b, PetscScalar *x)
+/* one row of op(T), pull: x_i = (b_i - sum_j T_ij x_j) * idiag_i; with REST (sweep rows) also
+   - sum_j R_ij xold_j, and x_i = keep xold_i + idiag_i * s. Inactive groups (no row) take part in the
+   shuffles with a zero sum. */
+template <int K, bool UNIT, bool REST>
+__device__ __forceinline__ void SpTrsvRowCSR(const SpTrsvCUDATri &t, int k, bool active, int lane, const SpTrsvCUDAVecPtrs &v)
 {
   int         i = 0, p = 0, q = 0;
-  PetscScalar sum = 0;
+  PetscScalar sum;
 
   if (active) { /* level-ordered storage: position k indexes ptr and idiag directly */
     i = __ldg(t.order + k);
     p = __ldg(t.ptr + k);
     q = __ldg(t.ptr + k + 1);
   }
-  for (p += lane; p < q; p += K) sum += __ldg(t.val + p) * x[__ldg(t.idx + p)];
+  sum = SpTrsvDot<K, false>(p, q, lane, t.idx, t.val, v.x);
+  if (REST) sum += SpTrsvRestDot<K, true>(t.rest, k, active, lane, v.xold);
   sum = SpTrsvGroupSum<K>(sum);
-  if (active && lane == 0) {
-    const PetscScalar s = b[i] - sum;
-    x[i]                = UNIT ? s : s * __ldg(t.idiag + k);
-  }
+  if (active && lane == 0) v.x[i] = SpTrsvFinalize<UNIT, REST>(v.b[i] - sum, SpTrsvLoadDiag<UNIT>(t, k), t.rest.keep, REST ? __ldcg(v.xold + i) : (PetscScalar)0);
 }
 
 /* one column of op(T), push: finalize x_i, then x_k -= T_ki x_i for its dependents k */
@@ -165,61 +174,54 @@ __device__ __forceinline__ void SpTrsvRowCSC(const SpTrsvCUDATri &t, int k, bool
     p = __ldg(t.ptr + k);
     q = __ldg(t.ptr + k + 1);
     if (lane == 0) {
-      xi = __ldcg(x + i);
-      if (!UNIT) xi *= __ldg(t.idiag + k);
+      xi   = SpTrsvFinalize<UNIT, false>(__ldcg(x + i), SpTrsvLoadDiag<UNIT>(t, k), 0, 0);
       x[i] = xi;
     }
   }
   xi = __shfl_sync(SPTRSV_FULL_MASK, xi, 0, K);
-  for (p += lane; p < q; p += K) atomicAdd(x + __ldg(t.idx + p), -__ldg(t.val + p) * xi);
+  SpTrsvPush<K>(p, q, lane, t.idx, t.val, xi, x);
 }
 
-template <int K, bool UNIT, bool CSC>
-__device__ __forceinline__ void SpTrsvRow(const SpTrsvCUDATri &t, int k, bool active, int lane, const PetscScalar *b, PetscScalar *x)
+template <int K, bool UNIT, bool CSC, bool REST>
+__device__ __forceinline__ void SpTrsvRow(const SpTrsvCUDATri &t, int k, bool active, int lane, const SpTrsvCUDAVecPtrs &v)
 {
-  if (CSC) SpTrsvRowCSC<K, UNIT>(t, k, active, lane, x);
-  else SpTrsvRowCSR<K, UNIT>(t, k, active, lane, b, x);
+  if (CSC) SpTrsvRowCSC<K, UNIT>(t, k, active, lane, v.x);
+  else SpTrsvRowCSR<K, UNIT, REST>(t, k, active, lane, v);
 }
 
 /* one large level: group g of K lanes solves row order[start + g] */
-template <int K, bool UNIT, bool CSC>
-__global__ void __launch_bounds__(SPTRSV_CUDA_LEVEL_BLOCK) SpTrsvLevelKernel(const SpTrsvCUDATri t, int start, int nrows, const PetscScalar *b, PetscScalar *x, const SpTrsvCUDAVecPtrs *vp)
+template <int K, bool UNIT, bool CSC, bool REST>
+__global__ void __launch_bounds__(SPTRSV_CUDA_LEVEL_BLOCK) SpTrsvLevelKernel(const SpTrsvCUDATri t, int start, int nrows, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {
   const long long g      = (long long)blockIdx.x * (SPTRSV_CUDA_LEVEL_BLOCK / K) + threadIdx.x / K;
   const bool      active = g < nrows;
 
-  if (vp) {
-    b = vp->b;
-    x = vp->x;
-  }
-  SpTrsvRow<K, UNIT, CSC>(t, active ? start + (int)g : 0, active, threadIdx.x & (K - 1), b, x);
+  if (vp) SpTrsvReadVecPtrs<REST>(v, vp);
+  SpTrsvRow<K, UNIT, CSC, REST>(t, active ? start + (int)g : 0, active, threadIdx.x & (K - 1), v);
 }
 
 /* the rows of one level inside the fused kernel; the trip count is the same for every thread */
-template <int K, bool UNIT, bool CSC>
-__device__ __forceinline__ void SpTrsvFusedLevel(const SpTrsvCUDATri &t, int start, int nrows, const PetscScalar *b, PetscScalar *x)
+template <int K, bool UNIT, bool CSC, bool REST>
+__device__ __forceinline__ void SpTrsvFusedLevel(const SpTrsvCUDATri &t, int start, int nrows, const SpTrsvCUDAVecPtrs &v)
 {
   const int ngroups = blockDim.x / K, lane = threadIdx.x & (K - 1);
 
   for (int r = 0; r < nrows; r += ngroups) {
     const int  g      = r + (int)(threadIdx.x / K);
     const bool active = g < nrows;
-    SpTrsvRow<K, UNIT, CSC>(t, active ? start + g : 0, active, lane, b, x);
+    SpTrsvRow<K, UNIT, CSC, REST>(t, active ? start + g : 0, active, lane, v);
   }
 }
 
 /* a run of small levels [l0, l1) in one block; K changes per level (uniform across the block, so the
    switch does not diverge). The next level's bounds are loaded before the barrier to hide their
    latency (read-only data, independent of x). */
-template <bool UNIT, bool CSC>
-__global__ void __launch_bounds__(SPTRSV_CUDA_FUSED_MAX_THREADS) SpTrsvFusedKernel(const SpTrsvCUDATri t, int l0, int l1, const PetscScalar *b, PetscScalar *x, const SpTrsvCUDAVecPtrs *vp)
+template <bool UNIT, bool CSC, bool REST>
+__global__ void __launch_bounds__(SPTRSV_CUDA_FUSED_MAX_THREADS) SpTrsvFusedKernel(const SpTrsvCUDATri t, int l0, int l1, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {
   int start = __ldg(t.levptr + l0), end = __ldg(t.levptr + l0 + 1), K = __ldg(t.levK + l0);
 
-  if (vp) {
-    b = vp->b;
-    x = vp->x;
-  }
+  if (vp) SpTrsvReadVecPtrs<REST>(v, vp);
   for (int l = l0; l < l1; l++) {
     int nend = end, nK = 2;
     if (l + 1 < l1) {
@@ -228,19 +230,19 @@ __global__ void __launch_bounds__(SPTRSV_CUDA_FUSED_MAX_THREADS) SpTrsvFusedKern
     }
     switch (K) {
     case 2:
-      SpTrsvFusedLevel<2, UNIT, CSC>(t, start, end - start, b, x);
+      SpTrsvFusedLevel<2, UNIT, CSC, REST>(t, start, end - start, v);
       break;
     case 4:
-      SpTrsvFusedLevel<4, UNIT, CSC>(t, start, end - start, b, x);
+      SpTrsvFusedLevel<4, UNIT, CSC, REST>(t, start, end - start, v);
       break;
     case 8:
-      SpTrsvFusedLevel<8, UNIT, CSC>(t, start, end - start, b, x);
+      SpTrsvFusedLevel<8, UNIT, CSC, REST>(t, start, end - start, v);
       break;
     case 16:
-      SpTrsvFusedLevel<16, UNIT, CSC>(t, start, end - start, b, x);
+      SpTrsvFusedLevel<16, UNIT, CSC, REST>(t, start, end - start, v);
       break;
     default:
-      SpTrsvFusedLevel<32, UNIT, CSC>(t, start, end - start, b, x);
+      SpTrsvFusedLevel<32, UNIT, CSC, REST>(t, start, end - start, v);
       break;
     }
     __syncthreads(); /* level l is final (writes and atomics visible to the block) before level l+1 */
@@ -250,20 +252,41 @@ __global__ void __launch_bounds__(SPTRSV_CUDA_FUSED_MAX_THREADS) SpTrsvFusedKern
   }
 }
 
-/* CSC: x = b before the scatters */
-__global__ void SpTrsvCopyKernel(PetscInt n, const PetscScalar *b, PetscScalar *x, const SpTrsvCUDAVecPtrs *vp)
+/* CSC sweeps: w[i] = b[i] + cdiag_i xold[i] - sum_j R_ij xold[j]; group g of K lanes takes the rest row
+   at schedule position g. Nothing in this launch writes xold (or x), so plain loads are safe. */
+template <int K>
+__global__ void __launch_bounds__(SPTRSV_CUDA_LEVEL_BLOCK) SpTrsvSweepRHSKernel(const SpTrsvCUDATri t, int n, SpTrsvCUDAVecPtrs v, PetscScalar *w, const SpTrsvCUDAVecPtrs *vp)
 {
-  if (vp) {
-    b = vp->b;
-    x = vp->x;
+  const long long g      = (long long)blockIdx.x * (SPTRSV_CUDA_LEVEL_BLOCK / K) + threadIdx.x / K;
+  const bool      active = g < n;
+  const int       k = active ? (int)g : 0, lane = threadIdx.x & (K - 1);
+  PetscScalar     sum;
+
+  if (vp) SpTrsvReadVecPtrs<true>(v, vp);
+  sum = SpTrsvGroupSum<K>(SpTrsvRestDot<K, false>(t.rest, k, active, lane, v.xold));
+  if (active && lane == 0) {
+    const int i = __ldg(t.order + k);
+    w[i]        = v.b[i] + __ldg(t.rest.cdiag + k) * v.xold[i] - sum;
   }
-  for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < (size_t)n; k += (size_t)gridDim.x * blockDim.x) x[k] = b[k];
 }
 
-__global__ void SpTrsvSetVecPtrsKernel(SpTrsvCUDAVecPtrs *vp, const PetscScalar *b, PetscScalar *x)
+/* CSC: x = the right-hand side (b, or the sweep's w when w != NULL) before the scatters */
+__global__ void SpTrsvCopyKernel(PetscInt n, const PetscScalar *w, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {
-  vp->b = b;
-  vp->x = x;
+  if (vp) SpTrsvReadVecPtrs<false>(v, vp);
+  if (w) v.b = w;
+  for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < (size_t)n; k += (size_t)gridDim.x * blockDim.x) v.x[k] = v.b[k];
+}
+
+__global__ void SpTrsvSetVecPtrsKernel(SpTrsvCUDAVecPtrs *vp, SpTrsvCUDAVecPtrs v)
+{
+  *vp = v;
+}
+
+/* y may be x: each element is read before it is written, by the same thread (plain loads) */
+__global__ void SpTrsvPointwiseMultKernel(PetscInt n, const PetscScalar *d, const PetscScalar *x, PetscScalar *y)
+{
+  for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < (size_t)n; k += (size_t)gridDim.x * blockDim.x) y[k] = d[k] * x[k];
 }
 
 __global__ void SpTrsvGatherKernel(PetscInt n, const int *perm, const PetscScalar *x, PetscScalar *y)
@@ -284,56 +307,63 @@ static unsigned int SpTrsvVecGrid(PetscInt n)
   return (unsigned int)PetscMax(1, PetscMin(blocks, (PetscInt64)65536)); /* grid-stride loops do the rest */
 }
 
-template <bool UNIT, bool CSC>
-static cudaError_t SpTrsvLaunchSegment(const SpTrsvCUDATri &t, const SpTrsvCUDASegment &s, const PetscScalar *b, PetscScalar *x, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
+template <bool UNIT, bool CSC, bool REST>
+static cudaError_t SpTrsvLaunchSegment(const SpTrsvCUDATri &t, const SpTrsvCUDASegment &s, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
 {
   if (s.kind == SPTRSV_CUDA_SEG_FUSED) {
-    SpTrsvFusedKernel<UNIT, CSC><<<1, s.block, 0, st>>>(t, s.l0, s.l1, b, x, vp);
-  } else {
-    switch (s.K) {
-    case 2:
-      SpTrsvLevelKernel<2, UNIT, CSC><<<s.grid, SPTRSV_CUDA_LEVEL_BLOCK, 0, st>>>(t, s.start, s.nrows, b, x, vp);
-      break;
-    case 4:
-      SpTrsvLevelKernel<4, UNIT, CSC><<<s.grid, SPTRSV_CUDA_LEVEL_BLOCK, 0, st>>>(t, s.start, s.nrows, b, x, vp);
-      break;
-    case 8:
-      SpTrsvLevelKernel<8, UNIT, CSC><<<s.grid, SPTRSV_CUDA_LEVEL_BLOCK, 0, st>>>(t, s.start, s.nrows, b, x, vp);
-      break;
-    case 16:
-      SpTrsvLevelKernel<16, UNIT, CSC><<<s.grid, SPTRSV_CUDA_LEVEL_BLOCK, 0, st>>>(t, s.start, s.nrows, b, x, vp);
-      break;
-    default:
-      SpTrsvLevelKernel<32, UNIT, CSC><<<s.grid, SPTRSV_CUDA_LEVEL_BLOCK, 0, st>>>(t, s.start, s.nrows, b, x, vp);
-      break;
-    }
+    SpTrsvFusedKernel<UNIT, CSC, REST><<<1, s.block, 0, st>>>(t, s.l0, s.l1, v, vp);
+    return cudaGetLastError();
   }
-  return cudaGetLastError();
+  return SpTrsvWithLanes(s.K, [&](auto K) { SpTrsvLevelKernel<decltype(K)::value, UNIT, CSC, REST><<<s.grid, SPTRSV_CUDA_LEVEL_BLOCK, 0, st>>>(t, s.start, s.nrows, v, vp); });
 }
 
-template <bool UNIT, bool CSC>
-static cudaError_t SpTrsvLaunchSequence(const SpTrsvCUDATri &t, PetscInt n, PetscInt nseg, const SpTrsvCUDASegment *segs, const PetscScalar *b, PetscScalar *x, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
+/* w: the CSC right-hand side of a sweep (NULL: b) */
+template <bool UNIT, bool CSC, bool REST>
+static cudaError_t SpTrsvLaunchSequence(const SpTrsvCUDATri &t, PetscInt n, PetscInt nseg, const SpTrsvCUDASegment *segs, SpTrsvCUDAVecPtrs v, const PetscScalar *w, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
 {
   cudaError_t err;
 
   if (CSC) {
-    SpTrsvCopyKernel<<<SpTrsvVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, b, x, vp);
+    SpTrsvCopyKernel<<<SpTrsvVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, w, v, vp);
     if ((err = cudaGetLastError()) != cudaSuccess) return err;
   }
   for (PetscInt k = 0; k < nseg; k++)
-    if ((err = SpTrsvLaunchSegment<UNIT, CSC>(t, segs[k], b, x, vp, st)) != cudaSuccess) return err;
+    if ((err = SpTrsvLaunchSegment<UNIT, CSC, REST>(t, segs[k], v, vp, st)) != cudaSuccess) return err;
   return cudaSuccess;
 }
 
-cudaError_t SpTrsvCUDALaunchSolve(const SpTrsvCUDATri *t, PetscBool csc, PetscBool unit, PetscInt n, PetscInt nseg, const SpTrsvCUDASegment *segs, const PetscScalar *b, PetscScalar *x, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
+cudaError_t SpTrsvCUDALaunchSolve(const SpTrsvCUDATri *t, PetscBool csc, PetscBool unit, PetscBool sweep, PetscInt n, PetscInt nseg, const SpTrsvCUDASegment *segs, SpTrsvCUDAVecPtrs v, PetscScalar *w, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
 {
-  if (csc) return unit ? SpTrsvLaunchSequence<true, true>(*t, n, nseg, segs, b, x, vp, st) : SpTrsvLaunchSequence<false, true>(*t, n, nseg, segs, b, x, vp, st);
-  return unit ? SpTrsvLaunchSequence<true, false>(*t, n, nseg, segs, b, x, vp, st) : SpTrsvLaunchSequence<false, false>(*t, n, nseg, segs, b, x, vp, st);
+  if (csc) {
+    if (sweep) {
+      const cudaError_t err = SpTrsvCUDALaunchSweepRHS(t, n, v, w, vp, st);
+      if (err != cudaSuccess) return err;
+    }
+    if (unit) return SpTrsvLaunchSequence<true, true, false>(*t, n, nseg, segs, v, sweep ? w : NULL, vp, st);
+    return SpTrsvLaunchSequence<false, true, false>(*t, n, nseg, segs, v, sweep ? w : NULL, vp, st);
+  }
+  if (sweep) return SpTrsvLaunchSequence<false, false, true>(*t, n, nseg, segs, v, NULL, vp, st); /* sweeps have an explicit diagonal */
+  if (unit) return SpTrsvLaunchSequence<true, false, false>(*t, n, nseg, segs, v, NULL, vp, st);
+  return SpTrsvLaunchSequence<false, false, false>(*t, n, nseg, segs, v, NULL, vp, st);
 }
 
-cudaError_t SpTrsvCUDALaunchSetVecPtrs(SpTrsvCUDAVecPtrs *vp, const PetscScalar *b, PetscScalar *x, cudaStream_t st)
+cudaError_t SpTrsvCUDALaunchSweepRHS(const SpTrsvCUDATri *t, PetscInt n, SpTrsvCUDAVecPtrs v, PetscScalar *w, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
 {
-  SpTrsvSetVecPtrsKernel<<<1, 1, 0, st>>>(vp, b, x);
+  const int          K    = t->rest.K;
+  const unsigned int grid = (unsigned int)(((PetscInt64)n * K + SPTRSV_CUDA_LEVEL_BLOCK - 1) / SPTRSV_CUDA_LEVEL_BLOCK);
+
+  return SpTrsvWithLanes(K, [&](auto KK) { SpTrsvSweepRHSKernel<decltype(KK)::value><<<grid, SPTRSV_CUDA_LEVEL_BLOCK, 0, st>>>(*t, (int)n, v, w, vp); });
+}
+
+cudaError_t SpTrsvCUDALaunchSetVecPtrs(SpTrsvCUDAVecPtrs *vp, SpTrsvCUDAVecPtrs v, cudaStream_t st)
+{
+  SpTrsvSetVecPtrsKernel<<<1, 1, 0, st>>>(vp, v);
+  return cudaGetLastError();
+}
+
+cudaError_t SpTrsvCUDALaunchPointwiseMult(PetscInt n, const PetscScalar *d, const PetscScalar *x, PetscScalar *y, cudaStream_t st)
+{
+  SpTrsvPointwiseMultKernel<<<SpTrsvVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, d, x, y);
   return cudaGetLastError();
 }
 
@@ -354,16 +384,24 @@ cudaError_t SpTrsvCUDAKernelsProbe(void)
   cudaFuncAttributes attr;
 
   /* fails (cudaErrorNoKernelImageForDevice or similar) when this build has no code for the device */
-  return cudaFuncGetAttributes(&attr, SpTrsvFusedKernel<false, true>);
+  return cudaFuncGetAttributes(&attr, SpTrsvFusedKernel<false, true, false>);
 }
 
 #else /* complex or exotic scalars: the backend reports itself unavailable and never launches these */
 
-cudaError_t SpTrsvCUDALaunchSolve(const SpTrsvCUDATri *t, PetscBool csc, PetscBool unit, PetscInt n, PetscInt nseg, const SpTrsvCUDASegment *segs, const PetscScalar *b, PetscScalar *x, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
+cudaError_t SpTrsvCUDALaunchSolve(const SpTrsvCUDATri *t, PetscBool csc, PetscBool unit, PetscBool sweep, PetscInt n, PetscInt nseg, const SpTrsvCUDASegment *segs, SpTrsvCUDAVecPtrs v, PetscScalar *w, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
 {
   return cudaErrorNotSupported;
 }
-cudaError_t SpTrsvCUDALaunchSetVecPtrs(SpTrsvCUDAVecPtrs *vp, const PetscScalar *b, PetscScalar *x, cudaStream_t st)
+cudaError_t SpTrsvCUDALaunchSweepRHS(const SpTrsvCUDATri *t, PetscInt n, SpTrsvCUDAVecPtrs v, PetscScalar *w, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
+{
+  return cudaErrorNotSupported;
+}
+cudaError_t SpTrsvCUDALaunchSetVecPtrs(SpTrsvCUDAVecPtrs *vp, SpTrsvCUDAVecPtrs v, cudaStream_t st)
+{
+  return cudaErrorNotSupported;
+}
+cudaError_t SpTrsvCUDALaunchPointwiseMult(PetscInt n, const PetscScalar *d, const PetscScalar *x, PetscScalar *y, cudaStream_t st)
 {
   return cudaErrorNotSupported;
 }

@@ -1,5 +1,6 @@
-/* Level-scheduled triangular-solve kernels (paper 000: LEVR / LEVC) and their launchers (private to
-   the CUDA backend; C++, included by .cu files only) */
+/* Level-scheduled triangular-solve kernels (paper 000: LEVR / LEVC), the sweep right-hand side and the
+   vector kernels, their launchers, and the device types every kernel family shares (private to the
+   CUDA backend; C++, included by .cu files only). The element kernels are in element_kernels.h. */
 #pragma once
 #include "cuda_check.h"
 
@@ -19,9 +20,10 @@
      __syncthreads() between levels (Naumov's trick, used by paper 000).
    - Larger levels get their own launch of SPTRSV_CUDA_LEVEL_BLOCK-thread blocks, one group of K lanes
      per row (blocks of 256 threads keep several blocks per SM resident for latency hiding).
-   - A CUDA graph replaces the launch sequence when it has at least SPTRSV_CUDA_GRAPH_MIN_LAUNCHES
-     launches: a graph launch costs about one kernel launch, plus the small kernel that hands it the
-     solve's b and x (skipped when they did not change), so a single launch gains nothing.
+   - A CUDA graph replaces the launch sequence (of either plan type) when it has at least
+     SPTRSV_CUDA_GRAPH_MIN_LAUNCHES launches: a graph launch costs about one kernel launch, plus the small
+     kernel that hands it the solve's b, x and xold (skipped when they did not change), so a single
+     launch gains nothing.
 */
 #define SPTRSV_CUDA_FUSED_MAX_THREADS  1024
 #define SPTRSV_CUDA_LEVEL_BLOCK        256
@@ -43,33 +45,53 @@ typedef struct {
   unsigned int      grid;         /* blocks (1 for SEG_FUSED) */
 } SpTrsvCUDASegment;
 
+/* the rest R of a sweep solver (see SpTrsvSolver in backend.h), rows stored in the triangle's schedule
+   order like T: the entries of row order[k] are ptr[k] .. ptr[k+1]-1. Unused (NULL) for a plain
+   triangle. */
+typedef struct {
+  const int         *ptr, *idx;
+  const PetscScalar *val;
+  const PetscScalar *cdiag; /* CSC sweeps: cdiag[k] = keep / idiag of row order[k] */
+  PetscScalar        keep;  /* 1 - omega */
+  int                K;     /* lanes per row of the sweep right-hand side kernel (CSC) */
+} SpTrsvCUDARest;
+
 /* device arrays of one oriented triangle op(T), in the orientation the format reads: CSR = rows of
    op(T) (ptr/idx/val = ri/rj/ra), CSC = columns of op(T) (ci/cj/ca); 32-bit indices */
 typedef struct {
-  const int         *order;  /* n: rows sorted by level */
-  const int         *levptr; /* nlevels+1 */
-  const int         *levK;   /* nlevels: lanes per row of each level (2..32) */
+  const int         *order;  /* n: rows sorted by level (the element path's dispatch order) */
+  const int         *levptr; /* nlevels+1 (level plans) */
+  const int         *levK;   /* nlevels: lanes per row of each level (2..32) (level plans) */
   const int         *ptr;    /* n+1, in level order: the entries of row order[k] are ptr[k] .. ptr[k+1]-1 */
   const int         *idx;    /* nnz, rows stored in level order */
   const PetscScalar *val;    /* nnz, rows stored in level order */
   const PetscScalar *idiag;  /* n, in level order (idiag[k] belongs to row order[k]); NULL for a unit diagonal */
+  SpTrsvCUDARest     rest;   /* sweep solvers */
 } SpTrsvCUDATri;
 
-/* where a captured graph finds the b and x of the current solve (device memory) */
+/* the vectors of one solve (xold unused) or sweep; a captured graph reads them from device memory */
 typedef struct {
   const PetscScalar *b;
   PetscScalar       *x;
+  const PetscScalar *xold;
 } SpTrsvCUDAVecPtrs;
 
-/* host side, at setup: lanes per level (levK, nlevels entries) and the launch sequence (PetscMalloc'ed) */
+/* host side, at setup: lanes per row for a mean row length; lanes per level (levK, nlevels entries)
+   and the launch sequence (PetscMalloc'ed) */
+int            SpTrsvCUDALanesPerRow(PetscReal);
 PetscErrorCode SpTrsvCUDABuildSegments(PetscInt nlevels, const PetscInt *levptr, const PetscInt *order, const PetscInt *ptr, PetscInt fuse_passes, int *levK, PetscInt *nseg, SpTrsvCUDASegment **segs);
 
-/* enqueue a whole solve x = op(T)^{-1} b on stream; with vp != NULL every kernel reads b and x from
-   *vp instead (graph capture). Returns the first launch error (no synchronisation). */
-cudaError_t SpTrsvCUDALaunchSolve(const SpTrsvCUDATri *t, PetscBool csc, PetscBool unit, PetscInt n, PetscInt nseg, const SpTrsvCUDASegment *segs, const PetscScalar *b, PetscScalar *x, const SpTrsvCUDAVecPtrs *vp, cudaStream_t stream);
+/* enqueue a whole level-scheduled solve x = op(T)^{-1} b (sweep = PETSC_FALSE) or sweep (see
+   SpTrsvSolverSweep: CSR rows also read R at v.xold; CSC first forms w = b + cdiag.*xold - R xold in the
+   work vector w, then solves on w) on stream; with vp != NULL every kernel reads b, x and xold from *vp
+   instead (graph capture). Returns the first launch error (no synchronisation). */
+cudaError_t SpTrsvCUDALaunchSolve(const SpTrsvCUDATri *t, PetscBool csc, PetscBool unit, PetscBool sweep, PetscInt n, PetscInt nseg, const SpTrsvCUDASegment *segs, SpTrsvCUDAVecPtrs v, PetscScalar *w, const SpTrsvCUDAVecPtrs *vp, cudaStream_t stream);
 /* number of launches SpTrsvCUDALaunchSolve() makes */
-PetscInt    SpTrsvCUDASolveLaunches(PetscBool csc, PetscInt nseg);
-cudaError_t SpTrsvCUDALaunchSetVecPtrs(SpTrsvCUDAVecPtrs *vp, const PetscScalar *b, PetscScalar *x, cudaStream_t stream);
+PetscInt    SpTrsvCUDASolveLaunches(PetscBool csc, PetscBool sweep, PetscInt nseg);
+/* CSC sweeps (both plan types): w[i] = b[i] + cdiag_i xold[i] - sum_j R_ij xold[j], every row (one launch) */
+cudaError_t SpTrsvCUDALaunchSweepRHS(const SpTrsvCUDATri *t, PetscInt n, SpTrsvCUDAVecPtrs v, PetscScalar *w, const SpTrsvCUDAVecPtrs *vp, cudaStream_t stream);
+cudaError_t SpTrsvCUDALaunchSetVecPtrs(SpTrsvCUDAVecPtrs *vp, SpTrsvCUDAVecPtrs v, cudaStream_t stream);
+cudaError_t SpTrsvCUDALaunchPointwiseMult(PetscInt n, const PetscScalar *d, const PetscScalar *x, PetscScalar *y, cudaStream_t stream); /* y = d .* x (y == x allowed) */
 cudaError_t SpTrsvCUDALaunchGather(PetscInt n, const int *perm, const PetscScalar *x, PetscScalar *y, cudaStream_t stream);  /* y[k] = x[perm[k]] */
 cudaError_t SpTrsvCUDALaunchScatter(PetscInt n, const int *perm, const PetscScalar *x, PetscScalar *y, cudaStream_t stream); /* y[perm[k]] = x[k] */
 /* cudaSuccess when the kernels of this build can run on the current device */

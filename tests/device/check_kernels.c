@@ -7,9 +7,11 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
                            "  -tol <1e-12>      max relative error (inf-norm) for the generated matrices\n"
                            "  -tol_mm <1e-9>    max relative error for the Matrix Market files\n"
                            "  -no_refactor      skip the refactorization check (MatScale + MatShift, MatLUFactorNumeric again)\n"
-                           "  -list             print the case names and exit\n";
+                           "  -list             print the case names and exit\n"
+                           "  -gs_quick         PC gs sweeps: only the 64x64 Laplacian (the case name gs selects the sweep checks)\n";
 
 #include <petscsptrsv.h>
+#include <petscksp.h>
 #include "../../examples/common/stencil.h"
 #include <sptrsv/backend.h>
 #if !defined(SPTRSV_NO_MMLOAD)
@@ -22,11 +24,13 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
 #include <string.h>
 
 #define MAXCASES 64
-#define MAXCFG   8
+#define MAXCFG   12
 
 typedef enum {
   GEN_STENCIL,
   GEN_CHAIN,
+  GEN_DENSEROW, /* a 1-D chain whose last row couples to every row: in L that row depends on every earlier row */
+  GEN_EMPTYROWS, /* L has an entry only in every third row (the other rows are empty) */
   GEN_FILE
 } GenType;
 
@@ -36,11 +40,13 @@ typedef struct {
   PetscInt nx, ny, nz, npts; /* stencil: 5/9 (2-D, nz = 1), 7/27 (3-D); chain: nx = n, npts = 2 (bidiagonal) or 3 */
   char     path[PETSC_MAX_PATH_LEN];
   PetscBool rcm; /* reverse Cuthill-McKee ordering (exercises the permutation gather/scatter) */
+  PetscBool element_only; /* large dependency shapes: only the element configurations, one right-hand side */
 } Case;
 
 typedef struct {
   const char *backend, *format;
   PetscBool   graph;
+  const char *solver; /* NULL: sptrsv_level */
 } Config;
 
 static PetscInt npass = 0, nfail = 0, nskip = 0;
@@ -66,10 +72,32 @@ static PetscErrorCode BuildChain(PetscInt n, PetscInt npts, Mat *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the element path's dependency shapes (see GenType) */
+static PetscErrorCode BuildShape(PetscInt n, GenType type, Mat *A)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 3, NULL, A));
+  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCall(MatSetValue(*A, i, i, 4.0, INSERT_VALUES));
+    if (type == GEN_DENSEROW && i > 0 && i < n - 1) PetscCall(MatSetValue(*A, i, i - 1, -1.0, INSERT_VALUES));
+    if (type == GEN_DENSEROW && i == n - 1)
+      for (PetscInt j = 0; j < i; j++) PetscCall(MatSetValue(*A, i, j, -1.0 / n, INSERT_VALUES));
+    if (type == GEN_EMPTYROWS && i % 3 == 2) PetscCall(MatSetValue(*A, i, i - 2, -1.0, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode BuildCase(const Case *c, Mat *A)
 {
   PetscFunctionBeginUser;
   switch (c->type) {
+  case GEN_DENSEROW:
+  case GEN_EMPTYROWS:
+    PetscCall(BuildShape(c->nx, c->type, A));
+    break;
   case GEN_STENCIL:
     PetscCall(SpTrsvBuildStencil(c->nx, c->ny, c->nz, c->npts, A));
     break;
@@ -124,7 +152,7 @@ static PetscErrorCode MakeFactor(Mat A, const Case *c, IS row, IS col, const Con
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_backend", cfg->backend));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_format", cfg->format));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_graph", cfg->graph ? "1" : "0"));
-  PetscCall(MatGetFactor(A, MATSOLVERSPTRSVLEVEL, MAT_FACTOR_ILU, F));
+  PetscCall(MatGetFactor(A, cfg->solver ? cfg->solver : MATSOLVERSPTRSVLEVEL, MAT_FACTOR_ILU, F));
   PetscCall(MatILUFactorSymbolic(*F, A, row, col, &info));
   PetscCall(MatLUFactorNumeric(*F, A, &info));
   PetscCall(MatCreateVecs(A, &x, &b));
@@ -243,7 +271,7 @@ static PetscErrorCode ReferenceSolves(Mat Fref, PetscInt nrhs, Vec *b, Vec *xs, 
 static PetscErrorCode PrintHeader(void)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-26s %8s %9s %13s %-7s %-4s %-5s %-6s %10s %10s %s\n", "case", "n", "nnz", "levels(L/U)", "backend", "fmt", "graph", "phase", "err_solve", "err_trans", "result"));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-26s %8s %9s %13s %-7s %-8s %-5s %-6s %10s %10s %s\n", "case", "n", "nnz", "levels(L/U)", "backend", "fmt", "graph", "phase", "err_solve", "err_trans", "result"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -257,7 +285,7 @@ static PetscErrorCode RunCase(const Case *c, PetscInt ncfg, const Config *cfgs, 
   PetscInt        n, nphase = refactor ? 2 : 1;
   MatInfo         minfo;
   SpTrsvStats     Ls, Us;
-  const Config    ref = {"host", "csr", PETSC_FALSE};
+  const Config    ref = {"host", "csr", PETSC_FALSE, NULL};
   PetscErrorCode  ierr;
 
   PetscFunctionBeginUser;
@@ -311,7 +339,7 @@ static PetscErrorCode RunCase(const Case *c, PetscInt ncfg, const Config *cfgs, 
       PetscCall(CompareSolves(F[k], &cfgs[k], nrhs, b, xs, PETSC_FALSE, &es));
       PetscCall(CompareSolves(F[k], &cfgs[k], nrhs, b, xt, PETSC_TRUE, &et));
       ok = (PetscBool)(es < tol && et < tol && !strcmp(bname, cfgs[k].backend));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-26s %8" PetscInt_FMT " %9.0f %6" PetscInt_FMT "/%-6" PetscInt_FMT " %-7s %-4s %-5s %-6s %10.2e %10.2e %s%s\n", c->name, n, (double)minfo.nz_used, Ls.nlevels, Us.nlevels, bname, cfgs[k].format,
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-26s %8" PetscInt_FMT " %9.0f %6" PetscInt_FMT "/%-6" PetscInt_FMT " %-7s %-4s%s %-5s %-6s %10.2e %10.2e %s%s\n", c->name, n, (double)minfo.nz_used, Ls.nlevels, Us.nlevels, bname, cfgs[k].format, cfgs[k].solver ? "-elm" : "    ",
                             strcmp(cfgs[k].backend, "cuda") ? "-" : (cfgs[k].graph ? "on" : "off"), phase ? "refac" : "fresh", (double)es, (double)et, ok ? "PASS" : "FAIL", strcmp(bname, cfgs[k].backend) ? " (wrong backend)" : ""));
       if (ok) npass++;
       else nfail++;
@@ -348,6 +376,19 @@ static PetscErrorCode AddStencil(Case *cases, PetscInt *nc, PetscInt npts, Petsc
   c->rcm  = rcm;
   if (nz == 1) PetscCall(PetscSNPrintf(c->name, sizeof(c->name), "lap2d%" PetscInt_FMT "_%" PetscInt_FMT "x%" PetscInt_FMT "%s", npts, nx, ny, rcm ? "_rcm" : ""));
   else PetscCall(PetscSNPrintf(c->name, sizeof(c->name), "lap3d%" PetscInt_FMT "_%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT "%s", npts, nx, ny, nz, rcm ? "_rcm" : ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AddShape(Case *cases, PetscInt *nc, GenType type, PetscInt n, const char *name)
+{
+  Case *c = &cases[(*nc)++];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  c->type         = type;
+  c->nx           = n;
+  c->element_only = PETSC_TRUE;
+  PetscCall(PetscSNPrintf(c->name, sizeof(c->name), "%s_%" PetscInt_FMT, name, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -411,6 +452,134 @@ static PetscBool InList(const char *list, const char *name)
   return PETSC_FALSE;
 }
 
+/* ---- PC gs: sweeps on the CUDA backend against the host backend ------------------------------------ */
+
+/* a PC gs on A with the given backend and options (prefix gsck_) */
+static PetscErrorCode MakeGS(Mat A, const char *backend, const char *opts, PC *pc)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PCCreate(PETSC_COMM_SELF, pc));
+  PetscCall(PCSetOperators(*pc, A, A));
+  PetscCall(PCSetType(*pc, PCGS));
+  PetscCall(PCSetOptionsPrefix(*pc, "gsck_"));
+  PetscCall(PetscOptionsInsertString(NULL, opts));
+  PetscCall(PetscOptionsSetValue(NULL, "-gsck_pc_gs_backend", backend));
+  PetscCall(PCSetFromOptions(*pc));
+  PetscCall(PCSetUp(*pc));
+  { /* the options of one configuration must not leak into the next */
+    const char *keys[] = {"-gsck_pc_gs_scheduler", "-gsck_pc_gs_format", "-gsck_pc_gs_type", "-gsck_pc_gs_its", "-gsck_pc_gs_omega", "-gsck_pc_gs_backend"};
+    for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) PetscCall(PetscOptionsClearValue(NULL, keys[k]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PCApply (2 iterations from zero), PCApplyRichardson (2 outer iterations from a random iterate) and
+   PCApplyTranspose (one iteration) on cuda vs host, for every scheduler/format/sweep/omega combination */
+static PetscErrorCode CheckGS(Mat A, const char *name, PetscRandom rnd)
+{
+  const char *opts[] = {"-gsck_pc_gs_scheduler level -gsck_pc_gs_format csr", "-gsck_pc_gs_scheduler element -gsck_pc_gs_format csr", "-gsck_pc_gs_scheduler level -gsck_pc_gs_format csc", "-gsck_pc_gs_scheduler element -gsck_pc_gs_format csc"};
+  const char *kind[] = {"-gsck_pc_gs_type symmetric -gsck_pc_gs_its 2", "-gsck_pc_gs_type forward -gsck_pc_gs_omega 1.3 -gsck_pc_gs_its 2", "-gsck_pc_gs_type backward -gsck_pc_gs_omega 0.7 -gsck_pc_gs_its 2"};
+  Vec         b, x0, yh, yc, w;
+  PetscInt    outits;
+  PCRichardsonConvergedReason reason;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(A, &b, &x0));
+  PetscCall(VecDuplicate(b, &yh));
+  PetscCall(VecDuplicate(b, &yc));
+  PetscCall(VecDuplicate(b, &w));
+  PetscCall(VecSetRandom(b, rnd));
+  PetscCall(VecSetRandom(x0, rnd));
+  for (PetscInt o = 0; o < 4; o++)
+    for (PetscInt t = 0; t < 3; t++) {
+      PC        ph, pc;
+      char      all[512];
+      PetscReal e[3], nrm, err;
+      PetscCall(PetscSNPrintf(all, sizeof(all), "%s %s", opts[o], kind[t]));
+      PetscCall(MakeGS(A, "host", all, &ph));
+      PetscCall(MakeGS(A, "cuda", all, &pc));
+      for (PetscInt m = 0; m < 3; m++) {
+        if (m == 0) {
+          PetscCall(PCApply(ph, b, yh));
+          PetscCall(PCApply(pc, b, yc));
+        } else if (m == 1) {
+          PetscCall(VecCopy(x0, yh));
+          PetscCall(VecCopy(x0, yc));
+          PetscCall(PCApplyRichardson(ph, b, yh, w, 0, 0, 0, 2, PETSC_FALSE, &outits, &reason));
+          PetscCall(PCApplyRichardson(pc, b, yc, w, 0, 0, 0, 2, PETSC_FALSE, &outits, &reason));
+        } else {
+          PetscCall(PCGSSetIterations(ph, 1));
+          PetscCall(PCGSSetIterations(pc, 1));
+          PetscCall(PCApplyTranspose(ph, b, yh));
+          PetscCall(PCApplyTranspose(pc, b, yc));
+        }
+        PetscCall(VecNorm(yh, NORM_INFINITY, &nrm));
+        PetscCall(VecAXPY(yc, -1.0, yh));
+        PetscCall(VecNorm(yc, NORM_INFINITY, &err));
+        e[m] = err / PetscMax(nrm, PETSC_SMALL);
+      }
+      {
+        const PetscBool ok = (PetscBool)(e[0] < 1e-12 && e[1] < 1e-12 && e[2] < 1e-12);
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "gs %-22s %-50s apply %9.2e richardson %9.2e transpose %9.2e %s\n", name, all, (double)e[0], (double)e[1], (double)e[2], ok ? "PASS" : "FAIL"));
+        if (ok) npass++;
+        else nfail++;
+      }
+      PetscCall(PCDestroy(&ph));
+      PetscCall(PCDestroy(&pc));
+    }
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x0));
+  PetscCall(VecDestroy(&yh));
+  PetscCall(VecDestroy(&yc));
+  PetscCall(VecDestroy(&w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a structurally nonsymmetric convection-diffusion matrix (two-vector CSR sweeps) */
+static PetscErrorCode BuildNonsym(PetscInt m, Mat *A)
+{
+  PetscInt n = m * m;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 7, NULL, A));
+  for (PetscInt r = 0; r < n; r++) {
+    PetscInt i = r % m, j = r / m;
+    if (i > 0) PetscCall(MatSetValue(*A, r, r - 1, -1.3, INSERT_VALUES));
+    if (i < m - 1) PetscCall(MatSetValue(*A, r, r + 1, -0.7, INSERT_VALUES));
+    if (j > 0) PetscCall(MatSetValue(*A, r, r - m, -1.0, INSERT_VALUES));
+    if (j < m - 1) PetscCall(MatSetValue(*A, r, r + m, -1.0, INSERT_VALUES));
+    if (r % 5 == 0 && r + 2 * m + 1 < n) PetscCall(MatSetValue(*A, r, r + 2 * m + 1, -0.3, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, r, r, 5.0, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckGSAll(PetscBool avail, PetscRandom rnd)
+{
+  Mat       A;
+  PetscBool quick = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-gs_quick", &quick, NULL));
+  if (!avail) {
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "gs: CUDA backend unavailable, sweeps not compared\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(SpTrsvBuildStencil(64, 64, 1, 5, &A));
+  PetscCall(CheckGS(A, "lap2d5_64x64", rnd));
+  PetscCall(MatDestroy(&A));
+  if (quick) PetscFunctionReturn(PETSC_SUCCESS); /* sanitizer runs */
+  PetscCall(SpTrsvBuildStencil(32, 32, 32, 27, &A));
+  PetscCall(CheckGS(A, "lap3d27_32x32x32", rnd));
+  PetscCall(MatDestroy(&A));
+  PetscCall(BuildNonsym(80, &A));
+  PetscCall(CheckGS(A, "nonsym_80x80", rnd));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Case                    *cases;
@@ -456,6 +625,11 @@ int main(int argc, char **argv)
   /* chains: one row per level */
   PetscCall(AddChain(cases, &ncases, 100000, 2));
   PetscCall(AddChain(cases, &ncases, 100000, 3));
+  /* element path: a 10^6-row chain, a row depending on every earlier row, mostly empty rows */
+  PetscCall(AddShape(cases, &ncases, GEN_CHAIN, 1000000, "elem_chain_bidiag"));
+  cases[ncases - 1].npts = 2;
+  PetscCall(AddShape(cases, &ncases, GEN_DENSEROW, 5000, "elem_denserow"));
+  PetscCall(AddShape(cases, &ncases, GEN_EMPTYROWS, 300000, "elem_emptyrows"));
 #if defined(SPTRSV_NO_MMLOAD)
   if (hasdir && matdir[0]) PetscCall(PetscPrintf(PETSC_COMM_SELF, "-matdir %s ignored: built without the Matrix Market reader (zlib missing)\n", matdir));
 #else
@@ -469,14 +643,17 @@ int main(int argc, char **argv)
   }
 
   /* what runs: host csc always; the CUDA combinations when a device is usable */
-  cfgs[ncfg++] = (Config){"host", "csc", PETSC_FALSE};
+  cfgs[ncfg++] = (Config){"host", "csc", PETSC_FALSE, NULL};
   PetscCall(SpTrsvBackendCUDAGet(&cuda, &avail, &why));
   if (avail) {
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE};
-    cfgs[ncfg++] = (Config){"cuda", "csc", PETSC_FALSE};
-    cfgs[ncfg++] = (Config){"cuda", "csc", PETSC_TRUE};
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, and host csc with host csr\n", why));
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csc", PETSC_FALSE, NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csc", PETSC_TRUE, NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVELEMENT};
+    cfgs[ncfg++] = (Config){"cuda", "csc", PETSC_FALSE, MATSOLVERSPTRSVELEMENT};
+    cfgs[ncfg++] = (Config){"cuda", "csc", PETSC_TRUE, MATSOLVERSPTRSVELEMENT};
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, level and element paths, and host csc with host csr\n", why));
   } else {
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend unavailable (%s): SKIPPING the CUDA comparisons; comparing host csc with host csr only\n", why));
   }
@@ -492,8 +669,15 @@ int main(int argc, char **argv)
   PetscCall(PrintHeader());
   for (PetscInt k = 0; k < ncases; k++) {
     if (hasonly && !InList(only, cases[k].name)) continue;
-    PetscCall(RunCase(&cases[k], ncfg, cfgs, nrhs, cases[k].type == GEN_FILE ? tol_mm : tol, (PetscBool)!norefac, rnd));
+    if (cases[k].element_only) { /* host csc and the element configurations, one right-hand side */
+      Config   ecfg[MAXCFG];
+      PetscInt ne = 0;
+      for (PetscInt f = 0; f < ncfg; f++)
+        if (!strcmp(cfgs[f].backend, "host") || cfgs[f].solver) ecfg[ne++] = cfgs[f];
+      PetscCall(RunCase(&cases[k], ne, ecfg, 1, tol, PETSC_FALSE, rnd));
+    } else PetscCall(RunCase(&cases[k], ncfg, cfgs, nrhs, cases[k].type == GEN_FILE ? tol_mm : tol, (PetscBool)!norefac, rnd));
   }
+  if (!hasonly || InList(only, "gs")) PetscCall(CheckGSAll(avail, rnd));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "tolerances: %g (generated), %g (Matrix Market); %" PetscInt_FMT " skipped\n", (double)tol, (double)tol_mm, nskip));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscRandomDestroy(&rnd));

@@ -126,7 +126,7 @@ fi
 # ---- compute-sanitizer on small cases (fused segments + separate launches + graphs, perms) ---------
 SAN=$(command -v compute-sanitizer || echo "$CUDA_HOME/bin/compute-sanitizer")
 # shellcheck disable=SC2054 # one comma-separated option value
-SMALL=(-cases lap2d5_64x64,lap3d7_32x32x32,lap3d27_16x16x16_rcm -nrhs 1)
+SMALL=(-cases lap2d5_64x64,lap3d7_32x32x32,lap3d27_16x16x16_rcm,elem_denserow_5000,gs -gs_quick -nrhs 1)
 if [ -x "$SAN" ]; then
   step sanitizer-memcheck 1 180 "$SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
   step sanitizer-racecheck 1 180 "$SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"

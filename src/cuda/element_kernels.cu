@@ -1,0 +1,161 @@
+/*
+   Element-scheduled sparse triangular solves on the GPU (paper 000, section 4 and 5.1: ELMR, ELMC).
+
+   One warp per row of op(T). Rows are taken in the plan's dispatch order (rows sorted by level), so
+   every dependency of the row at position k sits at a position < k. A warp waits only for its own
+   row's dependencies, not for a whole level: no barrier, one launch per solve.
+
+   Dispatch by ticket, not by blockIdx. Thread 0 of each block takes t = atomicAdd(ticket, 1) when the
+   block starts; the block solves positions [slot * W, slot * W + W) with slot = t mod nblocks (W warps
+   per block), for the solve numbered epoch = t / nblocks + 1. A ticket is only taken by a running
+   block, so every position below the largest ticket handed out belongs to a block that is resident or
+   finished, whatever order the hardware launches blocks in and however few fit on the device. With
+   the dispatch order putting dependencies first, the smallest unfinished position always belongs to
+   a resident warp whose dependencies are all complete, so it completes: no deadlock, for any triangle
+   the analysis accepts (src/mat/analysis/element.c has the full argument). The counter advances by
+   exactly nblocks per launch and is never reset, so the kernel arguments are the same for every solve
+   (graph capture works) and no reset pass is needed.
+
+   ELMR (CSR, pull). Ready flags hold the epoch of the solve that finished a row (stale values are
+   epoch - 1; zero at setup for epoch 1). Every lane reads the flags of its own entries once; lane 0
+   then spins alone on the row's critical dependency (precomputed: the dependency dispatched last,
+   the one most likely to finish last); a warp-wide vote re-reads any other flag that was not yet set
+   (rare). Flags are read with device-scope acquire loads, so the lane that saw a flag set also sees
+   the x_j published before it; the lanes that did not read the critical flag themselves are ordered
+   after lane 0's acquire by __syncwarp (a memory barrier among the warp's threads). x is read through
+   L2 (__ldcg). Lane 0 writes x_i, the warp synchronizes (so the other lanes' reads of xold in an
+   in-place sweep are ordered first), and lane 0 publishes ready[i] = epoch with a release store.
+
+   ELMC (CSC, push). A row's warp waits (lane 0 only) until its counter has received all its
+   dependencies: count[i] == epoch * ndep_i (unsigned arithmetic wraps consistently; stale values are
+   (epoch - 1) * ndep_i + m with m < ndep_i). It reads the accumulated updates acc_i, resets acc_i to 0
+   for the next solve (no one else touches it in this solve any more), finalizes x_i, and the warp
+   pushes acc_k += T_ki x_i to its dependents with atomicAdd, each followed by a release increment of
+   count[k] (the update is visible before the count says so).
+*/
+#include "element_kernels.h"
+#include "row_ops.cuh"
+
+PetscInt SpTrsvCUDAElementLaunches(PetscBool csc, PetscBool sweep)
+{
+  return 1 + (csc && sweep ? 1 : 0); /* a CSC sweep first forms w */
+}
+
+#if defined(SPTRSV_CUDA_SCALAR_OK)
+
+/* the block's ticket: its slot among the launch's blocks and the solve's epoch */
+__device__ __forceinline__ void SpTrsvTakeTicket(const SpTrsvCUDAElement &e, int *slot, unsigned int *epoch)
+{
+  __shared__ unsigned long long t;
+
+  if (threadIdx.x == 0) t = atomicAdd(e.ticket, 1ULL);
+  __syncthreads();
+  *slot  = (int)(t % (unsigned long long)e.nblocks);
+  *epoch = (unsigned int)(t / (unsigned long long)e.nblocks) + 1u;
+}
+
+/* are all dependencies of this lane's entries (except the critical one, watched by lane 0) done? */
+__device__ __forceinline__ bool SpTrsvLaneReady(const SpTrsvCUDATri &t, const SpTrsvCUDAElement &e, int p0, int q, int lane, int crit, unsigned int epoch)
+{
+  bool ok = true;
+  for (int p = p0 + lane; p < q; p += 32)
+    if (p != crit && SpTrsvLoadAcquire(e.flag + __ldg(t.idx + p)) != epoch) ok = false;
+  return ok;
+}
+
+template <bool UNIT, bool REST>
+__global__ void __launch_bounds__(SPTRSV_CUDA_ELEMENT_WARPS * 32) SpTrsvElementCSRKernel(const SpTrsvCUDATri t, const SpTrsvCUDAElement e, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
+{
+  const int    lane = threadIdx.x & 31;
+  int          slot, k, i, p0, q, crit;
+  unsigned int epoch;
+  PetscScalar  sum = 0;
+  bool         ok;
+
+  SpTrsvTakeTicket(e, &slot, &epoch);
+  k = slot * SPTRSV_CUDA_ELEMENT_WARPS + (int)(threadIdx.x >> 5);
+  if (k >= n) return; /* the whole warp */
+  if (vp) v = *vp;
+  i    = __ldg(t.order + k);
+  p0   = __ldg(t.ptr + k);
+  q    = __ldg(t.ptr + k + 1);
+  crit = __ldg(e.aux + k);
+  ok   = SpTrsvLaneReady(t, e, p0, q, lane, crit, epoch); /* one parallel read of the flags */
+  if (lane == 0 && crit >= 0) {
+    unsigned int *f = e.flag + __ldg(t.idx + crit);
+    while (SpTrsvLoadAcquire(f) != epoch) { }
+  }
+  __syncwarp();
+  while (!__all_sync(SPTRSV_FULL_MASK, ok)) /* a non-critical dependency was late */
+    if (!ok) ok = SpTrsvLaneReady(t, e, p0, q, lane, crit, epoch);
+  for (int p = p0 + lane; p < q; p += 32) sum += __ldg(t.val + p) * __ldcg(v.x + __ldg(t.idx + p));
+  if (REST) sum += SpTrsvRestDot<32>(t.rest, k, true, lane, v.xold);
+  sum = SpTrsvGroupSum<32>(sum);
+  if (lane == 0) {
+    const PetscScalar s = v.b[i] - sum;
+    if (REST) v.x[i] = t.rest.keep * __ldcg(v.xold + i) + s * __ldg(t.idiag + k);
+    else v.x[i] = UNIT ? s : s * __ldg(t.idiag + k);
+  }
+  __syncwarp(); /* every lane's reads (xold of an in-place sweep) before the publication */
+  if (lane == 0) SpTrsvStoreRelease(e.flag + i, epoch);
+}
+
+template <bool UNIT>
+__global__ void __launch_bounds__(SPTRSV_CUDA_ELEMENT_WARPS * 32) SpTrsvElementCSCKernel(const SpTrsvCUDATri t, const SpTrsvCUDAElement e, int n, SpTrsvCUDAVecPtrs v, const PetscScalar *w, const SpTrsvCUDAVecPtrs *vp)
+{
+  const int    lane = threadIdx.x & 31;
+  int          slot, k, i, p, q;
+  unsigned int epoch;
+  PetscScalar  xi = 0;
+
+  SpTrsvTakeTicket(e, &slot, &epoch);
+  k = slot * SPTRSV_CUDA_ELEMENT_WARPS + (int)(threadIdx.x >> 5);
+  if (k >= n) return; /* the whole warp */
+  if (vp) v = *vp;
+  if (w) v.b = w; /* a sweep solves on w */
+  i = __ldg(t.order + k);
+  p = __ldg(t.ptr + k);
+  q = __ldg(t.ptr + k + 1);
+  if (lane == 0) {
+    const unsigned int target = epoch * (unsigned int)__ldg(e.aux + k);
+    unsigned int      *c      = e.flag + i;
+    while (SpTrsvLoadAcquire(c) != target) { }
+    xi        = v.b[i] - __ldcg(e.acc + i);
+    e.acc[i]  = 0;
+    if (!UNIT) xi *= __ldg(t.idiag + k);
+    v.x[i] = xi;
+  }
+  xi = __shfl_sync(SPTRSV_FULL_MASK, xi, 0);
+  for (p += lane; p < q; p += 32) {
+    const int r = __ldg(t.idx + p);
+    atomicAdd(e.acc + r, __ldg(t.val + p) * xi);
+    SpTrsvAddRelease(e.flag + r, 1u); /* after the update, in this thread's order */
+  }
+}
+
+cudaError_t SpTrsvCUDALaunchElement(const SpTrsvCUDATri *t, const SpTrsvCUDAElement *e, PetscBool csc, PetscBool unit, PetscBool sweep, PetscInt n, SpTrsvCUDAVecPtrs v, PetscScalar *w, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
+{
+  const unsigned int grid = (unsigned int)e->nblocks, block = SPTRSV_CUDA_ELEMENT_WARPS * 32;
+
+  if (csc) {
+    const PetscScalar *src = NULL;
+    if (sweep) {
+      cudaError_t err = SpTrsvCUDALaunchSweepRHS(t, n, v, w, vp, st);
+      if (err != cudaSuccess) return err;
+      src = w;
+    }
+    if (unit) SpTrsvElementCSCKernel<true><<<grid, block, 0, st>>>(*t, *e, (int)n, v, src, vp);
+    else SpTrsvElementCSCKernel<false><<<grid, block, 0, st>>>(*t, *e, (int)n, v, src, vp);
+  } else if (sweep) SpTrsvElementCSRKernel<false, true><<<grid, block, 0, st>>>(*t, *e, (int)n, v, vp);
+  else if (unit) SpTrsvElementCSRKernel<true, false><<<grid, block, 0, st>>>(*t, *e, (int)n, v, vp);
+  else SpTrsvElementCSRKernel<false, false><<<grid, block, 0, st>>>(*t, *e, (int)n, v, vp);
+  return cudaGetLastError();
+}
+
+#else
+
+cudaError_t SpTrsvCUDALaunchElement(const SpTrsvCUDATri *t, const SpTrsvCUDAElement *e, PetscBool csc, PetscBool unit, PetscBool sweep, PetscInt n, SpTrsvCUDAVecPtrs v, PetscScalar *w, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
+{
+  return cudaErrorNotSupported;
+}
+#endif
