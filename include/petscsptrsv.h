@@ -114,3 +114,33 @@ PETSC_EXTERN PetscErrorCode PCGSSetType(PC, PCGSType);
 PETSC_EXTERN PetscErrorCode PCGSSetOmega(PC, PetscReal);
 PETSC_EXTERN PetscErrorCode PCGSSetIterations(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCGSSetScheduler(PC, PCGSScheduler);
+
+/* ---- PC isai: incomplete sparse approximate inverse preconditioning ----------------------------- */
+#define PCISAI "isai"
+
+/*S
+   PCISAIInfo - what PC isai built at its last setup (blocks count bs x bs entries; diagonal blocks included)
+
+   Level: intermediate
+S*/
+typedef struct {
+  PetscInt       bs, power, levels, relaxation_steps;
+  PetscInt       nnzL, nnzU;        /* blocks of the factors L and U */
+  PetscInt       nnzNL, nnzNU;      /* blocks of N_L ~ L^-1 and N_U ~ U^-1 */
+  PetscInt       maxcolL, maxcolU;  /* blocks in the longest column of N_L, N_U */
+  PetscInt       longL, longU;      /* columns that took the long path */
+  PetscInt       short_max;         /* columns of more blocks take the long path */
+  PetscInt       nsetups;           /* numeric setups so far */
+  PetscLogDouble time_factor;       /* seconds of the last setup: factorization, */
+  PetscLogDouble time_pattern;      /* patterns S(|L|^k), S(|U|^k) (when they were built), */
+  PetscLogDouble time_solve;        /* column solves */
+} PCISAIInfo;
+
+PETSC_EXTERN PetscLogEvent  SPTRSV_ISAISetup, SPTRSV_ISAIApply;
+PETSC_EXTERN PetscErrorCode PCISAISetPower(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCISAISetLevels(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCISAISetBlockSize(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCISAISetRelaxationSteps(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCISAISetFactorType(PC, MatFactorType);
+PETSC_EXTERN PetscErrorCode PCISAIGetInfo(PC, PCISAIInfo *);
+PETSC_EXTERN PetscErrorCode PCISAIGetApplyMatrices(PC, Mat *, Mat *);

@@ -1,8 +1,9 @@
 /* Package registration: MatSolverTypes, log events; loaded by -dll_append or SpTrsvInitializePackage() */
 #include <sptrsv/factormat.h>
 
-PetscLogEvent    SPTRSV_Symbolic, SPTRSV_Numeric, SPTRSV_Solve, SPTRSV_GSSetup, SPTRSV_GSApply;
+PetscLogEvent    SPTRSV_Symbolic, SPTRSV_Numeric, SPTRSV_Solve, SPTRSV_GSSetup, SPTRSV_GSApply, SPTRSV_ISAISetup, SPTRSV_ISAIApply;
 PETSC_EXTERN PetscErrorCode PCCreate_GS(PC);
+PETSC_EXTERN PetscErrorCode PCCreate_ISAI(PC);
 static PetscBool SpTrsvPackageInitialized = PETSC_FALSE;
 
 /*@C
@@ -20,9 +21,9 @@ PetscErrorCode SpTrsvFinalizePackage(void)
 }
 
 /*@C
-   SpTrsvInitializePackage - registers the petsc-sptrsv MatSolverTypes (sptrsv_level, ...) and log
-   events. Called automatically when the library is loaded with -dll_append; a program that links the
-   library calls it once after PetscInitialize().
+   SpTrsvInitializePackage - registers the petsc-sptrsv MatSolverTypes (sptrsv_level, ...), the PCs
+   (gs, isai) and log events. Called automatically when the library is loaded with -dll_append; a
+   program that links the library calls it once after PetscInitialize().
 
    Level: beginner
 
@@ -42,9 +43,12 @@ PetscErrorCode SpTrsvInitializePackage(void)
   PetscCall(PetscLogEventRegister("SpTrsvSolve", classid, &SPTRSV_Solve));
   PetscCall(PetscLogEventRegister("SpTrsvGSSetup", classid, &SPTRSV_GSSetup));
   PetscCall(PetscLogEventRegister("SpTrsvGSApply", classid, &SPTRSV_GSApply));
+  PetscCall(PetscLogEventRegister("SpTrsvISAISetup", classid, &SPTRSV_ISAISetup));
+  PetscCall(PetscLogEventRegister("SpTrsvISAIApply", classid, &SPTRSV_ISAIApply));
   PetscCall(MatSolverTypeRegister_SpTrsvPaths());
   PetscCall(PCInitializePackage());
   PetscCall(PCRegister(PCGS, PCCreate_GS));
+  PetscCall(PCRegister(PCISAI, PCCreate_ISAI));
   PetscCall(PetscRegisterFinalize(SpTrsvFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

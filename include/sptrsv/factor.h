@@ -31,6 +31,8 @@ SPTRSV_INTERN PetscErrorCode SpTrsvFactorDestroy(SpTrsvFactor *);
    arguments may be NULL (natural ordering). */
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUSymbolic(Mat, IS, IS, const MatFactorInfo *, SpTrsvFactor);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorICCSymbolic(Mat, IS, const MatFactorInfo *, SpTrsvFactor);
+/* the ILU(k) pattern of a CSR pattern (used by ILU(k) and, on the block pattern, by BILU(k)) */
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUPattern(PetscInt, PetscInt, PetscBool, PetscReal, const PetscInt *, const PetscInt *, const PetscInt *, const PetscInt *, PetscBool, PetscInt **, PetscInt **, PetscInt **, PetscInt **);
 /* Numeric phases: fill L->a, U->a, U->idiag from the current values of A (same pattern as at the
    symbolic phase). Zero pivots without a shift raise PETSC_ERR_MAT_LU_ZRPVT naming the row. */
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUNumeric(Mat, const MatFactorInfo *, SpTrsvFactor);

@@ -147,14 +147,36 @@ static PetscErrorCode SpTrsvILUSymbolicRows(PetscInt n, PetscInt levels, PetscBo
 }
 
 /*
+  SpTrsvFactorILUPattern - the patterns of L and U (strict parts, CSR, PetscMalloc'ed) of ILU(levels) of the
+  CSR pattern ai/aj with row order rp (NULL: natural) and inverse column order icp (never NULL; sort:
+  icp is not the identity). Shared by ILU(k) and the block ILU(k) (on the block pattern).
+*/
+PetscErrorCode SpTrsvFactorILUPattern(PetscInt n, PetscInt levels, PetscBool diagonal_fill, PetscReal fill, const PetscInt *ai, const PetscInt *aj, const PetscInt *rp, const PetscInt *icp, PetscBool sort, PetscInt **li, PetscInt **lj, PetscInt **ui, PetscInt **uj)
+{
+  SpTrsvILUWork  wk = {0};
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  ierr = SpTrsvILUSymbolicRows(n, levels, diagonal_fill, fill, ai, aj, rp, icp, sort, &wk);
+  if (ierr) PetscCall(SpTrsvILUWorkFree(&wk));
+  PetscCall(ierr);
+  PetscCall(SpTrsvIntBufFinish(&wk.lj, lj));
+  PetscCall(SpTrsvIntBufFinish(&wk.uj, uj));
+  *li   = wk.li;
+  *ui   = wk.ui;
+  wk.li = wk.ui = NULL;
+  PetscCall(SpTrsvILUWorkFree(&wk));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   SpTrsvFactorILUSymbolic - patterns of L and U for ILU(info->levels) with the orderings isrow/iscol;
   a missing diagonal entry in A is an error (as in PETSc, at every level of fill)
 */
 PetscErrorCode SpTrsvFactorILUSymbolic(Mat A, IS isrow, IS iscol, const MatFactorInfo *info, SpTrsvFactor fac)
 {
   const PetscInt *ai, *aj;
-  PetscInt        n  = fac->n, levels, *ljv, *ujv;
-  SpTrsvILUWork   wk = {0};
+  PetscInt        n = fac->n, levels, *li = NULL, *lj = NULL, *ui = NULL, *uj = NULL;
   SpTrsvILUSym   *sym;
   PetscErrorCode  ierr;
 
@@ -175,19 +197,14 @@ PetscErrorCode SpTrsvFactorILUSymbolic(Mat A, IS isrow, IS iscol, const MatFacto
   sym->nnzA = ai[n];
   fac->nnzA = ai[n];
   ierr      = SpTrsvFactorFindDiagonal(n, ai, aj, sym->adiag);
-  if (!ierr) ierr = SpTrsvILUSymbolicRows(n, levels, (PetscBool)(info->diagonal_fill != 0.0), info->fill, ai, aj, fac->rperm, sym->icperm, (PetscBool)(fac->cperm != NULL), &wk);
+  if (!ierr) ierr = SpTrsvFactorILUPattern(n, levels, (PetscBool)(info->diagonal_fill != 0.0), info->fill, ai, aj, fac->rperm, sym->icperm, (PetscBool)(fac->cperm != NULL), &li, &lj, &ui, &uj);
   PetscCall(SpTrsvFactorRestoreCSR(A, &ai, &aj, NULL));
-  if (ierr) PetscCall(SpTrsvILUWorkFree(&wk));
   PetscCall(ierr);
 
-  PetscCall(SpTrsvIntBufFinish(&wk.lj, &ljv));
-  PetscCall(SpTrsvIntBufFinish(&wk.uj, &ujv));
   PetscCall(SpTrsvTriCreate(n, SPTRSV_LOWER, PETSC_TRUE, &fac->L));
   PetscCall(SpTrsvTriCreate(n, SPTRSV_UPPER, PETSC_FALSE, &fac->U));
-  PetscCall(SpTrsvTriSetPattern(fac->L, wk.li, ljv));
-  PetscCall(SpTrsvTriSetPattern(fac->U, wk.ui, ujv));
-  wk.li = wk.ui = NULL;
-  PetscCall(SpTrsvILUWorkFree(&wk));
+  PetscCall(SpTrsvTriSetPattern(fac->L, li, lj));
+  PetscCall(SpTrsvTriSetPattern(fac->U, ui, uj));
   PetscCall(PetscInfo(A, "ILU(%" PetscInt_FMT "): %" PetscInt_FMT " nonzeros in L, %" PetscInt_FMT " in U (with diagonal), fill ratio needed %g given %g\n", levels, fac->L->i[n], fac->U->i[n] + n,
                       sym->nnzA ? (double)(((PetscReal)fac->L->i[n] + fac->U->i[n] + n) / sym->nnzA) : 0.0, (double)info->fill));
   PetscFunctionReturn(PETSC_SUCCESS);

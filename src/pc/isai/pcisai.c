@@ -1,0 +1,673 @@
+/*
+   PC isai: incomplete sparse approximate inverse preconditioning (paper 003, block ISAI; Anzt et al.).
+   M = L U is an incomplete factorization of the matrix (scalar ILU(k)/ICC(k) for AIJ, block ILU(k) for
+   BAIJ or AIJ with a block size); N_L ~ L^{-1} and N_U ~ U^{-1} are computed column by column on the
+   patterns S(|L|^k), S(|U|^k), and the preconditioner is applied as two (block) SpMVs:
+       M^{-1} v ~ N_U (N_L v),
+   optionally with m Richardson steps per triangle, x <- x + N (b - T x).
+*/
+#include <sptrsv/isai.h>
+#include <petsc/private/pcimpl.h>
+#include <petsctime.h>
+
+static const char *const PCISAIFactorTypes[] = {"ilu", "icc"};
+
+typedef struct {
+  /* options */
+  PetscInt           power, levels, bsreq, relax;
+  MatFactorType      ftype;
+  MatFactorShiftType shifttype;
+  PetscBool          shifttype_set;
+  PetscReal          shiftamount, zeropivot;
+  SpTrsvBackendType  backendreq;
+  /* what the patterns were built with */
+  Mat           pmat;
+  PetscInt      bs, b_power, b_levels, b_relax;
+  MatFactorType b_ftype;
+  MatFactorInfo info;
+  /* the factor: scalar (AIJ, bs = 1) or block */
+  SpTrsvFactor   fac;
+  SpTrsvBILU     bilu;
+  SpTrsvBlockTri L, U; /* views of fac's triangles (owned), or bilu's triangles (not owned) */
+  /* the approximate inverses and the matrices that apply them */
+  SpTrsvISAI   NL, NU;
+  Mat          ML, MU;                   /* N_L, N_U */
+  Mat          TL, TU;                   /* L, U themselves, for the relaxation steps */
+  PetscInt    *tli, *tlj, *tui, *tuj;    /* their patterns (diagonal included) */
+  PetscScalar *tla, *tua;                /* and values */
+  Vec          w, r;                     /* work vectors (same type as the vectors applied to) */
+  /* statistics */
+  PetscInt       nsetups;
+  PetscLogDouble time_factor, time_pattern;
+} PC_ISAI;
+
+static PetscErrorCode PCISAIFreeViews_Private(PC_ISAI *jac)
+{
+  PetscFunctionBegin;
+  if (jac->fac) {
+    PetscCall(SpTrsvBlockTriDestroy(&jac->L));
+    PetscCall(SpTrsvBlockTriDestroy(&jac->U));
+  }
+  jac->L = jac->U = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCISAIFree_Private(PC_ISAI *jac)
+{
+  PetscFunctionBegin;
+  PetscCall(PCISAIFreeViews_Private(jac));
+  PetscCall(SpTrsvFactorDestroy(&jac->fac));
+  PetscCall(SpTrsvBILUDestroy(&jac->bilu));
+  PetscCall(SpTrsvISAIDestroy(&jac->NL));
+  PetscCall(SpTrsvISAIDestroy(&jac->NU));
+  PetscCall(MatDestroy(&jac->ML));
+  PetscCall(MatDestroy(&jac->MU));
+  PetscCall(MatDestroy(&jac->TL));
+  PetscCall(MatDestroy(&jac->TU));
+  PetscCall(PetscFree(jac->tli));
+  PetscCall(PetscFree(jac->tlj));
+  PetscCall(PetscFree(jac->tui));
+  PetscCall(PetscFree(jac->tuj));
+  PetscCall(PetscFree(jac->tla));
+  PetscCall(PetscFree(jac->tua));
+  PetscCall(VecDestroy(&jac->w));
+  PetscCall(VecDestroy(&jac->r));
+  jac->pmat = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the factorization options, with PCFactor's defaults and PCILU's rule for block matrices */
+static PetscErrorCode PCISAISetFactorInfo_Private(PC pc, PetscBool scalar)
+{
+  PC_ISAI *jac = (PC_ISAI *)pc->data;
+  MatFactorShiftType st;
+
+  PetscFunctionBegin;
+  st = jac->shifttype_set ? jac->shifttype : (jac->ftype == MAT_FACTOR_ICC ? MAT_SHIFT_POSITIVE_DEFINITE : MAT_SHIFT_NONE);
+  if (!scalar && st == MAT_SHIFT_NONZERO) {
+    st = MAT_SHIFT_INBLOCKS;
+    PetscCall(PetscInfo(pc, "Changing shift type from NONZERO to INBLOCKS because block matrices do not support NONZERO\n"));
+  }
+  PetscCall(MatFactorInfoInitialize(&jac->info));
+  jac->info.levels        = (PetscReal)jac->levels;
+  jac->info.fill          = 1.0;
+  jac->info.diagonal_fill = 0.0;
+  jac->info.shifttype     = (PetscReal)st;
+  jac->info.shiftamount   = jac->shiftamount;
+  jac->info.zeropivot     = jac->zeropivot;
+  jac->info.pivotinblocks = 1.0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* symbolic (when build) and numeric factorization of pmat; L and U point to the triangles */
+static PetscErrorCode PCISAIFactor_Private(PC pc, PetscBool scalar, PetscBool build)
+{
+  PC_ISAI *jac = (PC_ISAI *)pc->data;
+  Mat      P   = pc->pmat;
+
+  PetscFunctionBegin;
+  if (scalar) {
+    PetscInt n;
+
+    if (build) {
+      PetscCall(MatGetLocalSize(P, &n, NULL));
+      PetscCall(SpTrsvFactorCreate(jac->ftype, n, &jac->fac));
+      if (jac->ftype == MAT_FACTOR_ICC) PetscCall(SpTrsvFactorICCSymbolic(P, NULL, &jac->info, jac->fac));
+      else PetscCall(SpTrsvFactorILUSymbolic(P, NULL, NULL, &jac->info, jac->fac));
+    }
+    if (jac->ftype == MAT_FACTOR_ICC) PetscCall(SpTrsvFactorICCNumeric(P, &jac->info, jac->fac));
+    else PetscCall(SpTrsvFactorILUNumeric(P, &jac->info, jac->fac));
+    PetscCall(PCISAIFreeViews_Private(jac));
+    PetscCall(SpTrsvBlockTriCreateFromTri(jac->fac->L, &jac->L));
+    PetscCall(SpTrsvBlockTriCreateFromTri(jac->fac->U, &jac->U));
+  } else {
+    SpTrsvBlockCSR B;
+    PetscErrorCode ierr;
+
+    PetscCheck(jac->ftype == MAT_FACTOR_ILU, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC isai with block size %" PetscInt_FMT " supports only -pc_isai_factor_type ilu (block ILU)", jac->bs);
+    PetscCall(SpTrsvBlockCSRGet(P, jac->bs, &B));
+    ierr = PETSC_SUCCESS;
+    if (build) {
+      ierr = SpTrsvBILUCreate(B.n, B.bs, &jac->bilu);
+      if (!ierr) ierr = SpTrsvBILUSymbolic(&B, NULL, NULL, &jac->info, jac->bilu);
+    }
+    if (!ierr) ierr = SpTrsvBILUNumeric(&B, &jac->info, jac->bilu);
+    PetscCall(SpTrsvBlockCSRRestore(&B));
+    PetscCall(ierr);
+    jac->L = jac->bilu->L;
+    jac->U = jac->bilu->U;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  PCISAICreateApplyMatrices_Private - the one place that makes the matrices the apply multiplies by:
+  N_L, N_U and, with relaxation steps, L and U (MATSEQAIJ for bs = 1, MATSEQBAIJ otherwise). A GPU
+  backend converts them here to its matrix types.
+*/
+static PetscErrorCode PCISAICreateApplyMatrices_Private(PC pc)
+{
+  PC_ISAI *jac = (PC_ISAI *)pc->data;
+  size_t   bs2 = (size_t)jac->bs * jac->bs;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvBlockMatCreate(jac->NL->n, jac->bs, jac->NL->i, jac->NL->j, &jac->ML));
+  PetscCall(SpTrsvBlockMatCreate(jac->NU->n, jac->bs, jac->NU->i, jac->NU->j, &jac->MU));
+  if (jac->relax > 0) {
+    PetscCall(SpTrsvBlockTriGetFull(jac->L, &jac->tli, &jac->tlj));
+    PetscCall(SpTrsvBlockTriGetFull(jac->U, &jac->tui, &jac->tuj));
+    PetscCall(PetscMalloc1(bs2 * jac->tli[jac->L->n] + 1, &jac->tla));
+    PetscCall(PetscMalloc1(bs2 * jac->tui[jac->U->n] + 1, &jac->tua));
+    PetscCall(SpTrsvBlockMatCreate(jac->L->n, jac->bs, jac->tli, jac->tlj, &jac->TL));
+    PetscCall(SpTrsvBlockMatCreate(jac->U->n, jac->bs, jac->tui, jac->tuj, &jac->TU));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* new values of the apply matrices after a numeric setup */
+static PetscErrorCode PCISAIUpdateApplyMatrices_Private(PC pc)
+{
+  PC_ISAI *jac = (PC_ISAI *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvBlockMatSetValues(jac->ML, jac->NL->a));
+  PetscCall(SpTrsvBlockMatSetValues(jac->MU, jac->NU->a));
+  if (jac->TL) {
+    PetscCall(SpTrsvBlockTriGetFullValues(jac->L, jac->tli, jac->tla));
+    PetscCall(SpTrsvBlockTriGetFullValues(jac->U, jac->tui, jac->tua));
+    PetscCall(SpTrsvBlockMatSetValues(jac->TL, jac->tla));
+    PetscCall(SpTrsvBlockMatSetValues(jac->TU, jac->tua));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_ISAI(PC pc)
+{
+  PC_ISAI       *jac = (PC_ISAI *)pc->data;
+  Mat            P   = pc->pmat;
+  PetscBool      isaij, isbaij, scalar, build;
+  PetscInt       bs;
+  PetscLogDouble t0, t1;
+  MatType        type;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SPTRSV_ISAISetup, pc, 0, 0, 0));
+  PetscCall(MatGetType(P, &type));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)P, MATSEQAIJ, &isaij));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)P, MATSEQBAIJ, &isbaij));
+  PetscCheck(isaij || isbaij, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC isai needs a sequential AIJ or BAIJ matrix, got %s; in parallel use -pc_type bjacobi (or asm) -sub_pc_type isai", type);
+  PetscCheck(jac->backendreq != SPTRSV_BACKEND_CUDA, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC isai has no CUDA backend yet: use -pc_isai_backend host or auto");
+  if (jac->bsreq > 0) bs = jac->bsreq;
+  else PetscCall(MatGetBlockSize(P, &bs));
+  PetscCheck(bs >= 1 && bs <= SPTRSV_BS_MAX, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC isai supports block sizes 1 to %d, not %" PetscInt_FMT, SPTRSV_BS_MAX, bs);
+  scalar = (PetscBool)(isaij && bs == 1);
+  build  = (PetscBool)(!jac->NL || !pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || P != jac->pmat || bs != jac->bs || jac->power != jac->b_power || jac->levels != jac->b_levels || jac->ftype != jac->b_ftype || (jac->relax > 0) != (jac->b_relax > 0));
+  PetscCall(PCISAISetFactorInfo_Private(pc, scalar));
+  if (build) {
+    PetscCall(PCISAIFree_Private(jac));
+    jac->bs = bs;
+  }
+  PetscCall(PetscTime(&t0));
+  PetscCall(PCISAIFactor_Private(pc, scalar, build));
+  PetscCall(PetscTime(&t1));
+  jac->time_factor = t1 - t0;
+  if (build) {
+    PetscCall(SpTrsvISAICreate(jac->L, jac->power, &jac->NL));
+    PetscCall(SpTrsvISAICreate(jac->U, jac->power, &jac->NU));
+    jac->time_pattern = jac->NL->time_pattern + jac->NU->time_pattern;
+  }
+  PetscCall(SpTrsvISAINumeric(jac->NL, jac->L));
+  PetscCall(SpTrsvISAINumeric(jac->NU, jac->U));
+  if (build) PetscCall(PCISAICreateApplyMatrices_Private(pc));
+  PetscCall(PCISAIUpdateApplyMatrices_Private(pc));
+  jac->pmat     = P;
+  jac->b_power  = jac->power;
+  jac->b_levels = jac->levels;
+  jac->b_ftype  = jac->ftype;
+  jac->b_relax  = jac->relax;
+  jac->nsetups++;
+  PetscCall(PetscLogEventEnd(SPTRSV_ISAISetup, pc, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = N b, then m Richardson steps x <- x + N (b - T x); with op(.) = transpose when asked */
+static PetscErrorCode PCISAIStage_Private(Mat N, Mat T, PetscInt m, PetscBool transpose, Vec b, Vec x, Vec r)
+{
+  PetscFunctionBegin;
+  if (transpose) PetscCall(MatMultTranspose(N, b, x));
+  else PetscCall(MatMult(N, b, x));
+  for (PetscInt s = 0; s < m; s++) {
+    if (transpose) PetscCall(MatMultTranspose(T, x, r));
+    else PetscCall(MatMult(T, x, r));
+    PetscCall(VecAYPX(r, -1.0, b));
+    if (transpose) PetscCall(MatMultTransposeAdd(N, r, x, x));
+    else PetscCall(MatMultAdd(N, r, x, x));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* M^{-1} x = N_U (N_L x); its transpose N_L^T (N_U^T x) */
+static PetscErrorCode PCISAIApply_Private(PC pc, PetscBool transpose, Vec x, Vec y)
+{
+  PC_ISAI *jac = (PC_ISAI *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SPTRSV_ISAIApply, pc, x, y, 0));
+  if (!jac->w) PetscCall(VecDuplicate(x, &jac->w));
+  if (!jac->r && jac->relax > 0) PetscCall(VecDuplicate(x, &jac->r));
+  if (!transpose) {
+    PetscCall(PCISAIStage_Private(jac->ML, jac->TL, jac->relax, PETSC_FALSE, x, jac->w, jac->r));
+    PetscCall(PCISAIStage_Private(jac->MU, jac->TU, jac->relax, PETSC_FALSE, jac->w, y, jac->r));
+  } else {
+    PetscCall(PCISAIStage_Private(jac->MU, jac->TU, jac->relax, PETSC_TRUE, x, jac->w, jac->r));
+    PetscCall(PCISAIStage_Private(jac->ML, jac->TL, jac->relax, PETSC_TRUE, jac->w, y, jac->r));
+  }
+  PetscCall(PetscLogEventEnd(SPTRSV_ISAIApply, pc, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_ISAI(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(PCISAIApply_Private(pc, PETSC_FALSE, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApplyTranspose_ISAI(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(PCISAIApply_Private(pc, PETSC_TRUE, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetFromOptions_ISAI(PC pc, SpTrsvOptionItems PetscOptionsObject)
+{
+  PC_ISAI  *jac = (PC_ISAI *)pc->data;
+  PetscInt  power = jac->power, levels = jac->levels, bs = jac->bsreq, relax = jac->relax, ft = jac->ftype == MAT_FACTOR_ICC ? 1 : 0;
+  PetscBool flg;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Incomplete sparse approximate inverse (petsc-sptrsv) options");
+  PetscCall(PetscOptionsInt("-pc_isai_power", "Pattern power k: N_L on S(|L|^k), N_U on S(|U|^k) (1 to 4)", "PCISAISetPower", power, &power, NULL));
+  PetscCall(PetscOptionsInt("-pc_isai_levels", "Levels of fill of the incomplete factorization", "PCISAISetLevels", levels, &levels, NULL));
+  PetscCall(PetscOptionsInt("-pc_isai_block_size", "Block size (0: the matrix's); AIJ input is cut into blocks of this size", "PCISAISetBlockSize", bs, &bs, NULL));
+  PetscCall(PetscOptionsInt("-pc_isai_relaxation_steps", "Richardson steps x <- x + N (b - T x) per triangle in the apply", "PCISAISetRelaxationSteps", relax, &relax, NULL));
+  PetscCall(PetscOptionsEList("-pc_isai_factor_type", "Incomplete factorization (icc: scalar AIJ only)", "PCISAISetFactorType", PCISAIFactorTypes, 2, PCISAIFactorTypes[ft], &ft, NULL));
+  PetscCall(PetscOptionsEnum("-pc_isai_shift_type", "Shift for zero pivots, as -pc_factor_shift_type", "", MatFactorShiftTypes, (PetscEnum)jac->shifttype, (PetscEnum *)&jac->shifttype, &flg));
+  if (flg) jac->shifttype_set = PETSC_TRUE;
+  PetscCall(PetscOptionsReal("-pc_isai_shift_amount", "Shift amount, as -pc_factor_shift_amount", "", jac->shiftamount, &jac->shiftamount, NULL));
+  PetscCall(PetscOptionsReal("-pc_isai_zeropivot", "Pivot size treated as zero, as -pc_factor_zeropivot", "", jac->zeropivot, &jac->zeropivot, NULL));
+  PetscCall(PetscOptionsEnum("-pc_isai_backend", "Where the column solves and the apply run (auto: host for now)", "", SpTrsvBackendTypes, (PetscEnum)jac->backendreq, (PetscEnum *)&jac->backendreq, NULL));
+  PetscOptionsHeadEnd();
+  PetscCall(PCISAISetPower(pc, power));
+  PetscCall(PCISAISetLevels(pc, levels));
+  PetscCall(PCISAISetBlockSize(pc, bs));
+  PetscCall(PCISAISetRelaxationSteps(pc, relax));
+  PetscCall(PCISAISetFactorType(pc, ft ? MAT_FACTOR_ICC : MAT_FACTOR_ILU));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCISAIGetInfo_ISAI(PC pc, PCISAIInfo *info)
+{
+  PC_ISAI *jac = (PC_ISAI *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(info, sizeof(*info)));
+  info->power            = jac->power;
+  info->levels           = jac->levels;
+  info->relaxation_steps = jac->relax;
+  info->nsetups          = jac->nsetups;
+  info->short_max        = SPTRSV_ISAI_SHORT_MAX;
+  if (!jac->NL) PetscFunctionReturn(PETSC_SUCCESS);
+  info->bs           = jac->bs;
+  info->nnzL         = jac->L->i[jac->L->n] + jac->L->n;
+  info->nnzU         = jac->U->i[jac->U->n] + jac->U->n;
+  info->nnzNL        = jac->NL->i[jac->NL->n];
+  info->nnzNU        = jac->NU->i[jac->NU->n];
+  info->maxcolL      = jac->NL->maxcol;
+  info->maxcolU      = jac->NU->maxcol;
+  info->longL        = jac->NL->nlong;
+  info->longU        = jac->NU->nlong;
+  info->short_max    = jac->NL->short_max;
+  info->time_factor  = jac->time_factor;
+  info->time_pattern = jac->time_pattern;
+  info->time_solve   = jac->NL->time_solve + jac->NU->time_solve;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCView_ISAI(PC pc, PetscViewer viewer)
+{
+  PC_ISAI   *jac = (PC_ISAI *)pc->data;
+  PetscBool  iascii;
+  PCISAIInfo s;
+  char       fac[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCISAIGetInfo_ISAI(pc, &s));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  ISAI: N_L ~ L^-1 on S(|L|^%" PetscInt_FMT "), N_U ~ U^-1 on S(|U|^%" PetscInt_FMT "); relaxation steps %" PetscInt_FMT "\n", s.power, s.power, s.relaxation_steps));
+  if (!jac->NL) {
+    if (jac->bsreq) PetscCall(PetscViewerASCIIPrintf(viewer, "  factor %s(%" PetscInt_FMT "), block size %" PetscInt_FMT " (not set up yet)\n", jac->ftype == MAT_FACTOR_ICC ? "ICC" : "ILU", jac->levels, jac->bsreq));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  factor %s(%" PetscInt_FMT "), block size of the matrix (not set up yet)\n", jac->ftype == MAT_FACTOR_ICC ? "ICC" : "ILU", jac->levels));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscSNPrintf(fac, sizeof(fac), "%s%s(%" PetscInt_FMT ")", jac->fac ? "" : "B", jac->ftype == MAT_FACTOR_ICC ? "ICC" : "ILU", s.levels));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  factor %s, block size %" PetscInt_FMT ", natural ordering, shift type %s\n", fac, s.bs, MatFactorShiftTypes[(int)jac->info.shifttype]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  L: %" PetscInt_FMT " blocks (diagonal included), N_L: %" PetscInt_FMT " blocks (%.2fx); longest column %" PetscInt_FMT " blocks, long path (> %" PetscInt_FMT " blocks): %" PetscInt_FMT " of %" PetscInt_FMT " columns\n", s.nnzL, s.nnzNL,
+                                   s.nnzL ? (double)s.nnzNL / s.nnzL : 0.0, s.maxcolL, s.short_max, s.longL, jac->NL->n));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  U: %" PetscInt_FMT " blocks (diagonal included), N_U: %" PetscInt_FMT " blocks (%.2fx); longest column %" PetscInt_FMT " blocks, long path (> %" PetscInt_FMT " blocks): %" PetscInt_FMT " of %" PetscInt_FMT " columns\n", s.nnzU, s.nnzNU,
+                                   s.nnzU ? (double)s.nnzNU / s.nnzU : 0.0, s.maxcolU, s.short_max, s.longU, jac->NU->n));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  setup time: factor %.3e s, patterns %.3e s, column solves %.3e s; numeric setups %" PetscInt_FMT "\n", s.time_factor, s.time_pattern, s.time_solve, s.nsetups));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  backend host (requested %s); apply: %" PetscInt_FMT " SpMVs with %s matrices\n", SpTrsvBackendTypes[jac->backendreq], 2 + 4 * s.relaxation_steps, ((PetscObject)jac->ML)->type_name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCReset_ISAI(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCISAIFree_Private((PC_ISAI *)pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* setters of options that change the patterns or the factor make the next PCSetUp() start over */
+static PetscErrorCode PCISAISetInt_Private(PC pc, PetscInt *field, PetscInt value)
+{
+  PetscFunctionBegin;
+  if (*field != value) pc->setupcalled = 0;
+  *field = value;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCISAISetPower_ISAI(PC pc, PetscInt k)
+{
+  PetscFunctionBegin;
+  PetscCheck(k >= 1 && k <= 4, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Pattern power %" PetscInt_FMT " is outside 1 .. 4", k);
+  PetscCall(PCISAISetInt_Private(pc, &((PC_ISAI *)pc->data)->power, k));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCISAISetLevels_ISAI(PC pc, PetscInt levels)
+{
+  PetscFunctionBegin;
+  PetscCheck(levels >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be nonnegative, got %" PetscInt_FMT, levels);
+  PetscCall(PCISAISetInt_Private(pc, &((PC_ISAI *)pc->data)->levels, levels));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCISAISetBlockSize_ISAI(PC pc, PetscInt bs)
+{
+  PetscFunctionBegin;
+  PetscCheck(bs >= 0 && bs <= SPTRSV_BS_MAX, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Block size %" PetscInt_FMT " is outside 0 (the matrix's) .. %d", bs, SPTRSV_BS_MAX);
+  PetscCall(PCISAISetInt_Private(pc, &((PC_ISAI *)pc->data)->bsreq, bs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCISAISetRelaxationSteps_ISAI(PC pc, PetscInt m)
+{
+  PetscFunctionBegin;
+  PetscCheck(m >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Relaxation steps must be nonnegative, got %" PetscInt_FMT, m);
+  PetscCall(PCISAISetInt_Private(pc, &((PC_ISAI *)pc->data)->relax, m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCISAISetFactorType_ISAI(PC pc, MatFactorType ftype)
+{
+  PC_ISAI *jac = (PC_ISAI *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC isai factors with ILU or ICC, not %s", MatFactorTypes[ftype]);
+  if (jac->ftype != ftype) pc->setupcalled = 0;
+  jac->ftype = ftype;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCISAIGetApplyMatrices_ISAI(PC pc, Mat *NL, Mat *NU)
+{
+  PC_ISAI *jac = (PC_ISAI *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(jac->ML, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "Call PCSetUp() first");
+  if (NL) *NL = jac->ML;
+  if (NU) *NU = jac->MU;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const char *const PCISAIComposed[] = {"PCISAISetPower_C", "PCISAISetLevels_C", "PCISAISetBlockSize_C", "PCISAISetRelaxationSteps_C", "PCISAISetFactorType_C", "PCISAIGetInfo_C", "PCISAIGetApplyMatrices_C"};
+
+static PetscErrorCode PCDestroy_ISAI(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_ISAI(pc));
+  for (size_t k = 0; k < sizeof(PCISAIComposed) / sizeof(PCISAIComposed[0]); k++) PetscCall(PetscObjectComposeFunction((PetscObject)pc, PCISAIComposed[k], NULL));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCISAISetPower - the pattern power k: N_L ~ L^{-1} has the pattern of |L|^k, N_U that of |U|^k
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+-  k  - 1 (the patterns of L and U, default) to 4
+
+   Options Database Key:
+.  -pc_isai_power <k> - the pattern power
+
+   Level: beginner
+
+.seealso: `PCISAI`, `PCISAISetRelaxationSteps()`
+@*/
+PetscErrorCode PCISAISetPower(PC pc, PetscInt k)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCISAISetPower_C", (PC, PetscInt), (pc, k));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCISAISetLevels - levels of fill of the incomplete factorization whose factors are approximated
+
+   Logically Collective
+
+   Input Parameters:
++  pc     - the preconditioner context
+-  levels - the levels of fill (default 0)
+
+   Options Database Key:
+.  -pc_isai_levels <levels> - the levels of fill
+
+   Level: beginner
+
+.seealso: `PCISAI`, `PCFactorSetLevels()`
+@*/
+PetscErrorCode PCISAISetLevels(PC pc, PetscInt levels)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCISAISetLevels_C", (PC, PetscInt), (pc, levels));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCISAISetBlockSize - the block size of the block ILU and the block ISAI
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+-  bs - 0 (default: the block size of the matrix), or 1 to 8; a MATSEQAIJ matrix is cut into blocks of
+        this size, a MATSEQBAIJ matrix must have it
+
+   Options Database Key:
+.  -pc_isai_block_size <bs> - the block size
+
+   Level: intermediate
+
+.seealso: `PCISAI`, `MatSetBlockSize()`
+@*/
+PetscErrorCode PCISAISetBlockSize(PC pc, PetscInt bs)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCISAISetBlockSize_C", (PC, PetscInt), (pc, bs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCISAISetRelaxationSteps - Richardson steps x <- x + N (b - T x) added to each triangle's apply
+
+   Logically Collective
+
+   Input Parameters:
++  pc - the preconditioner context
+-  m  - the steps (default 0); each costs two SpMVs per triangle. Since N T - I is strictly
+        (block) triangular, enough steps give the exact triangular solves.
+
+   Options Database Key:
+.  -pc_isai_relaxation_steps <m> - the steps
+
+   Level: intermediate
+
+.seealso: `PCISAI`, `PCISAISetPower()`
+@*/
+PetscErrorCode PCISAISetRelaxationSteps(PC pc, PetscInt m)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCISAISetRelaxationSteps_C", (PC, PetscInt), (pc, m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCISAISetFactorType - the incomplete factorization: `MAT_FACTOR_ILU` (default) or `MAT_FACTOR_ICC`
+   (scalar AIJ matrices only)
+
+   Logically Collective
+
+   Input Parameters:
++  pc    - the preconditioner context
+-  ftype - `MAT_FACTOR_ILU` or `MAT_FACTOR_ICC`
+
+   Options Database Key:
+.  -pc_isai_factor_type <ilu,icc> - the factorization
+
+   Level: intermediate
+
+.seealso: `PCISAI`
+@*/
+PetscErrorCode PCISAISetFactorType(PC pc, MatFactorType ftype)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCISAISetFactorType_C", (PC, MatFactorType), (pc, ftype));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCISAIGetInfo - what the last setup built: sizes of L, U, N_L, N_U, long columns, setup times
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the preconditioner context
+
+   Output Parameter:
+.  info - the figures (block counts and sizes are zero before the first setup)
+
+   Level: intermediate
+
+.seealso: `PCISAI`, `PCISAIInfo`
+@*/
+PetscErrorCode PCISAIGetInfo(PC pc, PCISAIInfo *info)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCISAIGetInfo_C", (PC, PCISAIInfo *), (pc, info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   PCISAIGetApplyMatrices - the matrices N_L ~ L^{-1} and N_U ~ U^{-1} the preconditioner multiplies by
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the preconditioner context (set up)
+
+   Output Parameters:
++  NL - N_L (MATSEQAIJ for block size 1, MATSEQBAIJ otherwise), or NULL
+-  NU - N_U, or NULL
+
+   Level: advanced
+
+.seealso: `PCISAI`
+@*/
+PetscErrorCode PCISAIGetApplyMatrices(PC pc, Mat *NL, Mat *NU)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCISAIGetApplyMatrices_C", (PC, Mat *, Mat *), (pc, NL, NU));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   PCISAI - incomplete sparse approximate inverse preconditioning (petsc-sptrsv, paper 003): the
+   factors L, U of an incomplete factorization are replaced by approximate inverses N_L, N_U on the
+   patterns S(|L|^k), S(|U|^k), each column computed from a small (block) triangular system, and the
+   preconditioner is applied as M^{-1} v = N_U (N_L v): two (block) SpMVs and no triangular solve.
+
+   Options Database Keys:
++  -pc_isai_power <k> - pattern power, 1 to 4 (default 1: the patterns of L and U)
+.  -pc_isai_levels <k> - levels of fill of the factorization (default 0)
+.  -pc_isai_block_size <bs> - block size (default: the matrix's); MATSEQAIJ input is cut into blocks
+.  -pc_isai_factor_type <ilu,icc> - the factorization (icc: scalar AIJ only)
+.  -pc_isai_relaxation_steps <m> - Richardson steps x <- x + N (b - T x) per triangle (default 0)
+.  -pc_isai_shift_type <none,nonzero,positive_definite,inblocks> - zero-pivot shifts, as -pc_factor_shift_type
+.  -pc_isai_shift_amount <a> - as -pc_factor_shift_amount
+.  -pc_isai_zeropivot <tol> - as -pc_factor_zeropivot
+-  -pc_isai_backend <auto,host> - where the column solves and the SpMVs run (host for now)
+
+   Notes:
+   Block size 1 on a MATSEQAIJ matrix uses the scalar ILU(k)/ICC(k) of the plugin (PETSc's SeqAIJ
+   factors); otherwise the block ILU(k) reproduces PETSc's MATSEQBAIJ ILU (block sizes 1 to 8). Only the
+   natural ordering is used. With a pattern that covers the inverse, or enough relaxation steps, the
+   preconditioner equals the ILU preconditioner. A zero or singular diagonal block stops with an error
+   that names the block row. In parallel, use it for the blocks of `PCBJACOBI` or `PCASM`.
+
+   Level: intermediate
+
+.seealso: `PCILU`, `PCISAISetPower()`, `PCISAISetLevels()`, `PCISAISetBlockSize()`, `PCISAISetRelaxationSteps()`, `PCISAIGetInfo()`
+M*/
+PETSC_EXTERN PetscErrorCode PCCreate_ISAI(PC pc)
+{
+  PC_ISAI *jac;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&jac));
+  jac->power       = 1;
+  jac->ftype       = MAT_FACTOR_ILU;
+  jac->shifttype   = MAT_SHIFT_NONE;
+  jac->shiftamount = 100.0 * PETSC_MACHINE_EPSILON;
+  jac->zeropivot   = 100.0 * PETSC_MACHINE_EPSILON;
+  jac->backendreq  = SPTRSV_BACKEND_AUTO;
+  pc->data                = (void *)jac;
+  pc->ops->apply          = PCApply_ISAI;
+  pc->ops->applytranspose = PCApplyTranspose_ISAI;
+  pc->ops->setup          = PCSetUp_ISAI;
+  pc->ops->reset          = PCReset_ISAI;
+  pc->ops->destroy        = PCDestroy_ISAI;
+  pc->ops->setfromoptions = PCSetFromOptions_ISAI;
+  pc->ops->view           = PCView_ISAI;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCISAISetPower_C", PCISAISetPower_ISAI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCISAISetLevels_C", PCISAISetLevels_ISAI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCISAISetBlockSize_C", PCISAISetBlockSize_ISAI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCISAISetRelaxationSteps_C", PCISAISetRelaxationSteps_ISAI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCISAISetFactorType_C", PCISAISetFactorType_ISAI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCISAIGetInfo_C", PCISAIGetInfo_ISAI));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCISAIGetApplyMatrices_C", PCISAIGetApplyMatrices_ISAI));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,305 @@
+static char help[] = "Block ILU(k) (SpTrsvBILU) against PETSc's native MATSEQBAIJ ILU: solves for block sizes 1..8 and\n\
+levels 0..2, AIJ input cut into blocks, the shared matrices, the zero-pivot rules, refactorization and bad input.\n\
+  -matdir <dir>  directory of the Matrix Market test matrices (default ../shared/matrices)\n\n";
+
+#include "isai_common.h"
+#include "../../examples/common/mmload.h"
+
+static char matdir[PETSC_MAX_PATH_LEN] = "../shared/matrices";
+
+/* our block factor of the block CSR of A (block size bs, 0 = A's) */
+static PetscErrorCode OurBILU(Mat A, PetscInt bs, const MatFactorInfo *info, SpTrsvBILU *f)
+{
+  SpTrsvBlockCSR B;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvBlockCSRGet(A, bs, &B));
+  ierr = SpTrsvBILUCreate(B.n, B.bs, f);
+  if (!ierr) ierr = SpTrsvBILUSymbolic(&B, NULL, NULL, info, *f);
+  if (!ierr) ierr = SpTrsvBILUNumeric(&B, info, *f);
+  PetscCall(SpTrsvBlockCSRRestore(&B));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* worst relative difference of our solve and PETSc's MatSolve over nrhs random right-hand sides */
+static PetscErrorCode CompareSolves(Mat F, SpTrsvBILU f, PetscRandom rnd, PetscInt nrhs, PetscReal *worst)
+{
+  Vec          b, x, xn;
+  PetscScalar *xa;
+  PetscReal    d = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(F, &x, &b));
+  PetscCall(VecDuplicate(x, &xn));
+  *worst = 0;
+  for (PetscInt t = 0; t < nrhs; t++) {
+    const PetscScalar *ba;
+    PetscCall(VecSetRandom(b, rnd));
+    PetscCall(MatSolve(F, b, xn));
+    PetscCall(VecGetArrayRead(b, &ba));
+    PetscCall(VecGetArrayWrite(x, &xa));
+    PetscCall(SpTrsvBILUSolve(f, ba, xa));
+    PetscCall(VecRestoreArrayWrite(x, &xa));
+    PetscCall(VecRestoreArrayRead(b, &ba));
+    PetscCall(RelDiff(x, xn, &d));
+    *worst = PetscMax(*worst, d);
+  }
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&xn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscBool SameFactor(SpTrsvBILU f, SpTrsvBILU g)
+{
+  const size_t bs2 = (size_t)f->bs * f->bs;
+
+  if (f->n != g->n || f->bs != g->bs || f->L->i[f->n] != g->L->i[g->n] || f->U->i[f->n] != g->U->i[g->n]) return PETSC_FALSE;
+  if (memcmp(f->L->j, g->L->j, sizeof(PetscInt) * f->L->i[f->n]) || memcmp(f->U->j, g->U->j, sizeof(PetscInt) * f->U->i[f->n])) return PETSC_FALSE;
+  return (PetscBool)(!memcmp(f->L->a, g->L->a, sizeof(PetscScalar) * bs2 * f->L->i[f->n]) && !memcmp(f->U->a, g->U->a, sizeof(PetscScalar) * bs2 * f->U->i[f->n]) && !memcmp(f->U->idiag, g->U->idiag, sizeof(PetscScalar) * bs2 * f->n));
+}
+
+/* random block grids: PETSc's BAIJ ILU(levels) vs ours, from the BAIJ matrix and from its AIJ copy */
+static PetscErrorCode TestGrid(PetscRandom rnd, PetscInt bs, PetscInt levels)
+{
+  Mat            B, A, F;
+  MatFactorInfo  info;
+  MatFactorError err;
+  SpTrsvBILU     f, g;
+  PetscReal      d = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(BlockGrid(7, bs, 1, 1.0, rnd, &B));
+  PetscCall(DefaultInfo(levels, &info));
+  PetscCall(NativeILU(B, &info, &F, &err));
+  PetscCall(OurBILU(B, 0, &info, &f));
+  PetscCall(CompareSolves(F, f, rnd, 2, &d));
+  EXPECT(!err && d < 1e-12, "BILU(%" PetscInt_FMT ") bs %" PetscInt_FMT ": solve differs from PETSc's BAIJ ILU by %g (factor error %d)", levels, bs, (double)d, (int)err);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "BILU(%" PetscInt_FMT ") bs %" PetscInt_FMT ": %" PetscInt_FMT " + %" PetscInt_FMT " blocks, solve vs PETSc %.1e\n", levels, bs, f->L->i[f->n], f->U->i[f->n] + f->n, (double)d));
+  /* the same matrix as AIJ, cut into blocks by us: the same factor, bit for bit */
+  PetscCall(MatConvert(B, MATSEQAIJ, MAT_INITIAL_MATRIX, &A));
+  PetscCall(OurBILU(A, bs, &info, &g));
+  EXPECT(SameFactor(f, g), "BILU(%" PetscInt_FMT ") bs %" PetscInt_FMT ": the factor of the AIJ copy differs from the factor of the BAIJ matrix", levels, bs);
+  if (bs == 1) { /* block size 1 is the scalar ILU(k) of the plugin */
+    SpTrsvFactor s;
+    PetscCall(SpTrsvFactorCreate(MAT_FACTOR_ILU, f->n, &s));
+    PetscCall(SpTrsvFactorILUSymbolic(A, NULL, NULL, &info, s));
+    PetscCall(SpTrsvFactorILUNumeric(A, &info, s));
+    EXPECT(s->L->i[f->n] == f->L->i[f->n] && !memcmp(s->L->a, f->L->a, sizeof(PetscScalar) * f->L->i[f->n]) && !memcmp(s->U->a, f->U->a, sizeof(PetscScalar) * f->U->i[f->n]) && !memcmp(s->U->idiag, f->U->idiag, sizeof(PetscScalar) * f->n), "BILU(%" PetscInt_FMT ") bs 1 differs from the scalar ILU", levels);
+    PetscCall(SpTrsvFactorDestroy(&s));
+  }
+  /* refactorization on the same pattern equals a fresh factorization */
+  PetscCall(MatScale(B, 2.0));
+  PetscCall(MatShift(B, 0.25));
+  {
+    SpTrsvBlockCSR C;
+    SpTrsvBILU     h;
+    PetscCall(SpTrsvBlockCSRGet(B, 0, &C));
+    PetscCall(SpTrsvBILUNumeric(&C, &info, f));
+    PetscCall(SpTrsvBlockCSRRestore(&C));
+    PetscCall(OurBILU(B, 0, &info, &h));
+    EXPECT(SameFactor(f, h), "BILU(%" PetscInt_FMT ") bs %" PetscInt_FMT ": refactorization differs from a fresh factorization", levels, bs);
+    PetscCall(SpTrsvBILUDestroy(&h));
+  }
+  PetscCall(SpTrsvBILUDestroy(&f));
+  PetscCall(SpTrsvBILUDestroy(&g));
+  PetscCall(MatDestroy(&F));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* shared matrices cut into blocks: PETSc's BAIJ ILU vs ours on the AIJ matrix with a block size */
+static PetscErrorCode TestMatrix(PetscRandom rnd, const char *name, PetscInt bs, PetscInt levels, PetscReal tol)
+{
+  char           file[PETSC_MAX_PATH_LEN];
+  Mat            A, B, F;
+  MatFactorInfo  info;
+  MatFactorError err;
+  SpTrsvBILU     f;
+  PetscReal      d = 0;
+  PetscBool      exists;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(file, sizeof(file), "%s/%s.mtx.gz", matdir, name));
+  PetscCall(PetscTestFile(file, 'r', &exists));
+  EXPECT(exists, "missing %s (set -matdir)", file);
+  if (!exists) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SpTrsvLoadMatrixMarket(file, &A));
+  PetscCall(MatSetBlockSize(A, bs));
+  PetscCall(MatConvert(A, MATSEQBAIJ, MAT_INITIAL_MATRIX, &B));
+  PetscCall(DefaultInfo(levels, &info));
+  PetscCall(NativeILU(B, &info, &F, &err));
+  PetscCall(OurBILU(A, bs, &info, &f));
+  PetscCall(CompareSolves(F, f, rnd, 2, &d));
+  EXPECT(!err && d < tol, "%s BILU(%" PetscInt_FMT ") bs %" PetscInt_FMT ": solve differs from PETSc's BAIJ ILU by %g", name, levels, bs, (double)d);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s BILU(%" PetscInt_FMT ") bs %" PetscInt_FMT ": solve vs PETSc %.1e\n", name, levels, bs, (double)d));
+  PetscCall(SpTrsvBILUDestroy(&f));
+  PetscCall(MatDestroy(&F));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* one diagonal block of size bs with the given values (row-major), as a MATSEQBAIJ */
+static PetscErrorCode OneBlock(PetscInt bs, const PetscScalar *v, Mat *B)
+{
+  const PetscInt zero = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateSeqBAIJ(PETSC_COMM_SELF, bs, bs, bs, 1, NULL, B));
+  PetscCall(MatSetValuesBlocked(*B, 1, &zero, 1, &zero, v, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(*B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*B, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  PETSc's zero-pivot rule of the block inversion: block sizes 2..7 replace an exactly zero pivot other
+  than the last by a tiny shift (so [0 1; 0 2] is "inverted"), block size 8 and a zero last pivot fail
+*/
+static PetscErrorCode TestZeroPivots(PetscRandom rnd)
+{
+  const PetscScalar zc[4] = {0, 1, 0, 2}, sing[4] = {1, 2, 2, 4};
+  PetscScalar       z8[64];
+  Mat               B, F;
+  MatFactorInfo     info;
+  MatFactorError    err;
+  SpTrsvBILU        f = NULL;
+  PetscReal         d;
+  PetscErrorCode    ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(DefaultInfo(0, &info));
+  PetscCall(OneBlock(2, zc, &B));
+  PetscCall(NativeILU(B, &info, &F, &err));
+  PetscCall(OurBILU(B, 0, &info, &f));
+  PetscCall(CompareSolves(F, f, rnd, 2, &d));
+  EXPECT(!err && d < 1e-14, "shifted zero pivot of a 2x2 block: ours differs from PETSc's by %g (factor error %d)", (double)d, (int)err);
+  PetscCall(SpTrsvBILUDestroy(&f));
+  PetscCall(MatDestroy(&F));
+  /* without a shift amount the same block is singular: PETSc marks the factor, we stop */
+  info.shiftamount = 0.0;
+  PetscCall(NativeILU(B, &info, &F, &err));
+  EXPECT(err == MAT_FACTOR_NUMERIC_ZEROPIVOT, "PETSc did not flag the zero pivot (error %d)", (int)err);
+  PetscCall(PushCapture());
+  ierr = OurBILU(B, 0, &info, &f);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(ExpectError(ierr, PETSC_ERR_MAT_LU_ZRPVT, "block row 0", "2x2 zero column, no shift"));
+  PetscCall(SpTrsvBILUDestroy(&f));
+  PetscCall(MatDestroy(&F));
+  PetscCall(MatDestroy(&B));
+  /* a singular block: the last pivot is zero, shift or not */
+  PetscCall(DefaultInfo(0, &info));
+  PetscCall(OneBlock(2, sing, &B));
+  PetscCall(PushCapture());
+  ierr = OurBILU(B, 0, &info, &f);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(ExpectError(ierr, PETSC_ERR_MAT_LU_ZRPVT, "singular", "singular 2x2 block"));
+  PetscCall(SpTrsvBILUDestroy(&f));
+  PetscCall(MatDestroy(&B));
+  /* block size 8 (PETSc's general kernel) never shifts */
+  for (PetscInt k = 0; k < 64; k++) z8[k] = (k % 8 == 0) ? 0.0 : (PetscScalar)(1 + (k * 7) % 5);
+  PetscCall(OneBlock(8, z8, &B));
+  PetscCall(NativeILU(B, &info, &F, &err));
+  EXPECT(err == MAT_FACTOR_NUMERIC_ZEROPIVOT, "bs 8: PETSc did not flag the zero first column (error %d)", (int)err);
+  PetscCall(PushCapture());
+  ierr = OurBILU(B, 0, &info, &f);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(ExpectError(ierr, PETSC_ERR_MAT_LU_ZRPVT, "at its row 0", "bs 8 zero column"));
+  PetscCall(SpTrsvBILUDestroy(&f));
+  PetscCall(MatDestroy(&F));
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestBadInput(PetscRandom rnd)
+{
+  Mat            B, A;
+  MatFactorInfo  info;
+  SpTrsvBILU     f = NULL;
+  SpTrsvBlockCSR C;
+  IS             rev;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(DefaultInfo(0, &info));
+  /* missing diagonal block in block row 1 */
+  {
+    PetscScalar    v[4] = {4, 1, 1, 4};
+    const PetscInt r[3] = {0, 1, 2}, c[3] = {0, 0, 2};
+    PetscCall(MatCreateSeqBAIJ(PETSC_COMM_SELF, 2, 6, 6, 1, NULL, &B));
+    for (PetscInt k = 0; k < 3; k++) PetscCall(MatSetValuesBlocked(B, 1, &r[k], 1, &c[k], v, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  }
+  PetscCall(PushCapture());
+  ierr = OurBILU(B, 0, &info, &f);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(ExpectError(ierr, PETSC_ERR_ARG_WRONGSTATE, "diagonal block of block row 1", "missing diagonal block"));
+  PetscCall(SpTrsvBILUDestroy(&f));
+  PetscCall(MatDestroy(&B));
+  /* NaN entry, NONZERO shift with blocks, a non-natural ordering, block sizes that do not fit */
+  PetscCall(BlockGrid(3, 2, 1, 1.0, rnd, &B));
+  PetscCall(SpTrsvBlockCSRGet(B, 0, &C));
+  PetscCall(SpTrsvBILUCreate(C.n, C.bs, &f));
+  PetscCall(PushCapture());
+  PetscCall(ISCreateStride(PETSC_COMM_SELF, C.n, C.n - 1, -1, &rev));
+  ierr = SpTrsvBILUSymbolic(&C, rev, NULL, &info, f);
+  PetscCall(ExpectError(ierr, PETSC_ERR_SUP, "natural ordering", "reversed ordering"));
+  info.shifttype = (PetscReal)MAT_SHIFT_NONZERO;
+  ierr           = SpTrsvBILUSymbolic(&C, NULL, NULL, &info, f);
+  PetscCall(ExpectError(ierr, PETSC_ERR_SUP, "none and inblocks", "nonzero shift with blocks"));
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(ISDestroy(&rev));
+  PetscCall(SpTrsvBlockCSRRestore(&C));
+  PetscCall(SpTrsvBILUDestroy(&f));
+  PetscCall(DefaultInfo(0, &info));
+  PetscCall(MatSetValue(B, 7, 6, NAN, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(PushCapture());
+  ierr = OurBILU(B, 0, &info, &f);
+  PetscCall(ExpectError(ierr, PETSC_ERR_FP, "(7, 6) is NaN", "NaN entry"));
+  PetscCall(SpTrsvBILUDestroy(&f));
+  ierr = SpTrsvBlockCSRGet(B, 3, &C);
+  PetscCall(ExpectError(ierr, PETSC_ERR_ARG_INCOMP, "block size 2", "BAIJ with another block size"));
+  PetscCall(MatConvert(B, MATSEQAIJ, MAT_INITIAL_MATRIX, &A));
+  ierr = SpTrsvBlockCSRGet(A, 4, &C);
+  PetscCall(ExpectError(ierr, PETSC_ERR_ARG_INCOMP, "not a multiple of the block size 4", "AIJ size not a multiple"));
+  ierr = SpTrsvBlockCSRGet(A, 9, &C);
+  PetscCall(ExpectError(ierr, PETSC_ERR_SUP, "Block size 9", "block size 9"));
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscRandom rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SpTrsvInitializePackage());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-matdir", matdir, sizeof(matdir), NULL));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+  PetscCall(PetscRandomSetFromOptions(rnd));
+  for (PetscInt bs = 1; bs <= SPTRSV_BS_MAX; bs++)
+    for (PetscInt levels = 0; levels <= 2; levels++) PetscCall(TestGrid(rnd, bs, levels));
+  PetscCall(TestMatrix(rnd, "watt_2", 2, 0, 1e-10));
+  PetscCall(TestMatrix(rnd, "watt_2", 4, 1, 1e-10));
+  PetscCall(TestMatrix(rnd, "494_bus", 2, 0, 1e-10));
+  PetscCall(TestMatrix(rnd, "494_bus", 2, 2, 1e-10));
+  PetscCall(TestMatrix(rnd, "olm1000", 5, 0, 1e-10));
+  PetscCall(TestMatrix(rnd, "cryg2500", 4, 1, 1e-10));
+  PetscCall(TestZeroPivots(rnd));
+  PetscCall(TestBadInput(rnd));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_bilu: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
+  PetscCall(PetscFinalize());
+  return nfail ? 1 : 0;
+}
