@@ -283,6 +283,7 @@ static PetscErrorCode SpTrsvCUDASetupRest(SpTrsvSolver s, cudaStream_t st)
   d->tri.rest.val   = d->d_rval;
   d->tri.rest.cdiag = d->d_cdiag;
   d->tri.rest.keep  = s->keep;
+  d->tri.rest.K     = SpTrsvCUDALanesPerRow(d->n ? (PetscReal)d->rnnz / d->n : 0); /* lanes per row of the CSC right-hand side kernel */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -27,11 +27,36 @@
    in-place sweep are ordered first), and lane 0 publishes ready[i] = epoch with a release store.
 
    ELMC (CSC, push). A row's warp waits (lane 0 only) until its counter has received all its
-   dependencies: count[i] == epoch * ndep_i (unsigned arithmetic wraps consistently; stale values are
-   (epoch - 1) * ndep_i + m with m < ndep_i). It reads the accumulated updates acc_i, resets acc_i to 0
-   for the next solve (no one else touches it in this solve any more), finalizes x_i, and the warp
-   pushes acc_k += T_ki x_i to its dependents with atomicAdd, each followed by a release increment of
-   count[k] (the update is visible before the count says so).
+   dependencies: count[i] == epoch * ndep_i (ndep_i = entries of row i of op(T); unsigned arithmetic
+   wraps consistently: stale values are (epoch - 1) * ndep_i + m with m < ndep_i, never the target).
+   It reads the accumulated updates acc_i, resets acc_i to 0 for the next solve (every update of this
+   solve is in and none comes later), finalizes x_i = (b_i + acc_i) idiag_i, and the warp pushes
+   acc_k -= T_ki x_i to its dependents with atomicAdd; then each lane fences once and increments the
+   counters of its entries. Rows without dependencies (ndep_i = 0) neither wait nor touch acc_i. No
+   copy of b into x, no reset pass.
+
+   Memory ordering (PTX memory model, device scope; helpers in row_ops.cuh).
+   - Publication (ELMR): lane 0 writes x_i; __syncwarp() orders every lane's reads of this row (x_j,
+     and xold_j of an in-place sweep, whose row j depends on i) before lane 0's st.release of
+     ready[i]. A reader's ld.acquire that returns epoch therefore sees x_i, and a row j that waits on
+     i writes x_j only after i has read the old x_j.
+   - Pushes (ELMC): each lane's atomicAdds to acc, then __threadfence(), then its relaxed counter
+     increments (fence + strong write = release pattern). The waiter's ld.acquire that reads the
+     final count synchronizes with every increment (they form one release sequence), so acc_i, read
+     through L2 (__ldcg, where the atomics are performed), holds every update.
+   - ELMR: the lane owning the critical entry did not acquire its flag itself; it is ordered after
+     lane 0's acquire by __syncwarp() (a memory barrier among the participating threads of the warp).
+     ELMC's other lanes read nothing another warp wrote (x_i reaches them by shuffle).
+   - x and acc are never read through the non-coherent cache (__ldg): other SMs write them during the
+     launch. b, the pattern, the values and idiag are read-only for the launch.
+
+   Fewer resident warps than rows. Nothing assumes that all nblocks blocks fit at once: a block that
+   is not resident has not taken a ticket, so it holds no position anyone waits for; tickets are
+   handed out in increasing order, so every position below the largest one handed out belongs to a
+   resident or finished block; the smallest unfinished position has all its dependencies done, and its
+   warp is resident, so it finishes and the blocks waiting for a slot get one as blocks retire. The
+   argument is written out in src/mat/analysis/element.c; the host backend checks the dispatch order
+   once per pattern (SpTrsvPlanCheckDispatchOrder).
 */
 #include "element_kernels.h"
 #include "row_ops.cuh"
@@ -42,6 +67,10 @@ PetscInt SpTrsvCUDAElementLaunches(PetscBool csc, PetscBool sweep)
 }
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
+
+  #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700
+    #error "the element kernels need scoped acquire/release operations and independent thread scheduling: build for sm_70 or later"
+  #endif
 
 /* the block's ticket: its slot among the launch's blocks and the solve's epoch */
 __device__ __forceinline__ void SpTrsvTakeTicket(const SpTrsvCUDAElement &e, int *slot, unsigned int *epoch)
@@ -69,7 +98,7 @@ __global__ void __launch_bounds__(SPTRSV_CUDA_ELEMENT_WARPS * 32) SpTrsvElementC
   const int    lane = threadIdx.x & 31;
   int          slot, k, i, p0, q, crit;
   unsigned int epoch;
-  PetscScalar  sum = 0;
+  PetscScalar  sum, bi = 0, di = 1, xoldi = 0;
   bool         ok;
 
   SpTrsvTakeTicket(e, &slot, &epoch);
@@ -80,22 +109,23 @@ __global__ void __launch_bounds__(SPTRSV_CUDA_ELEMENT_WARPS * 32) SpTrsvElementC
   p0   = __ldg(t.ptr + k);
   q    = __ldg(t.ptr + k + 1);
   crit = __ldg(e.aux + k);
-  ok   = SpTrsvLaneReady(t, e, p0, q, lane, crit, epoch); /* one parallel read of the flags */
+  if (lane == 0) { /* read-only for the launch, or (xold_i) written by no one before this row: load before waiting */
+    bi = v.b[i];
+    di = SpTrsvLoadDiag<UNIT>(t, k);
+    if (REST) xoldi = __ldcg(v.xold + i);
+  }
+  ok = SpTrsvLaneReady(t, e, p0, q, lane, crit, epoch); /* one parallel read of the flags */
   if (lane == 0 && crit >= 0) {
-    unsigned int *f = e.flag + __ldg(t.idx + crit);
+    const unsigned int *f = e.flag + __ldg(t.idx + crit);
     while (SpTrsvLoadAcquire(f) != epoch) { }
   }
   __syncwarp();
   while (!__all_sync(SPTRSV_FULL_MASK, ok)) /* a non-critical dependency was late */
     if (!ok) ok = SpTrsvLaneReady(t, e, p0, q, lane, crit, epoch);
-  for (int p = p0 + lane; p < q; p += 32) sum += __ldg(t.val + p) * __ldcg(v.x + __ldg(t.idx + p));
-  if (REST) sum += SpTrsvRestDot<32>(t.rest, k, true, lane, v.xold);
+  sum = SpTrsvDot<32, true>(p0, q, lane, t.idx, t.val, v.x); /* x_j through L2: written on other SMs */
+  if (REST) sum += SpTrsvRestDot<32, true>(t.rest, k, true, lane, v.xold);
   sum = SpTrsvGroupSum<32>(sum);
-  if (lane == 0) {
-    const PetscScalar s = v.b[i] - sum;
-    if (REST) v.x[i] = t.rest.keep * __ldcg(v.xold + i) + s * __ldg(t.idiag + k);
-    else v.x[i] = UNIT ? s : s * __ldg(t.idiag + k);
-  }
+  if (lane == 0) v.x[i] = SpTrsvFinalize<UNIT, REST>(bi - sum, di, t.rest.keep, xoldi);
   __syncwarp(); /* every lane's reads (xold of an in-place sweep) before the publication */
   if (lane == 0) SpTrsvStoreRelease(e.flag + i, epoch);
 }
@@ -117,20 +147,21 @@ __global__ void __launch_bounds__(SPTRSV_CUDA_ELEMENT_WARPS * 32) SpTrsvElementC
   p = __ldg(t.ptr + k);
   q = __ldg(t.ptr + k + 1);
   if (lane == 0) {
-    const unsigned int target = epoch * (unsigned int)__ldg(e.aux + k);
-    unsigned int      *c      = e.flag + i;
-    while (SpTrsvLoadAcquire(c) != target) { }
-    xi        = v.b[i] - __ldcg(e.acc + i);
-    e.acc[i]  = 0;
-    if (!UNIT) xi *= __ldg(t.idiag + k);
+    const PetscScalar  bi = v.b[i], di = SpTrsvLoadDiag<UNIT>(t, k); /* read-only: before waiting */
+    const unsigned int ndep = (unsigned int)__ldg(e.aux + k);
+    PetscScalar        acc  = 0;
+    if (ndep) {
+      while (SpTrsvLoadAcquire(e.flag + i) != epoch * ndep) { }
+      acc      = __ldcg(e.acc + i);
+      e.acc[i] = 0; /* for the next solve: every update of this one is in, none comes later */
+    }
+    xi     = SpTrsvFinalize<UNIT, false>(bi + acc, di, 0, 0);
     v.x[i] = xi;
   }
   xi = __shfl_sync(SPTRSV_FULL_MASK, xi, 0);
-  for (p += lane; p < q; p += 32) {
-    const int r = __ldg(t.idx + p);
-    atomicAdd(e.acc + r, __ldg(t.val + p) * xi);
-    SpTrsvAddRelease(e.flag + r, 1u); /* after the update, in this thread's order */
-  }
+  SpTrsvPush<32>(p, q, lane, t.idx, t.val, xi, e.acc); /* acc_r -= T_ri x_i */
+  __threadfence();                                    /* this lane's updates before its counter increments */
+  for (p += lane; p < q; p += 32) atomicAdd(e.flag + __ldg(t.idx + p), 1u);
 }
 
 cudaError_t SpTrsvCUDALaunchElement(const SpTrsvCUDATri *t, const SpTrsvCUDAElement *e, PetscBool csc, PetscBool unit, PetscBool sweep, PetscInt n, SpTrsvCUDAVecPtrs v, PetscScalar *w, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)

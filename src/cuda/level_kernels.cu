@@ -41,13 +41,6 @@
      belt-and-braces choice: one load per row, no measurable cost.
    - Read-only data (order, pointers, indices, values, diagonal) is read through the non-coherent cache
      (__ldg); x never is, because the same launch writes it.
-
-   Sweeps (Gauss-Seidel/SOR, SpTrsvSolverSweep). CSR: the row function also subtracts the row's entries
-   of the rest R at xold and relaxes, x_i = keep * xold_i + idiag_i * (b_i - T_i x - R_i xold), in the
-   same pass (REST template flag: plain solves compile to the same code as before). In place (xold == x)
-   the rows j read through R_ij are solved in later levels (structural symmetry), so they still hold the
-   old values. CSC: a first kernel forms w = b + cdiag .* xold - R xold, complete before the column
-   solve of T on w starts (kernel boundary), so CSC sweeps are always safe in place.
 */
 #include "row_ops.cuh"
 

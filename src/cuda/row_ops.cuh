@@ -43,7 +43,7 @@ __device__ __forceinline__ PetscScalar SpTrsvDot(int p, int q, int lane, const i
 
 /* this lane's part of sum_j R_ij xold_j for the rest row at schedule position k (sweeps); inactive
    groups contribute zero */
-template <int K, bool L2>
+template <int K, bool L2 = true>
 __device__ __forceinline__ PetscScalar SpTrsvRestDot(const SpTrsvCUDARest &r, int k, bool active, int lane, const PetscScalar *xold)
 {
   int p = 0, q = 0;
@@ -81,22 +81,24 @@ __device__ __forceinline__ void SpTrsvPush(int p, int q, int lane, const int *id
 }
 
 /*
-   Flags (element kernels). Device scope: the writer and the reader run on any SMs of one device.
-   - SpTrsvLoadAcquire: ld.acquire.gpu. Reading a value written by a release pattern (below) makes
-     every memory operation ordered before that release visible to this thread's later loads.
-   - SpTrsvStoreRelaxed after a __threadfence() is the PTX release pattern (fence; strong store).
-   - Counters are incremented with atomicAdd (a relaxed RMW at device scope) after a __threadfence():
-     the same release pattern, and an acquire that reads the final count synchronizes with every
-     increment's release (each later increment continues the release sequence of the earlier ones).
+   Flags and counters of the element kernels. Device scope: writer and reader run on any SMs of one device.
+   - SpTrsvLoadAcquire: ld.acquire.gpu. Reading a value written by a release pattern makes every memory
+     operation ordered before that release (in the writer's thread, or before it in causality order,
+     e.g. through a __syncwarp()) visible to this thread's later loads.
+   - SpTrsvStoreRelease: st.release.gpu, a release pattern on its own (ELMR's ready flags).
+   - ELMC's counters are incremented with atomicAdd (a relaxed RMW at device scope) after a
+     __threadfence(): fence + strong write is the other form of the release pattern, and an acquire that
+     reads the final count synchronizes with every increment (later increments continue the release
+     sequence of earlier ones).
 */
 __device__ __forceinline__ unsigned int SpTrsvLoadAcquire(const unsigned int *f)
 {
   return cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(*const_cast<unsigned int *>(f)).load(cuda::memory_order_acquire);
 }
 
-__device__ __forceinline__ void SpTrsvStoreRelaxed(unsigned int *f, unsigned int v)
+__device__ __forceinline__ void SpTrsvStoreRelease(unsigned int *f, unsigned int v)
 {
-  cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(*f).store(v, cuda::memory_order_relaxed);
+  cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(*f).store(v, cuda::memory_order_release);
 }
 
 /* read the vectors of a captured graph's solve from device memory (XOLD: sweeps also read xold) */

@@ -8,12 +8,15 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
                            "  -tol_mm <1e-9>    max relative error for the Matrix Market files\n"
                            "  -no_refactor      skip the refactorization check (MatScale + MatShift, MatLUFactorNumeric again)\n"
                            "  -list             print the case names and exit\n"
-                           "  -gs_quick         PC gs sweeps: only the 64x64 Laplacian (the case name gs selects the sweep checks)\n";
+                           "  -gs_quick         PC gs sweeps: only the 64x64 Laplacian (the case name gs selects the sweep checks)\n"
+                           "Direct sweep-solver checks (check_sweeps.c, cases sweep_* and pointwise) compare both backends with a\n"
+                           "natural-order SOR sweep.\n";
 
 #include <petscsptrsv.h>
 #include <petscksp.h>
 #include "../../examples/common/stencil.h"
 #include <sptrsv/backend.h>
+#include "check_sweeps.h"
 #if !defined(SPTRSV_NO_MMLOAD)
   #include "../../examples/common/mmload.h"
 #endif
@@ -636,7 +639,12 @@ int main(int argc, char **argv)
   if (hasdir && matdir[0]) PetscCall(AddFiles(cases, &ncases, matdir));
 #endif
   if (list) {
+    const char *const *sw;
+    PetscInt           nsw;
     for (PetscInt k = 0; k < ncases; k++) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s\n", cases[k].name));
+    PetscCall(SweepCheckNames(&nsw, &sw));
+    for (PetscInt k = 0; k < nsw; k++) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s\n", sw[k]));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "gs\n"));
     PetscCall(PetscFree(cases));
     PetscCall(PetscFinalize());
     return 0;
@@ -678,6 +686,13 @@ int main(int argc, char **argv)
     } else PetscCall(RunCase(&cases[k], ncfg, cfgs, nrhs, cases[k].type == GEN_FILE ? tol_mm : tol, (PetscBool)!norefac, rnd));
   }
   if (!hasonly || InList(only, "gs")) PetscCall(CheckGSAll(avail, rnd));
+  { /* sweep solvers directly (both backends against a natural-order sweep), pointwise_mult */
+    const char *const *sw;
+    PetscInt           nsw;
+    PetscCall(SweepCheckNames(&nsw, &sw));
+    for (PetscInt w = 0; w < nsw; w++)
+      if (!hasonly || InList(only, sw[w])) PetscCall(SweepCheckRun(w, avail ? cuda : NULL, rnd, tol, &npass, &nfail));
+  }
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "tolerances: %g (generated), %g (Matrix Market); %" PetscInt_FMT " skipped\n", (double)tol, (double)tol_mm, nskip));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscRandomDestroy(&rnd));
