@@ -1,6 +1,6 @@
 # petsc-sptrsv: build with PETSc's own make variables and rules.
 #   make                 build lib/libpetscsptrsv.so (CUDA backend when nvcc is found; WITH_CUDA=0|1 forces)
-#   make examples        build examples/ex1 and the benchmark programs (bench, bench_gs)
+#   make examples        build examples/ex1 and the benchmark programs (bench, bench_gs, bench_isai)
 #   make check           build everything and run the test suite (last line: "N passed, N failed")
 #   make demo            run the demo (GMRES(30) with PETSc's ILU vs sptrsv_level)
 #   make install PREFIX=/path   install library, header and pkg-config file
@@ -63,20 +63,24 @@ $(OBJDIR)/%.o: %.cu
 -include $(OBJS:.o=.d)
 
 # ---- programs linked against the plugin ------------------------------------------------------
-EXAMPLES   := examples/ex1 examples/benchmarks/bench examples/benchmarks/bench_gs
+EXAMPLES   := examples/ex1 examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai
 UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
 PROG_LIBS  := -Llib -lpetscsptrsv -Wl,-rpath,$(CURDIR)/lib $(LINK_LIBS) -lz $(CUDA_LIBS)
 
-# the benchmark programs: bench (triangular solves) and bench_gs (Gauss-Seidel sweeps), with their shared pieces
+# the benchmark programs: bench (triangular solves), bench_gs (Gauss-Seidel sweeps) and bench_isai (PC isai, GMRES), with
+# their shared pieces
 STENCIL_SRC  := examples/common/stencil.c
 BENCH_COMMON := examples/benchmarks/bench_common.c examples/benchmarks/bench_matrices.c examples/benchmarks/bench_cusparse.c $(STENCIL_SRC)
 BENCH_SRC    := examples/benchmarks/bench.c $(BENCH_COMMON)
 BENCH_GS_SRC := examples/benchmarks/bench_gs.c examples/benchmarks/bench_gs_cusparse.c $(BENCH_COMMON)
+BENCH_ISAI_SRC := examples/benchmarks/bench_isai.c $(STENCIL_SRC)
 BENCH_HDR    := examples/benchmarks/bench.h examples/common/stencil.h examples/common/mmload.h
 BENCH_LINK    = $(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $(filter %.c,$^) $(PROG_LIBS)
 examples/benchmarks/bench: $(BENCH_SRC) examples/common/mmload.c $(BENCH_HDR) $(SPTRSV_LIB)
 	$(BENCH_LINK)
 examples/benchmarks/bench_gs: $(BENCH_GS_SRC) examples/common/mmload.c $(BENCH_HDR) examples/benchmarks/bench_gs.h $(SPTRSV_LIB)
+	$(BENCH_LINK)
+examples/benchmarks/bench_isai: $(BENCH_ISAI_SRC) examples/common/mmload.c $(BENCH_HDR) $(SPTRSV_LIB)
 	$(BENCH_LINK)
 
 examples/%: examples/%.c $(SPTRSV_LIB) examples/common/mmload.c
@@ -85,7 +89,7 @@ examples/%: examples/%.c $(SPTRSV_LIB) examples/common/mmload.c
 tests/unit/%: tests/unit/%.c $(SPTRSV_LIB) examples/common/mmload.c
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< examples/common/mmload.c $(PROG_LIBS)
 
-examples: $(filter-out $(if $(wildcard examples/benchmarks/bench.c),,examples/benchmarks/bench examples/benchmarks/bench_gs),$(EXAMPLES))
+examples: $(filter-out $(if $(wildcard examples/benchmarks/bench.c),,examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai),$(EXAMPLES))
 unit-tests: $(UNIT_TESTS)
 
 check: lib examples unit-tests

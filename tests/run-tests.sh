@@ -552,6 +552,12 @@ run_test isai/bad-singular-block-baij ours_fails mmsolve "-builtin singularblock
 run_test isai/bad-missing-diagonal ours_fails mmsolve "-f $MATDIR/west0479.mtx.gz -ksp_type gmres -pc_type isai" "missing diagonal entry in row [0-9]+"
 run_test isai/bad-block-size ours_fails mmsolve "-f $MATDIR/494_bus.mtx.gz -ksp_type gmres -pc_type isai -pc_isai_block_size 3" "not a multiple of the block size 3"
 run_test isai/bad-power ours_fails ex2 "-m 10 -n 10 -pc_type isai -pc_isai_power 5" "outside 1 \.\. 4"
+# the GPU apply uses PETSc's cuSPARSE matrices: asking for it from a PETSc without CUDA must say so (with a CUDA PETSc,
+# tests/device/check_isai.c compares it with the host apply)
+if ! grep -q "define PETSC_HAVE_CUDA 1" "${PETSC_DIR:-/usr/lib/petsc}/include/petscconf.h" 2>/dev/null; then
+  run_test isai/backend-cuda-needs-cuda-petsc ours_fails ex2 "-m 10 -n 10 -pc_type isai -pc_isai_backend cuda" "needs a PETSc configured with CUDA"
+fi
+run_test isai/view-host-backend ours_grep ex2 "-m 12 -n 12 -pc_type isai -ksp_view" "backend host \(requested auto\): column solves on the host; apply: 2 SpMVs with seqaij matrices"
 # ---- end of g. PC isai -------------------------------------------------------------------------------
 
 # the demo script

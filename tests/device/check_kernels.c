@@ -8,7 +8,7 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
                            "  -tol_mm <1e-9>    max relative error for the Matrix Market files\n"
                            "  -no_refactor      skip the refactorization check (MatScale + MatShift, MatLUFactorNumeric again)\n"
                            "  -list             print the case names and exit\n"
-                           "  -gs_quick         PC gs sweeps: only the 64x64 Laplacian (the case name gs selects the sweep checks)\n"
+                           "  -gs_quick         PC gs sweeps and PC isai: small cases only (the case names gs and isai select these checks)\n"
                            "Direct sweep-solver checks (check_sweeps.c, cases sweep_* and pointwise) compare both backends with a\n"
                            "natural-order SOR sweep.\n";
 
@@ -17,6 +17,7 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
 #include "../../examples/common/stencil.h"
 #include <sptrsv/backend.h>
 #include "check_sweeps.h"
+#include "check_isai.h"
 #if !defined(SPTRSV_NO_MMLOAD)
   #include "../../examples/common/mmload.h"
 #endif
@@ -644,7 +645,7 @@ int main(int argc, char **argv)
     for (PetscInt k = 0; k < ncases; k++) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s\n", cases[k].name));
     PetscCall(SweepCheckNames(&nsw, &sw));
     for (PetscInt k = 0; k < nsw; k++) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s\n", sw[k]));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "gs\n"));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "gs\nisai\n"));
     PetscCall(PetscFree(cases));
     PetscCall(PetscFinalize());
     return 0;
@@ -692,6 +693,11 @@ int main(int argc, char **argv)
     PetscCall(SweepCheckNames(&nsw, &sw));
     for (PetscInt w = 0; w < nsw; w++)
       if (!hasonly || InList(only, sw[w])) PetscCall(SweepCheckRun(w, avail ? cuda : NULL, rnd, tol, &npass, &nfail));
+  }
+  if (!hasonly || InList(only, "isai")) { /* PC isai: GPU apply (cuSPARSE SpMV) against the host apply */
+    PetscBool quick = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-gs_quick", &quick, NULL));
+    PetscCall(ISAICheckRun(rnd, tol, quick, &npass, &nfail));
   }
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "tolerances: %g (generated), %g (Matrix Market); %" PetscInt_FMT " skipped\n", (double)tol, (double)tol_mm, nskip));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));

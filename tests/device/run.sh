@@ -110,7 +110,7 @@ else
   record matrix-market-files ADVISORY 0 "no zlib.h/libz: install zlib1g-dev"
 fi
 # shellcheck disable=SC2016 # make expands these
-step build-check 1 120 "${MAKE[@]}" MM_SRC="$MM_SRC" MM_FLAGS="$MM_FLAGS" ZLIB="$ZLIB" --eval='build/device/check_kernels: tests/device/check_kernels.c tests/device/check_sweeps.c tests/device/check_sweeps.h $(STENCIL_SRC) $(MM_SRC) $(SPTRSV_LIB) ; $(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) $(MM_FLAGS) -o $@ tests/device/check_kernels.c tests/device/check_sweeps.c $(STENCIL_SRC) $(MM_SRC) -Llib -lpetscsptrsv -Wl,-rpath,$(CURDIR)/lib $(LINK_LIBS) $(CUDA_LIBS) $(ZLIB)' build/device/check_kernels || finish
+step build-check 1 120 "${MAKE[@]}" MM_SRC="$MM_SRC" MM_FLAGS="$MM_FLAGS" ZLIB="$ZLIB" --eval='build/device/check_kernels: tests/device/check_kernels.c tests/device/check_sweeps.c tests/device/check_sweeps.h tests/device/check_isai.c tests/device/check_isai.h $(STENCIL_SRC) $(MM_SRC) $(SPTRSV_LIB) ; $(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) $(MM_FLAGS) -o $@ tests/device/check_kernels.c tests/device/check_sweeps.c tests/device/check_isai.c $(STENCIL_SRC) $(MM_SRC) -Llib -lpetscsptrsv -Wl,-rpath,$(CURDIR)/lib $(LINK_LIBS) $(CUDA_LIBS) $(ZLIB)' build/device/check_kernels || finish
 CHECK=$ROOT/build/device/check_kernels
 
 # ---- the comparison ------------------------------------------------------------------------------
@@ -126,7 +126,7 @@ fi
 # ---- compute-sanitizer on small cases (fused segments + separate launches + graphs, perms) ---------
 SAN=$(command -v compute-sanitizer || echo "$CUDA_HOME/bin/compute-sanitizer")
 # shellcheck disable=SC2054 # one comma-separated option value
-SMALL=(-cases lap2d5_64x64,lap3d7_32x32x32,lap3d27_16x16x16_rcm,elem_denserow_5000,gs -gs_quick -nrhs 1)
+SMALL=(-cases lap2d5_64x64,lap3d7_32x32x32,lap3d27_16x16x16_rcm,elem_denserow_5000,gs,isai -gs_quick -nrhs 1)
 if [ -x "$SAN" ]; then
   step sanitizer-memcheck 1 180 "$SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
   step sanitizer-racecheck 1 180 "$SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"

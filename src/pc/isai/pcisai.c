@@ -33,9 +33,12 @@ typedef struct {
   SpTrsvISAI   NL, NU;
   Mat          ML, MU;                   /* N_L, N_U */
   Mat          TL, TU;                   /* L, U themselves, for the relaxation steps */
+  PetscBool    gpu;                      /* apply on the GPU: AL.. are copies of ML.. in PETSc's cuSPARSE type */
+  Mat          AL, AU, ATL, ATU;         /* the matrices the apply multiplies by (ML.. themselves on the host) */
   PetscInt    *tli, *tlj, *tui, *tuj;    /* their patterns (diagonal included) */
   PetscScalar *tla, *tua;                /* and values */
   Vec          w, r;                     /* work vectors (same type as the vectors applied to) */
+  Vec          xd, yd;                   /* device copies of host vectors for a GPU apply */
   /* statistics */
   PetscInt       nsetups;
   PetscLogDouble time_factor, time_pattern;
@@ -64,6 +67,10 @@ static PetscErrorCode PCISAIFree_Private(PC_ISAI *jac)
   PetscCall(MatDestroy(&jac->MU));
   PetscCall(MatDestroy(&jac->TL));
   PetscCall(MatDestroy(&jac->TU));
+  PetscCall(MatDestroy(&jac->AL));
+  PetscCall(MatDestroy(&jac->AU));
+  PetscCall(MatDestroy(&jac->ATL));
+  PetscCall(MatDestroy(&jac->ATU));
   PetscCall(PetscFree(jac->tli));
   PetscCall(PetscFree(jac->tlj));
   PetscCall(PetscFree(jac->tui));
@@ -72,6 +79,8 @@ static PetscErrorCode PCISAIFree_Private(PC_ISAI *jac)
   PetscCall(PetscFree(jac->tua));
   PetscCall(VecDestroy(&jac->w));
   PetscCall(VecDestroy(&jac->r));
+  PetscCall(VecDestroy(&jac->xd));
+  PetscCall(VecDestroy(&jac->yd));
   jac->pmat = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -164,6 +173,58 @@ static PetscErrorCode PCISAICreateApplyMatrices_Private(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  PCISAIApplyMatrix_Private - the matrix the apply multiplies by for the host matrix H: H itself on the
+  host; on the GPU a copy of H in PETSc's MATSEQAIJCUSPARSE type (blocks expanded to scalar CSR), whose
+  MatMult() is a cuSPARSE SpMV on the device vectors. Made anew after every numeric setup (the values
+  of all four matrices change together; the copy is part of the setup time).
+*/
+static PetscErrorCode PCISAIApplyMatrix_Private(PetscBool gpu, Mat H, Mat *A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatDestroy(A));
+  if (!H) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!gpu) {
+    PetscCall(PetscObjectReference((PetscObject)H));
+    *A = H;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#if defined(PETSC_HAVE_CUDA)
+  {
+    PetscInt bs;
+
+    PetscCall(MatGetBlockSize(H, &bs));
+    if (bs > 1) PetscCall(MatConvert(H, MATSEQAIJ, MAT_INITIAL_MATRIX, A));
+    else PetscCall(MatDuplicate(H, MAT_COPY_VALUES, A));
+    PetscCall(MatConvert(*A, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, A));
+    PetscCall(MatBindToCPU(*A, PETSC_FALSE));
+  }
+#else
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "GPU apply requested from a PETSc without CUDA");
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  PCISAIUseGPU_Private - whether the apply runs on the GPU: -pc_isai_backend cuda, or auto with a
+  matrix of PETSc's CUDA types (the user chose the GPU with -mat_type aijcusparse / -dm_mat_type).
+  The GPU apply uses PETSc's cuSPARSE matrices, so it needs a PETSc configured with CUDA.
+*/
+static PetscErrorCode PCISAIUseGPU_Private(PC pc, PetscBool *gpu)
+{
+  PC_ISAI *jac = (PC_ISAI *)pc->data;
+
+  PetscFunctionBegin;
+  *gpu = PETSC_FALSE;
+#if defined(PETSC_HAVE_CUDA)
+  if (jac->backendreq == SPTRSV_BACKEND_CUDA) *gpu = PETSC_TRUE;
+  else if (jac->backendreq == SPTRSV_BACKEND_AUTO) PetscCall(PetscObjectTypeCompareAny((PetscObject)pc->pmat, gpu, MATSEQAIJCUSPARSE, MATAIJCUSPARSE, ""));
+#else
+  PetscCheck(jac->backendreq != SPTRSV_BACKEND_CUDA, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_isai_backend cuda needs a PETSc configured with CUDA (the apply uses PETSc's cuSPARSE matrices); this PETSc has none: use auto or host");
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* new values of the apply matrices after a numeric setup */
 static PetscErrorCode PCISAIUpdateApplyMatrices_Private(PC pc)
 {
@@ -178,6 +239,10 @@ static PetscErrorCode PCISAIUpdateApplyMatrices_Private(PC pc)
     PetscCall(SpTrsvBlockMatSetValues(jac->TL, jac->tla));
     PetscCall(SpTrsvBlockMatSetValues(jac->TU, jac->tua));
   }
+  PetscCall(PCISAIApplyMatrix_Private(jac->gpu, jac->ML, &jac->AL));
+  PetscCall(PCISAIApplyMatrix_Private(jac->gpu, jac->MU, &jac->AU));
+  PetscCall(PCISAIApplyMatrix_Private(jac->gpu, jac->TL, &jac->ATL));
+  PetscCall(PCISAIApplyMatrix_Private(jac->gpu, jac->TU, &jac->ATU));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -185,7 +250,7 @@ static PetscErrorCode PCSetUp_ISAI(PC pc)
 {
   PC_ISAI       *jac = (PC_ISAI *)pc->data;
   Mat            P   = pc->pmat;
-  PetscBool      isaij, isbaij, scalar, build;
+  PetscBool      isaij, isbaij, scalar, build, gpu;
   PetscInt       bs;
   PetscLogDouble t0, t1;
   MatType        type;
@@ -196,16 +261,17 @@ static PetscErrorCode PCSetUp_ISAI(PC pc)
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)P, MATSEQAIJ, &isaij));
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)P, MATSEQBAIJ, &isbaij));
   PetscCheck(isaij || isbaij, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC isai needs a sequential AIJ or BAIJ matrix, got %s; in parallel use -pc_type bjacobi (or asm) -sub_pc_type isai", type);
-  PetscCheck(jac->backendreq != SPTRSV_BACKEND_CUDA, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC isai has no CUDA backend yet: use -pc_isai_backend host or auto");
   if (jac->bsreq > 0) bs = jac->bsreq;
   else PetscCall(MatGetBlockSize(P, &bs));
   PetscCheck(bs >= 1 && bs <= SPTRSV_BS_MAX, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC isai supports block sizes 1 to %d, not %" PetscInt_FMT, SPTRSV_BS_MAX, bs);
+  PetscCall(PCISAIUseGPU_Private(pc, &gpu));
   scalar = (PetscBool)(isaij && bs == 1);
-  build  = (PetscBool)(!jac->NL || !pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || P != jac->pmat || bs != jac->bs || jac->power != jac->b_power || jac->levels != jac->b_levels || jac->ftype != jac->b_ftype || (jac->relax > 0) != (jac->b_relax > 0));
+  build  = (PetscBool)(gpu != jac->gpu || !jac->NL || !pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || P != jac->pmat || bs != jac->bs || jac->power != jac->b_power || jac->levels != jac->b_levels || jac->ftype != jac->b_ftype || (jac->relax > 0) != (jac->b_relax > 0));
   PetscCall(PCISAISetFactorInfo_Private(pc, scalar));
   if (build) {
     PetscCall(PCISAIFree_Private(jac));
-    jac->bs = bs;
+    jac->bs  = bs;
+    jac->gpu = gpu;
   }
   PetscCall(PetscTime(&t0));
   PetscCall(PCISAIFactor_Private(pc, scalar, build));
@@ -253,14 +319,30 @@ static PetscErrorCode PCISAIApply_Private(PC pc, PetscBool transpose, Vec x, Vec
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SPTRSV_ISAIApply, pc, x, y, 0));
+  if (jac->gpu) { /* host vectors with a GPU apply: through device copies */
+    PetscBool dev;
+
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &dev, VECSEQCUDA, VECMPICUDA, ""));
+    if (!dev) {
+      if (!jac->xd) {
+        PetscCall(MatCreateVecs(jac->AL, &jac->xd, &jac->yd));
+        PetscCall(PetscInfo(pc, "PC isai: host vectors are copied to and from the device for the GPU apply\n"));
+      }
+      PetscCall(VecCopy(x, jac->xd));
+      PetscCall(PCISAIApply_Private(pc, transpose, jac->xd, jac->yd));
+      PetscCall(VecCopy(jac->yd, y));
+      PetscCall(PetscLogEventEnd(SPTRSV_ISAIApply, pc, x, y, 0));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   if (!jac->w) PetscCall(VecDuplicate(x, &jac->w));
   if (!jac->r && jac->relax > 0) PetscCall(VecDuplicate(x, &jac->r));
   if (!transpose) {
-    PetscCall(PCISAIStage_Private(jac->ML, jac->TL, jac->relax, PETSC_FALSE, x, jac->w, jac->r));
-    PetscCall(PCISAIStage_Private(jac->MU, jac->TU, jac->relax, PETSC_FALSE, jac->w, y, jac->r));
+    PetscCall(PCISAIStage_Private(jac->AL, jac->ATL, jac->relax, PETSC_FALSE, x, jac->w, jac->r));
+    PetscCall(PCISAIStage_Private(jac->AU, jac->ATU, jac->relax, PETSC_FALSE, jac->w, y, jac->r));
   } else {
-    PetscCall(PCISAIStage_Private(jac->MU, jac->TU, jac->relax, PETSC_TRUE, x, jac->w, jac->r));
-    PetscCall(PCISAIStage_Private(jac->ML, jac->TL, jac->relax, PETSC_TRUE, jac->w, y, jac->r));
+    PetscCall(PCISAIStage_Private(jac->AU, jac->ATU, jac->relax, PETSC_TRUE, x, jac->w, jac->r));
+    PetscCall(PCISAIStage_Private(jac->AL, jac->ATL, jac->relax, PETSC_TRUE, jac->w, y, jac->r));
   }
   PetscCall(PetscLogEventEnd(SPTRSV_ISAIApply, pc, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -297,7 +379,7 @@ static PetscErrorCode PCSetFromOptions_ISAI(PC pc, SpTrsvOptionItems PetscOption
   if (flg) jac->shifttype_set = PETSC_TRUE;
   PetscCall(PetscOptionsReal("-pc_isai_shift_amount", "Shift amount, as -pc_factor_shift_amount", "", jac->shiftamount, &jac->shiftamount, NULL));
   PetscCall(PetscOptionsReal("-pc_isai_zeropivot", "Pivot size treated as zero, as -pc_factor_zeropivot", "", jac->zeropivot, &jac->zeropivot, NULL));
-  PetscCall(PetscOptionsEnum("-pc_isai_backend", "Where the column solves and the apply run (auto: host for now)", "", SpTrsvBackendTypes, (PetscEnum)jac->backendreq, (PetscEnum *)&jac->backendreq, NULL));
+  PetscCall(PetscOptionsEnum("-pc_isai_backend", "Where the apply runs (cuda: PETSc's cuSPARSE SpMV; auto: cuda for a CUDA matrix type); the column solves run on the host", "", SpTrsvBackendTypes, (PetscEnum)jac->backendreq, (PetscEnum *)&jac->backendreq, NULL));
   PetscOptionsHeadEnd();
   PetscCall(PCISAISetPower(pc, power));
   PetscCall(PCISAISetLevels(pc, levels));
@@ -359,7 +441,7 @@ static PetscErrorCode PCView_ISAI(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  U: %" PetscInt_FMT " blocks (diagonal included), N_U: %" PetscInt_FMT " blocks (%.2fx); longest column %" PetscInt_FMT " blocks, long path (> %" PetscInt_FMT " blocks): %" PetscInt_FMT " of %" PetscInt_FMT " columns\n", s.nnzU, s.nnzNU,
                                    s.nnzU ? (double)s.nnzNU / s.nnzU : 0.0, s.maxcolU, s.short_max, s.longU, jac->NU->n));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  setup time: factor %.3e s, patterns %.3e s, column solves %.3e s; numeric setups %" PetscInt_FMT "\n", s.time_factor, s.time_pattern, s.time_solve, s.nsetups));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  backend host (requested %s); apply: %" PetscInt_FMT " SpMVs with %s matrices\n", SpTrsvBackendTypes[jac->backendreq], 2 + 4 * s.relaxation_steps, ((PetscObject)jac->ML)->type_name));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s (requested %s): column solves on the host; apply: %" PetscInt_FMT " SpMVs with %s matrices\n", jac->gpu ? "cuda" : "host", SpTrsvBackendTypes[jac->backendreq], 2 + 4 * s.relaxation_steps, ((PetscObject)jac->AL)->type_name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -629,7 +711,7 @@ PetscErrorCode PCISAIGetApplyMatrices(PC pc, Mat *NL, Mat *NU)
 .  -pc_isai_shift_type <none,nonzero,positive_definite,inblocks> - zero-pivot shifts, as -pc_factor_shift_type
 .  -pc_isai_shift_amount <a> - as -pc_factor_shift_amount
 .  -pc_isai_zeropivot <tol> - as -pc_factor_zeropivot
--  -pc_isai_backend <auto,host> - where the column solves and the SpMVs run (host for now)
+-  -pc_isai_backend <auto,host,cuda> - where the SpMVs of the apply run (cuda: PETSc's MATSEQAIJCUSPARSE; auto: cuda when the matrix has a CUDA type); the column solves run on the host
 
    Notes:
    Block size 1 on a MATSEQAIJ matrix uses the scalar ILU(k)/ICC(k) of the plugin (PETSc's SeqAIJ
