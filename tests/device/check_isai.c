@@ -1,4 +1,4 @@
-/* Device check of PC isai: the apply as cuSPARSE SpMVs on the GPU against the host apply (check_isai.h) */
+/* Device check of PC isai: the GPU column solves and the apply as cuSPARSE SpMVs against the host (check_isai.h) */
 #include "check_isai.h"
 #include <petscsptrsv.h>
 #include <petscksp.h>

@@ -7,6 +7,9 @@
    optionally with m Richardson steps per triangle, x <- x + N (b - T x).
 */
 #include <sptrsv/isai.h>
+#if defined(PETSC_SPTRSV_HAVE_CUDA)
+  #include <sptrsv/isai_cuda.h>
+#endif
 #include <petsc/private/pcimpl.h>
 #include <petsctime.h>
 
@@ -34,6 +37,8 @@ typedef struct {
   Mat          ML, MU;                   /* N_L, N_U */
   Mat          TL, TU;                   /* L, U themselves, for the relaxation steps */
   PetscBool    gpu;                      /* apply on the GPU: AL.. are copies of ML.. in PETSc's cuSPARSE type */
+  PetscBool    gpucols;                  /* column solves on the GPU (with the GPU apply, in a CUDA build) */
+  void        *gNL, *gNU;                /* their device data (SpTrsvCUDAISAI) */
   Mat          AL, AU, ATL, ATU;         /* the matrices the apply multiplies by (ML.. themselves on the host) */
   PetscInt    *tli, *tlj, *tui, *tuj;    /* their patterns (diagonal included) */
   PetscScalar *tla, *tua;                /* and values */
@@ -63,6 +68,11 @@ static PetscErrorCode PCISAIFree_Private(PC_ISAI *jac)
   PetscCall(SpTrsvBILUDestroy(&jac->bilu));
   PetscCall(SpTrsvISAIDestroy(&jac->NL));
   PetscCall(SpTrsvISAIDestroy(&jac->NU));
+#if defined(PETSC_SPTRSV_HAVE_CUDA)
+  PetscCall(SpTrsvCUDAISAIDestroy((SpTrsvCUDAISAI *)&jac->gNL));
+  PetscCall(SpTrsvCUDAISAIDestroy((SpTrsvCUDAISAI *)&jac->gNU));
+#endif
+  jac->gpucols = PETSC_FALSE;
   PetscCall(MatDestroy(&jac->ML));
   PetscCall(MatDestroy(&jac->MU));
   PetscCall(MatDestroy(&jac->TL));
@@ -246,6 +256,36 @@ static PetscErrorCode PCISAIUpdateApplyMatrices_Private(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  PCISAIColumnSolves_Private - the values of N_L and N_U: on the GPU (src/cuda/isai_kernels.cu) when the
+  apply runs there and the plugin was built with CUDA, else on the host; the same arithmetic either way
+*/
+static PetscErrorCode PCISAIColumnSolves_Private(PC pc, PetscBool build)
+{
+  PC_ISAI *jac = (PC_ISAI *)pc->data;
+
+  PetscFunctionBegin;
+#if defined(PETSC_SPTRSV_HAVE_CUDA)
+  if (build && jac->gpu) {
+    PetscBool avail;
+    PetscCall(SpTrsvCUDAISAIAvailable(&avail));
+    if (avail) {
+      PetscCall(SpTrsvCUDAISAICreate(jac->NL, jac->L, (SpTrsvCUDAISAI *)&jac->gNL));
+      PetscCall(SpTrsvCUDAISAICreate(jac->NU, jac->U, (SpTrsvCUDAISAI *)&jac->gNU));
+      jac->gpucols = PETSC_TRUE;
+    }
+  }
+  if (jac->gpucols) {
+    PetscCall(SpTrsvCUDAISAINumeric((SpTrsvCUDAISAI)jac->gNL, jac->NL, jac->L));
+    PetscCall(SpTrsvCUDAISAINumeric((SpTrsvCUDAISAI)jac->gNU, jac->NU, jac->U));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+  PetscCall(SpTrsvISAINumeric(jac->NL, jac->L));
+  PetscCall(SpTrsvISAINumeric(jac->NU, jac->U));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_ISAI(PC pc)
 {
   PC_ISAI       *jac = (PC_ISAI *)pc->data;
@@ -282,8 +322,7 @@ static PetscErrorCode PCSetUp_ISAI(PC pc)
     PetscCall(SpTrsvISAICreate(jac->U, jac->power, &jac->NU));
     jac->time_pattern = jac->NL->time_pattern + jac->NU->time_pattern;
   }
-  PetscCall(SpTrsvISAINumeric(jac->NL, jac->L));
-  PetscCall(SpTrsvISAINumeric(jac->NU, jac->U));
+  PetscCall(PCISAIColumnSolves_Private(pc, build));
   if (build) PetscCall(PCISAICreateApplyMatrices_Private(pc));
   PetscCall(PCISAIUpdateApplyMatrices_Private(pc));
   jac->pmat     = P;
@@ -441,7 +480,7 @@ static PetscErrorCode PCView_ISAI(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  U: %" PetscInt_FMT " blocks (diagonal included), N_U: %" PetscInt_FMT " blocks (%.2fx); longest column %" PetscInt_FMT " blocks, long path (> %" PetscInt_FMT " blocks): %" PetscInt_FMT " of %" PetscInt_FMT " columns\n", s.nnzU, s.nnzNU,
                                    s.nnzU ? (double)s.nnzNU / s.nnzU : 0.0, s.maxcolU, s.short_max, s.longU, jac->NU->n));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  setup time: factor %.3e s, patterns %.3e s, column solves %.3e s; numeric setups %" PetscInt_FMT "\n", s.time_factor, s.time_pattern, s.time_solve, s.nsetups));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s (requested %s): column solves on the host; apply: %" PetscInt_FMT " SpMVs with %s matrices\n", jac->gpu ? "cuda" : "host", SpTrsvBackendTypes[jac->backendreq], 2 + 4 * s.relaxation_steps, ((PetscObject)jac->AL)->type_name));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s (requested %s): column solves on the %s; apply: %" PetscInt_FMT " SpMVs with %s matrices\n", jac->gpu ? "cuda" : "host", SpTrsvBackendTypes[jac->backendreq], jac->gpucols ? "GPU" : "host", 2 + 4 * s.relaxation_steps, ((PetscObject)jac->AL)->type_name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

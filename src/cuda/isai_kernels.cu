@@ -1,0 +1,190 @@
+/*
+   ISAI column solves on the GPU (paper 003; the host reference is SpTrsvISAIColumn() in
+   src/mat/isai/isai.c). One thread per block column j of N ~ T^{-1}: the column's blocks x_0 .. x_{m-1}
+   at block rows J[0] < ... < J[m-1] are computed in substitution order,
+       x_d = inv(T(j,j)),  x_p = -inv(T(J[p],J[p])) sum_q T(J[p],J[q]) x_q,
+   the entries T(J[p], J[q]) found by merging block row J[p] of T (ascending columns) with J (ascending),
+   so the small triangular system is never formed and no scratch of size n is needed: a column of any
+   length is solved exactly, in place in N's value array (no truncation, no separate long path). The
+   operations and their order are the host's, so both give the same values up to FMA contraction.
+
+   Why a thread and not a warp per column: the block operations of one column are a serial chain
+   (x_p needs the x_q before it), and a warp per column would idle 31 lanes on bs = 1..4 blocks; columns
+   are independent, so a thread per column keeps every lane busy (n columns, 10^4 .. 10^6). The loads of
+   T are not coalesced; the work is small next to the host factorization (docs/PERFORMANCE.md).
+*/
+#include <sptrsv/isai_cuda.h>
+#include "cuda_check.h"
+#include <petsctime.h>
+#include <climits>
+
+struct _n_SpTrsvCUDAISAI {
+  int          n, bs, nnzT, nnzN;
+  int         *ti, *tj;          /* strict part of T, block CSR */
+  int         *ci, *cr, *cmap;   /* N by columns: column pointers, rows, CSR slot of each */
+  PetscScalar *ta, *tidiag, *na; /* values: T's strict blocks, T's inverted diagonal blocks, N */
+  cudaStream_t stream;
+};
+
+#if !defined(PETSC_USE_COMPLEX)
+/* C += A B for bs x bs column-major blocks */
+template <int BS>
+__device__ __forceinline__ void BlockGemm(int bs, const PetscScalar *A, const PetscScalar *B, PetscScalar *C)
+{
+  const int b = BS > 0 ? BS : bs;
+  for (int c = 0; c < b; c++)
+    for (int k = 0; k < b; k++) {
+      const PetscScalar bkc = B[k + c * b];
+      for (int r = 0; r < b; r++) C[r + c * b] += A[r + k * b] * bkc;
+    }
+}
+
+template <int BS>
+__global__ void SpTrsvISAIColumnsKernel(int n, int bsr, bool lower, bool unit, const int *__restrict__ ti, const int *__restrict__ tj, const PetscScalar *__restrict__ ta, const PetscScalar *__restrict__ tidiag, const int *__restrict__ ci, const int *__restrict__ cr, const int *__restrict__ cmap, PetscScalar *na)
+{
+  const int   bs = BS > 0 ? BS : bsr, bs2 = bs * bs;
+  const int   col = blockIdx.x * blockDim.x + threadIdx.x;
+  PetscScalar s[(BS > 0 ? BS : SPTRSV_BS_MAX) * (BS > 0 ? BS : SPTRSV_BS_MAX)];
+
+  if (col >= n) return;
+  const int  m = ci[col + 1] - ci[col], d = lower ? 0 : m - 1;
+  const int *J = cr + ci[col], *slot = cmap + ci[col];
+  #define ISAI_X(q) (na + (size_t)bs2 * slot[q])
+  {
+    PetscScalar *x = ISAI_X(d);
+    for (int k = 0; k < bs2; k++) x[k] = unit ? (PetscScalar)(k % (bs + 1) == 0) : tidiag[(size_t)bs2 * col + k];
+  }
+  for (int t = 1; t < m; t++) {
+    const int p = lower ? t : m - 1 - t, r = J[p], qend = lower ? p : m;
+    int       q = lower ? 0 : p + 1;
+    for (int k = 0; k < bs2; k++) s[k] = 0;
+    for (int e = ti[r]; e < ti[r + 1]; e++) {
+      const int c = tj[e];
+      while (q < qend && J[q] < c) q++;
+      if (q == qend) break;
+      if (J[q] != c) continue;
+      BlockGemm<BS>(bs, ta + (size_t)bs2 * e, ISAI_X(q), s);
+    }
+    PetscScalar *x = ISAI_X(p);
+    if (unit) {
+      for (int k = 0; k < bs2; k++) x[k] = -s[k];
+    } else {
+      const PetscScalar *D = tidiag + (size_t)bs2 * r;
+      for (int k = 0; k < bs2; k++) x[k] = 0;
+      BlockGemm<BS>(bs, D, s, x);
+      for (int k = 0; k < bs2; k++) x[k] = -x[k];
+    }
+  }
+  #undef ISAI_X
+}
+#endif
+
+PetscErrorCode SpTrsvCUDAISAIAvailable(PetscBool *avail)
+{
+  int ndev = 0;
+
+  PetscFunctionBegin;
+  *avail = (PetscBool)(cudaGetDeviceCount(&ndev) == cudaSuccess && ndev > 0);
+  (void)cudaGetLastError();
+  #if defined(PETSC_USE_COMPLEX)
+  *avail = PETSC_FALSE;
+  #endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* copy a PetscInt array to a new device array of int (the caller checked the range) */
+static PetscErrorCode UploadInt(const PetscInt *h, PetscInt len, int **d)
+{
+  int *tmp;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(len + 1, &tmp));
+  for (PetscInt k = 0; k < len; k++) tmp[k] = (int)h[k];
+  SpTrsvCUDACall(cudaMalloc((void **)d, sizeof(int) * (len + 1)));
+  SpTrsvCUDACall(cudaMemcpy(*d, tmp, sizeof(int) * len, cudaMemcpyHostToDevice));
+  PetscCall(PetscFree(tmp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvCUDAISAICreate(SpTrsvISAI N, SpTrsvBlockTri T, SpTrsvCUDAISAI *gp)
+{
+  SpTrsvCUDAISAI g;
+  const size_t   bs2 = (size_t)T->bs * T->bs;
+
+  PetscFunctionBegin;
+  PetscCheck(T->n == N->n && T->bs == N->bs && T->uplo == N->uplo, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The triangle does not match the ISAI pattern");
+  PetscCheck(N->i[N->n] < INT_MAX / (PetscInt)bs2 && T->i[T->n] < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "ISAI pattern of %" PetscInt_FMT " blocks is too large for the GPU column solves (32-bit indices)", N->i[N->n]);
+  PetscCall(PetscNew(&g));
+  g->n    = (int)N->n;
+  g->bs   = (int)N->bs;
+  g->nnzT = (int)T->i[T->n];
+  g->nnzN = (int)N->i[N->n];
+  SpTrsvCUDACall(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
+  PetscCall(UploadInt(T->i, T->n + 1, &g->ti));
+  PetscCall(UploadInt(T->j, g->nnzT, &g->tj));
+  PetscCall(UploadInt(N->ci, N->n + 1, &g->ci));
+  PetscCall(UploadInt(N->cr, g->nnzN, &g->cr));
+  PetscCall(UploadInt(N->cmap, g->nnzN, &g->cmap));
+  SpTrsvCUDACall(cudaMalloc((void **)&g->ta, sizeof(PetscScalar) * (bs2 * g->nnzT + 1)));
+  SpTrsvCUDACall(cudaMalloc((void **)&g->tidiag, sizeof(PetscScalar) * (bs2 * g->n + 1)));
+  SpTrsvCUDACall(cudaMalloc((void **)&g->na, sizeof(PetscScalar) * (bs2 * g->nnzN + 1)));
+  *gp = g;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvCUDAISAINumeric(SpTrsvCUDAISAI g, SpTrsvISAI N, SpTrsvBlockTri T)
+{
+  const size_t   bs2 = (size_t)g->bs * g->bs;
+  const int      nthr = 128, nblk = (g->n + nthr - 1) / nthr;
+  const bool     lower = N->uplo == SPTRSV_LOWER, unit = T->unit;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCheck(T->n == g->n && T->bs == g->bs && T->i[T->n] == g->nnzT, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The triangle does not match the GPU ISAI pattern");
+  PetscCall(PetscTime(&t0));
+  SpTrsvCUDACall(cudaMemcpyAsync(g->ta, T->a, sizeof(PetscScalar) * bs2 * g->nnzT, cudaMemcpyHostToDevice, g->stream));
+  if (!unit) SpTrsvCUDACall(cudaMemcpyAsync(g->tidiag, T->idiag, sizeof(PetscScalar) * bs2 * g->n, cudaMemcpyHostToDevice, g->stream));
+#if !defined(PETSC_USE_COMPLEX)
+  if (g->n) {
+  #define ISAI_LAUNCH(B) SpTrsvISAIColumnsKernel<B><<<nblk, nthr, 0, g->stream>>>(g->n, g->bs, lower, unit, g->ti, g->tj, g->ta, g->tidiag, g->ci, g->cr, g->cmap, g->na)
+    switch (g->bs) {
+    case 1: ISAI_LAUNCH(1); break;
+    case 2: ISAI_LAUNCH(2); break;
+    case 3: ISAI_LAUNCH(3); break;
+    case 4: ISAI_LAUNCH(4); break;
+    case 5: ISAI_LAUNCH(5); break;
+    default: ISAI_LAUNCH(0); break;
+    }
+  #undef ISAI_LAUNCH
+    SpTrsvCUDACheckLaunch();
+  }
+#else
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "GPU ISAI column solves need real scalars");
+#endif
+  SpTrsvCUDACall(cudaMemcpyAsync(N->a, g->na, sizeof(PetscScalar) * bs2 * g->nnzN, cudaMemcpyDeviceToHost, g->stream));
+  SpTrsvCUDACall(cudaStreamSynchronize(g->stream));
+  PetscCall(PetscTime(&t1));
+  N->time_solve = t1 - t0;
+  N->flops      = 0; /* the count lives with the host path; the GPU time is what -ksp_view reports */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvCUDAISAIDestroy(SpTrsvCUDAISAI *gp)
+{
+  SpTrsvCUDAISAI g = *gp;
+
+  PetscFunctionBegin;
+  if (!g) PetscFunctionReturn(PETSC_SUCCESS);
+  SpTrsvCUDACall(cudaFree(g->ti));
+  SpTrsvCUDACall(cudaFree(g->tj));
+  SpTrsvCUDACall(cudaFree(g->ci));
+  SpTrsvCUDACall(cudaFree(g->cr));
+  SpTrsvCUDACall(cudaFree(g->cmap));
+  SpTrsvCUDACall(cudaFree(g->ta));
+  SpTrsvCUDACall(cudaFree(g->tidiag));
+  SpTrsvCUDACall(cudaFree(g->na));
+  SpTrsvCUDACall(cudaStreamDestroy(g->stream));
+  PetscCall(PetscFree(g));
+  *gp = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
