@@ -83,6 +83,8 @@ parse_args() {
       *) usage >&2; die "unknown argument: $1" ;;
     esac
   done
+  # the build cd's into the source tree: a relative carry folder means relative to where we were called
+  if [[ -n "$CARRY_DIR" && "$CARRY_DIR" != /* ]]; then CARRY_DIR="$PWD/$CARRY_DIR"; fi
   [[ "$JOBS" =~ ^[0-9]+$ && "$JOBS" -ge 1 ]] || die "JOBS must be a positive integer"
   [[ "$CUDA_ARCH" =~ ^[0-9a-z,_-]+$ ]] || die "bad CUDA_ARCH: $CUDA_ARCH"
 }
