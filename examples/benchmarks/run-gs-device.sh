@@ -28,6 +28,7 @@
 #   GS_E2E_MAXIT=0         -ksp_max_it of both ex45 runs (0: ex45's own tolerance)
 #   GS_E2E_GPU=1           0: host matrix and vector types (smoke tests without a GPU)
 #   GS_QUICK=0             1: small grids only (smoke test of the script)
+#   GS_GRIDS2, GS_GRIDS3   replace the 2-D / 3-D grid lists (space-separated, may be empty; GS_E2E_GRIDS="" skips ex45)
 #   and those of device-common.sh (PETSC_DIR, SPTRSV_MATDIR, SPTRSV_TUTORIALS, CUDA_HOME)
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
@@ -107,6 +108,9 @@ else
   GRIDS2=(2048x2048 1024x4096 512x8192 256x16384 128x32768)
   GRIDS3=(128x128x128 64x128x256 64x64x512 32x64x1024 32x32x2048)
 fi
+# GS_GRIDS2 / GS_GRIDS3 (space-separated, possibly empty) replace the grid lists, e.g. to finish a run in two calls
+[ -n "${GS_GRIDS2+x}" ] && read -r -a GRIDS2 <<<"$GS_GRIDS2"
+[ -n "${GS_GRIDS3+x}" ] && read -r -a GRIDS3 <<<"$GS_GRIDS3"
 for g in "${GRIDS2[@]}"; do
   for s in 5 9; do gs_case "lap2d$s-$g" -lap2d "$g" -stencil "$s"; done
 done
