@@ -557,6 +557,7 @@ run_test isai/bad-power ours_fails ex2 "-m 10 -n 10 -pc_type isai -pc_isai_power
 if ! grep -q "define PETSC_HAVE_CUDA 1" "${PETSC_DIR:-/usr/lib/petsc}/include/petscconf.h" 2>/dev/null; then
   run_test isai/backend-cuda-needs-cuda-petsc ours_fails ex2 "-m 10 -n 10 -pc_type isai -pc_isai_backend cuda" "needs a PETSc configured with CUDA"
 fi
+run_test isai/options-file ours_grep ex2 "-m 12 -n 12 -options_file $ROOT/petscconf-snippets/isai.opts -ksp_view -ksp_converged_reason" "type: isai" "N_L ~ L\^-1 on S\(\|L\|\^1\)" "Linear solve converged"
 run_test isai/view-host-backend ours_grep ex2 "-m 12 -n 12 -pc_type isai -ksp_view" "backend host \(requested auto\): column solves on the host; apply: 2 SpMVs with seqaij matrices"
 # ---- end of g. PC isai -------------------------------------------------------------------------------
 
