@@ -79,19 +79,6 @@ __global__ void SpTrsvISAIColumnsKernel(int n, int bsr, bool lower, bool unit, c
 }
 #endif
 
-PetscErrorCode SpTrsvCUDAISAIAvailable(PetscBool *avail)
-{
-  int ndev = 0;
-
-  PetscFunctionBegin;
-  *avail = (PetscBool)(cudaGetDeviceCount(&ndev) == cudaSuccess && ndev > 0);
-  (void)cudaGetLastError();
-  #if defined(PETSC_USE_COMPLEX)
-  *avail = PETSC_FALSE;
-  #endif
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* copy a PetscInt array to a new device array of int (the caller checked the range) */
 static PetscErrorCode UploadInt(const PetscInt *h, PetscInt len, int **d)
 {

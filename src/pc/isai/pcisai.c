@@ -9,6 +9,7 @@
 #include <sptrsv/isai.h>
 #if defined(PETSC_SPTRSV_HAVE_CUDA)
   #include <sptrsv/isai_cuda.h>
+  #include <sptrsv/backend.h>
 #endif
 #include <petsc/private/pcimpl.h>
 #include <petsctime.h>
@@ -267,8 +268,11 @@ static PetscErrorCode PCISAIColumnSolves_Private(PC pc, PetscBool build)
   PetscFunctionBegin;
 #if defined(PETSC_SPTRSV_HAVE_CUDA)
   if (build && jac->gpu) {
-    PetscBool avail;
-    PetscCall(SpTrsvCUDAISAIAvailable(&avail));
+    const SpTrsvBackendOps *cuda;
+    const char             *why;
+    PetscBool               avail;
+
+    PetscCall(SpTrsvBackendCUDAGet(&cuda, &avail, &why)); /* the CUDA backend's device check (cached) */
     if (avail) {
       PetscCall(SpTrsvCUDAISAICreate(jac->NL, jac->L, (SpTrsvCUDAISAI *)&jac->gNL));
       PetscCall(SpTrsvCUDAISAICreate(jac->NU, jac->U, (SpTrsvCUDAISAI *)&jac->gNU));
@@ -418,7 +422,7 @@ static PetscErrorCode PCSetFromOptions_ISAI(PC pc, SpTrsvOptionItems PetscOption
   if (flg) jac->shifttype_set = PETSC_TRUE;
   PetscCall(PetscOptionsReal("-pc_isai_shift_amount", "Shift amount, as -pc_factor_shift_amount", "", jac->shiftamount, &jac->shiftamount, NULL));
   PetscCall(PetscOptionsReal("-pc_isai_zeropivot", "Pivot size treated as zero, as -pc_factor_zeropivot", "", jac->zeropivot, &jac->zeropivot, NULL));
-  PetscCall(PetscOptionsEnum("-pc_isai_backend", "Where the apply runs (cuda: PETSc's cuSPARSE SpMV; auto: cuda for a CUDA matrix type); the column solves run on the host", "", SpTrsvBackendTypes, (PetscEnum)jac->backendreq, (PetscEnum *)&jac->backendreq, NULL));
+  PetscCall(PetscOptionsEnum("-pc_isai_backend", "Where the column solves and the apply run (cuda: GPU column solves and PETSc's cuSPARSE SpMV; auto: cuda for a CUDA matrix type)", "", SpTrsvBackendTypes, (PetscEnum)jac->backendreq, (PetscEnum *)&jac->backendreq, NULL));
   PetscOptionsHeadEnd();
   PetscCall(PCISAISetPower(pc, power));
   PetscCall(PCISAISetLevels(pc, levels));
@@ -752,7 +756,7 @@ PetscErrorCode PCISAIGetApplyMatrices(PC pc, Mat *NL, Mat *NU)
 .  -pc_isai_shift_type <none,nonzero,positive_definite,inblocks> - zero-pivot shifts, as -pc_factor_shift_type
 .  -pc_isai_shift_amount <a> - as -pc_factor_shift_amount
 .  -pc_isai_zeropivot <tol> - as -pc_factor_zeropivot
--  -pc_isai_backend <auto,host,cuda> - where the SpMVs of the apply run (cuda: PETSc's MATSEQAIJCUSPARSE; auto: cuda when the matrix has a CUDA type); the column solves run on the host
+-  -pc_isai_backend <auto,host,cuda> - where the column solves and the SpMVs of the apply run (cuda: GPU column solves, PETSc's MATSEQAIJCUSPARSE; auto: cuda when the matrix has a CUDA type); the factorization runs on the host
 
    Notes:
    Block size 1 on a MATSEQAIJ matrix uses the scalar ILU(k)/ICC(k) of the plugin (PETSc's SeqAIJ
