@@ -134,8 +134,11 @@ typedef struct {
   PetscLogDouble time_factor;       /* seconds of the last setup: factorization, */
   PetscLogDouble time_pattern;      /* patterns S(|L|^k), S(|U|^k) (when they were built), */
   PetscLogDouble time_solve;        /* column solves */
+  PetscLogDouble time_symbolic;     /* GPU factorization: the host's symbolic phase (when it ran) */
   PetscBool      gpu_apply;         /* the apply runs on the GPU (cuSPARSE SpMV) */
   PetscBool      gpu_columns;       /* the column solves ran on the GPU */
+  PetscBool      gpu_factor;        /* the block ILU ran on the GPU (the numeric setup stayed on the device) */
+  PetscInt       nlevels;           /* level sets of the GPU block ILU */
 } PCISAIInfo;
 
 PETSC_EXTERN PetscLogEvent  SPTRSV_ISAISetup, SPTRSV_ISAIApply;

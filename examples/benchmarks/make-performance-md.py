@@ -598,7 +598,8 @@ def cmd_gs(args):
 # ---- PC isai (paper 003) ----------------------------------------------------------------------------------------
 
 ISAI_VARIANTS = [("cpu-ilu", "PETSc ILU(0), CPU"), ("cusparse-ilu", "PETSc ILU(0), cuSPARSE"), ("sptrsv-ilu", "sptrsv_level ILU(0)"),
-                 ("isai-k1", "isai k=1"), ("isai-k2", "isai k=2"), ("isai-k3", "isai k=3")]
+                 ("isai-k1", "isai k=1"), ("isai-k2", "isai k=2"), ("isai-k3", "isai k=3"),
+                 ("isai-k1-hostfactor", "isai k=1, block ILU on the host")]
 # paper 003 (V100, Tables 1-4): case -> (column names, T_p ms, T_total ms, G_it)
 ISAI_PAPER = [
     ("atmosmodd (bs 4)", ["PETSc", "cuSPARSE", "ISAI S(X)", "ISAI S(X^2)"], [1072, 86, 19.7, 44], [7654, 859, 594, 685], [201, 201, 295, 242]),
@@ -620,7 +621,8 @@ def cmd_isai(args):
         p("Command: `" + args.command + "` (device run, carrying `.petsc-cuda` and `.carry`)  ")
     p("")
     p("One GMRES(30) solve per row, relative tolerance 1e-8, x0 = 0, one process. `T_p` = 30 preconditioner applications "
-      "(PCApply time / PCApply count x 30), `setup` = PCSetUp (factorization, ISAI patterns and column solves, GPU copies), "
+      "(PCApply time / PCApply count x 30), `setup` = PCSetUp (factorization, ISAI patterns and column solves, GPU copies; "
+      "the isai rows factor on the GPU except `block ILU on the host`), "
       "`solve` = KSPSolve (PETSc runs the setup before this event), `T_total` = setup + solve; seconds. `vs cuSPARSE` = T_total of PETSc's "
       "cuSPARSE ILU / T_total of the row (> 1: faster); `vs best exact` = best T_total of the exact-solve GPU rows "
       "(cuSPARSE, sptrsv_level) / T_total of the row.")

@@ -11,7 +11,9 @@
 #                  block problems: PETSc's block ILU)
 #   cusparse-ilu   PETSc's GPU ILU(0) (-pc_factor_mat_solver_type cusparse, aijcusparse, CUDA vectors)
 #   sptrsv-ilu     our ILU(0) with the level-scheduled GPU solves (sptrsv_level), same types
-#   isai-k1..k3    PC isai (block ILU(0), block ISAI with pattern power k; apply as cuSPARSE SpMVs), same types
+#   isai-k1..k3    PC isai (block ILU(0), block ISAI with pattern power k; apply as cuSPARSE SpMVs), same types;
+#                  the block ILU runs on the GPU (-pc_isai_gpu_factor, default)
+#   isai-k1-hostfactor  isai k=1 with the block ILU on the host (-pc_isai_gpu_factor 0), for the setup comparison
 # and writes into $OUT (default build/bench-isai-out): isai.csv (parsed -log_view), isai-tables.md
 # (make-performance-md.py isai), summary.txt and logs.tar.gz. ex19 does one Newton step (-snes_max_it 1), so each run
 # is one linear solve of the cavity Jacobian. A time budget keeps the run inside one device call.
@@ -22,6 +24,8 @@
 #   ISAI_EX56_NE="47"       ex56 elements per side (3 (ne+1)^3 unknowns)
 #   ISAI_CD="48:4 40:5"     bench_isai problems m:bs (m^3 nodes, bs fields)
 #   ISAI_MAXIT=3000         -ksp_max_it of every solve
+#   ISAI_SKIP=""            PROBLEM-cpu-ilu names whose host ILU run is skipped (the largest grids take minutes)
+#   ISAI_MTX="watt_2:4 olm1000:4"  shared matrices name:bs (SPTRSV_MATDIR), cut into blocks of bs by PC isai
 #   ISAI_QUICK=0            1: small problems (smoke test of the script)
 #   and those of device-common.sh (PETSC_DIR, SPTRSV_MATDIR, SPTRSV_TUTORIALS, CUDA_HOME)
 set -u
@@ -43,6 +47,7 @@ EX19_GRIDS=${ISAI_EX19_GRIDS:-512}
 EX56_NE=${ISAI_EX56_NE:-47}
 CD=${ISAI_CD:-48:4 40:5}
 MAXIT=${ISAI_MAXIT:-3000}
+MTX=${ISAI_MTX:-watt_2:4 olm1000:4}
 if [ "${ISAI_QUICK:-0}" = 1 ]; then EX19_GRIDS=32 EX56_NE=7 CD="8:4 6:5"; fi
 
 finish() {
@@ -77,7 +82,8 @@ variants() {
   local prob=$1 bs=$2 host=$3 gpu=$4 k
   shift 5
   # shellcheck disable=SC2086 # the type options are word lists
-  step "e2e-$prob-cpu-ilu" 0 150 "$@" $host "${COMMON[@]}" -pc_type ilu -pc_factor_mat_solver_type petsc
+  case " ${ISAI_SKIP:-} " in *" $prob-cpu-ilu "*) echo "skipped $prob-cpu-ilu (ISAI_SKIP)" | tee -a "$LOGDIR/run.log" ;;
+  *) step "e2e-$prob-cpu-ilu" 0 150 "$@" $host "${COMMON[@]}" -pc_type ilu -pc_factor_mat_solver_type petsc ;; esac
   # shellcheck disable=SC2086
   step "e2e-$prob-cusparse-ilu" 0 150 "$@" $gpu "${COMMON[@]}" -pc_type ilu -pc_factor_mat_solver_type cusparse
   # shellcheck disable=SC2086
@@ -86,6 +92,9 @@ variants() {
     # shellcheck disable=SC2086
     step "e2e-$prob-isai-k$k" 1 150 "$@" $gpu "${COMMON[@]}" -pc_type isai -pc_isai_power "$k" -pc_isai_block_size "$bs"
   done
+  # the same k = 1 with the block ILU on the host (the setup path before the GPU factorization)
+  # shellcheck disable=SC2086
+  [ "$bs" -ge 2 ] && step "e2e-$prob-isai-k1-hostfactor" 0 150 "$@" $gpu "${COMMON[@]}" -pc_type isai -pc_isai_power 1 -pc_isai_block_size "$bs" -pc_isai_gpu_factor 0
 }
 
 for c in $CD; do
@@ -102,4 +111,10 @@ if [ "$HAVE_EX56" = 1 ]; then
     variants "ex56_ne$ne" 3 "-mat_type baij" "-mat_type aijcusparse" -- "$WORK/ex56" -ne "$ne" -alpha 1e-3 -two_solves false
   done
 fi
+# shared matrices cut into blocks (scalar ILU for PETSc's paths, block ILU of that size for isai)
+for c in $MTX; do
+  f=${c%%:*} bs=${c##*:}
+  [ -f "$MATDIR/$f.mtx.gz" ] || { echo "no $MATDIR/$f.mtx.gz" | tee -a "$LOGDIR/run.log"; continue; }
+  variants "mtx_${f}_bs$bs" "$bs" "-mat_type seqaij" "-mat_type seqaijcusparse" -- "$WORK/bench_isai" -mtx "$MATDIR/$f.mtx.gz"
+done
 finish

@@ -61,3 +61,35 @@ PetscErrorCode SpTrsvBlockMatSetValues(Mat M, const PetscScalar *a)
   PetscCall(PetscObjectStateIncrease((PetscObject)M));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+  SpTrsvBlockMatCreateExpanded - a scalar matrix of the given AIJ type (MATSEQAIJ, or a GPU type such as
+  MATSEQAIJCUSPARSE) with the scalar expansion of the block CSR pattern bi, bj (n block rows of size bs,
+  columns ascending) and zero values. Scalar row r = br bs + rr holds, block by block of block row br, the
+  bs entries of row rr of each block: the order the GPU expansion writes (src/cuda/block_expand_kernels.cu),
+  so that value array is filled without a host round trip. The matrix is made on its CSR arrays
+  (MatCreateSeqAIJWithArrays(), no MatSetValues()); they are returned in *si, *sj, *sa and must be freed
+  (PetscFree()) after the matrix is destroyed.
+*/
+PetscErrorCode SpTrsvBlockMatCreateExpanded(PetscInt n, PetscInt bs, const PetscInt *bi, const PetscInt *bj, MatType type, PetscInt **si, PetscInt **sj, PetscScalar **sa, Mat *M)
+{
+  PetscInt *i, *j, k = 0;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvFactorCheckCount((PetscInt64)bi[n] * bs * bs, "nonzeros of the expanded matrix"));
+  PetscCall(PetscMalloc1(n * bs + 1, &i));
+  PetscCall(PetscMalloc1((size_t)bi[n] * bs * bs + 1, &j));
+  PetscCall(PetscCalloc1((size_t)bi[n] * bs * bs + 1, sa));
+  i[0] = 0;
+  for (PetscInt br = 0; br < n; br++)
+    for (PetscInt rr = 0; rr < bs; rr++) {
+      for (PetscInt p = bi[br]; p < bi[br + 1]; p++)
+        for (PetscInt cc = 0; cc < bs; cc++) j[k++] = bj[p] * bs + cc;
+      i[br * bs + rr + 1] = k;
+    }
+  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n * bs, n * bs, i, j, *sa, M));
+  PetscCall(MatConvert(*M, type, MAT_INPLACE_MATRIX, M));
+  *si = i;
+  *sj = j;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

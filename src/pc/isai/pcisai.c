@@ -6,49 +6,15 @@
        M^{-1} v ~ N_U (N_L v),
    optionally with m Richardson steps per triangle, x <- x + N (b - T x).
 */
-#include <sptrsv/isai.h>
+#include "pcisaiimpl.h"
 #if defined(PETSC_SPTRSV_HAVE_CUDA)
   #include <sptrsv/isai_cuda.h>
   #include <sptrsv/backend.h>
 #endif
-#include <petsc/private/pcimpl.h>
 #include <petsctime.h>
 
 static const char *const PCISAIFactorTypes[] = {"ilu", "icc"};
 
-typedef struct {
-  /* options */
-  PetscInt           power, levels, bsreq, relax;
-  MatFactorType      ftype;
-  MatFactorShiftType shifttype;
-  PetscBool          shifttype_set;
-  PetscReal          shiftamount, zeropivot;
-  SpTrsvBackendType  backendreq;
-  /* what the patterns were built with */
-  Mat           pmat;
-  PetscInt      bs, b_power, b_levels, b_relax;
-  MatFactorType b_ftype;
-  MatFactorInfo info;
-  /* the factor: scalar (AIJ, bs = 1) or block */
-  SpTrsvFactor   fac;
-  SpTrsvBILU     bilu;
-  SpTrsvBlockTri L, U; /* views of fac's triangles (owned), or bilu's triangles (not owned) */
-  /* the approximate inverses and the matrices that apply them */
-  SpTrsvISAI   NL, NU;
-  Mat          ML, MU;                   /* N_L, N_U */
-  Mat          TL, TU;                   /* L, U themselves, for the relaxation steps */
-  PetscBool    gpu;                      /* apply on the GPU: AL.. are copies of ML.. in PETSc's cuSPARSE type */
-  PetscBool    gpucols;                  /* column solves on the GPU (with the GPU apply, in a CUDA build) */
-  void        *gNL, *gNU;                /* their device data (SpTrsvCUDAISAI) */
-  Mat          AL, AU, ATL, ATU;         /* the matrices the apply multiplies by (ML.. themselves on the host) */
-  PetscInt    *tli, *tlj, *tui, *tuj;    /* their patterns (diagonal included) */
-  PetscScalar *tla, *tua;                /* and values */
-  Vec          w, r;                     /* work vectors (same type as the vectors applied to) */
-  Vec          xd, yd;                   /* device copies of host vectors for a GPU apply */
-  /* statistics */
-  PetscInt       nsetups;
-  PetscLogDouble time_factor, time_pattern;
-} PC_ISAI;
 
 static PetscErrorCode PCISAIFreeViews_Private(PC_ISAI *jac)
 {
@@ -64,6 +30,7 @@ static PetscErrorCode PCISAIFreeViews_Private(PC_ISAI *jac)
 static PetscErrorCode PCISAIFree_Private(PC_ISAI *jac)
 {
   PetscFunctionBegin;
+  PetscCall(PCISAIDeviceFree_Private(jac));
   PetscCall(PCISAIFreeViews_Private(jac));
   PetscCall(SpTrsvFactorDestroy(&jac->fac));
   PetscCall(SpTrsvBILUDestroy(&jac->bilu));
@@ -82,6 +49,11 @@ static PetscErrorCode PCISAIFree_Private(PC_ISAI *jac)
   PetscCall(MatDestroy(&jac->AU));
   PetscCall(MatDestroy(&jac->ATL));
   PetscCall(MatDestroy(&jac->ATU));
+  for (PetscInt k = 0; k < 4; k++) { /* the arrays under the GPU pipeline's matrices, now destroyed */
+    PetscCall(PetscFree(jac->xi[k]));
+    PetscCall(PetscFree(jac->xj[k]));
+    PetscCall(PetscFree(jac->xa[k]));
+  }
   PetscCall(PetscFree(jac->tli));
   PetscCall(PetscFree(jac->tlj));
   PetscCall(PetscFree(jac->tui));
@@ -165,7 +137,7 @@ static PetscErrorCode PCISAIFactor_Private(PC pc, PetscBool scalar, PetscBool bu
   N_L, N_U and, with relaxation steps, L and U (MATSEQAIJ for bs = 1, MATSEQBAIJ otherwise). A GPU
   backend converts them here to its matrix types.
 */
-static PetscErrorCode PCISAICreateApplyMatrices_Private(PC pc)
+PetscErrorCode PCISAICreateApplyMatrices_Private(PC pc)
 {
   PC_ISAI *jac = (PC_ISAI *)pc->data;
   size_t   bs2 = (size_t)jac->bs * jac->bs;
@@ -280,8 +252,8 @@ static PetscErrorCode PCISAIColumnSolves_Private(PC pc, PetscBool build)
     }
   }
   if (jac->gpucols) {
-    PetscCall(SpTrsvCUDAISAINumeric((SpTrsvCUDAISAI)jac->gNL, jac->NL, jac->L));
-    PetscCall(SpTrsvCUDAISAINumeric((SpTrsvCUDAISAI)jac->gNU, jac->NU, jac->U));
+    PetscCall(SpTrsvCUDAISAINumeric((SpTrsvCUDAISAI)jac->gNL, jac->NL, jac->L, PETSC_TRUE));
+    PetscCall(SpTrsvCUDAISAINumeric((SpTrsvCUDAISAI)jac->gNU, jac->NU, jac->U, PETSC_TRUE));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 #endif
@@ -317,18 +289,22 @@ static PetscErrorCode PCSetUp_ISAI(PC pc)
     jac->bs  = bs;
     jac->gpu = gpu;
   }
-  PetscCall(PetscTime(&t0));
-  PetscCall(PCISAIFactor_Private(pc, scalar, build));
-  PetscCall(PetscTime(&t1));
-  jac->time_factor = t1 - t0;
-  if (build) {
-    PetscCall(SpTrsvISAICreate(jac->L, jac->power, &jac->NL));
-    PetscCall(SpTrsvISAICreate(jac->U, jac->power, &jac->NU));
-    jac->time_pattern = jac->NL->time_pattern + jac->NU->time_pattern;
+  if (build) PetscCall(PCISAIDeviceUsable_Private(pc, gpu, scalar, bs, &jac->gpufactor));
+  if (jac->gpufactor) PetscCall(PCISAIDeviceSetUp_Private(pc, build)); /* factor, columns and apply values on the GPU */
+  else {
+    PetscCall(PetscTime(&t0));
+    PetscCall(PCISAIFactor_Private(pc, scalar, build));
+    PetscCall(PetscTime(&t1));
+    jac->time_factor = t1 - t0;
+    if (build) {
+      PetscCall(SpTrsvISAICreate(jac->L, jac->power, &jac->NL));
+      PetscCall(SpTrsvISAICreate(jac->U, jac->power, &jac->NU));
+      jac->time_pattern = jac->NL->time_pattern + jac->NU->time_pattern;
+    }
+    PetscCall(PCISAIColumnSolves_Private(pc, build));
+    if (build) PetscCall(PCISAICreateApplyMatrices_Private(pc));
+    PetscCall(PCISAIUpdateApplyMatrices_Private(pc));
   }
-  PetscCall(PCISAIColumnSolves_Private(pc, build));
-  if (build) PetscCall(PCISAICreateApplyMatrices_Private(pc));
-  PetscCall(PCISAIUpdateApplyMatrices_Private(pc));
   jac->pmat     = P;
   jac->b_power  = jac->power;
   jac->b_levels = jac->levels;
@@ -409,7 +385,7 @@ static PetscErrorCode PCSetFromOptions_ISAI(PC pc, SpTrsvOptionItems PetscOption
 {
   PC_ISAI  *jac = (PC_ISAI *)pc->data;
   PetscInt  power = jac->power, levels = jac->levels, bs = jac->bsreq, relax = jac->relax, ft = jac->ftype == MAT_FACTOR_ICC ? 1 : 0;
-  PetscBool flg;
+  PetscBool flg, gpufactor = jac->gpufactor_req;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Incomplete sparse approximate inverse (petsc-sptrsv) options");
@@ -423,6 +399,9 @@ static PetscErrorCode PCSetFromOptions_ISAI(PC pc, SpTrsvOptionItems PetscOption
   PetscCall(PetscOptionsReal("-pc_isai_shift_amount", "Shift amount, as -pc_factor_shift_amount", "", jac->shiftamount, &jac->shiftamount, NULL));
   PetscCall(PetscOptionsReal("-pc_isai_zeropivot", "Pivot size treated as zero, as -pc_factor_zeropivot", "", jac->zeropivot, &jac->zeropivot, NULL));
   PetscCall(PetscOptionsEnum("-pc_isai_backend", "Where the column solves and the apply run (cuda: GPU column solves and PETSc's cuSPARSE SpMV; auto: cuda for a CUDA matrix type)", "", SpTrsvBackendTypes, (PetscEnum)jac->backendreq, (PetscEnum *)&jac->backendreq, NULL));
+  PetscCall(PetscOptionsBool("-pc_isai_gpu_factor", "With the cuda backend, factor on the GPU too (block ILU, block sizes 2 to 8): the whole numeric setup stays on the device", "", jac->gpufactor_req, &gpufactor, NULL));
+  if (gpufactor != jac->gpufactor_req) pc->setupcalled = 0;
+  jac->gpufactor_req = gpufactor;
   PetscOptionsHeadEnd();
   PetscCall(PCISAISetPower(pc, power));
   PetscCall(PCISAISetLevels(pc, levels));
@@ -446,6 +425,8 @@ static PetscErrorCode PCISAIGetInfo_ISAI(PC pc, PCISAIInfo *info)
   if (!jac->NL) PetscFunctionReturn(PETSC_SUCCESS);
   info->gpu_apply    = jac->gpu;
   info->gpu_columns  = jac->gpucols;
+  info->gpu_factor   = jac->gpufactor;
+  info->nlevels      = jac->nlevels;
   info->bs           = jac->bs;
   info->nnzL         = jac->L->i[jac->L->n] + jac->L->n;
   info->nnzU         = jac->U->i[jac->U->n] + jac->U->n;
@@ -458,6 +439,7 @@ static PetscErrorCode PCISAIGetInfo_ISAI(PC pc, PCISAIInfo *info)
   info->short_max    = jac->NL->short_max;
   info->time_factor  = jac->time_factor;
   info->time_pattern = jac->time_pattern;
+  info->time_symbolic = jac->time_symbolic;
   info->time_solve   = jac->NL->time_solve + jac->NU->time_solve;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -486,6 +468,7 @@ static PetscErrorCode PCView_ISAI(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  U: %" PetscInt_FMT " blocks (diagonal included), N_U: %" PetscInt_FMT " blocks (%.2fx); longest column %" PetscInt_FMT " blocks, long path (> %" PetscInt_FMT " blocks): %" PetscInt_FMT " of %" PetscInt_FMT " columns\n", s.nnzU, s.nnzNU,
                                    s.nnzU ? (double)s.nnzNU / s.nnzU : 0.0, s.maxcolU, s.short_max, s.longU, jac->NU->n));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  setup time: factor %.3e s, patterns %.3e s, column solves %.3e s; numeric setups %" PetscInt_FMT "\n", s.time_factor, s.time_pattern, s.time_solve, s.nsetups));
+  if (jac->gpufactor) PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization on the GPU (%" PetscInt_FMT " level sets); the numeric setup stays on the device; symbolic phase (host: patterns, maps, matrices) %.3e s\n", s.nlevels, s.time_symbolic));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s (requested %s): column solves on the %s; apply: %" PetscInt_FMT " SpMVs with %s matrices\n", jac->gpu ? "cuda" : "host", SpTrsvBackendTypes[jac->backendreq], jac->gpucols ? "GPU" : "host", 2 + 4 * s.relaxation_steps, ((PetscObject)jac->AL)->type_name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -554,7 +537,8 @@ static PetscErrorCode PCISAIGetApplyMatrices_ISAI(PC pc, Mat *NL, Mat *NU)
   PC_ISAI *jac = (PC_ISAI *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(jac->ML, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "Call PCSetUp() first");
+  PetscCheck(jac->NL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "Call PCSetUp() first");
+  PetscCall(PCISAIDeviceSyncHost_Private(pc)); /* after a GPU factorization the values live on the device */
   if (NL) *NL = jac->ML;
   if (NU) *NU = jac->MU;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -756,7 +740,8 @@ PetscErrorCode PCISAIGetApplyMatrices(PC pc, Mat *NL, Mat *NU)
 .  -pc_isai_shift_type <none,nonzero,positive_definite,inblocks> - zero-pivot shifts, as -pc_factor_shift_type
 .  -pc_isai_shift_amount <a> - as -pc_factor_shift_amount
 .  -pc_isai_zeropivot <tol> - as -pc_factor_zeropivot
--  -pc_isai_backend <auto,host,cuda> - where the column solves and the SpMVs of the apply run (cuda: GPU column solves, PETSc's MATSEQAIJCUSPARSE; auto: cuda when the matrix has a CUDA type); the factorization runs on the host
+.  -pc_isai_backend <auto,host,cuda> - where the column solves and the SpMVs of the apply run (cuda: GPU column solves, PETSc's MATSEQAIJCUSPARSE; auto: cuda when the matrix has a CUDA type)
+-  -pc_isai_gpu_factor <true> - with the cuda backend, the block ILU (block sizes 2 to 8) runs on the GPU too, so the numeric setup never leaves the device; otherwise the factorization runs on the host
 
    Notes:
    Block size 1 on a MATSEQAIJ matrix uses the scalar ILU(k)/ICC(k) of the plugin (PETSc's SeqAIJ
@@ -781,6 +766,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_ISAI(PC pc)
   jac->shiftamount = 100.0 * PETSC_MACHINE_EPSILON;
   jac->zeropivot   = 100.0 * PETSC_MACHINE_EPSILON;
   jac->backendreq  = SPTRSV_BACKEND_AUTO;
+  jac->gpufactor_req = PETSC_TRUE;
   pc->data                = (void *)jac;
   pc->ops->apply          = PCApply_ISAI;
   pc->ops->applytranspose = PCApplyTranspose_ISAI;
