@@ -545,7 +545,7 @@ run_test isai/494_bus-bs2-powers isai_powers mmsolve "-f $MATDIR/494_bus.mtx.gz 
 run_test isai/view ours_grep ex2 "-m 30 -n 30 -pc_type isai -pc_isai_power 2 -ksp_view" "type: isai" "N_L ~ L\^-1 on S\(\|L\|\^2\)" "L: [0-9]+ blocks \(diagonal included\), N_L: [0-9]+ blocks" "long path \(> 32 blocks\): 0 of 900 columns" "setup time: factor .* column solves" "seqaij matrices"
 run_test isai/ex19-refactor-view ours_grep ex19 "-da_grid_x 16 -da_grid_y 16 -dm_mat_type baij -pc_type isai -ksp_view" "factor BILU\(0\), block size 4" "numeric setups 2" "seqbaij matrices"
 run_test isai/log-view ours_grep ex2 "-m 30 -n 30 -pc_type isai -log_view" "^SpTrsvISAISetup " "^SpTrsvISAIApply " "^PCApply "
-run_test isai/help ours_grep ex2 "-m 30 -n 30 -pc_type isai -help" "-pc_isai_power" "-pc_isai_levels" "-pc_isai_block_size" "-pc_isai_relaxation_steps" "-pc_isai_backend" "-pc_isai_gpu_factor" "-pc_isai_shift_type"
+run_test isai/help ours_grep ex2 "-m 30 -n 30 -pc_type isai -help" "-pc_isai_power" "-pc_isai_levels" "-pc_isai_block_size" "-pc_isai_relaxation_steps" "-pc_isai_backend" "-pc_isai_gpu_factor" "-pc_isai_gpu_bsr" "-pc_isai_shift_type"
 run_test isai/bad-zero-pivot ours_fails mmsolve "-builtin zeropivot -ksp_type gmres -pc_type isai" "Zero pivot in row 1"
 run_test isai/bad-singular-block ours_fails mmsolve "-builtin singularblock -ksp_type gmres -pc_type isai -pc_isai_block_size 2" "diagonal block of block row 1 \(rows 2 to 3\).*singular"
 run_test isai/bad-singular-block-baij ours_fails mmsolve "-builtin singularblock -mat_type baij -mat_block_size 2 -ksp_type gmres -pc_type isai" "diagonal block of block row 1 \(rows 2 to 3\).*singular"

@@ -47,3 +47,10 @@ typedef struct _n_SpTrsvCUDAExpand *SpTrsvCUDAExpand;
 SPTRSV_INTERN PetscErrorCode SpTrsvCUDAExpandCreate(PetscInt, PetscInt, const PetscInt *, const PetscInt *, SpTrsvCUDAExpand *);
 SPTRSV_INTERN PetscErrorCode SpTrsvCUDAExpandApply(SpTrsvCUDAExpand, const PetscScalar *, PetscScalar *);
 SPTRSV_INTERN PetscErrorCode SpTrsvCUDAExpandDestroy(SpTrsvCUDAExpand *);
+
+/* SpTrsvCUDABSR - y = N x with cuSPARSE's BSR SpMV on device block values (src/cuda/bsr_spmv.cu) */
+typedef struct _n_SpTrsvCUDABSR *SpTrsvCUDABSR;
+
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDABSRCreate(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, SpTrsvCUDABSR *);
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDABSRMult(SpTrsvCUDABSR, const PetscScalar *, PetscScalar *);
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDABSRDestroy(SpTrsvCUDABSR *);

@@ -357,6 +357,13 @@ static PetscErrorCode PCISAIApply_Private(PC pc, PetscBool transpose, Vec x, Vec
   if (!jac->w) PetscCall(VecDuplicate(x, &jac->w));
   if (!jac->r && jac->relax > 0) PetscCall(VecDuplicate(x, &jac->r));
   if (!transpose) {
+    PetscBool done;
+
+    PetscCall(PCISAIDeviceApply_Private(pc, x, y, &done)); /* BSR SpMVs of the GPU pipeline */
+    if (done) {
+      PetscCall(PetscLogEventEnd(SPTRSV_ISAIApply, pc, x, y, 0));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     PetscCall(PCISAIStage_Private(jac->AL, jac->ATL, jac->relax, PETSC_FALSE, x, jac->w, jac->r));
     PetscCall(PCISAIStage_Private(jac->AU, jac->ATU, jac->relax, PETSC_FALSE, jac->w, y, jac->r));
   } else {
@@ -399,6 +406,7 @@ static PetscErrorCode PCSetFromOptions_ISAI(PC pc, SpTrsvOptionItems PetscOption
   PetscCall(PetscOptionsReal("-pc_isai_shift_amount", "Shift amount, as -pc_factor_shift_amount", "", jac->shiftamount, &jac->shiftamount, NULL));
   PetscCall(PetscOptionsReal("-pc_isai_zeropivot", "Pivot size treated as zero, as -pc_factor_zeropivot", "", jac->zeropivot, &jac->zeropivot, NULL));
   PetscCall(PetscOptionsEnum("-pc_isai_backend", "Where the column solves and the apply run (cuda: GPU column solves and PETSc's cuSPARSE SpMV; auto: cuda for a CUDA matrix type)", "", SpTrsvBackendTypes, (PetscEnum)jac->backendreq, (PetscEnum *)&jac->backendreq, NULL));
+  PetscCall(PetscOptionsBool("-pc_isai_gpu_bsr", "With the GPU factorization, apply N_L, N_U with cuSPARSE's BSR SpMV (forward applies without relaxation steps; else the CSR SpMV)", "", jac->bsr, &jac->bsr, NULL));
   PetscCall(PetscOptionsBool("-pc_isai_gpu_factor", "With the cuda backend, factor on the GPU too (block ILU, block sizes 2 to 8): the whole numeric setup stays on the device", "", jac->gpufactor_req, &gpufactor, NULL));
   if (gpufactor != jac->gpufactor_req) pc->setupcalled = 0;
   jac->gpufactor_req = gpufactor;
@@ -469,7 +477,8 @@ static PetscErrorCode PCView_ISAI(PC pc, PetscViewer viewer)
                                    s.nnzU ? (double)s.nnzNU / s.nnzU : 0.0, s.maxcolU, s.short_max, s.longU, jac->NU->n));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  setup time: factor %.3e s, patterns %.3e s, column solves %.3e s; numeric setups %" PetscInt_FMT "\n", s.time_factor, s.time_pattern, s.time_solve, s.nsetups));
   if (jac->gpufactor) PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization on the GPU (%" PetscInt_FMT " level sets); the numeric setup stays on the device; symbolic phase (host: patterns, maps, matrices) %.3e s\n", s.nlevels, s.time_symbolic));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s (requested %s): column solves on the %s; apply: %" PetscInt_FMT " SpMVs with %s matrices\n", jac->gpu ? "cuda" : "host", SpTrsvBackendTypes[jac->backendreq], jac->gpucols ? "GPU" : "host", 2 + 4 * s.relaxation_steps, ((PetscObject)jac->AL)->type_name));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s (requested %s): column solves on the %s; apply: %" PetscInt_FMT " SpMVs with %s matrices%s\n", jac->gpu ? "cuda" : "host", SpTrsvBackendTypes[jac->backendreq], jac->gpucols ? "GPU" : "host", 2 + 4 * s.relaxation_steps, ((PetscObject)jac->AL)->type_name,
+                                   jac->gBL && jac->bsr && !s.relaxation_steps ? " (forward applies on CUDA vectors: cuSPARSE BSR SpMV)" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -741,6 +750,7 @@ PetscErrorCode PCISAIGetApplyMatrices(PC pc, Mat *NL, Mat *NU)
 .  -pc_isai_shift_amount <a> - as -pc_factor_shift_amount
 .  -pc_isai_zeropivot <tol> - as -pc_factor_zeropivot
 .  -pc_isai_backend <auto,host,cuda> - where the column solves and the SpMVs of the apply run (cuda: GPU column solves, PETSc's MATSEQAIJCUSPARSE; auto: cuda when the matrix has a CUDA type)
+.  -pc_isai_gpu_bsr <true> - with the GPU factorization, forward applies on CUDA vectors use cuSPARSE's BSR SpMV on N_L, N_U (faster than the CSR SpMV on blocks); transposed applies and relaxation steps use the CSR matrices
 -  -pc_isai_gpu_factor <true> - with the cuda backend, the block ILU (block sizes 2 to 8) runs on the GPU too, so the numeric setup never leaves the device; otherwise the factorization runs on the host
 
    Notes:
@@ -767,6 +777,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_ISAI(PC pc)
   jac->zeropivot   = 100.0 * PETSC_MACHINE_EPSILON;
   jac->backendreq  = SPTRSV_BACKEND_AUTO;
   jac->gpufactor_req = PETSC_TRUE;
+  jac->bsr           = PETSC_TRUE;
   pc->data                = (void *)jac;
   pc->ops->apply          = PCApply_ISAI;
   pc->ops->applytranspose = PCApplyTranspose_ISAI;

@@ -40,6 +40,8 @@ typedef struct {
   PetscInt  nval;                      /* values of the matrix the GPU factor gathers */
   PetscBool host_stale;                /* ML, MU do not hold the current N_L, N_U (they live on the device) */
   PetscInt  nlevels;                   /* level sets of the GPU factorization */
+  void        *gBL, *gBU;              /* SpTrsvCUDABSR: N_L, N_U for cuSPARSE's BSR SpMV (forward apply) */
+  PetscBool    bsr;                    /* -pc_isai_gpu_bsr: use them */
   PetscInt    *xi[4], *xj[4];          /* CSR arrays under AL, AU, ATL, ATU (freed after them) */
   PetscScalar *xa[4];
   /* statistics */
@@ -54,3 +56,4 @@ SPTRSV_INTERN PetscErrorCode PCISAIDeviceUsable_Private(PC, PetscBool, PetscBool
 SPTRSV_INTERN PetscErrorCode PCISAIDeviceSetUp_Private(PC, PetscBool);
 SPTRSV_INTERN PetscErrorCode PCISAIDeviceSyncHost_Private(PC);
 SPTRSV_INTERN PetscErrorCode PCISAIDeviceFree_Private(PC_ISAI *);
+SPTRSV_INTERN PetscErrorCode PCISAIDeviceApply_Private(PC, Vec, Vec, PetscBool *);
