@@ -27,6 +27,7 @@ struct _n_SpTrsvPlan {
 };
 
 SPTRSV_INTERN PetscErrorCode SpTrsvLevelsCompute(PetscInt, const PetscInt *, const PetscInt *, PetscBool, PetscInt *, PetscInt *);
+SPTRSV_INTERN PetscErrorCode SpTrsvLevelsSort(PetscInt, const PetscInt *, PetscInt, PetscInt **, PetscInt *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreate(const SpTrsvOp *, SpTrsvPlanType, SpTrsvPlan *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreateLevel(const SpTrsvOp *, SpTrsvPlan *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreateElement(const SpTrsvOp *, SpTrsvPlan *);

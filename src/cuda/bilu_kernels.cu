@@ -164,7 +164,7 @@ PetscErrorCode SpTrsvCUDABILUCreate(SpTrsvBILU f, PetscInt nval, const PetscInt 
   SpTrsvCUDABILU  g;
   const PetscInt  n = f->n, bs = f->bs, bs2 = bs * bs, *li = f->L->i, *lj = f->L->j, *ui = f->U->i, *uj = f->U->j;
   const PetscInt  nnzF = li[n] + ui[n] + n;
-  PetscInt       *fi, *fj, *fd, *level, *order, *next;
+  PetscInt       *fi, *fj, *fd, *level, *order;
 
   PetscFunctionBegin;
   PetscCheck(bs >= 2, PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU block ILU needs block size 2 to %d (block size 1 uses the scalar pivot rules of the host)", SPTRSV_BS_MAX);
@@ -188,13 +188,9 @@ PetscErrorCode SpTrsvCUDABILUCreate(SpTrsvBILU f, PetscInt nval, const PetscInt 
     fi[r + 1] = p;
   }
   /* level sets of L's pattern: the order the block rows can be factored in */
-  PetscCall(PetscMalloc3(n + 1, &level, n + 1, &order, n + 1, &next));
+  PetscCall(PetscMalloc2(n + 1, &level, n + 1, &order));
   PetscCall(SpTrsvLevelsCompute(n, li, lj, PETSC_TRUE, level, &g->nlevels));
-  PetscCall(PetscCalloc1(g->nlevels + 1, &g->levptr));
-  for (PetscInt r = 0; r < n; r++) g->levptr[level[r] + 1]++;
-  for (PetscInt l = 0; l < g->nlevels; l++) g->levptr[l + 1] += g->levptr[l];
-  for (PetscInt l = 0; l < g->nlevels; l++) next[l] = g->levptr[l];
-  for (PetscInt r = 0; r < n; r++) order[next[level[r]]++] = r;
+  PetscCall(SpTrsvLevelsSort(n, level, g->nlevels, &g->levptr, order));
 
   PetscCall(SpTrsvCUDAUploadIndices(fi, n + 1, &g->fi, g->stream));
   PetscCall(SpTrsvCUDAUploadIndices(fj, nnzF, &g->fj, g->stream));
@@ -202,7 +198,7 @@ PetscErrorCode SpTrsvCUDABILUCreate(SpTrsvBILU f, PetscInt nval, const PetscInt 
   PetscCall(SpTrsvCUDAUploadIndices(order, n, &g->order, g->stream));
   PetscCall(SpTrsvCUDAUploadIndices(amap, nval, &g->amap, g->stream));
   PetscCall(PetscFree3(fi, fj, fd));
-  PetscCall(PetscFree3(level, order, next));
+  PetscCall(PetscFree2(level, order));
   SpTrsvCUDACall(cudaMalloc((void **)&g->fa, sizeof(PetscScalar) * ((size_t)bs2 * nnzF + 1)));
   SpTrsvCUDACall(cudaMalloc((void **)&g->idiag, sizeof(PetscScalar) * ((size_t)bs2 * n + 1)));
   SpTrsvCUDACall(cudaMalloc((void **)&g->flags, sizeof(unsigned long long) * 2));

@@ -51,6 +51,26 @@ static PetscErrorCode SpTrsvPlanComputeStats(const SpTrsvOp *op, SpTrsvPlan plan
 }
 
 /*
+  SpTrsvLevelsSort - rows grouped by level (counting sort): *levptr (nlevels + 1, PetscMalloc'ed) and order (n,
+  given), rows of level l being order[levptr[l] .. levptr[l+1]-1], ascending inside a level
+*/
+PetscErrorCode SpTrsvLevelsSort(PetscInt n, const PetscInt *level, PetscInt nlevels, PetscInt **levptr, PetscInt *order)
+{
+  PetscInt *ptr, *next;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(nlevels + 1, &ptr));
+  for (PetscInt i = 0; i < n; i++) ptr[level[i] + 1]++;
+  for (PetscInt l = 0; l < nlevels; l++) ptr[l + 1] += ptr[l];
+  PetscCall(PetscMalloc1(nlevels + 1, &next));
+  PetscCall(PetscArraycpy(next, ptr, nlevels + 1));
+  for (PetscInt i = 0; i < n; i++) order[next[level[i]]++] = i;
+  PetscCall(PetscFree(next));
+  *levptr = ptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   SpTrsvPlanCreateLevel - rows sorted by level (stable: ascending row index inside a level) with
   level pointers; the schedule of sptrsv_level and the dispatch order of the element path
 */
@@ -67,16 +87,7 @@ PetscErrorCode SpTrsvPlanCreateLevel(const SpTrsvOp *op, SpTrsvPlan *plan)
   p->n    = n;
   PetscCall(PetscMalloc2(n + 1, &p->order, n + 1, &p->level));
   PetscCall(SpTrsvLevelsCompute(n, op->ri, op->rj, op->lower, p->level, &p->nlevels));
-  PetscCall(PetscCalloc1(p->nlevels + 1, &p->levptr));
-  for (PetscInt i = 0; i < n; i++) p->levptr[p->level[i] + 1]++;
-  for (PetscInt l = 0; l < p->nlevels; l++) p->levptr[l + 1] += p->levptr[l];
-  {
-    PetscInt *next;
-    PetscCall(PetscMalloc1(p->nlevels + 1, &next));
-    PetscCall(PetscArraycpy(next, p->levptr, p->nlevels + 1));
-    for (PetscInt i = 0; i < n; i++) p->order[next[p->level[i]]++] = i;
-    PetscCall(PetscFree(next));
-  }
+  PetscCall(SpTrsvLevelsSort(n, p->level, p->nlevels, &p->levptr, p->order));
   PetscCall(SpTrsvPlanComputeStats(op, p));
   PetscCall(PetscTime(&t1));
   p->stats.analysis_time = t1 - t0;
