@@ -1,0 +1,66 @@
+/* SpTrsvPath: the registry of triangular-solve paths (private to the plugin)
+
+   A path is one entry of one table (src/mat/paths/registry.c): its name, the MatSolverType it
+   registers, the factor types it accepts, its analysis, one executor per backend, its citation and its
+   options. Everything that lists paths (MatSolverType registration, -ksp_view, PC gs's schedulers, the
+   automatic choice) reads that table. Files mirror each other across backends:
+
+     src/mat/paths/<name>.c    analysis (plain C: fills plan->data) + host executor of exactly that plan
+     src/cuda/paths/<name>.cu  kernels + CUDA executor (setup / update_values / solve / sweep / destroy)
+*/
+#pragma once
+#include <sptrsv/plan.h>
+
+typedef struct _n_SpTrsvSolver *SpTrsvSolver;
+
+/* how a path runs: options read by the factor (with its prefix) or by PC gs, handed to the analysis */
+typedef struct {
+  PetscBool use_graph;   /* CUDA: capture the launch sequence in a CUDA graph (-mat_sptrsv_graph) */
+  PetscInt  fuse_passes; /* level: fuse a level into one block when it takes at most this many passes (-mat_sptrsv_fuse_passes) */
+  PetscBool alap;        /* syncfree: as-late-as-possible levels (-mat_sptrsv_levels alap) */
+  PetscBool warpell;     /* syncfree: warp-packed ELL storage (-mat_sptrsv_storage warpell) */
+} SpTrsvSolverOptions;
+
+/* an executor: how one backend runs the plans of one path (all arrays in the backend's memory) */
+typedef struct {
+  PetscErrorCode (*setup)(SpTrsvSolver);                                     /* once per pattern: plan, pattern, values */
+  PetscErrorCode (*update_values)(SpTrsvSolver);                             /* new values, same pattern */
+  PetscErrorCode (*solve)(SpTrsvSolver, const PetscScalar *, PetscScalar *); /* x = op(T)^{-1} b; b != x */
+  /* a relaxed sweep (solvers with a rest, see SpTrsvSolverSweep): b, xold, x; b != x, xold == x allowed;
+     NULL when the path has no sweeps */
+  PetscErrorCode (*sweep)(SpTrsvSolver, const PetscScalar *, const PetscScalar *, PetscScalar *);
+  PetscErrorCode (*destroy)(SpTrsvSolver);
+} SpTrsvExecutor;
+
+/* backend slots of a path's executor table */
+typedef enum {
+  SPTRSV_EXEC_HOST,
+  SPTRSV_EXEC_CUDA,
+  SPTRSV_EXEC_N
+} SpTrsvExecSlot;
+
+struct _n_SpTrsvPath {
+  const char *name;       /* short name: "level", "element", ... (PC gs's -pc_gs_scheduler value) */
+  const char *solvertype; /* MatSolverType: "sptrsv_level", ... */
+  const char *summary;    /* one line for -help and the docs */
+  PetscBool   ilu, icc;   /* factor types it accepts */
+  PetscBool   sweeps;     /* its executors can run Gauss-Seidel sweeps (PC gs) */
+  /* analysis of the pattern of op(T) read in format, into plan (plan->type = this path) */
+  PetscErrorCode (*analyze)(const SpTrsvOp *, SpTrsvFormat, const SpTrsvSolverOptions *, SpTrsvPlan *);
+  const SpTrsvExecutor *exec[SPTRSV_EXEC_N]; /* NULL where the backend has none (CUDA without nvcc) */
+  const char           *citation;            /* BibTeX of the paper it implements */
+  PetscBool            *cited;
+};
+
+SPTRSV_INTERN PetscErrorCode SpTrsvPathGetCount(PetscInt *);
+SPTRSV_INTERN PetscErrorCode SpTrsvPathGetByIndex(PetscInt, SpTrsvPath *);
+SPTRSV_INTERN PetscErrorCode SpTrsvPathFind(const char *, SpTrsvPath *); /* by name or MatSolverType; error when unknown */
+SPTRSV_INTERN PetscErrorCode SpTrsvPathFindSolverType(const char *, SpTrsvPath *); /* NULL when unknown */
+SPTRSV_INTERN PetscErrorCode SpTrsvPathGetNames(PetscBool, PetscInt *, const char *const **); /* sweeps only?: count, names */
+SPTRSV_INTERN PetscErrorCode SpTrsvPathRegisterAll(void);                /* the MatSolverTypes */
+
+/* the path executors, defined in src/mat/paths/<name>.c and src/cuda/paths/<name>.cu */
+#define SPTRSV_PATH_DECLARE(name) \
+  SPTRSV_INTERN PetscErrorCode SpTrsvAnalyze_##name(const SpTrsvOp *, SpTrsvFormat, const SpTrsvSolverOptions *, SpTrsvPlan *); \
+  SPTRSV_INTERN const SpTrsvExecutor SpTrsvExecHost_##name; \
+  SPTRSV_INTERN const SpTrsvExecutor SpTrsvExecCUDA_##name
