@@ -22,6 +22,7 @@ endif
 NVCC ?= $(if $(wildcard $(CUDA_HOME)/bin/nvcc),$(CUDA_HOME)/bin/nvcc,nvcc)
 
 SPTRSV_LIB := lib/libpetscsptrsv.so
+SPTRSV_AR  := lib/libpetscsptrsv.a
 OBJDIR     := build/$(subst /,_,$(patsubst /%,%,$(PETSC_DIR)))-cuda$(WITH_CUDA)
 SRC_C      := $(sort $(shell find src -name '*.c'))
 SRC_CU     := $(if $(filter 1,$(WITH_CUDA)),$(sort $(shell find src/cuda -name '*.cu')))
@@ -34,7 +35,7 @@ MPI_INC     := $(shell $(PCC) --showme:compile 2>/dev/null)
 ifeq ($(WITH_CUDA),1)
   CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcudart -lstdc++
 endif
-NVCC_FLAGS  := -O3 -std=c++17 -Xcompiler -fPIC,-Wall -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) -gencode arch=compute_$(CUDA_ARCH),code=compute_$(CUDA_ARCH) -lineinfo
+NVCC_FLAGS  := -O3 -std=c++17 -Xcompiler -fPIC,-Wall,-fvisibility=hidden -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) -gencode arch=compute_$(CUDA_ARCH),code=compute_$(CUDA_ARCH) -lineinfo
 LINK_LIBS   := $(PETSC_LIB)
 
 # relink when the selected build (CUDA or not, which PETSc) differs from the last one
@@ -45,16 +46,24 @@ ifneq ($(shell cat build/.selected 2>/dev/null),$(BUILD_ID))
 endif
 relink-always:
 
-lib: $(SPTRSV_LIB)
-	@echo "Built $(SPTRSV_LIB) (WITH_CUDA=$(WITH_CUDA), PETSC_DIR=$(PETSC_DIR))"
+lib: $(SPTRSV_LIB) $(SPTRSV_AR)
+	@echo "Built $(SPTRSV_LIB) and $(SPTRSV_AR) (WITH_CUDA=$(WITH_CUDA), PETSC_DIR=$(PETSC_DIR))"
 
+# the shared library exports the documented API only (PETSC_EXTERN); internal functions are PETSC_INTERN (hidden).
+# The static archive holds the same objects, for the programs that call internal functions (unit tests,
+# benchmarks, device checks).
 $(SPTRSV_LIB): $(OBJS) $(RELINK)
 	@mkdir -p lib
 	$(PCC_LINKER) -shared -Wl,-soname,libpetscsptrsv.so $(PCC_LINKER_FLAGS) -o $@ $(OBJS) $(LINK_LIBS) $(CUDA_LIBS)
 
+$(SPTRSV_AR): $(OBJS) $(RELINK)
+	@mkdir -p lib
+	rm -f $@
+	ar rcs $@ $(OBJS)
+
 $(OBJDIR)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(PCC) $(PCC_FLAGS) $(WARN) -MMD -MP $(SPTRSV_CPP) -c $< -o $@
+	$(PCC) $(PCC_FLAGS) $(WARN) -fvisibility=hidden -MMD -MP $(SPTRSV_CPP) -c $< -o $@
 
 $(OBJDIR)/%.o: %.cu
 	@mkdir -p $(dir $@)
@@ -66,6 +75,8 @@ $(OBJDIR)/%.o: %.cu
 EXAMPLES   := examples/ex1 examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai
 UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
 PROG_LIBS  := -Llib -lpetscsptrsv -Wl,-rpath,$(CURDIR)/lib $(LINK_LIBS) -lz $(CUDA_LIBS)
+# programs that call internal functions link the static archive
+INTERNAL_LIBS := $(SPTRSV_AR) $(LINK_LIBS) -lz $(CUDA_LIBS)
 
 # the benchmark programs: bench (triangular solves), bench_gs (Gauss-Seidel sweeps) and bench_isai (PC isai, GMRES), with
 # their shared pieces
@@ -75,19 +86,19 @@ BENCH_SRC    := examples/benchmarks/bench.c $(BENCH_COMMON)
 BENCH_GS_SRC := examples/benchmarks/bench_gs.c examples/benchmarks/bench_gs_cusparse.c $(BENCH_COMMON)
 BENCH_ISAI_SRC := examples/benchmarks/bench_isai.c $(STENCIL_SRC)
 BENCH_HDR    := examples/benchmarks/bench.h examples/common/stencil.h examples/common/mmload.h
-BENCH_LINK    = $(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $(filter %.c,$^) $(PROG_LIBS)
-examples/benchmarks/bench: $(BENCH_SRC) examples/common/mmload.c $(BENCH_HDR) $(SPTRSV_LIB)
+BENCH_LINK    = $(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $(filter %.c,$^) $(INTERNAL_LIBS)
+examples/benchmarks/bench: $(BENCH_SRC) examples/common/mmload.c $(BENCH_HDR) $(SPTRSV_AR)
 	$(BENCH_LINK)
-examples/benchmarks/bench_gs: $(BENCH_GS_SRC) examples/common/mmload.c $(BENCH_HDR) examples/benchmarks/bench_gs.h $(SPTRSV_LIB)
+examples/benchmarks/bench_gs: $(BENCH_GS_SRC) examples/common/mmload.c $(BENCH_HDR) examples/benchmarks/bench_gs.h $(SPTRSV_AR)
 	$(BENCH_LINK)
-examples/benchmarks/bench_isai: $(BENCH_ISAI_SRC) examples/common/mmload.c $(BENCH_HDR) $(SPTRSV_LIB)
+examples/benchmarks/bench_isai: $(BENCH_ISAI_SRC) examples/common/mmload.c $(BENCH_HDR) $(SPTRSV_AR)
 	$(BENCH_LINK)
 
 examples/%: examples/%.c $(SPTRSV_LIB) examples/common/mmload.c
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< examples/common/mmload.c $(PROG_LIBS)
 
-tests/unit/%: tests/unit/%.c $(SPTRSV_LIB) examples/common/mmload.c
-	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< examples/common/mmload.c $(PROG_LIBS)
+tests/unit/%: tests/unit/%.c $(SPTRSV_AR) examples/common/mmload.c
+	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< examples/common/mmload.c $(INTERNAL_LIBS)
 
 examples: $(filter-out $(if $(wildcard examples/benchmarks/bench.c),,examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai),$(EXAMPLES))
 unit-tests: $(UNIT_TESTS)

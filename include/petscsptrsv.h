@@ -9,14 +9,13 @@
 #include <petscmat.h>
 #include <petscpc.h>
 
-/* MatSolverTypes: one per triangular-solve path (-pc_factor_mat_solver_type <name>) */
-#define MATSOLVERSPTRSVLEVEL      "sptrsv_level"
-#define MATSOLVERSPTRSVELEMENT    "sptrsv_element"
-#define MATSOLVERSPTRSVSYNCFREE   "sptrsv_syncfree"
-#define MATSOLVERSPTRSVLOCALITY   "sptrsv_locality"
-#define MATSOLVERSPTRSVSUPERNODAL "sptrsv_supernodal"
-#define MATSOLVERSPTRSVPINV       "sptrsv_pinv"
-#define MATSOLVERSPTRSV           "sptrsv"
+/* MatSolverTypes: one per registered triangular-solve path (-pc_factor_mat_solver_type <name>), and the
+   factor constructors a program passes to MatSolverTypeRegister() when it registers them itself (for
+   MATSEQAIJ, MATSEQAIJCUSPARSE; MAT_FACTOR_ILU, MAT_FACTOR_ICC) */
+#define MATSOLVERSPTRSVLEVEL   "sptrsv_level"
+#define MATSOLVERSPTRSVELEMENT "sptrsv_element"
+PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_level(Mat, MatFactorType, Mat *);
+PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_element(Mat, MatFactorType, Mat *);
 
 /*E
    SpTrsvFormat - storage a triangular solve reads: rows (CSR, each row pulls its dependencies) or
@@ -92,28 +91,12 @@ typedef enum {
 } PCGSType;
 PETSC_EXTERN const char *const PCGSTypes[];
 
-/*E
-   PCGSScheduler - how a sweep orders its rows on the backend (paper 000): by level sets with a barrier
-   per level (level), or one warp per row in level order, each waiting only for its own dependencies
-   (element); auto picks element on the GPU
-
-   Options Database Key:
-.  -pc_gs_scheduler <level,element,auto> - choose the scheduler
-
-   Level: intermediate
-E*/
-typedef enum {
-  PC_GS_SCHEDULER_LEVEL,
-  PC_GS_SCHEDULER_ELEMENT,
-  PC_GS_SCHEDULER_AUTO
-} PCGSScheduler;
-PETSC_EXTERN const char *const PCGSSchedulers[];
-
 PETSC_EXTERN PetscLogEvent  SPTRSV_GSSetup, SPTRSV_GSApply;
 PETSC_EXTERN PetscErrorCode PCGSSetType(PC, PCGSType);
 PETSC_EXTERN PetscErrorCode PCGSSetOmega(PC, PetscReal);
 PETSC_EXTERN PetscErrorCode PCGSSetIterations(PC, PetscInt);
-PETSC_EXTERN PetscErrorCode PCGSSetScheduler(PC, PCGSScheduler);
+PETSC_EXTERN PetscErrorCode PCGSSetScheduler(PC, const char[]); /* a path that runs sweeps ("level", "element") or "auto" */
+PETSC_EXTERN PetscErrorCode PCCreate_GS(PC);
 
 /* ---- PC isai: incomplete sparse approximate inverse preconditioning ----------------------------- */
 #define PCISAI "isai"
@@ -149,3 +132,4 @@ PETSC_EXTERN PetscErrorCode PCISAISetRelaxationSteps(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCISAISetFactorType(PC, MatFactorType);
 PETSC_EXTERN PetscErrorCode PCISAIGetInfo(PC, PCISAIInfo *);
 PETSC_EXTERN PetscErrorCode PCISAIGetApplyMatrices(PC, Mat *, Mat *);
+PETSC_EXTERN PetscErrorCode PCCreate_ISAI(PC);

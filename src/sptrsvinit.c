@@ -2,8 +2,6 @@
 #include <sptrsv/factormat.h>
 
 PetscLogEvent    SPTRSV_Symbolic, SPTRSV_Numeric, SPTRSV_Solve, SPTRSV_GSSetup, SPTRSV_GSApply, SPTRSV_ISAISetup, SPTRSV_ISAIApply;
-PETSC_EXTERN PetscErrorCode PCCreate_GS(PC);
-PETSC_EXTERN PetscErrorCode PCCreate_ISAI(PC);
 static PetscBool SpTrsvPackageInitialized = PETSC_FALSE;
 
 /*@C
@@ -45,7 +43,7 @@ PetscErrorCode SpTrsvInitializePackage(void)
   PetscCall(PetscLogEventRegister("SpTrsvGSApply", classid, &SPTRSV_GSApply));
   PetscCall(PetscLogEventRegister("SpTrsvISAISetup", classid, &SPTRSV_ISAISetup));
   PetscCall(PetscLogEventRegister("SpTrsvISAIApply", classid, &SPTRSV_ISAIApply));
-  PetscCall(MatSolverTypeRegister_SpTrsvPaths());
+  PetscCall(SpTrsvPathRegisterAll());
   PetscCall(PCInitializePackage());
   PetscCall(PCRegister(PCGS, PCCreate_GS));
   PetscCall(PCRegister(PCISAI, PCCreate_ISAI));

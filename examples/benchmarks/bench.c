@@ -71,12 +71,15 @@ static PetscErrorCode RunHostReference(Bench *B, SpTrsvFactor fac)
   PetscInt       save_warmup;
   PetscReal      save_time;
 
+  SpTrsvPath     level;
+
   PetscFunctionBeginUser;
+  PetscCall(SpTrsvPathFind("level", &level));
   PetscCall(PetscTime(&t0));
-  PetscCall(SpTrsvSolverCreate(fac->L, PETSC_FALSE, SPTRSV_FORMAT_CSR, SPTRSV_PLAN_LEVEL, &SpTrsvBackendHost, &c.L));
+  PetscCall(SpTrsvSolverCreate(fac->L, PETSC_FALSE, SPTRSV_FORMAT_CSR, level, &SpTrsvBackendHost, &c.L));
   PetscCall(PetscTime(&t1));
   tL = t1 - t0;
-  PetscCall(SpTrsvSolverCreate(fac->U, PETSC_FALSE, SPTRSV_FORMAT_CSR, SPTRSV_PLAN_LEVEL, &SpTrsvBackendHost, &c.U));
+  PetscCall(SpTrsvSolverCreate(fac->U, PETSC_FALSE, SPTRSV_FORMAT_CSR, level, &SpTrsvBackendHost, &c.U));
   PetscCall(PetscTime(&t0));
   tU   = t0 - t1;
   B->Ls = c.L->plan->stats;
@@ -110,29 +113,41 @@ static PetscErrorCode RunHostReference(Bench *B, SpTrsvFactor fac)
 /* ---- GPU variants -------------------------------------------------------------------------------- */
 
 #if defined(BENCH_HAVE_CUDA)
-/* our level kernels on the factor's triangles through the private API: csr/csc x graph on/off */
+/* every registered path's kernels on the factor's triangles through the private API: csr/csc (where the path
+   reads columns) x graph on/off; -bench_paths level,element,... restricts the paths */
 static PetscErrorCode RunOurKernels(Bench *B, SpTrsvFactor fac, const SpTrsvBackendOps *cuda)
 {
   const SpTrsvFormat fmts[2]   = {SPTRSV_FORMAT_CSR, SPTRSV_FORMAT_CSC};
   const PetscBool    graphs[2] = {PETSC_TRUE, PETSC_FALSE};
+  PetscInt           npaths, nsel = 16;
+  char              *sel[16];
+  PetscBool          flg;
 
   PetscFunctionBeginUser;
+  PetscCall(SpTrsvPathGetCount(&npaths));
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bench_paths", sel, &nsel, &flg));
+  for (PetscInt pi = 0; pi < npaths; pi++)
   for (PetscInt f = 0; f < 2; f++) {
     for (PetscInt g = 0; g < 2; g++) {
       TriCtx         c = {NULL, NULL, B->d_b, B->d_w, B->d_x};
       PetscLogDouble t0, t1, t2;
       char           name[48];
       Result        *r;
+      SpTrsvPath     path;
+      PetscBool      chosen = (PetscBool)!flg;
 
-      PetscCall(PetscSNPrintf(name, sizeof(name), "level-%s-%s", SpTrsvFormats[fmts[f]], graphs[g] ? "graph" : "nograph"));
+      PetscCall(SpTrsvPathGetByIndex(pi, &path));
+      for (PetscInt k = 0; k < nsel && !chosen; k++) PetscCall(PetscStrcmp(sel[k], path->name, &chosen));
+      if (!chosen || (fmts[f] == SPTRSV_FORMAT_CSC && !path->csc)) continue;
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s-%s-%s", path->name, SpTrsvFormats[fmts[f]], graphs[g] ? "graph" : "nograph"));
       /* -mat_sptrsv_graph is read from the global options when a triangle is set up */
       PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_graph", graphs[g] ? "1" : "0"));
       BenchCUDA(cudaDeviceSynchronize());
       PetscCall(PetscTime(&t0));
-      PetscCall(SpTrsvSolverCreate(fac->L, PETSC_FALSE, fmts[f], SPTRSV_PLAN_LEVEL, cuda, &c.L));
+      PetscCall(SpTrsvSolverCreate(fac->L, PETSC_FALSE, fmts[f], path, cuda, &c.L));
       BenchCUDA(cudaDeviceSynchronize());
       PetscCall(PetscTime(&t1));
-      PetscCall(SpTrsvSolverCreate(fac->U, PETSC_FALSE, fmts[f], SPTRSV_PLAN_LEVEL, cuda, &c.U));
+      PetscCall(SpTrsvSolverCreate(fac->U, PETSC_FALSE, fmts[f], path, cuda, &c.U));
       BenchCUDA(cudaDeviceSynchronize());
       PetscCall(PetscTime(&t2));
       PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_graph"));
@@ -156,6 +171,8 @@ static PetscErrorCode RunOurKernels(Bench *B, SpTrsvFactor fac, const SpTrsvBack
       PetscCall(SpTrsvSolverDestroy(&c.U));
     }
   }
+  if (flg)
+    for (PetscInt k = 0; k < nsel; k++) PetscCall(PetscFree(sel[k]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

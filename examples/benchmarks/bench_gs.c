@@ -21,16 +21,16 @@ static const char help[] = "Gauss-Seidel benchmark of petsc-sptrsv (paper 000, T
 #include "bench_gs.h"
 
 typedef struct {
-  const char    *name;
-  SpTrsvFormat   format;
-  SpTrsvPlanType ptype;
+  const char  *name;
+  SpTrsvFormat format;
+  const char  *path; /* registry name */
 } GSVariant;
 
 static const GSVariant Variants[] = {
-  {"LEVR", SPTRSV_FORMAT_CSR, SPTRSV_PLAN_LEVEL  },
-  {"LEVC", SPTRSV_FORMAT_CSC, SPTRSV_PLAN_LEVEL  },
-  {"ELMR", SPTRSV_FORMAT_CSR, SPTRSV_PLAN_ELEMENT},
-  {"ELMC", SPTRSV_FORMAT_CSC, SPTRSV_PLAN_ELEMENT},
+  {"LEVR", SPTRSV_FORMAT_CSR, "level"  },
+  {"LEVC", SPTRSV_FORMAT_CSC, "level"  },
+  {"ELMR", SPTRSV_FORMAT_CSR, "element"},
+  {"ELMC", SPTRSV_FORMAT_CSC, "element"},
 };
 #define NVARIANTS (sizeof(Variants) / sizeof(Variants[0]))
 
@@ -117,12 +117,14 @@ static PetscErrorCode IterateErr(Bench *B, PetscBool on_gpu, const PetscScalar *
 static PetscErrorCode RunVariantInner(Bench *B, Mat A, const GSVariant *v, const SpTrsvBackendOps *be, PetscBool on_gpu, PetscReal tol, GSCtx *c, Result *r)
 {
   SpTrsvSolverOptions opts;
+  SpTrsvPath          path;
   PetscLogDouble      t0, t1;
 
   PetscFunctionBeginUser;
   PetscCall(SpTrsvSolverOptionsDefault(&opts));
   PetscCall(PetscTime(&t0));
-  PetscCall(SpTrsvGSCreate(A, 1.0, 0.0, v->format, v->ptype, be, &opts, &c->gs));
+  PetscCall(SpTrsvPathFind(v->path, &path));
+  PetscCall(SpTrsvGSCreate(A, 1.0, 0.0, v->format, path, be, &opts, &c->gs));
 #if defined(BENCH_HAVE_CUDA)
   if (on_gpu) BenchCUDA(cudaDeviceSynchronize());
 #endif
@@ -152,10 +154,6 @@ static PetscErrorCode RunVariant(Bench *B, Mat A, const GSVariant *v, const SpTr
     c.x = B->d_x;
   }
 #endif
-  if (!be->sweep) { /* a backend without sweep kernels (yet) */
-    PetscCall(PetscSNPrintf(r->note, sizeof(r->note), "FAILED: the %s backend has no sweep kernels", be->name));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   if (!on_gpu) {
     B->warmup   = 1;
     B->max_time = B->host_time;
@@ -186,6 +184,7 @@ static PetscErrorCode RunVariant(Bench *B, Mat A, const GSVariant *v, const SpTr
 /* the host backend, csr, level scheduling: the reference iterate xref (one iteration from yref) and its context row */
 static PetscErrorCode RunHostReference(Bench *B, Mat A, SpTrsvGS *ref)
 {
+  SpTrsvPath          path;
   SpTrsvSolverOptions opts;
   GSCtx               c = {NULL, B->b, B->xref};
   PetscLogDouble      t0, t1;
@@ -196,7 +195,8 @@ static PetscErrorCode RunHostReference(Bench *B, Mat A, SpTrsvGS *ref)
   PetscFunctionBeginUser;
   PetscCall(SpTrsvSolverOptionsDefault(&opts));
   PetscCall(PetscTime(&t0));
-  PetscCall(SpTrsvGSCreate(A, 1.0, 0.0, SPTRSV_FORMAT_CSR, SPTRSV_PLAN_LEVEL, &SpTrsvBackendHost, &opts, ref));
+  PetscCall(SpTrsvPathFind("level", &path));
+  PetscCall(SpTrsvGSCreate(A, 1.0, 0.0, SPTRSV_FORMAT_CSR, path, &SpTrsvBackendHost, &opts, ref));
   PetscCall(PetscTime(&t1));
   c.gs  = *ref;
   B->Ls = (*ref)->fwd->plan->stats;

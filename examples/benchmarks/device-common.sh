@@ -122,7 +122,7 @@ device_prepare() {
 device_build_bench() {
   local prog=$1 srcvar=$2 target=${WORK#"$ROOT"/}/$1
   # shellcheck disable=SC2016 # make expands these
-  step "build-$prog" 1 120 "${MAKE[@]}" MM_SRC="$MM_SRC" MM_FLAGS="$MM_FLAGS" ZLIB="$ZLIB" --eval="$target: \$($srcvar) \$(MM_SRC) \$(SPTRSV_LIB) ; \$(PCC) \$(PCC_FLAGS) \$(WARN) \$(SPTRSV_CPP) \$(MM_FLAGS) -o \$@ \$($srcvar) \$(MM_SRC) -Llib -lpetscsptrsv -Wl,-rpath,\$(CURDIR)/lib \$(LINK_LIBS) \$(CUDA_LIBS) \$(ZLIB)" "$target"
+  step "build-$prog" 1 120 "${MAKE[@]}" MM_SRC="$MM_SRC" MM_FLAGS="$MM_FLAGS" ZLIB="$ZLIB" --eval="$target: \$($srcvar) \$(MM_SRC) \$(SPTRSV_AR) ; \$(PCC) \$(PCC_FLAGS) \$(WARN) \$(SPTRSV_CPP) \$(MM_FLAGS) -o \$@ \$($srcvar) \$(MM_SRC) \$(SPTRSV_AR) \$(LINK_LIBS) \$(CUDA_LIBS) \$(ZLIB)" "$target"
 }
 
 # device_build_tutorial EX: PETSc's ksp tutorial EX.c (carried in $TUTDIR) into $WORK/EX; nonzero when missing or failed

@@ -364,6 +364,32 @@ def cmd_compare(args):
     return 0
 
 
+def cmd_ratio_compare(args):
+    """Every (matrix, triangles, variant) measured in both runs: its ratio to cuSPARSE SpSV (cuSPARSE time / ours,
+    measured in the same process) before and after, and the change; the closing line gives the largest change and
+    the count beyond --tol (a refactoring must keep every ratio within it)."""
+    import csv
+
+    def load(path):
+        return {(r["label"], r["kind"], r["variant"]): float(r["vs_cusparse"]) for r in csv.DictReader(open(path))
+                if r["vs_cusparse"] not in ("", None) and not r["variant"].startswith(("host", "cusparse"))}
+
+    a, b = load(args.before), load(args.after)
+    keys = sorted(set(a) & set(b), key=lambda k: (not k[0].startswith("lap"), k))
+    out = ["| matrix | triangles | variant | vs cuSPARSE before | after | change |", "|---|---|---|---|---|---|"]
+    worst, beyond = 0.0, 0
+    for k in keys:
+        ch = b[k] / a[k] - 1.0
+        worst = max(worst, abs(ch))
+        beyond += abs(ch) > args.tol
+        out.append(f"| {k[0]} | {k[1]} | {k[2]} | {a[k]:.3f} | {b[k]:.3f} | {100 * ch:+.1f}% |")
+    out.append("")
+    out.append(f"{len(keys)} ratios compared ({len(set(a) - set(b))} only before, {len(set(b) - set(a))} only after); "
+               f"largest change {100 * worst:.1f}%, {beyond} beyond {100 * args.tol:.0f}%")
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
 # ---- Gauss-Seidel tables (bench_gs, run-gs-device.sh) ------------------------------------------------------
 
 GS_VARIANTS = ["LEVR", "LEVC", "ELMR", "ELMC"]
@@ -712,7 +738,13 @@ def main():
     d = sub.add_parser("compare")
     d.add_argument("--before", required=True)
     d.add_argument("--after", required=True)
+    r = sub.add_parser("ratio-compare")
+    r.add_argument("--before", required=True)
+    r.add_argument("--after", required=True)
+    r.add_argument("--tol", type=float, default=0.03)
     args = ap.parse_args()
+    if args.cmd == "ratio-compare":
+        return cmd_ratio_compare(args)
     if args.cmd == "ratios":
         return cmd_ratios(args)
     if args.cmd == "compare":

@@ -1,23 +1,22 @@
 /* SpTrsvBackend: where plans run (private to the plugin) */
 #pragma once
-#include <sptrsv/plan.h>
-
-typedef struct _n_SpTrsvSolver *SpTrsvSolver;
+#include <sptrsv/path.h>
 
 /*
-   A backend is a small table of functions. All arrays handed to it live in its memory space
-   (memtype). Adding a path = an analysis function + an executor per backend; nothing else changes.
+   A backend is a small table of functions: where the solves run (its executor slot in every path's
+   table, include/sptrsv/path.h) and how vectors live there. All arrays handed to it live in its memory
+   space (memtype). Adding a path needs nothing here.
 */
+typedef enum {
+  SPTRSV_VEC_READ,      /* the values are read */
+  SPTRSV_VEC_WRITE,     /* the values are overwritten */
+  SPTRSV_VEC_READ_WRITE /* read, then written */
+} SpTrsvVecAccess;
+
 typedef struct {
-  const char   *name;
-  PetscMemType  memtype;
-  /* per oriented triangle: upload plan, pattern and values once per pattern */
-  PetscErrorCode (*setup)(SpTrsvSolver);
-  PetscErrorCode (*update_values)(SpTrsvSolver); /* new values, same pattern */
-  PetscErrorCode (*solve)(SpTrsvSolver, const PetscScalar *, PetscScalar *); /* x = op(T)^{-1} b; b != x */
-  /* a relaxed sweep (solvers with a rest, see SpTrsvSolverSweep): b, xold, x; b != x, xold == x allowed */
-  PetscErrorCode (*sweep)(SpTrsvSolver, const PetscScalar *, const PetscScalar *, PetscScalar *);
-  PetscErrorCode (*destroy)(SpTrsvSolver);
+  const char    *name;
+  PetscMemType   memtype;
+  SpTrsvExecSlot slot; /* which executor of a path runs here */
   /* vectors in the backend's memory */
   PetscErrorCode (*vec_alloc)(PetscInt, PetscScalar **);
   PetscErrorCode (*vec_free)(PetscScalar **);
@@ -30,21 +29,36 @@ typedef struct {
   PetscErrorCode (*set_values)(PetscInt, const PetscScalar *, PetscScalar *); /* backend array = host array */
   /* access a PETSc vector's values in the backend's memory: in place when the vector lives there
      (host arrays, or VECCUDA with a CUDA PETSc), else through the staging buffer (n entries) */
-  PetscErrorCode (*vec_get)(Vec, PetscBool, PetscScalar *, PetscScalar **);     /* read?, staging, array */
-  PetscErrorCode (*vec_restore)(Vec, PetscBool, PetscScalar *, PetscScalar **); /* read?, staging, array */
+  PetscErrorCode (*vec_get)(Vec, SpTrsvVecAccess, PetscScalar *, PetscScalar **);     /* access, staging, array */
+  PetscErrorCode (*vec_restore)(Vec, SpTrsvVecAccess, PetscScalar *, PetscScalar **); /* access, staging, array */
   PetscBool (*vec_in_place)(Vec); /* would vec_get use the vector's own storage? (for -ksp_view) */
 } SpTrsvBackendOps;
 
 SPTRSV_INTERN const SpTrsvBackendOps SpTrsvBackendHost;
 SPTRSV_INTERN PetscErrorCode         SpTrsvBackendCUDAGet(const SpTrsvBackendOps **, PetscBool *, const char **);
 SPTRSV_INTERN PetscErrorCode         SpTrsvBackendCUDAGetStream(void *); /* CUDA builds: *(cudaStream_t *) = the stream the solves use */
-SPTRSV_INTERN PetscErrorCode         SpTrsvBackendSelect(SpTrsvBackendType, const SpTrsvBackendOps **, const char **);
+/* resolve a request to a backend; option is the option as the user can type it (with its prefix), used in
+   the messages; note (size notelen) says what was chosen and why */
+SPTRSV_INTERN PetscErrorCode SpTrsvBackendSelect(SpTrsvBackendType, const char *, const SpTrsvBackendOps **, char *, size_t);
+/* the option name "-<prefix><name>" of an object, for messages */
+SPTRSV_INTERN PetscErrorCode SpTrsvOptionName(PetscObject, const char *, char *, size_t);
 
-/* how a backend runs a plan (read by the CUDA backend; the host backend ignores them) */
+/*
+   Staging of PETSc vectors for an operation that runs on a backend: b read, x written (or read and
+   written), in place where the vectors live in the backend's memory, else through staging buffers; GPU
+   time and flops logged as PETSc logs its own MatSolve. Shared by the factor Mat and PC gs.
+*/
 typedef struct {
-  PetscBool use_graph;   /* capture the launch sequence in a CUDA graph (-mat_sptrsv_graph) */
-  PetscInt  fuse_passes; /* fuse a level into one block when it takes at most this many passes (-mat_sptrsv_fuse_passes) */
-} SpTrsvSolverOptions;
+  const SpTrsvBackendOps *backend;
+  PetscInt                n;
+  PetscScalar            *stage_b, *stage_x; /* NULL on the host backend */
+  PetscBool               copies;            /* some vector had to be copied (shown by -ksp_view) */
+} SpTrsvStaging;
+
+typedef PetscErrorCode (*SpTrsvStagedOp)(void *, const PetscScalar *, PetscScalar *, PetscLogDouble *); /* ctx, b, x, flops */
+SPTRSV_INTERN PetscErrorCode SpTrsvStagingCreate(const SpTrsvBackendOps *, PetscInt, SpTrsvStaging *);
+SPTRSV_INTERN PetscErrorCode SpTrsvStagingApply(SpTrsvStaging *, Vec, Vec, PetscBool, SpTrsvStagedOp, void *);
+SPTRSV_INTERN PetscErrorCode SpTrsvStagingDestroy(SpTrsvStaging *);
 
 /*
    SpTrsvSolver: one oriented triangle op(T) bound to a format, a plan and a backend.
@@ -68,15 +82,15 @@ struct _n_SpTrsvSolver {
   SpTrsvOp                op;
   SpTrsvPlan              plan;
   const SpTrsvBackendOps *backend;
-  void                   *bdata; /* backend's device copy of plan and values */
+  const SpTrsvExecutor   *exec;  /* the plan's path's executor for this backend */
+  void                   *bdata; /* the executor's data (device copy of plan and values) */
   PetscInt                state; /* tri->state the backend copy was made from */
   SpTrsvSolverOptions     opts;
 };
 
-SPTRSV_INTERN PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *);
-SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreate(SpTrsvTri, PetscBool, SpTrsvFormat, SpTrsvPlanType, const SpTrsvBackendOps *, SpTrsvSolver *);
-SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreateWithOptions(SpTrsvTri, PetscBool, SpTrsvFormat, SpTrsvPlanType, const SpTrsvBackendOps *, const SpTrsvSolverOptions *, SpTrsvSolver *);
-SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreateSweep(SpTrsvTri, SpTrsvTri, PetscReal, SpTrsvFormat, SpTrsvPlanType, const SpTrsvBackendOps *, const SpTrsvSolverOptions *, SpTrsvSolver *);
+SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreate(SpTrsvTri, PetscBool, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, SpTrsvSolver *);
+SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreateWithOptions(SpTrsvTri, PetscBool, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, const SpTrsvSolverOptions *, SpTrsvSolver *);
+SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreateSweep(SpTrsvTri, SpTrsvTri, PetscReal, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, const SpTrsvSolverOptions *, SpTrsvSolver *);
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverSweep(SpTrsvSolver, const PetscScalar *, const PetscScalar *, PetscScalar *);
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverUpdateValues(SpTrsvSolver);
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverApply(SpTrsvSolver, const PetscScalar *, PetscScalar *);

@@ -6,8 +6,9 @@
   #define PETSC_SUCCESS 0
 #endif
 
-/* Internal functions are exported (not SPTRSV_INTERN) so that the unit tests can call them */
-#define SPTRSV_INTERN PETSC_EXTERN
+/* Internal functions are hidden in the shared library; the unit tests, benchmarks and device checks link the
+   static archive (lib/libpetscsptrsv.a) to call them */
+#define SPTRSV_INTERN PETSC_INTERN
 
 /* PETSc 3.22 renamed PETSC_MAX_INT to PETSC_INT_MAX (the old name is deprecated) */
 #include <petscsys.h>

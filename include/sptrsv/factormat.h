@@ -4,28 +4,19 @@
 #include <sptrsv/factor.h>
 #include <petsc/private/matimpl.h>
 
-/* a triangular-solve path: its MatSolverType name and the plan its analysis builds */
 typedef struct {
-  const char    *solvertype;
-  SpTrsvPlanType plantype;
-  const char    *citation; /* BibTeX of the paper the path implements */
-  PetscBool     *cited;
-} SpTrsvPath;
-
-typedef struct {
-  const SpTrsvPath       *path;
+  SpTrsvPath              path;
   SpTrsvFactor            fac;
   SpTrsvFormat            format;
   SpTrsvBackendType       backendreq;
-  SpTrsvSolverOptions     opts; /* graphs, fusion */
+  SpTrsvSolverOptions     opts; /* the path's options (graphs, fusion, ...) */
   const SpTrsvBackendOps *backend;
-  const char             *backend_note;
-  SpTrsvSolver            tri[2][2]; /* [transpose][0 = L, 1 = U] */
+  char                    backend_note[256];
+  SpTrsvSolver            tri[2][2];     /* [transpose][0 = L, 1 = U] */
   void                   *rperm, *cperm; /* backend copies of the permutations */
-  PetscScalar            *w1, *w2, *stage_b, *stage_x; /* backend work and staging vectors */
-  PetscBool               copies; /* vectors had to be copied to/from the backend's memory */
+  PetscScalar            *w1, *w2;       /* backend work vectors */
+  SpTrsvStaging           staging;       /* PETSc vectors on the backend */
   PetscReal               fill_given; /* MatFactorInfo fill, reported by MatGetInfo as PETSc does */
 } Mat_SpTrsv;
 
-SPTRSV_INTERN PetscErrorCode MatGetFactor_SpTrsv(Mat, MatFactorType, const SpTrsvPath *, Mat *);
-SPTRSV_INTERN PetscErrorCode MatSolverTypeRegister_SpTrsvPaths(void);
+SPTRSV_INTERN PetscErrorCode MatGetFactor_SpTrsv(Mat, MatFactorType, SpTrsvPath, Mat *);

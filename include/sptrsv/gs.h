@@ -17,7 +17,7 @@ struct _n_SpTrsvGS {
   PetscInt                n;
   PetscReal               omega, shift;
   SpTrsvFormat            format;
-  SpTrsvPlanType          ptype;
+  SpTrsvPath              path;
   const SpTrsvBackendOps *backend;
   SpTrsvSolverOptions     opts;
   SpTrsvTri               L, U;           /* strict parts of A, each with idiag = omega / (a_ii + shift) */
@@ -38,7 +38,7 @@ typedef enum {
   SPTRSV_GS_SYMMETRIC = 3
 } SpTrsvGSSweep;
 
-SPTRSV_INTERN PetscErrorCode SpTrsvGSCreate(Mat, PetscReal, PetscReal, SpTrsvFormat, SpTrsvPlanType, const SpTrsvBackendOps *, const SpTrsvSolverOptions *, SpTrsvGS *);
+SPTRSV_INTERN PetscErrorCode SpTrsvGSCreate(Mat, PetscReal, PetscReal, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, const SpTrsvSolverOptions *, SpTrsvGS *);
 SPTRSV_INTERN PetscErrorCode SpTrsvGSUpdateValues(SpTrsvGS, Mat);
 SPTRSV_INTERN PetscErrorCode SpTrsvGSApply(SpTrsvGS, SpTrsvGSSweep, PetscInt, PetscBool, const PetscScalar *, PetscScalar *);
 SPTRSV_INTERN PetscErrorCode SpTrsvGSApplyTranspose(SpTrsvGS, SpTrsvGSSweep, const PetscScalar *, PetscScalar *, PetscScalar *);

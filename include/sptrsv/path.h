@@ -44,10 +44,13 @@ struct _n_SpTrsvPath {
   const char *solvertype; /* MatSolverType: "sptrsv_level", ... */
   const char *summary;    /* one line for -help and the docs */
   PetscBool   ilu, icc;   /* factor types it accepts */
+  PetscBool   csc;        /* it can read columns (-mat_sptrsv_format csc) as well as rows */
   PetscBool   sweeps;     /* its executors can run Gauss-Seidel sweeps (PC gs) */
   /* analysis of the pattern of op(T) read in format, into plan (plan->type = this path) */
   PetscErrorCode (*analyze)(const SpTrsvOp *, SpTrsvFormat, const SpTrsvSolverOptions *, SpTrsvPlan *);
   const SpTrsvExecutor *exec[SPTRSV_EXEC_N]; /* NULL where the backend has none (CUDA without nvcc) */
+  /* its own options, read inside the factor's PetscOptionsBegin/End (so with its prefix); NULL: none */
+  PetscErrorCode (*options)(SpTrsvOptionItems, SpTrsvSolverOptions *);
   const char           *citation;            /* BibTeX of the paper it implements */
   PetscBool            *cited;
 };
@@ -58,9 +61,14 @@ SPTRSV_INTERN PetscErrorCode SpTrsvPathFind(const char *, SpTrsvPath *); /* by n
 SPTRSV_INTERN PetscErrorCode SpTrsvPathFindSolverType(const char *, SpTrsvPath *); /* NULL when unknown */
 SPTRSV_INTERN PetscErrorCode SpTrsvPathGetNames(PetscBool, PetscInt *, const char *const **); /* sweeps only?: count, names */
 SPTRSV_INTERN PetscErrorCode SpTrsvPathRegisterAll(void);                /* the MatSolverTypes */
+SPTRSV_INTERN PetscErrorCode SpTrsvPathGetExecutor(SpTrsvPath, SpTrsvExecSlot, const SpTrsvExecutor **); /* error naming both when missing */
+SPTRSV_INTERN PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *);
+SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreate(const SpTrsvOp *, SpTrsvPath, SpTrsvFormat, const SpTrsvSolverOptions *, SpTrsvPlan *);
 
-/* the path executors, defined in src/mat/paths/<name>.c and src/cuda/paths/<name>.cu */
+/* what a path defines: SpTrsvAnalyze_<name>, SpTrsvExecHost_<name> and SpTrsvOptions_<name> in
+   src/mat/paths/<name>.c, SpTrsvExecCUDA_<name> in src/cuda/paths/<name>.cu */
 #define SPTRSV_PATH_DECLARE(name) \
   SPTRSV_INTERN PetscErrorCode SpTrsvAnalyze_##name(const SpTrsvOp *, SpTrsvFormat, const SpTrsvSolverOptions *, SpTrsvPlan *); \
+  SPTRSV_INTERN PetscErrorCode SpTrsvOptions_##name(SpTrsvOptionItems, SpTrsvSolverOptions *); \
   SPTRSV_INTERN const SpTrsvExecutor SpTrsvExecHost_##name; \
   SPTRSV_INTERN const SpTrsvExecutor SpTrsvExecCUDA_##name

@@ -1,4 +1,4 @@
-/* Index uploads shared by the PC isai kernels (private to the CUDA sources) */
+/* Index uploads shared by the CUDA sources (private to them) */
 #pragma once
 #include "cuda_check.h"
 

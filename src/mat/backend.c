@@ -1,4 +1,4 @@
-/* Choosing the backend a factor's solves run on */
+/* Choosing the backend solves run on, and staging PETSc vectors for it */
 #include <sptrsv/backend.h>
 
 const char *const SpTrsvFormats[]      = {"csr", "csc", "SpTrsvFormat", "SPTRSV_FORMAT_", NULL};
@@ -17,9 +17,24 @@ PetscErrorCode SpTrsvBackendCUDAGet(const SpTrsvBackendOps **ops, PetscBool *ava
 #endif
 
 /*
-  SpTrsvBackendSelect - resolve a request (auto, host, cuda) to a backend; note says why
+  SpTrsvOptionName - "-<prefix of obj><name>", the option as the user types it for this object (name
+  without its leading dash, e.g. "mat_sptrsv_backend")
 */
-PetscErrorCode SpTrsvBackendSelect(SpTrsvBackendType req, const SpTrsvBackendOps **ops, const char **note)
+PetscErrorCode SpTrsvOptionName(PetscObject obj, const char *name, char *buf, size_t len)
+{
+  const char *prefix = NULL;
+
+  PetscFunctionBegin;
+  if (obj) PetscCall(PetscObjectGetOptionsPrefix(obj, &prefix));
+  PetscCall(PetscSNPrintf(buf, len, "-%s%s", prefix ? prefix : "", name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvBackendSelect - resolve a request (auto, host, cuda) to a backend; option is the option that made
+  the request, as the user typed it (e.g. -sub_mat_sptrsv_backend, -pc_gs_backend); note says why
+*/
+PetscErrorCode SpTrsvBackendSelect(SpTrsvBackendType req, const char *option, const SpTrsvBackendOps **ops, char *note, size_t notelen)
 {
   const SpTrsvBackendOps *cuda;
   PetscBool               avail;
@@ -27,21 +42,75 @@ PetscErrorCode SpTrsvBackendSelect(SpTrsvBackendType req, const SpTrsvBackendOps
 
   PetscFunctionBegin;
   if (req == SPTRSV_BACKEND_HOST) {
-    *ops  = &SpTrsvBackendHost;
-    *note = "requested with -mat_sptrsv_backend host";
+    *ops = &SpTrsvBackendHost;
+    PetscCall(PetscSNPrintf(note, notelen, "requested with %s host", option));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(SpTrsvBackendCUDAGet(&cuda, &avail, &why));
   if (req == SPTRSV_BACKEND_CUDA) {
-    PetscCheck(avail, PETSC_COMM_SELF, PETSC_ERR_SUP, "-mat_sptrsv_backend cuda requested, but %s", why);
-    *ops  = cuda;
-    *note = "requested with -mat_sptrsv_backend cuda";
+    PetscCheck(avail, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s cuda requested, but %s", option, why);
+    *ops = cuda;
+    PetscCall(PetscSNPrintf(note, notelen, "requested with %s cuda", option));
   } else if (avail) {
-    *ops  = cuda;
-    *note = "chosen automatically: a CUDA device is present";
+    *ops = cuda;
+    PetscCall(PetscSNPrintf(note, notelen, "chosen automatically: %s", why));
   } else {
-    *ops  = &SpTrsvBackendHost;
-    *note = why;
+    *ops = &SpTrsvBackendHost;
+    PetscCall(PetscSNPrintf(note, notelen, "%s", why));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvStagingCreate - staging buffers (when the backend's memory is not the host's) for vectors of n entries
+*/
+PetscErrorCode SpTrsvStagingCreate(const SpTrsvBackendOps *be, PetscInt n, SpTrsvStaging *st)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(st, sizeof(*st)));
+  st->backend = be;
+  st->n       = n;
+  if (be->memtype != PETSC_MEMTYPE_HOST) {
+    PetscCall((*be->vec_alloc)(n, &st->stage_b));
+    PetscCall((*be->vec_alloc)(n, &st->stage_x));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvStagingDestroy(SpTrsvStaging *st)
+{
+  PetscFunctionBegin;
+  if (st->backend) {
+    if (st->stage_b) PetscCall((*st->backend->vec_free)(&st->stage_b));
+    if (st->stage_x) PetscCall((*st->backend->vec_free)(&st->stage_x));
+  }
+  st->backend = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvStagingApply - run op(ctx, b, x, &flops) on the backend's arrays of b (read) and x (written; read
+  first when read_x), in place where the vectors live in the backend's memory, else through the staging
+  buffers; the GPU time and the flops op reports are logged as PETSc logs MatSolve
+*/
+PetscErrorCode SpTrsvStagingApply(SpTrsvStaging *st, Vec b, Vec x, PetscBool read_x, SpTrsvStagedOp op, void *ctx)
+{
+  const SpTrsvBackendOps *be     = st->backend;
+  const SpTrsvVecAccess   xmode  = read_x ? SPTRSV_VEC_READ_WRITE : SPTRSV_VEC_WRITE;
+  const PetscBool         device = (PetscBool)(be->memtype != PETSC_MEMTYPE_HOST);
+  PetscScalar            *ba, *xa;
+  PetscLogDouble          flops = 0;
+
+  PetscFunctionBegin;
+  if (!(*be->vec_in_place)(b) || !(*be->vec_in_place)(x)) st->copies = PETSC_TRUE;
+  PetscCall((*be->vec_get)(b, SPTRSV_VEC_READ, st->stage_b, &ba));
+  PetscCall((*be->vec_get)(x, xmode, st->stage_x, &xa));
+  if (device) PetscCall(PetscLogGpuTimeBegin());
+  PetscCall((*op)(ctx, ba, xa, &flops));
+  if (device) PetscCall(PetscLogGpuTimeEnd());
+  PetscCall((*be->vec_restore)(b, SPTRSV_VEC_READ, st->stage_b, &ba));
+  PetscCall((*be->vec_restore)(x, xmode, st->stage_x, &xa));
+  if (device) PetscCall(PetscLogGpuFlops(flops));
+  else PetscCall(PetscLogFlops(flops));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -169,8 +169,8 @@ static PetscErrorCode Download(const SpTrsvBackendOps *be, PetscInt n, PetscScal
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, host, &v));
-  PetscCall((*be->vec_get)(v, PETSC_FALSE, dev, &a));
-  PetscCall((*be->vec_restore)(v, PETSC_FALSE, dev, &a));
+  PetscCall((*be->vec_get)(v, SPTRSV_VEC_WRITE, dev, &a));
+  PetscCall((*be->vec_restore)(v, SPTRSV_VEC_WRITE, dev, &a));
   PetscCall(VecDestroy(&v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -191,7 +191,7 @@ static PetscReal RelErr(PetscInt n, const PetscScalar *got, const PetscScalar *r
 
 typedef struct {
   const SpTrsvBackendOps *be;
-  SpTrsvPlanType          ptype;
+  SpTrsvPath              path;
   SpTrsvFormat            fmt;
   PetscBool               graph, forward;
   PetscReal               omega;
@@ -217,7 +217,7 @@ static PetscErrorCode RunSweepConfig(Split *sp, const char *name, const SweepCon
   PetscCall(SpTrsvSolverOptionsDefault(&opts));
   opts.use_graph = c->graph;
   PetscCall(SplitSetValues(sp, 1.0, 1.0, c->omega));
-  PetscCall(SpTrsvSolverCreateSweep(c->forward ? sp->L : sp->U, c->forward ? sp->U : sp->L, c->omega, c->fmt, c->ptype, be, &opts, &s));
+  PetscCall(SpTrsvSolverCreateSweep(c->forward ? sp->L : sp->U, c->forward ? sp->U : sp->L, c->omega, c->fmt, c->path, be, &opts, &s));
   PetscCall((*be->vec_alloc)(n, &db));
   PetscCall((*be->vec_alloc)(n, &dx));
   PetscCall((*be->vec_alloc)(n, &dy));
@@ -260,7 +260,7 @@ static PetscErrorCode RunSweepConfig(Split *sp, const char *name, const SweepCon
   PetscCall(SplitSetValues(sp, 2.0, 0.5, c->omega));
 
   for (PetscInt k = 0; k < 6; k++) emax = PetscMax(emax, e[k]);
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-19s %-4s %-7s %-3s %-5s %-3s %-8s %8.2e %8.2e %8.2e %8.2e %8.2e %8.2e %s\n", name, be->name, SpTrsvPlanTypes[c->ptype], SpTrsvFormats[c->fmt], be->memtype == PETSC_MEMTYPE_HOST ? "-" : (c->graph ? "on" : "off"), c->omega == 1.0 ? "1" : "1.3", c->forward ? "forward" : "backward",
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-19s %-4s %-7s %-3s %-5s %-3s %-8s %8.2e %8.2e %8.2e %8.2e %8.2e %8.2e %s\n", name, be->name, c->path->name, SpTrsvFormats[c->fmt], be->memtype == PETSC_MEMTYPE_HOST ? "-" : (c->graph ? "on" : "off"), c->omega == 1.0 ? "1" : "1.3", c->forward ? "forward" : "backward",
                         (double)e[0], (double)e[1], (double)e[2], (double)e[3], (double)e[4], (double)e[5], emax < tol ? "PASS" : "FAIL"));
   if (emax < tol) (*npass)++;
   else (*nfail)++;
@@ -339,7 +339,8 @@ PetscErrorCode SweepCheckRun(PetscInt w, const SpTrsvBackendOps *cuda, PetscRand
         for (PetscInt g = 0; g < (ib ? 2 : 1); g++)
           for (PetscInt o = 0; o < 2; o++)
             for (PetscInt dir = 0; dir < 2; dir++) {
-              const SweepConfig c = {bes[ib], pt ? SPTRSV_PLAN_ELEMENT : SPTRSV_PLAN_LEVEL, f ? SPTRSV_FORMAT_CSC : SPTRSV_FORMAT_CSR, (PetscBool)g, (PetscBool)!dir, omegas[o]};
+              SweepConfig c = {bes[ib], NULL, f ? SPTRSV_FORMAT_CSC : SPTRSV_FORMAT_CSR, (PetscBool)g, (PetscBool)!dir, omegas[o]};
+              PetscCall(SpTrsvPathFind(pt ? "element" : "level", &c.path));
               PetscCall(RunSweepConfig(&sp, sweep_names[w], &c, b, x0, tol, npass, nfail));
             }
   }

@@ -42,11 +42,14 @@ static PetscErrorCode Assemble(PetscInt m, PetscReal beta, PetscInt extra, Mat *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the scheduler values PC gs accepts */
+static const char *const Schedulers[] = {"level", "element", "auto"};
+
 typedef struct {
   PCGSType  type;
   PetscReal omega, shift;
   PetscInt  its;
-  PetscInt  format, scheduler; /* indices into SpTrsvFormats, PCGSSchedulers */
+  PetscInt  format, scheduler; /* indices into SpTrsvFormats and Schedulers */
 } GSCase;
 
 static PetscErrorCode MakePCs(Mat A, const GSCase *c, PC *sor, PC *gs)
@@ -74,7 +77,7 @@ static PetscErrorCode MakePCs(Mat A, const GSCase *c, PC *sor, PC *gs)
   PetscCall(PCGSSetType(*gs, c->type));
   PetscCall(PCGSSetOmega(*gs, c->omega));
   PetscCall(PCGSSetIterations(*gs, c->its));
-  PetscCall(PCGSSetScheduler(*gs, (PCGSScheduler)c->scheduler));
+  PetscCall(PCGSSetScheduler(*gs, Schedulers[c->scheduler]));
   PetscCall(PCSetOptionsPrefix(*gs, "gstest_"));
   PetscCall(PetscOptionsSetValue(NULL, "-gstest_pc_gs_format", SpTrsvFormats[c->format]));
   PetscCall(PetscOptionsSetValue(NULL, "-gstest_pc_gs_backend", "host"));
@@ -113,7 +116,7 @@ static PetscErrorCode TestCase(Mat A, const char *mname, const GSCase *c, PetscR
   char      name[256];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(name, sizeof(name), "%s %s omega %g its %" PetscInt_FMT " shift %g %s %s", mname, PCGSTypes[c->type], (double)c->omega, c->its, (double)c->shift, SpTrsvFormats[c->format], PCGSSchedulers[c->scheduler]));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "%s %s omega %g its %" PetscInt_FMT " shift %g %s %s", mname, PCGSTypes[c->type], (double)c->omega, c->its, (double)c->shift, SpTrsvFormats[c->format], Schedulers[c->scheduler]));
   PetscCall(MakePCs(A, c, &sor, &gs));
   PetscCall(MatCreateVecs(A, &b, &x0));
   PetscCall(VecDuplicate(b, &ys));

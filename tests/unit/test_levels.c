@@ -42,7 +42,7 @@ static PetscErrorCode TestHandDAG(void)
   PetscFunctionBeginUser;
   PetscCall(TriFromCSR(6, SPTRSV_LOWER, PETSC_TRUE, ai, aj, &t));
   PetscCall(SpTrsvTriGetOp(t, PETSC_FALSE, &op));
-  PetscCall(SpTrsvPlanCreateLevel(&op, &plan));
+  PetscCall(SpTrsvPlanCreateLevelSets(&op, &plan));
   EXPECT(plan->nlevels == 4, "hand DAG: %" PetscInt_FMT " levels, expected 4", plan->nlevels);
   PetscCall(PetscArraycmp(plan->level, lev, 6, &same));
   EXPECT(same, "hand DAG: wrong levels");
@@ -58,7 +58,7 @@ static PetscErrorCode TestHandDAG(void)
     const PetscInt levt[] = {3, 2, 2, 1, 1, 0};
     PetscCall(SpTrsvTriGetOp(t, PETSC_TRUE, &op));
     EXPECT(!op.lower, "transpose of a lower triangle must be upper");
-    PetscCall(SpTrsvPlanCreateLevel(&op, &plan));
+    PetscCall(SpTrsvPlanCreateLevelSets(&op, &plan));
     PetscCall(PetscArraycmp(plan->level, levt, 6, &same));
     EXPECT(same && plan->nlevels == 4, "hand DAG transpose: wrong levels");
     PetscCall(SpTrsvPlanDestroy(&plan));
@@ -92,7 +92,7 @@ static PetscErrorCode TestGrid(PetscInt nx, PetscInt ny, PetscInt nz)
   PetscCall(SpTrsvTriCreate(n, SPTRSV_LOWER, PETSC_TRUE, &t));
   PetscCall(SpTrsvTriSetPattern(t, ai, aj));
   PetscCall(SpTrsvTriGetOp(t, PETSC_FALSE, &op));
-  PetscCall(SpTrsvPlanCreateLevel(&op, &plan));
+  PetscCall(SpTrsvPlanCreateLevelSets(&op, &plan));
   EXPECT(plan->nlevels == nx + ny + nz - 2, "grid %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ": %" PetscInt_FMT " levels, expected %" PetscInt_FMT, nx, ny, nz, plan->nlevels, nx + ny + nz - 2);
   for (PetscInt k = 0; k < nz; k++)
     for (PetscInt j = 0; j < ny; j++)
@@ -140,7 +140,10 @@ static PetscErrorCode TestRandom(PetscRandom rnd, PetscInt n, PetscReal density,
   PetscScalar *b, *x, *xref;
   PetscReal    r;
 
+  PetscInt     npaths;
+
   PetscFunctionBeginUser;
+  PetscCall(SpTrsvPathGetCount(&npaths));
   PetscCall(PetscMalloc1(n + 1, &ai));
   PetscCall(PetscMalloc1(n * n + 1, &aj));
   ai[0] = 0;
@@ -169,16 +172,19 @@ static PetscErrorCode TestRandom(PetscRandom rnd, PetscInt n, PetscReal density,
   for (PetscInt tr = 0; tr < 2; tr++) {
     PetscCall(DenseSolve(t, (PetscBool)tr, b, xref));
     for (PetscInt f = 0; f < 2; f++)
-      for (PetscInt pt = 0; pt < SPTRSV_PLAN_NTYPES; pt++) {
+      for (PetscInt pt = 0; pt < npaths; pt++) {
         SpTrsvSolver s;
+        SpTrsvPath   path;
         PetscReal    err = 0, nrm = 0;
-        PetscCall(SpTrsvSolverCreate(t, (PetscBool)tr, (SpTrsvFormat)f, (SpTrsvPlanType)pt, &SpTrsvBackendHost, &s));
+        PetscCall(SpTrsvPathGetByIndex(pt, &path));
+        if (f == SPTRSV_FORMAT_CSC && !path->csc) continue; /* a path that reads rows only */
+        PetscCall(SpTrsvSolverCreate(t, (PetscBool)tr, (SpTrsvFormat)f, path, &SpTrsvBackendHost, &s));
         PetscCall(SpTrsvSolverApply(s, b, x));
         for (PetscInt i = 0; i < n; i++) {
           err = PetscMax(err, PetscAbsScalar(x[i] - xref[i]));
           nrm = PetscMax(nrm, PetscAbsScalar(xref[i]));
         }
-        EXPECT(err <= 1e-12 * PetscMax(nrm, 1.0), "random n=%" PetscInt_FMT " density %g %s%s %s %s %s: error %g", n, (double)density, uplo == SPTRSV_LOWER ? "lower" : "upper", unit ? " unit" : "", tr ? "transpose" : "", SpTrsvFormats[f], SpTrsvPlanTypes[pt], (double)err);
+        EXPECT(err <= 1e-12 * PetscMax(nrm, 1.0), "random n=%" PetscInt_FMT " density %g %s%s %s %s %s: error %g", n, (double)density, uplo == SPTRSV_LOWER ? "lower" : "upper", unit ? " unit" : "", tr ? "transpose" : "", SpTrsvFormats[f], path->name, (double)err);
         PetscCall(SpTrsvSolverDestroy(&s));
       }
   }
@@ -214,7 +220,7 @@ static PetscErrorCode TestEmpty(void)
   PetscCall(SpTrsvTriCreate(0, SPTRSV_LOWER, PETSC_FALSE, &t));
   PetscCall(SpTrsvTriSetPattern(t, ai, NULL));
   PetscCall(SpTrsvTriGetOp(t, PETSC_FALSE, &op));
-  PetscCall(SpTrsvPlanCreateLevel(&op, &plan));
+  PetscCall(SpTrsvPlanCreateLevelSets(&op, &plan));
   EXPECT(plan->nlevels == 0, "n = 0: %" PetscInt_FMT " levels", plan->nlevels);
   PetscCall(SpTrsvPlanDestroy(&plan));
   PetscCall(SpTrsvTriDestroy(&t));
@@ -232,9 +238,11 @@ static PetscErrorCode TestDispatchShape(const char *name, PetscInt n, PetscInt k
   SpTrsvTri    t;
   SpTrsvOp     op;
   SpTrsvPlan   plan;
-  SpTrsvSolver s;
-  PetscScalar *b, *x;
-  PetscReal    err = 0;
+  SpTrsvSolver        s;
+  SpTrsvPath          element;
+  SpTrsvSolverOptions opts;
+  PetscScalar        *b, *x;
+  PetscReal           err = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(n + 1, &ai));
@@ -253,9 +261,11 @@ static PetscErrorCode TestDispatchShape(const char *name, PetscInt n, PetscInt k
   for (PetscInt p = 0; p < nnz; p++) t->a[p] = kind == 1 ? 1.0 / n : -1.0;
   PetscCall(SpTrsvTriValuesChanged(t));
   PetscCall(SpTrsvTriGetOp(t, PETSC_FALSE, &op));
-  PetscCall(SpTrsvPlanCreate(&op, SPTRSV_PLAN_ELEMENT, &plan));
+  PetscCall(SpTrsvPathFind("element", &element));
+  PetscCall(SpTrsvSolverOptionsDefault(&opts));
+  PetscCall(SpTrsvPlanCreate(&op, element, SPTRSV_FORMAT_CSR, &opts, &plan));
   PetscCall(SpTrsvPlanCheckDispatchOrder(&op, plan));
-  EXPECT(plan->type == SPTRSV_PLAN_ELEMENT && plan->nlevels == (kind == 0 ? n : 2), "%s: %" PetscInt_FMT " levels", name, plan->nlevels);
+  EXPECT(plan->path == element && plan->nlevels == (kind == 0 ? n : 2), "%s: %" PetscInt_FMT " levels", name, plan->nlevels);
   /* b = T * ones (unit diagonal): x must be ones */
   PetscCall(PetscMalloc2(n + 1, &b, n + 1, &x));
   for (PetscInt i = 0; i < n; i++) {
@@ -263,7 +273,7 @@ static PetscErrorCode TestDispatchShape(const char *name, PetscInt n, PetscInt k
     for (PetscInt p = ai[i]; p < ai[i + 1]; p++) b[i] += t->a[p];
   }
   for (PetscInt f = 0; f < 2; f++) {
-    PetscCall(SpTrsvSolverCreate(t, PETSC_FALSE, (SpTrsvFormat)f, SPTRSV_PLAN_ELEMENT, &SpTrsvBackendHost, &s));
+    PetscCall(SpTrsvSolverCreate(t, PETSC_FALSE, (SpTrsvFormat)f, element, &SpTrsvBackendHost, &s));
     PetscCall(SpTrsvSolverApply(s, b, x));
     err = 0;
     for (PetscInt i = 0; i < n; i++) err = PetscMax(err, PetscAbsScalar(x[i] - 1.0));

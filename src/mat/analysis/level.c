@@ -30,9 +30,11 @@ PetscErrorCode SpTrsvLevelsCompute(PetscInt n, const PetscInt *ri, const PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Fill the statistics every plan carries; bytes count 32-bit device indices and one read of b and
-   one write of x, the least a solve can move */
-static PetscErrorCode SpTrsvPlanComputeStats(const SpTrsvOp *op, SpTrsvPlan plan)
+/*
+  SpTrsvPlanComputeStats - fill the statistics every plan carries (from plan->levptr); bytes count 32-bit
+  device indices and one read of b and one write of x, the least a solve can move
+*/
+PetscErrorCode SpTrsvPlanComputeStats(const SpTrsvOp *op, SpTrsvPlan plan)
 {
   SpTrsvStats *s = &plan->stats;
 
@@ -71,10 +73,10 @@ PetscErrorCode SpTrsvLevelsSort(PetscInt n, const PetscInt *level, PetscInt nlev
 }
 
 /*
-  SpTrsvPlanCreateLevel - rows sorted by level (stable: ascending row index inside a level) with
-  level pointers; the schedule of sptrsv_level and the dispatch order of the element path
+  SpTrsvPlanCreateLevelSets - a plan of rows sorted by level (stable: ascending row index inside a
+  level) with level pointers and statistics, no path data: what the level and element paths start from
 */
-PetscErrorCode SpTrsvPlanCreateLevel(const SpTrsvOp *op, SpTrsvPlan *plan)
+PetscErrorCode SpTrsvPlanCreateLevelSets(const SpTrsvOp *op, SpTrsvPlan *plan)
 {
   SpTrsvPlan     p;
   PetscInt       n = op->n;
@@ -83,7 +85,6 @@ PetscErrorCode SpTrsvPlanCreateLevel(const SpTrsvOp *op, SpTrsvPlan *plan)
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
   PetscCall(PetscNew(&p));
-  p->type = SPTRSV_PLAN_LEVEL;
   p->n    = n;
   PetscCall(PetscMalloc2(n + 1, &p->order, n + 1, &p->level));
   PetscCall(SpTrsvLevelsCompute(n, op->ri, op->rj, op->lower, p->level, &p->nlevels));

@@ -1,24 +1,14 @@
 /* SpTrsvPlan: life cycle and viewing, common to every path */
-#include <sptrsv/plan.h>
-
-const char *const SpTrsvPlanTypes[] = {"level", "element", "SpTrsvPlanType", "SPTRSV_PLAN_", NULL};
+#include <sptrsv/path.h>
 
 /*
-  SpTrsvPlanCreate - run the analysis of a plan type on the pattern of op(T)
+  SpTrsvPlanCreate - run a path's analysis on the pattern of op(T), read in format
 */
-PetscErrorCode SpTrsvPlanCreate(const SpTrsvOp *op, SpTrsvPlanType type, SpTrsvPlan *plan)
+PetscErrorCode SpTrsvPlanCreate(const SpTrsvOp *op, SpTrsvPath path, SpTrsvFormat format, const SpTrsvSolverOptions *opts, SpTrsvPlan *plan)
 {
   PetscFunctionBegin;
-  switch (type) {
-  case SPTRSV_PLAN_LEVEL:
-    PetscCall(SpTrsvPlanCreateLevel(op, plan));
-    break;
-  case SPTRSV_PLAN_ELEMENT:
-    PetscCall(SpTrsvPlanCreateElement(op, plan));
-    break;
-  default:
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Unknown plan type %d", (int)type);
-  }
+  PetscCall((*path->analyze)(op, format, opts, plan));
+  (*plan)->path = path;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -37,15 +27,16 @@ PetscErrorCode SpTrsvPlanDestroy(SpTrsvPlan *plan)
 }
 
 /*
-  SpTrsvPlanView - the analysis figures, one line each, for -ksp_view / MatView
+  SpTrsvPlanView - the analysis figures, one line each, for -ksp_view / MatView; then the path's own
 */
 PetscErrorCode SpTrsvPlanView(SpTrsvPlan p, PetscViewer viewer)
 {
   const SpTrsvStats *s = &p->stats;
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "schedule %s: %" PetscInt_FMT " levels, rows per level mean %.1f max %" PetscInt_FMT "\n", SpTrsvPlanTypes[p->type], s->nlevels, (double)s->mean_level_rows, s->max_level_rows));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "schedule %s: %" PetscInt_FMT " levels, rows per level mean %.1f max %" PetscInt_FMT "\n", p->path ? p->path->name : "?", s->nlevels, (double)s->mean_level_rows, s->max_level_rows));
   PetscCall(PetscViewerASCIIPrintf(viewer, "rows %" PetscInt_FMT ", off-diagonal nonzeros %" PetscInt_FMT ", per row mean %.2f max %" PetscInt_FMT "\n", s->n, s->nnz, (double)s->mean_row_nnz, s->max_row_nnz));
   PetscCall(PetscViewerASCIIPrintf(viewer, "bytes per solve %.4g, analysis time %.3g s\n", s->bytes_per_solve, s->analysis_time));
+  if (p->view) PetscCall((*p->view)(p, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

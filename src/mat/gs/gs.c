@@ -107,7 +107,7 @@ static PetscErrorCode SpTrsvGSFillValues(SpTrsvGS gs, Mat A)
   SpTrsvGSCreate - split a sequential AIJ matrix, analyse both sweeps with the plan type and hand them
   to the backend (one symbolic phase per pattern)
 */
-PetscErrorCode SpTrsvGSCreate(Mat A, PetscReal omega, PetscReal shift, SpTrsvFormat format, SpTrsvPlanType ptype, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvGS *gsout)
+PetscErrorCode SpTrsvGSCreate(Mat A, PetscReal omega, PetscReal shift, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvGS *gsout)
 {
   SpTrsvGS gs;
   PetscInt m, n;
@@ -120,14 +120,14 @@ PetscErrorCode SpTrsvGSCreate(Mat A, PetscReal omega, PetscReal shift, SpTrsvFor
   gs->omega   = omega;
   gs->shift   = shift;
   gs->format  = format;
-  gs->ptype   = ptype;
+  gs->path    = path;
   gs->backend = backend;
   gs->opts    = *opts;
   PetscCall(SpTrsvGSSplit(gs, A));
   PetscCall(SpTrsvGSCheckStructSym(gs));
   PetscCall(SpTrsvGSFillValues(gs, A));
-  PetscCall(SpTrsvSolverCreateSweep(gs->L, gs->U, omega, format, ptype, backend, opts, &gs->fwd));
-  PetscCall(SpTrsvSolverCreateSweep(gs->U, gs->L, omega, format, ptype, backend, opts, &gs->bwd));
+  PetscCall(SpTrsvSolverCreateSweep(gs->L, gs->U, omega, format, path, backend, opts, &gs->fwd));
+  PetscCall(SpTrsvSolverCreateSweep(gs->U, gs->L, omega, format, path, backend, opts, &gs->bwd));
   PetscCall((*backend->vec_alloc)(gs->n, &gs->xold));
   PetscCall((*backend->vec_alloc)(gs->n, &gs->dscale));
   *gsout = gs;
@@ -203,8 +203,8 @@ PetscErrorCode SpTrsvGSApplyTranspose(SpTrsvGS gs, SpTrsvGSSweep type, const Pet
 {
   PetscFunctionBegin;
   if (!gs->n) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!gs->fwdT) PetscCall(SpTrsvSolverCreateWithOptions(gs->L, PETSC_TRUE, gs->format, gs->ptype, gs->backend, &gs->opts, &gs->fwdT));
-  if (!gs->bwdT) PetscCall(SpTrsvSolverCreateWithOptions(gs->U, PETSC_TRUE, gs->format, gs->ptype, gs->backend, &gs->opts, &gs->bwdT));
+  if (!gs->fwdT) PetscCall(SpTrsvSolverCreateWithOptions(gs->L, PETSC_TRUE, gs->format, gs->path, gs->backend, &gs->opts, &gs->fwdT));
+  if (!gs->bwdT) PetscCall(SpTrsvSolverCreateWithOptions(gs->U, PETSC_TRUE, gs->format, gs->path, gs->backend, &gs->opts, &gs->bwdT));
   switch (type) {
   case SPTRSV_GS_FORWARD:
     PetscCall(SpTrsvSolverApply(gs->fwdT, b, x));

@@ -1,94 +1,6 @@
-/* The host backend: executes every plan in plan order on the CPU. It is the reference that each GPU
-   kernel is checked against, and what runs when there is no GPU. */
+/* The host backend: vectors in host memory; the paths' host executors (src/mat/paths/, built from
+   src/mat/host/host_rows.c) run the plans on the CPU. */
 #include <sptrsv/backend.h>
-
-/*
-   The executors run the rows in the plan's order, order[0..n-1]. For a level plan that is level after
-   level; for an element plan it is the dispatch order the GPU warps take (checked at setup to put
-   every dependency first), so the host runs the same schedule one row at a time.
-*/
-
-/* rows of op(T), pull: x_i = keep xold_i + idiag_i (b_i - sum_j T_ij x_j - sum_j R_ij xold_j); without
-   a rest (R = NULL) and without xold this is the triangular solve x_i = (b_i - sum_j T_ij x_j) idiag_i */
-static void SpTrsvHostRowsCSR(const SpTrsvOp *op, const SpTrsvPlan plan, SpTrsvTri R, PetscScalar keep, const PetscScalar *b, const PetscScalar *xold, PetscScalar *x)
-{
-  for (PetscInt k = 0; k < op->n; k++) {
-    const PetscInt i = plan->order[k];
-    PetscScalar    s = b[i];
-    for (PetscInt p = op->ri[i]; p < op->ri[i + 1]; p++) s -= op->ra[p] * x[op->rj[p]];
-    if (R && xold) {
-      for (PetscInt p = R->i[i]; p < R->i[i + 1]; p++) s -= R->a[p] * xold[R->j[p]];
-      x[i] = keep * xold[i] + s * op->idiag[i];
-    } else x[i] = op->unit ? s : s * op->idiag[i];
-  }
-}
-
-/* columns of op(T), push: once x_i is final it pushes its updates to the rows that depend on it */
-static void SpTrsvHostColumnsCSC(const SpTrsvOp *op, const SpTrsvPlan plan, const PetscScalar *b, PetscScalar *x)
-{
-  for (PetscInt i = 0; i < op->n; i++) x[i] = b[i];
-  for (PetscInt k = 0; k < op->n; k++) {
-    const PetscInt    i  = plan->order[k];
-    const PetscScalar xi = op->unit ? x[i] : x[i] * op->idiag[i];
-    x[i]                 = xi;
-    for (PetscInt p = op->ci[i]; p < op->ci[i + 1]; p++) x[op->cj[p]] -= op->ca[p] * xi;
-  }
-}
-
-/* a CSC sweep first folds the old iterate into the right-hand side, w_i = b_i + cdiag_i xold_i -
-   sum_j R_ij xold_j (cdiag_i = keep / idiag_i), then solves with T: the same x as the CSR sweep */
-static void SpTrsvHostSweepRHS(PetscInt n, SpTrsvTri R, const PetscScalar *cdiag, const PetscScalar *b, const PetscScalar *xold, PetscScalar *w)
-{
-  for (PetscInt i = 0; i < n; i++) {
-    PetscScalar s = b[i] + cdiag[i] * xold[i];
-    for (PetscInt p = R->i[i]; p < R->i[i + 1]; p++) s -= R->a[p] * xold[R->j[p]];
-    w[i] = s;
-  }
-}
-
-static PetscErrorCode SpTrsvHostSetup(SpTrsvSolver s)
-{
-  PetscFunctionBegin;
-  PetscCheck(s->plan->type == SPTRSV_PLAN_LEVEL || s->plan->type == SPTRSV_PLAN_ELEMENT, PETSC_COMM_SELF, PETSC_ERR_SUP, "Host backend has no executor for plan type %s", SpTrsvPlanTypes[s->plan->type]);
-  /* the element kernels rely on it for deadlock freedom: check it once per pattern */
-  if (s->plan->type == SPTRSV_PLAN_ELEMENT) PetscCall(SpTrsvPlanCheckDispatchOrder(&s->op, s->plan));
-  /* the plan and the triangle already live on the host; a CSC sweep needs a right-hand side */
-  if (s->rest && s->format == SPTRSV_FORMAT_CSC) PetscCall(PetscMalloc1(s->op.n + 1, (PetscScalar **)&s->bdata));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode SpTrsvHostUpdateValues(SpTrsvSolver s)
-{
-  PetscFunctionBegin;
-  PetscFunctionReturn(PETSC_SUCCESS); /* values are read in place from the triangle */
-}
-
-static PetscErrorCode SpTrsvHostSolve(SpTrsvSolver s, const PetscScalar *b, PetscScalar *x)
-{
-  PetscFunctionBegin;
-  if (s->format == SPTRSV_FORMAT_CSR) SpTrsvHostRowsCSR(&s->op, s->plan, NULL, 0.0, b, NULL, x);
-  else SpTrsvHostColumnsCSC(&s->op, s->plan, b, x);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode SpTrsvHostSweep(SpTrsvSolver s, const PetscScalar *b, const PetscScalar *xold, PetscScalar *x)
-{
-  PetscFunctionBegin;
-  if (s->format == SPTRSV_FORMAT_CSR) SpTrsvHostRowsCSR(&s->op, s->plan, s->rest, s->keep, b, xold, x);
-  else {
-    PetscScalar *w = (PetscScalar *)s->bdata;
-    SpTrsvHostSweepRHS(s->op.n, s->rest, s->cdiag, b, xold, w);
-    SpTrsvHostColumnsCSC(&s->op, s->plan, w, x);
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode SpTrsvHostDestroy(SpTrsvSolver s)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(s->bdata));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 static PetscErrorCode SpTrsvHostVecAlloc(PetscInt n, PetscScalar **v)
 {
@@ -161,19 +73,21 @@ static PetscErrorCode SpTrsvHostSetValues(PetscInt n, const PetscScalar *h, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SpTrsvHostVecGet(Vec v, PetscBool read, PetscScalar *staging, PetscScalar **a)
+static PetscErrorCode SpTrsvHostVecGet(Vec v, SpTrsvVecAccess access, PetscScalar *staging, PetscScalar **a)
 {
   PetscFunctionBegin;
-  if (read) PetscCall(VecGetArrayRead(v, (const PetscScalar **)a));
-  else PetscCall(VecGetArrayWrite(v, a));
+  if (access == SPTRSV_VEC_READ) PetscCall(VecGetArrayRead(v, (const PetscScalar **)a));
+  else if (access == SPTRSV_VEC_WRITE) PetscCall(VecGetArrayWrite(v, a));
+  else PetscCall(VecGetArray(v, a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SpTrsvHostVecRestore(Vec v, PetscBool read, PetscScalar *staging, PetscScalar **a)
+static PetscErrorCode SpTrsvHostVecRestore(Vec v, SpTrsvVecAccess access, PetscScalar *staging, PetscScalar **a)
 {
   PetscFunctionBegin;
-  if (read) PetscCall(VecRestoreArrayRead(v, (const PetscScalar **)a));
-  else PetscCall(VecRestoreArrayWrite(v, a));
+  if (access == SPTRSV_VEC_READ) PetscCall(VecRestoreArrayRead(v, (const PetscScalar **)a));
+  else if (access == SPTRSV_VEC_WRITE) PetscCall(VecRestoreArrayWrite(v, a));
+  else PetscCall(VecRestoreArray(v, a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -183,5 +97,5 @@ static PetscBool SpTrsvHostVecInPlace(Vec v)
 }
 
 const SpTrsvBackendOps SpTrsvBackendHost = {
-  "host", PETSC_MEMTYPE_HOST, SpTrsvHostSetup, SpTrsvHostUpdateValues, SpTrsvHostSolve, SpTrsvHostSweep, SpTrsvHostDestroy, SpTrsvHostVecAlloc, SpTrsvHostVecFree, SpTrsvHostPermCreate, SpTrsvHostPermDestroy, SpTrsvHostGather, SpTrsvHostScatter, SpTrsvHostCopy, SpTrsvHostPointwiseMult, SpTrsvHostSetValues, SpTrsvHostVecGet, SpTrsvHostVecRestore, SpTrsvHostVecInPlace,
+  "host", PETSC_MEMTYPE_HOST, SPTRSV_EXEC_HOST, SpTrsvHostVecAlloc, SpTrsvHostVecFree, SpTrsvHostPermCreate, SpTrsvHostPermDestroy, SpTrsvHostGather, SpTrsvHostScatter, SpTrsvHostCopy, SpTrsvHostPointwiseMult, SpTrsvHostSetValues, SpTrsvHostVecGet, SpTrsvHostVecRestore, SpTrsvHostVecInPlace,
 };

@@ -11,8 +11,7 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
   PetscOptionsBegin(PetscObjectComm((PetscObject)F), ((PetscObject)F)->prefix, "petsc-sptrsv triangular-solve options", "Mat");
   PetscCall(PetscOptionsEnum("-mat_sptrsv_format", "Storage the solves read: rows (csr) or columns (csc)", "MatSolverType sptrsv", SpTrsvFormats, (PetscEnum)sp->format, (PetscEnum *)&sp->format, NULL));
   PetscCall(PetscOptionsEnum("-mat_sptrsv_backend", "Where the solves run", "MatSolverType sptrsv", SpTrsvBackendTypes, (PetscEnum)sp->backendreq, (PetscEnum *)&sp->backendreq, NULL));
-  PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches as a CUDA graph", "MatSolverType sptrsv", sp->opts.use_graph, &sp->opts.use_graph, NULL));
-  PetscCall(PetscOptionsInt("-mat_sptrsv_fuse_passes", "CUDA: fuse a level into one block when it takes at most this many passes of the block", "MatSolverType sptrsv", sp->opts.fuse_passes, &sp->opts.fuse_passes, NULL));
+  if (sp->path->options) PetscCall((*sp->path->options)(PetscOptionsObject, &sp->opts));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -27,8 +26,7 @@ static PetscErrorCode MatSpTrsvFreeSolves(Mat_SpTrsv *sp)
     if (sp->cperm) PetscCall((*sp->backend->perm_destroy)(&sp->cperm));
     if (sp->w1) PetscCall((*sp->backend->vec_free)(&sp->w1));
     if (sp->w2) PetscCall((*sp->backend->vec_free)(&sp->w2));
-    if (sp->stage_b) PetscCall((*sp->backend->vec_free)(&sp->stage_b));
-    if (sp->stage_x) PetscCall((*sp->backend->vec_free)(&sp->stage_x));
+    PetscCall(SpTrsvStagingDestroy(&sp->staging));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -39,68 +37,68 @@ static PetscErrorCode MatSpTrsvAnalyze(Mat F)
   Mat_SpTrsv  *sp = (Mat_SpTrsv *)F->data;
   SpTrsvFactor fac = sp->fac;
   PetscInt     n   = fac->n;
+  char         option[256];
 
   PetscFunctionBegin;
   PetscCall(MatSpTrsvFreeSolves(sp));
-  PetscCall(SpTrsvBackendSelect(sp->backendreq, &sp->backend, &sp->backend_note));
-  PetscCall(SpTrsvSolverCreateWithOptions(fac->L, PETSC_FALSE, sp->format, sp->path->plantype, sp->backend, &sp->opts, &sp->tri[0][0]));
-  PetscCall(SpTrsvSolverCreateWithOptions(fac->U, PETSC_FALSE, sp->format, sp->path->plantype, sp->backend, &sp->opts, &sp->tri[0][1]));
+  PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_backend", option, sizeof(option)));
+  PetscCall(SpTrsvBackendSelect(sp->backendreq, option, &sp->backend, sp->backend_note, sizeof(sp->backend_note)));
+  PetscCall(SpTrsvSolverCreateWithOptions(fac->L, PETSC_FALSE, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[0][0]));
+  PetscCall(SpTrsvSolverCreateWithOptions(fac->U, PETSC_FALSE, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[0][1]));
   if (fac->rperm) PetscCall((*sp->backend->perm_create)(n, fac->rperm, &sp->rperm));
   if (fac->cperm) PetscCall((*sp->backend->perm_create)(n, fac->cperm, &sp->cperm));
   PetscCall((*sp->backend->vec_alloc)(n, &sp->w1));
   PetscCall((*sp->backend->vec_alloc)(n, &sp->w2));
-  if (sp->backend->memtype != PETSC_MEMTYPE_HOST) {
-    PetscCall((*sp->backend->vec_alloc)(n, &sp->stage_b));
-    PetscCall((*sp->backend->vec_alloc)(n, &sp->stage_x));
-  }
+  PetscCall(SpTrsvStagingCreate(sp->backend, n, &sp->staging));
   if (sp->path->citation) PetscCall(PetscCitationsRegister(sp->path->citation, sp->path->cited));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  x = Q^T U^{-1} L^{-1} P b, or for the transpose x = P^T L^{-T} U^{-T} Q b
-*/
+/* the solve on backend arrays: x = Q^T U^{-1} L^{-1} P b, or for the transpose x = P^T L^{-T} U^{-T} Q b */
+typedef struct {
+  Mat_SpTrsv *sp;
+  PetscBool   transpose;
+} MatSpTrsvSolveCtx;
+
+static PetscErrorCode MatSpTrsvSolveArrays(void *ctx, const PetscScalar *b, PetscScalar *x, PetscLogDouble *flops)
+{
+  Mat_SpTrsv             *sp        = ((MatSpTrsvSolveCtx *)ctx)->sp;
+  const PetscBool         transpose = ((MatSpTrsvSolveCtx *)ctx)->transpose;
+  const SpTrsvBackendOps *be        = sp->backend;
+  const PetscInt          n         = sp->fac->n;
+  SpTrsvSolver            first     = transpose ? sp->tri[1][1] : sp->tri[0][0];
+  SpTrsvSolver            second    = transpose ? sp->tri[1][0] : sp->tri[0][1];
+  void                   *pin       = transpose ? sp->cperm : sp->rperm;
+  void                   *pout      = transpose ? sp->rperm : sp->cperm;
+  const PetscScalar      *in        = b;
+
+  PetscFunctionBegin;
+  if (n) {
+    if (pin) {
+      PetscCall((*be->gather)(n, pin, b, sp->w1));
+      in = sp->w1;
+    }
+    PetscCall(SpTrsvSolverApply(first, in, sp->w2));
+    PetscCall(SpTrsvSolverApply(second, sp->w2, pout ? sp->w1 : x));
+    if (pout) PetscCall((*be->scatter)(n, pout, sp->w1, x));
+  }
+  *flops = SpTrsvSolverFlops(first) + SpTrsvSolverFlops(second);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatSolve_SpTrsv_Private(Mat F, Vec b, Vec x, PetscBool transpose)
 {
-  Mat_SpTrsv             *sp = (Mat_SpTrsv *)F->data;
-  const SpTrsvBackendOps *be = sp->backend;
-  PetscInt                n  = sp->fac->n;
-  SpTrsvSolver            first, second;
-  void                   *pin  = transpose ? sp->cperm : sp->rperm;
-  void                   *pout = transpose ? sp->rperm : sp->cperm;
-  PetscScalar            *ba, *xa;
-  const PetscScalar      *in;
-  PetscLogDouble          flops;
+  Mat_SpTrsv       *sp  = (Mat_SpTrsv *)F->data;
+  MatSpTrsvSolveCtx ctx = {sp, transpose};
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SPTRSV_Solve, F, b, x, 0));
   if (transpose && !sp->tri[1][0]) {
     /* transposed triangles are analysed on first use: U^T is lower, L^T is upper */
-    PetscCall(SpTrsvSolverCreateWithOptions(sp->fac->U, PETSC_TRUE, sp->format, sp->path->plantype, be, &sp->opts, &sp->tri[1][1]));
-    PetscCall(SpTrsvSolverCreateWithOptions(sp->fac->L, PETSC_TRUE, sp->format, sp->path->plantype, be, &sp->opts, &sp->tri[1][0]));
+    PetscCall(SpTrsvSolverCreateWithOptions(sp->fac->U, PETSC_TRUE, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[1][1]));
+    PetscCall(SpTrsvSolverCreateWithOptions(sp->fac->L, PETSC_TRUE, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[1][0]));
   }
-  first  = transpose ? sp->tri[1][1] : sp->tri[0][0];
-  second = transpose ? sp->tri[1][0] : sp->tri[0][1];
-  if (!(*be->vec_in_place)(b) || !(*be->vec_in_place)(x)) sp->copies = PETSC_TRUE;
-  PetscCall((*be->vec_get)(b, PETSC_TRUE, sp->stage_b, &ba));
-  PetscCall((*be->vec_get)(x, PETSC_FALSE, sp->stage_x, &xa));
-  if (be->memtype != PETSC_MEMTYPE_HOST) PetscCall(PetscLogGpuTimeBegin());
-  if (n) {
-    in = ba;
-    if (pin) {
-      PetscCall((*be->gather)(n, pin, ba, sp->w1));
-      in = sp->w1;
-    }
-    PetscCall(SpTrsvSolverApply(first, in, sp->w2));
-    PetscCall(SpTrsvSolverApply(second, sp->w2, pout ? sp->w1 : xa));
-    if (pout) PetscCall((*be->scatter)(n, pout, sp->w1, xa));
-  }
-  if (be->memtype != PETSC_MEMTYPE_HOST) PetscCall(PetscLogGpuTimeEnd());
-  PetscCall((*be->vec_restore)(b, PETSC_TRUE, sp->stage_b, &ba));
-  PetscCall((*be->vec_restore)(x, PETSC_FALSE, sp->stage_x, &xa));
-  flops = SpTrsvSolverFlops(first) + SpTrsvSolverFlops(second);
-  if (be->memtype == PETSC_MEMTYPE_HOST) PetscCall(PetscLogFlops(flops));
-  else PetscCall(PetscLogGpuFlops(flops));
+  PetscCall(SpTrsvStagingApply(&sp->staging, b, x, PETSC_FALSE, MatSpTrsvSolveArrays, &ctx));
   PetscCall(PetscLogEventEnd(SPTRSV_Solve, F, b, x, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -257,8 +255,8 @@ static PetscErrorCode MatView_SpTrsv(Mat F, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "petsc-sptrsv: path %s, format %s\n", sp->path->solvertype, SpTrsvFormats[sp->format]));
   if (!sp->fac || !sp->backend) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "backend %s (%s)%s\n", sp->backend->name, sp->backend_note, sp->copies ? "; vectors copied to and from the device" : ""));
-  if (sp->backend->memtype != PETSC_MEMTYPE_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA graphs %s, levels fused into one block up to %" PetscInt_FMT " pass(es)\n", sp->opts.use_graph ? "on" : "off", sp->opts.fuse_passes));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "backend %s (%s)%s\n", sp->backend->name, sp->backend_note, sp->staging.copies ? "; vectors copied to and from the device" : ""));
+  if (sp->backend->memtype != PETSC_MEMTYPE_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA graphs %s\n", sp->opts.use_graph ? "on" : "off"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "factor %s(%" PetscInt_FMT "), ordering %s, shift %g (%" PetscInt_FMT " tries)\n", sp->fac->ftype == MAT_FACTOR_ICC ? "ICC" : "ILU", sp->fac->levels, (sp->fac->rperm || sp->fac->cperm) ? "permuted" : "natural", (double)sp->fac->shift_amount, sp->fac->nshifts));
   for (PetscInt t = 0; t < 2; t++) {
     for (PetscInt k = 0; k < 2; k++) {
@@ -318,7 +316,7 @@ static PetscErrorCode MatDestroy_SpTrsv(Mat F)
 /*
   MatGetFactor_SpTrsv - the factor matrix of a path (ILU and ICC for now)
 */
-PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, const SpTrsvPath *path, Mat *F)
+PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, Mat *F)
 {
   Mat         B;
   Mat_SpTrsv *sp;
@@ -336,6 +334,8 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, const SpTrsvPath 
   sp->backendreq = SPTRSV_BACKEND_AUTO;
   sp->opts.use_graph   = PETSC_TRUE;
   sp->opts.fuse_passes = 1;
+  sp->opts.alap        = PETSC_FALSE;
+  sp->opts.warpell     = PETSC_FALSE;
   B->data        = sp;
   B->factortype  = ftype;
   B->canuseordering = PETSC_TRUE;

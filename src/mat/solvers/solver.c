@@ -1,31 +1,41 @@
-/* SpTrsvSolver: one oriented triangle op(T) bound to a storage format, a plan and a backend */
+/* SpTrsvSolver: one oriented triangle op(T) bound to a storage format, a path's plan and a backend's executor */
 #include <sptrsv/backend.h>
 
 /*
-  SpTrsvSolverOptionsDefault - graphs on, one pass per fused level; a program that uses the solver API
-  directly (no factor Mat, so no prefix) may override them with the global -mat_sptrsv_graph and
-  -mat_sptrsv_fuse_passes. Factor matrices read them with their own prefix instead.
+  SpTrsvSolverOptionsDefault - graphs on, one pass per fused level, ASAP levels, CSR storage; a program
+  that uses the solver API directly (no factor Mat, so no prefix) may override them with the global
+  -mat_sptrsv_graph, -mat_sptrsv_fuse_passes, -mat_sptrsv_levels and -mat_sptrsv_storage. Factor
+  matrices read them with their own prefix instead.
 */
 PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
 {
+  PetscBool flg;
+  char      str[16];
+
   PetscFunctionBegin;
   opts->use_graph   = PETSC_TRUE;
   opts->fuse_passes = 1;
+  opts->alap        = PETSC_FALSE;
+  opts->warpell     = PETSC_FALSE;
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_graph", &opts->use_graph, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_fuse_passes", &opts->fuse_passes, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_levels", str, sizeof(str), &flg));
+  if (flg) PetscCall(PetscStrcmp(str, "alap", &opts->alap));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_storage", str, sizeof(str), &flg));
+  if (flg) PetscCall(PetscStrcmp(str, "warpell", &opts->warpell));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
   SpTrsvSolverCreate - SpTrsvSolverCreateWithOptions() with SpTrsvSolverOptionsDefault()
 */
-PetscErrorCode SpTrsvSolverCreate(SpTrsvTri tri, PetscBool transpose, SpTrsvFormat format, SpTrsvPlanType ptype, const SpTrsvBackendOps *backend, SpTrsvSolver *solver)
+PetscErrorCode SpTrsvSolverCreate(SpTrsvTri tri, PetscBool transpose, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, SpTrsvSolver *solver)
 {
   SpTrsvSolverOptions opts;
 
   PetscFunctionBegin;
   PetscCall(SpTrsvSolverOptionsDefault(&opts));
-  PetscCall(SpTrsvSolverCreateWithOptions(tri, transpose, format, ptype, backend, &opts, solver));
+  PetscCall(SpTrsvSolverCreateWithOptions(tri, transpose, format, path, backend, &opts, solver));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -38,12 +48,11 @@ static PetscErrorCode SpTrsvSolverComputeCDiag(SpTrsvSolver s)
 }
 
 /* create, analyse (pattern of op(T) only) and hand to the backend; rest and omega only for sweeps */
-static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transpose, SpTrsvTri rest, PetscReal omega, SpTrsvFormat format, SpTrsvPlanType ptype, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvSolver *solver)
+static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transpose, SpTrsvTri rest, PetscReal omega, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvSolver *solver)
 {
   SpTrsvSolver s;
 
   PetscFunctionBegin;
-  PetscCheck(opts->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, opts->fuse_passes);
   PetscCall(PetscNew(&s));
   s->opts      = *opts;
   s->tri       = tri;
@@ -52,13 +61,15 @@ static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transp
   s->backend   = backend;
   s->rest      = rest;
   s->keep      = 1.0 - omega;
+  PetscCall(SpTrsvPathGetExecutor(path, backend->slot, &s->exec));
+  PetscCheck(!rest || s->exec->sweep, PETSC_COMM_SELF, PETSC_ERR_SUP, "Path %s has no Gauss-Seidel sweeps", path->name);
   PetscCall(SpTrsvTriGetOp(tri, transpose, &s->op));
-  PetscCall(SpTrsvPlanCreate(&s->op, ptype, &s->plan));
+  PetscCall(SpTrsvPlanCreate(&s->op, path, format, opts, &s->plan));
   if (rest && format == SPTRSV_FORMAT_CSC) {
     PetscCall(PetscMalloc1(tri->n + 1, &s->cdiag));
     PetscCall(SpTrsvSolverComputeCDiag(s));
   }
-  PetscCall((*backend->setup)(s));
+  PetscCall((*s->exec->setup)(s));
   s->state      = tri->state;
   s->rest_state = rest ? rest->state : 0;
   *solver       = s;
@@ -68,10 +79,10 @@ static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transp
 /*
   SpTrsvSolverCreateWithOptions - analyse op(T) (pattern only) and hand the plan to the backend
 */
-PetscErrorCode SpTrsvSolverCreateWithOptions(SpTrsvTri tri, PetscBool transpose, SpTrsvFormat format, SpTrsvPlanType ptype, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvSolver *solver)
+PetscErrorCode SpTrsvSolverCreateWithOptions(SpTrsvTri tri, PetscBool transpose, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvSolver *solver)
 {
   PetscFunctionBegin;
-  PetscCall(SpTrsvSolverCreate_Private(tri, transpose, NULL, 1.0, format, ptype, backend, opts, solver));
+  PetscCall(SpTrsvSolverCreate_Private(tri, transpose, NULL, 1.0, format, path, backend, opts, solver));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -80,12 +91,12 @@ PetscErrorCode SpTrsvSolverCreateWithOptions(SpTrsvTri tri, PetscBool transpose,
   the strict triangle the sweep waits for and idiag_i = omega / a_ii, R the opposite strict triangle
   (same n). The plan is computed on T alone.
 */
-PetscErrorCode SpTrsvSolverCreateSweep(SpTrsvTri tri, SpTrsvTri rest, PetscReal omega, SpTrsvFormat format, SpTrsvPlanType ptype, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvSolver *solver)
+PetscErrorCode SpTrsvSolverCreateSweep(SpTrsvTri tri, SpTrsvTri rest, PetscReal omega, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvSolver *solver)
 {
   PetscFunctionBegin;
   PetscCheck(rest && rest->n == tri->n && rest->uplo != tri->uplo, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "A sweep needs the opposite strict triangle of the same size");
   PetscCheck(!tri->unit && tri->idiag, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "A sweep needs an explicit diagonal");
-  PetscCall(SpTrsvSolverCreate_Private(tri, PETSC_FALSE, rest, omega, format, ptype, backend, opts, solver));
+  PetscCall(SpTrsvSolverCreate_Private(tri, PETSC_FALSE, rest, omega, format, path, backend, opts, solver));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -98,7 +109,7 @@ PetscErrorCode SpTrsvSolverUpdateValues(SpTrsvSolver s)
   PetscFunctionBegin;
   if (s->state == s->tri->state && (!s->rest || s->rest_state == s->rest->state)) PetscFunctionReturn(PETSC_SUCCESS);
   if (s->cdiag) PetscCall(SpTrsvSolverComputeCDiag(s));
-  PetscCall((*s->backend->update_values)(s));
+  PetscCall((*s->exec->update_values)(s));
   s->state = s->tri->state;
   if (s->rest) s->rest_state = s->rest->state;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -112,7 +123,7 @@ PetscErrorCode SpTrsvSolverApply(SpTrsvSolver s, const PetscScalar *b, PetscScal
 {
   PetscFunctionBegin;
   PetscCall(SpTrsvSolverUpdateValues(s));
-  PetscCall((*s->backend->solve)(s, b, x));
+  PetscCall((*s->exec->solve)(s, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -127,7 +138,7 @@ PetscErrorCode SpTrsvSolverSweep(SpTrsvSolver s, const PetscScalar *b, const Pet
   PetscFunctionBegin;
   PetscCheck(s->rest, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not a sweep solver");
   PetscCall(SpTrsvSolverUpdateValues(s));
-  PetscCall((*s->backend->sweep)(s, b, xold, x));
+  PetscCall((*s->exec->sweep)(s, b, xold, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -150,7 +161,7 @@ PetscErrorCode SpTrsvSolverDestroy(SpTrsvSolver *solver)
 
   PetscFunctionBegin;
   if (!s) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall((*s->backend->destroy)(s));
+  if (s->exec) PetscCall((*s->exec->destroy)(s));
   PetscCall(SpTrsvPlanDestroy(&s->plan));
   PetscCall(PetscFree(s->cdiag));
   PetscCall(PetscFree(s));

@@ -7,14 +7,13 @@
 #include <petsc/private/pcimpl.h>
 
 const char *const PCGSTypes[]      = {"", "forward", "backward", "symmetric", "PCGSType", "PC_GS_", NULL};
-const char *const PCGSSchedulers[] = {"level", "element", "auto", "PCGSScheduler", "PC_GS_SCHEDULER_", NULL};
 
 typedef struct {
   /* options */
   PCGSType            type;
   PetscReal           omega, shift;
   PetscInt            its;
-  PCGSScheduler       scheduler;
+  char                scheduler[64]; /* a path with sweeps (the registry's names) or "auto" */
   SpTrsvFormat        format;
   SpTrsvBackendType   backendreq;
   SpTrsvSolverOptions opts;
@@ -24,21 +23,18 @@ typedef struct {
   PetscBool               local;    /* pmat is parallel: local sweeps on the diagonal block */
   PetscReal               gs_omega, gs_shift; /* parameters gs was built with */
   SpTrsvFormat            gs_format;
-  SpTrsvPlanType          ptype;
+  SpTrsvPath              path; /* the path the sweeps run on */
   const SpTrsvBackendOps *backend;
-  const char             *backend_note;
-  PetscScalar            *stage_b, *stage_x, *work; /* backend vectors */
-  PetscBool               copies;
+  char                    backend_note[256];
+  SpTrsvStaging           staging; /* PETSc vectors on the backend */
+  PetscScalar            *work;    /* backend work vector of the transposed application */
 } PC_GS;
 
 static PetscErrorCode PCGSFree_Private(PC_GS *jac)
 {
   PetscFunctionBegin;
-  if (jac->backend) {
-    if (jac->stage_b) PetscCall((*jac->backend->vec_free)(&jac->stage_b));
-    if (jac->stage_x) PetscCall((*jac->backend->vec_free)(&jac->stage_x));
-    if (jac->work) PetscCall((*jac->backend->vec_free)(&jac->work));
-  }
+  PetscCall(SpTrsvStagingDestroy(&jac->staging));
+  if (jac->work) PetscCall((*jac->backend->vec_free)(&jac->work));
   PetscCall(SpTrsvGSDestroy(&jac->gs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -74,20 +70,18 @@ static PetscErrorCode PCSetUp_GS(PC pc)
   PetscCall(PCGSGetLocalMatrix(pc, &Aloc, &local));
   rebuild = (PetscBool)(!jac->gs || !pc->setupcalled || pc->flag == DIFFERENT_NONZERO_PATTERN || Aloc != jac->Aloc || jac->gs_omega != jac->omega || jac->gs_shift != jac->shift || jac->gs_format != jac->format);
   if (rebuild) {
-    PetscInt n;
+    PetscBool automatic;
+    char      option[256];
 
     PetscCall(PCGSFree_Private(jac));
-    PetscCall(SpTrsvBackendSelect(jac->backendreq, &jac->backend, &jac->backend_note));
-    if (jac->scheduler == PC_GS_SCHEDULER_LEVEL) jac->ptype = SPTRSV_PLAN_LEVEL;
-    else if (jac->scheduler == PC_GS_SCHEDULER_ELEMENT) jac->ptype = SPTRSV_PLAN_ELEMENT;
-    else jac->ptype = jac->backend->memtype == PETSC_MEMTYPE_HOST ? SPTRSV_PLAN_LEVEL : SPTRSV_PLAN_ELEMENT;
-    PetscCall(SpTrsvGSCreate(Aloc, jac->omega, jac->shift, jac->format, jac->ptype, jac->backend, &jac->opts, &jac->gs));
-    n = jac->gs->n;
-    PetscCall((*jac->backend->vec_alloc)(n, &jac->work));
-    if (jac->backend->memtype != PETSC_MEMTYPE_HOST) {
-      PetscCall((*jac->backend->vec_alloc)(n, &jac->stage_b));
-      PetscCall((*jac->backend->vec_alloc)(n, &jac->stage_x));
-    }
+    PetscCall(SpTrsvOptionName((PetscObject)pc, "pc_gs_backend", option, sizeof(option)));
+    PetscCall(SpTrsvBackendSelect(jac->backendreq, option, &jac->backend, jac->backend_note, sizeof(jac->backend_note)));
+    PetscCall(PetscStrcmp(jac->scheduler, "auto", &automatic));
+    /* auto: element on the GPU (no barrier per level), level on the host (the same rows, fewer checks) */
+    PetscCall(SpTrsvPathFind(automatic ? (jac->backend->memtype == PETSC_MEMTYPE_HOST ? "level" : "element") : jac->scheduler, &jac->path));
+    PetscCall(SpTrsvGSCreate(Aloc, jac->omega, jac->shift, jac->format, jac->path, jac->backend, &jac->opts, &jac->gs));
+    PetscCall(SpTrsvStagingCreate(jac->backend, jac->gs->n, &jac->staging));
+    PetscCall((*jac->backend->vec_alloc)(jac->gs->n, &jac->work));
     jac->Aloc      = Aloc;
     jac->local     = local;
     jac->gs_omega  = jac->omega;
@@ -104,39 +98,35 @@ typedef enum {
   PCGS_APPLY_TRANSPOSE
 } PCGSOp;
 
+typedef struct {
+  PC_GS    *jac;
+  PCGSOp    op;
+  PetscInt  its;
+  PetscBool zero_guess;
+} PCGSRunCtx;
+
+/* the sweeps on backend arrays: b read, x written (read first, as the iterate, without a zero guess) */
+static PetscErrorCode PCGSRunArrays(void *ctx, const PetscScalar *b, PetscScalar *x, PetscLogDouble *flops)
+{
+  PCGSRunCtx    *c  = (PCGSRunCtx *)ctx;
+  SpTrsvGS       gs = c->jac->gs;
+  PetscLogDouble f0 = gs->flops;
+
+  PetscFunctionBegin;
+  if (c->op == PCGS_APPLY_TRANSPOSE) PetscCall(SpTrsvGSApplyTranspose(gs, (SpTrsvGSSweep)c->jac->type, b, x, c->jac->work));
+  else PetscCall(SpTrsvGSApply(gs, (SpTrsvGSSweep)c->jac->type, c->its, c->zero_guess, b, x));
+  *flops = gs->flops - f0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCGSRun_Private(PC pc, PCGSOp op, Vec b, Vec x, PetscInt its, PetscBool zero_guess)
 {
-  PC_GS                  *jac = (PC_GS *)pc->data;
-  const SpTrsvBackendOps *be  = jac->backend;
-  SpTrsvGS                gs  = jac->gs;
-  PetscScalar            *ba, *xa;
-  PetscLogDouble          f0  = gs->flops;
+  PC_GS     *jac = (PC_GS *)pc->data;
+  PCGSRunCtx ctx = {jac, op, its, zero_guess};
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SPTRSV_GSApply, pc, b, x, 0));
-  if (!(*be->vec_in_place)(b) || !(*be->vec_in_place)(x)) jac->copies = PETSC_TRUE;
-  PetscCall((*be->vec_get)(b, PETSC_TRUE, jac->stage_b, &ba));
-  if (!zero_guess) {
-    /* the iterate is read and written: bring it in as a read, sweep on a backend copy, write it back */
-    PetscScalar *xr;
-    PetscCall((*be->vec_get)(x, PETSC_TRUE, jac->stage_x, &xr));
-    PetscCall((*be->copy)(gs->n, xr, jac->work));
-    PetscCall((*be->vec_restore)(x, PETSC_TRUE, jac->stage_x, &xr));
-  }
-  PetscCall((*be->vec_get)(x, PETSC_FALSE, jac->stage_x, &xa));
-  if (be->memtype != PETSC_MEMTYPE_HOST) PetscCall(PetscLogGpuTimeBegin());
-  if (op == PCGS_APPLY_TRANSPOSE) PetscCall(SpTrsvGSApplyTranspose(gs, (SpTrsvGSSweep)jac->type, ba, xa, jac->work));
-  else if (zero_guess) PetscCall(SpTrsvGSApply(gs, (SpTrsvGSSweep)jac->type, its, PETSC_TRUE, ba, xa));
-  else {
-    PetscCall(SpTrsvGSApply(gs, (SpTrsvGSSweep)jac->type, its, PETSC_FALSE, ba, jac->work));
-    PetscCall((*be->copy)(gs->n, jac->work, xa));
-  }
-  if (be->memtype != PETSC_MEMTYPE_HOST) {
-    PetscCall(PetscLogGpuTimeEnd());
-    PetscCall(PetscLogGpuFlops(gs->flops - f0));
-  } else PetscCall(PetscLogFlops(gs->flops - f0));
-  PetscCall((*be->vec_restore)(b, PETSC_TRUE, jac->stage_b, &ba));
-  PetscCall((*be->vec_restore)(x, PETSC_FALSE, jac->stage_x, &xa));
+  PetscCall(SpTrsvStagingApply(&jac->staging, b, x, (PetscBool)!zero_guess, PCGSRunArrays, &ctx));
   PetscCall(PetscLogEventEnd(SPTRSV_GSApply, pc, b, x, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -198,7 +188,22 @@ static PetscErrorCode PCSetFromOptions_GS(PC pc, SpTrsvOptionItems PetscOptionsO
   PetscCall(PetscOptionsReal("-pc_gs_omega", "Relaxation factor (0 < omega < 2)", "PCGSSetOmega", jac->omega, &jac->omega, NULL));
   PetscCall(PetscOptionsInt("-pc_gs_its", "Iterations per application", "PCGSSetIterations", jac->its, &jac->its, NULL));
   PetscCall(PetscOptionsReal("-pc_gs_diagonal_shift", "Add to the diagonal entries", "", jac->shift, &jac->shift, NULL));
-  PetscCall(PetscOptionsEnum("-pc_gs_scheduler", "Row scheduling of a sweep", "PCGSSetScheduler", PCGSSchedulers, (PetscEnum)jac->scheduler, (PetscEnum *)&jac->scheduler, NULL));
+  {
+    PetscInt           npaths;
+    const char *const *paths;
+    char               list[256] = "auto";
+    PetscBool          flg, known = PETSC_FALSE;
+
+    PetscCall(SpTrsvPathGetNames(PETSC_TRUE, &npaths, &paths));
+    for (PetscInt k = 0; k < npaths; k++) {
+      PetscCall(PetscStrlcat(list, ", ", sizeof(list)));
+      PetscCall(PetscStrlcat(list, paths[k], sizeof(list)));
+    }
+    PetscCall(PetscOptionsString("-pc_gs_scheduler", "Row scheduling of a sweep: a path with sweeps or auto", "PCGSSetScheduler", jac->scheduler, jac->scheduler, sizeof(jac->scheduler), &flg));
+    PetscCall(PetscStrcmp(jac->scheduler, "auto", &known));
+    for (PetscInt k = 0; k < npaths && !known; k++) PetscCall(PetscStrcmp(jac->scheduler, paths[k], &known));
+    PetscCheck(known, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_UNKNOWN_TYPE, "-%spc_gs_scheduler %s: unknown scheduler (choose from %s)", ((PetscObject)pc)->prefix ? ((PetscObject)pc)->prefix : "", jac->scheduler, list);
+  }
   PetscCall(PetscOptionsEnum("-pc_gs_format", "Storage the sweeps read: rows (csr, fused sweeps) or columns (csc)", "", SpTrsvFormats, (PetscEnum)jac->format, (PetscEnum *)&jac->format, NULL));
   PetscCall(PetscOptionsEnum("-pc_gs_backend", "Where the sweeps run", "", SpTrsvBackendTypes, (PetscEnum)jac->backendreq, (PetscEnum *)&jac->backendreq, NULL));
   PetscCall(PetscOptionsBool("-pc_gs_graph", "CUDA: replay each sweep's launches as a CUDA graph", "", jac->opts.use_graph, &jac->opts.use_graph, NULL));
@@ -218,11 +223,11 @@ static PetscErrorCode PCView_GS(PC pc, PetscViewer viewer)
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  type = %s, iterations = %" PetscInt_FMT ", omega = %g, diagonal shift = %g%s\n", PCGSTypes[jac->type], jac->its, (double)jac->omega, (double)jac->shift, jac->local ? " (local sweeps of each process's diagonal block)" : ""));
   if (!jac->gs) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  scheduler %s, format %s (not set up yet)\n", PCGSSchedulers[jac->scheduler], SpTrsvFormats[jac->format]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  scheduler %s, format %s (not set up yet)\n", jac->scheduler, SpTrsvFormats[jac->format]));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  scheduler %s (requested %s), format %s, %s sweeps\n", SpTrsvPlanTypes[jac->ptype], PCGSSchedulers[jac->scheduler], SpTrsvFormats[jac->format], jac->gs->structsym || jac->format == SPTRSV_FORMAT_CSC ? "in-place (one vector)" : "two-vector (pattern not structurally symmetric)"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s (%s)%s\n", jac->backend->name, jac->backend_note, jac->copies ? "; vectors copied to/from the backend" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  scheduler %s (requested %s), format %s, %s sweeps\n", jac->path->name, jac->scheduler, SpTrsvFormats[jac->format], jac->gs->structsym || jac->format == SPTRSV_FORMAT_CSC ? "in-place (one vector)" : "two-vector (pattern not structurally symmetric)"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s (%s)%s\n", jac->backend->name, jac->backend_note, jac->staging.copies ? "; vectors copied to/from the backend" : ""));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "forward sweep (waits on L):\n"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
@@ -271,10 +276,19 @@ static PetscErrorCode PCGSSetIterations_GS(PC pc, PetscInt its)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCGSSetScheduler_GS(PC pc, PCGSScheduler s)
+static PetscErrorCode PCGSSetScheduler_GS(PC pc, const char s[])
 {
+  PC_GS    *jac = (PC_GS *)pc->data;
+  PetscBool automatic;
+  SpTrsvPath path;
+
   PetscFunctionBegin;
-  ((PC_GS *)pc->data)->scheduler = s;
+  PetscCall(PetscStrcmp(s, "auto", &automatic));
+  if (!automatic) {
+    PetscCall(SpTrsvPathFind(s, &path));
+    PetscCheck(path->sweeps, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "Path %s has no Gauss-Seidel sweeps", path->name);
+  }
+  PetscCall(PetscStrncpy(jac->scheduler, s, sizeof(jac->scheduler)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -369,20 +383,20 @@ PetscErrorCode PCGSSetIterations(PC pc, PetscInt its)
 
    Input Parameters:
 +  pc        - the preconditioner context
--  scheduler - `PC_GS_SCHEDULER_LEVEL`, `PC_GS_SCHEDULER_ELEMENT` or `PC_GS_SCHEDULER_AUTO` (default)
+-  scheduler - the name of a path that runs sweeps ("level", "element") or "auto" (default: element on the GPU, level on the host)
 
    Options Database Key:
 .  -pc_gs_scheduler <level,element,auto> - the scheduler
 
    Level: intermediate
 
-.seealso: `PCGS`, `PCGSScheduler`
+.seealso: `PCGS`
 @*/
-PetscErrorCode PCGSSetScheduler(PC pc, PCGSScheduler scheduler)
+PetscErrorCode PCGSSetScheduler(PC pc, const char scheduler[])
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscTryMethod(pc, "PCGSSetScheduler_C", (PC, PCGSScheduler), (pc, scheduler));
+  PetscTryMethod(pc, "PCGSSetScheduler_C", (PC, const char[]), (pc, scheduler));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -420,7 +434,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_GS(PC pc)
   jac->type       = PC_GS_SYMMETRIC;
   jac->omega      = 1.0;
   jac->its        = 1;
-  jac->scheduler  = PC_GS_SCHEDULER_AUTO;
+  PetscCall(PetscStrncpy(jac->scheduler, "auto", sizeof(jac->scheduler)));
   jac->format     = SPTRSV_FORMAT_CSR;
   jac->backendreq = SPTRSV_BACKEND_AUTO;
   PetscCall(SpTrsvSolverOptionsDefault(&jac->opts));

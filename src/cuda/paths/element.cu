@@ -12,7 +12,7 @@
    finished, whatever order the hardware launches blocks in and however few fit on the device. With
    the dispatch order putting dependencies first, the smallest unfinished position always belongs to
    a resident warp whose dependencies are all complete, so it completes: no deadlock, for any triangle
-   the analysis accepts (src/mat/analysis/element.c has the full argument). The counter advances by
+   the analysis accepts (src/mat/analysis/dispatch.c has the full argument). The counter advances by
    exactly nblocks per launch and is never reset, so the kernel arguments are the same for every solve
    (graph capture works) and no reset pass is needed.
 
@@ -55,16 +55,22 @@
    handed out in increasing order, so every position below the largest one handed out belongs to a
    resident or finished block; the smallest unfinished position has all its dependencies done, and its
    warp is resident, so it finishes and the blocks waiting for a slot get one as blocks retire. The
-   argument is written out in src/mat/analysis/element.c; the host backend checks the dispatch order
+   argument is written out in src/mat/analysis/dispatch.c; the host executor checks the dispatch order
    once per pattern (SpTrsvPlanCheckDispatchOrder).
 */
-#include "element_kernels.h"
-#include "row_ops.cuh"
+#include <sptrsv/paths/element.h>
+#include "../row_ops.cuh"
 
-PetscInt SpTrsvCUDAElementLaunches(PetscBool csc, PetscBool sweep)
-{
-  return 1 + (csc && sweep ? 1 : 0); /* a CSC sweep first forms w */
-}
+/* the element path's device state; the flags and counters are never reset (epochs) */
+typedef struct {
+  const int          *aux;    /* n, schedule order. CSR: slot in idx[] of the row's critical dependency (the
+                                 one dispatched last), -1 for an empty row. CSC: the row's number of dependencies */
+  unsigned int       *flag;   /* n, natural row index. CSR: epoch of the solve that finished the row. CSC: count
+                                 of dependencies applied, over all solves so far (mod 2^32) */
+  PetscScalar        *acc;    /* CSC: n accumulators of the pushed updates, natural index, zero between solves */
+  unsigned long long *ticket; /* dispatch counter: advances by nblocks per launch */
+  int                 nblocks;
+} SpTrsvCUDAElement;
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
 
@@ -93,7 +99,7 @@ __device__ __forceinline__ bool SpTrsvLaneReady(const SpTrsvCUDATri &t, const Sp
 }
 
 template <bool UNIT, bool REST>
-__global__ void __launch_bounds__(SPTRSV_CUDA_ELEMENT_WARPS * 32) SpTrsvElementCSRKernel(const SpTrsvCUDATri t, const SpTrsvCUDAElement e, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
+__global__ void __launch_bounds__(SPTRSV_ELEMENT_WARPS * 32) SpTrsvElementCSRKernel(const SpTrsvCUDATri t, const SpTrsvCUDAElement e, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {
   const int    lane = threadIdx.x & 31;
   int          slot, k, i, p0, q, crit;
@@ -102,7 +108,7 @@ __global__ void __launch_bounds__(SPTRSV_CUDA_ELEMENT_WARPS * 32) SpTrsvElementC
   bool         ok;
 
   SpTrsvTakeTicket(e, &slot, &epoch);
-  k = slot * SPTRSV_CUDA_ELEMENT_WARPS + (int)(threadIdx.x >> 5);
+  k = slot * SPTRSV_ELEMENT_WARPS + (int)(threadIdx.x >> 5);
   if (k >= n) return; /* the whole warp */
   if (vp) v = *vp;
   i    = __ldg(t.order + k);
@@ -131,7 +137,7 @@ __global__ void __launch_bounds__(SPTRSV_CUDA_ELEMENT_WARPS * 32) SpTrsvElementC
 }
 
 template <bool UNIT>
-__global__ void __launch_bounds__(SPTRSV_CUDA_ELEMENT_WARPS * 32) SpTrsvElementCSCKernel(const SpTrsvCUDATri t, const SpTrsvCUDAElement e, int n, SpTrsvCUDAVecPtrs v, const PetscScalar *w, const SpTrsvCUDAVecPtrs *vp)
+__global__ void __launch_bounds__(SPTRSV_ELEMENT_WARPS * 32) SpTrsvElementCSCKernel(const SpTrsvCUDATri t, const SpTrsvCUDAElement e, int n, SpTrsvCUDAVecPtrs v, const PetscScalar *w, const SpTrsvCUDAVecPtrs *vp)
 {
   const int    lane = threadIdx.x & 31;
   int          slot, k, i, p, q;
@@ -139,7 +145,7 @@ __global__ void __launch_bounds__(SPTRSV_CUDA_ELEMENT_WARPS * 32) SpTrsvElementC
   PetscScalar  xi = 0;
 
   SpTrsvTakeTicket(e, &slot, &epoch);
-  k = slot * SPTRSV_CUDA_ELEMENT_WARPS + (int)(threadIdx.x >> 5);
+  k = slot * SPTRSV_ELEMENT_WARPS + (int)(threadIdx.x >> 5);
   if (k >= n) return; /* the whole warp */
   if (vp) v = *vp;
   if (w) v.b = w; /* a sweep solves on w */
@@ -164,9 +170,15 @@ __global__ void __launch_bounds__(SPTRSV_CUDA_ELEMENT_WARPS * 32) SpTrsvElementC
   for (p += lane; p < q; p += 32) atomicAdd(e.flag + __ldg(t.idx + p), 1u);
 }
 
-cudaError_t SpTrsvCUDALaunchElement(const SpTrsvCUDATri *t, const SpTrsvCUDAElement *e, PetscBool csc, PetscBool unit, PetscBool sweep, PetscInt n, SpTrsvCUDAVecPtrs v, PetscScalar *w, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
+/* the launch of a solve or a sweep (SpTrsvCUDALaunchFn) */
+static cudaError_t SpTrsvCUDAElementLaunch(const SpTrsvCUDATriData *d, PetscBool sweep, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
 {
-  const unsigned int grid = (unsigned int)e->nblocks, block = SPTRSV_CUDA_ELEMENT_WARPS * 32;
+  const SpTrsvCUDATri     *t    = &d->tri;
+  const SpTrsvCUDAElement *e    = (const SpTrsvCUDAElement *)d->path;
+  const PetscBool          csc  = d->csc, unit = d->unit;
+  const PetscInt           n    = d->n;
+  PetscScalar             *w    = d->d_w;
+  const unsigned int       grid = (unsigned int)e->nblocks, block = SPTRSV_ELEMENT_WARPS * 32;
 
   if (csc) {
     const PetscScalar *src = NULL;
@@ -185,8 +197,69 @@ cudaError_t SpTrsvCUDALaunchElement(const SpTrsvCUDATri *t, const SpTrsvCUDAElem
 
 #else
 
-cudaError_t SpTrsvCUDALaunchElement(const SpTrsvCUDATri *t, const SpTrsvCUDAElement *e, PetscBool csc, PetscBool unit, PetscBool sweep, PetscInt n, SpTrsvCUDAVecPtrs v, PetscScalar *w, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
+static cudaError_t SpTrsvCUDAElementLaunch(const SpTrsvCUDATriData *d, PetscBool sweep, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
 {
   return cudaErrorNotSupported;
 }
 #endif
+
+/* one launch; a CSC sweep first forms w (SpTrsvCUDALaunchesFn) */
+static PetscInt SpTrsvCUDAElementLaunches(const SpTrsvCUDATriData *d, PetscBool sweep)
+{
+  return 1 + (d->csc && sweep ? 1 : 0);
+}
+
+static PetscErrorCode SpTrsvCUDAElementDestroy(SpTrsvCUDATriData *d)
+{
+  SpTrsvCUDAElement *e = (SpTrsvCUDAElement *)d->path;
+
+  PetscFunctionBegin;
+  if (!e) PetscFunctionReturn(PETSC_SUCCESS);
+  SpTrsvCUDACall(cudaFree((void *)e->aux));
+  SpTrsvCUDACall(cudaFree(e->flag));
+  SpTrsvCUDACall(cudaFree(e->acc));
+  SpTrsvCUDACall(cudaFree(e->ticket));
+  PetscCall(PetscFree(d->path));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the triangle in dispatch order, then what the waiting lane spins on (from the analysis: CSR, the slot
+   of the critical dependency; CSC, the dependency count), flags and accumulators zeroed once, the ticket
+   counter at 0 (epochs start at 1) */
+static PetscErrorCode SpTrsvCUDAElementSetup(SpTrsvSolver s)
+{
+  const SpTrsvElementSchedule *es = (const SpTrsvElementSchedule *)s->plan->data;
+  SpTrsvCUDATriData           *d;
+  SpTrsvCUDAElement           *e;
+  int                         *aux, *d_aux = NULL;
+  PetscInt                     n;
+  cudaStream_t                 st = NULL;
+
+  PetscFunctionBegin;
+  PetscCheck(es->csc == (PetscBool)(s->format == SPTRSV_FORMAT_CSC), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Element schedule made for another format");
+  PetscCall(SpTrsvCUDATriSetupBegin(s, SpTrsvCUDAElementLaunch, SpTrsvCUDAElementLaunches, &d));
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  n = d->n;
+  PetscCall(PetscNew(&e));
+  d->path         = e;
+  d->path_destroy = SpTrsvCUDAElementDestroy;
+  PetscCall(PetscMalloc1(n + 1, &aux));
+  for (PetscInt k = 0; k < n; k++) aux[k] = es->csc ? (int)es->aux[k] : (es->aux[k] < 0 ? -1 : d->h_ptr[k] + (int)es->aux[k]);
+  PetscCall(SpTrsvCUDAMallocInt(&d_aux, n, aux, st));
+  e->aux = d_aux;
+  SpTrsvCUDACall(cudaMalloc((void **)&e->flag, (size_t)(n + 1) * sizeof(unsigned int)));
+  SpTrsvCUDACall(cudaMemsetAsync(e->flag, 0, (size_t)(n + 1) * sizeof(unsigned int), st));
+  if (d->csc) {
+    SpTrsvCUDACall(cudaMalloc((void **)&e->acc, (size_t)(n + 1) * sizeof(PetscScalar)));
+    SpTrsvCUDACall(cudaMemsetAsync(e->acc, 0, (size_t)(n + 1) * sizeof(PetscScalar), st));
+  }
+  SpTrsvCUDACall(cudaMalloc((void **)&e->ticket, sizeof(unsigned long long)));
+  SpTrsvCUDACall(cudaMemsetAsync(e->ticket, 0, sizeof(unsigned long long), st));
+  e->nblocks = (int)((n + SPTRSV_ELEMENT_WARPS - 1) / SPTRSV_ELEMENT_WARPS);
+  SpTrsvCUDACall(cudaStreamSynchronize(st)); /* aux may be freed */
+  PetscCall(PetscFree(aux));
+  PetscCall(SpTrsvCUDATriSetupEnd(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const SpTrsvExecutor SpTrsvExecCUDA_element = {SpTrsvCUDAElementSetup, SpTrsvCUDATriUpdateValues, SpTrsvCUDATriSolve, SpTrsvCUDATriSweep, SpTrsvCUDATriDestroy};

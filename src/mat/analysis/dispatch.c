@@ -1,12 +1,12 @@
 /*
-   Element (synchronization-free) scheduling (paper 000, section 4: ELMR / ELMC).
+   Dispatch orders of the synchronization-free paths (element: paper 000, section 4; syncfree: paper 001).
 
-   The plan is the level plan read differently: order[] is the dispatch order. Every row is handed to
-   one worker (a warp on the GPU) in that order, and a worker waits only for the rows its own row
-   depends on, not for a whole level. Because order[] sorts rows by level, every dependency of the row
-   at dispatch position k sits at a position < k (its level is lower).
+   Their plans are read as a dispatch order: order[] hands every row to one worker (a warp, or some lanes
+   of a warp, on the GPU) in that order, and a worker waits only for the rows its own row depends on, not
+   for a whole level. When order[] sorts rows by level, every dependency of the row at dispatch position
+   k sits at a position < k (its level is lower).
 
-   Deadlock freedom (the argument the CUDA kernels rely on, element_kernels.cu):
+   Deadlock freedom (the argument the CUDA kernels rely on, src/cuda/paths/element.cu):
    1. Positions are handed out by a global ticket counter, taken by a block when it starts running, not
       by blockIdx: the block holding ticket t solves positions [t*W, t*W + W) (W warps per block). A
       block takes its ticket only once it is resident, and a resident block stays resident until all
@@ -26,18 +26,6 @@
    dependency of a row is complete when the row's turn comes (SpTrsvPlanCheckDispatchOrder).
 */
 #include <sptrsv/plan.h>
-
-/*
-  SpTrsvPlanCreateElement - the dispatch order of the element path: rows by level, ascending row index
-  within a level (the level plan, typed SPTRSV_PLAN_ELEMENT)
-*/
-PetscErrorCode SpTrsvPlanCreateElement(const SpTrsvOp *op, SpTrsvPlan *plan)
-{
-  PetscFunctionBegin;
-  PetscCall(SpTrsvPlanCreateLevel(op, plan));
-  (*plan)->type = SPTRSV_PLAN_ELEMENT;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /*
   SpTrsvPlanCheckDispatchOrder - verify that order[] is a permutation in which every dependency of a

@@ -1,0 +1,279 @@
+/*
+   A triangle stored in its plan's order on the device, shared by the CUDA executors of the paths
+   (see device_tri.h). A path's setup calls SpTrsvCUDATriSetupBegin, uploads its own schedule into d->path,
+   then calls SpTrsvCUDATriSetupEnd; its solves, sweeps, value refreshes and teardown are the functions here,
+   which run the path's launch sequence through its hooks.
+
+   - Setup (once per pattern) uploads 32-bit copies of the plan's order and of the pattern in the
+     orientation the format reads (CSR: rows of op(T); CSC: columns), stored in plan order so that a thread
+     finds the entries of schedule position k at ptr[k] without first loading order[k], and the values;
+     update_values (numeric refactorization) re-uploads the values only, into the same buffers. All device
+     memory is allocated at setup, never in a solve.
+   - Stream: the backend's (backend_cuda.cu: PETSc's current stream with a CUDA PETSc). A solve only
+     enqueues work: no synchronisation, no allocation.
+   - CUDA graphs (the path's option -mat_sptrsv_graph, default true): the launch sequence of a triangle is
+     captured once at setup on a private capture stream and replayed with one cudaGraphLaunch per solve. b
+     and x change between solves (user vectors, work vectors), so the captured kernels read them from a
+     small device struct that a one-thread kernel updates, in stream order, before the graph launch; it is
+     skipped when b, x and the stream are those of the previous solve. No re-instantiation, no cache,
+     values refresh in place. Caveat: solving with one factor on two streams at once is not supported (nor
+     is it by the shared work vectors of the factor).
+*/
+#include "device_tri.h"
+#include <climits>
+
+/* values in the format's orientation and the inverted diagonal, into the existing buffers. Host
+   sources are pageable: cudaMemcpyAsync stages them before returning, so the host may change them. */
+static PetscErrorCode SpTrsvCUDATriUploadValues(SpTrsvSolver s, cudaStream_t st)
+{
+  SpTrsvCUDATriData *d   = (SpTrsvCUDATriData *)s->bdata;
+  const PetscScalar *val = d->csc ? s->op.ca : s->op.ra;
+
+  PetscFunctionBegin;
+  for (PetscInt q = 0; q < d->nnz; q++) d->h_val[q] = val[d->vmap[q]];
+  if (!d->unit)
+    for (PetscInt k = 0; k < d->n; k++) d->h_idiag[k] = s->op.idiag[d->horder[k]];
+  if (d->nnz) SpTrsvCUDACall(cudaMemcpyAsync(d->d_val, d->h_val, (size_t)d->nnz * sizeof(PetscScalar), cudaMemcpyHostToDevice, st));
+  if (!d->unit && d->n) SpTrsvCUDACall(cudaMemcpyAsync(d->d_idiag, d->h_idiag, (size_t)d->n * sizeof(PetscScalar), cudaMemcpyHostToDevice, st));
+  if (s->rest) {
+    for (PetscInt q = 0; q < d->rnnz; q++) d->h_rval[q] = s->rest->a[d->rvmap[q]];
+    if (d->rnnz) SpTrsvCUDACall(cudaMemcpyAsync(d->d_rval, d->h_rval, (size_t)d->rnnz * sizeof(PetscScalar), cudaMemcpyHostToDevice, st));
+    if (s->cdiag) {
+      for (PetscInt k = 0; k < d->n; k++) d->h_cdiag[k] = s->cdiag[d->horder[k]];
+      if (d->n) SpTrsvCUDACall(cudaMemcpyAsync(d->d_cdiag, d->h_cdiag, (size_t)d->n * sizeof(PetscScalar), cudaMemcpyHostToDevice, st));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* capture the launch sequence of a solve or a sweep (kernels reading their vectors from d_vp) and
+   instantiate it */
+static PetscErrorCode SpTrsvCUDATriCaptureGraph(SpTrsvCUDATriData *d, PetscBool sweep)
+{
+  cudaGraph_t       graph = NULL;
+  cudaError_t       lerr, cerr;
+  cudaStream_t      cs    = NULL;
+  SpTrsvCUDAVecPtrs none  = {NULL, NULL, NULL};
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDAGetCaptureStream(&cs));
+  if (!d->d_vp) SpTrsvCUDACall(cudaMalloc((void **)&d->d_vp, sizeof(SpTrsvCUDAVecPtrs)));
+  SpTrsvCUDACall(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal));
+  lerr = (*d->launch)(d, sweep, none, d->d_vp, cs);
+  cerr = cudaStreamEndCapture(cs, &graph); /* always end the capture, even after an error */
+  if (lerr != cudaSuccess || cerr != cudaSuccess) {
+    if (graph) (void)cudaGraphDestroy(graph);
+    SpTrsvCUDACall(lerr != cudaSuccess ? lerr : cerr);
+  }
+#if CUDART_VERSION >= 12000
+  cerr = cudaGraphInstantiate(&d->graph[sweep].exec, graph, 0);
+#else
+  cerr = cudaGraphInstantiate(&d->graph[sweep].exec, graph, NULL, NULL, 0);
+#endif
+  SpTrsvCUDACall(cudaGraphDestroy(graph)); /* the executable graph does not need it */
+  SpTrsvCUDACall(cerr);
+  d->graph[sweep].vp_set = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a sweep solver's rest R, rows in plan order, and the CSC work vector */
+static PetscErrorCode SpTrsvCUDATriSetupRest(SpTrsvSolver s, cudaStream_t st)
+{
+  SpTrsvCUDATriData *d = (SpTrsvCUDATriData *)s->bdata;
+  SpTrsvTri          R = s->rest;
+  int               *h_rptr, *h_ridx;
+
+  PetscFunctionBegin;
+  d->rnnz = R->i[R->n];
+  PetscCheck(d->rnnz < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "The CUDA kernels use 32-bit indices: the rest has %" PetscInt_FMT " entries", d->rnnz);
+  PetscCall(PetscMalloc2(d->n + 1, &h_rptr, d->rnnz + 1, &h_ridx));
+  PetscCall(PetscMalloc3(d->rnnz + 1, &d->rvmap, d->rnnz + 1, &d->h_rval, d->n + 1, &d->h_cdiag));
+  h_rptr[0] = 0;
+  for (PetscInt k = 0; k < d->n; k++) {
+    const PetscInt i = d->horder[k];
+    PetscInt       q = h_rptr[k];
+    for (PetscInt p = R->i[i]; p < R->i[i + 1]; p++, q++) {
+      h_ridx[q]   = (int)R->j[p];
+      d->rvmap[q] = p;
+    }
+    h_rptr[k + 1] = (int)q;
+  }
+  PetscCall(SpTrsvCUDAMallocInt(&d->d_rptr, d->n + 1, h_rptr, st));
+  PetscCall(SpTrsvCUDAMallocInt(&d->d_ridx, d->rnnz, h_ridx, st));
+  SpTrsvCUDACall(cudaMalloc((void **)&d->d_rval, (size_t)(d->rnnz + 1) * sizeof(PetscScalar)));
+  if (s->cdiag) {
+    SpTrsvCUDACall(cudaMalloc((void **)&d->d_cdiag, (size_t)(d->n + 1) * sizeof(PetscScalar)));
+    SpTrsvCUDACall(cudaMalloc((void **)&d->d_w, (size_t)(d->n + 1) * sizeof(PetscScalar)));
+  }
+  SpTrsvCUDACall(cudaStreamSynchronize(st)); /* the index arrays may be freed */
+  PetscCall(PetscFree2(h_rptr, h_ridx));
+  d->tri.rest.ptr   = d->d_rptr;
+  d->tri.rest.idx   = d->d_ridx;
+  d->tri.rest.val   = d->d_rval;
+  d->tri.rest.cdiag = d->d_cdiag;
+  d->tri.rest.keep  = s->keep;
+  /* lanes per row of the CSC right-hand side kernel: the smallest power of two >= the mean rest row, 2..32 */
+  d->tri.rest.K = 2;
+  while (d->tri.rest.K < 32 && d->tri.rest.K * d->n < d->rnnz) d->tri.rest.K *= 2;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvCUDATriSetupBegin - the triangle (and a sweep's rest) in plan order on the device; the values follow
+  in SpTrsvCUDATriSetupEnd. d->h_ptr and d->h_idx (the pattern in plan order, host) stay valid until then.
+*/
+PetscErrorCode SpTrsvCUDATriSetupBegin(SpTrsvSolver s, SpTrsvCUDALaunchFn launch, SpTrsvCUDALaunchesFn launches, SpTrsvCUDATriData **data)
+{
+  const SpTrsvOp    *op   = &s->op;
+  SpTrsvPlan         plan = s->plan;
+  SpTrsvCUDATriData *d;
+  const PetscInt    *ptr, *idx;
+  int               *h_order;
+  cudaStream_t       st = NULL;
+
+  PetscFunctionBegin;
+  PetscCheck(op->n < INT_MAX && op->nnz < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "The CUDA kernels use 32-bit indices: n = %" PetscInt_FMT " and nnz = %" PetscInt_FMT " must be below %d", op->n, op->nnz, INT_MAX);
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  PetscCall(PetscNew(&d));
+  s->bdata    = d;
+  d->n        = op->n;
+  d->nnz      = op->nnz;
+  d->csc      = (PetscBool)(s->format == SPTRSV_FORMAT_CSC);
+  d->unit     = op->unit;
+  d->launch   = launch;
+  d->launches = launches;
+  ptr         = d->csc ? op->ci : op->ri;
+  idx         = d->csc ? op->cj : op->rj;
+
+  PetscCall(PetscMalloc1(d->n + 1, &h_order));
+  PetscCall(PetscMalloc2(d->n + 1, &d->h_ptr, d->nnz + 1, &d->h_idx));
+  PetscCall(PetscMalloc4(d->nnz + 1, &d->vmap, d->n + 1, &d->horder, d->nnz + 1, &d->h_val, d->n + 1, &d->h_idiag));
+  PetscCall(PetscArraycpy(d->horder, plan->order, d->n));
+  d->h_ptr[0] = 0;
+  for (PetscInt k = 0; k < d->n; k++) {
+    const PetscInt i = plan->order[k];
+    PetscInt       q = d->h_ptr[k];
+    h_order[k]       = (int)i; /* every value < n, checked < INT_MAX */
+    for (PetscInt p = ptr[i]; p < ptr[i + 1]; p++, q++) {
+      d->h_idx[q] = (int)idx[p];
+      d->vmap[q]  = p;
+    }
+    d->h_ptr[k + 1] = (int)q;
+  }
+  PetscCall(SpTrsvCUDAMallocInt(&d->d_order, d->n, h_order, st));
+  PetscCall(SpTrsvCUDAMallocInt(&d->d_ptr, d->n + 1, d->h_ptr, st));
+  PetscCall(SpTrsvCUDAMallocInt(&d->d_idx, d->nnz, d->h_idx, st));
+  SpTrsvCUDACall(cudaMalloc((void **)&d->d_val, (size_t)(d->nnz + 1) * sizeof(PetscScalar)));
+  if (!d->unit) SpTrsvCUDACall(cudaMalloc((void **)&d->d_idiag, (size_t)(d->n + 1) * sizeof(PetscScalar)));
+  if (s->rest) PetscCall(SpTrsvCUDATriSetupRest(s, st));
+  SpTrsvCUDACall(cudaStreamSynchronize(st)); /* h_order may be freed */
+  PetscCall(PetscFree(h_order));
+  d->tri.order = d->d_order;
+  d->tri.ptr   = d->d_ptr;
+  d->tri.idx   = d->d_idx;
+  d->tri.val   = d->d_val;
+  d->tri.idiag = d->d_idiag;
+  *data        = d;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvCUDATriSetupEnd - the values, then the graphs of the path's launch sequence
+*/
+PetscErrorCode SpTrsvCUDATriSetupEnd(SpTrsvSolver s)
+{
+  SpTrsvCUDATriData *d  = (SpTrsvCUDATriData *)s->bdata;
+  cudaStream_t       st = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  PetscCall(SpTrsvCUDATriUploadValues(s, st));
+  /* setup may wait: the uploads are complete before any solve, on whatever stream it runs */
+  SpTrsvCUDACall(cudaStreamSynchronize(st));
+  PetscCall(PetscFree2(d->h_ptr, d->h_idx));
+  for (PetscInt sw = 0; sw < (s->rest ? 2 : 1); sw++)
+    if (s->opts.use_graph && d->n && (*d->launches)(d, (PetscBool)sw) >= SPTRSV_CUDA_GRAPH_MIN_LAUNCHES) PetscCall(SpTrsvCUDATriCaptureGraph(d, (PetscBool)sw));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* numeric refactorization: same pattern, new values, same buffers (so a captured graph stays valid).
+   The copies are ordered after the solves already enqueued on the stream; the wait makes them
+   complete before a solve on any stream (this is the numeric phase, not a solve). */
+PetscErrorCode SpTrsvCUDATriUpdateValues(SpTrsvSolver s)
+{
+  cudaStream_t st = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  PetscCall(SpTrsvCUDATriUploadValues(s, st));
+  SpTrsvCUDACall(cudaStreamSynchronize(st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a solve (sweep = PETSC_FALSE: x = op(T)^{-1} b) or a sweep, device arrays, b != x: enqueue only */
+static PetscErrorCode SpTrsvCUDATriRun(SpTrsvSolver s, PetscBool sweep, const PetscScalar *b, const PetscScalar *xold, PetscScalar *x)
+{
+  SpTrsvCUDATriData *d  = (SpTrsvCUDATriData *)s->bdata;
+  SpTrsvCUDAGraph   *g  = &d->graph[sweep ? 1 : 0];
+  SpTrsvCUDAVecPtrs  v  = {b, x, xold};
+  cudaStream_t       st = NULL;
+
+  PetscFunctionBegin;
+  if (!d->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  if (g->exec) {
+    /* both graphs read d_vp: write it when it does not hold these vectors (or the other graph ran last) */
+    SpTrsvCUDAGraph *other = &d->graph[sweep ? 0 : 1];
+    if (!g->vp_set || g->last.b != b || g->last.x != x || g->last.xold != xold || g->last_stream != st) {
+      g->vp_set = PETSC_FALSE;
+      SpTrsvCUDACall(SpTrsvCUDALaunchSetVecPtrs(d->d_vp, v, st));
+      g->vp_set      = PETSC_TRUE;
+      g->last        = v;
+      g->last_stream = st;
+      other->vp_set  = PETSC_FALSE;
+    }
+    SpTrsvCUDACall(cudaGraphLaunch(g->exec, st));
+  } else SpTrsvCUDACall((*d->launch)(d, sweep, v, NULL, st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvCUDATriSolve(SpTrsvSolver s, const PetscScalar *b, PetscScalar *x)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDATriRun(s, PETSC_FALSE, b, NULL, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvCUDATriSweep(SpTrsvSolver s, const PetscScalar *b, const PetscScalar *xold, PetscScalar *x)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDATriRun(s, PETSC_TRUE, b, xold, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvCUDATriDestroy(SpTrsvSolver s)
+{
+  SpTrsvCUDATriData *d = (SpTrsvCUDATriData *)s->bdata;
+
+  PetscFunctionBegin;
+  if (!d) PetscFunctionReturn(PETSC_SUCCESS);
+  if (d->path_destroy) PetscCall((*d->path_destroy)(d));
+  for (PetscInt g = 0; g < 2; g++)
+    if (d->graph[g].exec) SpTrsvCUDACall(cudaGraphExecDestroy(d->graph[g].exec));
+  SpTrsvCUDACall(cudaFree(d->d_vp));
+  SpTrsvCUDACall(cudaFree(d->d_order));
+  SpTrsvCUDACall(cudaFree(d->d_ptr));
+  SpTrsvCUDACall(cudaFree(d->d_idx));
+  SpTrsvCUDACall(cudaFree(d->d_val));
+  SpTrsvCUDACall(cudaFree(d->d_idiag));
+  SpTrsvCUDACall(cudaFree(d->d_rptr));
+  SpTrsvCUDACall(cudaFree(d->d_ridx));
+  SpTrsvCUDACall(cudaFree(d->d_rval));
+  SpTrsvCUDACall(cudaFree(d->d_cdiag));
+  SpTrsvCUDACall(cudaFree(d->d_w));
+  PetscCall(PetscFree2(d->h_ptr, d->h_idx)); /* when setup stopped between its two steps */
+  PetscCall(PetscFree3(d->rvmap, d->h_rval, d->h_cdiag));
+  PetscCall(PetscFree4(d->vmap, d->horder, d->h_val, d->h_idiag));
+  PetscCall(PetscFree(s->bdata));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,184 @@
+/*
+   sptrsv_level (paper 000: LEVR / LEVC): level-set scheduling. Rows are grouped by level,
+   lev(i) = 1 + max lev(j) over the dependencies j of row i; the rows of a level are solved in parallel,
+   one level after the other. The analysis also decides the launch geometry the CUDA kernels follow
+   (include/sptrsv/paths/level.h): lanes per row of each level, and which runs of small levels are fused
+   into one single-block launch. The host executor runs the rows in the same order and checks that
+   schedule once per pattern.
+*/
+#include <sptrsv/paths/level.h>
+#include <sptrsv/hostexec.h>
+#include <petsctime.h>
+
+/* lanes per row of a level: the smallest power of two >= the mean row length, clamped to 2..32 (paper
+   000 uses groups of 2..32 lanes). Rows at least as long as K keep every lane busy on the first pass
+   of the row loop; longer rows loop. */
+int SpTrsvLanesPerRow(PetscReal mean)
+{
+  int K = 2;
+  while (K < 32 && (PetscReal)K < mean) K *= 2;
+  return K;
+}
+
+static int SpTrsvRoundUpWarp(PetscInt64 t)
+{
+  return (int)(PetscMax(32, PetscMin((PetscInt64)SPTRSV_LEVEL_FUSED_MAX_THREADS, (t + 31) / 32 * 32)));
+}
+
+static PetscErrorCode SpTrsvLevelScheduleDestroy(SpTrsvPlan plan)
+{
+  SpTrsvLevelSchedule *ls = (SpTrsvLevelSchedule *)plan->data;
+
+  PetscFunctionBegin;
+  if (ls) PetscCall(PetscFree2(ls->seg, ls->levK));
+  PetscCall(PetscFree(plan->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvLevelScheduleView(SpTrsvPlan plan, PetscViewer viewer)
+{
+  SpTrsvLevelSchedule *ls     = (SpTrsvLevelSchedule *)plan->data;
+  PetscInt             nfused = 0, fused_levels = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < ls->nseg; k++)
+    if (ls->seg[k].kind == SPTRSV_LEVEL_SEG_FUSED) {
+      nfused++;
+      fused_levels += ls->seg[k].l1 - ls->seg[k].l0;
+    }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "launches %" PetscInt_FMT ": %" PetscInt_FMT " single-block runs holding %" PetscInt_FMT " levels, %" PetscInt_FMT " levels with a grid each\n", ls->nseg, nfused, fused_levels, ls->nseg - nfused));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvLevelScheduleBuild - choose K per level (from its mean row length in ptr, i.e. the rows of op(T)
+  for CSR and its columns for CSC) and group consecutive small levels into fused segments
+*/
+static PetscErrorCode SpTrsvLevelScheduleBuild(SpTrsvPlan plan, const PetscInt *ptr, PetscInt fuse_passes, SpTrsvLevelSchedule *ls)
+{
+  const PetscInt      nlevels = plan->nlevels, *levptr = plan->levptr, *order = plan->order;
+  PetscBool          *small;
+  PetscInt            ns = 0;
+  SpTrsvLevelSegment *s;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(nlevels + 1, &small));
+  for (PetscInt l = 0; l < nlevels; l++) {
+    const PetscInt rows = levptr[l + 1] - levptr[l];
+    PetscInt64     len  = 0;
+    for (PetscInt k = levptr[l]; k < levptr[l + 1]; k++) len += ptr[order[k] + 1] - ptr[order[k]];
+    ls->levK[l] = SpTrsvLanesPerRow(rows ? (PetscReal)len / rows : 0);
+    /* the fused block loops over the rows of a level: a level is fused when it takes at most fuse_passes
+       passes of the block (one barrier instead of one launch, at the price of a single SM's throughput) */
+    small[l] = (PetscBool)((PetscInt64)rows * ls->levK[l] <= (PetscInt64)fuse_passes * SPTRSV_LEVEL_FUSED_MAX_THREADS);
+  }
+  /* count: a run of small levels is one segment, every large level is one */
+  for (PetscInt l = 0; l < nlevels; l++)
+    if (!small[l] || l == 0 || !small[l - 1]) ns++;
+  s = ls->seg;
+  ns = 0;
+  for (PetscInt l = 0; l < nlevels;) {
+    SpTrsvLevelSegment *g = &s[ns++];
+    if (small[l]) {
+      PetscInt64 need = 0;
+      g->kind         = SPTRSV_LEVEL_SEG_FUSED;
+      g->l0           = (int)l;
+      for (; l < nlevels && small[l]; l++) need = PetscMax(need, (PetscInt64)(levptr[l + 1] - levptr[l]) * ls->levK[l]);
+      g->l1    = (int)l;
+      g->start = (int)levptr[g->l0];
+      g->nrows = (int)(levptr[l] - levptr[g->l0]);
+      g->K     = 0;
+      g->block = SpTrsvRoundUpWarp(need); /* just enough warps for the widest level of the run */
+      g->grid  = 1;
+    } else {
+      const PetscInt64 threads = (PetscInt64)(levptr[l + 1] - levptr[l]) * ls->levK[l];
+      g->kind                  = SPTRSV_LEVEL_SEG_LEVEL;
+      g->l0                    = (int)l;
+      g->l1                    = (int)(l + 1);
+      g->start                 = (int)levptr[l];
+      g->nrows                 = (int)(levptr[l + 1] - levptr[l]);
+      g->K                     = ls->levK[l];
+      g->block                 = SPTRSV_LEVEL_BLOCK;
+      g->grid                  = (unsigned int)((threads + SPTRSV_LEVEL_BLOCK - 1) / SPTRSV_LEVEL_BLOCK);
+      l++;
+    }
+  }
+  ls->nseg = ns;
+  PetscCall(PetscFree(small));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvAnalyze_level(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvSolverOptions *opts, SpTrsvPlan *plan)
+{
+  SpTrsvPlan           p;
+  SpTrsvLevelSchedule *ls;
+  PetscLogDouble       t0, t1;
+
+  PetscFunctionBegin;
+  PetscCheck(opts->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, opts->fuse_passes);
+  PetscCall(PetscTime(&t0));
+  PetscCall(SpTrsvPlanCreateLevelSets(op, &p));
+  PetscCall(PetscNew(&ls));
+  PetscCall(PetscMalloc2(p->nlevels + 1, &ls->seg, p->nlevels + 1, &ls->levK)); /* at most one segment per level */
+  p->data        = ls;
+  p->destroydata = SpTrsvLevelScheduleDestroy;
+  p->view        = SpTrsvLevelScheduleView;
+  PetscCall(SpTrsvLevelScheduleBuild(p, format == SPTRSV_FORMAT_CSC ? op->ci : op->ri, opts->fuse_passes, ls));
+  PetscCall(PetscTime(&t1));
+  p->stats.analysis_time = t1 - t0;
+  *plan                  = p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvLevelScheduleCheck - the launch sequence a CUDA executor follows covers every level once, in order:
+  fused runs in one block of whole warps no larger than the fused limit, each of their levels within
+  fuse_passes passes of it; every other level alone, with enough groups of K lanes (a power of two in
+  2..32) for its rows
+*/
+PetscErrorCode SpTrsvLevelScheduleCheck(SpTrsvPlan plan, PetscInt fuse_passes)
+{
+  SpTrsvLevelSchedule *ls   = (SpTrsvLevelSchedule *)plan->data;
+  PetscInt             next = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < plan->nlevels; l++) {
+    const int K = ls->levK[l];
+    PetscCheck(K >= 2 && K <= 32 && (K & (K - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Level %" PetscInt_FMT ": %d lanes per row", l, K);
+  }
+  for (PetscInt k = 0; k < ls->nseg; k++) {
+    const SpTrsvLevelSegment *g = &ls->seg[k];
+    PetscCheck(g->l0 == next && g->l1 > g->l0 && g->l1 <= plan->nlevels, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Segment %" PetscInt_FMT " covers levels [%d, %d), expected to start at %" PetscInt_FMT, k, g->l0, g->l1, next);
+    PetscCheck(g->start == plan->levptr[g->l0] && g->start + g->nrows == plan->levptr[g->l1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Segment %" PetscInt_FMT ": rows [%d, %d) do not match its levels", k, g->start, g->start + g->nrows);
+    if (g->kind == SPTRSV_LEVEL_SEG_FUSED) {
+      PetscCheck(g->grid == 1 && g->block % 32 == 0 && g->block >= 32 && g->block <= SPTRSV_LEVEL_FUSED_MAX_THREADS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Fused segment %" PetscInt_FMT ": %u blocks of %d threads", k, g->grid, g->block);
+      for (int l = g->l0; l < g->l1; l++) PetscCheck((PetscInt64)(plan->levptr[l + 1] - plan->levptr[l]) * ls->levK[l] <= (PetscInt64)fuse_passes * SPTRSV_LEVEL_FUSED_MAX_THREADS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Fused segment %" PetscInt_FMT ": level %d takes more than %" PetscInt_FMT " passes", k, l, fuse_passes);
+    } else {
+      PetscCheck(g->l1 == g->l0 + 1 && g->K == ls->levK[g->l0] && g->block == SPTRSV_LEVEL_BLOCK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Level segment %" PetscInt_FMT " is malformed", k);
+      PetscCheck((PetscInt64)g->grid * (g->block / g->K) >= g->nrows, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Level segment %" PetscInt_FMT ": %u blocks cannot hold %d rows", k, g->grid, g->nrows);
+    }
+    next = g->l1;
+  }
+  PetscCheck(next == plan->nlevels, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The launch sequence covers %" PetscInt_FMT " of %" PetscInt_FMT " levels", next, plan->nlevels);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the host executor runs the rows level after level; it checks the schedule the GPU would follow */
+static PetscErrorCode SpTrsvHostLevelSetup(SpTrsvSolver s)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvLevelScheduleCheck(s->plan, s->opts.fuse_passes));
+  PetscCall(SpTrsvHostOrderedSetup(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const SpTrsvExecutor SpTrsvExecHost_level = {SpTrsvHostLevelSetup, SpTrsvHostOrderedUpdateValues, SpTrsvHostOrderedSolve, SpTrsvHostOrderedSweep, SpTrsvHostOrderedDestroy};
+
+/* the level path's options, read with the factor's prefix */
+PetscErrorCode SpTrsvOptions_level(SpTrsvOptionItems PetscOptionsObject, SpTrsvSolverOptions *opts)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches as a CUDA graph", "MatSolverType sptrsv_level", opts->use_graph, &opts->use_graph, NULL));
+  PetscCall(PetscOptionsInt("-mat_sptrsv_fuse_passes", "CUDA: fuse a level into one block when it takes at most this many passes of the block", "MatSolverType sptrsv_level", opts->fuse_passes, &opts->fuse_passes, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
