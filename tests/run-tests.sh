@@ -7,7 +7,7 @@
 #
 # Prints "ok N name" or "not ok N name" (failing output indented below) per test, then "N passed, N failed";
 # exits nonzero iff a test failed. Full logs: tests/out/logs/<name>.log. Scratch builds: tests/out/.
-# Environment: PETSC_DIR (default /usr/lib/petsc), SPTRSV_MATDIR (default ../shared/matrices),
+# Environment: PETSC_DIR (default /usr/lib/petsc), SPTRSV_MATDIR (default tests/data/matrices: tests/data/matdir.sh),
 # SPTRSV_TEST_TIMEOUT (seconds per command, default 300), PETSC_EXAMPLES_DIR (PETSc's examples/src).
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
@@ -16,7 +16,7 @@ export PETSC_DIR=${PETSC_DIR:-/usr/lib/petsc}
 LIB=$ROOT/lib/libpetscsptrsv.so
 OUT=$ROOT/tests/out
 LOGS=$OUT/logs
-MATDIR=${SPTRSV_MATDIR:-$ROOT/../shared/matrices}
+. tests/data/matdir.sh # MATDIR: $SPTRSV_MATDIR, default tests/data/matrices
 TMO=${SPTRSV_TEST_TIMEOUT:-300}
 FILTER=""
 LIST=0
@@ -143,10 +143,11 @@ PY
 last_its() { sed -n 's/.*Linear solve .* iterations \([0-9][0-9]*\).*/\1/p' "$1" | tail -n 1; }
 
 # ---- a. unit tests ------------------------------------------------------------------------------
-unit_test() {
+unit_test() { # unit_test BIN [ARGS...]
   local bin=$1
-  say "\$ $bin"
-  timeout "$TMO" "$bin" >"$OUT/unit.out" 2>&1
+  shift
+  say "\$ $bin $*"
+  timeout "$TMO" "$bin" "$@" >"$OUT/unit.out" 2>&1
   local rc=$?
   cat "$OUT/unit.out"
   [ $rc = 0 ] || fail "exit status $rc$([ $rc = 124 ] && echo " (timed out after ${TMO}s)")" || return 1
@@ -365,7 +366,10 @@ shopt -s nullglob
 units=()
 for src in tests/unit/test_*.c; do units+=("${src%.c}"); done
 for bin in "${units[@]}"; do
-  if [ -x "$bin" ]; then run_test "unit/${bin##*/}" unit_test "$bin"
+  # the unit tests that read the test matrices take their directory as -matdir
+  margs=()
+  grep -q '"-matdir"' "$bin.c" && margs=(-matdir "$MATDIR")
+  if [ -x "$bin" ]; then run_test "unit/${bin##*/}" unit_test "$bin" "${margs[@]}"
   else run_test "unit/${bin##*/}" fail "$bin.c is not built (make unit-tests)"; fi
 done
 shopt -u nullglob
@@ -445,7 +449,7 @@ run_test view/log-view ours_grep ex2 "$OURS -log_view" "^SpTrsvSolve " "^SpTrsvS
 run_test view/help ours_grep ex2 "$OURS -help" "-mat_sptrsv_backend" "-mat_sptrsv_format"
 run_test view/help-sub-prefix ours_grep ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_level -help" "-sub_mat_sptrsv_backend"
 
-# d. real matrices (SuiteSparse, ../shared/matrices); b = A*ones. Settings chosen so PETSc's ILU/ICC converge
+# d. real matrices (SuiteSparse, $MATDIR: tests/data/matrices); b = A*ones. Settings chosen so PETSc's ILU/ICC converge
 #    bcsstk13 and 494_bus are ill-conditioned: with ICC, CG's rounding grows until the histories part after
 #    ~31 iterations (ours and PETSc's ICC round differently), so the ICC runs compare a fixed budget of
 #    iterations; bcsstk13 has inodes: ILU(1) compares with -mat_no_inode (see ex19)
