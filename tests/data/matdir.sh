@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # MATDIR is used by the sourcing scripts
 # The one definition of where the test and benchmark scripts read the Matrix Market test matrices from.
 # Sourced (". tests/data/matdir.sh") by tests/run-tests.sh, tests/device/run.sh and examples/benchmarks/device-common.sh
 # (the benchmark scripts); sets MATDIR to
