@@ -105,7 +105,9 @@ run_one() { # run_one NAME: run the program for that row, output to $LOGDIR/NAME
     gs | isai) extra=(-dll_append "$LIB" -pc_type "$name") ;;
   esac
   local full=("${CMD[@]}" "${extra[@]}" -ksp_converged_reason -log_view "${GPU[@]}")
-  echo "# $name: ${full[*]}"
+  local shown
+  shown=$(printf '%q ' "${full[@]}") # quoted as a shell reads it: the line can be copied
+  echo "# $name: ${shown% }"
   local rc=0
   "${full[@]}" >"$LOGDIR/$name.log" 2>&1 </dev/null || rc=$?
   echo "$rc" >"$LOGDIR/$name.rc"
