@@ -7,7 +7,7 @@
 #
 # Prints "ok N name" or "not ok N name" (failing output indented below) per test, then "N passed, N failed";
 # exits nonzero iff a test failed. Full logs: tests/out/logs/<name>.log. Scratch builds: tests/out/.
-# Environment: PETSC_DIR (default /usr/lib/petsc), SPTRSV_MATDIR (default ../shared/matrices),
+# Environment: PETSC_DIR (default /usr/lib/petsc), SPTRSV_MATDIR (default tests/data/matrices: tests/data/matdir.sh),
 # SPTRSV_TEST_TIMEOUT (seconds per command, default 300), PETSC_EXAMPLES_DIR (PETSc's examples/src).
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
@@ -16,7 +16,7 @@ export PETSC_DIR=${PETSC_DIR:-/usr/lib/petsc}
 LIB=$ROOT/lib/libpetscsptrsv.so
 OUT=$ROOT/tests/out
 LOGS=$OUT/logs
-MATDIR=${SPTRSV_MATDIR:-$ROOT/../shared/matrices}
+. tests/data/matdir.sh # MATDIR: $SPTRSV_MATDIR, default tests/data/matrices
 TMO=${SPTRSV_TEST_TIMEOUT:-300}
 FILTER=""
 LIST=0
@@ -143,10 +143,11 @@ PY
 last_its() { sed -n 's/.*Linear solve .* iterations \([0-9][0-9]*\).*/\1/p' "$1" | tail -n 1; }
 
 # ---- a. unit tests ------------------------------------------------------------------------------
-unit_test() {
+unit_test() { # unit_test BIN [ARGS...]
   local bin=$1
-  say "\$ $bin"
-  timeout "$TMO" "$bin" >"$OUT/unit.out" 2>&1
+  shift
+  say "\$ $bin $*"
+  timeout "$TMO" "$bin" "$@" >"$OUT/unit.out" 2>&1
   local rc=$?
   cat "$OUT/unit.out"
   [ $rc = 0 ] || fail "exit status $rc$([ $rc = 124 ] && echo " (timed out after ${TMO}s)")" || return 1
@@ -365,7 +366,10 @@ shopt -s nullglob
 units=()
 for src in tests/unit/test_*.c; do units+=("${src%.c}"); done
 for bin in "${units[@]}"; do
-  if [ -x "$bin" ]; then run_test "unit/${bin##*/}" unit_test "$bin"
+  # the unit tests that read the test matrices take their directory as -matdir
+  margs=()
+  grep -q '"-matdir"' "$bin.c" && margs=(-matdir "$MATDIR")
+  if [ -x "$bin" ]; then run_test "unit/${bin##*/}" unit_test "$bin" "${margs[@]}"
   else run_test "unit/${bin##*/}" fail "$bin.c is not built (make unit-tests)"; fi
 done
 shopt -u nullglob
@@ -445,7 +449,76 @@ run_test view/log-view ours_grep ex2 "$OURS -log_view" "^SpTrsvSolve " "^SpTrsvS
 run_test view/help ours_grep ex2 "$OURS -help" "-mat_sptrsv_backend" "-mat_sptrsv_format"
 run_test view/help-sub-prefix ours_grep ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_level -help" "-sub_mat_sptrsv_backend"
 
-# d. real matrices (SuiteSparse, ../shared/matrices); b = A*ones. Settings chosen so PETSc's ILU/ICC converge
+# h. scripts/compare.sh: one program run with PETSc's solver and with the plugin's paths, one table
+#    compare_script "ARGS": compare.sh --paths "$CMP_PATHS" -- ex2 ARGS exits 0 and prints one row per run (petsc first,
+#    then the paths in order), every run converged, the sptrsv_* rows have the native row's iterations, every time
+#    cell is "SECONDS (RATIOx)" and the first row's ratios are 1.00x
+CMP_PATHS="sptrsv_level sptrsv_element gs isai"
+compare_script() {
+  local o=$OUT/compare.out
+  need_file "$OUT/bin/ex2" "see the build/programs test" || return 1
+  # shellcheck disable=SC2086
+  prun "$o" bash scripts/compare.sh --paths "$CMP_PATHS" -- "$OUT/bin/ex2" $1 || fail "compare.sh exited nonzero" || return 1
+  # shellcheck disable=SC2086
+  python3 - "$o" petsc $CMP_PATHS <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+want = sys.argv[2:]
+hdr = [i for i, l in enumerate(lines) if l.startswith("run ")]
+if len(hdr) != 1:
+    sys.exit("FAIL: expected one table header line ('run ...'), found %d" % len(hdr))
+rows = []
+for l in lines[hdr[0] + 2:]:
+    if not l.strip() or l.startswith("("):
+        break
+    rows.append(re.split(r"\s{2,}", l.strip()))
+names = [r[0] for r in rows]
+bad = []
+if names != want:
+    bad.append("rows %s, expected one per run: %s" % (names, want))
+cell = re.compile(r"^\d\.\d{3}e[-+]\d\d \((\d+\.\d\d)x\)$")
+for r in rows:
+    if len(r) != 7:
+        bad.append("row %s has %d columns, expected 7" % (r[0], len(r)))
+        continue
+    if not r[2].startswith("CONVERGED"):
+        bad.append("%s did not converge: %s" % (r[0], r[2]))
+    for c in r[3:]:
+        m = cell.match(c)
+        if not m:
+            bad.append("%s: time cell '%s' is not 'SECONDS (RATIOx)'" % (r[0], c))
+        elif r is rows[0] and m.group(1) != "1.00":
+            bad.append("first row's ratio is %sx, expected 1.00x" % m.group(1))
+its = {r[0]: r[1] for r in rows if len(r) > 1}
+for p in ("sptrsv_level", "sptrsv_element"):
+    if p in its and its[p] != its.get("petsc"):
+        bad.append("%s took %s iterations, petsc %s" % (p, its[p], its.get("petsc")))
+print("rows: %s; iterations: %s" % (", ".join(names), ", ".join("%s %s" % kv for kv in its.items())))
+for b in bad:
+    print("FAIL:", b)
+sys.exit(1 if bad else 0)
+PY
+}
+
+# compare.sh's bad invocations: no "--" before the program, no program, an unknown path: exit 2 with a usage message
+compare_script_usage() {
+  local o=$OUT/compare.out rc
+  prun "$o" bash scripts/compare.sh "$OUT/bin/ex2" -m 10 -n 10
+  rc=$?
+  [ $rc = 2 ] || fail "exit $rc without --, expected 2" || return 1
+  grep -q "^usage: scripts/compare.sh .* -- ./app ARGS" "$o" || fail "no usage line without --" || return 1
+  grep -q "missing -- \|expected options, then --" "$o" || fail "the message does not say -- is missing" || return 1
+  prun "$o" bash scripts/compare.sh --paths sptrsv_level --
+  rc=$?
+  [ $rc = 2 ] && grep -q "no program after --" "$o" || fail "no program after --: exit $rc" || return 1
+  prun "$o" bash scripts/compare.sh --paths "sptrsv_level nosuchpath" -- "$OUT/bin/ex2"
+  rc=$?
+  [ $rc = 2 ] && grep -q "unknown path 'nosuchpath'" "$o" || fail "unknown path: exit $rc"
+}
+run_test compare/ex2-table compare_script "-m 20 -n 20 -ksp_type gmres -pc_type ilu"
+run_test compare/usage compare_script_usage
+
+# d. real matrices (SuiteSparse, $MATDIR: tests/data/matrices); b = A*ones. Settings chosen so PETSc's ILU/ICC converge
 #    bcsstk13 and 494_bus are ill-conditioned: with ICC, CG's rounding grows until the histories part after
 #    ~31 iterations (ours and PETSc's ICC round differently), so the ICC runs compare a fixed budget of
 #    iterations; bcsstk13 has inodes: ILU(1) compares with -mat_no_inode (see ex19)

@@ -2,8 +2,8 @@
 # its time-budgeted steps, and the builds they share. The caller sets ROOT (repository root), BUDGET (seconds),
 # WORK (its build folder), LOGDIR, SUMMARY and OUTDIR, defines finish(), then calls device_init and device_prepare.
 #
-# Knobs (environment): PETSC_DIR (default ./.petsc-cuda), SPTRSV_MATDIR (./.carry/matrices), SPTRSV_TUTORIALS
-# (./.carry/tutorials), CUDA_HOME (/usr/local/cuda).
+# Knobs (environment): PETSC_DIR (default ./.petsc-cuda), SPTRSV_MATDIR (default tests/data/matrices, the matrices
+# shipped with the repository: tests/data/matdir.sh), SPTRSV_TUTORIALS (./.carry/tutorials), CUDA_HOME (/usr/local/cuda).
 # shellcheck shell=bash
 # shellcheck disable=SC2034,SC2153 # variables used by, or set by, the sourcing scripts
 
@@ -16,7 +16,8 @@ device_init() {
   : >"$SUMMARY"
   export PETSC_DIR=${PETSC_DIR:-$ROOT/.petsc-cuda}
   export PETSC_ARCH=
-  MATDIR=${SPTRSV_MATDIR:-$ROOT/.carry/matrices}
+  # shellcheck source=tests/data/matdir.sh
+  . "$ROOT/tests/data/matdir.sh" # MATDIR: $SPTRSV_MATDIR, default tests/data/matrices
   TUTDIR=${SPTRSV_TUTORIALS:-$ROOT/.carry/tutorials}
   CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
   export PATH=$CUDA_HOME/bin:$PATH

@@ -10,7 +10,15 @@
   make-performance-md.py isai --csv isai.csv [--machine TEXT] [--command TEXT]
       the PC isai tables (paper 003's Tables 1-4, run-isai-device.sh) with the paper's V100 figures
 
-Every number in the output comes from the CSV files; nothing is typed in. Standard library only.
+  The tables, gs and isai commands also draw figures when matplotlib is importable (otherwise the tables alone):
+  tables: speedup over cuSPARSE SpSV per matrix and variant; gs: speedup over the cuSPARSE sweep per matrix and path;
+  isai: the GMRES time per preconditioner split into setup, preconditioner applies and the rest of the solve. Each is
+  a PNG named after the CSV (<csv name>-speedup.png, <csv name>-breakdown.png), written to --plots DIR (default: the
+  CSV's folder; --plots none: no figures) and linked under its table, relative to --md-dir DIR (the folder the
+  markdown will be put in; default: the figures' folder). docs/PERFORMANCE.md: --md-dir docs.
+
+Every number in the output comes from the CSV files; nothing is typed in. Standard library only, plus matplotlib
+(optional) for the figures.
 """
 import argparse
 import csv
@@ -90,6 +98,68 @@ def cmd_e2e(args):
     for r in rows:
         print(",".join(str(r[k]) for k in E2E_FIELDS))
     return 0
+
+
+# ---- figures (optional: matplotlib) ------------------------------------------------------------------
+
+def plot_target(args, csv_path, suffix):
+    """(pyplot, PNG path, markdown link) for a figure of csv_path, or None: no figure (--plots none, no matplotlib)"""
+    if getattr(args, "plots", "none") == "none" or not csv_path or not os.path.isfile(csv_path):
+        return None
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.stderr.write("make-performance-md.py: matplotlib is not importable: tables without figures\n")
+        return None
+    folder = args.plots or os.path.dirname(os.path.abspath(csv_path))
+    os.makedirs(folder, exist_ok=True)
+    png = os.path.join(folder, os.path.splitext(os.path.basename(csv_path))[0] + "-" + suffix + ".png")
+    link = os.path.relpath(os.path.abspath(png), os.path.abspath(args.md_dir or folder)).replace(os.sep, "/")
+    return plt, png, link
+
+
+def save_figure(plt, fig, png):
+    # no date or version in the file: the same CSV gives the same PNG
+    fig.savefig(png, dpi=110, bbox_inches="tight", metadata={"Software": None})
+    plt.close(fig)
+
+
+def plot_speedups(target, labels, series, title, xlabel, groups=None):
+    """horizontal grouped bars, one group per matrix (top to bottom in the order of labels), one bar per series
+    (name -> list of speedups, None where missing), log scale, a line at 1x; groups: (first index, name) separators"""
+    plt, png, link = target
+    names = list(series)
+    nb = len(names)
+    h = 0.8 / nb
+    fig, ax = plt.subplots(figsize=(9.5, 1.2 + 0.07 * len(labels) * (nb + 1.5)))
+    colors = ["#1f77b4", "#aec7e8", "#ff7f0e", "#ffbb78", "#2ca02c", "#98df8a"]
+    vals = [v for name in names for v in series[name] if v]
+    for j, name in enumerate(names):
+        ys = [i - 0.4 + h * (j + 0.5) for i in range(len(labels))]
+        xs = [v if v else 0 for v in series[name]]
+        ax.barh(ys, xs, height=h, color=colors[j % len(colors)], label=name, left=0)
+    ax.set_xscale("log")
+    lo, hi = min(vals + [1.0]), max(vals + [1.0])
+    ax.set_xlim(lo / 1.35, hi * 1.35)
+    ax.axvline(1.0, color="black", linewidth=1.2)
+    ax.set_yticks(range(len(labels)))
+    ax.set_yticklabels(labels, fontsize=8)
+    ax.set_ylim(len(labels) - 0.5, -0.5)
+    for i0, gname in (groups or [])[1:]:
+        ax.axhline(i0 - 0.5, color="grey", linewidth=0.6, linestyle=":")
+    import matplotlib.ticker as mticker
+    ax.xaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: "%gx" % v))
+    ax.xaxis.set_minor_formatter(mticker.FuncFormatter(lambda v, _: "%gx" % v if round(v, 3) in (0.2, 0.3, 0.5, 0.7, 1.5, 2, 3, 5) else ""))
+    ax.tick_params(axis="x", which="minor", labelsize=7)
+    ax.grid(axis="x", which="both", color="#dddddd", linewidth=0.5)
+    ax.set_axisbelow(True)
+    ax.set_xlabel(xlabel + "; black line: 1x, as fast as cuSPARSE", fontsize=9)
+    ax.set_title(title, fontsize=10, pad=24)
+    ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=nb, frameon=False)
+    save_figure(plt, fig, png)
+    return link
 
 
 # ---- tables -----------------------------------------------------------------------------------------
@@ -225,6 +295,20 @@ def cmd_tables(args):
                  [ms(get(lab, "LU", "host-reference", "median_ms"))])
     p(md_table(hdr, t))
     p("")
+    target = plot_target(args, args.bench, "speedup") if labels else None
+    if target:
+        series = {v.replace("level-", ""): [ratio(get(lab, "LU", "cusparse-spsv", "median_ms"), get(lab, "LU", v, "median_ms")) for lab in labels]
+                  for v in OURS}
+        groups, last = [], None
+        for i, lab in enumerate(labels):
+            g = "ex2" if "_ex2" in lab else (lab[:5] if lab.startswith("lap") else "files")
+            if g != last:
+                groups.append((i, g))
+                last = g
+        link = plot_speedups(target, labels, series, "L then U: cuSPARSE SpSV time / our time (> 1x: ours faster), per matrix and variant",
+                             "speedup over cuSPARSE SpSV (log scale)", groups)
+        p("![Speedup over cuSPARSE SpSV per matrix and variant (the table above)](%s)" % link)
+        p("")
     # ---- table 4: end to end ----
     p("### End to end: GMRES(30) + ILU(0), PETSc's cusparse ILU vs sptrsv_level (two processes, identical options otherwise)")
     p("")
@@ -592,6 +676,21 @@ def cmd_gs(args):
         p("")
         p(md_table(["matrices", "variant", "cases", "geometric mean", "min", "max", "ahead", "behind (or equal)"], summ))
         p("")
+    target = plot_target(args, args.csv, "speedup") if cases else None
+    if target:
+        order = [c for k in sorted(lap) for c in lap[k]] + files
+        groups, last = [], None
+        for i, c in enumerate(order):
+            g = "lap%dd%d" % c.key[:2] if c.key else "files"
+            if g != last:
+                groups.append((i, g))
+                last = g
+        series = {v: [c.vs_cus([v]) for c in order] for v in GS_VARIANTS}
+        link = plot_speedups(target, [c.label for c in order], series,
+                             "Symmetric Gauss-Seidel iteration: GFLOP/s of ours / cuSPARSE's (> 1x: ours faster)",
+                             "speedup over the cuSPARSE sweep (log scale); LEV = level, ELM = element scheduling; R = csr, C = csc", groups)
+        p("![Speedup over the cuSPARSE sweep per matrix and path (the tables above)](%s)" % link)
+        p("")
     rt = gs_e2e(e2e, p)
     # ---- targets ----
     tg = []
@@ -633,6 +732,66 @@ ISAI_PAPER = [
     ("lid-driven cavity 300x300 (bs 3)", ["PETSc", "cuSPARSE", "ISAI S(X)", "ISAI S(X^2)", "ISAI S(X^3)"], [130, 129, 3.72, 5.20, 6.88], [3150, 3074, 560, 468, 443], [623, 623, 1092, 836, 711]),
     ("venkat50 (bs 4)", ["PETSc", "cuSPARSE", "ISAI S(X)", "ISAI S(X^2)", "ISAI S(X^3)"], [50, 192, 1.96, 3.02, 4.25], [734, 2556, 678, 458, 369], [367, 367, 2208, 1324, 948]),
 ]
+
+
+def plot_isai_breakdown(target, rows, problems):
+    """one panel per problem: a stacked bar per preconditioner (PCSetUp, PCApply, KSPSolve - PCApply), seconds"""
+    plt, png, link = target
+    ncol = 2
+    nrow = (len(problems) + ncol - 1) // ncol
+    fig, axes = plt.subplots(nrow, ncol, figsize=(12, 0.4 + 2.55 * nrow), squeeze=False)
+    parts = [("PCSetUp (setup)", "#9467bd"), ("PCApply (preconditioner applies)", "#ff7f0e"), ("rest of KSPSolve (SpMV, orthogonalization)", "#1f77b4")]
+    for k, prob in enumerate(problems):
+        ax = axes[k // ncol][k % ncol]
+        get = {r["solver"]: r for r in rows if r["problem"] == prob}
+        keys = [(key, label) for key, label in ISAI_VARIANTS if key in get]
+        bars = []
+        for key, label in keys:
+            r = get[key]
+            su, sv, pa = fnum(r["pc_setup_s"]), fnum(r["ksp_solve_s"]), fnum(r["pcapply_s"])
+            ok = r["status"] == "ok" and su is not None and sv is not None
+            bars.append((key, ok, su or 0.0, min(pa or 0.0, sv or 0.0), max((sv or 0.0) - (pa or 0.0), 0.0), r))
+        # the host ILU can take 10x the GPU rows: the axis ends after the slowest GPU row and the longer bars are cut
+        gpu = [b[2] + b[3] + b[4] for b in bars if b[1] and b[0] != "cpu-ilu"]
+        alltot = [b[2] + b[3] + b[4] for b in bars if b[1]]
+        xmax = 1.3 * (max(gpu) if gpu else max(alltot + [1e-9]))
+        if alltot and max(alltot) <= 1.6 * xmax / 1.3:
+            xmax = 1.3 * max(alltot)
+        for i, (key, ok, su, pa, rest, r) in enumerate(bars):
+            if not ok:
+                ax.text(0, i, " failed", va="center", fontsize=8, color="red")
+                continue
+            conv = r.get("reason", "").startswith("CONVERGED")
+            left = 0.0
+            for (name, color), w in zip(parts, (su, pa, rest)):
+                ax.barh(i, w, left=left, color=color, hatch=None if conv else "//", edgecolor="white" if conv else "black", linewidth=0.3)
+                left += w
+            note = "%.3g s, %s it" % (left, r["iterations"]) + ("" if conv else " (" + r.get("reason", "") + ")")
+            if left > xmax:
+                ax.text(xmax, i, "%s >" % note, va="center", ha="right", fontsize=7, color="white", fontweight="bold")
+            else:
+                ax.text(left, i, " " + note, va="center", fontsize=7)
+        ax.set_xlim(0, xmax)
+        ax.set_yticks(range(len(bars)))
+        ax.set_yticklabels([b[0] for b in bars], fontsize=8)
+        ax.invert_yaxis()
+        ax.set_title(prob, fontsize=9)
+        ax.tick_params(axis="x", labelsize=7)
+        ax.grid(axis="x", color="#dddddd", linewidth=0.5)
+        ax.set_axisbelow(True)
+        if k // ncol == nrow - 1 or k + ncol >= len(problems):
+            ax.set_xlabel("seconds", fontsize=8)
+    for k in range(len(problems), nrow * ncol):
+        axes[k // ncol][k % ncol].axis("off")
+    import matplotlib.patches as mpatches
+    handles = [mpatches.Patch(color=c, label=n) for n, c in parts]
+    if any(r["status"] == "ok" and not r.get("reason", "").startswith("CONVERGED") for r in rows if r["problem"] in problems):
+        handles.append(mpatches.Patch(facecolor="white", edgecolor="black", hatch="//", label="did not converge"))
+    fig.legend(handles=handles, loc="upper center", ncol=4, fontsize=8, bbox_to_anchor=(0.5, 1.0), frameon=False)
+    fig.suptitle("GMRES(30) to 1e-8: time per preconditioner (bar end: setup + solve, iterations)", fontsize=10, y=1.03)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    save_figure(plt, fig, png)
+    return link
 
 
 def cmd_isai(args):
@@ -696,6 +855,13 @@ def cmd_isai(args):
                 summary.append((prob, label, vs, vb, 100 * su / t if t and su is not None else None))
         p(md_table(["preconditioner", "G_it", "T_p", "setup", "T_total", "solve", "setup %", "vs cuSPARSE", "vs best exact"], table))
         p("")
+    target = plot_target(args, args.csv, "breakdown") if problems else None
+    if target:
+        link = plot_isai_breakdown(target, rows, problems)
+        p("#### GMRES(30) time per preconditioner: setup, preconditioner applies, rest of the solve")
+        p("")
+        p("![GMRES(30) time per preconditioner and problem: PCSetUp, PCApply, rest of KSPSolve (the tables above)](%s)" % link)
+        p("")
     if summary:
         p("#### isai against the exact GPU solves")
         p("")
@@ -713,6 +879,11 @@ def cmd_isai(args):
     return 0
 
 
+def add_plot_args(parser):
+    parser.add_argument("--plots", default="", help="folder of the PNG figures (default: the CSV's folder); none: no figures")
+    parser.add_argument("--md-dir", default="", help="folder the markdown goes to: figure links are relative to it (default: the figures' folder)")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -724,6 +895,7 @@ def main():
     b.add_argument("--e2e", default="e2e.csv")
     b.add_argument("--machine", default="")
     b.add_argument("--command", default="")
+    add_plot_args(b)
     c = sub.add_parser("ratios")
     c.add_argument("--bench", default="bench.csv")
     g = sub.add_parser("gs")
@@ -731,10 +903,12 @@ def main():
     g.add_argument("--e2e", default="gs-e2e.csv")
     g.add_argument("--machine", default="")
     g.add_argument("--command", default="")
+    add_plot_args(g)
     i = sub.add_parser("isai")
     i.add_argument("--csv", default="isai.csv")
     i.add_argument("--machine", default="")
     i.add_argument("--command", default="")
+    add_plot_args(i)
     d = sub.add_parser("compare")
     d.add_argument("--before", required=True)
     d.add_argument("--after", required=True)

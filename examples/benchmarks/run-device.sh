@@ -11,7 +11,7 @@
 #      SPTRSV_TUTORIALS, default ./.carry/tutorials);
 #   2. runs bench (one process per matrix) on the ex2 matrix (2-D 5-point 1000x1000), the Laplacians of
 #      paper 000 (2-D 5/9-point 2048x2048 ... 128x32768, 3-D 7/27-point 128^3 ... 32x32x2048) and every
-#      *.mtx.gz of SPTRSV_MATDIR (default ./.carry/matrices), appending to one CSV;
+#      *.mtx.gz of SPTRSV_MATDIR (default tests/data/matrices), appending to one CSV;
 #   3. runs the end-to-end comparison: ex2 (1000x1000) and ex45 (3-D), GMRES(30) + ILU(0), once with PETSc's
 #      own -pc_factor_mat_solver_type cusparse and once with sptrsv_level (the plugin loaded by -dll_append),
 #      identical options otherwise, -log_view -log_view_gpu_time, and extracts iterations and times;

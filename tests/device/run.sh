@@ -7,7 +7,7 @@
 # It uses a carried CUDA PETSc install (PETSC_DIR, default ./.petsc-cuda: a stripped copy made by
 # scripts/build-petsc-cuda.sh --carry; its configuration files are relocated to where it lies), builds
 # the plugin (make WITH_CUDA=1 lib) and tests/device/check_kernels.c, runs the check on the generated
-# matrices and on every .mtx.gz of SPTRSV_MATDIR (default ./.carry/matrices), then runs compute-sanitizer
+# matrices and on every .mtx.gz of SPTRSV_MATDIR (default tests/data/matrices), then runs compute-sanitizer
 # (memcheck, racecheck, synccheck: must be clean; initcheck: advisory) on two small cases.
 # Logs and a summary go to $OUT (when set) or tests/out/device. Exit status 0 iff every required step passed.
 set -u
@@ -21,7 +21,8 @@ T0=$(date +%s)
 FAILED=0
 export PETSC_DIR=${PETSC_DIR:-$ROOT/.petsc-cuda}
 export PETSC_ARCH=
-MATDIR=${SPTRSV_MATDIR:-$ROOT/.carry/matrices}
+# shellcheck source=tests/data/matdir.sh
+. "$ROOT/tests/data/matdir.sh" # MATDIR: $SPTRSV_MATDIR, default tests/data/matrices
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 export PATH=$CUDA_HOME/bin:$PATH
 export LD_LIBRARY_PATH=$PETSC_DIR/lib:$CUDA_HOME/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}

@@ -1,11 +1,11 @@
 static char help[] = "Block ILU(k) (SpTrsvBILU) against PETSc's native MATSEQBAIJ ILU: solves for block sizes 1..8 and\n\
 levels 0..2, AIJ input cut into blocks, the shared matrices, the zero-pivot rules, refactorization and bad input.\n\
-  -matdir <dir>  directory of the Matrix Market test matrices (default ../shared/matrices)\n\n";
+  -matdir <dir>  directory of the Matrix Market test matrices (default tests/data/matrices: run from the repository root)\n\n";
 
 #include "isai_common.h"
 #include "../../examples/common/mmload.h"
 
-static char matdir[PETSC_MAX_PATH_LEN] = "../shared/matrices";
+static char matdir[PETSC_MAX_PATH_LEN] = "tests/data/matrices";
 
 /* our block factor of the block CSR of A (block size bs, 0 = A's) */
 static PetscErrorCode OurBILU(Mat A, PetscInt bs, const MatFactorInfo *info, SpTrsvBILU *f)

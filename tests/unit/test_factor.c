@@ -1,6 +1,6 @@
 static char help[] = "Compare sptrsv's ILU(k)/ICC(k) with PETSc's native SeqAIJ factorizations.\n\
 Options:\n\
-  -matdir <dir>  directory of the Matrix Market test matrices (default ../shared/matrices)\n\
+  -matdir <dir>  directory of the Matrix Market test matrices (default tests/data/matrices: run from the repository root)\n\
   -tol <tol>     maximum relative difference of the solutions (default 1e-10)\n\
   -nrhs <n>      random right-hand sides per case (default 3)\n\n";
 
@@ -17,7 +17,7 @@ Options:\n\
 
 static PetscInt  nfail = 0, npass = 0, nskip = 0, nrhs = 3;
 static PetscReal tol                        = 1e-10;
-static char      matdir[PETSC_MAX_PATH_LEN] = "../shared/matrices";
+static char      matdir[PETSC_MAX_PATH_LEN] = "tests/data/matrices";
 
 static PetscErrorCode Report(const char *name, PetscBool ok, const char *fmt, PetscReal a, PetscReal b)
 {
