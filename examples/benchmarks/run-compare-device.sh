@@ -2,7 +2,7 @@
 # Before/after comparison of two source trees on the same cases, in one device call (a refactoring must keep
 # every ratio to cuSPARSE):
 #
-#   device run: bash examples/benchmarks/run-compare-device.sh BEFORE_TREE      (carry: .petsc-cuda .carry)
+#   device run: bash examples/benchmarks/run-compare-device.sh BEFORE_TREE      (carry: .petsc-cuda and the tree)
 #
 # BEFORE_TREE is an earlier checkout of this repository carried with the call (e.g. `git archive <rev> | tar -x
 # -C .carry/before`). For each tree, before then after (this one), it builds that tree's plugin and its
@@ -14,7 +14,9 @@
 #
 # Knobs: COMPARE_BUDGET=250 (seconds per tree after which no case starts), BENCH_MAX_TIME=0.15,
 # COMPARE_AFTER_ARGS="-bench_paths level" (extra bench options of the after tree: the variants the before tree has),
-# and those of device-common.sh (PETSC_DIR, SPTRSV_MATDIR, CUDA_HOME).
+# and those of device-common.sh (PETSC_DIR, SPTRSV_MATDIR, CUDA_HOME). The command of the recorded run:
+#   git archive 05a93c8 | tar -x -C .carry/before; SPTRSV_MATDIR=.carry/matrices COMPARE_BUDGET=230 \
+#   BENCH_MAX_TIME=0.15 bash examples/benchmarks/run-compare-device.sh .carry/before
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 HERE=$(pwd)
@@ -23,8 +25,10 @@ BEFORE=$(cd "$BEFORE" && pwd) || exit 2
 OUTTOP=${OUT:-$HERE/build/compare-out}
 mkdir -p "$OUTTOP"
 export PETSC_DIR=${PETSC_DIR:-$HERE/.petsc-cuda}
-export SPTRSV_MATDIR=${SPTRSV_MATDIR:-$HERE/.carry/matrices}
-[ -d "$SPTRSV_MATDIR" ] || SPTRSV_MATDIR=$HERE/tests/data/matrices
+# both trees read this tree's matrices (tests/data/matdir.sh), as an absolute path
+. "$HERE/tests/data/matdir.sh"
+SPTRSV_MATDIR=$(cd "$MATDIR" && pwd) || exit 2
+export SPTRSV_MATDIR
 MAX_TIME=${BENCH_MAX_TIME:-0.15}
 AFTER_ARGS=${COMPARE_AFTER_ARGS:--bench_paths level}
 RC=0
