@@ -470,7 +470,16 @@ def cmd_ratio_compare(args):
     out.append("")
     out.append(f"{len(keys)} ratios compared ({len(set(a) - set(b))} only before, {len(set(b) - set(a))} only after); "
                f"largest change {100 * worst:.1f}%, {beyond} beyond {100 * args.tol:.0f}%")
-    sys.stdout.write("\n".join(out) + "\n")
+    # per configuration: our kernels replayed as CUDA graphs (the default), launched one by one (nograph), and
+    # MatSolve through the factor (ours, and PETSc's cusparse as the run-to-run noise of a path we did not change)
+    classes = {"kernels, CUDA graphs (default)": lambda v: v.endswith("-graph"), "kernels, launched one by one": lambda v: v.endswith("-nograph"),
+               "MatSolve, sptrsv_level": lambda v: v == "matsolve-sptrsv", "MatSolve, PETSc cusparse (unchanged code)": lambda v: v == "matsolve-petsc-cusparse"}
+    summ = ["| configuration | ratios | largest change | beyond " + f"{100 * args.tol:.0f}% |", "|---|---|---|---|"]
+    for name, member in classes.items():
+        ch = [abs(b[k] / a[k] - 1.0) for k in keys if member(k[2])]
+        if ch:
+            summ.append(f"| {name} | {len(ch)} | {100 * max(ch):.1f}% | {sum(c > args.tol for c in ch)} |")
+    sys.stdout.write("\n".join(summ if args.summary else out) + "\n")
     return 0
 
 
@@ -916,6 +925,7 @@ def main():
     r.add_argument("--before", required=True)
     r.add_argument("--after", required=True)
     r.add_argument("--tol", type=float, default=0.03)
+    r.add_argument("--summary", action="store_true", help="one row per configuration instead of one per ratio")
     args = ap.parse_args()
     if args.cmd == "ratio-compare":
         return cmd_ratio_compare(args)
