@@ -1,6 +1,6 @@
 # petsc-sptrsv: build with PETSc's own make variables and rules.
 #   make                 build lib/libpetscsptrsv.so (CUDA backend when nvcc is found; WITH_CUDA=0|1 forces)
-#   make examples        build examples/ex1 and the benchmark programs (bench, bench_gs, bench_isai)
+#   make examples        build examples/ex1, examples/ex2_register and the benchmark programs (bench, bench_gs, bench_isai)
 #   make check           build everything and run the test suite (last line: "N passed, N failed")
 #   make demo            run the demo (GMRES(30) with PETSc's ILU vs sptrsv_level)
 #   make install PREFIX=/path   install library, header and pkg-config file
@@ -72,7 +72,7 @@ $(OBJDIR)/%.o: %.cu
 -include $(OBJS:.o=.d)
 
 # ---- programs linked against the plugin ------------------------------------------------------
-EXAMPLES   := examples/ex1 examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai
+EXAMPLES   := examples/ex1 examples/ex2_register examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai
 UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
 PROG_LIBS  := -Llib -lpetscsptrsv -Wl,-rpath,$(CURDIR)/lib $(LINK_LIBS) -lz $(CUDA_LIBS)
 # programs that call internal functions link the static archive

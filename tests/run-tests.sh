@@ -175,6 +175,16 @@ ex1_detects_mismatch() {
   grep -q "^FAILED: final residual norms of sptrsv_level" "$OUT/ex1.out" || fail "no 'FAILED: final residual norms' line"
 }
 
+# a program that registers the plugin's PC and solver type itself (no -dll_append, no SpTrsvInitializePackage)
+register_case() {
+  need_file examples/ex2_register "make examples" || return 1
+  local o=$OUT/ex2_register.out
+  prun "$o" examples/ex2_register "$@" || fail "ex2_register exited nonzero (it checks the iterations itself)" || return 1
+  grep -q "^OK: registered by hand" "$o" || fail "no 'OK: registered by hand' line" || return 1
+  grep -Eq '^ilu +sptrsv_level +[0-9]+ iterations, CONVERGED' "$o" || fail "no converged sptrsv_level row" || return 1
+  grep -Eq '^isai +[0-9]+ iterations, CONVERGED' "$o" || fail "no converged isai row"
+}
+
 # ---- c. PETSc's own tutorials, native ILU vs ours -----------------------------------------------
 find_examples() {
   local d
@@ -382,6 +392,7 @@ run_test ex1/host ex1_case 1 -n 10 -solver_types petsc,sptrsv_level,sptrsv_level
 run_test ex1/bjacobi-np2 ex1_case 2 -n 12
 run_test ex1/anisotropic-grid ex1_case 1 -da_grid_x 20 -da_grid_y 7 -da_grid_z 5 -beta 100
 run_test ex1/detects-mismatch ex1_detects_mismatch
+run_test register/ex2_register register_case -n 48
 
 # c. PETSc's tutorials
 run_test build/programs build_programs

@@ -322,6 +322,7 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, 
   Mat_SpTrsv *sp;
 
   PetscFunctionBegin;
+  PetscCall(SpTrsvInitializePackage()); /* events and citations, when a program registered the constructor itself */
   PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s supports ILU and ICC factorizations", path->solvertype);
   PetscCheck(A->rmap->n == A->cmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s needs a square matrix, got %" PetscInt_FMT " x %" PetscInt_FMT, path->solvertype, A->rmap->n, A->cmap->n);
   PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));

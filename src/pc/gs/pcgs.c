@@ -430,6 +430,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_GS(PC pc)
   PC_GS *jac;
 
   PetscFunctionBegin;
+  PetscCall(SpTrsvInitializePackage()); /* events, when a program registered the PC itself */
   PetscCall(PetscNew(&jac));
   jac->type       = PC_GS_SYMMETRIC;
   jac->omega      = 1.0;

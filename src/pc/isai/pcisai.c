@@ -769,6 +769,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_ISAI(PC pc)
   PC_ISAI *jac;
 
   PetscFunctionBegin;
+  PetscCall(SpTrsvInitializePackage()); /* events, when a program registered the PC itself */
   PetscCall(PetscNew(&jac));
   jac->power       = 1;
   jac->ftype       = MAT_FACTOR_ILU;
