@@ -578,9 +578,15 @@ run_test isai/view ours_grep ex2 "-m 30 -n 30 -pc_type isai -pc_isai_power 2 -ks
 run_test isai/ex19-refactor-view ours_grep ex19 "-da_grid_x 16 -da_grid_y 16 -dm_mat_type baij -pc_type isai -ksp_view" "factor BILU\(0\), block size 4" "numeric setups 2" "seqbaij matrices"
 run_test isai/log-view ours_grep ex2 "-m 30 -n 30 -pc_type isai -log_view" "^SpTrsvISAISetup " "^SpTrsvISAIApply " "^PCApply "
 run_test isai/help ours_grep ex2 "-m 30 -n 30 -pc_type isai -help" "-pc_isai_power" "-pc_isai_levels" "-pc_isai_block_size" "-pc_isai_relaxation_steps" "-pc_isai_backend" "-pc_isai_gpu_factor" "-pc_isai_gpu_bsr" "-pc_isai_shift_type"
-run_test isai/bad-zero-pivot ours_fails mmsolve "-builtin zeropivot -ksp_type gmres -pc_type isai" "Zero pivot in row 1"
-run_test isai/bad-singular-block ours_fails mmsolve "-builtin singularblock -ksp_type gmres -pc_type isai -pc_isai_block_size 2" "diagonal block of block row 1 \(rows 2 to 3\).*singular"
-run_test isai/bad-singular-block-baij ours_fails mmsolve "-builtin singularblock -mat_type baij -mat_block_size 2 -ksp_type gmres -pc_type isai" "diagonal block of block row 1 \(rows 2 to 3\).*singular"
+# a zero pivot fails PC isai as it fails PETSc's ILU (scalar, and block ILU against PETSc's BAIJ ILU): the same
+# converged reason (DIVERGED_PC_FAILED); with -ksp_error_if_not_converged an error naming the (block) row
+run_test isai/bad-zero-pivot same_reason 1 mmsolve "-builtin zeropivot -ksp_type gmres" "-pc_type ilu" "-pc_type isai" DIVERGED_PC_FAILED
+run_test isai/bad-zero-pivot-error ours_fails mmsolve "-builtin zeropivot -ksp_type gmres -pc_type isai -ksp_error_if_not_converged" "Zero pivot in row 1 of the factored matrix"
+run_test isai/bad-singular-block same_reason 1 mmsolve "-builtin singularblock -ksp_type gmres" "-mat_type baij -mat_block_size 2 -pc_type ilu" "-pc_type isai -pc_isai_block_size 2" DIVERGED_PC_FAILED
+run_test isai/bad-singular-block-baij same_reason 1 mmsolve "-builtin singularblock -mat_type baij -mat_block_size 2 -ksp_type gmres" "-pc_type ilu" "-pc_type isai" DIVERGED_PC_FAILED
+run_test isai/bad-singular-block-error ours_fails mmsolve "-builtin singularblock -ksp_type gmres -pc_type isai -pc_isai_block_size 2 -ksp_error_if_not_converged" "diagonal block of block row 1 \(rows 2 to 3\).*singular"
+run_test isai/bad-singular-block-baij-error ours_fails mmsolve "-builtin singularblock -mat_type baij -mat_block_size 2 -ksp_type gmres -pc_type isai -ksp_error_if_not_converged" "diagonal block of block row 1 \(rows 2 to 3\).*singular"
+run_test isai/bad-zero-pivot-view ours_grep mmsolve "-builtin zeropivot -ksp_type gmres -pc_type isai -ksp_view" "last numeric setup FAILED: zero pivot in row 1 of the factor"
 run_test isai/bad-missing-diagonal ours_fails mmsolve "-f $MATDIR/west0479.mtx.gz -ksp_type gmres -pc_type isai" "missing diagonal entry in row [0-9]+"
 run_test isai/bad-block-size ours_fails mmsolve "-f $MATDIR/494_bus.mtx.gz -ksp_type gmres -pc_type isai -pc_isai_block_size 3" "not a multiple of the block size 3"
 run_test isai/bad-power ours_fails ex2 "-m 10 -n 10 -pc_type isai -pc_isai_power 5" "outside 1 \.\. 4"
