@@ -457,7 +457,40 @@ run_test gs/ex45-gamg-richardson gs_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da
 run_test gs/ex45-bjacobi-np2 gs_case 2 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type bjacobi -ksp_monitor" "-sub_pc_type sor" "-sub_pc_type gs -sub_pc_gs_format csc"
 run_test gs/bcsstk13-cg-symmetric gs_case 1 mmsolve "-f $MATDIR/bcsstk13.mtx.gz -ksp_type cg -ksp_max_it 300 -mat_no_inode -ksp_monitor" "-pc_type sor -pc_sor_omega 1.2" "-pc_type gs -pc_gs_omega 1.2"
 run_test gs/missing-diagonal-error ours_fails mmsolve "-f $MATDIR/west0479.mtx.gz -ksp_type gmres -pc_type gs" "row [0-9]+ has no diagonal entry"
-run_test gs/zero-diagonal-error ours_fails mmsolve "-builtin zerodiag -ksp_type gmres -pc_type gs" "zero diagonal entry in row [0-9]+"
+# a zero diagonal entry, as PCSOR (MatSOR): with omega = 1 and no shift both stop with an error; with omega != 1
+# both go on with an Inf diagonal (DIVERGED_NANORINF); with omega = 1 and a negative shift both fail the PC
+# (DIVERGED_PC_FAILED); with -ksp_error_if_not_converged ours stops with its own message naming the row
+ZD="-builtin zerodiag -ksp_type gmres"
+run_test gs/zero-diagonal-error both_fail mmsolve "$ZD" "-pc_type sor" "-pc_type gs" "Zero diagonal on row 1" "Gauss-Seidel: zero diagonal on row 1"
+run_test gs/zero-diagonal-omega same_reason 1 mmsolve "$ZD" "-pc_type sor -pc_sor_omega 1.3" "-pc_type gs -pc_gs_omega 1.3" DIVERGED_NANORINF
+run_test gs/zero-diagonal-negative-shift same_reason 1 mmsolve "$ZD" "-pc_type sor -pc_sor_diagonal_shift -0.5" "-pc_type gs -pc_gs_diagonal_shift -0.5" DIVERGED_PC_FAILED
+run_test gs/zero-diagonal-sor-names same_reason 1 mmsolve "$ZD" "-pc_type sor -pc_sor_diagonal_shift -0.5 -pc_sor_forward" "-pc_type gs -pc_sor_diagonal_shift -0.5 -pc_sor_forward" DIVERGED_PC_FAILED
+run_test gs/zero-diagonal-omega-error both_fail mmsolve "$ZD -pc_sor_omega 1.3 -ksp_error_if_not_converged" "-pc_type sor" "-pc_type gs" "not converged due to Nan or Inf" "Gauss-Seidel: the relaxed inverse diagonal entry .* of row 1 is not finite"
+run_test gs/zero-diagonal-shift-error both_fail mmsolve "$ZD -pc_sor_diagonal_shift -0.5 -ksp_error_if_not_converged" "-pc_type sor" "-pc_type gs" "not converged due to Nan or Inf" "Gauss-Seidel: zero diagonal on row 1"
+# PCSOR's option names: -pc_type gs is a drop-in for -pc_type sor (same options, same iterations and residuals)
+gs_sor_names() { # gs_sor_names NP PROG COMMON SOR_OPTIONS VIEW_PATTERN [PREFIX]: -[PREFIX]pc_type sor and gs, the same -pc_sor_* options
+  gs_case "$1" "$2" "$3" "-${6:-}pc_type sor $4" "-${6:-}pc_type gs $4" || return 1
+  grep -Eq -- "$5" "$OUT/ours.out" || fail "-ksp_view lacks /$5/"
+}
+run_test gs/sor-names-omega-its-symmetric gs_sor_names 1 ex2 "$G2" "-pc_sor_omega 1.3 -pc_sor_its 2 -pc_sor_symmetric" "values from PCSOR's option names: -pc_sor_symmetric \(type symmetric\); -pc_sor_omega 1.3; -pc_sor_its 2"
+run_test gs/sor-names-lits-local-backward-shift gs_sor_names 1 ex2 "$G2" "-pc_sor_lits 2 -pc_sor_local_backward -pc_sor_diagonal_shift 0.1" "-pc_sor_local_backward \(type backward\); -pc_sor_lits 2; -pc_sor_diagonal_shift 0.1"
+run_test gs/sor-names-its-lits-forward gs_sor_names 1 ex2 "$G2" "-pc_sor_its 2 -pc_sor_lits 3 -pc_sor_forward" "-pc_sor_forward \(type forward\); -pc_sor_its 2; -pc_sor_lits 3"
+run_test gs/sor-names-mg-richardson gs_sor_names 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type richardson -ksp_monitor" "-mg_levels_pc_sor_omega 1.2 -mg_levels_pc_sor_its 2" "-pc_sor_omega 1.2; -pc_sor_its 2" mg_levels_
+run_test gs/sor-names-np2-local-lits gs_sor_names 2 ex2 "$G2" "-pc_sor_local_forward -pc_sor_lits 3" "-pc_sor_local_forward \(type forward\); -pc_sor_lits 3"
+# own names win over PCSOR's: -pc_gs_omega 1.5 with -pc_sor_omega 1.3 is PCSOR with omega 1.5
+run_test gs/sor-names-precedence gs_case 1 ex2 "$G2" "-pc_type sor -pc_sor_omega 1.5" "-pc_type gs -pc_gs_omega 1.5 -pc_sor_omega 1.3"
+# PCSOR's non-local sweeps on a parallel matrix: PCSOR stops ("Parallel SOR not supported"), so does PC gs, naming the option
+gs_parallel_global() {
+  local a=$OUT/native.out b=$OUT/ours.out
+  need_file "$OUT/bin/ex2" "see the build/programs test" || return 1
+  if prun "$a" "${MPIEXEC[@]}" -n 2 "$OUT/bin/ex2" -m 20 -n 20 -pc_type sor -pc_sor_symmetric; then fail "PCSOR accepted -pc_sor_symmetric in parallel"; return 1; fi
+  grep -q "Parallel SOR not supported" "$a" || fail "native message lacks 'Parallel SOR not supported'" || return 1
+  if prun "$b" "${MPIEXEC[@]}" -n 2 "$OUT/bin/ex2" -dll_append "$LIB" -m 20 -n 20 -pc_type gs -pc_sor_symmetric; then fail "PC gs accepted -pc_sor_symmetric in parallel"; return 1; fi
+  ! grep -q "Caught signal" "$b" || fail "our run crashed" || return 1
+  grep -q -- "-pc_sor_symmetric: PCSOR's sweeps over the whole parallel matrix are not supported" "$b" || fail "our message does not name -pc_sor_symmetric"
+}
+run_test gs/sor-names-np2-global-error gs_parallel_global
+run_test gs/sor-names-help ours_grep ex2 "-m 30 -n 30 -pc_type gs -help" "-pc_sor_omega" "-pc_sor_its" "-pc_sor_lits" "-pc_sor_diagonal_shift" "-pc_sor_symmetric" "-pc_sor_forward" "-pc_sor_backward" "-pc_sor_local_symmetric" "-pc_sor_local_forward" "-pc_sor_local_backward"
 run_test gs/view ours_grep ex2 "-m 30 -n 30 -pc_type gs -ksp_view" "type: gs" "scheduler (level|element) \\(requested auto\\)" "forward sweep" "[0-9]+ levels"
 run_test gs/log-view ours_grep ex2 "-m 30 -n 30 -pc_type gs -log_view" "^SpTrsvGSApply " "^SpTrsvGSSetup " "^PCApply "
 run_test gs/help ours_grep ex2 "-m 30 -n 30 -pc_type gs -help" "-pc_gs_type" "-pc_gs_omega" "-pc_gs_its" "-pc_gs_scheduler" "-pc_gs_format"
