@@ -109,7 +109,7 @@ static PetscErrorCode PCGSFailed_Private(PC pc, Vec y, PetscBool *failed)
   PetscFunctionBegin;
   pc->failedreason = jac->gs->zerodiag_row >= 0 ? PC_FACTOR_NUMERIC_ZEROPIVOT : PC_NOERROR;
   *failed          = (PetscBool)(jac->gs->zerodiag_row >= 0 || jac->gs->nonfinite_row >= 0);
-  if (*failed) PetscCall(VecSetInf(y));
+  if (*failed) PetscCall(SpTrsvVecSetInf(y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

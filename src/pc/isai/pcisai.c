@@ -420,7 +420,7 @@ static PetscErrorCode PCApply_ISAI(PC pc, Vec x, Vec y)
   PC_ISAI *jac = (PC_ISAI *)pc->data;
 
   PetscFunctionBegin;
-  if (jac->failed || jac->nonfinite) PetscCall(VecSetInf(y));
+  if (jac->failed || jac->nonfinite) PetscCall(SpTrsvVecSetInf(y));
   else PetscCall(PCISAIApply_Private(pc, PETSC_FALSE, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -430,7 +430,7 @@ static PetscErrorCode PCApplyTranspose_ISAI(PC pc, Vec x, Vec y)
   PC_ISAI *jac = (PC_ISAI *)pc->data;
 
   PetscFunctionBegin;
-  if (jac->failed || jac->nonfinite) PetscCall(VecSetInf(y));
+  if (jac->failed || jac->nonfinite) PetscCall(SpTrsvVecSetInf(y));
   else PetscCall(PCISAIApply_Private(pc, PETSC_TRUE, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
