@@ -327,21 +327,44 @@ mm_both_fail() {
   grep -qi -- "$pat" "$b" || fail "sptrsv_level message lacks '$pat'"
 }
 
-# mm_ours_errors SOURCE_ARGS NATIVE_PATTERN OUR_PATTERN "ARGS": where PETSc's ILU only marks the PC as failed
-# (KSP then reports DIVERGED_PC_FAILED), ours stops with a PETSc error that names the row (our policy)
-mm_ours_errors() {
-  local src=$1 npat=$2 opat=$3 args=$4 exe=$OUT/bin/mmsolve a=$OUT/native.out b=$OUT/ours.out rc
+# same_reason NP PROG "COMMON" "NATIVE" "OURS" REASON: failures behave as PETSc's own. PROG with the native
+# arguments (no plugin) and with ours (the plugin loaded) must both exit 0 and print identical
+# -ksp_converged_reason lines ("Linear solve ... due to R iterations N" and, for KSP_DIVERGED_PC_FAILED, "PC failed
+# due to ..."), and the reason must be REASON (so a run that converges, or aborts, cannot pass)
+same_reason() {
+  local np=$1 prog=$2 common=$3 nat=$4 ours=$5 want=$6 exe=$OUT/bin/$2 a=$OUT/native.out b=$OUT/ours.out cmd=() ra rb
+  need_file "$exe" "see the build/programs test" || return 1
+  [ "$np" -gt 1 ] && cmd=("${MPIEXEC[@]}" -n "$np")
+  # shellcheck disable=SC2086
+  prun "$a" "${cmd[@]}" "$exe" $common $nat -ksp_converged_reason || fail "native run failed" || return 1
+  # shellcheck disable=SC2086
+  prun "$b" "${cmd[@]}" "$exe" -dll_append "$LIB" $common $ours -ksp_converged_reason || fail "our run failed (PETSc's own did not)" || return 1
+  ra=$(grep -E "solve (converged|did not converge)|PC failed due to" "$a" | sed 's/ *$//')
+  rb=$(grep -E "solve (converged|did not converge)|PC failed due to" "$b" | sed 's/ *$//')
+  say "native: ${ra//$'\n'/ | }"
+  say "ours:   ${rb//$'\n'/ | }"
+  [ -n "$ra" ] || fail "no converged-reason line in the native output" || return 1
+  [ "$ra" = "$rb" ] || fail "the converged reasons differ" || return 1
+  grep -q "due to $want " "$a" || fail "the reason is not $want"
+}
+
+# both_fail PROG "COMMON" "NATIVE" "OURS" NATIVE_PATTERN OUR_PATTERN: where PETSc's own stops with an error, ours
+# stops too (nonzero exit, no crash), each with a message matching its extended regex
+both_fail() {
+  local prog=$1 common=$2 nat=$3 ours=$4 npat=$5 opat=$6 exe=$OUT/bin/$1 a=$OUT/native.out b=$OUT/ours.out rc
   need_file "$exe" "see the build/programs test" || return 1
   # shellcheck disable=SC2086
-  prun "$a" "$exe" $src $args -pc_factor_mat_solver_type petsc || fail "native run failed" || return 1
-  grep -Eq -- "$npat" "$a" || fail "native output lacks /$npat/" || return 1
-  # shellcheck disable=SC2086
-  prun "$b" "$exe" -dll_append "$LIB" $src $args -pc_factor_mat_solver_type sptrsv_level
+  prun "$a" "$exe" $common $nat
   rc=$?
-  [ $rc != 0 ] || fail "sptrsv_level run succeeded; it must stop with an error" || return 1
-  [ $rc -lt 124 ] || fail "sptrsv_level run died (exit $rc): a crash or timeout, not an error" || return 1
-  ! grep -q "Caught signal" "$b" || fail "sptrsv_level run crashed" || return 1
-  grep -Eq -- "$opat" "$b" || fail "sptrsv_level message lacks /$opat/"
+  [ $rc != 0 ] || fail "native run succeeded; the test expects an error" || return 1
+  grep -Eq -- "$npat" "$a" || fail "native message lacks /$npat/" || return 1
+  # shellcheck disable=SC2086
+  prun "$b" "$exe" -dll_append "$LIB" $common $ours
+  rc=$?
+  [ $rc != 0 ] || fail "our run succeeded; it must stop with an error" || return 1
+  [ $rc -lt 124 ] || fail "our run died (exit $rc): a crash or timeout, not an error" || return 1
+  ! grep -q "Caught signal" "$b" || fail "our run crashed" || return 1
+  grep -Eq -- "$opat" "$b" || fail "our message lacks /$opat/"
 }
 
 ours_fails() { # ours_fails PROG "ARGS" PATTERN: ours exits with a PETSc error (no crash) whose message matches PATTERN
@@ -449,7 +472,40 @@ run_test gs/ex45-gamg-richardson gs_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da
 run_test gs/ex45-bjacobi-np2 gs_case 2 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type bjacobi -ksp_monitor" "-sub_pc_type sor" "-sub_pc_type gs -sub_pc_gs_format csc"
 run_test gs/bcsstk13-cg-symmetric gs_case 1 mmsolve "-f $MATDIR/bcsstk13.mtx.gz -ksp_type cg -ksp_max_it 300 -mat_no_inode -ksp_monitor" "-pc_type sor -pc_sor_omega 1.2" "-pc_type gs -pc_gs_omega 1.2"
 run_test gs/missing-diagonal-error ours_fails mmsolve "-f $MATDIR/west0479.mtx.gz -ksp_type gmres -pc_type gs" "row [0-9]+ has no diagonal entry"
-run_test gs/zero-diagonal-error ours_fails mmsolve "-builtin zerodiag -ksp_type gmres -pc_type gs" "zero diagonal entry in row [0-9]+"
+# a zero diagonal entry, as PCSOR (MatSOR): with omega = 1 and no shift both stop with an error; with omega != 1
+# both go on with an Inf diagonal (DIVERGED_NANORINF); with omega = 1 and a negative shift both fail the PC
+# (DIVERGED_PC_FAILED); with -ksp_error_if_not_converged ours stops with its own message naming the row
+ZD="-builtin zerodiag -ksp_type gmres"
+run_test gs/zero-diagonal-error both_fail mmsolve "$ZD" "-pc_type sor" "-pc_type gs" "Zero diagonal on row 1" "Gauss-Seidel: zero diagonal on row 1"
+run_test gs/zero-diagonal-omega same_reason 1 mmsolve "$ZD" "-pc_type sor -pc_sor_omega 1.3" "-pc_type gs -pc_gs_omega 1.3" DIVERGED_NANORINF
+run_test gs/zero-diagonal-negative-shift same_reason 1 mmsolve "$ZD" "-pc_type sor -pc_sor_diagonal_shift -0.5" "-pc_type gs -pc_gs_diagonal_shift -0.5" DIVERGED_PC_FAILED
+run_test gs/zero-diagonal-sor-names same_reason 1 mmsolve "$ZD" "-pc_type sor -pc_sor_diagonal_shift -0.5 -pc_sor_forward" "-pc_type gs -pc_sor_diagonal_shift -0.5 -pc_sor_forward" DIVERGED_PC_FAILED
+run_test gs/zero-diagonal-omega-error both_fail mmsolve "$ZD -pc_sor_omega 1.3 -ksp_error_if_not_converged" "-pc_type sor" "-pc_type gs" "not converged due to Nan or Inf" "Gauss-Seidel: the relaxed inverse diagonal entry .* of row 1 is not finite"
+run_test gs/zero-diagonal-shift-error both_fail mmsolve "$ZD -pc_sor_diagonal_shift -0.5 -ksp_error_if_not_converged" "-pc_type sor" "-pc_type gs" "not converged due to Nan or Inf" "Gauss-Seidel: zero diagonal on row 1"
+# PCSOR's option names: -pc_type gs is a drop-in for -pc_type sor (same options, same iterations and residuals)
+gs_sor_names() { # gs_sor_names NP PROG COMMON SOR_OPTIONS VIEW_PATTERN [PREFIX]: -[PREFIX]pc_type sor and gs, the same -pc_sor_* options
+  gs_case "$1" "$2" "$3" "-${6:-}pc_type sor $4" "-${6:-}pc_type gs $4" || return 1
+  grep -Eq -- "$5" "$OUT/ours.out" || fail "-ksp_view lacks /$5/"
+}
+run_test gs/sor-names-omega-its-symmetric gs_sor_names 1 ex2 "$G2" "-pc_sor_omega 1.3 -pc_sor_its 2 -pc_sor_symmetric" "values from PCSOR's option names: -pc_sor_symmetric \(type symmetric\); -pc_sor_omega 1.3; -pc_sor_its 2"
+run_test gs/sor-names-lits-local-backward-shift gs_sor_names 1 ex2 "$G2" "-pc_sor_lits 2 -pc_sor_local_backward -pc_sor_diagonal_shift 0.1" "-pc_sor_local_backward \(type backward\); -pc_sor_lits 2; -pc_sor_diagonal_shift 0.1"
+run_test gs/sor-names-its-lits-forward gs_sor_names 1 ex2 "$G2" "-pc_sor_its 2 -pc_sor_lits 3 -pc_sor_forward" "-pc_sor_forward \(type forward\); -pc_sor_its 2; -pc_sor_lits 3"
+run_test gs/sor-names-mg-richardson gs_sor_names 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type richardson -ksp_monitor" "-mg_levels_pc_sor_omega 1.2 -mg_levels_pc_sor_its 2" "-pc_sor_omega 1.2; -pc_sor_its 2" mg_levels_
+run_test gs/sor-names-np2-local-lits gs_sor_names 2 ex2 "$G2" "-pc_sor_local_forward -pc_sor_lits 3" "-pc_sor_local_forward \(type forward\); -pc_sor_lits 3"
+# own names win over PCSOR's: -pc_gs_omega 1.5 with -pc_sor_omega 1.3 is PCSOR with omega 1.5
+run_test gs/sor-names-precedence gs_case 1 ex2 "$G2" "-pc_type sor -pc_sor_omega 1.5" "-pc_type gs -pc_gs_omega 1.5 -pc_sor_omega 1.3"
+# PCSOR's non-local sweeps on a parallel matrix: PCSOR stops ("Parallel SOR not supported"), so does PC gs, naming the option
+gs_parallel_global() {
+  local a=$OUT/native.out b=$OUT/ours.out
+  need_file "$OUT/bin/ex2" "see the build/programs test" || return 1
+  if prun "$a" "${MPIEXEC[@]}" -n 2 "$OUT/bin/ex2" -m 20 -n 20 -pc_type sor -pc_sor_symmetric; then fail "PCSOR accepted -pc_sor_symmetric in parallel"; return 1; fi
+  grep -q "Parallel SOR not supported" "$a" || fail "native message lacks 'Parallel SOR not supported'" || return 1
+  if prun "$b" "${MPIEXEC[@]}" -n 2 "$OUT/bin/ex2" -dll_append "$LIB" -m 20 -n 20 -pc_type gs -pc_sor_symmetric; then fail "PC gs accepted -pc_sor_symmetric in parallel"; return 1; fi
+  ! grep -q "Caught signal" "$b" || fail "our run crashed" || return 1
+  grep -q -- "-pc_sor_symmetric: PCSOR's sweeps over the whole parallel matrix are not supported" "$b" || fail "our message does not name -pc_sor_symmetric"
+}
+run_test gs/sor-names-np2-global-error gs_parallel_global
+run_test gs/sor-names-help ours_grep ex2 "-m 30 -n 30 -pc_type gs -help" "-pc_sor_omega" "-pc_sor_its" "-pc_sor_lits" "-pc_sor_diagonal_shift" "-pc_sor_symmetric" "-pc_sor_forward" "-pc_sor_backward" "-pc_sor_local_symmetric" "-pc_sor_local_forward" "-pc_sor_local_backward"
 run_test gs/view ours_grep ex2 "-m 30 -n 30 -pc_type gs -ksp_view" "type: gs" "scheduler (level|element) \\(requested auto\\)" "forward sweep" "[0-9]+ levels"
 run_test gs/log-view ours_grep ex2 "-m 30 -n 30 -pc_type gs -log_view" "^SpTrsvGSApply " "^SpTrsvGSSetup " "^PCApply "
 run_test gs/help ours_grep ex2 "-m 30 -n 30 -pc_type gs -help" "-pc_gs_type" "-pc_gs_omega" "-pc_gs_its" "-pc_gs_scheduler" "-pc_gs_format"
@@ -549,9 +605,18 @@ run_test matrices/olm1000-ilu0 mm_compare olm1000 "$GM -pc_type ilu -ksp_rtol 1e
 run_test matrices/west0479-missing-diagonal mm_both_fail "-f $MATDIR/west0479.mtx.gz" "diagonal" "$GM -pc_type ilu"
 run_test matrices/nnc1374-missing-diagonal mm_both_fail "-f $MATDIR/nnc1374.mtx.gz" "diagonal" "$GM -pc_type ilu"
 
-# e. bad inputs
-run_test bad/zero-pivot-error mm_both_fail "-builtin zeropivot" "zero pivot" "-ksp_type gmres -pc_type ilu -ksp_error_if_not_converged"
-run_test bad/zero-pivot-default mm_ours_errors "-builtin zeropivot" "^Reason DIVERGED_PC_FAILED" "Zero pivot in row [0-9]+ .*tolerance" "-ksp_type gmres -pc_type ilu"
+# e. bad inputs: failures behave as PETSc's own ILU/ICC (the factor records a zero pivot, PCSetUp marks the PC
+#    failed, KSP stops with DIVERGED_PC_FAILED; errors only with -ksp_error_if_not_converged, ours naming the row)
+ZP="-ksp_type gmres -pc_type ilu"
+run_test bad/zero-pivot-error both_fail mmsolve "-builtin zeropivot $ZP -ksp_error_if_not_converged" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_level" "Zero pivot row 1 value 0" "Zero pivot in row 1 of the factored matrix \(row 1 of the input\): \|pivot\| 0\. <= tolerance"
+run_test bad/zero-pivot-default same_reason 1 mmsolve "-builtin zeropivot $ZP" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_level" DIVERGED_PC_FAILED
+run_test bad/zero-pivot-default-element same_reason 1 mmsolve "-builtin zeropivot $ZP" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_element" DIVERGED_PC_FAILED
+run_test bad/zero-pivot-cg same_reason 1 mmsolve "-builtin zeropivotsym -ksp_type cg -pc_type ilu" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_level" DIVERGED_PC_FAILED
+run_test bad/zero-pivot-icc-no-shift same_reason 1 mmsolve "-builtin zeropivotsym -ksp_type cg -pc_type icc -pc_factor_shift_type none" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_level" DIVERGED_PC_FAILED
+run_test bad/zero-pivot-bjacobi-np2 same_reason 2 ex2 "-m 8 -n 8 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_zeropivot 10" "-sub_pc_factor_mat_solver_type petsc" "-sub_pc_factor_mat_solver_type sptrsv_level" DIVERGED_PC_FAILED
+# an Inf made by the factorization of a finite matrix (overflow): PETSc's ILU does not look, its solve returns NaN
+run_test bad/overflow-nanorinf same_reason 1 mmsolve "-builtin overflow $ZP" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_level" DIVERGED_NANORINF
+run_test bad/overflow-error both_fail mmsolve "-builtin overflow $ZP -ksp_error_if_not_converged" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_level" "not converged due to Nan or Inf" "Factor has an Inf/NaN value at \(1, 0\)"
 run_test bad/zero-pivot-shift-nonzero mm_both_pass "-builtin zeropivot" "^Reason CONVERGED[A-Z_]* iterations [0-9]+" "-ksp_type gmres -pc_type ilu -pc_factor_shift_type nonzero"
 run_test bad/nonsquare mm_both_fail "-builtin nonsquare" "square" "-ksp_type gmres -pc_type ilu"
 run_test bad/empty-n0 mm_both_pass "-builtin empty" "^Reason [A-Z_]+ iterations 0 " "-ksp_type gmres -pc_type ilu"
@@ -630,9 +695,15 @@ run_test isai/view ours_grep ex2 "-m 30 -n 30 -pc_type isai -pc_isai_power 2 -ks
 run_test isai/ex19-refactor-view ours_grep ex19 "-da_grid_x 16 -da_grid_y 16 -dm_mat_type baij -pc_type isai -ksp_view" "factor BILU\(0\), block size 4" "numeric setups 2" "seqbaij matrices"
 run_test isai/log-view ours_grep ex2 "-m 30 -n 30 -pc_type isai -log_view" "^SpTrsvISAISetup " "^SpTrsvISAIApply " "^PCApply "
 run_test isai/help ours_grep ex2 "-m 30 -n 30 -pc_type isai -help" "-pc_isai_power" "-pc_isai_levels" "-pc_isai_block_size" "-pc_isai_relaxation_steps" "-pc_isai_backend" "-pc_isai_gpu_factor" "-pc_isai_gpu_bsr" "-pc_isai_shift_type"
-run_test isai/bad-zero-pivot ours_fails mmsolve "-builtin zeropivot -ksp_type gmres -pc_type isai" "Zero pivot in row 1"
-run_test isai/bad-singular-block ours_fails mmsolve "-builtin singularblock -ksp_type gmres -pc_type isai -pc_isai_block_size 2" "diagonal block of block row 1 \(rows 2 to 3\).*singular"
-run_test isai/bad-singular-block-baij ours_fails mmsolve "-builtin singularblock -mat_type baij -mat_block_size 2 -ksp_type gmres -pc_type isai" "diagonal block of block row 1 \(rows 2 to 3\).*singular"
+# a zero pivot fails PC isai as it fails PETSc's ILU (scalar, and block ILU against PETSc's BAIJ ILU): the same
+# converged reason (DIVERGED_PC_FAILED); with -ksp_error_if_not_converged an error naming the (block) row
+run_test isai/bad-zero-pivot same_reason 1 mmsolve "-builtin zeropivot -ksp_type gmres" "-pc_type ilu" "-pc_type isai" DIVERGED_PC_FAILED
+run_test isai/bad-zero-pivot-error ours_fails mmsolve "-builtin zeropivot -ksp_type gmres -pc_type isai -ksp_error_if_not_converged" "Zero pivot in row 1 of the factored matrix"
+run_test isai/bad-singular-block same_reason 1 mmsolve "-builtin singularblock -ksp_type gmres" "-mat_type baij -mat_block_size 2 -pc_type ilu" "-pc_type isai -pc_isai_block_size 2" DIVERGED_PC_FAILED
+run_test isai/bad-singular-block-baij same_reason 1 mmsolve "-builtin singularblock -mat_type baij -mat_block_size 2 -ksp_type gmres" "-pc_type ilu" "-pc_type isai" DIVERGED_PC_FAILED
+run_test isai/bad-singular-block-error ours_fails mmsolve "-builtin singularblock -ksp_type gmres -pc_type isai -pc_isai_block_size 2 -ksp_error_if_not_converged" "diagonal block of block row 1 \(rows 2 to 3\).*singular"
+run_test isai/bad-singular-block-baij-error ours_fails mmsolve "-builtin singularblock -mat_type baij -mat_block_size 2 -ksp_type gmres -pc_type isai -ksp_error_if_not_converged" "diagonal block of block row 1 \(rows 2 to 3\).*singular"
+run_test isai/bad-zero-pivot-view ours_grep mmsolve "-builtin zeropivot -ksp_type gmres -pc_type isai -ksp_view" "last numeric setup FAILED: zero pivot in row 1 of the factor"
 run_test isai/bad-missing-diagonal ours_fails mmsolve "-f $MATDIR/west0479.mtx.gz -ksp_type gmres -pc_type isai" "missing diagonal entry in row [0-9]+"
 run_test isai/bad-block-size ours_fails mmsolve "-f $MATDIR/494_bus.mtx.gz -ksp_type gmres -pc_type isai -pc_isai_block_size 3" "not a multiple of the block size 3"
 run_test isai/bad-power ours_fails ex2 "-m 10 -n 10 -pc_type isai -pc_isai_power 5" "outside 1 \.\. 4"

@@ -108,6 +108,14 @@ struct _n_SpTrsvBILU {
   PetscReal      shift_amount;
   PetscInt       nshifts;
   PetscLogDouble flops; /* of the last numeric phase */
+  /* failures (as PETSc's BAIJ ILU, MatLUFactorNumeric_SeqBAIJ_N with allowzeropivot = !A->erroriffailure):
+     with erroriffailure (PC isai sets it from pc->erroriffailure) a zero pivot or a NaN/Inf entry is an error
+     naming the block row or the entry; otherwise the numeric phase records it and goes on */
+  PetscBool      erroriffailure; /* input, default PETSC_FALSE */
+  MatFactorError error;          /* MAT_FACTOR_NUMERIC_ZEROPIVOT after a zero pivot, else MAT_FACTOR_NOERROR */
+  PetscInt       zeropivot_row;  /* the first one's block row */
+  PetscInt       zeropivot_sub;  /* and its row inside the block */
+  PetscBool      nonfinite;      /* a NaN/Inf entry in the matrix */
 };
 
 SPTRSV_INTERN PetscErrorCode SpTrsvBILUCreate(PetscInt, PetscInt, SpTrsvBILU *);

@@ -22,3 +22,10 @@ typedef PetscOptionItems *SpTrsvOptionItems;
 #else
 typedef PetscOptionItems SpTrsvOptionItems;
 #endif
+
+/* PETSc 3.22 replaced VecSetInf() (fill with Inf: what MatSolve() returns for a failed factor) by VecFlag(v, 1) */
+#if PETSC_VERSION_LT(3, 22, 0)
+  #define SpTrsvVecSetInf(v) VecSetInf(v)
+#else
+  #define SpTrsvVecSetInf(v) VecFlag((v), 1)
+#endif

@@ -22,6 +22,13 @@ struct _n_SpTrsvFactor {
   PetscInt      nshifts;          /* shifts tried (NONZERO / POSITIVE_DEFINITE) or pivots shifted (INBLOCKS) */
   void         *sym;              /* symbolic data kept for numeric refactorization */
   PetscErrorCode (*symdestroy)(void **);
+  /* outcome of the last numeric phase when the matrix does not ask for errors (A->erroriffailure, set by
+     MatSetErrorIfFailure(), e.g. by PCSetUp_ILU under -ksp_error_if_not_converged): as PETSc's
+     MatPivotCheck_none(), a zero pivot is recorded (the last one met) and the factorization goes on */
+  MatFactorError error;           /* MAT_FACTOR_NUMERIC_ZEROPIVOT or MAT_FACTOR_NOERROR */
+  PetscReal      zeropivot_value; /* |pivot| of the last zero pivot */
+  PetscInt       zeropivot_row;   /* its row of the factored matrix */
+  PetscBool      nonfinite;       /* NaN/Inf met in A or in the factor (not an error for PETSc either) */
 };
 
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorCreate(MatFactorType, PetscInt, SpTrsvFactor *);
@@ -34,7 +41,9 @@ SPTRSV_INTERN PetscErrorCode SpTrsvFactorICCSymbolic(Mat, IS, const MatFactorInf
 /* the ILU(k) pattern of a CSR pattern (used by ILU(k) and, on the block pattern, by BILU(k)) */
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUPattern(PetscInt, PetscInt, PetscBool, PetscReal, const PetscInt *, const PetscInt *, const PetscInt *, const PetscInt *, PetscBool, PetscInt **, PetscInt **, PetscInt **, PetscInt **);
 /* Numeric phases: fill L->a, U->a, U->idiag from the current values of A (same pattern as at the
-   symbolic phase). Zero pivots without a shift raise PETSC_ERR_MAT_LU_ZRPVT naming the row. */
+   symbolic phase). A zero pivot without a shift, and a NaN/Inf in A or in the factor, raise an error naming
+   the row (PETSC_ERR_MAT_LU_ZRPVT, PETSC_ERR_FP) when A->erroriffailure is set; otherwise they are recorded
+   in fac->error, fac->zeropivot_*, fac->nonfinite, as PETSc's own ILU/ICC does. */
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUNumeric(Mat, const MatFactorInfo *, SpTrsvFactor);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorICCNumeric(Mat, const MatFactorInfo *, SpTrsvFactor);
 
@@ -45,6 +54,11 @@ SPTRSV_INTERN PetscErrorCode SpTrsvFactorICCNumeric(Mat, const MatFactorInfo *, 
    MatFactorInfo shifttype / shiftamount / zeropivot (see SpTrsvShiftCheckPivot()).
 */
 typedef struct {
+  PetscBool   erroriffailure; /* input: a zero pivot (shift type NONE) is an error; kept by SpTrsvShiftSetUp() */
+  PetscBool   zeropivot;      /* output: a zero pivot was met (shift type NONE, no error) */
+  PetscInt    zeropivot_row;  /* the last one's factored row (PETSc's ICC reports another index: see icck.c) */
+  PetscInt    nzeropivot;     /* zero pivots met */
+  PetscReal   zeropivot_value;
   PetscInt    nshift, nshift_max;
   PetscReal   shift_amount, shift_lo, shift_hi, shift_top, shift_fraction;
   PetscBool   newshift; /* the pass must restart with shift_amount */
@@ -66,7 +80,7 @@ SPTRSV_INTERN PetscErrorCode SpTrsvFactorGetCSR(Mat, const PetscInt **, const Pe
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorRestoreCSR(Mat, const PetscInt **, const PetscInt **, const PetscScalar **);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorFindDiagonal(PetscInt, const PetscInt *, const PetscInt *, PetscInt *);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckSamePattern(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscInt *);
-SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckFinite(PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckFinite(PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, PetscBool, PetscBool *);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckCount(PetscInt64, const char *);
 SPTRSV_INTERN PetscErrorCode SpTrsvIntBufPush(SpTrsvIntBuf *, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvIntBufReserve(SpTrsvIntBuf *, PetscInt64);

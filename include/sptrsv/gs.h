@@ -7,7 +7,7 @@
    (see SpTrsvSolver in backend.h) share the split:
      forward  = sweep over L (waits on L, reads U at the old iterate), rows in L's plan order;
      backward = sweep over U (waits on U, reads L at the old iterate), rows in U's plan order;
-   both with idiag_i = omega / (a_ii + shift), the diagonal MatSOR uses. One sweep is exactly one
+   both with idiag_i = omega / (a_ii + shift), the diagonal MatSOR uses (1 / a_ii when omega = 1 and shift <= 0). One sweep is exactly one
    MatSOR forward (backward) sweep; from a zero iterate it is the triangular solve with (D/omega + L)
    ((D/omega + U)). Sweeps run in place (one vector) when the pattern of A is structurally symmetric
    or the format is CSC, and on a copy of the old iterate otherwise (paper 000, section 5.2).
@@ -28,6 +28,14 @@ struct _n_SpTrsvGS {
   SpTrsvSolver            fwdT, bwdT;     /* (D/omega + L)^T = solve with L^T, (D/omega + U)^T with U^T: transposed applications, made on first use */
   PetscScalar            *xold, *dscale;  /* backend: copy of the old iterate; (2 - omega)/idiag for the transposed symmetric sweep */
   PetscBool               dscale_valid;
+  /* MatSOR's zero-diagonal rules (MatInvertDiagonal_SeqAIJ; see SpTrsvGSFillValues()): with omega = 1 and
+     shift <= 0 the shift is not applied and a zero a_ii is an error (shift = 0) or is recorded here (shift < 0;
+     PC gs then fails as PCSOR, PC_FACTOR_NUMERIC_ZEROPIVOT); NaN/Inf values and an inverse diagonal that is not
+     finite (a_ii + shift = 0 otherwise) are recorded too: MatSOR does not look for them */
+  PetscInt                zerodiag_row;   /* last zero diagonal entry met (omega = 1, shift < 0), or -1 */
+  PetscInt                nonfinite_row;  /* first row with a NaN/Inf value or inverse diagonal entry, or -1 */
+  PetscInt                nonfinite_col;  /* its column (the row itself: the diagonal) */
+  PetscBool               nonfinite_idiag; /* that diagonal entry is finite, omega / (a_ii + shift) is not */
   PetscInt                nsweeps;        /* sweeps done (for -log_view flops and tests) */
   PetscLogDouble          flops;          /* flops of all sweeps so far */
 };

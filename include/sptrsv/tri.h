@@ -53,4 +53,5 @@ SPTRSV_INTERN PetscErrorCode SpTrsvTriBuildCSC(SpTrsvTri);
 SPTRSV_INTERN PetscErrorCode SpTrsvTriGetOp(SpTrsvTri, PetscBool, SpTrsvOp *);
 SPTRSV_INTERN PetscErrorCode SpTrsvTriCheckPattern(SpTrsvTri);
 SPTRSV_INTERN PetscErrorCode SpTrsvTriCheckValues(SpTrsvTri);
+SPTRSV_INTERN PetscErrorCode SpTrsvTriFindNonFinite(SpTrsvTri, PetscInt *, PetscInt *);
 SPTRSV_INTERN PetscErrorCode SpTrsvTriDestroy(SpTrsvTri *);

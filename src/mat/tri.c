@@ -62,16 +62,40 @@ PetscErrorCode SpTrsvTriCheckPattern(SpTrsvTri t)
 }
 
 /*
+  SpTrsvTriFindNonFinite - the first NaN/Inf of the triangle, row by row: *row = -1 when there is none;
+  *col = -1 when it is the inverse diagonal entry of *row
+*/
+PetscErrorCode SpTrsvTriFindNonFinite(SpTrsvTri t, PetscInt *row, PetscInt *col)
+{
+  PetscFunctionBegin;
+  *row = *col = -1;
+  for (PetscInt r = 0; r < t->n; r++) {
+    if (t->idiag && PetscIsInfOrNanScalar(t->idiag[r])) {
+      *row = r;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    for (PetscInt p = t->i[r]; p < t->i[r + 1]; p++)
+      if (PetscIsInfOrNanScalar(t->a[p])) {
+        *row = r;
+        *col = t->j[p];
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   SpTrsvTriCheckValues - no NaN/Inf in the values or the inverse diagonal (a factor that has them
   would make every solve return garbage)
 */
 PetscErrorCode SpTrsvTriCheckValues(SpTrsvTri t)
 {
+  PetscInt r, c;
+
   PetscFunctionBegin;
-  for (PetscInt r = 0; r < t->n; r++) {
-    if (t->idiag) PetscCheck(!PetscIsInfOrNanScalar(t->idiag[r]), PETSC_COMM_SELF, PETSC_ERR_FP, "Factor has an Inf/NaN pivot in row %" PetscInt_FMT, r);
-    for (PetscInt p = t->i[r]; p < t->i[r + 1]; p++) PetscCheck(!PetscIsInfOrNanScalar(t->a[p]), PETSC_COMM_SELF, PETSC_ERR_FP, "Factor has an Inf/NaN value at (%" PetscInt_FMT ", %" PetscInt_FMT ")", r, t->j[p]);
-  }
+  PetscCall(SpTrsvTriFindNonFinite(t, &r, &c));
+  PetscCheck(r < 0 || c >= 0, PETSC_COMM_SELF, PETSC_ERR_FP, "Factor has an Inf/NaN pivot in row %" PetscInt_FMT, r);
+  PetscCheck(r < 0, PETSC_COMM_SELF, PETSC_ERR_FP, "Factor has an Inf/NaN value at (%" PetscInt_FMT ", %" PetscInt_FMT ")", r, c);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

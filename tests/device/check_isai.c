@@ -126,7 +126,7 @@ static PetscErrorCode CompareApply(PC ph, PC pd, PetscInt n, const char *name, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* expect PCSetUp() of the GPU-factored PC isai on A to fail with the code want */
+/* expect PCSetUp() of the GPU-factored PC isai on A to fail with the code want (failures asked to be errors) */
 static PetscErrorCode ExpectSetUpError(Mat A, PetscErrorCode want, const char *what, PetscInt *npass, PetscInt *nfail)
 {
   PC             pc;
@@ -136,12 +136,43 @@ static PetscErrorCode ExpectSetUpError(Mat A, PetscErrorCode want, const char *w
   PetscCall(PCCreate(PETSC_COMM_SELF, &pc));
   PetscCall(PCSetOperators(pc, A, A));
   PetscCall(PCSetType(pc, PCISAI));
+  PetscCall(PCSetErrorIfFailure(pc, PETSC_TRUE));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = PCSetUp(pc);
   PetscCall(PetscPopErrorHandler());
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "isai gpu-factor %-40s error code %d (want %d) %s\n", what, (int)ierr, (int)want, ierr == want ? "PASS" : "FAIL"));
   if (ierr == want) (*npass)++;
   else (*nfail)++;
+  PetscCall(PCDestroy(&pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* without PCSetErrorIfFailure(): PCSetUp() succeeds with the failed reason want (a zero pivot fails the PC, a
+   NaN does not), and the apply returns Inf (as PETSc's MatSolve() on a failed factor) */
+static PetscErrorCode ExpectSetUpFailure(Mat A, PCFailedReason want, const char *what, PetscInt *npass, PetscInt *nfail)
+{
+  PC             pc;
+  PCFailedReason fr;
+  Vec            x, y;
+  PetscReal      nrm;
+  PetscBool      ok;
+
+  PetscFunctionBeginUser;
+  PetscCall(PCCreate(PETSC_COMM_SELF, &pc));
+  PetscCall(PCSetOperators(pc, A, A));
+  PetscCall(PCSetType(pc, PCISAI));
+  PetscCall(PCSetUp(pc));
+  PetscCall(PCGetFailedReason(pc, &fr));
+  PetscCall(MatCreateVecs(A, &x, &y));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(PCApply(pc, x, y));
+  PetscCall(VecNorm(y, NORM_1, &nrm));
+  ok = (PetscBool)(fr == want && PetscIsInfReal(nrm));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "isai gpu-factor %-40s failed reason %s (want %s), |y| %g %s\n", what, PCFailedReasons[fr], PCFailedReasons[want], (double)nrm, ok ? "PASS" : "FAIL"));
+  if (ok) (*npass)++;
+  else (*nfail)++;
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
   PetscCall(PCDestroy(&pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -160,6 +191,7 @@ static PetscErrorCode CheckGPUFactorErrors(PetscInt *npass, PetscInt *nfail)
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
   PetscCall(ExpectSetUpError(Ad, PETSC_ERR_MAT_LU_ZRPVT, "zero diagonal block (block row 0)", npass, nfail));
+  PetscCall(ExpectSetUpFailure(Ad, PC_FACTOR_NUMERIC_ZEROPIVOT, "zero diagonal block, no error asked", npass, nfail));
   PetscCall(MatDestroy(&Ad));
   PetscCall(MatDestroy(&A));
   PetscCall(SpTrsvBuildBlockCD(6, 3, 20.0, MATSEQAIJ, &A));
@@ -168,6 +200,7 @@ static PetscErrorCode CheckGPUFactorErrors(PetscInt *npass, PetscInt *nfail)
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
   PetscCall(ExpectSetUpError(Ad, PETSC_ERR_FP, "NaN entry (5, 4)", npass, nfail));
+  PetscCall(ExpectSetUpFailure(Ad, PC_NOERROR, "NaN entry, no error asked", npass, nfail));
   PetscCall(MatDestroy(&Ad));
   PetscCall(MatDestroy(&A));
   PetscFunctionReturn(PETSC_SUCCESS);

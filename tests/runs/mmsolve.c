@@ -1,8 +1,10 @@
 static char help[] = "Solve A x = b with b = A * ones, A read from a Matrix Market file (.mtx.gz), KSP and PC from the options.\n\
   -f <file.mtx.gz>          the matrix (loaded with SpTrsvLoadMatrixMarket)\n\
   -builtin <name>           instead of -f: a small matrix made here: empty (0 x 0), nonsquare (3 x 4), zerodiag (3 x 3, a stored zero diagonal),\n\
-                            zeropivot (3 x 3, ILU(0) meets an exact zero pivot in row 1), singularblock (6 x 6: for\n\
-                            block size 2 the diagonal block of block row 1 is singular)\n\
+                            zeropivot (3 x 3, ILU(0) meets an exact zero pivot in row 1), zeropivotsym (3 x 3, symmetric:\n\
+                            ILU(0) and ICC(0) meet an exact zero pivot in row 1), overflow (2 x 2, finite: ILU(0) overflows\n\
+                            to Inf in L(1,0)), singularblock (6 x 6: for block size 2 the diagonal block of block row 1 is\n\
+                            singular)\n\
   -mat_type <type>          copy the matrix into this type (e.g. baij; default: keep the MATSEQAIJ)\n\
   -mat_block_size <bs>      block size of the copy\n\
 Prints the iterations, the converged reason and the final residual norms; exits nonzero on any PETSc error.\n\n";
@@ -51,6 +53,34 @@ static PetscErrorCode BuiltinMatrix(const char *name, Mat *A)
     PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
     PetscFunctionReturn(0);
   }
+  PetscCall(PetscStrcmp(name, "zeropivotsym", &flg));
+  if (flg) {
+    /* [2 2 0; 2 2 1; 0 1 3]: l10 = 1, u11 = 2 - 1*2 = 0 exactly (ICC: d1 = 2 - 2*2/2 = 0) */
+    const PetscScalar v[3][3] = {
+      {2, 2, 0},
+      {2, 2, 1},
+      {0, 1, 3}
+    };
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 3, 3, 3, NULL, A));
+    for (PetscInt i = 0; i < 3; i++)
+      for (PetscInt j = 0; j < 3; j++)
+        if (v[i][j] != 0.0) PetscCall(MatSetValue(*A, i, j, v[i][j], INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscStrcmp(name, "overflow", &flg));
+  if (flg) {
+    /* [1e-10 1e300; 1e300 1]: finite, pivot 1e-10 is not zero, L(1,0) = 1e300 / 1e-10 overflows to Inf */
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 2, 2, 2, NULL, A));
+    PetscCall(MatSetValue(*A, 0, 0, 1e-10, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, 0, 1, 1e300, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, 1, 0, 1e300, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, 1, 1, 1.0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+    PetscFunctionReturn(0);
+  }
   PetscCall(PetscStrcmp(name, "zerodiag", &flg));
   if (flg) {
     /* [2 1 0; 1 0 1; 0 1 3]: nonsingular, the stored diagonal entry of row 1 is zero (Gauss-Seidel cannot run) */
@@ -89,7 +119,7 @@ static PetscErrorCode BuiltinMatrix(const char *name, Mat *A)
     PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
     PetscFunctionReturn(0);
   }
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown -builtin %s: use empty, nonsquare, zeropivot, zerodiag or singularblock", name);
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown -builtin %s: use empty, nonsquare, zeropivot, zeropivotsym, overflow, zerodiag or singularblock", name);
 }
 
 /* -mat_type / -mat_block_size: copy the MATSEQAIJ into a matrix of that type and block size */

@@ -7,8 +7,8 @@ levels 0..2, AIJ input cut into blocks, the shared matrices, the zero-pivot rule
 
 static char matdir[PETSC_MAX_PATH_LEN] = "tests/data/matrices";
 
-/* our block factor of the block CSR of A (block size bs, 0 = A's) */
-static PetscErrorCode OurBILU(Mat A, PetscInt bs, const MatFactorInfo *info, SpTrsvBILU *f)
+/* our block factor of the block CSR of A (block size bs, 0 = A's); errorif: zero pivots and NaN/Inf are errors */
+static PetscErrorCode OurBILUIf(Mat A, PetscInt bs, const MatFactorInfo *info, PetscBool errorif, SpTrsvBILU *f)
 {
   SpTrsvBlockCSR B;
   PetscErrorCode ierr;
@@ -16,10 +16,18 @@ static PetscErrorCode OurBILU(Mat A, PetscInt bs, const MatFactorInfo *info, SpT
   PetscFunctionBeginUser;
   PetscCall(SpTrsvBlockCSRGet(A, bs, &B));
   ierr = SpTrsvBILUCreate(B.n, B.bs, f);
+  if (!ierr) (*f)->erroriffailure = errorif;
   if (!ierr) ierr = SpTrsvBILUSymbolic(&B, NULL, NULL, info, *f);
   if (!ierr) ierr = SpTrsvBILUNumeric(&B, info, *f);
   PetscCall(SpTrsvBlockCSRRestore(&B));
   PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode OurBILU(Mat A, PetscInt bs, const MatFactorInfo *info, SpTrsvBILU *f)
+{
+  PetscFunctionBeginUser;
+  PetscCall(OurBILUIf(A, bs, info, PETSC_FALSE, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -180,12 +188,15 @@ static PetscErrorCode TestZeroPivots(PetscRandom rnd)
   EXPECT(!err && d < 1e-14, "shifted zero pivot of a 2x2 block: ours differs from PETSc's by %g (factor error %d)", (double)d, (int)err);
   PetscCall(SpTrsvBILUDestroy(&f));
   PetscCall(MatDestroy(&F));
-  /* without a shift amount the same block is singular: PETSc marks the factor, we stop */
+  /* without a shift amount the same block is singular: PETSc marks the factor, so do we (an error when asked) */
   info.shiftamount = 0.0;
   PetscCall(NativeILU(B, &info, &F, &err));
   EXPECT(err == MAT_FACTOR_NUMERIC_ZEROPIVOT, "PETSc did not flag the zero pivot (error %d)", (int)err);
+  PetscCall(OurBILU(B, 0, &info, &f));
+  EXPECT(f->error == err && f->zeropivot_row == 0 && f->zeropivot_sub == 0, "2x2 zero column, no shift: ours records error %d block row %" PetscInt_FMT " row %" PetscInt_FMT ", PETSc error %d", (int)f->error, f->zeropivot_row, f->zeropivot_sub, (int)err);
+  PetscCall(SpTrsvBILUDestroy(&f));
   PetscCall(PushCapture());
-  ierr = OurBILU(B, 0, &info, &f);
+  ierr = OurBILUIf(B, 0, &info, PETSC_TRUE, &f);
   PetscCall(PetscPopErrorHandler());
   PetscCall(ExpectError(ierr, PETSC_ERR_MAT_LU_ZRPVT, "block row 0", "2x2 zero column, no shift"));
   PetscCall(SpTrsvBILUDestroy(&f));
@@ -194,8 +205,13 @@ static PetscErrorCode TestZeroPivots(PetscRandom rnd)
   /* a singular block: the last pivot is zero, shift or not */
   PetscCall(DefaultInfo(0, &info));
   PetscCall(OneBlock(2, sing, &B));
+  PetscCall(NativeILU(B, &info, &F, &err));
+  PetscCall(OurBILU(B, 0, &info, &f));
+  EXPECT(err == MAT_FACTOR_NUMERIC_ZEROPIVOT && f->error == err && f->zeropivot_sub == 1, "singular 2x2 block: ours records error %d at row %" PetscInt_FMT " of the block, PETSc error %d", (int)f->error, f->zeropivot_sub, (int)err);
+  PetscCall(SpTrsvBILUDestroy(&f));
+  PetscCall(MatDestroy(&F));
   PetscCall(PushCapture());
-  ierr = OurBILU(B, 0, &info, &f);
+  ierr = OurBILUIf(B, 0, &info, PETSC_TRUE, &f);
   PetscCall(PetscPopErrorHandler());
   PetscCall(ExpectError(ierr, PETSC_ERR_MAT_LU_ZRPVT, "singular", "singular 2x2 block"));
   PetscCall(SpTrsvBILUDestroy(&f));
@@ -205,8 +221,11 @@ static PetscErrorCode TestZeroPivots(PetscRandom rnd)
   PetscCall(OneBlock(8, z8, &B));
   PetscCall(NativeILU(B, &info, &F, &err));
   EXPECT(err == MAT_FACTOR_NUMERIC_ZEROPIVOT, "bs 8: PETSc did not flag the zero first column (error %d)", (int)err);
+  PetscCall(OurBILU(B, 0, &info, &f));
+  EXPECT(f->error == err, "bs 8 zero column: ours records error %d, PETSc %d", (int)f->error, (int)err);
+  PetscCall(SpTrsvBILUDestroy(&f));
   PetscCall(PushCapture());
-  ierr = OurBILU(B, 0, &info, &f);
+  ierr = OurBILUIf(B, 0, &info, PETSC_TRUE, &f);
   PetscCall(PetscPopErrorHandler());
   PetscCall(ExpectError(ierr, PETSC_ERR_MAT_LU_ZRPVT, "at its row 0", "bs 8 zero column"));
   PetscCall(SpTrsvBILUDestroy(&f));
@@ -261,8 +280,11 @@ static PetscErrorCode TestBadInput(PetscRandom rnd)
   PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
   PetscCall(PushCapture());
-  ierr = OurBILU(B, 0, &info, &f);
+  ierr = OurBILUIf(B, 0, &info, PETSC_TRUE, &f);
   PetscCall(ExpectError(ierr, PETSC_ERR_FP, "(7, 6) is NaN", "NaN entry"));
+  PetscCall(SpTrsvBILUDestroy(&f));
+  ierr = OurBILU(B, 0, &info, &f);
+  EXPECT(!ierr && f && f->nonfinite && !f->error, "NaN entry without erroriffailure: error %d, recorded %d", (int)ierr, f ? (int)f->nonfinite : -1);
   PetscCall(SpTrsvBILUDestroy(&f));
   ierr = SpTrsvBlockCSRGet(B, 3, &C);
   PetscCall(ExpectError(ierr, PETSC_ERR_ARG_INCOMP, "block size 2", "BAIJ with another block size"));

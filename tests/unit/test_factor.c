@@ -492,22 +492,134 @@ static PetscErrorCode ExpectError(const char *name, Mat A, PetscBool icc, PetscI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  without A->erroriffailure a zero pivot (shift type none) is not an error: the factor records it as PETSc's own
+  ILU/ICC does (MatPivotCheck_none(): the last zero pivot's row and |pivot|, MAT_FACTOR_NUMERIC_ZEROPIVOT).
+  Ours must record what PETSc's factor of the same matrix reports, and a refactorization with good values
+  must clear it.
+*/
+static PetscErrorCode ExpectZeroPivotRecord(const char *name, Mat A, PetscBool icc, PetscInt levels)
+{
+  MatFactorInfo  info;
+  Mat            Fp;
+  IS             row, col;
+  SpTrsvFactor   fac;
+  MatFactorError perr;
+  PetscReal      pval;
+  PetscInt       prow, n;
+  PetscErrorCode ierr;
+  PetscBool      ok;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetSize(A, &n, NULL));
+  PetscCall(MatFactorInfoInitialize(&info));
+  info.levels    = levels;
+  info.fill      = 1.0;
+  info.shifttype = (PetscReal)MAT_SHIFT_NONE;
+  info.zeropivot = 100.0 * PETSC_MACHINE_EPSILON;
+  PetscCall(MatGetOrdering(A, MATORDERINGNATURAL, &row, &col));
+  PetscCall(MatGetFactor(A, MATSOLVERPETSC, icc ? MAT_FACTOR_ICC : MAT_FACTOR_ILU, &Fp));
+  if (icc) {
+    PetscCall(MatICCFactorSymbolic(Fp, A, row, &info));
+    PetscCall(MatCholeskyFactorNumeric(Fp, A, &info));
+  } else {
+    PetscCall(MatILUFactorSymbolic(Fp, A, row, col, &info));
+    PetscCall(MatLUFactorNumeric(Fp, A, &info));
+  }
+  PetscCall(ISDestroy(&row));
+  PetscCall(ISDestroy(&col));
+  PetscCall(MatFactorGetError(Fp, &perr));
+  PetscCall(MatFactorGetErrorZeroPivot(Fp, &pval, &prow));
+  PetscCall(MatDestroy(&Fp));
+  PetscCall(SpTrsvFactorCreate(icc ? MAT_FACTOR_ICC : MAT_FACTOR_ILU, n, &fac));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = icc ? SpTrsvFactorICCSymbolic(A, NULL, &info, fac) : SpTrsvFactorILUSymbolic(A, NULL, NULL, &info, fac);
+  if (!ierr) ierr = icc ? SpTrsvFactorICCNumeric(A, &info, fac) : SpTrsvFactorILUNumeric(A, &info, fac);
+  PetscCall(PetscPopErrorHandler());
+  ok = (PetscBool)(!ierr && perr == MAT_FACTOR_NUMERIC_ZEROPIVOT && fac->error == perr && fac->zeropivot_row == prow && fac->zeropivot_value == pval);
+  PetscCall(Report(name, ok, " # PETSc: error %g, row %g", (PetscReal)perr, (PetscReal)prow));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s: PETSc error %d row %" PetscInt_FMT " |pivot| %g; ours: return %d, error %d row %" PetscInt_FMT " |pivot| %g\n", name, (int)perr, prow, (double)pval, (int)ierr, (int)fac->error, fac->zeropivot_row, (double)fac->zeropivot_value));
+  PetscCall(SpTrsvFactorDestroy(&fac));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a failed numeric factorization, then one on good values of the same pattern: the error is cleared */
+static PetscErrorCode ExpectRefactorClears(const char *name, Mat A, PetscBool icc)
+{
+  MatFactorInfo info;
+  SpTrsvFactor  fac;
+  PetscInt      n;
+  PetscBool     failed, cleared;
+  const PetscInt rows[] = {0, 37, 50};
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetSize(A, &n, NULL));
+  PetscCall(MatFactorInfoInitialize(&info));
+  info.fill      = 1.0;
+  info.shifttype = (PetscReal)MAT_SHIFT_NONE;
+  info.zeropivot = 100.0 * PETSC_MACHINE_EPSILON;
+  PetscCall(SpTrsvFactorCreate(icc ? MAT_FACTOR_ICC : MAT_FACTOR_ILU, n, &fac));
+  if (icc) PetscCall(SpTrsvFactorICCSymbolic(A, NULL, &info, fac));
+  else PetscCall(SpTrsvFactorILUSymbolic(A, NULL, NULL, &info, fac));
+  if (icc) PetscCall(SpTrsvFactorICCNumeric(A, &info, fac));
+  else PetscCall(SpTrsvFactorILUNumeric(A, &info, fac));
+  failed = (PetscBool)(fac->error == MAT_FACTOR_NUMERIC_ZEROPIVOT);
+  for (PetscInt k = 0; k < 3; k++) PetscCall(MatSetValue(A, rows[k], rows[k], 4.0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  if (icc) PetscCall(SpTrsvFactorICCNumeric(A, &info, fac));
+  else PetscCall(SpTrsvFactorILUNumeric(A, &info, fac));
+  cleared = (PetscBool)(fac->error == MAT_FACTOR_NOERROR && !fac->nonfinite);
+  PetscCall(SpTrsvTriCheckValues(fac->L));
+  PetscCall(SpTrsvTriCheckValues(fac->U));
+  for (PetscInt k = 0; k < 3; k++) PetscCall(MatSetValue(A, rows[k], rows[k], 0.0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(Report(name, (PetscBool)(failed && cleared), " # failed first %g, cleared after %g", (PetscReal)failed, (PetscReal)cleared));
+  PetscCall(SpTrsvFactorDestroy(&fac));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TestErrors(void)
 {
   Mat       A;
   PetscBool found;
 
   PetscFunctionBeginUser;
-  /* zero pivot without shift: always an error */
+  /* zero pivot without shift: recorded as PETSc records it, cleared by a good refactorization */
   PetscCall(ZeroDiagonal(10, &A));
+  PetscCall(ExpectZeroPivotRecord("zero_pivot_record_ilu0", A, PETSC_FALSE, 0));
+  PetscCall(ExpectZeroPivotRecord("zero_pivot_record_ilu2", A, PETSC_FALSE, 2));
+  PetscCall(ExpectZeroPivotRecord("zero_pivot_record_icc0", A, PETSC_TRUE, 0));
+  PetscCall(ExpectZeroPivotRecord("zero_pivot_record_icc1", A, PETSC_TRUE, 1));
+  PetscCall(ExpectRefactorClears("zero_pivot_refactor_clears_ilu0", A, PETSC_FALSE));
+  PetscCall(ExpectRefactorClears("zero_pivot_refactor_clears_icc0", A, PETSC_TRUE));
+  /* and an error naming the row when the matrix asks for errors (MatSetErrorIfFailure(), as PCSetUp_ILU does under -ksp_error_if_not_converged) */
+  PetscCall(MatSetErrorIfFailure(A, PETSC_TRUE));
   PetscCall(ExpectError("error_zero_pivot_ilu0", A, PETSC_FALSE, 0, MAT_SHIFT_NONE, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in row 0 of the factored matrix"));
   PetscCall(ExpectError("error_zero_pivot_ilu2", A, PETSC_FALSE, 2, MAT_SHIFT_NONE, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot"));
   PetscCall(ExpectError("error_zero_pivot_icc1", A, PETSC_TRUE, 1, MAT_SHIFT_NONE, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot"));
-  /* NaN in A */
+  /* NaN in A: an error with erroriffailure, recorded otherwise (PETSc's factor does not look for it) */
   PetscCall(MatSetValue(A, 5, 6, (PetscScalar)NAN, INSERT_VALUES));
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   PetscCall(ExpectError("error_nan_ilu1", A, PETSC_FALSE, 1, MAT_SHIFT_NONZERO, PETSC_ERR_FP, "(5, 6) is NaN"));
+  PetscCall(MatSetErrorIfFailure(A, PETSC_FALSE));
+  {
+    MatFactorInfo info;
+    SpTrsvFactor  fac;
+
+    PetscCall(MatFactorInfoInitialize(&info));
+    info.levels    = 1;
+    info.fill      = 1.0;
+    info.shifttype   = (PetscReal)MAT_SHIFT_NONZERO;
+    info.shiftamount = 100.0 * PETSC_MACHINE_EPSILON;
+    PetscCall(SpTrsvFactorCreate(MAT_FACTOR_ILU, 100, &fac));
+    PetscCall(SpTrsvFactorILUSymbolic(A, NULL, NULL, &info, fac));
+    PetscCall(SpTrsvFactorILUNumeric(A, &info, fac));
+    PetscCall(Report("nan_recorded_ilu1", (PetscBool)(fac->nonfinite && fac->error == MAT_FACTOR_NOERROR), " # nonfinite %g, error %g", (PetscReal)fac->nonfinite, (PetscReal)fac->error));
+    PetscCall(SpTrsvFactorDestroy(&fac));
+  }
   PetscCall(MatDestroy(&A));
 
   /* missing diagonal entries: west0479 */

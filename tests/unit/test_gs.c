@@ -195,8 +195,8 @@ static PetscErrorCode TestRefresh(PetscRandom rnd)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* bad input must be a PETSc error with the right code, never a wrong answer */
-static PetscErrorCode ExpectSetUpError(Mat A, PetscErrorCode expected, const char *what)
+/* bad input must be a PETSc error with the right code, never a wrong answer (errorif: PCSetErrorIfFailure()) */
+static PetscErrorCode ExpectSetUpErrorIf(Mat A, PetscBool errorif, PetscErrorCode expected, const char *what)
 {
   PC             pc;
   PetscErrorCode ierr;
@@ -205,11 +205,92 @@ static PetscErrorCode ExpectSetUpError(Mat A, PetscErrorCode expected, const cha
   PetscCall(PCCreate(PETSC_COMM_SELF, &pc));
   PetscCall(PCSetOperators(pc, A, A));
   PetscCall(PCSetType(pc, PCGS));
+  PetscCall(PCSetErrorIfFailure(pc, errorif));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = PCSetUp(pc);
   PetscCall(PetscPopErrorHandler());
   EXPECT(ierr == expected, "%s: error %d, expected %d", what, (int)ierr, (int)expected);
   PetscCall(PCDestroy(&pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ExpectSetUpError(Mat A, PetscErrorCode expected, const char *what)
+{
+  PetscFunctionBeginUser;
+  PetscCall(ExpectSetUpErrorIf(A, PETSC_FALSE, expected, what));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  a zero diagonal entry or an Inf, PC gs against PCSOR with the same parameters (PCSORSetOmega() etc.): PCSetUp,
+  PCApply, PCApplyRichardson must give the same outcome: an error on both, or no error, the same PC failed reason
+  after the apply and a result that is not finite on both
+*/
+static PetscErrorCode ExpectLikeSOR(Mat A, PetscReal omega, PetscReal shift, PCGSType type, const char *what)
+{
+  PC              pc[2];
+  PetscErrorCode  ierr[2];
+  PCFailedReason  fr[2] = {PC_NOERROR, PC_NOERROR}, frr[2] = {PC_NOERROR, PC_NOERROR};
+  PetscReal       nrm[2] = {0, 0}, nrr[2] = {0, 0};
+  Vec             b, y;
+  PetscInt        outits;
+  PCRichardsonConvergedReason rr;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(A, &y, &b));
+  PetscCall(VecSet(b, 1.0));
+  for (PetscInt t = 0; t < 2; t++) {
+    /* MatSOR leaves a zero pivot error on the matrix itself, where it stays (PC gs does not touch the matrix),
+       and looks at the diagonal again only after new values: start each case afresh */
+    PetscCall(MatFactorClearError(A));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+    {
+      PetscScalar v;
+      PetscInt    r0 = 0;
+
+      PetscCall(MatGetValues(A, 1, &r0, 1, &r0, &v));
+      PetscCall(MatSetValue(A, 0, 0, v, INSERT_VALUES));
+      PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+      PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+    }
+    PetscCall(PCCreate(PETSC_COMM_SELF, &pc[t]));
+    PetscCall(PCSetOperators(pc[t], A, A));
+    if (t == 0) {
+      PetscCall(PCSetType(pc[0], PCSOR));
+      PetscCall(PCSORSetOmega(pc[0], omega));
+      PetscCall(PCSORSetSymmetric(pc[0], type == PC_GS_FORWARD ? SOR_FORWARD_SWEEP : (type == PC_GS_BACKWARD ? SOR_BACKWARD_SWEEP : SOR_SYMMETRIC_SWEEP)));
+    } else {
+      PetscCall(PCSetType(pc[1], PCGS));
+      PetscCall(PCGSSetOmega(pc[1], omega));
+      PetscCall(PCGSSetType(pc[1], type));
+    }
+    { /* the diagonal shift has no setter: through the options */
+      char v[64];
+      PetscCall(PetscSNPrintf(v, sizeof(v), "%g", (double)shift));
+      PetscCall(PCSetOptionsPrefix(pc[t], "likesor_"));
+      PetscCall(PetscOptionsSetValue(NULL, "-likesor_pc_sor_diagonal_shift", v));
+      PetscCall(PCSetFromOptions(pc[t]));
+      PetscCall(PetscOptionsClearValue(NULL, "-likesor_pc_sor_diagonal_shift"));
+    }
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr[t] = PCSetUp(pc[t]);
+    if (!ierr[t]) ierr[t] = PCApply(pc[t], b, y);
+    if (!ierr[t]) ierr[t] = PCGetFailedReason(pc[t], &fr[t]);
+    if (!ierr[t]) ierr[t] = VecNorm(y, NORM_1, &nrm[t]);
+    if (!ierr[t]) ierr[t] = VecSet(y, 0.0);
+    if (!ierr[t]) ierr[t] = PCApplyRichardson(pc[t], b, y, NULL, 0, 0, 0, 2, PETSC_FALSE, &outits, &rr);
+    if (!ierr[t]) ierr[t] = PCGetFailedReason(pc[t], &frr[t]);
+    if (!ierr[t]) ierr[t] = VecNorm(y, NORM_1, &nrr[t]);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(PCDestroy(&pc[t]));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: PCSOR error %d failed %s |y| %g %g; PC gs error %d failed %s |y| %g %g\n", what, (int)ierr[0], PCFailedReasons[fr[0]], (double)nrm[0], (double)nrr[0], (int)ierr[1], PCFailedReasons[fr[1]], (double)nrm[1], (double)nrr[1]));
+  EXPECT(ierr[0] == ierr[1] && fr[0] == fr[1] && frr[0] == frr[1], "%s: PCSOR error %d, failed %s/%s; PC gs error %d, failed %s/%s", what, (int)ierr[0], PCFailedReasons[fr[0]], PCFailedReasons[frr[0]], (int)ierr[1], PCFailedReasons[fr[1]], PCFailedReasons[frr[1]]);
+  EXPECT(ierr[0] || (PetscIsInfOrNanReal(nrm[0]) == PetscIsInfOrNanReal(nrm[1]) && PetscIsInfOrNanReal(nrr[0]) == PetscIsInfOrNanReal(nrr[1])), "%s: finite results differ: PCSOR %g %g, PC gs %g %g", what, (double)nrm[0], (double)nrr[0], (double)nrm[1], (double)nrr[1]);
+  PetscCall(MatFactorClearError(A));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -234,13 +315,39 @@ static PetscErrorCode TestBadInput(void)
   PetscCall(MatSetValue(A, 3, 3, 0.0, INSERT_VALUES));
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(ExpectSetUpError(A, PETSC_ERR_MAT_LU_ZRPVT, "zero diagonal"));
+  PetscCall(ExpectSetUpError(A, PETSC_ERR_ARG_INCOMP, "zero diagonal (PCSOR's code)"));
+  /* what PCSOR does with it for each omega and shift: an error, a failed PC, or Inf */
+  PetscCall(ExpectLikeSOR(A, 1.0, 0.0, PC_GS_SYMMETRIC, "zero diagonal, omega 1"));
+  PetscCall(ExpectLikeSOR(A, 1.0, -0.5, PC_GS_SYMMETRIC, "zero diagonal, omega 1, shift -0.5"));
+  PetscCall(ExpectLikeSOR(A, 1.0, -0.5, PC_GS_FORWARD, "zero diagonal, omega 1, shift -0.5, forward"));
+  PetscCall(ExpectLikeSOR(A, 1.3, 0.0, PC_GS_SYMMETRIC, "zero diagonal, omega 1.3"));
+  PetscCall(ExpectLikeSOR(A, 1.0, 0.5, PC_GS_BACKWARD, "zero diagonal, omega 1, shift 0.5"));
+  PetscCall(ExpectLikeSOR(A, 0.8, -2.0, PC_GS_SYMMETRIC, "diagonal 2 shifted to 0 (row 0), omega 0.8"));
+  /* with PCSetErrorIfFailure() a zero diagonal met with a negative shift is an error */
+  {
+    PetscErrorCode ierr2;
+
+    PetscCall(PCCreate(PETSC_COMM_SELF, &pc));
+    PetscCall(PCSetOperators(pc, A, A));
+    PetscCall(PCSetType(pc, PCGS));
+    PetscCall(PCSetErrorIfFailure(pc, PETSC_TRUE));
+    PetscCall(PetscOptionsSetValue(NULL, "-eif_pc_sor_diagonal_shift", "-0.5"));
+    PetscCall(PCSetOptionsPrefix(pc, "eif_"));
+    PetscCall(PCSetFromOptions(pc));
+    PetscCall(PetscOptionsClearValue(NULL, "-eif_pc_sor_diagonal_shift"));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr2 = PCSetUp(pc);
+    PetscCall(PetscPopErrorHandler());
+    EXPECT(ierr2 == PETSC_ERR_MAT_LU_ZRPVT, "zero diagonal, shift -0.5, PCSetErrorIfFailure(): error %d, expected %d", (int)ierr2, (int)PETSC_ERR_MAT_LU_ZRPVT);
+    PetscCall(PCDestroy(&pc));
+  }
   /* NaN off the diagonal */
   PetscCall(MatSetValue(A, 3, 3, 2.0, INSERT_VALUES));
   PetscCall(MatSetValue(A, 2, 1, PETSC_MAX_REAL * 10, INSERT_VALUES));
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(ExpectSetUpError(A, PETSC_ERR_FP, "Inf entry"));
+  PetscCall(ExpectSetUpErrorIf(A, PETSC_TRUE, PETSC_ERR_FP, "Inf entry, PCSetErrorIfFailure()"));
+  PetscCall(ExpectLikeSOR(A, 1.0, 0.0, PC_GS_SYMMETRIC, "Inf entry"));
   PetscCall(MatDestroy(&A));
   /* not an AIJ matrix */
   PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 3, 3, NULL, &A));

@@ -446,10 +446,54 @@ static PetscErrorCode ExpectSetUpError(Mat A, PetscInt bs, PetscBool icc, PetscE
   PetscCall(PCISAISetBlockSize(pc, bs));
   if (icc) PetscCall(PCISAISetFactorType(pc, MAT_FACTOR_ICC));
   PetscCall(PCSetOperators(pc, A, A));
+  PetscCall(PCSetErrorIfFailure(pc, PETSC_TRUE)); /* failures are errors, as under -ksp_error_if_not_converged */
   PetscCall(PushCapture());
   ierr = PCSetUp(pc);
   PetscCall(PetscPopErrorHandler());
   PetscCall(ExpectError(ierr, expected, text, what));
+  PetscCall(PCDestroy(&pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  without PCSetErrorIfFailure() a zero pivot fails the PC as PCSetUp_ILU does: PCSetUp succeeds, the failed
+  reason is PC_FACTOR_NUMERIC_ZEROPIVOT, the apply returns Inf; then the values of block row `brow` are replaced
+  by `good` (same pattern) and the next setup succeeds with a finite apply
+*/
+static PetscErrorCode ExpectSetUpFails(Mat A, PetscInt bs, PetscInt brow, PetscInt abs, const PetscScalar *good, const char *what)
+{
+  PC             pc;
+  PCFailedReason fr;
+  Vec            x, y;
+  PetscReal      nrm;
+
+  PetscFunctionBeginUser;
+  PetscCall(PCCreate(PETSC_COMM_SELF, &pc));
+  PetscCall(PCSetType(pc, PCISAI));
+  PetscCall(PCISAISetBlockSize(pc, bs));
+  PetscCall(PCSetOperators(pc, A, A));
+  PetscCall(MatCreateVecs(A, &x, &y));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(PCSetUp(pc));
+  PetscCall(PCGetFailedReason(pc, &fr));
+  PetscCall(PCApply(pc, x, y));
+  PetscCall(VecNorm(y, NORM_1, &nrm));
+  EXPECT(fr == PC_FACTOR_NUMERIC_ZEROPIVOT && PetscIsInfReal(nrm), "%s: failed reason %s, |y| %g: expected FACTOR_NUMERIC_ZEROPIVOT and Inf", what, PCFailedReasons[fr], (double)nrm);
+  for (PetscInt r = 0; r < abs; r++)
+    for (PetscInt c = 0; c < abs; c++) PetscCall(MatSetValue(A, brow * abs + r, brow * abs + c, good[r + c * abs], INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(PCSetUp(pc));
+  PetscCall(PCGetFailedReason(pc, &fr));
+  PetscCall(PCApply(pc, x, y));
+  PetscCall(VecNorm(y, NORM_1, &nrm));
+  EXPECT(fr == PC_NOERROR && !PetscIsInfOrNanReal(nrm) && nrm > 0, "%s, good values: failed reason %s, |y| %g", what, PCFailedReasons[fr], (double)nrm);
+  for (PetscInt r = 0; r < abs; r++)
+    for (PetscInt c = 0; c < abs; c++) PetscCall(MatSetValue(A, brow * abs + r, brow * abs + c, 0.0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
   PetscCall(PCDestroy(&pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -474,6 +518,16 @@ static PetscErrorCode TestBadInput(PetscRandom rnd)
   PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
   PetscCall(ExpectSetUpError(B, 0, PETSC_FALSE, PETSC_ERR_MAT_LU_ZRPVT, "block row 2 (rows 6 to 8)", "zero diagonal block"));
+  {
+    PetscScalar good[9];
+
+    for (PetscInt k = 0; k < 9; k++) good[k] = k % 4 == 0 ? 5.0 : 1.0;
+    PetscCall(ExpectSetUpFails(B, 0, 2, 3, good, "zero diagonal block, no error asked for"));
+    PetscCall(MatConvert(B, MATSEQAIJ, MAT_INITIAL_MATRIX, &A));
+    PetscCall(ExpectSetUpFails(A, 3, 2, 3, good, "zero diagonal block, AIJ input, no error asked for"));
+    PetscCall(ExpectSetUpFails(A, 1, 2, 3, good, "zero pivot, scalar, no error asked for"));
+    PetscCall(MatDestroy(&A));
+  }
   PetscCall(ExpectSetUpError(B, 0, PETSC_TRUE, PETSC_ERR_SUP, "supports only -pc_isai_factor_type ilu", "ICC with blocks"));
   PetscCall(ExpectSetUpError(B, 2, PETSC_FALSE, PETSC_ERR_ARG_INCOMP, "requested for a MATSEQBAIJ matrix of block size 3", "block size mismatch"));
   /* the same as AIJ: block size 3 finds the zero block, block size 1 the zero pivot of row 6 */

@@ -202,8 +202,8 @@ static PetscErrorCode TestRefactor(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* errors expected from MatGetFactor + symbolic + numeric on A */
-static PetscErrorCode ExpectFactorError(Mat A, PetscErrorCode expected, const char *what)
+/* errors expected from MatGetFactor + symbolic + numeric on A (with MatSetErrorIfFailure(A, errorif)) */
+static PetscErrorCode ExpectFactorErrorIf(Mat A, PetscBool errorif, PetscErrorCode expected, const char *what)
 {
   Mat            F = NULL;
   MatFactorInfo  info;
@@ -212,6 +212,7 @@ static PetscErrorCode ExpectFactorError(Mat A, PetscErrorCode expected, const ch
   PetscFunctionBeginUser;
   PetscCall(MatFactorInfoInitialize(&info));
   info.fill = 1.0;
+  PetscCall(MatSetErrorIfFailure(A, errorif));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = MatGetFactor(A, MATSOLVERSPTRSVLEVEL, MAT_FACTOR_ILU, &F);
   if (!ierr) ierr = MatILUFactorSymbolic(F, A, NULL, NULL, &info);
@@ -224,6 +225,14 @@ static PetscErrorCode ExpectFactorError(Mat A, PetscErrorCode expected, const ch
   }
   EXPECT(ierr == expected, "%s: error code %d, expected %d", what, (int)ierr, (int)expected);
   PetscCall(MatDestroy(&F));
+  PetscCall(MatSetErrorIfFailure(A, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ExpectFactorError(Mat A, PetscErrorCode expected, const char *what)
+{
+  PetscFunctionBeginUser;
+  PetscCall(ExpectFactorErrorIf(A, PETSC_FALSE, expected, what));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -245,7 +254,8 @@ static PetscErrorCode TestBadInput(void)
     for (PetscInt j = 0; j < 2; j++) PetscCall(MatSetValue(A, i, j, 1.0, INSERT_VALUES));
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(ExpectFactorError(A, PETSC_ERR_MAT_LU_ZRPVT, "zero pivot"));
+  PetscCall(ExpectFactorError(A, 0, "zero pivot (not an error: the factor records it)"));
+  PetscCall(ExpectFactorErrorIf(A, PETSC_TRUE, PETSC_ERR_MAT_LU_ZRPVT, "zero pivot with MatSetErrorIfFailure()"));
   PetscCall(MatDestroy(&A));
   /* missing diagonal entry in row 1 */
   PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 3, 3, 2, NULL, &A));
@@ -262,7 +272,8 @@ static PetscErrorCode TestBadInput(void)
   PetscCall(MatSetValue(A, 5, 5, (PetscReal)INFINITY, INSERT_VALUES));
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(ExpectFactorError(A, PETSC_ERR_FP, "Inf in the matrix"));
+  PetscCall(ExpectFactorError(A, 0, "Inf in the matrix (not an error, as PETSc's ILU)"));
+  PetscCall(ExpectFactorErrorIf(A, PETSC_TRUE, PETSC_ERR_FP, "Inf in the matrix with MatSetErrorIfFailure()"));
   PetscCall(MatDestroy(&A));
   /* an unsupported matrix type */
   PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 3, 3, NULL, &A));
@@ -318,6 +329,194 @@ static PetscErrorCode TestNaNAndEmpty(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* [2 1 0 0; 4 a11 1 0; 0 1 3 1; 0 0 1 4]: with a11 = 2 ILU(0) meets an exact zero pivot in row 1 */
+static PetscErrorCode ZeroPivotMatrix(PetscScalar a11, Mat *A)
+{
+  const PetscInt    r[10] = {0, 0, 1, 1, 1, 2, 2, 2, 3, 3}, c[10] = {0, 1, 0, 1, 2, 1, 2, 3, 2, 3};
+  const PetscScalar v[10] = {2, 1, 4, a11, 1, 1, 3, 1, 1, 4};
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 4, 4, 3, NULL, A));
+  for (PetscInt k = 0; k < 10; k++) PetscCall(MatSetValue(*A, r[k], c[k], v[k], INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SetA11(Mat A, PetscScalar a11)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatSetValue(A, 1, 1, a11, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  a zero pivot without a shift, at the Mat level, on PETSc's own ILU and on ours: the factor records the error
+  (MatFactorGetError(), MatFactorGetErrorZeroPivot(): the same on both), MatSolve() returns Inf; ours then
+  refactors on good values (the same factor, MatLUFactorNumeric() again) and clears the error, and with
+  MatSetErrorIfFailure() the same zero pivot is an error naming the row
+*/
+static PetscErrorCode TestZeroPivotFactor(void)
+{
+  const MatSolverType types[2] = {MATSOLVERPETSC, MATSOLVERSPTRSVLEVEL};
+  Mat                 A, F[2];
+  Vec                 b, x[2];
+  MatFactorInfo       info;
+  IS                  row, col;
+  MatFactorError      err[2];
+  PetscReal           val[2], nrm[2], d;
+  PetscInt            zrow[2];
+  PetscErrorCode      ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(ZeroPivotMatrix(2.0, &A));
+  PetscCall(MatCreateVecs(A, &x[0], &b));
+  PetscCall(VecDuplicate(x[0], &x[1]));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(MatFactorInfoInitialize(&info));
+  info.fill = 1.0;
+  PetscCall(MatGetOrdering(A, MATORDERINGNATURAL, &row, &col));
+  for (PetscInt t = 0; t < 2; t++) {
+    PetscCall(MatGetFactor(A, types[t], MAT_FACTOR_ILU, &F[t]));
+    PetscCall(MatILUFactorSymbolic(F[t], A, row, col, &info));
+    PetscCall(MatLUFactorNumeric(F[t], A, &info));
+    PetscCall(MatFactorGetError(F[t], &err[t]));
+    PetscCall(MatFactorGetErrorZeroPivot(F[t], &val[t], &zrow[t]));
+    PetscCall(MatSolve(F[t], b, x[t]));
+    PetscCall(VecNorm(x[t], NORM_1, &nrm[t]));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "zero pivot: PETSc error %d row %" PetscInt_FMT " |pivot| %g; ours error %d row %" PetscInt_FMT " |pivot| %g\n", (int)err[0], zrow[0], (double)val[0], (int)err[1], zrow[1], (double)val[1]));
+  EXPECT(err[0] == MAT_FACTOR_NUMERIC_ZEROPIVOT && zrow[0] == 1, "PETSc's own ILU did not record the zero pivot in row 1 (error %d row %" PetscInt_FMT ")", (int)err[0], zrow[0]);
+  EXPECT(err[1] == err[0] && zrow[1] == zrow[0] && val[1] == val[0], "zero pivot: ours records error %d row %" PetscInt_FMT " |pivot| %g, PETSc %d row %" PetscInt_FMT " |pivot| %g", (int)err[1], zrow[1], (double)val[1], (int)err[0], zrow[0], (double)val[0]);
+  EXPECT(PetscIsInfReal(nrm[0]) && PetscIsInfReal(nrm[1]), "MatSolve on the failed factors: |x|_1 PETSc %g, ours %g (both must be Inf)", (double)nrm[0], (double)nrm[1]);
+  /* good values, same pattern: our factor refactors and clears the error (PETSc's own keeps it) */
+  PetscCall(SetA11(A, 5.0));
+  PetscCall(MatLUFactorNumeric(F[1], A, &info));
+  PetscCall(MatFactorGetError(F[1], &err[1]));
+  EXPECT(err[1] == MAT_FACTOR_NOERROR, "refactorization on good values left the error %d", (int)err[1]);
+  PetscCall(MatDestroy(&F[0]));
+  PetscCall(MatGetFactor(A, MATSOLVERPETSC, MAT_FACTOR_ILU, &F[0]));
+  PetscCall(MatILUFactorSymbolic(F[0], A, row, col, &info));
+  PetscCall(MatLUFactorNumeric(F[0], A, &info));
+  PetscCall(MatSolve(F[0], b, x[0]));
+  PetscCall(MatSolve(F[1], b, x[1]));
+  PetscCall(RelDiff(x[1], x[0], &d));
+  EXPECT(d < 1e-14, "after the refactorization ours differs from a fresh PETSc factor by %g", (double)d);
+  /* bad values again, errors asked for: an error naming the row and the pivot */
+  PetscCall(SetA11(A, 2.0));
+  PetscCall(MatSetErrorIfFailure(A, PETSC_TRUE));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MatLUFactorNumeric(F[1], A, &info);
+  PetscCall(PetscPopErrorHandler());
+  {
+    const char *msg = NULL;
+    char       *loc = NULL;
+
+    if (ierr) PetscCall(PetscErrorMessage(ierr, NULL, (char **)&msg));
+    if (msg) PetscCall(PetscStrstr(msg, "Zero pivot in row 1 of the factored matrix (row 1 of the input): |pivot| 0.", &loc));
+    EXPECT(ierr == PETSC_ERR_MAT_LU_ZRPVT && loc, "MatSetErrorIfFailure(): error %d '%s', expected %d naming row 1 and the pivot", (int)ierr, msg ? msg : "", (int)PETSC_ERR_MAT_LU_ZRPVT);
+  }
+  PetscCall(MatSetErrorIfFailure(A, PETSC_FALSE));
+  for (PetscInt t = 0; t < 2; t++) {
+    PetscCall(MatDestroy(&F[t]));
+    PetscCall(VecDestroy(&x[t]));
+  }
+  PetscCall(VecDestroy(&b));
+  PetscCall(ISDestroy(&row));
+  PetscCall(ISDestroy(&col));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* one KSPSolve with GMRES + ILU of type `type` on A; the converged and the PC failed reasons */
+static PetscErrorCode SolveReason(KSP ksp, Mat A, KSPConvergedReason *reason, PCFailedReason *pcreason)
+{
+  Vec b, x;
+  PC  pc;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, reason));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCGetFailedReason(pc, pcreason));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  the same through KSP, ours against PETSc's own ILU: the same converged and PC failed reasons after the zero
+  pivot (KSP_DIVERGED_PC_FAILED, PC_FACTOR_NUMERIC_ZEROPIVOT); then good values on the same pattern, without and
+  with MatFactorClearError() on the PC's factor (PETSc 3.18's PCSetUp_ILU does not refactor a factor whose error
+  is set: both must do the same thing either way, and converge after the clear); an Inf produced by the
+  factorization (overflow) gives KSP_DIVERGED_NANORINF on both
+*/
+static PetscErrorCode TestZeroPivotKSP(void)
+{
+  const MatSolverType types[2] = {MATSOLVERPETSC, MATSOLVERSPTRSVLEVEL};
+  KSPConvergedReason  r[3][2];
+  PCFailedReason      p[3][2];
+
+  PetscFunctionBeginUser;
+  for (PetscInt t = 0; t < 2; t++) {
+    KSP ksp;
+    PC  pc;
+    Mat A, F;
+
+    PetscCall(ZeroPivotMatrix(2.0, &A));
+    PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
+    PetscCall(KSPSetType(ksp, KSPGMRES));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCILU));
+    PetscCall(PCFactorSetMatSolverType(pc, types[t]));
+    PetscCall(SolveReason(ksp, A, &r[0][t], &p[0][t]));
+    PetscCall(SetA11(A, 5.0));
+    PetscCall(SolveReason(ksp, A, &r[1][t], &p[1][t]));
+    PetscCall(PCFactorGetMatrix(pc, &F));
+    PetscCall(MatFactorClearError(F));
+    PetscCall(SetA11(A, 6.0));
+    PetscCall(SolveReason(ksp, A, &r[2][t], &p[2][t]));
+    PetscCall(KSPDestroy(&ksp));
+    PetscCall(MatDestroy(&A));
+  }
+  for (PetscInt k = 0; k < 3; k++) {
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "KSP solve %" PetscInt_FMT ": PETSc %s (PC %s), ours %s (PC %s)\n", k, KSPConvergedReasons[r[k][0]], PCFailedReasons[p[k][0]], KSPConvergedReasons[r[k][1]], PCFailedReasons[p[k][1]]));
+    EXPECT(r[k][0] == r[k][1] && p[k][0] == p[k][1], "KSP solve %" PetscInt_FMT ": ours %s (PC %s), PETSc %s (PC %s)", k, KSPConvergedReasons[r[k][1]], PCFailedReasons[p[k][1]], KSPConvergedReasons[r[k][0]], PCFailedReasons[p[k][0]]);
+  }
+  EXPECT(r[0][1] == KSP_DIVERGED_PC_FAILED && p[0][1] == PC_FACTOR_NUMERIC_ZEROPIVOT, "zero pivot: ours %s (PC %s), expected DIVERGED_PC_FAILED (PC FACTOR_NUMERIC_ZEROPIVOT)", KSPConvergedReasons[r[0][1]], PCFailedReasons[p[0][1]]);
+  EXPECT(r[2][1] > 0, "good values after MatFactorClearError(): ours %s, expected convergence", KSPConvergedReasons[r[2][1]]);
+  /* overflow in the factorization: [1e-10 1e300; 1e300 1] gives L(1,0) = Inf from a finite matrix and right-hand side */
+  for (PetscInt t = 0; t < 2; t++) {
+    KSP ksp;
+    PC  pc;
+    Mat A;
+
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 2, 2, 2, NULL, &A));
+    PetscCall(MatSetValue(A, 0, 0, 1e-10, INSERT_VALUES));
+    PetscCall(MatSetValue(A, 0, 1, 1e300, INSERT_VALUES));
+    PetscCall(MatSetValue(A, 1, 0, 1e300, INSERT_VALUES));
+    PetscCall(MatSetValue(A, 1, 1, 1.0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
+    PetscCall(KSPSetType(ksp, KSPGMRES));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCILU));
+    PetscCall(PCFactorSetMatSolverType(pc, types[t]));
+    PetscCall(SolveReason(ksp, A, &r[0][t], &p[0][t]));
+    PetscCall(KSPDestroy(&ksp));
+    PetscCall(MatDestroy(&A));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "overflow: PETSc %s (PC %s), ours %s (PC %s)\n", KSPConvergedReasons[r[0][0]], PCFailedReasons[p[0][0]], KSPConvergedReasons[r[0][1]], PCFailedReasons[p[0][1]]));
+  EXPECT(r[0][1] == r[0][0] && p[0][1] == p[0][0] && r[0][1] == KSP_DIVERGED_NANORINF, "overflow: ours %s (PC %s), PETSc %s (PC %s), expected DIVERGED_NANORINF", KSPConvergedReasons[r[0][1]], PCFailedReasons[p[0][1]], KSPConvergedReasons[r[0][0]], PCFailedReasons[p[0][0]]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscRandom rnd;
@@ -337,6 +536,8 @@ int main(int argc, char **argv)
   PetscCall(TestRefactor());
   PetscCall(TestBadInput());
   PetscCall(TestNaNAndEmpty());
+  PetscCall(TestZeroPivotFactor());
+  PetscCall(TestZeroPivotKSP());
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_pc: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());

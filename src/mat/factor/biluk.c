@@ -8,8 +8,9 @@
    - zero pivots: bs = 1 follows the scalar rules (shift types none/nonzero/positive_definite/inblocks,
      as MatLUFactorNumeric_SeqBAIJ_1); bs > 1 supports shift types none and inblocks, where an exactly
      zero pivot of the dense inversion other than the last one is replaced by a tiny shift (block sizes
-     2..7, as PETSc's PetscKernel_A_gets_inverse_A_<bs>), and a remaining zero pivot is an error that
-     names the block row (PETSc marks the PC as failed instead).
+     2..7, as PETSc's PetscKernel_A_gets_inverse_A_<bs>); a remaining zero pivot is recorded in f->error
+     (the PC then fails, as PETSc's PCILU with MAT_FACTOR_NUMERIC_ZEROPIVOT), or is an error naming the
+     block row with f->erroriffailure (PETSc errors too when A->erroriffailure).
 */
 #include <sptrsv/blocktri.h>
 
@@ -117,8 +118,15 @@ static PetscErrorCode SpTrsvBILUInvertDiagonal(const SpTrsvBlockCSR *A, const Ma
     shift = (bs == 3 ? .333 : .25) * info->shiftamount * s;
   }
   PetscCall(SpTrsvBlockInvert(bs, d, shift, &zr));
-  PetscCheck(zr < 0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in the diagonal block of block row %" PetscInt_FMT " (rows %" PetscInt_FMT " to %" PetscInt_FMT "), at its row %" PetscInt_FMT ": %s", i, i * bs, i * bs + bs - 1, zr,
+  if (zr < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(!f->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in the diagonal block of block row %" PetscInt_FMT " (rows %" PetscInt_FMT " to %" PetscInt_FMT "), at its row %" PetscInt_FMT ": %s", i, i * bs, i * bs + bs - 1, zr,
              SpTrsvBlockIsZero(bs2, A->a + (size_t)bs2 * f->adiag[i]) ? "the matrix's diagonal block of this row is zero" : "the pivot block (the diagonal block after the elimination) is singular");
+  PetscCall(PetscInfo(NULL, "Zero pivot in the diagonal block of block row %" PetscInt_FMT " (rows %" PetscInt_FMT " to %" PetscInt_FMT "), at its row %" PetscInt_FMT "\n", i, i * bs, i * bs + bs - 1, zr));
+  if (!f->error) {
+    f->error         = MAT_FACTOR_NUMERIC_ZEROPIVOT;
+    f->zeropivot_row = i;
+    f->zeropivot_sub = zr;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -191,14 +199,22 @@ PetscErrorCode SpTrsvBILUNumeric(const SpTrsvBlockCSR *A, const MatFactorInfo *i
   PetscCall(SpTrsvBILUCheckInput(A, f));
   PetscCheck(f->L && f->U, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Call the symbolic block ILU before the numeric one");
   PetscCall(SpTrsvFactorCheckSamePattern(n, f->nnzA, A->i, A->j, f->adiag));
-  for (PetscInt r = 0; r < n; r++)
-    for (PetscInt p = A->i[r]; p < A->i[r + 1]; p++)
+  f->error         = MAT_FACTOR_NOERROR;
+  f->zeropivot_row = f->zeropivot_sub = 0;
+  f->nonfinite     = PETSC_FALSE;
+  for (PetscInt r = 0; r < n && !f->nonfinite; r++)
+    for (PetscInt p = A->i[r]; p < A->i[r + 1] && !f->nonfinite; p++)
       for (PetscInt k = 0; k < bs2; k++) {
         const PetscScalar v = A->a[(size_t)bs2 * p + k];
-        PetscCheck(!PetscIsInfOrNanScalar(v), PETSC_COMM_SELF, PETSC_ERR_FP, "Matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is %s", r * bs + k % bs, A->j[p] * bs + k / bs, PetscIsNanScalar(v) ? "NaN" : "Inf");
+        if (!PetscIsInfOrNanScalar(v)) continue;
+        PetscCheck(!f->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_FP, "Matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is %s", r * bs + k % bs, A->j[p] * bs + k / bs, PetscIsNanScalar(v) ? "NaN" : "Inf");
+        PetscCall(PetscInfo(NULL, "Matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is %s: the factor will not be finite\n", r * bs + k % bs, A->j[p] * bs + k / bs, PetscIsNanScalar(v) ? "NaN" : "Inf"));
+        f->nonfinite = PETSC_TRUE;
+        break;
       }
+  PetscCall(PetscMemzero(&sctx, sizeof(sctx)));
+  sctx.erroriffailure = f->erroriffailure;
   if (bs == 1) PetscCall(SpTrsvShiftSetUp(info, n, A->i, f->adiag, A->a, &sctx));
-  else PetscCall(PetscMemzero(&sctx, sizeof(sctx)));
   f->flops = 0;
   do {
     sctx.newshift = PETSC_FALSE;
@@ -209,6 +225,11 @@ PetscErrorCode SpTrsvBILUNumeric(const SpTrsvBlockCSR *A, const MatFactorInfo *i
   PetscCall(SpTrsvShiftRecord(info, &sctx, &rec));
   f->nshifts      = rec.nshifts;
   f->shift_amount = rec.shift_amount;
+  if (sctx.zeropivot) { /* bs = 1: the scalar rule (the last zero pivot met, as PETSc) */
+    f->error         = MAT_FACTOR_NUMERIC_ZEROPIVOT;
+    f->zeropivot_row = sctx.zeropivot_row;
+    f->zeropivot_sub = 0;
+  }
   f->flops += 1.333333333333 * bs * bs2 * n; /* the inversions of the diagonal blocks, as PETSc counts them */
   PetscCall(PetscLogFlops(f->flops));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,6 +1,7 @@
 /* SpTrsvFactor: the factor object and the helpers shared by ILU(k) and ICC(k) */
 #include <sptrsv/factor.h>
 #include <petscbt.h>
+#include <petsc/private/matimpl.h> /* A->erroriffailure */
 
 /*
   SpTrsvFactorCreate - an empty factor of order n (the symbolic phase builds L, U and the permutations)
@@ -48,6 +49,8 @@ PetscErrorCode SpTrsvFactorReset(SpTrsvFactor fac)
   fac->nnzA         = 0;
   fac->shift_amount = 0;
   fac->nshifts      = 0;
+  fac->error        = MAT_FACTOR_NOERROR;
+  fac->nonfinite    = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -180,13 +183,22 @@ PetscErrorCode SpTrsvFactorCheckSamePattern(PetscInt n, PetscInt nnz, const Pets
 }
 
 /*
-  SpTrsvFactorCheckFinite - a NaN or Inf in A would silently spread through the factor: name it
+  SpTrsvFactorCheckFinite - a NaN or Inf in A spreads through the factor. PETSc's ILU/ICC do not look for
+  them (the solves return NaN/Inf and KSP stops with KSP_DIVERGED_NANORINF); neither do we unless asked:
+  with errorif the first one is an error naming the entry, otherwise *found tells and -info names it
 */
-PetscErrorCode SpTrsvFactorCheckFinite(PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa)
+PetscErrorCode SpTrsvFactorCheckFinite(PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, PetscBool errorif, PetscBool *found)
 {
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < n; i++)
-    for (PetscInt p = ai[i]; p < ai[i + 1]; p++) PetscCheck(!PetscIsInfOrNanScalar(aa[p]), PETSC_COMM_SELF, PETSC_ERR_FP, "Matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is %s", i, aj[p], PetscIsNanScalar(aa[p]) ? "NaN" : "Inf");
+  *found = PETSC_FALSE;
+  for (PetscInt i = 0; i < n && !*found; i++)
+    for (PetscInt p = ai[i]; p < ai[i + 1]; p++) {
+      if (!PetscIsInfOrNanScalar(aa[p])) continue;
+      PetscCheck(!errorif, PETSC_COMM_SELF, PETSC_ERR_FP, "Matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is %s", i, aj[p], PetscIsNanScalar(aa[p]) ? "NaN" : "Inf");
+      PetscCall(PetscInfo(NULL, "Matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is %s: the factor will not be finite\n", i, aj[p], PetscIsNanScalar(aa[p]) ? "NaN" : "Inf"));
+      *found = PETSC_TRUE;
+      break;
+    }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -244,8 +256,12 @@ PetscErrorCode SpTrsvIntBufFinish(SpTrsvIntBuf *b, PetscInt **a)
 
    PETSc's rules (include/petsc/private/matimpl.h, MatPivotCheck_*), applied after row i of the factor
    is complete, with rs = sum of |off-diagonal entries of factored row i| and pv = its pivot:
-   - NONE:       |pv| <= zeropivot is a zero pivot. PETSc records a factor error (or errors when
-                 MatSetErrorIfFailure() was set); we always raise PETSC_ERR_MAT_LU_ZRPVT.
+   - NONE:       |pv| <= zeropivot is a zero pivot. With sctx->erroriffailure (A->erroriffailure, set by
+                 MatSetErrorIfFailure(), e.g. by PCSetUp_ILU under -ksp_error_if_not_converged) it is an
+                 error (PETSC_ERR_MAT_LU_ZRPVT naming the row and the pivot). Otherwise, as PETSc's
+                 MatPivotCheck_none(), it is recorded (the last one met wins: row and |pivot|) and the
+                 factorization goes on with 1/pivot; the factor matrix then reports
+                 MAT_FACTOR_NUMERIC_ZEROPIVOT (MatFactorGetError()).
    - NONZERO:    |pv| <= zeropivot*rs restarts the whole factorization with a diagonal shift of
                  shiftamount, then doubles it on every further restart.
    - POSITIVE_DEFINITE: Re(pv) <= zeropivot*rs restarts with shift = fraction * shift_top, where
@@ -257,8 +273,11 @@ PetscErrorCode SpTrsvIntBufFinish(SpTrsvIntBuf *b, PetscInt **a)
 */
 PetscErrorCode SpTrsvShiftSetUp(const MatFactorInfo *info, PetscInt n, const PetscInt *ai, const PetscInt *adiag, const PetscScalar *aa, SpTrsvShiftCtx *sctx)
 {
+  const PetscBool errorif = sctx->erroriffailure;
+
   PetscFunctionBegin;
   PetscCall(PetscMemzero(sctx, sizeof(*sctx)));
+  sctx->erroriffailure = errorif;
   if (info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE) {
     sctx->shift_top = info->zeropivot;
     for (PetscInt i = 0; i < n; i++) {
@@ -317,9 +336,13 @@ PetscErrorCode SpTrsvShiftCheckPivot(const MatFactorInfo *info, SpTrsvShiftCtx *
       sctx->shift_amount = 0.0;
       sctx->nshift++;
     }
-  } else {
-    PetscCheck(!(PetscAbsScalar(pv) <= info->zeropivot && notnan), PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in row %" PetscInt_FMT " of the factored matrix (row %" PetscInt_FMT " of the input): |pivot| %g <= tolerance %g; use -pc_factor_shift_type nonzero", row, inrow, (double)PetscAbsScalar(pv),
-               (double)info->zeropivot);
+  } else if (PetscAbsScalar(pv) <= info->zeropivot && notnan) {
+    PetscCheck(!sctx->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in row %" PetscInt_FMT " of the factored matrix (row %" PetscInt_FMT " of the input): |pivot| %g <= tolerance %g; use -pc_factor_shift_type nonzero", row, inrow, (double)PetscAbsScalar(pv), (double)info->zeropivot);
+    PetscCall(PetscInfo(NULL, "Detected zero pivot in factorization in row %" PetscInt_FMT " (row %" PetscInt_FMT " of the input) value %g tolerance %g\n", row, inrow, (double)PetscAbsScalar(pv), (double)info->zeropivot));
+    sctx->zeropivot       = PETSC_TRUE;
+    sctx->nzeropivot++;
+    sctx->zeropivot_row   = row;
+    sctx->zeropivot_value = PetscAbsScalar(pv);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -365,7 +388,8 @@ PetscErrorCode SpTrsvShiftRecord(const MatFactorInfo *info, const SpTrsvShiftCtx
 
 /*
   SpTrsvFactorNumericRun - the numeric phase of ILU and ICC: run the factorization's row loop on the
-  current values of A (same pattern as at the symbolic phase), record the shift, and mark the new values
+  current values of A (same pattern as at the symbolic phase), record the shift and the outcome (zero
+  pivot, NaN/Inf; errors instead when A->erroriffailure), and mark the new values
 */
 PetscErrorCode SpTrsvFactorNumericRun(Mat A, const MatFactorInfo *info, SpTrsvFactor fac, MatFactorType ftype, SpTrsvNumericRowsFn rows)
 {
@@ -373,15 +397,39 @@ PetscErrorCode SpTrsvFactorNumericRun(Mat A, const MatFactorInfo *info, SpTrsvFa
   const PetscScalar *aa;
   SpTrsvShiftCtx     sctx;
   PetscErrorCode     ierr;
+  const PetscBool    errorif = A->erroriffailure;
 
   PetscFunctionBegin;
   PetscCall(SpTrsvFactorCheckMat(A, fac->n));
   PetscCheck(fac->ftype == ftype && fac->sym && fac->L && fac->U, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Call the symbolic %s factorization before the numeric one", ftype == MAT_FACTOR_ICC ? "ICC" : "ILU");
+  fac->error           = MAT_FACTOR_NOERROR;
+  fac->zeropivot_value = 0.0;
+  fac->zeropivot_row   = 0;
+  fac->nonfinite       = PETSC_FALSE;
+  PetscCall(PetscMemzero(&sctx, sizeof(sctx)));
+  sctx.erroriffailure = errorif;
   PetscCall(SpTrsvFactorGetCSR(A, &ai, &aj, &aa));
-  ierr = (*rows)(fac, info, ai, aj, aa, &sctx);
+  ierr = SpTrsvFactorCheckFinite(fac->n, ai, aj, aa, errorif, &fac->nonfinite);
+  if (!ierr) ierr = (*rows)(fac, info, ai, aj, aa, &sctx);
   PetscCall(SpTrsvFactorRestoreCSR(A, &ai, &aj, &aa));
   PetscCall(ierr);
   PetscCall(SpTrsvShiftRecord(info, &sctx, fac));
+  if (sctx.zeropivot) {
+    fac->error           = MAT_FACTOR_NUMERIC_ZEROPIVOT;
+    fac->zeropivot_value = sctx.zeropivot_value;
+    fac->zeropivot_row   = sctx.zeropivot_row;
+  } else if (!fac->nonfinite) {
+    /* a finite A can still give an Inf/NaN factor (overflow, Inf * 0) */
+    PetscInt r = -1, c = -1;
+
+    PetscCall(SpTrsvTriFindNonFinite(fac->L, &r, &c));
+    if (r < 0) PetscCall(SpTrsvTriFindNonFinite(fac->U, &r, &c));
+    if (r >= 0) {
+      PetscCheck(!errorif, PETSC_COMM_SELF, PETSC_ERR_FP, c < 0 ? "Factor has an Inf/NaN pivot in row %" PetscInt_FMT : "Factor has an Inf/NaN value at (%" PetscInt_FMT ", %" PetscInt_FMT ")", r, c);
+      PetscCall(PetscInfo(NULL, "Factor has an Inf/NaN value in row %" PetscInt_FMT ", column %" PetscInt_FMT " (-1: the pivot)\n", r, c));
+      fac->nonfinite = PETSC_TRUE;
+    }
+  }
   PetscCall(SpTrsvTriValuesChanged(fac->L));
   PetscCall(SpTrsvTriValuesChanged(fac->U));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -241,7 +241,6 @@ static PetscErrorCode SpTrsvICCNumericRows(SpTrsvFactor fac, const MatFactorInfo
 
   PetscFunctionBegin;
   PetscCall(SpTrsvFactorCheckSamePattern(n, sym->nnzA, ai, aj, sym->adiag));
-  PetscCall(SpTrsvFactorCheckFinite(n, ai, aj, aa));
   PetscCall(SpTrsvShiftSetUp(info, n, ai, sym->adiag, aa, sctx));
   do {
     sctx->newshift = PETSC_FALSE;
@@ -249,7 +248,8 @@ static PetscErrorCode SpTrsvICCNumericRows(SpTrsvFactor fac, const MatFactorInfo
     for (PetscInt k = 0; k < n; k++) {
       const PetscInt row = pp ? pp[k] : k;
       PetscScalar    dk;
-      PetscReal      rs = 0.0;
+      PetscReal      rs  = 0.0;
+      PetscInt       nzp;
 
       /* clear the accumulator on the pattern of row k, then scatter the upper part of row p[k] of A */
       w[k] = 0.0;
@@ -293,7 +293,12 @@ static PetscErrorCode SpTrsvICCNumericRows(SpTrsvFactor fac, const MatFactorInfo
 
       sctx->rs = rs;
       sctx->pv = dk;
+      nzp      = sctx->nzeropivot;
       PetscCall(SpTrsvShiftCheckPivot(info, sctx, k, row));
+      /* the row PETSc's MatCholeskyFactorNumeric_SeqAIJ() reports for a zero pivot (MatFactorGetErrorZeroPivot())
+         is not k: it passes its loop variable, which then holds the first off-diagonal column of row k, or n
+         when the row has none; record the same (our error message above names k) */
+      if (sctx->nzeropivot > nzp) sctx->zeropivot_row = ui[k + 1] > ui[k] ? uj[ui[k]] : n;
       if (sctx->newshift) break;
       idiag[k] = 1.0 / sctx->pv; /* INBLOCKS may have shifted this pivot */
     }

@@ -229,7 +229,6 @@ static PetscErrorCode SpTrsvILUNumericRows(SpTrsvFactor fac, const MatFactorInfo
 
   PetscFunctionBegin;
   PetscCall(SpTrsvFactorCheckSamePattern(n, sym->nnzA, ai, aj, sym->adiag));
-  PetscCall(SpTrsvFactorCheckFinite(n, ai, aj, aa));
   PetscCall(SpTrsvShiftSetUp(info, n, ai, sym->adiag, aa, sctx));
   do {
     sctx->newshift = PETSC_FALSE;

@@ -74,26 +74,56 @@ static PetscErrorCode SpTrsvGSCheckStructSym(SpTrsvGS gs)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* values of L and U and the relaxed inverse diagonal from A; errors name the entry at fault */
+/*
+  values of L and U and the relaxed inverse diagonal from A, with MatSOR's rules (MatInvertDiagonal_SeqAIJ in
+  PETSc 3.18):
+    omega = 1 and shift <= 0:  idiag = 1 / a_ii (the shift is not applied: a negative shift only says that a
+                               zero diagonal entry is not an error); a zero a_ii is an error when shift = 0,
+                               and with shift < 0 it is recorded in zerodiag_row (the last one, as PETSc);
+    otherwise:                 idiag = omega / (a_ii + shift), Inf where that is zero (not an error in MatSOR).
+  NaN/Inf values and inverse diagonal entries are recorded in nonfinite_row/col (MatSOR does not look):
+  PC gs decides what they mean (a PC failure or an error, see PCSetUp_GS()).
+*/
 static PetscErrorCode SpTrsvGSFillValues(SpTrsvGS gs, Mat A)
 {
   const PetscScalar *aa;
   SpTrsvTri          L = gs->L, U = gs->U;
+  const PetscBool    plain = (PetscBool)(gs->omega == 1.0 && gs->shift <= 0.0);
 
   PetscFunctionBegin;
+  gs->zerodiag_row    = -1;
+  gs->nonfinite_row   = -1;
+  gs->nonfinite_col   = -1;
+  gs->nonfinite_idiag = PETSC_FALSE;
   PetscCall(MatSeqAIJGetArrayRead(A, &aa));
   for (PetscInt r = 0; r < gs->n; r++) {
-    const PetscScalar d = aa[gs->dmap[r]] + gs->shift;
-    PetscCheck(!PetscIsInfOrNanScalar(aa[gs->dmap[r]]), PETSC_COMM_SELF, PETSC_ERR_FP, "Gauss-Seidel: Inf/NaN diagonal entry in row %" PetscInt_FMT, r);
-    PetscCheck(d != 0.0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Gauss-Seidel: zero diagonal entry in row %" PetscInt_FMT " (use a diagonal shift, -pc_gs_diagonal_shift)", r);
-    L->idiag[r] = U->idiag[r] = gs->omega / d;
+    const PetscScalar a = aa[gs->dmap[r]];
+
+    if (plain) {
+      if (a == 0.0) {
+        PetscCheck(gs->shift != 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Gauss-Seidel: zero diagonal on row %" PetscInt_FMT " (an error with omega = 1 and no diagonal shift, as PCSOR; a shift > 0 is added to the diagonal, a shift < 0 makes this a PC failure instead)", r);
+        gs->zerodiag_row = r;
+      }
+      L->idiag[r] = U->idiag[r] = 1.0 / a;
+    } else L->idiag[r] = U->idiag[r] = gs->omega / (a + gs->shift);
+    if (gs->nonfinite_row < 0 && (PetscIsInfOrNanScalar(a) || (PetscIsInfOrNanScalar(L->idiag[r]) && !(plain && a == 0.0)))) {
+      gs->nonfinite_row   = r;
+      gs->nonfinite_col   = r;
+      gs->nonfinite_idiag = (PetscBool)!PetscIsInfOrNanScalar(a);
+    }
     for (PetscInt p = L->i[r]; p < L->i[r + 1]; p++) {
       L->a[p] = aa[gs->lmap[p]];
-      PetscCheck(!PetscIsInfOrNanScalar(L->a[p]), PETSC_COMM_SELF, PETSC_ERR_FP, "Gauss-Seidel: Inf/NaN entry at (%" PetscInt_FMT ", %" PetscInt_FMT ")", r, L->j[p]);
+      if (gs->nonfinite_row < 0 && PetscIsInfOrNanScalar(L->a[p])) {
+        gs->nonfinite_row = r;
+        gs->nonfinite_col = L->j[p];
+      }
     }
     for (PetscInt p = U->i[r]; p < U->i[r + 1]; p++) {
       U->a[p] = aa[gs->umap[p]];
-      PetscCheck(!PetscIsInfOrNanScalar(U->a[p]), PETSC_COMM_SELF, PETSC_ERR_FP, "Gauss-Seidel: Inf/NaN entry at (%" PetscInt_FMT ", %" PetscInt_FMT ")", r, U->j[p]);
+      if (gs->nonfinite_row < 0 && PetscIsInfOrNanScalar(U->a[p])) {
+        gs->nonfinite_row = r;
+        gs->nonfinite_col = U->j[p];
+      }
     }
   }
   PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));

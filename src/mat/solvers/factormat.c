@@ -160,7 +160,18 @@ static PetscErrorCode MatSpTrsvCheckInput(Mat F, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the numeric phase: new values on the symbolic pattern; the analysis is reused */
+/*
+  the numeric phase: new values on the symbolic pattern; the analysis is reused.
+  Failures behave as PETSc's own ILU/ICC (MatLUFactorNumeric_SeqAIJ, MatPivotCheck_none()): with
+  A->erroriffailure (PCSetUp_ILU/ICC set it under -ksp_error_if_not_converged or PCSetErrorIfFailure())
+  a zero pivot or a NaN/Inf is an error naming the row; otherwise a zero pivot sets the factor's error
+  (MAT_FACTOR_NUMERIC_ZEROPIVOT with the row and |pivot|, which PCSetUp turns into PC_FACTOR_NUMERIC_ZEROPIVOT,
+  MatSolve() into Inf and KSP into KSP_DIVERGED_PC_FAILED), and a NaN/Inf flows into the solves
+  (KSP_DIVERGED_NANORINF). A successful factorization clears an earlier error and the solve operations stay
+  set either way, so a later numeric factorization on the same factor works (PETSc 3.18's PCSetUp_ILU/ICC do
+  not call it again on the same pattern while the factor's error is set, for PETSc's own factor as for ours:
+  MatFactorClearError() on PCFactorGetMatrix() lets them).
+*/
 static PetscErrorCode MatFactorNumeric_SpTrsv(Mat F, Mat A, const MatFactorInfo *info)
 {
   Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
@@ -170,8 +181,10 @@ static PetscErrorCode MatFactorNumeric_SpTrsv(Mat F, Mat A, const MatFactorInfo 
   PetscCall(PetscLogEventBegin(SPTRSV_Numeric, F, A, 0, 0));
   if (sp->fac->ftype == MAT_FACTOR_ICC) PetscCall(SpTrsvFactorICCNumeric(A, info, sp->fac));
   else PetscCall(SpTrsvFactorILUNumeric(A, info, sp->fac));
-  PetscCall(SpTrsvTriCheckValues(sp->fac->L));
-  PetscCall(SpTrsvTriCheckValues(sp->fac->U));
+  F->factorerrortype             = sp->fac->error;
+  F->factorerror_zeropivot_value = sp->fac->error ? sp->fac->zeropivot_value : 0.0;
+  F->factorerror_zeropivot_row   = sp->fac->error ? sp->fac->zeropivot_row : 0;
+  if (sp->fac->error) PetscCall(PetscInfo(F, "Zero pivot in row %" PetscInt_FMT " of the factored matrix, |pivot| %g: factor error MAT_FACTOR_NUMERIC_ZEROPIVOT\n", sp->fac->zeropivot_row, (double)sp->fac->zeropivot_value));
   for (PetscInt t = 0; t < 2; t++)
     for (PetscInt k = 0; k < 2; k++)
       if (sp->tri[t][k]) PetscCall(SpTrsvSolverUpdateValues(sp->tri[t][k]));

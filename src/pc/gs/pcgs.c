@@ -13,7 +13,11 @@ typedef struct {
   PCGSType            type;
   PetscReal           omega, shift;
   PetscInt            its;
-  char                scheduler[64]; /* a path with sweeps (the registry's names) or "auto" */
+  PetscInt            lits; /* PCSOR's local iterations (-pc_sor_lits): its * lits iterations on one process */
+  /* which PCSOR option name set a value (NULL: the default, a -pc_gs_* option or a PCGSSet...() call) */
+  const char *src_type, *src_omega, *src_its, *src_lits, *src_shift;
+  PetscBool   type_global; /* the sweep type came from -pc_sor_symmetric/forward/backward (not local) */
+  char        scheduler[64]; /* a path with sweeps (the registry's names) or "auto" */
   SpTrsvFormat        format;
   SpTrsvBackendType   backendreq;
   SpTrsvSolverOptions opts;
@@ -59,6 +63,52 @@ static PetscErrorCode PCGSGetLocalMatrix(PC pc, Mat *Aloc, PetscBool *local)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the name of the option that set the iterations (for error messages) */
+static const char *PCGSItsName_Private(PC_GS *jac)
+{
+  return jac->src_its ? jac->src_its : "-pc_gs_its";
+}
+
+/*
+  PCGSCheckValues_Private - what MatSOR's outcome would be for the values just read (SpTrsvGSFillValues()):
+  with pc->erroriffailure (-ksp_error_if_not_converged, PCSetErrorIfFailure()) a zero diagonal entry met with
+  omega = 1 and a negative shift, or a NaN/Inf, is an error naming the row. Otherwise each apply reports the
+  zero diagonal entry as PCApply_SOR does (pc->failedreason = PC_FACTOR_NUMERIC_ZEROPIVOT: KSP_DIVERGED_PC_FAILED)
+  and returns Inf, as it does for a NaN/Inf (MatSOR would return NaN/Inf: KSP_DIVERGED_NANORINF).
+*/
+static PetscErrorCode PCGSCheckValues_Private(PC pc)
+{
+  PC_GS   *jac = (PC_GS *)pc->data;
+  SpTrsvGS gs  = jac->gs;
+
+  PetscFunctionBegin;
+  if (gs->zerodiag_row >= 0) {
+    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Gauss-Seidel: zero diagonal on row %" PetscInt_FMT " (with omega = 1 a negative diagonal shift is not added, as in PCSOR: the zero diagonal entry makes the PC fail)", gs->zerodiag_row);
+    PetscCall(PetscInfo(pc, "Zero diagonal on row %" PetscInt_FMT ": the PC fails (%s), as PCSOR\n", gs->zerodiag_row, PCFailedReasons[PC_FACTOR_NUMERIC_ZEROPIVOT]));
+  }
+  if (gs->nonfinite_row >= 0) {
+    if (gs->nonfinite_idiag) {
+      PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_FP, "Gauss-Seidel: the relaxed inverse diagonal entry omega / (a_ii + shift) of row %" PetscInt_FMT " is not finite (omega %g, shift %g): a zero diagonal after the shift", gs->nonfinite_row, (double)gs->omega, (double)gs->shift);
+    } else if (gs->nonfinite_col == gs->nonfinite_row) {
+      PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_FP, "Gauss-Seidel: Inf/NaN diagonal entry in row %" PetscInt_FMT, gs->nonfinite_row);
+    } else PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_FP, "Gauss-Seidel: Inf/NaN entry at (%" PetscInt_FMT ", %" PetscInt_FMT ")", gs->nonfinite_row, gs->nonfinite_col);
+    PetscCall(PetscInfo(pc, "Inf/NaN in row %" PetscInt_FMT " (column %" PetscInt_FMT "): the applies return Inf\n", gs->nonfinite_row, gs->nonfinite_col));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* as PCApply_SOR after MatSOR: pc->failedreason from the zero diagonal rule; *failed: y was set to Inf */
+static PetscErrorCode PCGSFailed_Private(PC pc, Vec y, PetscBool *failed)
+{
+  PC_GS *jac = (PC_GS *)pc->data;
+
+  PetscFunctionBegin;
+  pc->failedreason = jac->gs->zerodiag_row >= 0 ? PC_FACTOR_NUMERIC_ZEROPIVOT : PC_NOERROR;
+  *failed          = (PetscBool)(jac->gs->zerodiag_row >= 0 || jac->gs->nonfinite_row >= 0);
+  if (*failed) PetscCall(SpTrsvVecSetInf(y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_GS(PC pc)
 {
   PC_GS    *jac = (PC_GS *)pc->data;
@@ -68,6 +118,8 @@ static PetscErrorCode PCSetUp_GS(PC pc)
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SPTRSV_GSSetup, pc, 0, 0, 0));
   PetscCall(PCGSGetLocalMatrix(pc, &Aloc, &local));
+  PetscCheck(!local || !jac->type_global, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "%s: PCSOR's sweeps over the whole parallel matrix are not supported (PCSOR says \"Parallel SOR not supported\"); use its local variant (%s), which is what PC gs does on each process's diagonal block", jac->src_type,
+             jac->type == PC_GS_FORWARD ? "-pc_sor_local_forward" : (jac->type == PC_GS_BACKWARD ? "-pc_sor_local_backward" : "-pc_sor_local_symmetric"));
   rebuild = (PetscBool)(!jac->gs || !pc->setupcalled || pc->flag == DIFFERENT_NONZERO_PATTERN || Aloc != jac->Aloc || jac->gs_omega != jac->omega || jac->gs_shift != jac->shift || jac->gs_format != jac->format);
   if (rebuild) {
     PetscBool automatic;
@@ -88,6 +140,7 @@ static PetscErrorCode PCSetUp_GS(PC pc)
     jac->gs_shift  = jac->shift;
     jac->gs_format = jac->format;
   } else PetscCall(SpTrsvGSUpdateValues(jac->gs, Aloc));
+  PetscCall(PCGSCheckValues_Private(pc));
   PetscCall(PetscLogEventEnd(SPTRSV_GSSetup, pc, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -134,11 +187,13 @@ static PetscErrorCode PCGSRun_Private(PC pc, PCGSOp op, Vec b, Vec x, PetscInt i
 /* PCApply: its iterations from a zero guess, as PCApply_SOR (MatSOR with SOR_ZERO_INITIAL_GUESS) */
 static PetscErrorCode PCApply_GS(PC pc, Vec x, Vec y)
 {
-  PC_GS *jac = (PC_GS *)pc->data;
+  PC_GS    *jac = (PC_GS *)pc->data;
+  PetscBool failed;
 
   PetscFunctionBegin;
-  PetscCheck(!jac->local || jac->its == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC gs on a parallel matrix sweeps each process's diagonal block once (-pc_gs_its 1); for more use -pc_type bjacobi -sub_pc_type gs");
-  PetscCall(PCGSRun_Private(pc, PCGS_APPLY, x, y, jac->its, PETSC_TRUE));
+  PetscCheck(!jac->local || jac->its == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC gs on a parallel matrix sweeps each process's diagonal block (lits iterations from a zero guess, PCSOR's local sweeps) and does not support %s %" PetscInt_FMT "; use -pc_type bjacobi -sub_pc_type gs", PCGSItsName_Private(jac), jac->its);
+  PetscCall(PCGSFailed_Private(pc, y, &failed));
+  if (!failed) PetscCall(PCGSRun_Private(pc, PCGS_APPLY, x, y, jac->local ? jac->lits : jac->its * jac->lits, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -149,16 +204,19 @@ static PetscErrorCode PCApply_GS(PC pc, Vec x, Vec y)
 */
 static PetscErrorCode PCApplyTranspose_GS(PC pc, Vec x, Vec y)
 {
-  PC_GS    *jac = (PC_GS *)pc->data;
-  PetscBool set = PETSC_FALSE, sym = PETSC_FALSE;
+  PC_GS         *jac = (PC_GS *)pc->data;
+  PetscBool      set = PETSC_FALSE, sym = PETSC_FALSE, failed;
+  const PetscInt its = jac->local ? jac->lits : jac->its * jac->lits;
 
   PetscFunctionBegin;
-  PetscCheck(!jac->local || jac->its == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC gs on a parallel matrix sweeps each process's diagonal block once (-pc_gs_its 1)");
-  if (jac->its == 1) PetscCall(PCGSRun_Private(pc, PCGS_APPLY_TRANSPOSE, x, y, 1, PETSC_TRUE));
+  PetscCheck(!jac->local || jac->its == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC gs on a parallel matrix sweeps each process's diagonal block and does not support %s %" PetscInt_FMT, PCGSItsName_Private(jac), jac->its);
+  PetscCall(PCGSFailed_Private(pc, y, &failed));
+  if (failed) PetscFunctionReturn(PETSC_SUCCESS);
+  if (its == 1) PetscCall(PCGSRun_Private(pc, PCGS_APPLY_TRANSPOSE, x, y, 1, PETSC_TRUE));
   else {
     PetscCall(MatIsSymmetricKnown(pc->pmat, &set, &sym));
-    PetscCheck(set && sym && jac->type == PC_GS_SYMMETRIC, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "The transpose of %" PetscInt_FMT " Gauss-Seidel iterations is available only for a matrix known to be symmetric (MatSetOption MAT_SYMMETRIC) and -pc_gs_type symmetric", jac->its);
-    PetscCall(PCGSRun_Private(pc, PCGS_APPLY, x, y, jac->its, PETSC_TRUE));
+    PetscCheck(set && sym && jac->type == PC_GS_SYMMETRIC, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "The transpose of %" PetscInt_FMT " Gauss-Seidel iterations is available only for a matrix known to be symmetric (MatSetOption MAT_SYMMETRIC) and -pc_gs_type symmetric", its);
+    PetscCall(PCGSRun_Private(pc, PCGS_APPLY, x, y, its, PETSC_TRUE));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -167,27 +225,43 @@ static PetscErrorCode PCApplyTranspose_GS(PC pc, Vec x, Vec y)
    as PCApplyRichardson_SOR; this is what -ksp_type richardson and multigrid smoothers call */
 static PetscErrorCode PCApplyRichardson_GS(PC pc, Vec b, Vec y, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
-  PC_GS *jac = (PC_GS *)pc->data;
+  PC_GS    *jac = (PC_GS *)pc->data;
+  PetscBool failed;
 
   PetscFunctionBegin;
-  PetscCheck(!jac->local || (guesszero && its * jac->its == 1), PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC gs on a parallel matrix sweeps each process's diagonal block once from a zero guess; use -pc_type bjacobi -sub_pc_type gs (or -mg_levels_pc_type bjacobi -mg_levels_sub_pc_type gs)");
+  PetscCheck(!jac->local || (guesszero && its * jac->its == 1), PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC gs on a parallel matrix sweeps each process's diagonal block from a zero guess (lits iterations, PCSOR's local sweeps), once; use -pc_type bjacobi -sub_pc_type gs (or -mg_levels_pc_type bjacobi -mg_levels_sub_pc_type gs)");
   PetscCall(PetscInfo(pc, "Convergence criteria ignored, using %" PetscInt_FMT " iterations\n", its));
-  PetscCall(PCGSRun_Private(pc, PCGS_APPLY, b, y, its * jac->its, guesszero));
   *outits = its;
   *reason = PCRICHARDSON_CONVERGED_ITS;
+  PetscCall(PCGSFailed_Private(pc, y, &failed));
+  if (failed) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCGSRun_Private(pc, PCGS_APPLY, b, y, jac->local ? jac->lits : its * jac->its * jac->lits, guesszero));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  PCSetFromOptions_GS - PC gs's own options, and PCSOR's names for them so that -pc_type gs is a drop-in for
+  -pc_type sor: -pc_sor_omega, -pc_sor_its, -pc_sor_lits, -pc_sor_diagonal_shift and the sweep types
+  -pc_sor_symmetric, -pc_sor_forward, -pc_sor_backward, -pc_sor_local_symmetric, -pc_sor_local_forward,
+  -pc_sor_local_backward (read as PCSOR reads them: the last of these given wins). A -pc_gs_* option given
+  too takes precedence. -ksp_view names the PCSOR options that set a value.
+*/
 static PetscErrorCode PCSetFromOptions_GS(PC pc, SpTrsvOptionItems PetscOptionsObject)
 {
-  PC_GS *jac = (PC_GS *)pc->data;
+  PC_GS      *jac = (PC_GS *)pc->data;
+  PetscReal   somega = jac->omega, sshift = jac->shift;
+  PetscInt    sits = jac->its, slits = jac->lits;
+  PetscBool   fomega, fshift, fits, flits, flg, gtype, gomega, gits, gshift;
+  PCGSType    stype     = jac->type;
+  const char *stypename = NULL;
+  PetscBool   sglobal   = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Gauss-Seidel on the GPU (petsc-sptrsv) options");
-  PetscCall(PetscOptionsEnum("-pc_gs_type", "Sweeps of one iteration", "PCGSSetType", PCGSTypes, (PetscEnum)jac->type, (PetscEnum *)&jac->type, NULL));
-  PetscCall(PetscOptionsReal("-pc_gs_omega", "Relaxation factor (0 < omega < 2)", "PCGSSetOmega", jac->omega, &jac->omega, NULL));
-  PetscCall(PetscOptionsInt("-pc_gs_its", "Iterations per application", "PCGSSetIterations", jac->its, &jac->its, NULL));
-  PetscCall(PetscOptionsReal("-pc_gs_diagonal_shift", "Add to the diagonal entries", "", jac->shift, &jac->shift, NULL));
+  PetscCall(PetscOptionsEnum("-pc_gs_type", "Sweeps of one iteration", "PCGSSetType", PCGSTypes, (PetscEnum)jac->type, (PetscEnum *)&jac->type, &gtype));
+  PetscCall(PetscOptionsReal("-pc_gs_omega", "Relaxation factor (0 < omega < 2)", "PCGSSetOmega", jac->omega, &jac->omega, &gomega));
+  PetscCall(PetscOptionsInt("-pc_gs_its", "Iterations per application", "PCGSSetIterations", jac->its, &jac->its, &gits));
+  PetscCall(PetscOptionsReal("-pc_gs_diagonal_shift", "Add to the diagonal entries", "", jac->shift, &jac->shift, &gshift));
   {
     PetscInt           npaths;
     const char *const *paths;
@@ -207,9 +281,80 @@ static PetscErrorCode PCSetFromOptions_GS(PC pc, SpTrsvOptionItems PetscOptionsO
   PetscCall(PetscOptionsEnum("-pc_gs_format", "Storage the sweeps read: rows (csr, fused sweeps) or columns (csc)", "", SpTrsvFormats, (PetscEnum)jac->format, (PetscEnum *)&jac->format, NULL));
   PetscCall(PetscOptionsEnum("-pc_gs_backend", "Where the sweeps run", "", SpTrsvBackendTypes, (PetscEnum)jac->backendreq, (PetscEnum *)&jac->backendreq, NULL));
   PetscCall(PetscOptionsBool("-pc_gs_graph", "CUDA: replay each sweep's launches as a CUDA graph", "", jac->opts.use_graph, &jac->opts.use_graph, NULL));
+  /* PCSOR's names (PCSetFromOptions_SOR), used when the -pc_gs_* option is not given */
+  PetscCall(PetscOptionsReal("-pc_sor_omega", "PCSOR's name for -pc_gs_omega", "PCSORSetOmega", somega, &somega, &fomega));
+  PetscCall(PetscOptionsReal("-pc_sor_diagonal_shift", "PCSOR's name for -pc_gs_diagonal_shift", "", sshift, &sshift, &fshift));
+  PetscCall(PetscOptionsInt("-pc_sor_its", "PCSOR's name for -pc_gs_its", "PCSORSetIterations", sits, &sits, &fits));
+  PetscCall(PetscOptionsInt("-pc_sor_lits", "PCSOR's local iterations: its * lits iterations on one process; on a parallel matrix, lits iterations on each diagonal block", "PCSORSetIterations", slits, &slits, &flits));
+  PetscCall(PetscOptionsBoolGroupBegin("-pc_sor_symmetric", "PCSOR's name for -pc_gs_type symmetric (not supported on a parallel matrix, as PCSOR)", "PCSORSetSymmetric", &flg));
+  if (flg) {
+    stype     = PC_GS_SYMMETRIC;
+    stypename = "-pc_sor_symmetric";
+    sglobal   = PETSC_TRUE;
+  }
+  PetscCall(PetscOptionsBoolGroup("-pc_sor_backward", "PCSOR's name for -pc_gs_type backward (not supported on a parallel matrix, as PCSOR)", "PCSORSetSymmetric", &flg));
+  if (flg) {
+    stype     = PC_GS_BACKWARD;
+    stypename = "-pc_sor_backward";
+    sglobal   = PETSC_TRUE;
+  }
+  PetscCall(PetscOptionsBoolGroup("-pc_sor_forward", "PCSOR's name for -pc_gs_type forward (not supported on a parallel matrix, as PCSOR)", "PCSORSetSymmetric", &flg));
+  if (flg) {
+    stype     = PC_GS_FORWARD;
+    stypename = "-pc_sor_forward";
+    sglobal   = PETSC_TRUE;
+  }
+  PetscCall(PetscOptionsBoolGroup("-pc_sor_local_symmetric", "PCSOR's name for -pc_gs_type symmetric (each process's diagonal block)", "PCSORSetSymmetric", &flg));
+  if (flg) {
+    stype     = PC_GS_SYMMETRIC;
+    stypename = "-pc_sor_local_symmetric";
+    sglobal   = PETSC_FALSE;
+  }
+  PetscCall(PetscOptionsBoolGroup("-pc_sor_local_backward", "PCSOR's name for -pc_gs_type backward (each process's diagonal block)", "PCSORSetSymmetric", &flg));
+  if (flg) {
+    stype     = PC_GS_BACKWARD;
+    stypename = "-pc_sor_local_backward";
+    sglobal   = PETSC_FALSE;
+  }
+  PetscCall(PetscOptionsBoolGroupEnd("-pc_sor_local_forward", "PCSOR's name for -pc_gs_type forward (each process's diagonal block)", "PCSORSetSymmetric", &flg));
+  if (flg) {
+    stype     = PC_GS_FORWARD;
+    stypename = "-pc_sor_local_forward";
+    sglobal   = PETSC_FALSE;
+  }
   PetscOptionsHeadEnd();
-  PetscCheck(jac->omega > 0.0 && jac->omega < 2.0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gs_omega %g is outside (0, 2)", (double)jac->omega);
-  PetscCheck(jac->its > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_gs_its must be positive, got %" PetscInt_FMT, jac->its);
+  /* own names first; otherwise PCSOR's, remembered for -ksp_view and for error messages */
+  if (gtype) {
+    jac->src_type    = NULL;
+    jac->type_global = PETSC_FALSE;
+  } else if (stypename) {
+    jac->type        = stype;
+    jac->src_type    = stypename;
+    jac->type_global = sglobal;
+  }
+  if (gomega) jac->src_omega = NULL;
+  else if (fomega) {
+    jac->omega     = somega;
+    jac->src_omega = "-pc_sor_omega";
+  }
+  if (gits) jac->src_its = NULL;
+  else if (fits) {
+    jac->its     = sits;
+    jac->src_its = "-pc_sor_its";
+  }
+  if (gshift) jac->src_shift = NULL;
+  else if (fshift) {
+    jac->shift     = sshift;
+    jac->src_shift = "-pc_sor_diagonal_shift";
+  }
+  if (flits) {
+    jac->lits     = slits;
+    jac->src_lits = "-pc_sor_lits";
+  }
+  if ((gtype && stypename) || (gomega && fomega) || (gits && fits) || (gshift && fshift)) PetscCall(PetscInfo(pc, "Both -pc_gs_* and -pc_sor_* options were given: the -pc_gs_* ones are used\n"));
+  PetscCheck(jac->omega > 0.0 && jac->omega < 2.0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s %g is outside (0, 2)", jac->src_omega ? jac->src_omega : "-pc_gs_omega", (double)jac->omega);
+  PetscCheck(jac->its > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%s must be positive, got %" PetscInt_FMT, PCGSItsName_Private(jac), jac->its);
+  PetscCheck(jac->lits > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sor_lits must be positive, got %" PetscInt_FMT, jac->lits);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -221,7 +366,38 @@ static PetscErrorCode PCView_GS(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  type = %s, iterations = %" PetscInt_FMT ", omega = %g, diagonal shift = %g%s\n", PCGSTypes[jac->type], jac->its, (double)jac->omega, (double)jac->shift, jac->local ? " (local sweeps of each process's diagonal block)" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  type = %s, iterations = %" PetscInt_FMT ", local iterations = %" PetscInt_FMT ", omega = %g, diagonal shift = %g%s\n", PCGSTypes[jac->type], jac->its, jac->lits, (double)jac->omega, (double)jac->shift, jac->local ? " (local sweeps of each process's diagonal block)" : ""));
+  if (jac->src_type || jac->src_omega || jac->src_its || jac->src_lits || jac->src_shift) {
+    char   line[512] = "", item[128];
+    size_t len;
+
+    if (jac->src_type) {
+      PetscCall(PetscSNPrintf(item, sizeof(item), " %s (type %s);", jac->src_type, PCGSTypes[jac->type]));
+      PetscCall(PetscStrlcat(line, item, sizeof(line)));
+    }
+    if (jac->src_omega) {
+      PetscCall(PetscSNPrintf(item, sizeof(item), " %s %g;", jac->src_omega, (double)jac->omega));
+      PetscCall(PetscStrlcat(line, item, sizeof(line)));
+    }
+    if (jac->src_its) {
+      PetscCall(PetscSNPrintf(item, sizeof(item), " %s %" PetscInt_FMT ";", jac->src_its, jac->its));
+      PetscCall(PetscStrlcat(line, item, sizeof(line)));
+    }
+    if (jac->src_lits) {
+      PetscCall(PetscSNPrintf(item, sizeof(item), " %s %" PetscInt_FMT ";", jac->src_lits, jac->lits));
+      PetscCall(PetscStrlcat(line, item, sizeof(line)));
+    }
+    if (jac->src_shift) {
+      PetscCall(PetscSNPrintf(item, sizeof(item), " %s %g;", jac->src_shift, (double)jac->shift));
+      PetscCall(PetscStrlcat(line, item, sizeof(line)));
+    }
+    PetscCall(PetscStrlen(line, &len));
+    if (len) line[len - 1] = 0; /* the last ';' */
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  values from PCSOR's option names:%s\n", line));
+  }
+  if (jac->omega == 1.0 && jac->shift < 0.0) PetscCall(PetscViewerASCIIPrintf(viewer, "  the negative diagonal shift is not added with omega = 1 (as PCSOR): zero diagonal entries make the PC fail instead of an error\n"));
+  if (jac->gs && jac->gs->zerodiag_row >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: zero diagonal on row %" PetscInt_FMT " (%s); the applies return Inf\n", jac->gs->zerodiag_row, PCFailedReasons[PC_FACTOR_NUMERIC_ZEROPIVOT]));
+  else if (jac->gs && jac->gs->nonfinite_row >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  NaN/Inf in row %" PetscInt_FMT " (or its relaxed inverse diagonal); the applies return Inf\n", jac->gs->nonfinite_row));
   if (!jac->gs) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  scheduler %s, format %s (not set up yet)\n", jac->scheduler, SpTrsvFormats[jac->format]));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -256,7 +432,9 @@ static PetscErrorCode PCReset_GS(PC pc)
 static PetscErrorCode PCGSSetType_GS(PC pc, PCGSType type)
 {
   PetscFunctionBegin;
-  ((PC_GS *)pc->data)->type = type;
+  ((PC_GS *)pc->data)->type        = type;
+  ((PC_GS *)pc->data)->src_type    = NULL;
+  ((PC_GS *)pc->data)->type_global = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -264,7 +442,8 @@ static PetscErrorCode PCGSSetOmega_GS(PC pc, PetscReal omega)
 {
   PetscFunctionBegin;
   PetscCheck(omega > 0.0 && omega < 2.0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Relaxation factor omega = %g is outside (0, 2)", (double)omega);
-  ((PC_GS *)pc->data)->omega = omega;
+  ((PC_GS *)pc->data)->omega     = omega;
+  ((PC_GS *)pc->data)->src_omega = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -272,7 +451,8 @@ static PetscErrorCode PCGSSetIterations_GS(PC pc, PetscInt its)
 {
   PetscFunctionBegin;
   PetscCheck(its > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Number of iterations must be positive, got %" PetscInt_FMT, its);
-  ((PC_GS *)pc->data)->its = its;
+  ((PC_GS *)pc->data)->its     = its;
+  ((PC_GS *)pc->data)->src_its = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -414,12 +594,25 @@ PetscErrorCode PCGSSetScheduler(PC pc, const char scheduler[])
 .  -pc_gs_format <csr,csc> - rows (fused sweeps, in place for structurally symmetric patterns, else
                              from a copy of the old iterate) or columns (right-hand side update + solve)
 .  -pc_gs_backend <auto,host,cuda> - where the sweeps run
--  -pc_gs_graph <bool> - CUDA graphs for multi-launch sweeps
+.  -pc_gs_graph <bool> - CUDA graphs for multi-launch sweeps
+.  -pc_sor_omega, -pc_sor_its, -pc_sor_diagonal_shift - PCSOR's names of -pc_gs_omega, -pc_gs_its,
+                  -pc_gs_diagonal_shift, used when those are not given (-pc_type gs is a drop-in for -pc_type sor)
+.  -pc_sor_lits <lits> - PCSOR's local iterations: its * lits iterations on one process, lits sweeps of each
+                  process's diagonal block on a parallel matrix
+-  -pc_sor_symmetric, -pc_sor_forward, -pc_sor_backward, -pc_sor_local_symmetric, -pc_sor_local_forward,
+   -pc_sor_local_backward - PCSOR's names of the sweep types (the non-local ones are errors on a parallel
+                  matrix, as in PCSOR)
 
    Notes:
    Use it as a multigrid smoother with -mg_levels_ksp_type richardson -mg_levels_pc_type gs
    (`PCApplyRichardson()` is provided). On a parallel matrix it sweeps each process's diagonal block
    once from a zero guess (PCSOR's local sweeps); for more use `PCBJACOBI` with -sub_pc_type gs.
+
+   Failures follow `PCSOR` (MatSOR, PETSc 3.18): with omega = 1 and no diagonal shift a zero diagonal entry
+   is an error; with omega = 1 a negative shift is not added but turns such an entry into a PC failure
+   (`PC_FACTOR_NUMERIC_ZEROPIVOT`, KSP stops with `KSP_DIVERGED_PC_FAILED`); otherwise the diagonal used is
+   a_ii + shift and a zero one, like a NaN/Inf entry, makes the applies return Inf (`KSP_DIVERGED_NANORINF`).
+   With `PCSetErrorIfFailure()` (-ksp_error_if_not_converged) these are errors naming the row.
 
    Level: beginner
 
@@ -435,6 +628,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_GS(PC pc)
   jac->type       = PC_GS_SYMMETRIC;
   jac->omega      = 1.0;
   jac->its        = 1;
+  jac->lits       = 1;
   PetscCall(PetscStrncpy(jac->scheduler, "auto", sizeof(jac->scheduler)));
   jac->format     = SPTRSV_FORMAT_CSR;
   jac->backendreq = SPTRSV_BACKEND_AUTO;

@@ -123,12 +123,43 @@ static PetscErrorCode PCISAIFactor_Private(PC pc, PetscBool scalar, PetscBool bu
       ierr = SpTrsvBILUCreate(B.n, B.bs, &jac->bilu);
       if (!ierr) ierr = SpTrsvBILUSymbolic(&B, NULL, NULL, &jac->info, jac->bilu);
     }
-    if (!ierr) ierr = SpTrsvBILUNumeric(&B, &jac->info, jac->bilu);
+    if (!ierr) {
+      jac->bilu->erroriffailure = pc->erroriffailure;
+      ierr                      = SpTrsvBILUNumeric(&B, &jac->info, jac->bilu);
+    }
     PetscCall(SpTrsvBlockCSRRestore(&B));
     PetscCall(ierr);
     jac->L = jac->bilu->L;
     jac->U = jac->bilu->U;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  PCISAIFactorOutcome_Private - after a host factorization without pc->erroriffailure: a zero pivot fails the
+  PC as PCSetUp_ILU does after MatFactorGetError() (pc->failedreason = PC_FACTOR_NUMERIC_ZEROPIVOT), a NaN/Inf
+  is remembered; either way the column solves are skipped and the apply returns Inf
+*/
+static PetscErrorCode PCISAIFactorOutcome_Private(PC pc)
+{
+  PC_ISAI       *jac = (PC_ISAI *)pc->data;
+  MatFactorError err = MAT_FACTOR_NOERROR;
+
+  PetscFunctionBegin;
+  if (jac->fac) {
+    err            = jac->fac->error;
+    jac->failrow   = jac->fac->zeropivot_row;
+    jac->nonfinite = jac->fac->nonfinite;
+  } else if (jac->bilu) {
+    err            = jac->bilu->error;
+    jac->failrow   = jac->bilu->zeropivot_row * jac->bs + jac->bilu->zeropivot_sub;
+    jac->nonfinite = jac->bilu->nonfinite;
+  }
+  if (err) {
+    jac->failed      = (PCFailedReason)err; /* PETSc's cast: MAT_FACTOR_NUMERIC_ZEROPIVOT is PC_FACTOR_NUMERIC_ZEROPIVOT */
+    pc->failedreason = jac->failed;
+    PetscCall(PetscInfo(pc, "PC isai: zero pivot in row %" PetscInt_FMT " of the factor: the PC failed (%s)\n", jac->failrow, PCFailedReasons[jac->failed]));
+  } else if (jac->nonfinite) PetscCall(PetscInfo(pc, "PC isai: NaN/Inf in the matrix: the apply returns Inf\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -273,6 +304,11 @@ static PetscErrorCode PCSetUp_ISAI(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SPTRSV_ISAISetup, pc, 0, 0, 0));
+  /* failures as PCSetUp_ILU: a fresh start, and errors instead of failures when the PC asks for them */
+  pc->failedreason = PC_NOERROR;
+  jac->failed      = PC_NOERROR;
+  jac->nonfinite   = PETSC_FALSE;
+  PetscCall(MatSetErrorIfFailure(P, pc->erroriffailure));
   PetscCall(MatGetType(P, &type));
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)P, MATSEQAIJ, &isaij));
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)P, MATSEQBAIJ, &isbaij));
@@ -296,14 +332,17 @@ static PetscErrorCode PCSetUp_ISAI(PC pc)
     PetscCall(PCISAIFactor_Private(pc, scalar, build));
     PetscCall(PetscTime(&t1));
     jac->time_factor = t1 - t0;
-    if (build) {
-      PetscCall(SpTrsvISAICreate(jac->L, jac->power, &jac->NL));
-      PetscCall(SpTrsvISAICreate(jac->U, jac->power, &jac->NU));
-      jac->time_pattern = jac->NL->time_pattern + jac->NU->time_pattern;
+    PetscCall(PCISAIFactorOutcome_Private(pc));
+    if (!jac->failed && !jac->nonfinite) { /* after a failure with build, N_L stays NULL: the next setup builds again */
+      if (build) {
+        PetscCall(SpTrsvISAICreate(jac->L, jac->power, &jac->NL));
+        PetscCall(SpTrsvISAICreate(jac->U, jac->power, &jac->NU));
+        jac->time_pattern = jac->NL->time_pattern + jac->NU->time_pattern;
+      }
+      PetscCall(PCISAIColumnSolves_Private(pc, build));
+      if (build) PetscCall(PCISAICreateApplyMatrices_Private(pc));
+      PetscCall(PCISAIUpdateApplyMatrices_Private(pc));
     }
-    PetscCall(PCISAIColumnSolves_Private(pc, build));
-    if (build) PetscCall(PCISAICreateApplyMatrices_Private(pc));
-    PetscCall(PCISAIUpdateApplyMatrices_Private(pc));
   }
   jac->pmat     = P;
   jac->b_power  = jac->power;
@@ -374,17 +413,25 @@ static PetscErrorCode PCISAIApply_Private(PC pc, PetscBool transpose, Vec x, Vec
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* after a failed numeric setup the apply returns Inf, as MatSolve() does for a failed factor: KSP then stops
+   with KSP_DIVERGED_PC_FAILED (a zero pivot: pc->failedreason is set) or KSP_DIVERGED_NANORINF (NaN/Inf) */
 static PetscErrorCode PCApply_ISAI(PC pc, Vec x, Vec y)
 {
+  PC_ISAI *jac = (PC_ISAI *)pc->data;
+
   PetscFunctionBegin;
-  PetscCall(PCISAIApply_Private(pc, PETSC_FALSE, x, y));
+  if (jac->failed || jac->nonfinite) PetscCall(SpTrsvVecSetInf(y));
+  else PetscCall(PCISAIApply_Private(pc, PETSC_FALSE, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCApplyTranspose_ISAI(PC pc, Vec x, Vec y)
 {
+  PC_ISAI *jac = (PC_ISAI *)pc->data;
+
   PetscFunctionBegin;
-  PetscCall(PCISAIApply_Private(pc, PETSC_TRUE, x, y));
+  if (jac->failed || jac->nonfinite) PetscCall(SpTrsvVecSetInf(y));
+  else PetscCall(PCISAIApply_Private(pc, PETSC_TRUE, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -464,6 +511,8 @@ static PetscErrorCode PCView_ISAI(PC pc, PetscViewer viewer)
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PCISAIGetInfo_ISAI(pc, &s));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  ISAI: N_L ~ L^-1 on S(|L|^%" PetscInt_FMT "), N_U ~ U^-1 on S(|U|^%" PetscInt_FMT "); relaxation steps %" PetscInt_FMT "\n", s.power, s.power, s.relaxation_steps));
+  if (jac->failed) PetscCall(PetscViewerASCIIPrintf(viewer, "  last numeric setup FAILED: zero pivot in row %" PetscInt_FMT " of the factor (%s); the apply returns Inf\n", jac->failrow, PCFailedReasons[jac->failed]));
+  else if (jac->nonfinite) PetscCall(PetscViewerASCIIPrintf(viewer, "  last numeric setup met a NaN/Inf in the matrix; the apply returns Inf\n"));
   if (!jac->NL) {
     if (jac->bsreq) PetscCall(PetscViewerASCIIPrintf(viewer, "  factor %s(%" PetscInt_FMT "), block size %" PetscInt_FMT " (not set up yet)\n", jac->ftype == MAT_FACTOR_ICC ? "ICC" : "ILU", jac->levels, jac->bsreq));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  factor %s(%" PetscInt_FMT "), block size of the matrix (not set up yet)\n", jac->ftype == MAT_FACTOR_ICC ? "ICC" : "ILU", jac->levels));

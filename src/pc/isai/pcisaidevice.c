@@ -294,14 +294,26 @@ PetscErrorCode PCISAIDeviceSetUp_Private(PC pc, PetscBool build)
   PetscCall(ierr);
   PetscCall(PetscTime(&t1));
   jac->time_factor = t1 - t0;
+  /* failures as the host path's (PCISAIFactorOutcome_Private()): errors with pc->erroriffailure, else a NaN/Inf
+     is remembered and a zero pivot fails the PC; the apply then returns Inf */
   if (bad >= 0) {
     PetscInt row = -1, col = -1;
 
     PetscCall(PCISAIValueLocation_Private(P, isbaij, jac->bs, bad, &row, &col));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FP, "Matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is not finite (NaN or Inf)", row, col);
+    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_FP, "Matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is not finite (NaN or Inf)", row, col);
+    PetscCall(PetscInfo(pc, "PC isai: matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is not finite (NaN or Inf): the apply returns Inf\n", row, col));
+    jac->nonfinite = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCheck(zr < 0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in the diagonal block of block row %" PetscInt_FMT " (rows %" PetscInt_FMT " to %" PetscInt_FMT "), at its row %" PetscInt_FMT ": the matrix's diagonal block of this row is zero or the pivot block (the diagonal block after the elimination) is singular (GPU block ILU)", zr, zr * jac->bs,
-             zr * jac->bs + jac->bs - 1, zp);
+  if (zr >= 0) {
+    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in the diagonal block of block row %" PetscInt_FMT " (rows %" PetscInt_FMT " to %" PetscInt_FMT "), at its row %" PetscInt_FMT ": the matrix's diagonal block of this row is zero or the pivot block (the diagonal block after the elimination) is singular (GPU block ILU)", zr,
+               zr * jac->bs, zr * jac->bs + jac->bs - 1, zp);
+    jac->failed      = PC_FACTOR_NUMERIC_ZEROPIVOT;
+    jac->failrow     = zr * jac->bs + zp;
+    pc->failedreason = jac->failed;
+    PetscCall(PetscInfo(pc, "PC isai: zero pivot in the diagonal block of block row %" PetscInt_FMT " (GPU block ILU): the PC failed (%s)\n", zr, PCFailedReasons[jac->failed]));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
 
   /* 3: ISAI columns from the factor in place; 4: values of the apply matrices */
   PetscCall(SpTrsvCUDAISAINumeric((SpTrsvCUDAISAI)jac->gNL, jac->NL, NULL, PETSC_FALSE));

@@ -44,6 +44,13 @@ typedef struct {
   PetscBool    bsr;                    /* -pc_isai_gpu_bsr: use them */
   PetscInt    *xi[4], *xj[4];          /* CSR arrays under AL, AU, ATL, ATU (freed after them) */
   PetscScalar *xa[4];
+  /* the outcome of the last numeric setup without pc->erroriffailure (with it these are errors): a zero
+     pivot fails the PC (pc->failedreason, as PCSetUp_ILU does) and the apply returns Inf (as MatSolve() of a
+     failed factor); a NaN/Inf in the matrix makes the apply return Inf too, without failing the PC (PETSc's
+     ILU solves would return NaN/Inf: KSP stops with KSP_DIVERGED_NANORINF either way) */
+  PCFailedReason failed;
+  PetscInt       failrow; /* the (scalar) row of the zero pivot */
+  PetscBool      nonfinite;
   /* statistics */
   PetscInt       nsetups;
   PetscLogDouble time_factor, time_pattern, time_symbolic;
