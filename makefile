@@ -101,7 +101,12 @@ tests/unit/%: tests/unit/%.c $(SPTRSV_AR) examples/common/mmload.c
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< examples/common/mmload.c $(INTERNAL_LIBS)
 
 examples: $(filter-out $(if $(wildcard examples/benchmarks/bench.c),,examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai),$(EXAMPLES))
-unit-tests: $(UNIT_TESTS)
+# the fuzz driver of the sync-free kernels (tests/device/check_fuzz.c): GPU with a watchdog in tests/device/run.sh,
+# host executors in the test suite; the CUDA runtime header for CUDA builds
+tests/device/check_fuzz: tests/device/check_fuzz.c $(SPTRSV_AR)
+	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) $(if $(filter 1,$(WITH_CUDA)),-I$(CUDA_HOME)/include) -o $@ $< $(INTERNAL_LIBS)
+
+unit-tests: $(UNIT_TESTS) tests/device/check_fuzz
 
 check: lib examples unit-tests
 	@bash tests/run-tests.sh

@@ -12,10 +12,12 @@
 /* MatSolverTypes: one per registered triangular-solve path (-pc_factor_mat_solver_type <name>), and the
    factor constructors a program passes to MatSolverTypeRegister() when it registers them itself (for
    MATSEQAIJ, MATSEQAIJCUSPARSE; MAT_FACTOR_ILU, MAT_FACTOR_ICC) */
-#define MATSOLVERSPTRSVLEVEL   "sptrsv_level"
-#define MATSOLVERSPTRSVELEMENT "sptrsv_element"
+#define MATSOLVERSPTRSVLEVEL    "sptrsv_level"
+#define MATSOLVERSPTRSVELEMENT  "sptrsv_element"
+#define MATSOLVERSPTRSVSYNCFREE "sptrsv_syncfree"
 PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_level(Mat, MatFactorType, Mat *);
 PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_element(Mat, MatFactorType, Mat *);
+PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_syncfree(Mat, MatFactorType, Mat *);
 
 /*E
    SpTrsvFormat - storage a triangular solve reads: rows (CSR, each row pulls its dependencies) or

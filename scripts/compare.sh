@@ -4,7 +4,7 @@
 #   scripts/compare.sh [--paths "sptrsv_level sptrsv_element gs isai"] [--logs DIR] [--lib SO] -- ./app ARGS...
 #
 # The program runs once as given (PETSc's own solver: the row "petsc"), then once per path:
-#   sptrsv_*   ARGS -dll_append <lib> -pc_factor_mat_solver_type NAME   (e.g. sptrsv_level, sptrsv_element)
+#   sptrsv_*   ARGS -dll_append <lib> -pc_factor_mat_solver_type NAME   (e.g. sptrsv_level, sptrsv_element, sptrsv_syncfree)
 #   gs, isai   ARGS -dll_append <lib> -pc_type gs / -pc_type isai
 # Every run gets -ksp_converged_reason -log_view (and -log_view_gpu_time with a CUDA PETSc: the program links
 # a libpetsc whose petscconf.h, or that of $PETSC_DIR, defines PETSC_HAVE_CUDA, or its -log_view has GPU
@@ -13,20 +13,20 @@
 # ranks, summed over stages), each with its ratio to the first run. The options go last, so they override
 # the same options in ARGS; ARGS may start with an MPI launcher (-- mpiexec -n 2 ./app ...).
 #
-# Options: --paths LIST   paths to run after PETSc's own (default "sptrsv_level sptrsv_element")
+# Options: --paths LIST   paths to run after PETSc's own (default "sptrsv_level sptrsv_element sptrsv_syncfree")
 #          --logs DIR     keep each run's output in DIR/<run>.log (default: a temporary folder, removed)
 #          --lib SO       the plugin (default <repository>/lib/libpetscsptrsv.so)
 # Exit status: 0 iff every run exited 0 and printed a -log_view; 2 for a usage error.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LIB=$ROOT/lib/libpetscsptrsv.so
-PATHS="sptrsv_level sptrsv_element"
+PATHS="sptrsv_level sptrsv_element sptrsv_syncfree"
 LOGDIR=""
 
 usage() {
   cat >&2 <<EOF
 usage: scripts/compare.sh [--paths "sptrsv_level sptrsv_element gs isai"] [--logs DIR] [--lib SO] -- ./app ARGS...
-  runs ./app ARGS with PETSc's own solver, then once per path (default paths: sptrsv_level sptrsv_element),
+  runs ./app ARGS with PETSc's own solver, then once per path (default paths: sptrsv_level sptrsv_element sptrsv_syncfree),
   each with -log_view, and prints one table of iterations and times (scripts/compare.sh --help for more)
 EOF
   [ -n "${1:-}" ] && echo "compare.sh: $1" >&2

@@ -247,8 +247,9 @@ compare_case() {
   compare_monitors "$a" "$b" "$tol"
 }
 
-with_element() { # with_element compare_case ...: the same comparison with the sptrsv_element path
-  local SOLVER=sptrsv_element
+with_solver() { # with_solver SOLVER compare_case ...: the same comparison with another of our solver types
+  local SOLVER=$1
+  shift
   "$@"
 }
 
@@ -406,6 +407,9 @@ for bin in "${units[@]}"; do
   else run_test "unit/${bin##*/}" fail "$bin.c is not built (make unit-tests)"; fi
 done
 shopt -u nullglob
+# the fuzz driver of the sync-free kernels (tests/device/check_fuzz.c) on the host executors: random triangles of
+# every shape (chains of 1e6 rows, 1e5 levels, dense and empty rows), every sync-free variant, with its schedule check
+run_test unit/fuzz-syncfree-host unit_test tests/device/check_fuzz -backend host -cases 2000 -big_every 1000
 
 # b. the demo program: it asserts iterations and residual norms of petsc vs sptrsv_level itself
 run_test ex1/default-n12 ex1_case 1 -n 12
@@ -446,13 +450,24 @@ run_test ex19/newton-ilu0-no-inode compare_case 1 ex19 "-da_grid_x 16 -da_grid_y
 run_test ex19/newton-ilu1-grashof-no-inode compare_case 1 ex19 "-da_grid_x 12 -da_grid_y 12 -grashof 1000 -pc_type ilu -pc_factor_levels 1 -mat_no_inode -snes_monitor -ksp_monitor" ""
 run_test ex19/newton-ilu0-inode-yardstick with_yardstick compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -snes_monitor -ksp_monitor" ""
 # the element (synchronization-free) path: same factors, solves in dispatch order
-run_test ex2/element-ilu0 with_element compare_case 1 ex2 "$EX2" ""
-run_test ex2/element-ilu1-csc with_element compare_case 1 ex2 "$EX2 -pc_factor_levels 1" "-mat_sptrsv_format csc"
-run_test ex2/element-icc0 with_element compare_case 1 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type icc -ksp_monitor" ""
-run_test ex2/element-bjacobi-np2 with_element compare_case 2 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -ksp_monitor" "" sub_
-run_test ex45/element-grid17 with_element compare_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type ilu -ksp_monitor" ""
-run_test ex19/element-newton-ilu0-no-inode with_element compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -mat_no_inode -snes_monitor -ksp_monitor" ""
-run_test matrices/element-cryg2500-ilu1 with_element mm_compare cryg2500 "-ksp_type gmres -ksp_gmres_restart 100 -ksp_max_it 2000 -pc_type ilu -pc_factor_levels 1 -ksp_rtol 1e-8"
+run_test ex2/element-ilu0 with_solver sptrsv_element compare_case 1 ex2 "$EX2" ""
+run_test ex2/element-ilu1-csc with_solver sptrsv_element compare_case 1 ex2 "$EX2 -pc_factor_levels 1" "-mat_sptrsv_format csc"
+run_test ex2/element-icc0 with_solver sptrsv_element compare_case 1 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type icc -ksp_monitor" ""
+run_test ex2/element-bjacobi-np2 with_solver sptrsv_element compare_case 2 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -ksp_monitor" "" sub_
+run_test ex45/element-grid17 with_solver sptrsv_element compare_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type ilu -ksp_monitor" ""
+run_test ex19/element-newton-ilu0-no-inode with_solver sptrsv_element compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -mat_no_inode -snes_monitor -ksp_monitor" ""
+run_test matrices/element-cryg2500-ilu1 with_solver sptrsv_element mm_compare cryg2500 "-ksp_type gmres -ksp_gmres_restart 100 -ksp_max_it 2000 -pc_type ilu -pc_factor_levels 1 -ksp_rtol 1e-8"
+
+# the sync-free path (paper 001): warp-packed rows, ASAP or ALAP levels, CSR or warp-packed ELL; same factors
+SF_ALAP="-mat_sptrsv_levels alap"
+SF_ELL="-mat_sptrsv_storage warpell"
+run_test ex2/syncfree-ilu0 with_solver sptrsv_syncfree compare_case 1 ex2 "$EX2" ""
+run_test ex2/syncfree-ilu1-alap-warpell with_solver sptrsv_syncfree compare_case 1 ex2 "$EX2 -pc_factor_levels 1" "$SF_ALAP $SF_ELL"
+run_test ex2/syncfree-icc0-alap with_solver sptrsv_syncfree compare_case 1 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type icc -ksp_monitor" "$SF_ALAP"
+run_test ex2/syncfree-bjacobi-np2 with_solver sptrsv_syncfree compare_case 2 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -ksp_monitor" "-sub_mat_sptrsv_storage warpell" sub_
+run_test ex45/syncfree-grid17-warpell with_solver sptrsv_syncfree compare_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type ilu -ksp_monitor" "$SF_ELL"
+run_test ex19/syncfree-newton-ilu0-alap with_solver sptrsv_syncfree compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -mat_no_inode -snes_monitor -ksp_monitor" "$SF_ALAP $SF_ELL"
+run_test matrices/syncfree-cryg2500-ilu1-alap-warpell with_solver sptrsv_syncfree mm_compare cryg2500 "-ksp_type gmres -ksp_gmres_restart 100 -ksp_max_it 2000 -pc_type ilu -pc_factor_levels 1 -ksp_rtol 1e-8 $SF_ALAP $SF_ELL"
 
 # f. PC gs against PCSOR (same options; PC gs is point Gauss-Seidel: PCSOR on matrices without inodes)
 G2="-m 50 -n 50 -ksp_monitor"
@@ -515,12 +530,17 @@ run_test view/ksp-view ours_grep ex2 "$OURS -ksp_view" "sptrsv_level" "[0-9]+ le
 run_test view/log-view ours_grep ex2 "$OURS -log_view" "^SpTrsvSolve " "^SpTrsvSymbolic " "^SpTrsvNumeric " "^MatSolve "
 run_test view/help ours_grep ex2 "$OURS -help" "-mat_sptrsv_backend" "-mat_sptrsv_format"
 run_test view/help-sub-prefix ours_grep ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_level -help" "-sub_mat_sptrsv_backend"
+SF="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv_syncfree"
+run_test view/syncfree-ksp-view ours_grep ex2 "$SF -mat_sptrsv_levels alap -mat_sptrsv_storage warpell -ksp_view" "schedule syncfree" "sync-free: ALAP levels, warp-packed ELL storage, [0-9]+ warps" "rows \(warps\) by lanes per row: 1: [0-9]+ \([0-9]+\), 2: [0-9]+" "warp-packed ELL: [0-9]+ slots \([0-9.]+% filled\)"
+run_test view/syncfree-help ours_grep ex2 "$SF -help" "-mat_sptrsv_levels <now asap : formerly asap>" "-mat_sptrsv_storage <now csr : formerly csr>"
+run_test view/syncfree-csc-error ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_syncfree -sub_mat_sptrsv_format csc" "sptrsv_syncfree reads rows only: -sub_mat_sptrsv_format csc is not supported"
+run_test view/syncfree-bad-levels ours_fails ex2 "$SF -mat_sptrsv_levels late" "-mat_sptrsv_levels.*late"
 
 # h. scripts/compare.sh: one program run with PETSc's solver and with the plugin's paths, one table
 #    compare_script "ARGS": compare.sh --paths "$CMP_PATHS" -- ex2 ARGS exits 0 and prints one row per run (petsc first,
 #    then the paths in order), every run converged, the sptrsv_* rows have the native row's iterations, every time
 #    cell is "SECONDS (RATIOx)" and the first row's ratios are 1.00x
-CMP_PATHS="sptrsv_level sptrsv_element gs isai"
+CMP_PATHS="sptrsv_level sptrsv_element sptrsv_syncfree gs isai"
 compare_script() {
   local o=$OUT/compare.out
   need_file "$OUT/bin/ex2" "see the build/programs test" || return 1
@@ -557,7 +577,7 @@ for r in rows:
         elif r is rows[0] and m.group(1) != "1.00":
             bad.append("first row's ratio is %sx, expected 1.00x" % m.group(1))
 its = {r[0]: r[1] for r in rows if len(r) > 1}
-for p in ("sptrsv_level", "sptrsv_element"):
+for p in ("sptrsv_level", "sptrsv_element", "sptrsv_syncfree"):
     if p in its and its[p] != its.get("petsc"):
         bad.append("%s took %s iterations, petsc %s" % (p, its[p], its.get("petsc")))
 print("rows: %s; iterations: %s" % (", ".join(names), ", ".join("%s %s" % kv for kv in its.items())))
@@ -611,6 +631,7 @@ ZP="-ksp_type gmres -pc_type ilu"
 run_test bad/zero-pivot-error both_fail mmsolve "-builtin zeropivot $ZP -ksp_error_if_not_converged" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_level" "Zero pivot row 1 value 0" "Zero pivot in row 1 of the factored matrix \(row 1 of the input\): \|pivot\| 0\. <= tolerance"
 run_test bad/zero-pivot-default same_reason 1 mmsolve "-builtin zeropivot $ZP" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_level" DIVERGED_PC_FAILED
 run_test bad/zero-pivot-default-element same_reason 1 mmsolve "-builtin zeropivot $ZP" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_element" DIVERGED_PC_FAILED
+run_test bad/zero-pivot-default-syncfree same_reason 1 mmsolve "-builtin zeropivot $ZP" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_syncfree" DIVERGED_PC_FAILED
 run_test bad/zero-pivot-cg same_reason 1 mmsolve "-builtin zeropivotsym -ksp_type cg -pc_type ilu" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_level" DIVERGED_PC_FAILED
 run_test bad/zero-pivot-icc-no-shift same_reason 1 mmsolve "-builtin zeropivotsym -ksp_type cg -pc_type icc -pc_factor_shift_type none" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_level" DIVERGED_PC_FAILED
 run_test bad/zero-pivot-bjacobi-np2 same_reason 2 ex2 "-m 8 -n 8 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_zeropivot 10" "-sub_pc_factor_mat_solver_type petsc" "-sub_pc_factor_mat_solver_type sptrsv_level" DIVERGED_PC_FAILED

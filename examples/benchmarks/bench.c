@@ -113,44 +113,85 @@ static PetscErrorCode RunHostReference(Bench *B, SpTrsvFactor fac)
 /* ---- GPU variants -------------------------------------------------------------------------------- */
 
 #if defined(BENCH_HAVE_CUDA)
-/* every registered path's kernels on the factor's triangles through the private API: csr/csc (where the path
-   reads columns) x graph on/off; -bench_paths level,element,... restricts the paths */
+/* the variants of one path: the options set while its triangles are set up, and the name's suffix. Paths
+   with one launch per solve (syncfree) gain nothing from a CUDA graph: their variants are their own options */
+typedef struct {
+  SpTrsvFormat format;
+  const char  *suffix;
+  const char  *opt[3][2]; /* global options set for the setup (NULL-terminated) */
+} KernelVariant;
+
+static PetscInt PathVariants(SpTrsvPath path, KernelVariant *v)
+{
+  PetscBool sf;
+  PetscInt  n = 0;
+
+  if (PetscStrcmp(path->name, "syncfree", &sf) || !sf) {
+    for (PetscInt f = 0; f < (path->csc ? 2 : 1); f++)
+      for (PetscInt g = 0; g < 2; g++) {
+        v[n].format    = f ? SPTRSV_FORMAT_CSC : SPTRSV_FORMAT_CSR;
+        v[n].suffix    = f ? (g ? "csc-nograph" : "csc-graph") : (g ? "csr-nograph" : "csr-graph");
+        v[n].opt[0][0] = "-mat_sptrsv_graph";
+        v[n].opt[0][1] = g ? "0" : "1";
+        v[n].opt[1][0] = NULL;
+        n++;
+      }
+    return n;
+  }
+  for (PetscInt a = 0; a < 2; a++)
+    for (PetscInt e = 0; e < 2; e++) {
+      v[n].format    = SPTRSV_FORMAT_CSR;
+      v[n].suffix    = a ? (e ? "alap-warpell" : "alap-csr") : (e ? "asap-warpell" : "asap-csr");
+      v[n].opt[0][0] = "-mat_sptrsv_levels";
+      v[n].opt[0][1] = a ? "alap" : "asap";
+      v[n].opt[1][0] = "-mat_sptrsv_storage";
+      v[n].opt[1][1] = e ? "warpell" : "csr";
+      v[n].opt[2][0] = NULL;
+      n++;
+    }
+  return n;
+}
+
+/* every registered path's kernels on the factor's triangles through the private API, in each of its variants
+   (level, element: csr/csc where the path reads columns x graph on/off; syncfree: asap/alap x csr/warpell);
+   -bench_paths level,element,... restricts the paths */
 static PetscErrorCode RunOurKernels(Bench *B, SpTrsvFactor fac, const SpTrsvBackendOps *cuda)
 {
-  const SpTrsvFormat fmts[2]   = {SPTRSV_FORMAT_CSR, SPTRSV_FORMAT_CSC};
-  const PetscBool    graphs[2] = {PETSC_TRUE, PETSC_FALSE};
-  PetscInt           npaths, nsel = 16;
-  char              *sel[16];
-  PetscBool          flg;
+  PetscInt  npaths, nsel = 16;
+  char     *sel[16];
+  PetscBool flg;
 
   PetscFunctionBeginUser;
   PetscCall(SpTrsvPathGetCount(&npaths));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bench_paths", sel, &nsel, &flg));
-  for (PetscInt pi = 0; pi < npaths; pi++)
-  for (PetscInt f = 0; f < 2; f++) {
-    for (PetscInt g = 0; g < 2; g++) {
+  for (PetscInt pi = 0; pi < npaths; pi++) {
+    SpTrsvPath    path;
+    KernelVariant var[8];
+    PetscInt      nvar;
+    PetscBool     chosen = (PetscBool)!flg;
+
+    PetscCall(SpTrsvPathGetByIndex(pi, &path));
+    for (PetscInt k = 0; k < nsel && !chosen; k++) PetscCall(PetscStrcmp(sel[k], path->name, &chosen));
+    if (!chosen) continue;
+    nvar = PathVariants(path, var);
+    for (PetscInt vi = 0; vi < nvar; vi++) {
       TriCtx         c = {NULL, NULL, B->d_b, B->d_w, B->d_x};
       PetscLogDouble t0, t1, t2;
       char           name[48];
       Result        *r;
-      SpTrsvPath     path;
-      PetscBool      chosen = (PetscBool)!flg;
 
-      PetscCall(SpTrsvPathGetByIndex(pi, &path));
-      for (PetscInt k = 0; k < nsel && !chosen; k++) PetscCall(PetscStrcmp(sel[k], path->name, &chosen));
-      if (!chosen || (fmts[f] == SPTRSV_FORMAT_CSC && !path->csc)) continue;
-      PetscCall(PetscSNPrintf(name, sizeof(name), "%s-%s-%s", path->name, SpTrsvFormats[fmts[f]], graphs[g] ? "graph" : "nograph"));
-      /* -mat_sptrsv_graph is read from the global options when a triangle is set up */
-      PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_graph", graphs[g] ? "1" : "0"));
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s-%s", path->name, var[vi].suffix));
+      /* the path's options are read from the global options when a triangle is set up */
+      for (PetscInt o = 0; var[vi].opt[o][0]; o++) PetscCall(PetscOptionsSetValue(NULL, var[vi].opt[o][0], var[vi].opt[o][1]));
       BenchCUDA(cudaDeviceSynchronize());
       PetscCall(PetscTime(&t0));
-      PetscCall(SpTrsvSolverCreate(fac->L, PETSC_FALSE, fmts[f], path, cuda, &c.L));
+      PetscCall(SpTrsvSolverCreate(fac->L, PETSC_FALSE, var[vi].format, path, cuda, &c.L));
       BenchCUDA(cudaDeviceSynchronize());
       PetscCall(PetscTime(&t1));
-      PetscCall(SpTrsvSolverCreate(fac->U, PETSC_FALSE, fmts[f], path, cuda, &c.U));
+      PetscCall(SpTrsvSolverCreate(fac->U, PETSC_FALSE, var[vi].format, path, cuda, &c.U));
       BenchCUDA(cudaDeviceSynchronize());
       PetscCall(PetscTime(&t2));
-      PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_graph"));
+      for (PetscInt o = 0; var[vi].opt[o][0]; o++) PetscCall(PetscOptionsClearValue(NULL, var[vi].opt[o][0]));
 
       BenchCUDA(cudaMemset(B->d_w, 0xff, (size_t)B->n * sizeof(PetscScalar))); /* NaN: a row left unsolved shows */
       BenchCUDA(cudaMemset(B->d_x, 0xff, (size_t)B->n * sizeof(PetscScalar)));

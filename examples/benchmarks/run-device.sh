@@ -30,6 +30,7 @@
 #   E2E_EX45_GRIDS="65 129"  ex45 grids (n^3)
 #   E2E_CPU=0             1: also ex2 with PETSc's host ILU (-pc_factor_mat_solver_type petsc, host vectors)
 #   E2E_REF_SOLVER=cusparse, E2E_GPU=1   (smoke tests without a CUDA PETSc: petsc and 0)
+#   E2E_SOLVERS="sptrsv_level"   our solver types of the end-to-end runs, each against E2E_REF_SOLVER
 #   BENCH_QUICK=0         1: small grids only (smoke test of the script)
 #   and those of device-common.sh (PETSC_DIR, SPTRSV_MATDIR, SPTRSV_TUTORIALS, CUDA_HOME)
 set -u
@@ -53,6 +54,7 @@ REPS=${BENCH_REPS:-200}
 EX2_MAXIT=${E2E_EX2_MAXIT:-1500}
 EX45_GRIDS=${E2E_EX45_GRIDS:-65 129}
 REF_SOLVER=${E2E_REF_SOLVER:-cusparse}
+E2E_SOLVERS=${E2E_SOLVERS:-sptrsv_level}
 E2E_GPU=${E2E_GPU:-1}
 QUICK=${BENCH_QUICK:-0}
 EX2_M=1000
@@ -136,11 +138,11 @@ if [ "$HAVE_TUT" = 1 ]; then
   fi
   EX2_IT=()
   [ "$EX2_MAXIT" -gt 0 ] 2>/dev/null && EX2_IT=(-ksp_max_it "$EX2_MAXIT")
-  for st in "$REF_SOLVER" sptrsv_level; do
+  for st in "$REF_SOLVER" $E2E_SOLVERS; do
     step "e2e-ex2_${EX2_M}x${EX2_M}-$st" 1 240 "$WORK/ex2" -m "$EX2_M" -n "$EX2_M" "${EX2_GPU[@]}" "${COMMON[@]}" "${EX2_IT[@]}" -pc_factor_mat_solver_type "$st"
   done
   for g in $EX45_GRIDS; do
-    for st in "$REF_SOLVER" sptrsv_level; do
+    for st in "$REF_SOLVER" $E2E_SOLVERS; do
       step "e2e-ex45_${g}x${g}x${g}-$st" 1 240 "$WORK/ex45" -da_grid_x "$g" -da_grid_y "$g" -da_grid_z "$g" "${EX45_GPU[@]}" "${COMMON[@]}" -pc_factor_mat_solver_type "$st"
     done
   done

@@ -101,6 +101,21 @@ __device__ __forceinline__ void SpTrsvStoreRelease(unsigned int *f, unsigned int
   cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(*f).store(v, cuda::memory_order_release);
 }
 
+/* the block's ticket of a sync-free launch (element and syncfree paths): thread 0 takes t = atomicAdd(ticket,
+   1) once the block runs; the block's slot among the launch's nblocks blocks is t mod nblocks and the
+   solve's epoch t / nblocks + 1 (the counter advances by exactly nblocks per launch and is never reset).
+   Blocks take their slots in the order they start running, not by blockIdx: the deadlock-freedom
+   argument of src/mat/analysis/dispatch.c. */
+__device__ __forceinline__ void SpTrsvTakeTicket(unsigned long long *ticket, int nblocks, int *slot, unsigned int *epoch)
+{
+  __shared__ unsigned long long t;
+
+  if (threadIdx.x == 0) t = atomicAdd(ticket, 1ULL);
+  __syncthreads();
+  *slot  = (int)(t % (unsigned long long)nblocks);
+  *epoch = (unsigned int)(t / (unsigned long long)nblocks) + 1u;
+}
+
 /* read the vectors of a captured graph's solve from device memory (XOLD: sweeps also read xold) */
 template <bool XOLD>
 __device__ __forceinline__ void SpTrsvReadVecPtrs(SpTrsvCUDAVecPtrs &v, const SpTrsvCUDAVecPtrs *vp)

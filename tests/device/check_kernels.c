@@ -28,7 +28,7 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
 #include <string.h>
 
 #define MAXCASES 64
-#define MAXCFG   12
+#define MAXCFG   16
 
 typedef enum {
   GEN_STENCIL,
@@ -50,8 +50,18 @@ typedef struct {
 typedef struct {
   const char *backend, *format;
   PetscBool   graph;
-  const char *solver; /* NULL: sptrsv_level */
+  const char *solver;          /* NULL: sptrsv_level */
+  const char *levels, *storage; /* sptrsv_syncfree: -mat_sptrsv_levels, -mat_sptrsv_storage (NULL: the defaults) */
 } Config;
+
+/* a short tag of a configuration's path and options, for the report */
+static const char *ConfigTag(const Config *cfg)
+{
+  if (!cfg->solver) return "    ";
+  if (!strcmp(cfg->solver, MATSOLVERSPTRSVELEMENT)) return "-elm";
+  if (cfg->levels && !strcmp(cfg->levels, "alap")) return cfg->storage && !strcmp(cfg->storage, "warpell") ? "-sfae" : "-sfa";
+  return cfg->storage && !strcmp(cfg->storage, "warpell") ? "-sfe" : "-sf";
+}
 
 static PetscInt npass = 0, nfail = 0, nskip = 0;
 
@@ -156,6 +166,8 @@ static PetscErrorCode MakeFactor(Mat A, const Case *c, IS row, IS col, const Con
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_backend", cfg->backend));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_format", cfg->format));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_graph", cfg->graph ? "1" : "0"));
+  if (cfg->levels) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_levels", cfg->levels));
+  if (cfg->storage) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_storage", cfg->storage));
   PetscCall(MatGetFactor(A, cfg->solver ? cfg->solver : MATSOLVERSPTRSVLEVEL, MAT_FACTOR_ILU, F));
   PetscCall(MatILUFactorSymbolic(*F, A, row, col, &info));
   PetscCall(MatLUFactorNumeric(*F, A, &info));
@@ -167,6 +179,8 @@ static PetscErrorCode MakeFactor(Mat A, const Case *c, IS row, IS col, const Con
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_backend"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_format"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_graph"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_levels"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -343,7 +357,7 @@ static PetscErrorCode RunCase(const Case *c, PetscInt ncfg, const Config *cfgs, 
       PetscCall(CompareSolves(F[k], &cfgs[k], nrhs, b, xs, PETSC_FALSE, &es));
       PetscCall(CompareSolves(F[k], &cfgs[k], nrhs, b, xt, PETSC_TRUE, &et));
       ok = (PetscBool)(es < tol && et < tol && !strcmp(bname, cfgs[k].backend));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-26s %8" PetscInt_FMT " %9.0f %6" PetscInt_FMT "/%-6" PetscInt_FMT " %-7s %-4s%s %-5s %-6s %10.2e %10.2e %s%s\n", c->name, n, (double)minfo.nz_used, Ls.nlevels, Us.nlevels, bname, cfgs[k].format, cfgs[k].solver ? "-elm" : "    ",
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-26s %8" PetscInt_FMT " %9.0f %6" PetscInt_FMT "/%-6" PetscInt_FMT " %-7s %-4s%s %-5s %-6s %10.2e %10.2e %s%s\n", c->name, n, (double)minfo.nz_used, Ls.nlevels, Us.nlevels, bname, cfgs[k].format, ConfigTag(&cfgs[k]),
                             strcmp(cfgs[k].backend, "cuda") ? "-" : (cfgs[k].graph ? "on" : "off"), phase ? "refac" : "fresh", (double)es, (double)et, ok ? "PASS" : "FAIL", strcmp(bname, cfgs[k].backend) ? " (wrong backend)" : ""));
       if (ok) npass++;
       else nfail++;
@@ -653,6 +667,9 @@ int main(int argc, char **argv)
 
   /* what runs: host csc always; the CUDA combinations when a device is usable */
   cfgs[ncfg++] = (Config){"host", "csc", PETSC_FALSE, NULL};
+#if defined(MATSOLVERSPTRSVSYNCFREE)
+  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "alap", "warpell"};
+#endif
   PetscCall(SpTrsvBackendCUDAGet(&cuda, &avail, &why));
   if (avail) {
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, NULL};
@@ -662,7 +679,13 @@ int main(int argc, char **argv)
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVELEMENT};
     cfgs[ncfg++] = (Config){"cuda", "csc", PETSC_FALSE, MATSOLVERSPTRSVELEMENT};
     cfgs[ncfg++] = (Config){"cuda", "csc", PETSC_TRUE, MATSOLVERSPTRSVELEMENT};
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, level and element paths, and host csc with host csr\n", why));
+#if defined(MATSOLVERSPTRSVSYNCFREE)
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, NULL, NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSYNCFREE, "alap", NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "asap", "warpell"};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSYNCFREE, "alap", "warpell"};
+#endif
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, the level, element and syncfree paths, and host csc and host syncfree with host csr\n", why));
   } else {
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend unavailable (%s): SKIPPING the CUDA comparisons; comparing host csc with host csr only\n", why));
   }

@@ -113,6 +113,9 @@ fi
 # shellcheck disable=SC2016 # make expands these
 step build-check 1 120 "${MAKE[@]}" MM_SRC="$MM_SRC" MM_FLAGS="$MM_FLAGS" ZLIB="$ZLIB" --eval='build/device/check_kernels: tests/device/check_kernels.c tests/device/check_sweeps.c tests/device/check_sweeps.h tests/device/check_isai.c tests/device/check_isai.h $(STENCIL_SRC) $(MM_SRC) $(SPTRSV_AR) ; $(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) $(MM_FLAGS) -o $@ tests/device/check_kernels.c tests/device/check_sweeps.c tests/device/check_isai.c $(STENCIL_SRC) $(MM_SRC) $(SPTRSV_AR) $(LINK_LIBS) $(CUDA_LIBS) $(ZLIB)' build/device/check_kernels || finish
 CHECK=$ROOT/build/device/check_kernels
+# the fuzz driver of the sync-free kernels (watchdog: a solve that hangs ends it with the case's seed)
+step build-fuzz 1 120 "${MAKE[@]}" tests/device/check_fuzz || finish
+FUZZ=$ROOT/tests/device/check_fuzz
 
 # ---- the comparison ------------------------------------------------------------------------------
 MATARGS=()
@@ -123,6 +126,9 @@ if ! grep -q "CUDA backend available" "$LOGDIR/check-kernels.log"; then
   record cuda-backend-available FAIL 0 "$LOGDIR/check-kernels.log"
   FAILED=1
 fi
+
+# ---- the fuzz check: SPTRSV_FUZZ_CASES random triangles (default 10000), every sync-free variant, watchdog ---------
+step fuzz-syncfree 1 480 "$FUZZ" -cases "${SPTRSV_FUZZ_CASES:-10000}" -timeout 10
 
 # ---- compute-sanitizer on small cases (fused segments + separate launches + graphs, perms) ---------
 SAN=$(command -v compute-sanitizer || echo "$CUDA_HOME/bin/compute-sanitizer")
@@ -136,6 +142,9 @@ if [ -x "$SAN" ]; then
   # synccheck and initcheck still run it)
   step sanitizer-racecheck 1 180 "$SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${SMALL_NO_ISAI[@]}"
   step sanitizer-synccheck 1 180 "$SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
+  step sanitizer-memcheck-fuzz 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$FUZZ" -cases 40 -big_every 0 -timeout 60
+  step sanitizer-synccheck-fuzz 1 300 "$SAN" --tool synccheck --error-exitcode 97 "$FUZZ" -cases 40 -big_every 0 -timeout 60
+  step sanitizer-racecheck-fuzz 1 300 "$SAN" --tool racecheck --error-exitcode 97 "$FUZZ" -cases 20 -big_every 0 -timeout 60
   step sanitizer-initcheck 0 180 "$SAN" --tool initcheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
 else
   say "compute-sanitizer not found ($SAN)"

@@ -78,17 +78,6 @@ typedef struct {
     #error "the element kernels need scoped acquire/release operations and independent thread scheduling: build for sm_70 or later"
   #endif
 
-/* the block's ticket: its slot among the launch's blocks and the solve's epoch */
-__device__ __forceinline__ void SpTrsvTakeTicket(const SpTrsvCUDAElement &e, int *slot, unsigned int *epoch)
-{
-  __shared__ unsigned long long t;
-
-  if (threadIdx.x == 0) t = atomicAdd(e.ticket, 1ULL);
-  __syncthreads();
-  *slot  = (int)(t % (unsigned long long)e.nblocks);
-  *epoch = (unsigned int)(t / (unsigned long long)e.nblocks) + 1u;
-}
-
 /* are all dependencies of this lane's entries (except the critical one, watched by lane 0) done? */
 __device__ __forceinline__ bool SpTrsvLaneReady(const SpTrsvCUDATri &t, const SpTrsvCUDAElement &e, int p0, int q, int lane, int crit, unsigned int epoch)
 {
@@ -107,7 +96,7 @@ __global__ void __launch_bounds__(SPTRSV_ELEMENT_WARPS * 32) SpTrsvElementCSRKer
   PetscScalar  sum, bi = 0, di = 1, xoldi = 0;
   bool         ok;
 
-  SpTrsvTakeTicket(e, &slot, &epoch);
+  SpTrsvTakeTicket(e.ticket, e.nblocks, &slot, &epoch);
   k = slot * SPTRSV_ELEMENT_WARPS + (int)(threadIdx.x >> 5);
   if (k >= n) return; /* the whole warp */
   if (vp) v = *vp;
@@ -144,7 +133,7 @@ __global__ void __launch_bounds__(SPTRSV_ELEMENT_WARPS * 32) SpTrsvElementCSCKer
   unsigned int epoch;
   PetscScalar  xi = 0;
 
-  SpTrsvTakeTicket(e, &slot, &epoch);
+  SpTrsvTakeTicket(e.ticket, e.nblocks, &slot, &epoch);
   k = slot * SPTRSV_ELEMENT_WARPS + (int)(threadIdx.x >> 5);
   if (k >= n) return; /* the whole warp */
   if (vp) v = *vp;

@@ -95,3 +95,24 @@ PetscErrorCode SpTrsvPlanCreateLevelSets(const SpTrsvOp *op, SpTrsvPlan *plan)
   *plan                  = p;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+  SpTrsvLevelsALAP - levels "as late as possible" (paper 001): nlevels is the number of levels that
+  SpTrsvLevelsCompute() found (the critical path); on output level[] puts every row at the latest level that does
+  not delay any row depending on it: alap(i) = min over the rows r that depend on i of alap(r) - 1, and
+  nlevels - 1 for a row nothing depends on. The critical path (nlevels) is unchanged; rows off it move
+  towards the levels where they are needed, so they stop competing with critical rows for warps.
+  Rows are visited in reverse dependency order (downwards for a lower triangle), so alap(r) is final
+  before r lowers the levels of its dependencies.
+*/
+PetscErrorCode SpTrsvLevelsALAP(PetscInt n, const PetscInt *ri, const PetscInt *rj, PetscBool lower, PetscInt nlevels, PetscInt *level)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) level[i] = nlevels - 1;
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscInt i = lower ? n - 1 - k : k;
+    for (PetscInt p = ri[i]; p < ri[i + 1]; p++) level[rj[p]] = PetscMin(level[rj[p]], level[i] - 1);
+  }
+  for (PetscInt i = 0; i < n; i++) PetscCheck(level[i] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ALAP level of row %" PetscInt_FMT " is negative", i);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -13,6 +13,13 @@ static const char cite_li2020[] = "@article{li2017sptrsv,\n"
                                   "  journal = {Proceedings of the SIAM Conference on Parallel Processing for Scientific Computing},\n"
                                   "  year    = {2020}\n}\n";
 
+/* paper 001: warp-packed sync-free solves, ALAP levels, warp-packed ELL */
+static PetscBool  cited_freire = PETSC_FALSE;
+static const char cite_freire[] = "@article{freire2022sptrsv,\n"
+                                  "  author  = {Manuel Freire and Ernesto Dufrechou and Pablo Ezzatti},\n"
+                                  "  title   = {A new level-set analysis and sparse storage format for the {SpTRSV} in {GPUs}},\n"
+                                  "  year    = {2022}\n}\n";
+
 /*
    X(name, MatSolverType, summary, ILU, ICC, CSC, sweeps, citation, cited): one line per path. name is the
    suffix of SpTrsvAnalyze_<name>, SpTrsvExecHost_<name>, SpTrsvExecCUDA_<name>, SpTrsvOptions_<name>
@@ -20,7 +27,8 @@ static const char cite_li2020[] = "@article{li2017sptrsv,\n"
 */
 #define SPTRSV_PATHS(X) \
   X(level, MATSOLVERSPTRSVLEVEL, "level-set scheduling: rows grouped by dependency depth, one barrier per level (paper 000)", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, cite_li2020, &cited_li2020) \
-  X(element, MATSOLVERSPTRSVELEMENT, "element scheduling: one warp per row in level order, each waits only for its own dependencies (paper 000)", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, cite_li2020, &cited_li2020)
+  X(element, MATSOLVERSPTRSVELEMENT, "element scheduling: one warp per row in level order, each waits only for its own dependencies (paper 000)", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, cite_li2020, &cited_li2020) \
+  X(syncfree, MATSOLVERSPTRSVSYNCFREE, "sync-free with warp packing: rows binned by length, 32/K rows of K lanes per warp, each waits on its own dependencies (paper 001)", PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, cite_freire, &cited_freire)
 
 #define SPTRSV_PATH_DECL(name, ...) SPTRSV_PATH_DECLARE(name);
 SPTRSV_PATHS(SPTRSV_PATH_DECL)

@@ -13,6 +13,11 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
   PetscCall(PetscOptionsEnum("-mat_sptrsv_backend", "Where the solves run", "MatSolverType sptrsv", SpTrsvBackendTypes, (PetscEnum)sp->backendreq, (PetscEnum *)&sp->backendreq, NULL));
   if (sp->path->options) PetscCall((*sp->path->options)(PetscOptionsObject, &sp->opts));
   PetscOptionsEnd();
+  if (sp->format == SPTRSV_FORMAT_CSC && !sp->path->csc) {
+    char option[256];
+    PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_format", option, sizeof(option)));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "%s reads rows only: %s csc is not supported, use csr", sp->path->solvertype, option);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

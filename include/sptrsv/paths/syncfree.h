@@ -1,0 +1,39 @@
+/* The sync-free path's schedule (plan->data of sptrsv_syncfree): shared by its analysis
+   (src/mat/paths/syncfree.c) and its CUDA executor (src/cuda/paths/syncfree.cu) (private to the plugin) */
+#pragma once
+#include <sptrsv/path.h>
+
+/* warps per block of the sync-free kernel: a block takes one ticket, i.e. this many consecutive warps */
+#define SPTRSV_SYNCFREE_WARPS 4
+/* bins of row lengths: K = 1, 2, 4, 8, 16, 32 lanes per row, and rows longer than 32 (a warp each) */
+#define SPTRSV_SYNCFREE_NBINS 7
+
+/*
+   Warp packing (paper 001). The rows of each level are binned by their number of entries in op(T)
+   (dependencies): a row of length len gets K lanes, the smallest power of two >= len (at least 1), and
+   a warp solves 32 / K rows of the same level and bin at once, one lane per entry. Rows longer than 32
+   get a whole warp each and loop. The dispatch order (plan->order) lists the rows level by level, inside
+   a level bin by bin, inside a bin by row index; warp w solves positions wstart[w] .. wstart[w+1]-1 of
+   it with wlanes[w] lanes per row. Rows of one warp are in one level, so none depends on another.
+
+   Warp-packed ELL (-mat_sptrsv_storage warpell): warp w owns the 32 slots ell[32 w .. 32 w + 31]; lane
+   g K + e holds entry e of the warp's row g (its first 32 entries for a long row), -1 where there is
+   none. ellmap[s] is the index of that entry in the rows of op(T) (op->rj / op->ra), so values are
+   gathered from the triangle without another analysis; the entries of a long row beyond the 32nd are
+   read from the CSR arrays (the tail).
+*/
+typedef struct {
+  PetscBool alap;    /* levels as late as possible (-mat_sptrsv_levels alap) */
+  PetscBool warpell; /* warp-packed ELL image (-mat_sptrsv_storage warpell) */
+  PetscInt  nwarps;
+  PetscInt *wstart;                            /* nwarps + 1 */
+  int      *wlanes;                            /* nwarps: lanes per row, 1..32, a power of two */
+  PetscInt  binrows[SPTRSV_SYNCFREE_NBINS];    /* rows in each bin */
+  PetscInt  binwarps[SPTRSV_SYNCFREE_NBINS];   /* warps of each bin */
+  PetscInt *ellmap;                            /* warpell: 32 nwarps, entry of op(T) in each slot or -1 */
+  PetscInt  ell_filled;                        /* warpell: slots holding an entry */
+} SpTrsvSyncFreeSchedule;
+
+SPTRSV_INTERN int            SpTrsvSyncFreeLanes(PetscInt);
+SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *, SpTrsvPlan);
+SPTRSV_PATH_DECLARE(syncfree);

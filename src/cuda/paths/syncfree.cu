@@ -1,0 +1,306 @@
+/*
+   Synchronization-free triangular solves with warp packing on the GPU (paper 001).
+
+   The analysis (src/mat/paths/syncfree.c) packs the rows of op(T) into warps: warp w solves the rows at
+   dispatch positions wstart[w] .. wstart[w+1]-1, all of one level and one length bin, with K = wlanes[w]
+   lanes per row (K = 1, 2, ..., 32; a row longer than 32 has a warp of its own). Lane g K + e reads entry
+   e of the warp's row g (and every K-th one after it for a long row), waits for the x_j that entry needs,
+   and the K lanes of the row add their products with a shuffle tree; the row's first lane writes x_i.
+   One launch per solve, no level barriers: each row waits only for its own dependencies.
+
+   Waiting on the solution itself (no flag array). The kernel publishes each x_i in a private buffer xs
+   of 2n words, half (epoch & 1) for the current solve: an entry holds a sentinel bit pattern (all ones,
+   a NaN) until its row is solved. A lane spins on xs[j] until it is not the sentinel and uses the value
+   it read: the value is the flag, so there is one load per dependency. A computed x_i whose bits happen
+   to equal the sentinel (a NaN: NaN/Inf in b or in the factor) is published as the canonical quiet NaN
+   instead, so NaN flows on into the solution as in the host solve and never looks "unsolved". When row
+   i publishes in half h it also writes the sentinel into xs[i] of the other half, which the next solve
+   reads: no reset pass between solves (no launch, no memset), and the launch arguments never change.
+   Both halves are set to the sentinel once at setup.
+
+   Epochs and dispatch by ticket (as the element path, row_ops.cuh: SpTrsvTakeTicket). Thread 0 of each
+   block takes t = atomicAdd(ticket, 1) when the block starts; the block solves warps [slot W, slot W + W)
+   with slot = t mod nblocks (W = SPTRSV_SYNCFREE_WARPS), for the solve numbered epoch = t / nblocks + 1,
+   whose parity selects the half of xs. Solves on one stream do not overlap (a kernel starts after the
+   previous one completed), so all tickets of solve e are taken after all of solve e - 1.
+
+   Deadlock freedom (for every triangle the analysis accepts; the full argument for ticket dispatch is in
+   src/mat/analysis/dispatch.c). (1) Every dependency of a row of warp w is in a warp < w: the dispatch
+   order sorts rows by level (ASAP or ALAP levels both put a row strictly after its dependencies), and the
+   rows of one warp share a level, so none of them waits for a row of its own warp. (2) Warps below the
+   largest ticket taken belong to resident or finished blocks. (3) Let w be the smallest warp that never
+   completes: its dependencies complete and publish (relaxed stores at device scope become visible to
+   the spinning loads: PTX coherence), its block is resident by (2), so each lane's spin ends, the
+   warp-wide shuffle is reached by all 32 lanes (a lane without a row or an entry does not spin) and the
+   warp completes: a contradiction. Independent thread scheduling (sm_70+) lets lanes of one warp spin on
+   different rows. The host executor checks (1) and the packing once per pattern
+   (SpTrsvSyncFreeScheduleCheck).
+
+   Memory ordering (PTX memory model, device scope). The published word is the whole message: x_i is
+   stored with a relaxed atomic store (st.relaxed.gpu) and read with relaxed atomic loads (ld.relaxed.gpu,
+   never through L1), 64-bit aligned words are single-copy atomic, so a reader sees either the sentinel or
+   the final value, never a torn one. Nothing else is communicated between warps during a launch, so no
+   fence or acquire/release is needed. The sentinel written into the other half and the user's x are
+   plain stores, read only by later launches (the kernel boundary orders them). b, the pattern, the values
+   and the diagonal are read-only for the launch (__ldg).
+
+   Storage. CSR (-mat_sptrsv_storage csr): the rows are stored in dispatch order (device_tri.cu), so a
+   warp's rows are adjacent and its loads nearly coalesced; each group first reads its row pointers.
+   Warp-packed ELL (warpell): the warp's 32 lanes read 32 consecutive indices and values, no row pointers
+   (a long row's entries past the 32nd come from the CSR arrays). The ELL values are gathered on the
+   device from the CSR values whenever those change.
+*/
+#include <sptrsv/paths/syncfree.h>
+#include "../row_ops.cuh"
+#include <climits>
+#include <type_traits>
+
+/* the words xs is made of: the bits of a PetscScalar */
+typedef std::conditional<sizeof(PetscScalar) == 8, unsigned long long, unsigned int>::type SpTrsvSyncFreeWord;
+
+/* the sync-free path's device state */
+typedef struct {
+  const int          *wstart; /* nwarps + 1 */
+  const int          *wlanes; /* nwarps */
+  const int          *ellidx; /* warpell: 32 nwarps column indices, -1 in empty slots; NULL for CSR */
+  PetscScalar        *ellval; /* warpell: 32 nwarps values */
+  const int          *ellpos; /* warpell: slot of the CSR value array each ELL slot copies, -1 when empty */
+  SpTrsvSyncFreeWord *xs;     /* 2 n: the solution as published, by parity of the epoch */
+  unsigned long long *ticket; /* dispatch counter: advances by nblocks per launch */
+  int                 nwarps, nblocks;
+} SpTrsvCUDASyncFree;
+
+#if defined(SPTRSV_CUDA_SCALAR_OK)
+
+  #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 700
+    #error "the sync-free kernel needs scoped atomic loads and stores and independent thread scheduling: build for sm_70 or later"
+  #endif
+
+  #define SPTRSV_SYNCFREE_SENTINEL (~(SpTrsvSyncFreeWord)0) /* all ones: a NaN */
+  #define SPTRSV_SYNCFREE_QNAN     (sizeof(PetscScalar) == 8 ? (SpTrsvSyncFreeWord)0x7FF8000000000000ULL : (SpTrsvSyncFreeWord)0x7FC00000U)
+
+__device__ __forceinline__ SpTrsvSyncFreeWord SpTrsvSyncFreeBits(PetscScalar x)
+{
+  SpTrsvSyncFreeWord u;
+  memcpy(&u, &x, sizeof(u));
+  return u;
+}
+
+__device__ __forceinline__ PetscScalar SpTrsvSyncFreeValue(SpTrsvSyncFreeWord u)
+{
+  PetscScalar x;
+  memcpy(&x, &u, sizeof(x));
+  return x;
+}
+
+/* wait until x_j is published in this solve's half of xs, and return it */
+__device__ __forceinline__ PetscScalar SpTrsvSyncFreeWait(SpTrsvSyncFreeWord *w)
+{
+  cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_device> r(*w);
+  SpTrsvSyncFreeWord                                               u;
+
+  while ((u = r.load(cuda::memory_order_relaxed)) == SPTRSV_SYNCFREE_SENTINEL) { }
+  return SpTrsvSyncFreeValue(u);
+}
+
+template <bool UNIT, bool ELL>
+__global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKernel(const SpTrsvCUDATri t, const SpTrsvCUDASyncFree f, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
+{
+  const int           lane = threadIdx.x & 31;
+  int                 slot, w, K, k0, nr, g, e, k, i = 0;
+  unsigned int        epoch;
+  bool                active;
+  PetscScalar         sum = 0, bi = 0, di = 1;
+  SpTrsvSyncFreeWord *cur;
+
+  SpTrsvTakeTicket(f.ticket, f.nblocks, &slot, &epoch);
+  w = slot * SPTRSV_SYNCFREE_WARPS + (int)(threadIdx.x >> 5);
+  if (w >= f.nwarps) return; /* the whole warp */
+  if (vp) v = *vp;
+  K      = __ldg(f.wlanes + w);
+  k0     = __ldg(f.wstart + w);
+  nr     = __ldg(f.wstart + w + 1) - k0;
+  g      = lane / K;
+  e      = lane & (K - 1);
+  k      = k0 + g;
+  active = g < nr;
+  cur    = f.xs + (size_t)(epoch & 1u) * (size_t)n;
+  if (active && e == 0) { /* read-only for the launch: load before waiting */
+    i  = __ldg(t.order + k);
+    bi = v.b[i];
+    di = SpTrsvLoadDiag<UNIT>(t, k);
+  }
+  if (ELL) {
+    const int j = __ldg(f.ellidx + 32 * w + lane);
+    if (j >= 0) sum = __ldg(f.ellval + 32 * w + lane) * SpTrsvSyncFreeWait(cur + j);
+    if (K == 32 && active) /* a long row: the entries past the 32nd */
+      for (int p = __ldg(t.ptr + k) + 32 + lane, q = __ldg(t.ptr + k + 1); p < q; p += 32) sum += __ldg(t.val + p) * SpTrsvSyncFreeWait(cur + __ldg(t.idx + p));
+  } else if (active) {
+    for (int p = __ldg(t.ptr + k) + e, q = __ldg(t.ptr + k + 1); p < q; p += K) sum += __ldg(t.val + p) * SpTrsvSyncFreeWait(cur + __ldg(t.idx + p));
+  }
+  for (int d = K >> 1; d > 0; d >>= 1) sum += __shfl_down_sync(SPTRSV_FULL_MASK, sum, d, K);
+  if (active && e == 0) {
+    const PetscScalar  xi = SpTrsvFinalize<UNIT, false>(bi - sum, di, 0, 0);
+    SpTrsvSyncFreeWord u  = SpTrsvSyncFreeBits(xi);
+    if (u == SPTRSV_SYNCFREE_SENTINEL) u = SPTRSV_SYNCFREE_QNAN;
+    f.xs[(size_t)((epoch + 1u) & 1u) * (size_t)n + i] = SPTRSV_SYNCFREE_SENTINEL; /* for the next solve */
+    cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_device>(cur[i]).store(u, cuda::memory_order_relaxed);
+    v.x[i] = xi;
+  }
+}
+
+/* ellval[s] = val[ellpos[s]] (0 in an empty slot) */
+__global__ void SpTrsvSyncFreeGatherELL(int nslots, const int *ellpos, const PetscScalar *val, PetscScalar *ellval)
+{
+  const int s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s < nslots) {
+    const int p = ellpos[s];
+    ellval[s]   = p >= 0 ? val[p] : (PetscScalar)0;
+  }
+}
+
+static cudaError_t SpTrsvCUDASyncFreeLaunch(const SpTrsvCUDATriData *d, PetscBool sweep, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
+{
+  const SpTrsvCUDASyncFree *f     = (const SpTrsvCUDASyncFree *)d->path;
+  const unsigned int        grid  = (unsigned int)f->nblocks, block = SPTRSV_SYNCFREE_WARPS * 32;
+  const int                 n     = (int)d->n;
+
+  if (sweep) return cudaErrorNotSupported;
+  if (f->ellidx) {
+    if (d->unit) SpTrsvSyncFreeKernel<true, true><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp);
+    else SpTrsvSyncFreeKernel<false, true><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp);
+  } else {
+    if (d->unit) SpTrsvSyncFreeKernel<true, false><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp);
+    else SpTrsvSyncFreeKernel<false, false><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp);
+  }
+  return cudaGetLastError();
+}
+
+static cudaError_t SpTrsvCUDASyncFreeGather(const SpTrsvCUDATriData *d, cudaStream_t st)
+{
+  const SpTrsvCUDASyncFree *f = (const SpTrsvCUDASyncFree *)d->path;
+  const int                 m = 32 * f->nwarps;
+
+  if (!f->ellidx || !m) return cudaSuccess;
+  SpTrsvSyncFreeGatherELL<<<(m + SPTRSV_CUDA_VEC_BLOCK - 1) / SPTRSV_CUDA_VEC_BLOCK, SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(m, f->ellpos, d->d_val, f->ellval);
+  return cudaGetLastError();
+}
+
+#else
+
+static cudaError_t SpTrsvCUDASyncFreeLaunch(const SpTrsvCUDATriData *d, PetscBool sweep, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
+{
+  return cudaErrorNotSupported;
+}
+
+static cudaError_t SpTrsvCUDASyncFreeGather(const SpTrsvCUDATriData *d, cudaStream_t st)
+{
+  return cudaErrorNotSupported;
+}
+#endif
+
+/* one launch per solve */
+static PetscInt SpTrsvCUDASyncFreeLaunches(const SpTrsvCUDATriData *d, PetscBool sweep)
+{
+  return 1;
+}
+
+static PetscErrorCode SpTrsvCUDASyncFreeDestroy(SpTrsvCUDATriData *d)
+{
+  SpTrsvCUDASyncFree *f = (SpTrsvCUDASyncFree *)d->path;
+
+  PetscFunctionBegin;
+  if (!f) PetscFunctionReturn(PETSC_SUCCESS);
+  SpTrsvCUDACall(cudaFree((void *)f->wstart));
+  SpTrsvCUDACall(cudaFree((void *)f->wlanes));
+  SpTrsvCUDACall(cudaFree((void *)f->ellidx));
+  SpTrsvCUDACall(cudaFree(f->ellval));
+  SpTrsvCUDACall(cudaFree((void *)f->ellpos));
+  SpTrsvCUDACall(cudaFree(f->xs));
+  SpTrsvCUDACall(cudaFree(f->ticket));
+  PetscCall(PetscFree(d->path));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the ELL image's indices and the CSR slots its values come from, from the analysis's map (checked
+   against the plan-order CSR that device_tri.cu uploaded) */
+static PetscErrorCode SpTrsvCUDASyncFreeSetupELL(const SpTrsvSyncFreeSchedule *sf, SpTrsvCUDATriData *d, SpTrsvCUDASyncFree *f, cudaStream_t st)
+{
+  const PetscInt m = 32 * sf->nwarps;
+  int           *idx, *pos, *d_idx = NULL, *d_pos = NULL;
+
+  PetscFunctionBegin;
+  PetscCheck(sf->nwarps < INT_MAX / 32, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "-mat_sptrsv_storage warpell: %" PetscInt_FMT " warps need more than 32-bit slot indices", sf->nwarps);
+  PetscCall(PetscMalloc2(m + 1, &idx, m + 1, &pos));
+  for (PetscInt w = 0; w < sf->nwarps; w++) {
+    const int K = sf->wlanes[w];
+    for (int lane = 0; lane < 32; lane++) {
+      const PetscInt s = 32 * w + lane, k = sf->wstart[w] + lane / K;
+      idx[s] = pos[s] = -1;
+      if (sf->ellmap[s] < 0) continue;
+      pos[s] = d->h_ptr[k] + lane % K;
+      idx[s] = d->h_idx[pos[s]];
+      PetscCheck(pos[s] < d->h_ptr[k + 1] && d->vmap[pos[s]] == sf->ellmap[s], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free ELL image: slot %" PetscInt_FMT " does not match the triangle's entry", s);
+    }
+  }
+  PetscCall(SpTrsvCUDAMallocInt(&d_idx, m, idx, st));
+  PetscCall(SpTrsvCUDAMallocInt(&d_pos, m, pos, st));
+  f->ellidx = d_idx;
+  f->ellpos = d_pos;
+  SpTrsvCUDACall(cudaMalloc((void **)&f->ellval, (size_t)(m + 1) * sizeof(PetscScalar)));
+  SpTrsvCUDACall(cudaStreamSynchronize(st)); /* idx and pos may be freed */
+  PetscCall(PetscFree2(idx, pos));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the triangle in dispatch order, the warps, the ELL image, xs at the sentinel, the ticket counter at 0 */
+static PetscErrorCode SpTrsvCUDASyncFreeSetup(SpTrsvSolver s)
+{
+  const SpTrsvSyncFreeSchedule *sf = (const SpTrsvSyncFreeSchedule *)s->plan->data;
+  SpTrsvCUDATriData            *d;
+  SpTrsvCUDASyncFree           *f;
+  int                          *ws, *d_ws = NULL, *d_wl = NULL;
+  cudaStream_t                  st = NULL;
+
+  PetscFunctionBegin;
+  PetscCheck(s->format == SPTRSV_FORMAT_CSR && !s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_syncfree solves with rows (CSR) and runs no sweeps");
+  PetscCall(SpTrsvCUDATriSetupBegin(s, SpTrsvCUDASyncFreeLaunch, SpTrsvCUDASyncFreeLaunches, &d));
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  PetscCall(PetscNew(&f));
+  d->path         = f;
+  d->path_destroy = SpTrsvCUDASyncFreeDestroy;
+  f->nwarps       = (int)sf->nwarps;
+  f->nblocks      = (int)((sf->nwarps + SPTRSV_SYNCFREE_WARPS - 1) / SPTRSV_SYNCFREE_WARPS);
+  PetscCall(PetscMalloc1(sf->nwarps + 1, &ws));
+  for (PetscInt w = 0; w <= sf->nwarps; w++) ws[w] = (int)sf->wstart[w];
+  PetscCall(SpTrsvCUDAMallocInt(&d_ws, sf->nwarps + 1, ws, st));
+  PetscCall(SpTrsvCUDAMallocInt(&d_wl, sf->nwarps, sf->wlanes, st));
+  f->wstart = d_ws;
+  f->wlanes = d_wl;
+  if (sf->warpell) PetscCall(SpTrsvCUDASyncFreeSetupELL(sf, d, f, st));
+  SpTrsvCUDACall(cudaMalloc((void **)&f->xs, (size_t)(2 * d->n + 1) * sizeof(SpTrsvSyncFreeWord)));
+  SpTrsvCUDACall(cudaMemsetAsync(f->xs, 0xFF, (size_t)(2 * d->n + 1) * sizeof(SpTrsvSyncFreeWord), st)); /* the sentinel: all ones */
+  SpTrsvCUDACall(cudaMalloc((void **)&f->ticket, sizeof(unsigned long long)));
+  SpTrsvCUDACall(cudaMemsetAsync(f->ticket, 0, sizeof(unsigned long long), st));
+  SpTrsvCUDACall(cudaStreamSynchronize(st)); /* ws may be freed */
+  PetscCall(PetscFree(ws));
+  PetscCall(SpTrsvCUDATriSetupEnd(s));
+  SpTrsvCUDACall(SpTrsvCUDASyncFreeGather(d, st));
+  SpTrsvCUDACall(cudaStreamSynchronize(st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* new values: the CSR values (device_tri.cu), then the ELL image from them, on the device */
+static PetscErrorCode SpTrsvCUDASyncFreeUpdateValues(SpTrsvSolver s)
+{
+  cudaStream_t st = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDATriUpdateValues(s));
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  SpTrsvCUDACall(SpTrsvCUDASyncFreeGather((SpTrsvCUDATriData *)s->bdata, st));
+  SpTrsvCUDACall(cudaStreamSynchronize(st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const SpTrsvExecutor SpTrsvExecCUDA_syncfree = {SpTrsvCUDASyncFreeSetup, SpTrsvCUDASyncFreeUpdateValues, SpTrsvCUDATriSolve, NULL, SpTrsvCUDATriDestroy};

@@ -1,0 +1,221 @@
+/*
+   sptrsv_syncfree (paper 001): synchronization-free solves with warp packing. The analysis levels the
+   rows (as soon as possible, or as late as possible with -mat_sptrsv_levels alap), bins the rows of each
+   level by length and packs them into warps of 32/K rows with K lanes each (include/sptrsv/paths/syncfree.h),
+   and with -mat_sptrsv_storage warpell lays the entries out as a warp-packed ELL image. The GPU kernel
+   hands the warps out in that order; every row waits only for its own dependencies. The host executor
+   runs the rows in the same order and checks the whole schedule (dispatch order, warps, bins, ELL image)
+   once per pattern: it is what the deadlock-freedom argument of src/cuda/paths/syncfree.cu rests on.
+*/
+#include <sptrsv/paths/syncfree.h>
+#include <sptrsv/hostexec.h>
+#include <petsctime.h>
+
+/* lanes per row for a row of len entries: the smallest power of two >= len, 1..32 (32 for longer rows) */
+int SpTrsvSyncFreeLanes(PetscInt len)
+{
+  int K = 1;
+  while (K < 32 && K < len) K *= 2;
+  return K;
+}
+
+/* bin of a row: log2(K), or SPTRSV_SYNCFREE_NBINS - 1 for a row longer than 32 */
+static int SpTrsvSyncFreeBin(PetscInt len)
+{
+  int b = 0, K = 1;
+  if (len > 32) return SPTRSV_SYNCFREE_NBINS - 1;
+  while (K < len) {
+    K *= 2;
+    b++;
+  }
+  return b;
+}
+
+static PetscErrorCode SpTrsvSyncFreeScheduleDestroy(SpTrsvPlan plan)
+{
+  SpTrsvSyncFreeSchedule *sf = (SpTrsvSyncFreeSchedule *)plan->data;
+
+  PetscFunctionBegin;
+  if (sf) {
+    PetscCall(PetscFree2(sf->wstart, sf->wlanes));
+    PetscCall(PetscFree(sf->ellmap));
+  }
+  PetscCall(PetscFree(plan->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan plan, PetscViewer viewer)
+{
+  SpTrsvSyncFreeSchedule *sf = (SpTrsvSyncFreeSchedule *)plan->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "sync-free: %s levels, %s storage, %" PetscInt_FMT " warps of %d threads in blocks of %d warps\n", sf->alap ? "ALAP" : "ASAP", sf->warpell ? "warp-packed ELL" : "CSR", sf->nwarps, 32, SPTRSV_SYNCFREE_WARPS));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "rows (warps) by lanes per row: 1: %" PetscInt_FMT " (%" PetscInt_FMT "), 2: %" PetscInt_FMT " (%" PetscInt_FMT "), 4: %" PetscInt_FMT " (%" PetscInt_FMT "), 8: %" PetscInt_FMT " (%" PetscInt_FMT "), 16: %" PetscInt_FMT " (%" PetscInt_FMT "), 32: %" PetscInt_FMT " (%" PetscInt_FMT "), longer than 32: %" PetscInt_FMT "\n", sf->binrows[0], sf->binwarps[0], sf->binrows[1], sf->binwarps[1], sf->binrows[2], sf->binwarps[2], sf->binrows[3], sf->binwarps[3], sf->binrows[4], sf->binwarps[4], sf->binrows[5], sf->binwarps[5], sf->binrows[6]));
+  if (sf->warpell)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "warp-packed ELL: %" PetscInt_FMT " slots (%.1f%% filled), %.4g MB beside the CSR arrays\n", 32 * sf->nwarps, sf->nwarps ? 100.0 * (double)sf->ell_filled / (32.0 * (double)sf->nwarps) : 0.0, 32.0 * (double)sf->nwarps * (sizeof(PetscScalar) + sizeof(int)) / 1e6));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvSyncFreePack - order the rows level by level, bin by bin inside a level, by index inside a bin,
+  and cut each (level, bin) run into warps of 32/K rows (one row per warp for rows longer than 32)
+*/
+static PetscErrorCode SpTrsvSyncFreePack(const SpTrsvOp *op, SpTrsvPlan p, SpTrsvSyncFreeSchedule *sf)
+{
+  const PetscInt n = op->n;
+  PetscInt      *cnt, *tmp, nw = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(SPTRSV_SYNCFREE_NBINS + 1, &cnt, n + 1, &tmp));
+  /* warps: count per level and bin; the widest case is one warp per row */
+  PetscCall(PetscMalloc2(n + 1, &sf->wstart, n + 1, &sf->wlanes));
+  for (PetscInt l = 0; l < p->nlevels; l++) {
+    const PetscInt l0 = p->levptr[l], l1 = p->levptr[l + 1];
+    PetscInt       pos;
+    /* stable counting sort of the level's rows by bin (they come by ascending index) */
+    PetscCall(PetscArrayzero(cnt, SPTRSV_SYNCFREE_NBINS + 1));
+    for (PetscInt k = l0; k < l1; k++) {
+      const PetscInt i = p->order[k];
+      cnt[SpTrsvSyncFreeBin(op->ri[i + 1] - op->ri[i]) + 1]++;
+    }
+    for (int b = 0; b < SPTRSV_SYNCFREE_NBINS; b++) cnt[b + 1] += cnt[b];
+    for (PetscInt k = l0; k < l1; k++) {
+      const PetscInt i = p->order[k];
+      tmp[l0 + cnt[SpTrsvSyncFreeBin(op->ri[i + 1] - op->ri[i])]++] = i;
+    }
+    PetscCall(PetscArraycpy(p->order + l0, tmp + l0, l1 - l0));
+    /* cut into warps: cnt[b] is now the end of bin b inside the level */
+    pos = l0;
+    for (int b = 0; b < SPTRSV_SYNCFREE_NBINS; b++) {
+      const PetscInt end = l0 + cnt[b];
+      const int      K   = b == SPTRSV_SYNCFREE_NBINS - 1 ? 32 : 1 << b;
+      const PetscInt per = b == SPTRSV_SYNCFREE_NBINS - 1 ? 1 : 32 / K;
+      sf->binrows[b] += end - pos;
+      for (; pos < end; pos += per) {
+        sf->wstart[nw] = pos;
+        sf->wlanes[nw] = K;
+        nw++;
+        sf->binwarps[b]++;
+      }
+      pos = end;
+    }
+  }
+  sf->wstart[nw] = n;
+  sf->nwarps     = nw;
+  PetscCall(PetscFree2(cnt, tmp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the warp-packed ELL image: slot 32 w + g K + e holds entry e of row g of warp w */
+static PetscErrorCode SpTrsvSyncFreeBuildELL(const SpTrsvOp *op, SpTrsvPlan p, SpTrsvSyncFreeSchedule *sf)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(32 * sf->nwarps + 1, &sf->ellmap));
+  sf->ell_filled = 0;
+  for (PetscInt w = 0; w < sf->nwarps; w++) {
+    const int K = sf->wlanes[w];
+    for (int lane = 0; lane < 32; lane++) {
+      const PetscInt k = sf->wstart[w] + lane / K, e = lane % K;
+      PetscInt       slot = -1;
+      if (k < sf->wstart[w + 1]) {
+        const PetscInt i = p->order[k];
+        if (e < op->ri[i + 1] - op->ri[i]) slot = op->ri[i] + e;
+      }
+      sf->ellmap[32 * w + lane] = slot;
+      if (slot >= 0) sf->ell_filled++;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvSolverOptions *opts, SpTrsvPlan *plan)
+{
+  SpTrsvPlan              p;
+  SpTrsvSyncFreeSchedule *sf;
+  PetscLogDouble          t0, t1;
+
+  PetscFunctionBegin;
+  PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_syncfree reads rows: the CSR format only");
+  PetscCall(PetscTime(&t0));
+  PetscCall(SpTrsvPlanCreateLevelSets(op, &p));
+  if (opts->alap && p->nlevels > 1) {
+    PetscCall(SpTrsvLevelsALAP(op->n, op->ri, op->rj, op->lower, p->nlevels, p->level));
+    PetscCall(PetscFree(p->levptr));
+    PetscCall(SpTrsvLevelsSort(op->n, p->level, p->nlevels, &p->levptr, p->order));
+    PetscCall(SpTrsvPlanComputeStats(op, p));
+  }
+  PetscCall(PetscNew(&sf));
+  sf->alap       = opts->alap;
+  sf->warpell    = opts->warpell;
+  p->data        = sf;
+  p->destroydata = SpTrsvSyncFreeScheduleDestroy;
+  p->view        = SpTrsvSyncFreeScheduleView;
+  PetscCall(SpTrsvSyncFreePack(op, p, sf));
+  if (sf->warpell) PetscCall(SpTrsvSyncFreeBuildELL(op, p, sf));
+  PetscCall(PetscTime(&t1));
+  p->stats.analysis_time = t1 - t0;
+  *plan                  = p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvSyncFreeScheduleCheck - what the kernel relies on: the dispatch order puts every dependency
+  first; the warps cover the positions in order; a warp's rows share one level (so none waits for
+  another of its own warp) and one bin, K is a power of two in 1..32, at most 32/K rows per warp, every
+  row has at most K entries except the single row of a long-row warp; the ELL image holds exactly the
+  entries the lanes read
+*/
+PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
+{
+  SpTrsvSyncFreeSchedule *sf = (SpTrsvSyncFreeSchedule *)plan->data;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvPlanCheckDispatchOrder(op, plan));
+  PetscCheck(sf->nwarps >= 0 && sf->wstart[0] == 0 && sf->wstart[sf->nwarps] == op->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: %" PetscInt_FMT " warps do not cover %" PetscInt_FMT " rows", sf->nwarps, op->n);
+  for (PetscInt w = 0; w < sf->nwarps; w++) {
+    const int      K  = sf->wlanes[w];
+    const PetscInt k0 = sf->wstart[w], k1 = sf->wstart[w + 1], lev = plan->level[plan->order[k0]];
+    PetscCheck(K >= 1 && K <= 32 && (K & (K - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: warp %" PetscInt_FMT " has %d lanes per row", w, K);
+    PetscCheck(k1 > k0 && (k1 - k0) * K <= 32, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: warp %" PetscInt_FMT " holds %" PetscInt_FMT " rows of %d lanes", w, k1 - k0, K);
+    for (PetscInt k = k0; k < k1; k++) {
+      const PetscInt i = plan->order[k], len = op->ri[i + 1] - op->ri[i];
+      PetscCheck(plan->level[i] == lev, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: warp %" PetscInt_FMT " mixes levels %" PetscInt_FMT " and %" PetscInt_FMT, w, lev, plan->level[i]);
+      PetscCheck(len <= K || (K == 32 && k1 == k0 + 1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: row %" PetscInt_FMT " has %" PetscInt_FMT " entries for %d lanes", i, len, K);
+      PetscCheck(SpTrsvSyncFreeLanes(len) == K, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: row %" PetscInt_FMT " of length %" PetscInt_FMT " is in a warp of %d lanes per row", i, len, K);
+    }
+    if (sf->warpell)
+      for (int lane = 0; lane < 32; lane++) {
+        const PetscInt k = k0 + lane / K, e = lane % K, s = sf->ellmap[32 * w + lane];
+        PetscInt       want = -1;
+        if (k < k1 && e < op->ri[plan->order[k] + 1] - op->ri[plan->order[k]]) want = op->ri[plan->order[k]] + e;
+        PetscCheck(s == want, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free ELL image: warp %" PetscInt_FMT " lane %d holds entry %" PetscInt_FMT ", expected %" PetscInt_FMT, w, lane, s, want);
+      }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the host executor runs the rows in dispatch order, after checking the schedule the GPU would follow */
+static PetscErrorCode SpTrsvHostSyncFreeSetup(SpTrsvSolver s)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvSyncFreeScheduleCheck(&s->op, s->plan));
+  PetscCall(SpTrsvHostOrderedSetup(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const SpTrsvExecutor SpTrsvExecHost_syncfree = {SpTrsvHostSyncFreeSetup, SpTrsvHostOrderedUpdateValues, SpTrsvHostOrderedSolve, NULL, SpTrsvHostOrderedDestroy};
+
+/* the sync-free path's options, read with the factor's prefix */
+PetscErrorCode SpTrsvOptions_syncfree(SpTrsvOptionItems PetscOptionsObject, SpTrsvSolverOptions *opts)
+{
+  const char *const levels[]  = {"asap", "alap"};
+  const char *const storage[] = {"csr", "warpell"};
+  PetscInt          lv = opts->alap ? 1 : 0, st = opts->warpell ? 1 : 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsEList("-mat_sptrsv_levels", "Levels the rows are dispatched by: as soon as possible or as late as possible", "MatSolverType sptrsv_syncfree", levels, 2, levels[lv], &lv, NULL));
+  PetscCall(PetscOptionsEList("-mat_sptrsv_storage", "Storage the kernel reads: CSR in dispatch order, or warp-packed ELL (32 slots per warp) with a CSR tail", "MatSolverType sptrsv_syncfree", storage, 2, storage[st], &st, NULL));
+  opts->alap    = (PetscBool)(lv == 1);
+  opts->warpell = (PetscBool)(st == 1);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

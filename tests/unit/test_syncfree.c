@@ -1,0 +1,212 @@
+static char help[] = "Unit tests of the sync-free path's analysis: ALAP levels, warp packing, the warp-packed ELL image, and the schedule check.\n";
+
+#include <sptrsv/paths/syncfree.h>
+#include <sptrsv/backend.h>
+
+static PetscInt nfail = 0, npass = 0;
+
+#define EXPECT(cond, ...) \
+  do { \
+    if (cond) npass++; \
+    else { \
+      nfail++; \
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "not ok: " __VA_ARGS__)); \
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n")); \
+    } \
+  } while (0)
+
+/* a unit lower triangle from a CSR of its strict part (copied) */
+static PetscErrorCode TriFromCSR(PetscInt n, SpTrsvUplo uplo, const PetscInt *ai, const PetscInt *aj, SpTrsvTri *t)
+{
+  PetscInt *i, *j;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(n + 1, &i));
+  PetscCall(PetscMalloc1(ai[n] + 1, &j));
+  PetscCall(PetscArraycpy(i, ai, n + 1));
+  PetscCall(PetscArraycpy(j, aj, ai[n]));
+  PetscCall(SpTrsvTriCreate(n, uplo, PETSC_TRUE, t));
+  PetscCall(SpTrsvTriSetPattern(*t, i, j));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Analyze(const SpTrsvOp *op, PetscBool alap, PetscBool warpell, SpTrsvPlan *plan)
+{
+  SpTrsvSolverOptions opts;
+  SpTrsvPath          path;
+
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvSolverOptionsDefault(&opts));
+  opts.alap    = alap;
+  opts.warpell = warpell;
+  PetscCall(SpTrsvPathFind("syncfree", &path));
+  PetscCall(SpTrsvPlanCreate(op, path, SPTRSV_FORMAT_CSR, &opts, plan));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the hand DAG of test_levels (1<-0, 3<-{1,2}, 4<-0, 5<-{3,4}): ASAP levels 0 1 0 2 1 3, ALAP 0 1 1 2 2 3;
+   ALAP packing: [0] K1 | [1 2] K1 | [4] K1, [3] K2 | [5] K2 */
+static PetscErrorCode TestHandDAG(void)
+{
+  const PetscInt ai[] = {0, 0, 1, 1, 3, 4, 6}, aj[] = {0, 1, 2, 0, 3, 4};
+  const PetscInt alap[] = {0, 1, 1, 2, 2, 3}, order[] = {0, 1, 2, 4, 3, 5}, wstart[] = {0, 1, 3, 4, 5, 6};
+  const int      wlanes[] = {1, 1, 1, 2, 2};
+  SpTrsvTri      t;
+  SpTrsvOp       op;
+  SpTrsvPlan     plan;
+  PetscBool      same1, same2, same3;
+
+  PetscFunctionBeginUser;
+  PetscCall(TriFromCSR(6, SPTRSV_LOWER, ai, aj, &t));
+  PetscCall(SpTrsvTriGetOp(t, PETSC_FALSE, &op));
+  PetscCall(Analyze(&op, PETSC_TRUE, PETSC_TRUE, &plan));
+  {
+    SpTrsvSyncFreeSchedule *sf = (SpTrsvSyncFreeSchedule *)plan->data;
+    PetscCall(PetscArraycmp(plan->level, alap, 6, &same1));
+    PetscCall(PetscArraycmp(plan->order, order, 6, &same2));
+    PetscCall(PetscArraycmp(sf->wstart, wstart, 6, &same3));
+    EXPECT(plan->nlevels == 4 && same1, "hand DAG: wrong ALAP levels");
+    EXPECT(same2, "hand DAG: wrong dispatch order");
+    EXPECT(sf->nwarps == 5 && same3 && !memcmp(sf->wlanes, wlanes, sizeof(wlanes)), "hand DAG: wrong warps");
+    /* ELL: warp 3 (row 3, K = 2) holds entries 1 and 2 of the CSR (columns 1 and 2) in lanes 0 and 1 */
+    EXPECT(sf->ellmap[32 * 3 + 0] == 1 && sf->ellmap[32 * 3 + 1] == 2 && sf->ellmap[32 * 3 + 2] == -1, "hand DAG: wrong ELL slots of row 3");
+    EXPECT(sf->ell_filled == 6, "hand DAG: %" PetscInt_FMT " ELL slots filled, expected 6", sf->ell_filled);
+    EXPECT(sf->binrows[0] == 4 && sf->binrows[1] == 2 && sf->binwarps[0] == 3 && sf->binwarps[1] == 2, "hand DAG: wrong bins");
+    PetscCall(SpTrsvSyncFreeScheduleCheck(&op, plan));
+  }
+  PetscCall(SpTrsvPlanDestroy(&plan));
+  PetscCall(SpTrsvTriDestroy(&t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* warp packing: 40 rows of one entry in one level are 2 warps (32 + 8); a row of 40 entries is a warp of its
+   own (long row); rows of 3 and 4 entries share the K = 4 bin, 8 per warp */
+static PetscErrorCode TestBins(void)
+{
+  const PetscInt n = 200;
+  PetscInt      *ai, *aj, nnz = 0;
+  SpTrsvTri      t;
+  SpTrsvOp       op;
+  SpTrsvPlan     plan;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(n + 1, &ai, 4 * n + 100, &aj));
+  ai[0] = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    if (i >= 40 && i < 80) aj[nnz++] = i - 40;                      /* level 1, one entry */
+    else if (i == 80)
+      for (PetscInt j = 0; j < 40; j++) aj[nnz++] = j;              /* level 1, 40 entries */
+    else if (i > 80 && i <= 90)
+      for (PetscInt j = 0; j < 3 + (i % 2); j++) aj[nnz++] = j;     /* level 1, 3 or 4 entries */
+    ai[i + 1] = nnz;
+  }
+  PetscCall(TriFromCSR(n, SPTRSV_LOWER, ai, aj, &t));
+  PetscCall(SpTrsvTriGetOp(t, PETSC_FALSE, &op));
+  PetscCall(Analyze(&op, PETSC_FALSE, PETSC_TRUE, &plan));
+  {
+    SpTrsvSyncFreeSchedule *sf = (SpTrsvSyncFreeSchedule *)plan->data;
+    /* level 0: 40 + 109 empty rows = 149 rows of K = 1: 5 warps; level 1: 40 rows K = 1 (2 warps), 10 rows K = 4 (2 warps), 1 long row */
+    EXPECT(plan->nlevels == 2, "bins: %" PetscInt_FMT " levels, expected 2", plan->nlevels);
+    EXPECT(sf->binrows[0] == 189 && sf->binwarps[0] == 7, "bins: K=1 holds %" PetscInt_FMT " rows in %" PetscInt_FMT " warps, expected 189 in 7", sf->binrows[0], sf->binwarps[0]);
+    EXPECT(sf->binrows[2] == 10 && sf->binwarps[2] == 2, "bins: K=4 holds %" PetscInt_FMT " rows in %" PetscInt_FMT " warps, expected 10 in 2", sf->binrows[2], sf->binwarps[2]);
+    EXPECT(sf->binrows[SPTRSV_SYNCFREE_NBINS - 1] == 1 && sf->binwarps[SPTRSV_SYNCFREE_NBINS - 1] == 1, "bins: the 40-entry row is not a long-row warp");
+    EXPECT(sf->nwarps == 10, "bins: %" PetscInt_FMT " warps, expected 10", sf->nwarps);
+    PetscCall(SpTrsvSyncFreeScheduleCheck(&op, plan));
+  }
+  PetscCall(SpTrsvPlanDestroy(&plan));
+  PetscCall(SpTrsvTriDestroy(&t));
+  PetscCall(PetscFree2(ai, aj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* random triangles, lower and upper, both orientations, all four option sets: the schedule check passes,
+   ALAP levels are valid and as late as possible, and a corrupted schedule is rejected */
+static PetscErrorCode TestRandom(PetscRandom rnd, PetscInt n, PetscReal density, SpTrsvUplo uplo)
+{
+  PetscInt *ai, *aj, nnz = 0;
+  SpTrsvTri t;
+  PetscReal r;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(n + 1, &ai, n * n + 1, &aj));
+  ai[0] = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt lo = uplo == SPTRSV_LOWER ? 0 : i + 1, hi = uplo == SPTRSV_LOWER ? i : n;
+    for (PetscInt j = lo; j < hi; j++) {
+      PetscCall(PetscRandomGetValueReal(rnd, &r));
+      if (r < density) aj[nnz++] = j;
+    }
+    ai[i + 1] = nnz;
+  }
+  PetscCall(TriFromCSR(n, uplo, ai, aj, &t));
+  for (PetscInt tr = 0; tr < 2; tr++)
+    for (PetscInt cfg = 0; cfg < 4; cfg++) {
+      SpTrsvOp       op;
+      SpTrsvPlan     plan, asap;
+      PetscBool      valid = PETSC_TRUE, late = PETSC_TRUE;
+      PetscErrorCode ierr;
+      PetscCall(SpTrsvTriGetOp(t, (PetscBool)tr, &op));
+      PetscCall(Analyze(&op, (PetscBool)(cfg & 1), (PetscBool)(cfg >> 1), &plan));
+      PetscCall(SpTrsvPlanCreateLevelSets(&op, &asap));
+      PetscCall(SpTrsvSyncFreeScheduleCheck(&op, plan));
+      EXPECT(plan->nlevels == asap->nlevels, "random n=%" PetscInt_FMT ": %" PetscInt_FMT " levels, ASAP has %" PetscInt_FMT, n, plan->nlevels, asap->nlevels);
+      if (cfg & 1) {
+        /* ALAP: after its dependencies, not before its ASAP level, and each row with dependents sits right below one of them */
+        PetscInt *minnext;
+        PetscCall(PetscMalloc1(n + 1, &minnext));
+        for (PetscInt i = 0; i < n; i++) minnext[i] = plan->nlevels;
+        for (PetscInt i = 0; i < n; i++)
+          for (PetscInt p = op.ri[i]; p < op.ri[i + 1]; p++) {
+            if (plan->level[op.rj[p]] >= plan->level[i]) valid = PETSC_FALSE;
+            minnext[op.rj[p]] = PetscMin(minnext[op.rj[p]], plan->level[i]);
+          }
+        for (PetscInt i = 0; i < n; i++) {
+          if (plan->level[i] < asap->level[i]) valid = PETSC_FALSE;
+          if (plan->level[i] != minnext[i] - 1) late = PETSC_FALSE;
+        }
+        PetscCall(PetscFree(minnext));
+        EXPECT(valid && late, "random n=%" PetscInt_FMT " %s%s: ALAP levels %s", n, uplo == SPTRSV_LOWER ? "lower" : "upper", tr ? " transpose" : "", valid ? "not as late as possible" : "invalid");
+      }
+      /* corrupt: one more lane per row in the first warp (or a mixed level) must be caught */
+      if (((SpTrsvSyncFreeSchedule *)plan->data)->nwarps > 0) {
+        SpTrsvSyncFreeSchedule *sf = (SpTrsvSyncFreeSchedule *)plan->data;
+        const int               K  = sf->wlanes[0];
+        sf->wlanes[0]              = K == 32 ? 16 : 2 * K;
+        PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+        ierr = SpTrsvSyncFreeScheduleCheck(&op, plan);
+        PetscCall(PetscPopErrorHandler());
+        EXPECT(ierr == PETSC_ERR_PLIB, "random n=%" PetscInt_FMT ": a corrupted schedule passed the check (error %d)", n, (int)ierr);
+        sf->wlanes[0] = K;
+      }
+      PetscCall(SpTrsvPlanDestroy(&asap));
+      PetscCall(SpTrsvPlanDestroy(&plan));
+    }
+  PetscCall(SpTrsvTriDestroy(&t));
+  PetscCall(PetscFree2(ai, aj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscRandom rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SpTrsvInitializePackage());
+  PetscCall(TestHandDAG());
+  PetscCall(TestBins());
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 20261124));
+  PetscCall(PetscRandomSeed(rnd));
+  for (PetscInt u = 0; u < 2; u++) {
+    PetscCall(TestRandom(rnd, 1, 0.5, (SpTrsvUplo)u));
+    PetscCall(TestRandom(rnd, 70, 0.03, (SpTrsvUplo)u));
+    PetscCall(TestRandom(rnd, 70, 0.4, (SpTrsvUplo)u));
+    PetscCall(TestRandom(rnd, 200, 0.2, (SpTrsvUplo)u));
+    PetscCall(TestRandom(rnd, 120, 1.0, (SpTrsvUplo)u));
+  }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_syncfree: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
+  PetscCall(PetscFinalize());
+  return nfail ? 1 : 0;
+}
