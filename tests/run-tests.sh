@@ -436,6 +436,7 @@ run_test ex2/backend-host compare_case 1 ex2 "$EX2" "-mat_sptrsv_backend host"
 run_test ex2/ilu1-csc-host compare_case 1 ex2 "$EX2 -pc_factor_levels 1" "-mat_sptrsv_format csc -mat_sptrsv_backend host"
 run_test ex2/options-file-ilu compare_case 1 ex2 "-m 60 -n 60 -pc_type ilu -ksp_monitor" "-options_file $ROOT/petscconf-snippets/ilu-level.opts"
 run_test ex2/options-file-icc compare_case 1 ex2 "-m 60 -n 60 -pc_type icc -ksp_monitor" "-options_file $ROOT/petscconf-snippets/icc-level.opts"
+run_test ex2/options-file-ilu-syncfree with_solver sptrsv_syncfree compare_case 1 ex2 "-m 60 -n 60 -pc_type ilu -ksp_monitor" "-options_file $ROOT/petscconf-snippets/ilu-syncfree.opts"
 run_test ex2/bjacobi-np2 compare_case 2 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -ksp_monitor" "" sub_
 run_test ex2/bjacobi-np2-ilu1-csc compare_case 2 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_levels 1 -ksp_monitor" "-sub_mat_sptrsv_format csc -sub_mat_sptrsv_backend host" sub_
 run_test ex2/asm-np2 compare_case 2 ex2 "-m 40 -n 40 -ksp_type gmres -pc_type asm -sub_pc_type ilu -ksp_monitor" "" sub_

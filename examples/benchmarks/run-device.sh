@@ -30,8 +30,13 @@
 #   E2E_EX45_GRIDS="65 129"  ex45 grids (n^3)
 #   E2E_CPU=0             1: also ex2 with PETSc's host ILU (-pc_factor_mat_solver_type petsc, host vectors)
 #   E2E_REF_SOLVER=cusparse, E2E_GPU=1   (smoke tests without a CUDA PETSc: petsc and 0)
-#   E2E_SOLVERS="sptrsv_level"   our solver types of the end-to-end runs, each against E2E_REF_SOLVER
+#   E2E_SOLVERS="sptrsv_level"   our solver types of the end-to-end runs, each against E2E_REF_SOLVER; an entry
+#                         NAME@KEY=VAL,KEY=VAL adds -KEY VAL options to that run and names it NAME@KEY=VAL,... in the
+#                         tables (e.g. sptrsv_syncfree@mat_sptrsv_levels=alap)
 #   BENCH_QUICK=0         1: small grids only (smoke test of the script)
+#   BENCH_ARGS=""         extra arguments of every bench run (e.g. -bench_paths level,syncfree)
+#   BENCH_CHAIN=200000    rows of the bidiagonal chain (one row per level) whose sync-free solve time per row is the
+#                         measured latency of one dependency hop (0: skipped)
 #   and those of device-common.sh (PETSC_DIR, SPTRSV_MATDIR, SPTRSV_TUTORIALS, CUDA_HOME)
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
@@ -66,6 +71,7 @@ finish() {
   echo "$machine" >"$LOGDIR/machine.txt"
   python3 "$py" e2e --csv "$E2E_CSV" "$LOGDIR"/e2e-*.log >"$LOGDIR/e2e-parse.log" 2>&1 || echo "e2e parse failed: see e2e-parse.log" | tee -a "$LOGDIR/run.log"
   python3 "$py" tables --bench "$CSV" --e2e "$E2E_CSV" --machine "$machine" --command "bash examples/benchmarks/run-device.sh" >"$MD" 2>"$LOGDIR/tables.log" || { echo "table generation failed:"; cat "$LOGDIR/tables.log"; }
+  python3 "$ROOT/examples/benchmarks/syncfree-tables.py" --bench "$CSV" --e2e "$E2E_CSV" --machine "$machine" --command "bash examples/benchmarks/run-device.sh" >"$OUTDIR/syncfree-tables.md" 2>"$LOGDIR/syncfree-tables.log" || { echo "syncfree table generation failed:"; cat "$LOGDIR/syncfree-tables.log"; }
   tar -czf "$OUTDIR/logs.tar.gz" -C "$WORK" logs 2>/dev/null
   echo
   echo "---------------- benchmark summary ($(elapsed) s, budget $BUDGET s) ----------------"
@@ -74,6 +80,7 @@ finish() {
   echo "files in $OUTDIR: $(cd "$OUTDIR" && find . -maxdepth 1 -type f -printf '%f ')"
   echo
   cat "$MD" 2>/dev/null
+  cat "$OUTDIR/syncfree-tables.md" 2>/dev/null
   if [ "$FAILED" = 0 ]; then echo "BENCHMARKS: DONE"; else echo "BENCHMARKS: SOME STEPS FAILED (see the summary)"; fi
   [ "$FAILED" = 0 ]
   exit $?
@@ -95,7 +102,8 @@ NOGPU=0
 bench_case() {
   local name=$1 mt=$2 log
   shift 2
-  step "bench-$name" 1 150 "$BENCH" "$@" -csv "$CSV" -reps "$REPS" -max_time "$mt" "${BW_ARGS[@]}"
+  # shellcheck disable=SC2086 # BENCH_ARGS: words
+  step "bench-$name" 1 150 "$BENCH" "$@" -csv "$CSV" -reps "$REPS" -max_time "$mt" "${BW_ARGS[@]}" ${BENCH_ARGS:-}
   log=$LOGDIR/bench-$name.log
   if [ ${#BW_ARGS[@]} = 0 ] && [ -f "$log" ]; then
     local bw
@@ -127,6 +135,12 @@ KEY_TIME=$(python3 -c "print(2*float('$MAX_TIME'))")
 bench_case "ex2-matrix" "$KEY_TIME" "${KEY2[@]}" -label "lap2d5_${EX2_M}x${EX2_M}_ex2"
 bench_case "lap3d7-${KEY3[1]}" "$KEY_TIME" "${KEY3[@]}"
 
+# the per-hop latency: a bidiagonal chain (one row per level), sync-free paths and cuSPARSE only
+CHAIN=${BENCH_CHAIN:-200000}
+if [ "$CHAIN" -gt 0 ] 2>/dev/null; then
+  bench_case "chain-$CHAIN" "$MAX_TIME" -lap2d "${CHAIN}x1" -stencil 5 -label "chain_$CHAIN" -bench_paths syncfree,element -petsc_cusparse 0
+fi
+
 # ---- end to end: PETSc's cusparse ILU(0) vs sptrsv_level, identical options otherwise ----------------
 if [ "$HAVE_TUT" = 1 ]; then
   COMMON=(-ksp_type gmres -ksp_gmres_restart 30 -pc_type ilu -pc_factor_levels 0 -ksp_converged_reason -ksp_view -log_view -dll_append "$ROOT/lib/libpetscsptrsv.so")
@@ -138,12 +152,23 @@ if [ "$HAVE_TUT" = 1 ]; then
   fi
   EX2_IT=()
   [ "$EX2_MAXIT" -gt 0 ] 2>/dev/null && EX2_IT=(-ksp_max_it "$EX2_MAXIT")
+  # solver_args SPEC: -pc_factor_mat_solver_type NAME and the -KEY VAL options of NAME@KEY=VAL,...
+  solver_args() {
+    local spec=$1 kv
+    SARGS=(-pc_factor_mat_solver_type "${spec%%@*}")
+    if [ "$spec" != "${spec#*@}" ]; then
+      IFS=, read -r -a kvs <<<"${spec#*@}"
+      for kv in "${kvs[@]}"; do SARGS+=("-${kv%%=*}" "${kv#*=}"); done
+    fi
+  }
   for st in "$REF_SOLVER" $E2E_SOLVERS; do
-    step "e2e-ex2_${EX2_M}x${EX2_M}-$st" 1 240 "$WORK/ex2" -m "$EX2_M" -n "$EX2_M" "${EX2_GPU[@]}" "${COMMON[@]}" "${EX2_IT[@]}" -pc_factor_mat_solver_type "$st"
+    solver_args "$st"
+    step "e2e-ex2_${EX2_M}x${EX2_M}-$st" 1 240 "$WORK/ex2" -m "$EX2_M" -n "$EX2_M" "${EX2_GPU[@]}" "${COMMON[@]}" "${EX2_IT[@]}" "${SARGS[@]}"
   done
   for g in $EX45_GRIDS; do
     for st in "$REF_SOLVER" $E2E_SOLVERS; do
-      step "e2e-ex45_${g}x${g}x${g}-$st" 1 240 "$WORK/ex45" -da_grid_x "$g" -da_grid_y "$g" -da_grid_z "$g" "${EX45_GPU[@]}" "${COMMON[@]}" -pc_factor_mat_solver_type "$st"
+      solver_args "$st"
+      step "e2e-ex45_${g}x${g}x${g}-$st" 1 240 "$WORK/ex45" -da_grid_x "$g" -da_grid_y "$g" -da_grid_z "$g" "${EX45_GPU[@]}" "${COMMON[@]}" "${SARGS[@]}"
     done
   done
 fi
