@@ -114,42 +114,60 @@ static PetscErrorCode RunHostReference(Bench *B, SpTrsvFactor fac)
 
 #if defined(BENCH_HAVE_CUDA)
 /* the variants of one path: the options set while its triangles are set up, and the name's suffix. Paths
-   with one launch per solve (syncfree) gain nothing from a CUDA graph: their variants are their own options */
+   with one launch per solve (syncfree) gain nothing from a CUDA graph: their variants are their own options,
+   by default asap/alap x csr/warpell; -bench_syncfree LIST replaces them, each entry
+   LEVELS-STORAGE[-sNS][-bK] (-mat_sptrsv_spin_ns NS, -mat_sptrsv_blocks_per_sm K) */
 typedef struct {
   SpTrsvFormat format;
-  const char  *suffix;
-  const char  *opt[3][2]; /* global options set for the setup (NULL-terminated) */
+  char         suffix[40];
+  char         opt[4][2][24]; /* global options set for the setup (empty name: end) */
 } KernelVariant;
 
-static PetscInt PathVariants(SpTrsvPath path, KernelVariant *v)
+static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *nv)
 {
   PetscBool sf;
-  PetscInt  n = 0;
+  PetscInt  n = 0, nlist = 16;
+  char     *list[16];
+  PetscBool flg;
 
-  if (PetscStrcmp(path->name, "syncfree", &sf) || !sf) {
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(v, 16 * sizeof(*v)));
+  PetscCall(PetscStrcmp(path->name, "syncfree", &sf));
+  if (!sf) {
     for (PetscInt f = 0; f < (path->csc ? 2 : 1); f++)
       for (PetscInt g = 0; g < 2; g++) {
-        v[n].format    = f ? SPTRSV_FORMAT_CSC : SPTRSV_FORMAT_CSR;
-        v[n].suffix    = f ? (g ? "csc-nograph" : "csc-graph") : (g ? "csr-nograph" : "csr-graph");
-        v[n].opt[0][0] = "-mat_sptrsv_graph";
-        v[n].opt[0][1] = g ? "0" : "1";
-        v[n].opt[1][0] = NULL;
+        v[n].format = f ? SPTRSV_FORMAT_CSC : SPTRSV_FORMAT_CSR;
+        PetscCall(PetscSNPrintf(v[n].suffix, sizeof(v[n].suffix), "%s-%s", f ? "csc" : "csr", g ? "nograph" : "graph"));
+        PetscCall(PetscStrncpy(v[n].opt[0][0], "-mat_sptrsv_graph", sizeof(v[n].opt[0][0])));
+        PetscCall(PetscStrncpy(v[n].opt[0][1], g ? "0" : "1", sizeof(v[n].opt[0][1])));
         n++;
       }
-    return n;
+    *nv = n;
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
-  for (PetscInt a = 0; a < 2; a++)
-    for (PetscInt e = 0; e < 2; e++) {
-      v[n].format    = SPTRSV_FORMAT_CSR;
-      v[n].suffix    = a ? (e ? "alap-warpell" : "alap-csr") : (e ? "asap-warpell" : "asap-csr");
-      v[n].opt[0][0] = "-mat_sptrsv_levels";
-      v[n].opt[0][1] = a ? "alap" : "asap";
-      v[n].opt[1][0] = "-mat_sptrsv_storage";
-      v[n].opt[1][1] = e ? "warpell" : "csr";
-      v[n].opt[2][0] = NULL;
-      n++;
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bench_syncfree", list, &nlist, &flg));
+  if (!flg) {
+    const char *def[] = {"asap-csr", "asap-warpell", "alap-csr", "alap-warpell"};
+    for (nlist = 0; nlist < 4; nlist++) PetscCall(PetscStrallocpy(def[nlist], &list[nlist]));
+  }
+  for (PetscInt k = 0; k < nlist && n < 16; k++, n++) {
+    char *tok = list[k], *dash;
+    v[n].format = SPTRSV_FORMAT_CSR;
+    PetscCall(PetscStrncpy(v[n].suffix, list[k], sizeof(v[n].suffix)));
+    /* LEVELS-STORAGE[-sNS][-bK] */
+    for (PetscInt o = 0; tok && *tok && o < 4; o++) {
+      dash = strchr(tok, '-');
+      if (dash) *dash = 0;
+      if (o == 0) PetscCall(PetscStrncpy(v[n].opt[o][0], "-mat_sptrsv_levels", sizeof(v[n].opt[o][0])));
+      else if (o == 1) PetscCall(PetscStrncpy(v[n].opt[o][0], "-mat_sptrsv_storage", sizeof(v[n].opt[o][0])));
+      else PetscCall(PetscStrncpy(v[n].opt[o][0], tok[0] == 's' ? "-mat_sptrsv_spin_ns" : "-mat_sptrsv_blocks_per_sm", sizeof(v[n].opt[o][0])));
+      PetscCall(PetscStrncpy(v[n].opt[o][1], o < 2 ? tok : tok + 1, sizeof(v[n].opt[o][1])));
+      tok = dash ? dash + 1 : NULL;
     }
-  return n;
+    PetscCall(PetscFree(list[k]));
+  }
+  *nv = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* every registered path's kernels on the factor's triangles through the private API, in each of its variants
@@ -166,23 +184,23 @@ static PetscErrorCode RunOurKernels(Bench *B, SpTrsvFactor fac, const SpTrsvBack
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bench_paths", sel, &nsel, &flg));
   for (PetscInt pi = 0; pi < npaths; pi++) {
     SpTrsvPath    path;
-    KernelVariant var[8];
-    PetscInt      nvar;
+    KernelVariant var[16];
+    PetscInt      nvar = 0;
     PetscBool     chosen = (PetscBool)!flg;
 
     PetscCall(SpTrsvPathGetByIndex(pi, &path));
     for (PetscInt k = 0; k < nsel && !chosen; k++) PetscCall(PetscStrcmp(sel[k], path->name, &chosen));
     if (!chosen) continue;
-    nvar = PathVariants(path, var);
+    PetscCall(PathVariants(path, var, &nvar));
     for (PetscInt vi = 0; vi < nvar; vi++) {
       TriCtx         c = {NULL, NULL, B->d_b, B->d_w, B->d_x};
       PetscLogDouble t0, t1, t2;
-      char           name[48];
+      char           name[64];
       Result        *r;
 
       PetscCall(PetscSNPrintf(name, sizeof(name), "%s-%s", path->name, var[vi].suffix));
       /* the path's options are read from the global options when a triangle is set up */
-      for (PetscInt o = 0; var[vi].opt[o][0]; o++) PetscCall(PetscOptionsSetValue(NULL, var[vi].opt[o][0], var[vi].opt[o][1]));
+      for (PetscInt o = 0; o < 4 && var[vi].opt[o][0][0]; o++) PetscCall(PetscOptionsSetValue(NULL, var[vi].opt[o][0], var[vi].opt[o][1]));
       BenchCUDA(cudaDeviceSynchronize());
       PetscCall(PetscTime(&t0));
       PetscCall(SpTrsvSolverCreate(fac->L, PETSC_FALSE, var[vi].format, path, cuda, &c.L));
@@ -191,7 +209,7 @@ static PetscErrorCode RunOurKernels(Bench *B, SpTrsvFactor fac, const SpTrsvBack
       PetscCall(SpTrsvSolverCreate(fac->U, PETSC_FALSE, var[vi].format, path, cuda, &c.U));
       BenchCUDA(cudaDeviceSynchronize());
       PetscCall(PetscTime(&t2));
-      for (PetscInt o = 0; var[vi].opt[o][0]; o++) PetscCall(PetscOptionsClearValue(NULL, var[vi].opt[o][0]));
+      for (PetscInt o = 0; o < 4 && var[vi].opt[o][0][0]; o++) PetscCall(PetscOptionsClearValue(NULL, var[vi].opt[o][0]));
 
       BenchCUDA(cudaMemset(B->d_w, 0xff, (size_t)B->n * sizeof(PetscScalar))); /* NaN: a row left unsolved shows */
       BenchCUDA(cudaMemset(B->d_x, 0xff, (size_t)B->n * sizeof(PetscScalar)));

@@ -52,7 +52,7 @@
     } while (0)
 #endif
 
-#define MAX_RESULTS 16
+#define MAX_RESULTS 64
 #if !defined(PETSC_INT_MAX) /* PETSc < 3.22 */
   #define PETSC_INT_MAX PETSC_MAX_INT
 #endif

@@ -36,7 +36,10 @@ Result *NewResult(Bench *B, const char *variant, const char *kind)
 {
   Result *r;
 
-  if (B->nres >= MAX_RESULTS) return NULL;
+  if (B->nres >= MAX_RESULTS) {
+    (void)PetscPrintf(PETSC_COMM_SELF, "WARNING: more than %d results: variant %s (%s) is not recorded\n", MAX_RESULTS, variant, kind);
+    return NULL;
+  }
   r = &B->res[B->nres++];
   memset(r, 0, sizeof(*r));
   (void)PetscStrncpy(r->variant, variant, sizeof(r->variant));

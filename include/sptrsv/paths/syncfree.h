@@ -32,6 +32,10 @@ typedef struct {
   PetscInt  binwarps[SPTRSV_SYNCFREE_NBINS];   /* warps of each bin */
   PetscInt *ellmap;                            /* warpell: 32 nwarps, entry of op(T) in each slot or -1 */
   PetscInt  ell_filled;                        /* warpell: slots holding an entry */
+  /* launch (CUDA): a waiting lane sleeps spin_ns nanoseconds between two polls (0: polls without pause);
+     blocks_per_sm > 0: that many blocks per multiprocessor take the warps in turn (persistent blocks, which
+     bounds how many warps wait at once); 0: one block per SPTRSV_SYNCFREE_WARPS warps */
+  PetscInt  spin_ns, blocks_per_sm;
 } SpTrsvSyncFreeSchedule;
 
 SPTRSV_INTERN int            SpTrsvSyncFreeLanes(PetscInt);

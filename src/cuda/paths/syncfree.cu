@@ -18,19 +18,25 @@
    reads: no reset pass between solves (no launch, no memset), and the launch arguments never change.
    Both halves are set to the sentinel once at setup.
 
-   Epochs and dispatch by ticket (as the element path, row_ops.cuh: SpTrsvTakeTicket). Thread 0 of each
-   block takes t = atomicAdd(ticket, 1) when the block starts; the block solves warps [slot W, slot W + W)
-   with slot = t mod nblocks (W = SPTRSV_SYNCFREE_WARPS), for the solve numbered epoch = t / nblocks + 1,
-   whose parity selects the half of xs. Solves on one stream do not overlap (a kernel starts after the
-   previous one completed), so all tickets of solve e are taken after all of solve e - 1.
+   Epochs and dispatch by ticket (as the element path). Thread 0 of a running block takes t = atomicAdd(ticket,
+   1); with per = nslots + nblocks, slot = t mod per < nslots means "solve warps [slot W, slot W + W)" (W =
+   SPTRSV_SYNCFREE_WARPS) for the solve numbered epoch = t / per + 1, whose parity selects the half of xs;
+   slot >= nslots is the block's closing ticket, after which it exits. A block takes its next ticket only
+   when its previous slot is complete. Every launch hands out exactly nslots working and nblocks closing
+   tickets, so the counter is never reset and the launch arguments never change. nblocks = nslots by
+   default (each block works one slot); -mat_sptrsv_blocks_per_sm k launches k blocks per multiprocessor
+   that take the slots in turn, which bounds the warps waiting at once. Solves on one stream do not overlap
+   (a kernel starts after the previous one completed), so all tickets of solve e are taken after all of
+   solve e - 1.
 
    Deadlock freedom (for every triangle the analysis accepts; the full argument for ticket dispatch is in
    src/mat/analysis/dispatch.c). (1) Every dependency of a row of warp w is in a warp < w: the dispatch
    order sorts rows by level (ASAP or ALAP levels both put a row strictly after its dependencies), and the
-   rows of one warp share a level, so none of them waits for a row of its own warp. (2) Warps below the
-   largest ticket taken belong to resident or finished blocks. (3) Let w be the smallest warp that never
-   completes: its dependencies complete and publish (relaxed stores at device scope become visible to
-   the spinning loads: PTX coherence), its block is resident by (2), so each lane's spin ends, the
+   rows of one warp share a level, so none of them waits for a row of its own warp. (2) A slot is taken only by a
+   running block, in ticket order, and that block keeps running until the slot is complete: every slot
+   below the largest one taken is complete or held by a running block. (3) Let w be the smallest warp that
+   never completes: its dependencies complete and publish (relaxed stores at device scope become visible to
+   the spinning loads: PTX coherence), its block is running by (2), so each lane's spin ends, the
    warp-wide shuffle is reached by all 32 lanes (a lane without a row or an entry does not spin) and the
    warp completes: a contradiction. Independent thread scheduling (sm_70+) lets lanes of one warp spin on
    different rows. The host executor checks (1) and the packing once per pattern
@@ -66,8 +72,11 @@ typedef struct {
   PetscScalar        *ellval; /* warpell: 32 nwarps values */
   const int          *ellpos; /* warpell: slot of the CSR value array each ELL slot copies, -1 when empty */
   SpTrsvSyncFreeWord *xs;     /* 2 n: the solution as published, by parity of the epoch */
-  unsigned long long *ticket; /* dispatch counter: advances by nblocks per launch */
-  int                 nwarps, nblocks;
+  unsigned long long *ticket; /* dispatch counter: advances by nslots + nblocks per launch */
+  int                 nwarps;
+  int                 nslots;  /* tickets that carry work: one per SPTRSV_SYNCFREE_WARPS warps */
+  int                 nblocks; /* blocks launched; each takes tickets until one carries no work */
+  unsigned int        spin_ns; /* sleep between two polls of a dependency (0: none) */
 } SpTrsvCUDASyncFree;
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
@@ -93,38 +102,30 @@ __device__ __forceinline__ PetscScalar SpTrsvSyncFreeValue(SpTrsvSyncFreeWord u)
   return x;
 }
 
-/* wait until x_j is published in this solve's half of xs, and return it */
-__device__ __forceinline__ PetscScalar SpTrsvSyncFreeWait(SpTrsvSyncFreeWord *w)
+/* wait until x_j is published in this solve's half of xs, and return it; between two polls the lane sleeps
+   spin_ns nanoseconds (fewer polls in flight leave the L2 to the rows that can progress) */
+__device__ __forceinline__ PetscScalar SpTrsvSyncFreeWait(SpTrsvSyncFreeWord *w, unsigned int spin_ns)
 {
   cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_device> r(*w);
   SpTrsvSyncFreeWord                                               u;
 
-  while ((u = r.load(cuda::memory_order_relaxed)) == SPTRSV_SYNCFREE_SENTINEL) { }
+  while ((u = r.load(cuda::memory_order_relaxed)) == SPTRSV_SYNCFREE_SENTINEL)
+    if (spin_ns) __nanosleep(spin_ns);
   return SpTrsvSyncFreeValue(u);
 }
 
+/* the rows of warp w in the solve of the given epoch (see the file header) */
 template <bool UNIT, bool ELL>
-__global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKernel(const SpTrsvCUDATri t, const SpTrsvCUDASyncFree f, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
+__device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const SpTrsvCUDASyncFree &f, int n, const SpTrsvCUDAVecPtrs &v, int w, unsigned int epoch)
 {
   const int           lane = threadIdx.x & 31;
-  int                 slot, w, K, k0, nr, g, e, k, i = 0;
-  unsigned int        epoch;
-  bool                active;
+  const int           K = __ldg(f.wlanes + w), k0 = __ldg(f.wstart + w), nr = __ldg(f.wstart + w + 1) - k0;
+  const int           g = lane >> (__ffs(K) - 1), e = lane & (K - 1), k = k0 + g;
+  const bool          active = g < nr;
+  SpTrsvSyncFreeWord *cur    = f.xs + (size_t)(epoch & 1u) * (size_t)n;
   PetscScalar         sum = 0, bi = 0, di = 1;
-  SpTrsvSyncFreeWord *cur;
+  int                 i = 0;
 
-  SpTrsvTakeTicket(f.ticket, f.nblocks, &slot, &epoch);
-  w = slot * SPTRSV_SYNCFREE_WARPS + (int)(threadIdx.x >> 5);
-  if (w >= f.nwarps) return; /* the whole warp */
-  if (vp) v = *vp;
-  K      = __ldg(f.wlanes + w);
-  k0     = __ldg(f.wstart + w);
-  nr     = __ldg(f.wstart + w + 1) - k0;
-  g      = lane / K;
-  e      = lane & (K - 1);
-  k      = k0 + g;
-  active = g < nr;
-  cur    = f.xs + (size_t)(epoch & 1u) * (size_t)n;
   if (active && e == 0) { /* read-only for the launch: load before waiting */
     i  = __ldg(t.order + k);
     bi = v.b[i];
@@ -132,11 +133,11 @@ __global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKern
   }
   if (ELL) {
     const int j = __ldg(f.ellidx + 32 * w + lane);
-    if (j >= 0) sum = __ldg(f.ellval + 32 * w + lane) * SpTrsvSyncFreeWait(cur + j);
+    if (j >= 0) sum = __ldg(f.ellval + 32 * w + lane) * SpTrsvSyncFreeWait(cur + j, f.spin_ns);
     if (K == 32 && active) /* a long row: the entries past the 32nd */
-      for (int p = __ldg(t.ptr + k) + 32 + lane, q = __ldg(t.ptr + k + 1); p < q; p += 32) sum += __ldg(t.val + p) * SpTrsvSyncFreeWait(cur + __ldg(t.idx + p));
+      for (int p = __ldg(t.ptr + k) + 32 + lane, q = __ldg(t.ptr + k + 1); p < q; p += 32) sum += __ldg(t.val + p) * SpTrsvSyncFreeWait(cur + __ldg(t.idx + p), f.spin_ns);
   } else if (active) {
-    for (int p = __ldg(t.ptr + k) + e, q = __ldg(t.ptr + k + 1); p < q; p += K) sum += __ldg(t.val + p) * SpTrsvSyncFreeWait(cur + __ldg(t.idx + p));
+    for (int p = __ldg(t.ptr + k) + e, q = __ldg(t.ptr + k + 1); p < q; p += K) sum += __ldg(t.val + p) * SpTrsvSyncFreeWait(cur + __ldg(t.idx + p), f.spin_ns);
   }
   for (int d = K >> 1; d > 0; d >>= 1) sum += __shfl_down_sync(SPTRSV_FULL_MASK, sum, d, K);
   if (active && e == 0) {
@@ -146,6 +147,34 @@ __global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKern
     f.xs[(size_t)((epoch + 1u) & 1u) * (size_t)n + i] = SPTRSV_SYNCFREE_SENTINEL; /* for the next solve */
     cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_device>(cur[i]).store(u, cuda::memory_order_relaxed);
     v.x[i] = xi;
+  }
+}
+
+/* Each block takes tickets until one carries no work: per launch, nslots tickets with work (slot s: warps
+   [s W, s W + W)) and one without for each of the nblocks blocks, so the counter advances by exactly
+   nslots + nblocks per launch and t / (nslots + nblocks) + 1 is the epoch. With nblocks = nslots every block
+   works one slot (then takes its closing ticket); with fewer, persistent blocks take the slots in turn. Either
+   way a slot is taken by a running block, in ticket order, after the block's previous slot is complete (the
+   barrier below), which is the deadlock-freedom argument of the header. */
+template <bool UNIT, bool ELL>
+__global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKernel(const SpTrsvCUDATri t, const SpTrsvCUDASyncFree f, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
+{
+  __shared__ unsigned long long ticket;
+  const unsigned long long      per = (unsigned long long)f.nslots + (unsigned long long)f.nblocks;
+
+  if (vp) v = *vp;
+  for (;;) {
+    unsigned long long tk, slot;
+    if (threadIdx.x == 0) ticket = atomicAdd(f.ticket, 1ULL);
+    __syncthreads();
+    tk   = ticket;
+    slot = tk % per;
+    __syncthreads(); /* every thread has read the ticket before thread 0 takes the next one */
+    if (slot >= (unsigned long long)f.nslots) break; /* the block's closing ticket: uniform over the block */
+    {
+      const int w = (int)slot * SPTRSV_SYNCFREE_WARPS + (int)(threadIdx.x >> 5);
+      if (w < f.nwarps) SpTrsvSyncFreeWarp<UNIT, ELL>(t, f, n, v, w, (unsigned int)(tk / per) + 1u);
+    }
   }
 }
 
@@ -270,7 +299,15 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetup(SpTrsvSolver s)
   d->path         = f;
   d->path_destroy = SpTrsvCUDASyncFreeDestroy;
   f->nwarps       = (int)sf->nwarps;
-  f->nblocks      = (int)((sf->nwarps + SPTRSV_SYNCFREE_WARPS - 1) / SPTRSV_SYNCFREE_WARPS);
+  f->nslots       = (int)((sf->nwarps + SPTRSV_SYNCFREE_WARPS - 1) / SPTRSV_SYNCFREE_WARPS);
+  f->nblocks      = f->nslots;
+  f->spin_ns      = (unsigned int)sf->spin_ns;
+  if (sf->blocks_per_sm > 0) { /* persistent blocks: at most blocks_per_sm per multiprocessor, never more than the slots */
+    int dev, nsm;
+    SpTrsvCUDACall(cudaGetDevice(&dev));
+    SpTrsvCUDACall(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
+    f->nblocks = (int)PetscMin((PetscInt)f->nslots, sf->blocks_per_sm * (PetscInt)nsm);
+  }
   PetscCall(PetscMalloc1(sf->nwarps + 1, &ws));
   for (PetscInt w = 0; w <= sf->nwarps; w++) ws[w] = (int)sf->wstart[w];
   PetscCall(SpTrsvCUDAMallocInt(&d_ws, sf->nwarps + 1, ws, st));

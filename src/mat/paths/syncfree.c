@@ -51,6 +51,9 @@ static PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan plan, PetscViewer vi
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "sync-free: %s levels, %s storage, %" PetscInt_FMT " warps of %d threads in blocks of %d warps\n", sf->alap ? "ALAP" : "ASAP", sf->warpell ? "warp-packed ELL" : "CSR", sf->nwarps, 32, SPTRSV_SYNCFREE_WARPS));
   PetscCall(PetscViewerASCIIPrintf(viewer, "rows (warps) by lanes per row: 1: %" PetscInt_FMT " (%" PetscInt_FMT "), 2: %" PetscInt_FMT " (%" PetscInt_FMT "), 4: %" PetscInt_FMT " (%" PetscInt_FMT "), 8: %" PetscInt_FMT " (%" PetscInt_FMT "), 16: %" PetscInt_FMT " (%" PetscInt_FMT "), 32: %" PetscInt_FMT " (%" PetscInt_FMT "), longer than 32: %" PetscInt_FMT "\n", sf->binrows[0], sf->binwarps[0], sf->binrows[1], sf->binwarps[1], sf->binrows[2], sf->binwarps[2], sf->binrows[3], sf->binwarps[3], sf->binrows[4], sf->binwarps[4], sf->binrows[5], sf->binwarps[5], sf->binrows[6]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA launch: %s, waiting lanes %s\n", sf->blocks_per_sm ? "persistent blocks" : "one block per ticket", sf->spin_ns ? "sleep between polls" : "poll without pause"));
+  if (sf->blocks_per_sm) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " blocks per multiprocessor\n", sf->blocks_per_sm));
+  if (sf->spin_ns) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " ns between polls\n", sf->spin_ns));
   if (sf->warpell)
     PetscCall(PetscViewerASCIIPrintf(viewer, "warp-packed ELL: %" PetscInt_FMT " slots (%.1f%% filled), %.4g MB beside the CSR arrays\n", 32 * sf->nwarps, sf->nwarps ? 100.0 * (double)sf->ell_filled / (32.0 * (double)sf->nwarps) : 0.0, 32.0 * (double)sf->nwarps * (sizeof(PetscScalar) + sizeof(int)) / 1e6));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -136,6 +139,8 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
 
   PetscFunctionBegin;
   PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_syncfree reads rows: the CSR format only");
+  PetscCheck(opts->spin_ns >= 0 && opts->spin_ns <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_spin_ns must be in [0, 1000000], got %" PetscInt_FMT, opts->spin_ns);
+  PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_blocks_per_sm must be in [0, 64], got %" PetscInt_FMT, opts->blocks_per_sm);
   PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvPlanCreateLevelSets(op, &p));
   if (opts->alap && p->nlevels > 1) {
@@ -147,6 +152,8 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
   PetscCall(PetscNew(&sf));
   sf->alap       = opts->alap;
   sf->warpell    = opts->warpell;
+  sf->spin_ns       = opts->spin_ns;
+  sf->blocks_per_sm = opts->blocks_per_sm;
   p->data        = sf;
   p->destroydata = SpTrsvSyncFreeScheduleDestroy;
   p->view        = SpTrsvSyncFreeScheduleView;
@@ -217,5 +224,7 @@ PetscErrorCode SpTrsvOptions_syncfree(SpTrsvOptionItems PetscOptionsObject, SpTr
   PetscCall(PetscOptionsEList("-mat_sptrsv_storage", "Storage the kernel reads: CSR in dispatch order, or warp-packed ELL (32 slots per warp) with a CSR tail", "MatSolverType sptrsv_syncfree", storage, 2, storage[st], &st, NULL));
   opts->alap    = (PetscBool)(lv == 1);
   opts->warpell = (PetscBool)(st == 1);
+  PetscCall(PetscOptionsInt("-mat_sptrsv_spin_ns", "CUDA: nanoseconds a lane waiting for a dependency sleeps between two polls (0: poll without pause)", "MatSolverType sptrsv_syncfree", opts->spin_ns, &opts->spin_ns, NULL));
+  PetscCall(PetscOptionsInt("-mat_sptrsv_blocks_per_sm", "CUDA: resident blocks per multiprocessor that take the warps in turn (0: one block per 4 warps)", "MatSolverType sptrsv_syncfree", opts->blocks_per_sm, &opts->blocks_per_sm, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -17,6 +17,10 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
   opts->fuse_passes = 1;
   opts->alap        = PETSC_FALSE;
   opts->warpell     = PETSC_FALSE;
+  opts->spin_ns       = SPTRSV_DEFAULT_SPIN_NS;
+  opts->blocks_per_sm = SPTRSV_DEFAULT_BLOCKS_PER_SM;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_spin_ns", &opts->spin_ns, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_blocks_per_sm", &opts->blocks_per_sm, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_graph", &opts->use_graph, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_fuse_passes", &opts->fuse_passes, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_levels", str, sizeof(str), &flg));
