@@ -116,7 +116,8 @@ static PetscErrorCode RunHostReference(Bench *B, SpTrsvFactor fac)
 /* the variants of one path: the options set while its triangles are set up, and the name's suffix. Paths
    with one launch per solve (syncfree) gain nothing from a CUDA graph: their variants are their own options,
    by default asap/alap x csr/warpell; -bench_syncfree LIST replaces them, each entry
-   LEVELS-STORAGE[-sNS][-bK] (-mat_sptrsv_spin_ns NS, -mat_sptrsv_blocks_per_sm K) */
+   LEVELS-STORAGE[-sNS][-bK] (LEVELS asap, alap or natural (-mat_sptrsv_dispatch natural); -mat_sptrsv_spin_ns NS,
+   -mat_sptrsv_blocks_per_sm K) */
 typedef struct {
   SpTrsvFormat format;
   char         suffix[40];
@@ -147,8 +148,8 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
   }
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bench_syncfree", list, &nlist, &flg));
   if (!flg) {
-    const char *def[] = {"asap-csr", "asap-warpell", "alap-csr", "alap-warpell"};
-    for (nlist = 0; nlist < 4; nlist++) PetscCall(PetscStrallocpy(def[nlist], &list[nlist]));
+    const char *def[] = {"asap-csr", "asap-warpell", "alap-csr", "alap-warpell", "natural-csr", "natural-warpell"};
+    for (nlist = 0; nlist < 6; nlist++) PetscCall(PetscStrallocpy(def[nlist], &list[nlist]));
   }
   for (PetscInt k = 0; k < nlist && n < 16; k++, n++) {
     char *tok = list[k], *dash;
@@ -158,7 +159,7 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
     for (PetscInt o = 0; tok && *tok && o < 4; o++) {
       dash = strchr(tok, '-');
       if (dash) *dash = 0;
-      if (o == 0) PetscCall(PetscStrncpy(v[n].opt[o][0], "-mat_sptrsv_levels", sizeof(v[n].opt[o][0])));
+      if (o == 0) PetscCall(PetscStrncpy(v[n].opt[o][0], strcmp(tok, "natural") ? "-mat_sptrsv_levels" : "-mat_sptrsv_dispatch", sizeof(v[n].opt[o][0])));
       else if (o == 1) PetscCall(PetscStrncpy(v[n].opt[o][0], "-mat_sptrsv_storage", sizeof(v[n].opt[o][0])));
       else PetscCall(PetscStrncpy(v[n].opt[o][0], tok[0] == 's' ? "-mat_sptrsv_spin_ns" : "-mat_sptrsv_blocks_per_sm", sizeof(v[n].opt[o][0])));
       PetscCall(PetscStrncpy(v[n].opt[o][1], o < 2 ? tok : tok + 1, sizeof(v[n].opt[o][1])));

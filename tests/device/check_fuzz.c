@@ -1,7 +1,7 @@
 static const char help[] = "GPU fuzz check of the sync-free kernels with a watchdog (tests/device/run.sh).\n"
                            "Random triangles (random sparsity, long chains, a row depending on every earlier row, empty rows, very long\n"
                            "rows, levels of one row, 1e5 levels), lower or upper, unit or not, plain or transposed, each solved by every\n"
-                           "sync-free variant on the GPU (sptrsv_syncfree: asap/alap x csr/warpell; sptrsv_element: csr, csc) and\n"
+                           "sync-free variant on the GPU (sptrsv_syncfree: asap/alap/natural x csr/warpell; sptrsv_element: csr, csc) and\n"
                            "compared with the host backend. A solve that does not finish within -timeout seconds is a hang: the case's\n"
                            "seed is printed and the program exits at once (status 3).\n"
                            "  -cases <10000>   number of random triangles\n"
@@ -34,6 +34,8 @@ static const Variant variants[] = {
   {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-asap-warpell"},
   {"syncfree", "alap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-alap-csr"    },
   {"syncfree", "alap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell"},
+  {"syncfree", "natural", "csr",  SPTRSV_FORMAT_CSR, "syncfree-natural-csr" },
+  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell"},
   {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSR, "element-csr"          },
   {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSC, "element-csc"          },
 };
@@ -234,10 +236,11 @@ int main(int argc, char **argv)
         char         what[160];
         PetscCall(PetscSNPrintf(what, sizeof(what), "%s %s n=%" PetscInt_FMT " %s%s%s", shapes[shape], variants[v].tag, n, T->uplo == SPTRSV_LOWER ? "lower" : "upper", unit ? " unit" : "", tr ? " transposed" : ""));
         PetscCall(SpTrsvPathFind(variants[v].path, &path));
-        if (variants[v].levels) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_levels", variants[v].levels));
+        if (variants[v].levels) PetscCall(PetscOptionsSetValue(NULL, strcmp(variants[v].levels, "natural") ? "-mat_sptrsv_levels" : "-mat_sptrsv_dispatch", variants[v].levels));
         if (variants[v].storage) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_storage", variants[v].storage));
         PetscCall(SpTrsvSolverCreate(T, (PetscBool)tr, variants[v].format, path, be, &sv));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_levels"));
+        PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_dispatch"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
         /* two solves back to back: on the GPU the second runs on the other half of the epoch state */
         for (PetscInt rep = 0; rep < 2; rep++) {

@@ -60,6 +60,7 @@ static const char *ConfigTag(const Config *cfg)
   if (!cfg->solver) return "    ";
   if (!strcmp(cfg->solver, MATSOLVERSPTRSVELEMENT)) return "-elm";
   if (cfg->levels && !strcmp(cfg->levels, "alap")) return cfg->storage && !strcmp(cfg->storage, "warpell") ? "-sfae" : "-sfa";
+  if (cfg->levels && !strcmp(cfg->levels, "natural")) return cfg->storage && !strcmp(cfg->storage, "warpell") ? "-sfne" : "-sfn";
   return cfg->storage && !strcmp(cfg->storage, "warpell") ? "-sfe" : "-sf";
 }
 
@@ -166,7 +167,7 @@ static PetscErrorCode MakeFactor(Mat A, const Case *c, IS row, IS col, const Con
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_backend", cfg->backend));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_format", cfg->format));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_graph", cfg->graph ? "1" : "0"));
-  if (cfg->levels) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_levels", cfg->levels));
+  if (cfg->levels) PetscCall(PetscOptionsSetValue(NULL, strcmp(cfg->levels, "natural") ? "-mat_sptrsv_levels" : "-mat_sptrsv_dispatch", cfg->levels));
   if (cfg->storage) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_storage", cfg->storage));
   PetscCall(MatGetFactor(A, cfg->solver ? cfg->solver : MATSOLVERSPTRSVLEVEL, MAT_FACTOR_ILU, F));
   PetscCall(MatILUFactorSymbolic(*F, A, row, col, &info));
@@ -180,6 +181,7 @@ static PetscErrorCode MakeFactor(Mat A, const Case *c, IS row, IS col, const Con
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_format"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_graph"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_levels"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_dispatch"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -669,6 +671,7 @@ int main(int argc, char **argv)
   cfgs[ncfg++] = (Config){"host", "csc", PETSC_FALSE, NULL};
 #if defined(MATSOLVERSPTRSVSYNCFREE)
   cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "alap", "warpell"};
+  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", "warpell"};
 #endif
   PetscCall(SpTrsvBackendCUDAGet(&cuda, &avail, &why));
   if (avail) {
@@ -684,6 +687,8 @@ int main(int argc, char **argv)
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSYNCFREE, "alap", NULL};
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "asap", "warpell"};
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSYNCFREE, "alap", "warpell"};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", "warpell"};
 #endif
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, the level, element and syncfree paths, and host csc and host syncfree with host csr\n", why));
   } else {

@@ -30,17 +30,53 @@ static PetscErrorCode TriFromCSR(PetscInt n, SpTrsvUplo uplo, const PetscInt *ai
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Analyze(const SpTrsvOp *op, PetscBool alap, PetscBool warpell, SpTrsvPlan *plan)
+static PetscErrorCode AnalyzeWith(const SpTrsvOp *op, PetscBool natural, PetscBool alap, PetscBool warpell, SpTrsvPlan *plan)
 {
   SpTrsvSolverOptions opts;
   SpTrsvPath          path;
 
   PetscFunctionBeginUser;
   PetscCall(SpTrsvSolverOptionsDefault(&opts));
+  opts.natural = natural;
   opts.alap    = alap;
   opts.warpell = warpell;
   PetscCall(SpTrsvPathFind("syncfree", &path));
   PetscCall(SpTrsvPlanCreate(op, path, SPTRSV_FORMAT_CSR, &opts, plan));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Analyze(const SpTrsvOp *op, PetscBool alap, PetscBool warpell, SpTrsvPlan *plan)
+{
+  PetscFunctionBeginUser;
+  PetscCall(AnalyzeWith(op, PETSC_FALSE, alap, warpell, plan));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* natural dispatch of the hand DAG: rows 0..5 in order, lengths 0 1 0 2 1 2; greedy warps of consecutive rows:
+   all six fit one warp of K = 2 (6 x 2 <= 32); the transpose (upper) goes 5..0 */
+static PetscErrorCode TestNatural(void)
+{
+  const PetscInt ai[] = {0, 0, 1, 1, 3, 4, 6}, aj[] = {0, 1, 2, 0, 3, 4};
+  SpTrsvTri      t;
+  SpTrsvOp       op;
+  SpTrsvPlan     plan;
+
+  PetscFunctionBeginUser;
+  PetscCall(TriFromCSR(6, SPTRSV_LOWER, ai, aj, &t));
+  for (PetscInt tr = 0; tr < 2; tr++) {
+    SpTrsvSyncFreeSchedule *sf;
+    PetscBool               ok = PETSC_TRUE;
+    PetscCall(SpTrsvTriGetOp(t, (PetscBool)tr, &op));
+    PetscCall(AnalyzeWith(&op, PETSC_TRUE, PETSC_FALSE, PETSC_TRUE, &plan));
+    sf = (SpTrsvSyncFreeSchedule *)plan->data;
+    for (PetscInt k = 0; k < 6; k++) ok = (PetscBool)(ok && plan->order[k] == (tr ? 5 - k : k));
+    EXPECT(ok, "natural dispatch%s: wrong order", tr ? " (transpose)" : "");
+    EXPECT(sf->nwarps == 1 && sf->wlanes[0] == 2 && sf->wstart[1] == 6, "natural dispatch%s: %" PetscInt_FMT " warps, K = %d", tr ? " (transpose)" : "", sf->nwarps, sf->wlanes[0]);
+    EXPECT(plan->nlevels == 4 && !plan->levptr, "natural dispatch%s: %" PetscInt_FMT " levels", tr ? " (transpose)" : "", plan->nlevels);
+    PetscCall(SpTrsvSyncFreeScheduleCheck(&op, plan));
+    PetscCall(SpTrsvPlanDestroy(&plan));
+  }
+  PetscCall(SpTrsvTriDestroy(&t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -140,17 +176,18 @@ static PetscErrorCode TestRandom(PetscRandom rnd, PetscInt n, PetscReal density,
   }
   PetscCall(TriFromCSR(n, uplo, ai, aj, &t));
   for (PetscInt tr = 0; tr < 2; tr++)
-    for (PetscInt cfg = 0; cfg < 4; cfg++) {
+    for (PetscInt cfg = 0; cfg < 6; cfg++) {
       SpTrsvOp       op;
       SpTrsvPlan     plan, asap;
       PetscBool      valid = PETSC_TRUE, late = PETSC_TRUE;
       PetscErrorCode ierr;
       PetscCall(SpTrsvTriGetOp(t, (PetscBool)tr, &op));
-      PetscCall(Analyze(&op, (PetscBool)(cfg & 1), (PetscBool)(cfg >> 1), &plan));
+      /* cfg 0..3: level dispatch, ASAP/ALAP x CSR/ELL; 4, 5: natural dispatch, CSR/ELL */
+      PetscCall(AnalyzeWith(&op, (PetscBool)(cfg >= 4), (PetscBool)(cfg < 4 && (cfg & 1)), (PetscBool)(cfg >= 4 ? cfg == 5 : cfg >> 1), &plan));
       PetscCall(SpTrsvPlanCreateLevelSets(&op, &asap));
       PetscCall(SpTrsvSyncFreeScheduleCheck(&op, plan));
       EXPECT(plan->nlevels == asap->nlevels, "random n=%" PetscInt_FMT ": %" PetscInt_FMT " levels, ASAP has %" PetscInt_FMT, n, plan->nlevels, asap->nlevels);
-      if (cfg & 1) {
+      if (cfg < 4 && (cfg & 1)) {
         /* ALAP: after its dependencies, not before its ASAP level, and each row with dependents sits right below one of them */
         PetscInt *minnext;
         PetscCall(PetscMalloc1(n + 1, &minnext));
@@ -167,16 +204,24 @@ static PetscErrorCode TestRandom(PetscRandom rnd, PetscInt n, PetscReal density,
         PetscCall(PetscFree(minnext));
         EXPECT(valid && late, "random n=%" PetscInt_FMT " %s%s: ALAP levels %s", n, uplo == SPTRSV_LOWER ? "lower" : "upper", tr ? " transpose" : "", valid ? "not as late as possible" : "invalid");
       }
-      /* corrupt: one more lane per row in the first warp (or a mixed level) must be caught */
+      /* corrupt: level dispatch, another lane count in the first warp than its bin's; natural dispatch, the
+         first and last rows swapped (or, for n = 1, too few lanes for the row) must be caught */
       if (((SpTrsvSyncFreeSchedule *)plan->data)->nwarps > 0) {
         SpTrsvSyncFreeSchedule *sf = (SpTrsvSyncFreeSchedule *)plan->data;
         const int               K  = sf->wlanes[0];
-        sf->wlanes[0]              = K == 32 ? 16 : 2 * K;
+        const PetscInt          o0 = plan->order[0], o1 = plan->order[n - 1];
+        if (cfg < 4 || n == 1) sf->wlanes[0] = K == 32 ? 16 : 2 * K;
+        else {
+          plan->order[0]     = o1;
+          plan->order[n - 1] = o0;
+        }
         PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
         ierr = SpTrsvSyncFreeScheduleCheck(&op, plan);
         PetscCall(PetscPopErrorHandler());
-        EXPECT(ierr == PETSC_ERR_PLIB, "random n=%" PetscInt_FMT ": a corrupted schedule passed the check (error %d)", n, (int)ierr);
-        sf->wlanes[0] = K;
+        EXPECT(ierr == PETSC_ERR_PLIB || (cfg >= 4 && n == 1 && K == 1), "random n=%" PetscInt_FMT " cfg %" PetscInt_FMT ": a corrupted schedule passed the check (error %d)", n, cfg, (int)ierr);
+        sf->wlanes[0]      = K;
+        plan->order[0]     = o0;
+        plan->order[n - 1] = o1;
       }
       PetscCall(SpTrsvPlanDestroy(&asap));
       PetscCall(SpTrsvPlanDestroy(&plan));
@@ -195,6 +240,7 @@ int main(int argc, char **argv)
   PetscCall(SpTrsvInitializePackage());
   PetscCall(TestHandDAG());
   PetscCall(TestBins());
+  PetscCall(TestNatural());
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 20261124));
   PetscCall(PetscRandomSeed(rnd));

@@ -22,7 +22,17 @@
    gathered from the triangle without another analysis; the entries of a long row beyond the 32nd are
    read from the CSR arrays (the tail).
 */
+/*
+   Natural dispatch (-mat_sptrsv_dispatch natural): the rows go out in the triangle's own order (increasing
+   index for a lower op(T), decreasing for an upper one: a topological order), consecutive rows packed
+   greedily into warps (as many as fit with K lanes each, K the smallest power of two >= the longest of them).
+   No level sort: neighbouring rows stay neighbours (coalesced loads, stores and polls), and a row may wait for
+   an earlier row of its own warp: each group of K lanes then synchronizes only with itself (shuffles with the
+   group's mask), which independent thread scheduling allows. plan->level and the statistics still describe the
+   levels; plan->levptr is not used (NULL).
+*/
 typedef struct {
+  PetscBool natural; /* rows in the triangle's own order (-mat_sptrsv_dispatch natural) */
   PetscBool alap;    /* levels as late as possible (-mat_sptrsv_levels alap) */
   PetscBool warpell; /* warp-packed ELL image (-mat_sptrsv_storage warpell) */
   PetscInt  nwarps;

@@ -6,7 +6,10 @@
    lanes per row (K = 1, 2, ..., 32; a row longer than 32 has a warp of its own). Lane g K + e reads entry
    e of the warp's row g (and every K-th one after it for a long row), waits for the x_j that entry needs,
    and the K lanes of the row add their products with a shuffle tree; the row's first lane writes x_i.
-   One launch per solve, no level barriers: each row waits only for its own dependencies.
+   One launch per solve, no level barriers: each row waits only for its own dependencies. With natural
+   dispatch (-mat_sptrsv_dispatch natural) the warps hold consecutive rows of the triangle's own order
+   instead, and a row may wait for an earlier row of its own warp; the shuffles of a row use its group's
+   mask only, so groups of one warp never wait for each other at a shuffle.
 
    Waiting on the solution itself (no flag array). The kernel publishes each x_i in a private buffer xs
    of 2n words, half (epoch & 1) for the current solve: an entry holds a sentinel bit pattern (all ones,
@@ -30,16 +33,18 @@
    solve e - 1.
 
    Deadlock freedom (for every triangle the analysis accepts; the full argument for ticket dispatch is in
-   src/mat/analysis/dispatch.c). (1) Every dependency of a row of warp w is in a warp < w: the dispatch
-   order sorts rows by level (ASAP or ALAP levels both put a row strictly after its dependencies), and the
-   rows of one warp share a level, so none of them waits for a row of its own warp. (2) A slot is taken only by a
+   src/mat/analysis/dispatch.c). (1) Every dependency of a row comes before it in the dispatch order: level
+   dispatch sorts rows by level (ASAP or ALAP levels both put a row strictly after its dependencies, and the
+   rows of one warp share a level); natural dispatch is the triangle's own order (increasing for lower,
+   decreasing for upper). A row may thus wait for an earlier group of its own warp (natural dispatch), never
+   for a later one, and a group synchronizes only its own K lanes (the shuffle mask). (2) A slot is taken only by a
    running block, in ticket order, and that block keeps running until the slot is complete: every slot
-   below the largest one taken is complete or held by a running block. (3) Let w be the smallest warp that
-   never completes: its dependencies complete and publish (relaxed stores at device scope become visible to
-   the spinning loads: PTX coherence), its block is running by (2), so each lane's spin ends, the
-   warp-wide shuffle is reached by all 32 lanes (a lane without a row or an entry does not spin) and the
-   warp completes: a contradiction. Independent thread scheduling (sm_70+) lets lanes of one warp spin on
-   different rows. The host executor checks (1) and the packing once per pattern
+   below the largest one taken is complete or held by a running block. (3) Let r be the first row (in dispatch order) that
+   never completes: its dependencies come before it and complete, publishing their values (relaxed stores at
+   device scope become visible to the spinning loads: PTX coherence); its block is running by (2); its K
+   lanes' spins therefore end, the group's shuffle involves only those K lanes, and r completes: a
+   contradiction. Independent thread scheduling (sm_70+) guarantees the lanes of one warp progress even
+   while other lanes of it spin (on other rows, or on an earlier group of the same warp). The host executor checks (1) and the packing once per pattern
    (SpTrsvSyncFreeScheduleCheck).
 
    Memory ordering (PTX memory model, device scope). The published word is the whole message: x_i is
@@ -139,7 +144,10 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
   } else if (active) {
     for (int p = __ldg(t.ptr + k) + e, q = __ldg(t.ptr + k + 1); p < q; p += K) sum += __ldg(t.val + p) * SpTrsvSyncFreeWait(cur + __ldg(t.idx + p), f.spin_ns);
   }
-  for (int d = K >> 1; d > 0; d >>= 1) sum += __shfl_down_sync(SPTRSV_FULL_MASK, sum, d, K);
+  if (active) { /* the group's K lanes only: a later group of the warp may be waiting for this row */
+    const unsigned int mask = K == 32 ? SPTRSV_FULL_MASK : ((1u << K) - 1u) << (g * K);
+    for (int d = K >> 1; d > 0; d >>= 1) sum += __shfl_down_sync(mask, sum, d, K);
+  }
   if (active && e == 0) {
     const PetscScalar  xi = SpTrsvFinalize<UNIT, false>(bi - sum, di, 0, 0);
     SpTrsvSyncFreeWord u  = SpTrsvSyncFreeBits(xi);

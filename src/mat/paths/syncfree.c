@@ -49,7 +49,7 @@ static PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan plan, PetscViewer vi
   SpTrsvSyncFreeSchedule *sf = (SpTrsvSyncFreeSchedule *)plan->data;
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "sync-free: %s levels, %s storage, %" PetscInt_FMT " warps of %d threads in blocks of %d warps\n", sf->alap ? "ALAP" : "ASAP", sf->warpell ? "warp-packed ELL" : "CSR", sf->nwarps, 32, SPTRSV_SYNCFREE_WARPS));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "sync-free: %s dispatch, %s levels, %s storage, %" PetscInt_FMT " warps of %d threads in blocks of %d warps\n", sf->natural ? "natural-order" : "level-order", sf->natural ? "no" : (sf->alap ? "ALAP" : "ASAP"), sf->warpell ? "warp-packed ELL" : "CSR", sf->nwarps, 32, SPTRSV_SYNCFREE_WARPS));
   PetscCall(PetscViewerASCIIPrintf(viewer, "rows (warps) by lanes per row: 1: %" PetscInt_FMT " (%" PetscInt_FMT "), 2: %" PetscInt_FMT " (%" PetscInt_FMT "), 4: %" PetscInt_FMT " (%" PetscInt_FMT "), 8: %" PetscInt_FMT " (%" PetscInt_FMT "), 16: %" PetscInt_FMT " (%" PetscInt_FMT "), 32: %" PetscInt_FMT " (%" PetscInt_FMT "), longer than 32: %" PetscInt_FMT "\n", sf->binrows[0], sf->binwarps[0], sf->binrows[1], sf->binwarps[1], sf->binrows[2], sf->binwarps[2], sf->binrows[3], sf->binwarps[3], sf->binrows[4], sf->binwarps[4], sf->binrows[5], sf->binwarps[5], sf->binrows[6]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA launch: %s, waiting lanes %s\n", sf->blocks_per_sm ? "persistent blocks" : "one block per ticket", sf->spin_ns ? "sleep between polls" : "poll without pause"));
   if (sf->blocks_per_sm) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " blocks per multiprocessor\n", sf->blocks_per_sm));
@@ -109,6 +109,48 @@ static PetscErrorCode SpTrsvSyncFreePack(const SpTrsvOp *op, SpTrsvPlan p, SpTrs
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  SpTrsvSyncFreePackNatural - the rows in the triangle's own order (a topological order), consecutive rows in one
+  warp while they fit: r rows of K lanes with r K <= 32, K the smallest power of two >= the longest of them;
+  a row longer than 32 has a warp of its own
+*/
+static PetscErrorCode SpTrsvSyncFreePackNatural(const SpTrsvOp *op, SpTrsvPlan p, SpTrsvSyncFreeSchedule *sf)
+{
+  const PetscInt n = op->n;
+  PetscInt       nw = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < n; k++) p->order[k] = op->lower ? k : n - 1 - k;
+  PetscCall(PetscFree(p->levptr)); /* the order is not by level any more */
+  PetscCall(PetscMalloc2(n + 1, &sf->wstart, n + 1, &sf->wlanes));
+  for (PetscInt k = 0; k < n;) {
+    PetscInt r = 0;
+    int      K = 1;
+    sf->wstart[nw] = k;
+    while (k + r < n) {
+      const PetscInt i   = p->order[k + r], len = op->ri[i + 1] - op->ri[i];
+      const int      Kn  = PetscMax(K, SpTrsvSyncFreeLanes(len));
+      if (len > 32 && r > 0) break;          /* a long row starts a warp of its own */
+      if ((r + 1) * Kn > 32) break;          /* it does not fit */
+      K = Kn;
+      r++;
+      if (len > 32) break;                   /* and ends it */
+    }
+    sf->wlanes[nw] = K;
+    for (PetscInt q = k; q < k + r; q++) {
+      const PetscInt i = p->order[q], len = op->ri[i + 1] - op->ri[i];
+      const int      b = SpTrsvSyncFreeBin(len);
+      sf->binrows[b]++;
+    }
+    sf->binwarps[K == 32 && r == 1 && op->ri[p->order[k] + 1] - op->ri[p->order[k]] > 32 ? SPTRSV_SYNCFREE_NBINS - 1 : SpTrsvSyncFreeBin(K)]++;
+    k += r;
+    nw++;
+  }
+  sf->wstart[nw] = n;
+  sf->nwarps     = nw;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the warp-packed ELL image: slot 32 w + g K + e holds entry e of row g of warp w */
 static PetscErrorCode SpTrsvSyncFreeBuildELL(const SpTrsvOp *op, SpTrsvPlan p, SpTrsvSyncFreeSchedule *sf)
 {
@@ -143,21 +185,23 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
   PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_blocks_per_sm must be in [0, 64], got %" PetscInt_FMT, opts->blocks_per_sm);
   PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvPlanCreateLevelSets(op, &p));
-  if (opts->alap && p->nlevels > 1) {
+  if (opts->alap && !opts->natural && p->nlevels > 1) {
     PetscCall(SpTrsvLevelsALAP(op->n, op->ri, op->rj, op->lower, p->nlevels, p->level));
     PetscCall(PetscFree(p->levptr));
     PetscCall(SpTrsvLevelsSort(op->n, p->level, p->nlevels, &p->levptr, p->order));
     PetscCall(SpTrsvPlanComputeStats(op, p));
   }
   PetscCall(PetscNew(&sf));
-  sf->alap       = opts->alap;
+  sf->natural    = opts->natural;
+  sf->alap       = opts->natural ? PETSC_FALSE : opts->alap;
   sf->warpell    = opts->warpell;
   sf->spin_ns       = opts->spin_ns;
   sf->blocks_per_sm = opts->blocks_per_sm;
   p->data        = sf;
   p->destroydata = SpTrsvSyncFreeScheduleDestroy;
   p->view        = SpTrsvSyncFreeScheduleView;
-  PetscCall(SpTrsvSyncFreePack(op, p, sf));
+  if (sf->natural) PetscCall(SpTrsvSyncFreePackNatural(op, p, sf));
+  else PetscCall(SpTrsvSyncFreePack(op, p, sf));
   if (sf->warpell) PetscCall(SpTrsvSyncFreeBuildELL(op, p, sf));
   PetscCall(PetscTime(&t1));
   p->stats.analysis_time = t1 - t0;
@@ -186,9 +230,12 @@ PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
     PetscCheck(k1 > k0 && (k1 - k0) * K <= 32, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: warp %" PetscInt_FMT " holds %" PetscInt_FMT " rows of %d lanes", w, k1 - k0, K);
     for (PetscInt k = k0; k < k1; k++) {
       const PetscInt i = plan->order[k], len = op->ri[i + 1] - op->ri[i];
-      PetscCheck(plan->level[i] == lev, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: warp %" PetscInt_FMT " mixes levels %" PetscInt_FMT " and %" PetscInt_FMT, w, lev, plan->level[i]);
+      /* level dispatch: one level and one bin per warp (no row waits for its own warp); natural dispatch:
+         consecutive rows in the triangle's order, K enough lanes for each */
+      if (!sf->natural) PetscCheck(plan->level[i] == lev, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: warp %" PetscInt_FMT " mixes levels %" PetscInt_FMT " and %" PetscInt_FMT, w, lev, plan->level[i]);
+      else PetscCheck(i == (op->lower ? k : op->n - 1 - k), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: natural dispatch puts row %" PetscInt_FMT " at position %" PetscInt_FMT, i, k);
       PetscCheck(len <= K || (K == 32 && k1 == k0 + 1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: row %" PetscInt_FMT " has %" PetscInt_FMT " entries for %d lanes", i, len, K);
-      PetscCheck(SpTrsvSyncFreeLanes(len) == K, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: row %" PetscInt_FMT " of length %" PetscInt_FMT " is in a warp of %d lanes per row", i, len, K);
+      PetscCheck(sf->natural ? SpTrsvSyncFreeLanes(len) <= K : SpTrsvSyncFreeLanes(len) == K, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: row %" PetscInt_FMT " of length %" PetscInt_FMT " is in a warp of %d lanes per row", i, len, K);
     }
     if (sf->warpell)
       for (int lane = 0; lane < 32; lane++) {
@@ -217,11 +264,14 @@ PetscErrorCode SpTrsvOptions_syncfree(SpTrsvOptionItems PetscOptionsObject, SpTr
 {
   const char *const levels[]  = {"asap", "alap"};
   const char *const storage[] = {"csr", "warpell"};
-  PetscInt          lv = opts->alap ? 1 : 0, st = opts->warpell ? 1 : 0;
+  const char *const dispatch[] = {"level", "natural"};
+  PetscInt          lv = opts->alap ? 1 : 0, st = opts->warpell ? 1 : 0, dp = opts->natural ? 1 : 0;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsEList("-mat_sptrsv_levels", "Levels the rows are dispatched by: as soon as possible or as late as possible", "MatSolverType sptrsv_syncfree", levels, 2, levels[lv], &lv, NULL));
   PetscCall(PetscOptionsEList("-mat_sptrsv_storage", "Storage the kernel reads: CSR in dispatch order, or warp-packed ELL (32 slots per warp) with a CSR tail", "MatSolverType sptrsv_syncfree", storage, 2, storage[st], &st, NULL));
+  PetscCall(PetscOptionsEList("-mat_sptrsv_dispatch", "Order the rows go out in: level by level (packed by length), or the triangle's own order (no level sort)", "MatSolverType sptrsv_syncfree", dispatch, 2, dispatch[dp], &dp, NULL));
+  opts->natural = (PetscBool)(dp == 1);
   opts->alap    = (PetscBool)(lv == 1);
   opts->warpell = (PetscBool)(st == 1);
   PetscCall(PetscOptionsInt("-mat_sptrsv_spin_ns", "CUDA: nanoseconds a lane waiting for a dependency sleeps between two polls (0: poll without pause)", "MatSolverType sptrsv_syncfree", opts->spin_ns, &opts->spin_ns, NULL));

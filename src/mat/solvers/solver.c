@@ -17,6 +17,7 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
   opts->fuse_passes = 1;
   opts->alap        = PETSC_FALSE;
   opts->warpell     = PETSC_FALSE;
+  opts->natural     = SPTRSV_DEFAULT_NATURAL;
   opts->spin_ns       = SPTRSV_DEFAULT_SPIN_NS;
   opts->blocks_per_sm = SPTRSV_DEFAULT_BLOCKS_PER_SM;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_spin_ns", &opts->spin_ns, NULL));
@@ -27,6 +28,8 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
   if (flg) PetscCall(PetscStrcmp(str, "alap", &opts->alap));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_storage", str, sizeof(str), &flg));
   if (flg) PetscCall(PetscStrcmp(str, "warpell", &opts->warpell));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_dispatch", str, sizeof(str), &flg));
+  if (flg) PetscCall(PetscStrcmp(str, "natural", &opts->natural));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
