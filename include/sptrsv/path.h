@@ -20,12 +20,14 @@ typedef struct {
   PetscBool alap;        /* syncfree: as-late-as-possible levels (-mat_sptrsv_levels alap) */
   PetscBool warpell;     /* syncfree: warp-packed ELL storage (-mat_sptrsv_storage warpell) */
   PetscBool natural;     /* syncfree: rows dispatched in the triangle's own order, not by level (-mat_sptrsv_dispatch natural) */
+  PetscInt  max_lanes;   /* syncfree: at most this many lanes per row (-mat_sptrsv_max_lanes; longer rows loop) */
   PetscInt  spin_ns;     /* syncfree, CUDA: nanoseconds a waiting lane sleeps between two polls (-mat_sptrsv_spin_ns; 0: spin) */
   PetscInt  blocks_per_sm; /* syncfree, CUDA: persistent blocks per SM (-mat_sptrsv_blocks_per_sm; 0: one block per 4 warps) */
 } SpTrsvSolverOptions;
 
 /* defaults of the sync-free path's CUDA launch options (measured: docs/PERFORMANCE.md, "Sync-free solves") */
 #define SPTRSV_DEFAULT_NATURAL       PETSC_FALSE
+#define SPTRSV_DEFAULT_MAX_LANES     32
 #define SPTRSV_DEFAULT_SPIN_NS       0
 #define SPTRSV_DEFAULT_BLOCKS_PER_SM 0
 

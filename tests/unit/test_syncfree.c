@@ -30,6 +30,9 @@ static PetscErrorCode TriFromCSR(PetscInt n, SpTrsvUplo uplo, const PetscInt *ai
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode AnalyzeWith(const SpTrsvOp *op, PetscBool natural, PetscBool alap, PetscBool warpell, SpTrsvPlan *plan);
+static PetscInt       max_lanes = 32; /* -mat_sptrsv_max_lanes of AnalyzeWith */
+
 static PetscErrorCode AnalyzeWith(const SpTrsvOp *op, PetscBool natural, PetscBool alap, PetscBool warpell, SpTrsvPlan *plan)
 {
   SpTrsvSolverOptions opts;
@@ -37,7 +40,8 @@ static PetscErrorCode AnalyzeWith(const SpTrsvOp *op, PetscBool natural, PetscBo
 
   PetscFunctionBeginUser;
   PetscCall(SpTrsvSolverOptionsDefault(&opts));
-  opts.natural = natural;
+  opts.natural   = natural;
+  opts.max_lanes = max_lanes;
   opts.alap    = alap;
   opts.warpell = warpell;
   PetscCall(SpTrsvPathFind("syncfree", &path));
@@ -251,6 +255,12 @@ int main(int argc, char **argv)
     PetscCall(TestRandom(rnd, 200, 0.2, (SpTrsvUplo)u));
     PetscCall(TestRandom(rnd, 120, 1.0, (SpTrsvUplo)u));
   }
+  /* rows longer than their lanes (the CSR tail): at most 1 and at most 4 lanes per row */
+  for (max_lanes = 1; max_lanes <= 4; max_lanes *= 4)
+    for (PetscInt u = 0; u < 2; u++) {
+      PetscCall(TestRandom(rnd, 70, 0.4, (SpTrsvUplo)u));
+      PetscCall(TestRandom(rnd, 120, 1.0, (SpTrsvUplo)u));
+    }
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_syncfree: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());

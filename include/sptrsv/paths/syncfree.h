@@ -7,6 +7,8 @@
 #define SPTRSV_SYNCFREE_WARPS 4
 /* bins of row lengths: K = 1, 2, 4, 8, 16, 32 lanes per row, and rows longer than 32 (a warp each) */
 #define SPTRSV_SYNCFREE_NBINS 7
+/* flag in wlanes[w]: some row of the warp has more entries than K (its lanes loop over the rest: the CSR tail) */
+#define SPTRSV_SYNCFREE_TAIL 64
 
 /*
    Warp packing (paper 001). The rows of each level are binned by their number of entries in op(T)
@@ -37,7 +39,8 @@ typedef struct {
   PetscBool warpell; /* warp-packed ELL image (-mat_sptrsv_storage warpell) */
   PetscInt  nwarps;
   PetscInt *wstart;                            /* nwarps + 1 */
-  int      *wlanes;                            /* nwarps: lanes per row, 1..32, a power of two */
+  int      *wlanes;                            /* nwarps: lanes per row K (1..32, a power of two), | SPTRSV_SYNCFREE_TAIL */
+  PetscInt  max_lanes;                         /* lanes per row at most (-mat_sptrsv_max_lanes): K = min(pow2 >= len, max_lanes) */
   PetscInt  binrows[SPTRSV_SYNCFREE_NBINS];    /* rows in each bin */
   PetscInt  binwarps[SPTRSV_SYNCFREE_NBINS];   /* warps of each bin */
   PetscInt *ellmap;                            /* warpell: 32 nwarps, entry of op(T) in each slot or -1 */
@@ -49,5 +52,6 @@ typedef struct {
 } SpTrsvSyncFreeSchedule;
 
 SPTRSV_INTERN int            SpTrsvSyncFreeLanes(PetscInt);
+SPTRSV_INTERN int            SpTrsvSyncFreeRowLanes(PetscInt, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *, SpTrsvPlan);
 SPTRSV_PATH_DECLARE(syncfree);

@@ -82,6 +82,7 @@ typedef struct {
   int                 nslots;  /* tickets that carry work: one per SPTRSV_SYNCFREE_WARPS warps */
   int                 nblocks; /* blocks launched; each takes tickets until one carries no work */
   unsigned int        spin_ns; /* sleep between two polls of a dependency (0: none) */
+  PetscBool           natural; /* natural dispatch: group-masked shuffles */
 } SpTrsvCUDASyncFree;
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
@@ -120,11 +121,12 @@ __device__ __forceinline__ PetscScalar SpTrsvSyncFreeWait(SpTrsvSyncFreeWord *w,
 }
 
 /* the rows of warp w in the solve of the given epoch (see the file header) */
-template <bool UNIT, bool ELL>
+template <bool UNIT, bool ELL, bool NATURAL>
 __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const SpTrsvCUDASyncFree &f, int n, const SpTrsvCUDAVecPtrs &v, int w, unsigned int epoch)
 {
-  const int           lane = threadIdx.x & 31;
-  const int           K = __ldg(f.wlanes + w), k0 = __ldg(f.wstart + w), nr = __ldg(f.wstart + w + 1) - k0;
+  const int           lane = threadIdx.x & 31, kw = __ldg(f.wlanes + w);
+  const int           K = kw & (SPTRSV_SYNCFREE_TAIL - 1), k0 = __ldg(f.wstart + w), nr = __ldg(f.wstart + w + 1) - k0;
+  const bool          tail = (kw & SPTRSV_SYNCFREE_TAIL) != 0;
   const int           g = lane >> (__ffs(K) - 1), e = lane & (K - 1), k = k0 + g;
   const bool          active = g < nr;
   SpTrsvSyncFreeWord *cur    = f.xs + (size_t)(epoch & 1u) * (size_t)n;
@@ -139,15 +141,18 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
   if (ELL) {
     const int j = __ldg(f.ellidx + 32 * w + lane);
     if (j >= 0) sum = __ldg(f.ellval + 32 * w + lane) * SpTrsvSyncFreeWait(cur + j, f.spin_ns);
-    if (K == 32 && active) /* a long row: the entries past the 32nd */
-      for (int p = __ldg(t.ptr + k) + 32 + lane, q = __ldg(t.ptr + k + 1); p < q; p += 32) sum += __ldg(t.val + p) * SpTrsvSyncFreeWait(cur + __ldg(t.idx + p), f.spin_ns);
+    if (tail && active) /* rows longer than K: the entries past the K-th, from the CSR arrays */
+      for (int p = __ldg(t.ptr + k) + K + e, q = __ldg(t.ptr + k + 1); p < q; p += K) sum += __ldg(t.val + p) * SpTrsvSyncFreeWait(cur + __ldg(t.idx + p), f.spin_ns);
   } else if (active) {
     for (int p = __ldg(t.ptr + k) + e, q = __ldg(t.ptr + k + 1); p < q; p += K) sum += __ldg(t.val + p) * SpTrsvSyncFreeWait(cur + __ldg(t.idx + p), f.spin_ns);
   }
-  if (active) { /* the group's K lanes only: a later group of the warp may be waiting for this row */
-    const unsigned int mask = K == 32 ? SPTRSV_FULL_MASK : ((1u << K) - 1u) << (g * K);
-    for (int d = K >> 1; d > 0; d >>= 1) sum += __shfl_down_sync(mask, sum, d, K);
-  }
+  if (NATURAL) { /* the group's K lanes only: a later group of the warp may be waiting for this row */
+    if (active) {
+      const unsigned int mask = K == 32 ? SPTRSV_FULL_MASK : ((1u << K) - 1u) << (g * K);
+      for (int d = K >> 1; d > 0; d >>= 1) sum += __shfl_down_sync(mask, sum, d, K);
+    }
+  } else /* level dispatch: no row of the warp waits for another, the whole warp reconverges here */
+    for (int d = K >> 1; d > 0; d >>= 1) sum += __shfl_down_sync(SPTRSV_FULL_MASK, sum, d, K);
   if (active && e == 0) {
     const PetscScalar  xi = SpTrsvFinalize<UNIT, false>(bi - sum, di, 0, 0);
     SpTrsvSyncFreeWord u  = SpTrsvSyncFreeBits(xi);
@@ -164,7 +169,7 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
    works one slot (then takes its closing ticket); with fewer, persistent blocks take the slots in turn. Either
    way a slot is taken by a running block, in ticket order, after the block's previous slot is complete (the
    barrier below), which is the deadlock-freedom argument of the header. */
-template <bool UNIT, bool ELL>
+template <bool UNIT, bool ELL, bool NATURAL>
 __global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKernel(const SpTrsvCUDATri t, const SpTrsvCUDASyncFree f, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {
   __shared__ unsigned long long ticket;
@@ -181,7 +186,7 @@ __global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKern
     if (slot >= (unsigned long long)f.nslots) break; /* the block's closing ticket: uniform over the block */
     {
       const int w = (int)slot * SPTRSV_SYNCFREE_WARPS + (int)(threadIdx.x >> 5);
-      if (w < f.nwarps) SpTrsvSyncFreeWarp<UNIT, ELL>(t, f, n, v, w, (unsigned int)(tk / per) + 1u);
+      if (w < f.nwarps) SpTrsvSyncFreeWarp<UNIT, ELL, NATURAL>(t, f, n, v, w, (unsigned int)(tk / per) + 1u);
     }
   }
 }
@@ -203,13 +208,22 @@ static cudaError_t SpTrsvCUDASyncFreeLaunch(const SpTrsvCUDATriData *d, PetscBoo
   const int                 n     = (int)d->n;
 
   if (sweep) return cudaErrorNotSupported;
+  /* one instantiation per (unit diagonal, ELL storage, natural dispatch) */
+  #define SPTRSV_SYNCFREE_LAUNCH(U, E, N) SpTrsvSyncFreeKernel<U, E, N><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp)
+  #define SPTRSV_SYNCFREE_LAUNCH_N(U, E) \
+    do { \
+      if (f->natural) SPTRSV_SYNCFREE_LAUNCH(U, E, true); \
+      else SPTRSV_SYNCFREE_LAUNCH(U, E, false); \
+    } while (0)
   if (f->ellidx) {
-    if (d->unit) SpTrsvSyncFreeKernel<true, true><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp);
-    else SpTrsvSyncFreeKernel<false, true><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp);
+    if (d->unit) SPTRSV_SYNCFREE_LAUNCH_N(true, true);
+    else SPTRSV_SYNCFREE_LAUNCH_N(false, true);
   } else {
-    if (d->unit) SpTrsvSyncFreeKernel<true, false><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp);
-    else SpTrsvSyncFreeKernel<false, false><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp);
+    if (d->unit) SPTRSV_SYNCFREE_LAUNCH_N(true, false);
+    else SPTRSV_SYNCFREE_LAUNCH_N(false, false);
   }
+  #undef SPTRSV_SYNCFREE_LAUNCH_N
+  #undef SPTRSV_SYNCFREE_LAUNCH
   return cudaGetLastError();
 }
 
@@ -270,7 +284,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupELL(const SpTrsvSyncFreeSchedule *s
   PetscCheck(sf->nwarps < INT_MAX / 32, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "-mat_sptrsv_storage warpell: %" PetscInt_FMT " warps need more than 32-bit slot indices", sf->nwarps);
   PetscCall(PetscMalloc2(m + 1, &idx, m + 1, &pos));
   for (PetscInt w = 0; w < sf->nwarps; w++) {
-    const int K = sf->wlanes[w];
+    const int K = sf->wlanes[w] & (SPTRSV_SYNCFREE_TAIL - 1);
     for (int lane = 0; lane < 32; lane++) {
       const PetscInt s = 32 * w + lane, k = sf->wstart[w] + lane / K;
       idx[s] = pos[s] = -1;
@@ -310,6 +324,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetup(SpTrsvSolver s)
   f->nslots       = (int)((sf->nwarps + SPTRSV_SYNCFREE_WARPS - 1) / SPTRSV_SYNCFREE_WARPS);
   f->nblocks      = f->nslots;
   f->spin_ns      = (unsigned int)sf->spin_ns;
+  f->natural      = sf->natural;
   if (sf->blocks_per_sm > 0) { /* persistent blocks: at most blocks_per_sm per multiprocessor, never more than the slots */
     int dev, nsm;
     SpTrsvCUDACall(cudaGetDevice(&dev));

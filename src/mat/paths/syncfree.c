@@ -19,16 +19,35 @@ int SpTrsvSyncFreeLanes(PetscInt len)
   return K;
 }
 
-/* bin of a row: log2(K), or SPTRSV_SYNCFREE_NBINS - 1 for a row longer than 32 */
-static int SpTrsvSyncFreeBin(PetscInt len)
+/* lanes of a row of len entries with at most maxK lanes per row: min(SpTrsvSyncFreeLanes(len), maxK) */
+int SpTrsvSyncFreeRowLanes(PetscInt len, PetscInt maxK)
 {
-  int b = 0, K = 1;
-  if (len > 32) return SPTRSV_SYNCFREE_NBINS - 1;
-  while (K < len) {
-    K *= 2;
-    b++;
-  }
+  return (int)PetscMin((PetscInt)SpTrsvSyncFreeLanes(len), maxK);
+}
+
+/* a long row: more than 32 entries with up to 32 lanes per row; it gets a warp of its own */
+static PetscBool SpTrsvSyncFreeLong(PetscInt len, PetscInt maxK)
+{
+  return (PetscBool)(len > 32 && maxK == 32);
+}
+
+/* bin of a row: log2 of its lanes, or SPTRSV_SYNCFREE_NBINS - 1 for a long row */
+static int SpTrsvSyncFreeBin(PetscInt len, PetscInt maxK)
+{
+  int b = 0, K = SpTrsvSyncFreeRowLanes(len, maxK);
+  if (SpTrsvSyncFreeLong(len, maxK)) return SPTRSV_SYNCFREE_NBINS - 1;
+  while ((1 << b) < K) b++;
   return b;
+}
+
+/* lanes word of the warp holding rows order[k0 .. k1-1] with K lanes each: K, with SPTRSV_SYNCFREE_TAIL when
+   a row has more entries than K */
+static int SpTrsvSyncFreeWarpWord(const SpTrsvOp *op, const PetscInt *order, PetscInt k0, PetscInt k1, int K)
+{
+  int w = K;
+  for (PetscInt k = k0; k < k1; k++)
+    if (op->ri[order[k] + 1] - op->ri[order[k]] > K) w |= SPTRSV_SYNCFREE_TAIL;
+  return w;
 }
 
 static PetscErrorCode SpTrsvSyncFreeScheduleDestroy(SpTrsvPlan plan)
@@ -79,12 +98,12 @@ static PetscErrorCode SpTrsvSyncFreePack(const SpTrsvOp *op, SpTrsvPlan p, SpTrs
     PetscCall(PetscArrayzero(cnt, SPTRSV_SYNCFREE_NBINS + 1));
     for (PetscInt k = l0; k < l1; k++) {
       const PetscInt i = p->order[k];
-      cnt[SpTrsvSyncFreeBin(op->ri[i + 1] - op->ri[i]) + 1]++;
+      cnt[SpTrsvSyncFreeBin(op->ri[i + 1] - op->ri[i], sf->max_lanes) + 1]++;
     }
     for (int b = 0; b < SPTRSV_SYNCFREE_NBINS; b++) cnt[b + 1] += cnt[b];
     for (PetscInt k = l0; k < l1; k++) {
       const PetscInt i = p->order[k];
-      tmp[l0 + cnt[SpTrsvSyncFreeBin(op->ri[i + 1] - op->ri[i])]++] = i;
+      tmp[l0 + cnt[SpTrsvSyncFreeBin(op->ri[i + 1] - op->ri[i], sf->max_lanes)]++] = i;
     }
     PetscCall(PetscArraycpy(p->order + l0, tmp + l0, l1 - l0));
     /* cut into warps: cnt[b] is now the end of bin b inside the level */
@@ -96,7 +115,7 @@ static PetscErrorCode SpTrsvSyncFreePack(const SpTrsvOp *op, SpTrsvPlan p, SpTrs
       sf->binrows[b] += end - pos;
       for (; pos < end; pos += per) {
         sf->wstart[nw] = pos;
-        sf->wlanes[nw] = K;
+        sf->wlanes[nw] = SpTrsvSyncFreeWarpWord(op, p->order, pos, PetscMin(pos + per, end), K);
         nw++;
         sf->binwarps[b]++;
       }
@@ -128,21 +147,18 @@ static PetscErrorCode SpTrsvSyncFreePackNatural(const SpTrsvOp *op, SpTrsvPlan p
     int      K = 1;
     sf->wstart[nw] = k;
     while (k + r < n) {
-      const PetscInt i   = p->order[k + r], len = op->ri[i + 1] - op->ri[i];
-      const int      Kn  = PetscMax(K, SpTrsvSyncFreeLanes(len));
-      if (len > 32 && r > 0) break;          /* a long row starts a warp of its own */
-      if ((r + 1) * Kn > 32) break;          /* it does not fit */
+      const PetscInt i = p->order[k + r], len = op->ri[i + 1] - op->ri[i];
+      const int      Kn = PetscMax(K, SpTrsvSyncFreeRowLanes(len, sf->max_lanes));
+      const PetscBool lng = SpTrsvSyncFreeLong(len, sf->max_lanes);
+      if (lng && r > 0) break;      /* a long row starts a warp of its own */
+      if ((r + 1) * Kn > 32) break; /* it does not fit */
       K = Kn;
       r++;
-      if (len > 32) break;                   /* and ends it */
+      if (lng) break; /* and ends it */
     }
-    sf->wlanes[nw] = K;
-    for (PetscInt q = k; q < k + r; q++) {
-      const PetscInt i = p->order[q], len = op->ri[i + 1] - op->ri[i];
-      const int      b = SpTrsvSyncFreeBin(len);
-      sf->binrows[b]++;
-    }
-    sf->binwarps[K == 32 && r == 1 && op->ri[p->order[k] + 1] - op->ri[p->order[k]] > 32 ? SPTRSV_SYNCFREE_NBINS - 1 : SpTrsvSyncFreeBin(K)]++;
+    sf->wlanes[nw] = SpTrsvSyncFreeWarpWord(op, p->order, k, k + r, K);
+    for (PetscInt q = k; q < k + r; q++) sf->binrows[SpTrsvSyncFreeBin(op->ri[p->order[q] + 1] - op->ri[p->order[q]], sf->max_lanes)]++;
+    sf->binwarps[r == 1 && SpTrsvSyncFreeLong(op->ri[p->order[k] + 1] - op->ri[p->order[k]], sf->max_lanes) ? SPTRSV_SYNCFREE_NBINS - 1 : SpTrsvSyncFreeBin(K, 32)]++;
     k += r;
     nw++;
   }
@@ -158,7 +174,7 @@ static PetscErrorCode SpTrsvSyncFreeBuildELL(const SpTrsvOp *op, SpTrsvPlan p, S
   PetscCall(PetscMalloc1(32 * sf->nwarps + 1, &sf->ellmap));
   sf->ell_filled = 0;
   for (PetscInt w = 0; w < sf->nwarps; w++) {
-    const int K = sf->wlanes[w];
+    const int K = sf->wlanes[w] & (SPTRSV_SYNCFREE_TAIL - 1);
     for (int lane = 0; lane < 32; lane++) {
       const PetscInt k = sf->wstart[w] + lane / K, e = lane % K;
       PetscInt       slot = -1;
@@ -181,6 +197,7 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
 
   PetscFunctionBegin;
   PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_syncfree reads rows: the CSR format only");
+  PetscCheck(opts->max_lanes >= 1 && opts->max_lanes <= 32 && (opts->max_lanes & (opts->max_lanes - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_max_lanes must be 1, 2, 4, 8, 16 or 32, got %" PetscInt_FMT, opts->max_lanes);
   PetscCheck(opts->spin_ns >= 0 && opts->spin_ns <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_spin_ns must be in [0, 1000000], got %" PetscInt_FMT, opts->spin_ns);
   PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_blocks_per_sm must be in [0, 64], got %" PetscInt_FMT, opts->blocks_per_sm);
   PetscCall(PetscTime(&t0));
@@ -195,6 +212,7 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
   sf->natural    = opts->natural;
   sf->alap       = opts->natural ? PETSC_FALSE : opts->alap;
   sf->warpell    = opts->warpell;
+  sf->max_lanes     = opts->max_lanes;
   sf->spin_ns       = opts->spin_ns;
   sf->blocks_per_sm = opts->blocks_per_sm;
   p->data        = sf;
@@ -224,18 +242,20 @@ PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
   PetscCall(SpTrsvPlanCheckDispatchOrder(op, plan));
   PetscCheck(sf->nwarps >= 0 && sf->wstart[0] == 0 && sf->wstart[sf->nwarps] == op->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: %" PetscInt_FMT " warps do not cover %" PetscInt_FMT " rows", sf->nwarps, op->n);
   for (PetscInt w = 0; w < sf->nwarps; w++) {
-    const int      K  = sf->wlanes[w];
+    const int      K  = sf->wlanes[w] & (SPTRSV_SYNCFREE_TAIL - 1);
     const PetscInt k0 = sf->wstart[w], k1 = sf->wstart[w + 1], lev = plan->level[plan->order[k0]];
-    PetscCheck(K >= 1 && K <= 32 && (K & (K - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: warp %" PetscInt_FMT " has %d lanes per row", w, K);
+    PetscCheck((sf->wlanes[w] & ~(SPTRSV_SYNCFREE_TAIL | (SPTRSV_SYNCFREE_TAIL - 1))) == 0 && K >= 1 && K <= 32 && (K & (K - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: warp %" PetscInt_FMT " has %d lanes per row", w, K);
     PetscCheck(k1 > k0 && (k1 - k0) * K <= 32, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: warp %" PetscInt_FMT " holds %" PetscInt_FMT " rows of %d lanes", w, k1 - k0, K);
+    PetscCheck(sf->wlanes[w] == SpTrsvSyncFreeWarpWord(op, plan->order, k0, k1, K), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: warp %" PetscInt_FMT ": wrong tail flag", w);
     for (PetscInt k = k0; k < k1; k++) {
       const PetscInt i = plan->order[k], len = op->ri[i + 1] - op->ri[i];
+      const int      need = SpTrsvSyncFreeRowLanes(len, sf->max_lanes);
       /* level dispatch: one level and one bin per warp (no row waits for its own warp); natural dispatch:
          consecutive rows in the triangle's order, K enough lanes for each */
       if (!sf->natural) PetscCheck(plan->level[i] == lev, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: warp %" PetscInt_FMT " mixes levels %" PetscInt_FMT " and %" PetscInt_FMT, w, lev, plan->level[i]);
       else PetscCheck(i == (op->lower ? k : op->n - 1 - k), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: natural dispatch puts row %" PetscInt_FMT " at position %" PetscInt_FMT, i, k);
-      PetscCheck(len <= K || (K == 32 && k1 == k0 + 1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: row %" PetscInt_FMT " has %" PetscInt_FMT " entries for %d lanes", i, len, K);
-      PetscCheck(sf->natural ? SpTrsvSyncFreeLanes(len) <= K : SpTrsvSyncFreeLanes(len) == K, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: row %" PetscInt_FMT " of length %" PetscInt_FMT " is in a warp of %d lanes per row", i, len, K);
+      PetscCheck(!SpTrsvSyncFreeLong(len, sf->max_lanes) || k1 == k0 + 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: long row %" PetscInt_FMT " shares warp %" PetscInt_FMT, i, w);
+      PetscCheck(sf->natural ? need <= K : need == K, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: row %" PetscInt_FMT " of length %" PetscInt_FMT " is in a warp of %d lanes per row", i, len, K);
     }
     if (sf->warpell)
       for (int lane = 0; lane < 32; lane++) {
@@ -274,6 +294,7 @@ PetscErrorCode SpTrsvOptions_syncfree(SpTrsvOptionItems PetscOptionsObject, SpTr
   opts->natural = (PetscBool)(dp == 1);
   opts->alap    = (PetscBool)(lv == 1);
   opts->warpell = (PetscBool)(st == 1);
+  PetscCall(PetscOptionsInt("-mat_sptrsv_max_lanes", "Lanes per row at most (1, 2, 4, ..., 32): rows with more entries loop over them", "MatSolverType sptrsv_syncfree", opts->max_lanes, &opts->max_lanes, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_spin_ns", "CUDA: nanoseconds a lane waiting for a dependency sleeps between two polls (0: poll without pause)", "MatSolverType sptrsv_syncfree", opts->spin_ns, &opts->spin_ns, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_blocks_per_sm", "CUDA: resident blocks per multiprocessor that take the warps in turn (0: one block per 4 warps)", "MatSolverType sptrsv_syncfree", opts->blocks_per_sm, &opts->blocks_per_sm, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);

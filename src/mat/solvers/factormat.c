@@ -356,6 +356,7 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, 
   sp->opts.alap        = PETSC_FALSE;
   sp->opts.warpell     = PETSC_FALSE;
   sp->opts.natural     = SPTRSV_DEFAULT_NATURAL;
+  sp->opts.max_lanes     = SPTRSV_DEFAULT_MAX_LANES;
   sp->opts.spin_ns       = SPTRSV_DEFAULT_SPIN_NS;
   sp->opts.blocks_per_sm = SPTRSV_DEFAULT_BLOCKS_PER_SM;
   B->data        = sp;

@@ -18,8 +18,10 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
   opts->alap        = PETSC_FALSE;
   opts->warpell     = PETSC_FALSE;
   opts->natural     = SPTRSV_DEFAULT_NATURAL;
+  opts->max_lanes     = SPTRSV_DEFAULT_MAX_LANES;
   opts->spin_ns       = SPTRSV_DEFAULT_SPIN_NS;
   opts->blocks_per_sm = SPTRSV_DEFAULT_BLOCKS_PER_SM;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_max_lanes", &opts->max_lanes, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_spin_ns", &opts->spin_ns, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_blocks_per_sm", &opts->blocks_per_sm, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_graph", &opts->use_graph, NULL));
