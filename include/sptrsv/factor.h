@@ -1,6 +1,7 @@
 /* SpTrsvFactor: incomplete factorizations that feed the triangular solves (private to the plugin) */
 #pragma once
 #include <sptrsv/tri.h>
+#include <sptrsv/utils.h>
 
 /*
    P A Q^T ~ L U with L unit lower triangular and U upper triangular (explicit, inverted diagonal).
@@ -66,25 +67,13 @@ typedef struct {
   PetscScalar pv;       /* pivot of the active row */
 } SpTrsvShiftCtx;
 
-/* a growable array of PetscInt used while building patterns */
-typedef struct {
-  PetscInt  *a;
-  PetscInt64 n, cap;
-} SpTrsvIntBuf;
-
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorReset(SpTrsvFactor);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckMat(Mat, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorGetPerm(IS, PetscInt, const char *, PetscInt **);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorInvertPerm(PetscInt, const PetscInt *, PetscInt **);
-SPTRSV_INTERN PetscErrorCode SpTrsvFactorGetCSR(Mat, const PetscInt **, const PetscInt **, const PetscScalar **);
-SPTRSV_INTERN PetscErrorCode SpTrsvFactorRestoreCSR(Mat, const PetscInt **, const PetscInt **, const PetscScalar **);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorFindDiagonal(PetscInt, const PetscInt *, const PetscInt *, PetscInt *);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckSamePattern(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscInt *);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckFinite(PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, PetscBool, PetscBool *);
-SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckCount(PetscInt64, const char *);
-SPTRSV_INTERN PetscErrorCode SpTrsvIntBufPush(SpTrsvIntBuf *, PetscInt);
-SPTRSV_INTERN PetscErrorCode SpTrsvIntBufReserve(SpTrsvIntBuf *, PetscInt64);
-SPTRSV_INTERN PetscErrorCode SpTrsvIntBufFinish(SpTrsvIntBuf *, PetscInt **);
 SPTRSV_INTERN PetscErrorCode SpTrsvShiftSetUp(const MatFactorInfo *, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, SpTrsvShiftCtx *);
 SPTRSV_INTERN PetscErrorCode SpTrsvShiftCheckPivot(const MatFactorInfo *, SpTrsvShiftCtx *, PetscInt, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvShiftRefine(const MatFactorInfo *, SpTrsvShiftCtx *);

@@ -183,12 +183,12 @@ PetscErrorCode SpTrsvFactorICCSymbolic(Mat A, IS perm, const MatFactorInfo *info
   for (PetscInt k = 0; k < n; k++) sym->iperm[fac->rperm ? fac->rperm[k] : k] = k;
   PetscCall(PetscMalloc4(n + 1, &sym->work, n + 1, &sym->il, n + 1, &sym->head, n + 1, &sym->next));
 
-  PetscCall(SpTrsvFactorGetCSR(A, &ai, &aj, NULL));
+  PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, NULL));
   sym->nnzA = ai[n];
   fac->nnzA = ai[n];
   ierr      = SpTrsvFactorFindDiagonal(n, ai, aj, sym->adiag);
   if (!ierr) ierr = SpTrsvICCSymbolicRows(n, levels, info->fill, ai, aj, fac->rperm, sym->iperm, &wk);
-  PetscCall(SpTrsvFactorRestoreCSR(A, &ai, &aj, NULL));
+  PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, NULL));
   if (ierr) PetscCall(SpTrsvICCWorkFree(&wk));
   PetscCall(ierr);
 

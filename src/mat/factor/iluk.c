@@ -193,12 +193,12 @@ PetscErrorCode SpTrsvFactorILUSymbolic(Mat A, IS isrow, IS iscol, const MatFacto
   PetscCall(SpTrsvFactorGetPerm(iscol, n, "column", &fac->cperm));
   PetscCall(SpTrsvFactorInvertPerm(n, fac->cperm, &sym->icperm));
 
-  PetscCall(SpTrsvFactorGetCSR(A, &ai, &aj, NULL));
+  PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, NULL));
   sym->nnzA = ai[n];
   fac->nnzA = ai[n];
   ierr      = SpTrsvFactorFindDiagonal(n, ai, aj, sym->adiag);
   if (!ierr) ierr = SpTrsvFactorILUPattern(n, levels, (PetscBool)(info->diagonal_fill != 0.0), info->fill, ai, aj, fac->rperm, sym->icperm, (PetscBool)(fac->cperm != NULL), &li, &lj, &ui, &uj);
-  PetscCall(SpTrsvFactorRestoreCSR(A, &ai, &aj, NULL));
+  PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, NULL));
   PetscCall(ierr);
 
   PetscCall(SpTrsvTriCreate(n, SPTRSV_LOWER, PETSC_TRUE, &fac->L));

@@ -76,7 +76,7 @@ PetscErrorCode SpTrsvBlockMatCreateExpanded(PetscInt n, PetscInt bs, const Petsc
   PetscInt *i, *j, k = 0;
 
   PetscFunctionBegin;
-  PetscCall(SpTrsvFactorCheckCount((PetscInt64)bi[n] * bs * bs, "nonzeros of the expanded matrix"));
+  PetscCall(SpTrsvCheckCount((PetscInt64)bi[n] * bs * bs, "nonzeros of the expanded matrix"));
   PetscCall(PetscMalloc1(n * bs + 1, &i));
   PetscCall(PetscMalloc1((size_t)bi[n] * bs * bs + 1, &j));
   PetscCall(PetscCalloc1((size_t)bi[n] * bs * bs + 1, sa));
