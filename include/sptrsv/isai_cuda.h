@@ -1,6 +1,7 @@
 /* PC isai on the GPU: block ILU, ISAI column solves, scalar expansion (src/cuda/; private to the plugin, CUDA builds only) */
 #pragma once
 #include <sptrsv/isai.h>
+#include <sptrsv/bilu.h>
 #include <sptrsv/backend.h>
 
 /*

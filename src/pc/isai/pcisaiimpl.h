@@ -1,6 +1,8 @@
 /* PC isai's private data, shared by pcisai.c and pcisaidevice.c (private to the plugin) */
 #pragma once
 #include <sptrsv/isai.h>
+#include <sptrsv/bilu.h>
+#include <sptrsv/factor.h>
 #include <petsc/private/pcimpl.h>
 
 typedef struct {
