@@ -1,5 +1,6 @@
 /* PETSc matrices that apply a block CSR operator (ISAI factors, triangles): MATSEQAIJ or MATSEQBAIJ */
-#include <sptrsv/isai.h>
+#include <sptrsv/isaimat.h>
+#include <sptrsv/utils.h>
 #include <petsc/private/petscimpl.h> /* PetscObjectStateIncrease() */
 
 /*

@@ -3,6 +3,7 @@
 #include <sptrsv/isai.h>
 #include <sptrsv/bilu.h>
 #include <sptrsv/factor.h>
+#include <sptrsv/isaimat.h>
 #include <petsc/private/pcimpl.h>
 
 typedef struct {
