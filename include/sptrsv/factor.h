@@ -67,6 +67,30 @@ typedef struct {
   PetscScalar pv;       /* pivot of the active row */
 } SpTrsvShiftCtx;
 
+/*
+   SpTrsvFillListMerge - the level-of-fill rule of ILU(k)/ICC(k) for one pivot row: the active row is a
+   linked list of columns (nxt, ascending, ending at n; lev[c] = level of column c, -1 when absent); the
+   pivot row's entries cols[0..nz) (ascending) with levels levs[] give fill of level base + levs[t] + 1,
+   which is added (at most levels) after the insertion cursor cur, or lowers the level already there.
+*/
+static inline void SpTrsvFillListMerge(PetscInt levels, PetscInt base, PetscInt cur, PetscInt nz, const PetscInt *cols, const PetscInt *levs, PetscInt *nxt, PetscInt *lev)
+{
+  for (PetscInt t = 0; t < nz; t++) {
+    const PetscInt nl = base + levs[t] + 1, c = cols[t];
+
+    if (nl > levels) continue;
+    if (lev[c] >= 0) {
+      if (nl < lev[c]) lev[c] = nl;
+    } else {
+      while (nxt[cur] < c) cur = nxt[cur];
+      nxt[c]   = nxt[cur];
+      nxt[cur] = c;
+      lev[c]   = nl;
+      cur      = c;
+    }
+  }
+}
+
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorReset(SpTrsvFactor);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckMat(Mat, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorGetPerm(IS, PetscInt, const char *, PetscInt **);

@@ -107,26 +107,7 @@ static PetscErrorCode SpTrsvILUSymbolicRows(PetscInt n, PetscInt levels, PetscBo
     /* merge the upper parts of the pivot rows prow < i (ascending; the list grows while we walk it).
        With k = 0 every merged entry would have level >= 1: nothing to do. */
     if (levels > 0) {
-      for (PetscInt prow = nxt[n]; prow < i; prow = nxt[prow]) {
-        const PetscInt lp  = lev[prow];
-        PetscInt       cur = prow; /* insertion cursor: entries of U(prow,:) come in ascending order */
-
-        for (PetscInt p = ui[prow]; p < ui[prow + 1]; p++) {
-          const PetscInt nl = lp + wk->ul.a[p] + 1;
-
-          if (nl > levels) continue;
-          c = wk->uj.a[p];
-          if (lev[c] >= 0) {
-            if (nl < lev[c]) lev[c] = nl;
-          } else {
-            while (nxt[cur] < c) cur = nxt[cur];
-            nxt[c]   = nxt[cur];
-            nxt[cur] = c;
-            lev[c]   = nl;
-            cur      = c;
-          }
-        }
-      }
+      for (PetscInt prow = nxt[n]; prow < i; prow = nxt[prow]) SpTrsvFillListMerge(levels, lev[prow], prow, ui[prow + 1] - ui[prow], wk->uj.a + ui[prow], wk->ul.a + ui[prow], nxt, lev);
     }
 
     /* store the row: strict lower part into L, strict upper part (and its levels) into U */
