@@ -6,6 +6,7 @@
 #include <sptrsv/factormat.h>
 #include <petsctime.h>
 #include "../common/stencil.h"
+#include "../common/relerr.h"
 #if !defined(SPTRSV_NO_MMLOAD)
   #include "../common/mmload.h"
 #endif
@@ -104,7 +105,6 @@ typedef enum {
 } Where;
 
 /* bench_common.c */
-double         RelErr(PetscInt, const PetscScalar *, const PetscScalar *);
 void           BenchFillRandom(PetscInt, unsigned long long *, PetscScalar *);
 Result        *NewResult(Bench *, const char *, const char *);
 const Result  *FindResult(const Bench *, const char *, const char *);
