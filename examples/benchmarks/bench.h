@@ -17,7 +17,7 @@
 
 /* the cuSPARSE comparison and event timing need the CUDA headers (a CUDA PETSc puts them on the include
    path; with a host PETSc they must be found by the compiler, e.g. CPATH=/usr/local/cuda/include) */
-#if defined(PETSC_SPTRSV_HAVE_CUDA) && !defined(PETSC_USE_COMPLEX) && (defined(PETSC_USE_REAL_DOUBLE) || defined(PETSC_USE_REAL_SINGLE))
+#if defined(PETSC_SPTRSV_HAVE_CUDA) && defined(SPTRSV_CUDA_SCALAR_OK)
   #if defined(__has_include)
     #if __has_include(<cuda_runtime.h>) && __has_include(<cusparse.h>)
       #define BENCH_HAVE_CUDA 1

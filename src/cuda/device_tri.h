@@ -9,12 +9,6 @@
 #include "cuda_upload.h" /* SpTrsvCUDAMallocInt(), for the paths' schedules */
 #include <sptrsv/backend.h>
 
-/* The kernels are written for real scalars (double, or float): complex atomics and shuffles are not
-   provided. Without them the backend reports itself unavailable and the host backend runs. */
-#if !defined(PETSC_USE_COMPLEX) && (defined(PETSC_USE_REAL_DOUBLE) || defined(PETSC_USE_REAL_SINGLE))
-  #define SPTRSV_CUDA_SCALAR_OK 1
-#endif
-
 /*
    - SPTRSV_CUDA_ROW_BLOCK: threads per block of the shared row kernels (the CSC sweep right-hand side).
    - A CUDA graph replaces a launch sequence when it has at least SPTRSV_CUDA_GRAPH_MIN_LAUNCHES launches: a

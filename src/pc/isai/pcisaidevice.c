@@ -27,7 +27,7 @@ PetscErrorCode PCISAIDeviceUsable_Private(PC pc, PetscBool gpu, PetscBool scalar
 {
   PetscFunctionBegin;
   *usable = PETSC_FALSE;
-#if defined(PCISAI_DEVICE_PIPELINE) && !defined(PETSC_USE_COMPLEX)
+#if defined(PCISAI_DEVICE_PIPELINE) && defined(SPTRSV_CUDA_SCALAR_OK)
   PC_ISAI *jac = (PC_ISAI *)pc->data;
   if (gpu && jac->gpufactor_req && !scalar && bs >= 2 && jac->ftype == MAT_FACTOR_ILU) {
     const SpTrsvBackendOps *cuda;
