@@ -7,9 +7,10 @@
    optionally with m Richardson steps per triangle, x <- x + N (b - T x).
 */
 #include "pcisaiimpl.h"
+#include <sptrsv/backend.h>
+#include <sptrsv/isaiprec.h>
 #if defined(PETSC_SPTRSV_HAVE_CUDA)
   #include <sptrsv/isai_cuda.h>
-  #include <sptrsv/backend.h>
 #endif
 #include <petsctime.h>
 
@@ -219,26 +220,6 @@ static PetscErrorCode PCISAIApplyMatrix_Private(PetscBool gpu, Mat H, Mat *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  PCISAIUseGPU_Private - whether the apply runs on the GPU: -pc_isai_backend cuda, or auto with a
-  matrix of PETSc's CUDA types (the user chose the GPU with -mat_type aijcusparse / -dm_mat_type).
-  The GPU apply uses PETSc's cuSPARSE matrices, so it needs a PETSc configured with CUDA.
-*/
-static PetscErrorCode PCISAIUseGPU_Private(PC pc, PetscBool *gpu)
-{
-  PC_ISAI *jac = (PC_ISAI *)pc->data;
-
-  PetscFunctionBegin;
-  *gpu = PETSC_FALSE;
-#if defined(PETSC_HAVE_CUDA)
-  if (jac->backendreq == SPTRSV_BACKEND_CUDA) *gpu = PETSC_TRUE;
-  else if (jac->backendreq == SPTRSV_BACKEND_AUTO) PetscCall(PetscObjectTypeCompareAny((PetscObject)pc->pmat, gpu, MATSEQAIJCUSPARSE, MATAIJCUSPARSE, ""));
-#else
-  PetscCheck(jac->backendreq != SPTRSV_BACKEND_CUDA, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_isai_backend cuda needs a PETSc configured with CUDA (the apply uses PETSc's cuSPARSE matrices); this PETSc has none: use auto or host");
-#endif
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* new values of the apply matrices after a numeric setup */
 static PetscErrorCode PCISAIUpdateApplyMatrices_Private(PC pc)
 {
@@ -293,6 +274,27 @@ static PetscErrorCode PCISAIColumnSolves_Private(PC pc, PetscBool build)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  PCISAISelectBackend_Private - whether the apply runs on the GPU, chosen by SpTrsvBackendSelect() from
+  -pc_isai_backend (named with the PC's prefix in the messages) and what PC isai's GPU variant needs
+  (SpTrsvISAICUDAUse(): a PETSc configured with CUDA; auto takes it for a matrix of PETSc's CUDA types)
+*/
+static PetscErrorCode PCISAISelectBackend_Private(PC pc, PetscBool *gpu)
+{
+  PC_ISAI             *jac = (PC_ISAI *)pc->data;
+  SpTrsvBackendCUDAUse use;
+  SpTrsvExecSlot       slot;
+  char                 option[256], note[256];
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvOptionName((PetscObject)pc, "pc_isai_backend", option, sizeof(option)));
+  PetscCall(SpTrsvISAICUDAUse(pc->pmat, &use));
+  PetscCall(SpTrsvBackendSelect(jac->backendreq, option, &use, &slot, note, sizeof(note)));
+  PetscCall(PetscInfo(pc, "PC isai backend %s: %s\n", slot == SPTRSV_EXEC_CUDA ? "cuda" : "host", note));
+  *gpu = (PetscBool)(slot == SPTRSV_EXEC_CUDA);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_ISAI(PC pc)
 {
   PC_ISAI       *jac = (PC_ISAI *)pc->data;
@@ -316,7 +318,7 @@ static PetscErrorCode PCSetUp_ISAI(PC pc)
   if (jac->bsreq > 0) bs = jac->bsreq;
   else PetscCall(MatGetBlockSize(P, &bs));
   PetscCheck(bs >= 1 && bs <= SPTRSV_BS_MAX, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PC isai supports block sizes 1 to %d, not %" PetscInt_FMT, SPTRSV_BS_MAX, bs);
-  PetscCall(PCISAIUseGPU_Private(pc, &gpu));
+  PetscCall(PCISAISelectBackend_Private(pc, &gpu));
   scalar = (PetscBool)(isaij && bs == 1);
   build  = (PetscBool)(gpu != jac->gpu || !jac->NL || !pc->setupcalled || pc->flag != SAME_NONZERO_PATTERN || P != jac->pmat || bs != jac->bs || jac->power != jac->b_power || jac->levels != jac->b_levels || jac->ftype != jac->b_ftype || (jac->relax > 0) != (jac->b_relax > 0));
   PetscCall(PCISAISetFactorInfo_Private(pc, scalar));
