@@ -26,6 +26,12 @@ struct _n_SpTrsvBILU {
   PetscInt       zeropivot_row;  /* the first one's block row */
   PetscInt       zeropivot_sub;  /* and its row inside the block */
   PetscBool      nonfinite;      /* a NaN/Inf entry in the matrix */
+  /* the value map, for a numeric phase that gathers the matrix's own value array itself (the GPU's): made by
+     the symbolic phase when valuemap is set (src/mat/factor/bilumap.c) */
+  PetscBool valuemap; /* input, default PETSC_FALSE */
+  PetscInt  nval;     /* values in the matrix's array: AIJ nonzeros, or BAIJ blocks times bs^2 */
+  PetscInt *amap;     /* value k of that array -> its value index in F = [L strict | diagonal | U strict]
+                         (block rows in order, bs*bs values per block, column-major) */
 };
 
 SPTRSV_INTERN PetscErrorCode SpTrsvBILUCreate(PetscInt, PetscInt, SpTrsvBILU *);
@@ -33,3 +39,9 @@ SPTRSV_INTERN PetscErrorCode SpTrsvBILUSymbolic(const SpTrsvBlockCSR *, IS, IS, 
 SPTRSV_INTERN PetscErrorCode SpTrsvBILUNumeric(const SpTrsvBlockCSR *, const MatFactorInfo *, SpTrsvBILU);
 SPTRSV_INTERN PetscErrorCode SpTrsvBILUSolve(SpTrsvBILU, const PetscScalar *, PetscScalar *);
 SPTRSV_INTERN PetscErrorCode SpTrsvBILUDestroy(SpTrsvBILU *);
+
+/* the layout F of the factor's values against the matrix's own value array (src/mat/factor/bilumap.c) */
+SPTRSV_INTERN PetscErrorCode SpTrsvBILUValueMapCreate(SpTrsvBILU, Mat);                                         /* nval, amap (the symbolic phase) */
+SPTRSV_INTERN PetscErrorCode SpTrsvBILUGetValueCount(SpTrsvBILU, Mat, PetscInt *);                               /* values in the matrix's array */
+SPTRSV_INTERN PetscErrorCode SpTrsvBILUValueLocation(SpTrsvBILU, Mat, PetscInt, PetscInt *, PetscInt *);        /* row and column of value k */
+SPTRSV_INTERN PetscErrorCode SpTrsvBILUTriangleSources(SpTrsvBILU, SpTrsvBlockTri, const PetscInt *, PetscInt **); /* F's block of each block of a whole triangle */

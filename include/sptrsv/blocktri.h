@@ -19,6 +19,7 @@ typedef struct {
   PetscInt           n, bs;
   const PetscInt    *i, *j;
   const PetscScalar *a;
+  Mat                src; /* the matrix it was read from */
   /* private: what SpTrsvBlockCSRRestore() gives back */
   Mat              mat;        /* the matrix, when borrowed */
   PetscScalar     *mat_a;      /* its value array, when borrowed */

@@ -69,7 +69,8 @@ PetscErrorCode SpTrsvBlockCSRGet(Mat A, PetscInt bs, SpTrsvBlockCSR *B)
   PetscCheck(isbaij || isaij, PETSC_COMM_SELF, PETSC_ERR_SUP, "Block ILU of matrix type %s is not supported: use MATSEQAIJ or MATSEQBAIJ", type);
   if (bs <= 0) bs = abs;
   PetscCheck(bs >= 1 && bs <= SPTRSV_BS_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Block size %" PetscInt_FMT " is not supported: use 1 to %d", bs, SPTRSV_BS_MAX);
-  B->bs = bs;
+  B->bs  = bs;
+  B->src = A;
   if (isbaij) {
     PetscBool done;
 
