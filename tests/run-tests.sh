@@ -511,11 +511,11 @@ run_test gs/log-view ours_grep ex2 "-m 30 -n 30 -pc_type gs -log_view" "^SpTrsvG
 run_test gs/help ours_grep ex2 "-m 30 -n 30 -pc_type gs -help" "-pc_gs_type" "-pc_gs_omega" "-pc_gs_its" "-pc_gs_scheduler" "-pc_gs_format"
 
 OURS="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv_level"
+run_test view/bad-option-sub-prefix ours_fails ex2 "-m 10 -n 10 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_level -sub_mat_sptrsv_fuse_passes 0" "-sub_mat_sptrsv_fuse_passes must be >= 1"
 run_test view/ksp-view ours_grep ex2 "$OURS -ksp_view" "sptrsv_level" "[0-9]+ levels" "rows per level"
 run_test view/log-view ours_grep ex2 "$OURS -log_view" "^SpTrsvSolve " "^SpTrsvSymbolic " "^SpTrsvNumeric " "^MatSolve "
 run_test view/help ours_grep ex2 "$OURS -help" "-mat_sptrsv_backend" "-mat_sptrsv_format"
 run_test view/help-sub-prefix ours_grep ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_level -help" "-sub_mat_sptrsv_backend"
-run_test view/bad-option-sub-prefix ours_fails ex2 "-m 10 -n 10 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_level -sub_mat_sptrsv_fuse_passes 0" "-sub_mat_sptrsv_fuse_passes must be >= 1"
 
 # h. scripts/compare.sh: one program run with PETSc's solver and with the plugin's paths, one table
 #    compare_script "ARGS": compare.sh --paths "$CMP_PATHS" -- ex2 ARGS exits 0 and prints one row per run (petsc first,
