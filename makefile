@@ -85,7 +85,7 @@ BENCH_COMMON := examples/benchmarks/bench_common.c examples/benchmarks/bench_mat
 BENCH_SRC    := examples/benchmarks/bench.c $(BENCH_COMMON)
 BENCH_GS_SRC := examples/benchmarks/bench_gs.c examples/benchmarks/bench_gs_cusparse.c $(BENCH_COMMON)
 BENCH_ISAI_SRC := examples/benchmarks/bench_isai.c $(STENCIL_SRC)
-BENCH_HDR    := examples/benchmarks/bench.h examples/common/stencil.h examples/common/mmload.h
+BENCH_HDR    := examples/benchmarks/bench.h examples/common/stencil.h examples/common/mmload.h examples/common/relerr.h
 BENCH_LINK    = $(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $(filter %.c,$^) $(INTERNAL_LIBS)
 examples/benchmarks/bench: $(BENCH_SRC) examples/common/mmload.c $(BENCH_HDR) $(SPTRSV_AR)
 	$(BENCH_LINK)

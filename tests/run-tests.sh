@@ -529,6 +529,7 @@ run_test gs/log-view ours_grep ex2 "-m 30 -n 30 -pc_type gs -log_view" "^SpTrsvG
 run_test gs/help ours_grep ex2 "-m 30 -n 30 -pc_type gs -help" "-pc_gs_type" "-pc_gs_omega" "-pc_gs_its" "-pc_gs_scheduler" "-pc_gs_format"
 
 OURS="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv_level"
+run_test view/bad-option-sub-prefix ours_fails ex2 "-m 10 -n 10 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_level -sub_mat_sptrsv_fuse_passes 0" "-sub_mat_sptrsv_fuse_passes must be >= 1"
 run_test view/ksp-view ours_grep ex2 "$OURS -ksp_view" "sptrsv_level" "[0-9]+ levels" "rows per level"
 run_test view/log-view ours_grep ex2 "$OURS -log_view" "^SpTrsvSolve " "^SpTrsvSymbolic " "^SpTrsvNumeric " "^MatSolve "
 run_test view/help ours_grep ex2 "$OURS -help" "-mat_sptrsv_backend" "-mat_sptrsv_format"
@@ -735,6 +736,8 @@ run_test isai/bad-power ours_fails ex2 "-m 10 -n 10 -pc_type isai -pc_isai_power
 # tests/device/check_isai.c compares it with the host apply)
 if ! grep -q "define PETSC_HAVE_CUDA 1" "${PETSC_DIR:-/usr/lib/petsc}/include/petscconf.h" 2>/dev/null; then
   run_test isai/backend-cuda-needs-cuda-petsc ours_fails ex2 "-m 10 -n 10 -pc_type isai -pc_isai_backend cuda" "needs a PETSc configured with CUDA"
+  # the message names the option as the user typed it, with the PC's prefix
+  run_test isai/backend-cuda-prefixed-option ours_fails ex2 "-m 10 -n 10 -pc_type bjacobi -sub_pc_type isai -sub_pc_isai_backend cuda" "-sub_pc_isai_backend cuda requested, but .*needs a PETSc configured with CUDA"
 fi
 run_test isai/options-file ours_grep ex2 "-m 12 -n 12 -options_file $ROOT/petscconf-snippets/isai.opts -ksp_view -ksp_converged_reason" "type: isai" "N_L ~ L\^-1 on S\(\|L\|\^1\)" "Linear solve converged"
 run_test isai/view-host-backend ours_grep ex2 "-m 12 -n 12 -pc_type isai -ksp_view" "backend host \(requested auto\): column solves on the host; apply: 2 SpMVs with seqaij matrices"

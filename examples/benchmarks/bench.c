@@ -266,7 +266,7 @@ static PetscErrorCode VecErr(Bench *B, Vec x, double *err)
 
   PetscFunctionBeginUser;
   PetscCall(VecGetArrayRead(x, &a));
-  *err = RelErr(B->n, a, B->xref);
+  *err = RelErrInf(B->n, a, B->xref);
   PetscCall(VecRestoreArrayRead(x, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -6,6 +6,7 @@
 #include <sptrsv/factormat.h>
 #include <petsctime.h>
 #include "../common/stencil.h"
+#include "../common/relerr.h"
 #if !defined(SPTRSV_NO_MMLOAD)
   #include "../common/mmload.h"
 #endif
@@ -16,7 +17,7 @@
 
 /* the cuSPARSE comparison and event timing need the CUDA headers (a CUDA PETSc puts them on the include
    path; with a host PETSc they must be found by the compiler, e.g. CPATH=/usr/local/cuda/include) */
-#if defined(PETSC_SPTRSV_HAVE_CUDA) && !defined(PETSC_USE_COMPLEX) && (defined(PETSC_USE_REAL_DOUBLE) || defined(PETSC_USE_REAL_SINGLE))
+#if defined(PETSC_SPTRSV_HAVE_CUDA) && defined(SPTRSV_CUDA_SCALAR_OK)
   #if defined(__has_include)
     #if __has_include(<cuda_runtime.h>) && __has_include(<cusparse.h>)
       #define BENCH_HAVE_CUDA 1
@@ -104,7 +105,6 @@ typedef enum {
 } Where;
 
 /* bench_common.c */
-double         RelErr(PetscInt, const PetscScalar *, const PetscScalar *);
 void           BenchFillRandom(PetscInt, unsigned long long *, PetscScalar *);
 Result        *NewResult(Bench *, const char *, const char *);
 const Result  *FindResult(const Bench *, const char *, const char *);

@@ -1,20 +1,6 @@
 /* Helpers shared by the benchmark programs (bench.c, bench_gs.c): options, results, timing, errors, the device */
 #include "bench.h"
 
-/* ||x - ref||_inf / ||ref||_inf (NaN counts as infinite) */
-double RelErr(PetscInt n, const PetscScalar *x, const PetscScalar *ref)
-{
-  PetscReal dmax = 0, rmax = 0;
-
-  for (PetscInt i = 0; i < n; i++) {
-    PetscReal d = PetscAbsScalar(x[i] - ref[i]);
-    if (PetscIsInfOrNanReal(d)) d = PETSC_INFINITY;
-    dmax = PetscMax(dmax, d);
-    rmax = PetscMax(rmax, PetscAbsScalar(ref[i]));
-  }
-  return (double)(rmax > 0 ? dmax / rmax : dmax);
-}
-
 static int CompareDouble(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;
@@ -189,7 +175,7 @@ PetscErrorCode DeviceErr(Bench *B, const PetscScalar *d, const PetscScalar *ref,
   PetscFunctionBeginUser;
   BenchCUDA(cudaDeviceSynchronize());
   BenchCUDA(cudaMemcpy(B->hbuf, d, (size_t)B->n * sizeof(PetscScalar), cudaMemcpyDeviceToHost));
-  *err = RelErr(B->n, B->hbuf, ref);
+  *err = RelErrInf(B->n, B->hbuf, ref);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

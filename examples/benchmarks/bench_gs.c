@@ -102,7 +102,7 @@ static PetscErrorCode SetInitialIterate(Bench *B, PetscBool on_gpu, PetscScalar 
 static PetscErrorCode IterateErr(Bench *B, PetscBool on_gpu, const PetscScalar *x, double *err)
 {
   PetscFunctionBeginUser;
-  if (!on_gpu) *err = RelErr(B->n, x, B->xref);
+  if (!on_gpu) *err = RelErrInf(B->n, x, B->xref);
 #if defined(BENCH_HAVE_CUDA)
   else PetscCall(DeviceErr(B, x, B->xref, err));
 #endif

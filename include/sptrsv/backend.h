@@ -37,9 +37,18 @@ typedef struct {
 SPTRSV_INTERN const SpTrsvBackendOps SpTrsvBackendHost;
 SPTRSV_INTERN PetscErrorCode         SpTrsvBackendCUDAGet(const SpTrsvBackendOps **, PetscBool *, const char **);
 SPTRSV_INTERN PetscErrorCode         SpTrsvBackendCUDAGetStream(void *); /* CUDA builds: *(cudaStream_t *) = the stream the solves use */
-/* resolve a request to a backend; option is the option as the user can type it (with its prefix), used in
-   the messages; note (size notelen) says what was chosen and why */
-SPTRSV_INTERN PetscErrorCode SpTrsvBackendSelect(SpTrsvBackendType, const char *, const SpTrsvBackendOps **, char *, size_t);
+/* what decides the CUDA variant of a caller whose GPU code is not (only) the plugin's CUDA backend (PC isai's
+   apply runs PETSc's cuSPARSE matrices): whether it can run, whether auto takes it, and why (for the messages) */
+typedef struct {
+  PetscBool   available;
+  PetscBool   automatic;
+  const char *why;
+} SpTrsvBackendCUDAUse;
+
+/* resolve a request to a backend slot; option is the option as the user can type it (with its prefix), used in
+   the messages; use NULL: the plugin's CUDA backend decides; note (size notelen) says what was chosen and why */
+SPTRSV_INTERN PetscErrorCode SpTrsvBackendSelect(SpTrsvBackendType, const char *, const SpTrsvBackendCUDAUse *, SpTrsvExecSlot *, char *, size_t);
+SPTRSV_INTERN PetscErrorCode SpTrsvBackendGet(SpTrsvExecSlot, const SpTrsvBackendOps **); /* the backend of a slot */
 /* the option name "-<prefix><name>" of an object, for messages */
 SPTRSV_INTERN PetscErrorCode SpTrsvOptionName(PetscObject, const char *, char *, size_t);
 

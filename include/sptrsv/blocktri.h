@@ -1,6 +1,7 @@
-/* Block triangles, block CSR input and BILU(k) for block sizes 1..8 (private to the plugin) */
+/* Block triangles and block CSR input for block sizes 1..8 (private to the plugin) */
 #pragma once
-#include <sptrsv/factor.h>
+#include <sptrsv/tri.h>
+#include <sptrsv/utils.h>
 
 #define SPTRSV_BS_MAX 8
 
@@ -18,6 +19,7 @@ typedef struct {
   PetscInt           n, bs;
   const PetscInt    *i, *j;
   const PetscScalar *a;
+  Mat                src; /* the matrix it was read from */
   /* private: what SpTrsvBlockCSRRestore() gives back */
   Mat              mat;        /* the matrix, when borrowed */
   PetscScalar     *mat_a;      /* its value array, when borrowed */
@@ -91,35 +93,3 @@ static inline PetscBool SpTrsvBlockIsZero(PetscInt bs2, const PetscScalar *A)
     if (A[k] != (PetscScalar)0.0) return PETSC_FALSE;
   return PETSC_TRUE;
 }
-
-/*
-   SpTrsvBILU - block ILU(k) of a block CSR matrix, natural ordering: A ~ L U with L unit lower
-   (strict blocks in L) and U upper (strict blocks, diagonal blocks and their inverses in U). The same
-   factorization as PETSc's MATSEQBAIJ ILU (MatILUFactorSymbolic_SeqBAIJ, MatLUFactorNumeric_SeqBAIJ_N
-   and its unrolled variants): the same pattern, block operations and zero-pivot rules.
-*/
-typedef struct _n_SpTrsvBILU *SpTrsvBILU;
-struct _n_SpTrsvBILU {
-  PetscInt       n, bs, levels;
-  SpTrsvBlockTri L, U;
-  PetscInt       nnzA;  /* blocks of A at the symbolic phase */
-  PetscInt      *adiag; /* position of the diagonal block of each block row of A */
-  PetscScalar   *work;  /* dense block row accumulator, n * bs * bs */
-  PetscReal      shift_amount;
-  PetscInt       nshifts;
-  PetscLogDouble flops; /* of the last numeric phase */
-  /* failures (as PETSc's BAIJ ILU, MatLUFactorNumeric_SeqBAIJ_N with allowzeropivot = !A->erroriffailure):
-     with erroriffailure (PC isai sets it from pc->erroriffailure) a zero pivot or a NaN/Inf entry is an error
-     naming the block row or the entry; otherwise the numeric phase records it and goes on */
-  PetscBool      erroriffailure; /* input, default PETSC_FALSE */
-  MatFactorError error;          /* MAT_FACTOR_NUMERIC_ZEROPIVOT after a zero pivot, else MAT_FACTOR_NOERROR */
-  PetscInt       zeropivot_row;  /* the first one's block row */
-  PetscInt       zeropivot_sub;  /* and its row inside the block */
-  PetscBool      nonfinite;      /* a NaN/Inf entry in the matrix */
-};
-
-SPTRSV_INTERN PetscErrorCode SpTrsvBILUCreate(PetscInt, PetscInt, SpTrsvBILU *);
-SPTRSV_INTERN PetscErrorCode SpTrsvBILUSymbolic(const SpTrsvBlockCSR *, IS, IS, const MatFactorInfo *, SpTrsvBILU);
-SPTRSV_INTERN PetscErrorCode SpTrsvBILUNumeric(const SpTrsvBlockCSR *, const MatFactorInfo *, SpTrsvBILU);
-SPTRSV_INTERN PetscErrorCode SpTrsvBILUSolve(SpTrsvBILU, const PetscScalar *, PetscScalar *);
-SPTRSV_INTERN PetscErrorCode SpTrsvBILUDestroy(SpTrsvBILU *);

@@ -16,6 +16,13 @@
   #define PETSC_INT_MAX PETSC_MAX_INT
 #endif
 
+/* The one real-scalar guard: the CUDA kernels (and the GPU code around them) are written for real scalars,
+   double or float (complex atomics and shuffles are not provided). Without it the CUDA backend reports
+   itself unavailable, PC isai keeps its column solves and factorization on the host, and the host runs. */
+#if !defined(PETSC_USE_COMPLEX) && (defined(PETSC_USE_REAL_DOUBLE) || defined(PETSC_USE_REAL_SINGLE))
+  #define SPTRSV_CUDA_SCALAR_OK 1
+#endif
+
 /* PETSc 3.23 made PetscOptionItems a pointer type: the argument of a PCSetFromOptions_XXX */
 #if PETSC_VERSION_LT(3, 23, 0)
 typedef PetscOptionItems *SpTrsvOptionItems;

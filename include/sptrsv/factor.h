@@ -1,6 +1,7 @@
 /* SpTrsvFactor: incomplete factorizations that feed the triangular solves (private to the plugin) */
 #pragma once
 #include <sptrsv/tri.h>
+#include <sptrsv/utils.h>
 
 /*
    P A Q^T ~ L U with L unit lower triangular and U upper triangular (explicit, inverted diagonal).
@@ -66,25 +67,37 @@ typedef struct {
   PetscScalar pv;       /* pivot of the active row */
 } SpTrsvShiftCtx;
 
-/* a growable array of PetscInt used while building patterns */
-typedef struct {
-  PetscInt  *a;
-  PetscInt64 n, cap;
-} SpTrsvIntBuf;
+/*
+   SpTrsvFillListMerge - the level-of-fill rule of ILU(k)/ICC(k) for one pivot row: the active row is a
+   linked list of columns (nxt, ascending, ending at n; lev[c] = level of column c, -1 when absent); the
+   pivot row's entries cols[0..nz) (ascending) with levels levs[] give fill of level base + levs[t] + 1,
+   which is added (at most levels) after the insertion cursor cur, or lowers the level already there.
+*/
+static inline void SpTrsvFillListMerge(PetscInt levels, PetscInt base, PetscInt cur, PetscInt nz, const PetscInt *cols, const PetscInt *levs, PetscInt *nxt, PetscInt *lev)
+{
+  for (PetscInt t = 0; t < nz; t++) {
+    const PetscInt nl = base + levs[t] + 1, c = cols[t];
+
+    if (nl > levels) continue;
+    if (lev[c] >= 0) {
+      if (nl < lev[c]) lev[c] = nl;
+    } else {
+      while (nxt[cur] < c) cur = nxt[cur];
+      nxt[c]   = nxt[cur];
+      nxt[cur] = c;
+      lev[c]   = nl;
+      cur      = c;
+    }
+  }
+}
 
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorReset(SpTrsvFactor);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckMat(Mat, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorGetPerm(IS, PetscInt, const char *, PetscInt **);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorInvertPerm(PetscInt, const PetscInt *, PetscInt **);
-SPTRSV_INTERN PetscErrorCode SpTrsvFactorGetCSR(Mat, const PetscInt **, const PetscInt **, const PetscScalar **);
-SPTRSV_INTERN PetscErrorCode SpTrsvFactorRestoreCSR(Mat, const PetscInt **, const PetscInt **, const PetscScalar **);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorFindDiagonal(PetscInt, const PetscInt *, const PetscInt *, PetscInt *);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckSamePattern(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscInt *);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckFinite(PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, PetscBool, PetscBool *);
-SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckCount(PetscInt64, const char *);
-SPTRSV_INTERN PetscErrorCode SpTrsvIntBufPush(SpTrsvIntBuf *, PetscInt);
-SPTRSV_INTERN PetscErrorCode SpTrsvIntBufReserve(SpTrsvIntBuf *, PetscInt64);
-SPTRSV_INTERN PetscErrorCode SpTrsvIntBufFinish(SpTrsvIntBuf *, PetscInt **);
 SPTRSV_INTERN PetscErrorCode SpTrsvShiftSetUp(const MatFactorInfo *, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, SpTrsvShiftCtx *);
 SPTRSV_INTERN PetscErrorCode SpTrsvShiftCheckPivot(const MatFactorInfo *, SpTrsvShiftCtx *, PetscInt, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvShiftRefine(const MatFactorInfo *, SpTrsvShiftCtx *);

@@ -41,9 +41,3 @@ SPTRSV_INTERN PetscErrorCode SpTrsvISAICreate(SpTrsvBlockTri, PetscInt, SpTrsvIS
 SPTRSV_INTERN PetscErrorCode SpTrsvISAISetShortMax(SpTrsvISAI, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvISAINumeric(SpTrsvISAI, SpTrsvBlockTri);
 SPTRSV_INTERN PetscErrorCode SpTrsvISAIDestroy(SpTrsvISAI *);
-
-/* sequential PETSc matrices from block CSR arrays: MATSEQAIJ for bs = 1, MATSEQBAIJ for bs > 1 */
-SPTRSV_INTERN PetscErrorCode SpTrsvBlockMatCreate(PetscInt, PetscInt, const PetscInt *, const PetscInt *, Mat *);
-SPTRSV_INTERN PetscErrorCode SpTrsvBlockMatSetValues(Mat, const PetscScalar *);
-/* the scalar expansion of a block CSR pattern as an AIJ matrix of the given type (zero values) */
-SPTRSV_INTERN PetscErrorCode SpTrsvBlockMatCreateExpanded(PetscInt, PetscInt, const PetscInt *, const PetscInt *, MatType, PetscInt **, PetscInt **, PetscScalar **, Mat *);

@@ -1,6 +1,8 @@
-/* PC isai on the GPU: block ILU, ISAI column solves, scalar expansion (src/cuda/; private to the plugin, CUDA builds only) */
+/* PC isai on the GPU: block ILU, ISAI column solves, scalar expansion (src/cuda/; private to the plugin; the
+   functions exist in CUDA builds only, PETSC_SPTRSV_HAVE_CUDA) */
 #pragma once
 #include <sptrsv/isai.h>
+#include <sptrsv/bilu.h>
 #include <sptrsv/backend.h>
 
 /*

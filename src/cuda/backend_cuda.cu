@@ -104,13 +104,26 @@ PetscErrorCode SpTrsvBackendCUDAGetStream(void *stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ---- index uploads -------------------------------------------------------------------------------- */
+/* ---- index uploads (cuda_upload.h) --------------------------------------------------------------- */
 
 PetscErrorCode SpTrsvCUDAMallocInt(int **d, PetscInt n, const int *h, cudaStream_t st)
 {
   PetscFunctionBegin;
   SpTrsvCUDACall(cudaMalloc((void **)d, (size_t)(n + 1) * sizeof(int)));
   if (n) SpTrsvCUDACall(cudaMemcpyAsync(*d, h, (size_t)n * sizeof(int), cudaMemcpyHostToDevice, st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvCUDAUploadIndices(const PetscInt *h, PetscInt len, int **d, cudaStream_t st)
+{
+  int *tmp;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(len + 1, &tmp));
+  for (PetscInt k = 0; k < len; k++) tmp[k] = (int)h[k];
+  PetscCall(SpTrsvCUDAMallocInt(d, len, tmp, st));
+  SpTrsvCUDACall(cudaStreamSynchronize(st));
+  PetscCall(PetscFree(tmp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

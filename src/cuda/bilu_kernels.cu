@@ -35,7 +35,7 @@ struct _n_SpTrsvCUDABILU {
 
 #define BILU_NONE ULLONG_MAX
 
-#if !defined(PETSC_USE_COMPLEX)
+#if defined(SPTRSV_CUDA_SCALAR_OK)
 __global__ void SpTrsvBILUGatherKernel(int nval, const int *__restrict__ amap, const PetscScalar *__restrict__ a, PetscScalar *__restrict__ fa, unsigned long long *flags)
 {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
@@ -220,7 +220,7 @@ PetscErrorCode SpTrsvCUDABILUNumeric(SpTrsvCUDABILU g, const PetscScalar *vals, 
   }
   SpTrsvCUDACall(cudaMemsetAsync(g->fa, 0, sizeof(PetscScalar) * bs2 * g->nnzF, g->stream));
   SpTrsvCUDACall(cudaMemsetAsync(g->flags, 0xff, sizeof(unsigned long long) * 2, g->stream));
-#if !defined(PETSC_USE_COMPLEX)
+#if defined(SPTRSV_CUDA_SCALAR_OK)
   if (g->nval) {
     SpTrsvBILUGatherKernel<<<(g->nval + 255) / 256, 256, 0, g->stream>>>(g->nval, g->amap, dv, g->fa, g->flags);
     SpTrsvCUDACheckLaunch();

@@ -56,9 +56,9 @@ PetscErrorCode SpTrsvCUDABSRMult(SpTrsvCUDABSR b, const PetscScalar *x, PetscSca
 
   PetscFunctionBegin;
   if (!b->mb) PetscFunctionReturn(PETSC_SUCCESS);
-#if defined(PETSC_USE_REAL_DOUBLE) && !defined(PETSC_USE_COMPLEX)
+#if defined(SPTRSV_CUDA_SCALAR_OK) && defined(PETSC_USE_REAL_DOUBLE)
   SpTrsvCusparseCall(cusparseDbsrmv(b->handle, CUSPARSE_DIRECTION_COLUMN, CUSPARSE_OPERATION_NON_TRANSPOSE, b->mb, b->mb, b->nnzb, &one, b->descr, b->va, b->bi, b->bj, b->bs, x, &zero, y));
-#elif defined(PETSC_USE_REAL_SINGLE) && !defined(PETSC_USE_COMPLEX)
+#elif defined(SPTRSV_CUDA_SCALAR_OK)
   SpTrsvCusparseCall(cusparseSbsrmv(b->handle, CUSPARSE_DIRECTION_COLUMN, CUSPARSE_OPERATION_NON_TRANSPOSE, b->mb, b->mb, b->nnzb, &one, b->descr, b->va, b->bi, b->bj, b->bs, x, &zero, y));
 #else
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The BSR SpMV needs real single or double scalars");

@@ -6,13 +6,8 @@
      adds its own schedule and kernels through the hooks of SpTrsvCUDATriData. */
 #pragma once
 #include "cuda_check.h"
+#include "cuda_upload.h" /* SpTrsvCUDAMallocInt(), for the paths' schedules */
 #include <sptrsv/backend.h>
-
-/* The kernels are written for real scalars (double, or float): complex atomics and shuffles are not
-   provided. Without them the backend reports itself unavailable and the host backend runs. */
-#if !defined(PETSC_USE_COMPLEX) && (defined(PETSC_USE_REAL_DOUBLE) || defined(PETSC_USE_REAL_SINGLE))
-  #define SPTRSV_CUDA_SCALAR_OK 1
-#endif
 
 /*
    - SPTRSV_CUDA_ROW_BLOCK: threads per block of the shared row kernels (the CSC sweep right-hand side).
@@ -70,7 +65,6 @@ cudaError_t SpTrsvCUDAKernelsProbe(void);
 /* ---- streams (backend_cuda.cu) --------------------------------------------------------------------- */
 PetscErrorCode SpTrsvCUDAGetStream(cudaStream_t *);        /* the stream every operation is enqueued on */
 PetscErrorCode SpTrsvCUDAGetCaptureStream(cudaStream_t *); /* a private stream for graph captures */
-PetscErrorCode SpTrsvCUDAMallocInt(int **, PetscInt, const int *, cudaStream_t); /* n+1 ints, n copied from the host (async) */
 
 /* ---- a triangle in plan order on the device, for a path's executor (device_tri.cu) -------------- */
 typedef struct _n_SpTrsvCUDATriData SpTrsvCUDATriData;

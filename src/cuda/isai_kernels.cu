@@ -38,7 +38,7 @@ struct _n_SpTrsvCUDAISAI {
   cudaStream_t       stream;
 };
 
-#if !defined(PETSC_USE_COMPLEX)
+#if defined(SPTRSV_CUDA_SCALAR_OK)
 /* C += A B for bs x bs column-major blocks */
 template <int BS>
 __device__ __forceinline__ void BlockGemm(int bs, const PetscScalar *A, const PetscScalar *B, PetscScalar *C)
@@ -178,7 +178,7 @@ PetscErrorCode SpTrsvCUDAISAINumeric(SpTrsvCUDAISAI g, SpTrsvISAI N, SpTrsvBlock
     SpTrsvCUDACall(cudaMemcpyAsync(g->ta, T->a, sizeof(PetscScalar) * bs2 * g->nnzT, cudaMemcpyHostToDevice, g->stream));
     if (!unit) SpTrsvCUDACall(cudaMemcpyAsync(g->tidiag, T->idiag, sizeof(PetscScalar) * bs2 * g->n, cudaMemcpyHostToDevice, g->stream));
   }
-#if !defined(PETSC_USE_COMPLEX)
+#if defined(SPTRSV_CUDA_SCALAR_OK)
   if (g->n) {
   #define ISAI_LAUNCH(B) SpTrsvISAIColumnsKernel<B><<<nblk, nthr, 0, g->stream>>>(g->n, g->bs, lower, unit, g->rb, g->re, g->roff, g->cj, g->va, g->vidiag, g->ci, g->cr, g->cmap, g->na)
     switch (g->bs) {

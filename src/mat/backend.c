@@ -31,33 +31,57 @@ PetscErrorCode SpTrsvOptionName(PetscObject obj, const char *name, char *buf, si
 }
 
 /*
-  SpTrsvBackendSelect - resolve a request (auto, host, cuda) to a backend; option is the option that made
-  the request, as the user typed it (e.g. -sub_mat_sptrsv_backend, -pc_gs_backend); note says why
+  SpTrsvBackendSelect - resolve a request (auto, host, cuda) to a backend slot; option is the option that made
+  the request, as the user typed it (e.g. -sub_mat_sptrsv_backend, -pc_gs_backend, -sub_pc_isai_backend); note
+  says why. use says what the caller's CUDA variant needs: NULL for the plugin's CUDA backend (the factor, PC
+  gs: available when a usable GPU is there, auto takes it then); PC isai passes its own (SpTrsvISAICUDAUse()).
 */
-PetscErrorCode SpTrsvBackendSelect(SpTrsvBackendType req, const char *option, const SpTrsvBackendOps **ops, char *note, size_t notelen)
+PetscErrorCode SpTrsvBackendSelect(SpTrsvBackendType req, const char *option, const SpTrsvBackendCUDAUse *use, SpTrsvExecSlot *slot, char *note, size_t notelen)
 {
+  SpTrsvBackendCUDAUse    own;
   const SpTrsvBackendOps *cuda;
-  PetscBool               avail;
-  const char             *why;
 
   PetscFunctionBegin;
   if (req == SPTRSV_BACKEND_HOST) {
-    *ops = &SpTrsvBackendHost;
+    *slot = SPTRSV_EXEC_HOST;
     PetscCall(PetscSNPrintf(note, notelen, "requested with %s host", option));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(SpTrsvBackendCUDAGet(&cuda, &avail, &why));
-  if (req == SPTRSV_BACKEND_CUDA) {
-    PetscCheck(avail, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s cuda requested, but %s", option, why);
-    *ops = cuda;
-    PetscCall(PetscSNPrintf(note, notelen, "requested with %s cuda", option));
-  } else if (avail) {
-    *ops = cuda;
-    PetscCall(PetscSNPrintf(note, notelen, "chosen automatically: %s", why));
-  } else {
-    *ops = &SpTrsvBackendHost;
-    PetscCall(PetscSNPrintf(note, notelen, "%s", why));
+  if (!use) {
+    PetscCall(SpTrsvBackendCUDAGet(&cuda, &own.available, &own.why));
+    own.automatic = own.available;
+    use           = &own;
   }
+  if (req == SPTRSV_BACKEND_CUDA) {
+    PetscCheck(use->available, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s cuda requested, but %s", option, use->why);
+    *slot = SPTRSV_EXEC_CUDA;
+    PetscCall(PetscSNPrintf(note, notelen, "requested with %s cuda", option));
+  } else if (use->available && use->automatic) {
+    *slot = SPTRSV_EXEC_CUDA;
+    PetscCall(PetscSNPrintf(note, notelen, "chosen automatically: %s", use->why));
+  } else {
+    *slot = SPTRSV_EXEC_HOST;
+    PetscCall(PetscSNPrintf(note, notelen, "%s", use->why));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvBackendGet - the backend of a slot chosen by SpTrsvBackendSelect() (for the CUDA slot, the plugin's
+  CUDA backend: an error when it cannot run here)
+*/
+PetscErrorCode SpTrsvBackendGet(SpTrsvExecSlot slot, const SpTrsvBackendOps **ops)
+{
+  PetscBool   avail;
+  const char *why;
+
+  PetscFunctionBegin;
+  if (slot == SPTRSV_EXEC_HOST) {
+    *ops = &SpTrsvBackendHost;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(SpTrsvBackendCUDAGet(ops, &avail, &why));
+  PetscCheck(avail && *ops, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA backend cannot run: %s", why);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,5 +1,6 @@
 /* Block CSR input, block triangles and the dense inversion of diagonal blocks */
 #include <sptrsv/blocktri.h>
+#include <sptrsv/utils.h>
 #include <petsc/private/petscimpl.h> /* the object state of a borrowed matrix */
 
 /* ---- block CSR input ----------------------------------------------------------------------------- */
@@ -68,7 +69,8 @@ PetscErrorCode SpTrsvBlockCSRGet(Mat A, PetscInt bs, SpTrsvBlockCSR *B)
   PetscCheck(isbaij || isaij, PETSC_COMM_SELF, PETSC_ERR_SUP, "Block ILU of matrix type %s is not supported: use MATSEQAIJ or MATSEQBAIJ", type);
   if (bs <= 0) bs = abs;
   PetscCheck(bs >= 1 && bs <= SPTRSV_BS_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Block size %" PetscInt_FMT " is not supported: use 1 to %d", bs, SPTRSV_BS_MAX);
-  B->bs = bs;
+  B->bs  = bs;
+  B->src = A;
   if (isbaij) {
     PetscBool done;
 
@@ -85,9 +87,9 @@ PetscErrorCode SpTrsvBlockCSRGet(Mat A, PetscInt bs, SpTrsvBlockCSR *B)
     PetscErrorCode     ierr;
 
     PetscCheck(m % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The matrix has %" PetscInt_FMT " rows, not a multiple of the block size %" PetscInt_FMT, m, bs);
-    PetscCall(SpTrsvFactorGetCSR(A, &ai, &aj, &aa));
+    PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, &aa));
     ierr = SpTrsvBlockCSRConvert(m, bs, ai, aj, aa, B);
-    PetscCall(SpTrsvFactorRestoreCSR(A, &ai, &aj, &aa));
+    PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, &aa));
     PetscCall(ierr);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -178,7 +180,7 @@ PetscErrorCode SpTrsvBlockTriGetFull(SpTrsvBlockTri t, PetscInt **fi, PetscInt *
   PetscInt *i, *j, k = 0;
 
   PetscFunctionBegin;
-  PetscCall(SpTrsvFactorCheckCount((PetscInt64)t->i[t->n] + t->n, "nonzero blocks"));
+  PetscCall(SpTrsvCheckCount((PetscInt64)t->i[t->n] + t->n, "nonzero blocks"));
   PetscCall(PetscMalloc1(t->n + 1, &i));
   PetscCall(PetscMalloc1(t->i[t->n] + t->n + 1, &j));
   i[0] = 0;

@@ -235,21 +235,14 @@ static PetscErrorCode RelErr(Vec x, Vec ref, PetscReal *err)
 {
   const PetscScalar *a, *r;
   PetscInt           n;
-  PetscReal          dmax = 0, rmax = 0;
 
   PetscFunctionBeginUser;
   PetscCall(VecGetLocalSize(ref, &n));
   PetscCall(VecGetArrayRead(x, &a));
   PetscCall(VecGetArrayRead(ref, &r));
-  for (PetscInt i = 0; i < n; i++) {
-    PetscReal d = PetscAbsScalar(a[i] - r[i]);
-    if (PetscIsInfOrNanReal(d)) d = PETSC_INFINITY;
-    dmax = PetscMax(dmax, d);
-    rmax = PetscMax(rmax, PetscAbsScalar(r[i]));
-  }
+  *err = RelErrInf(n, a, r); /* examples/common/relerr.h, through check_sweeps.h */
   PetscCall(VecRestoreArrayRead(x, &a));
   PetscCall(VecRestoreArrayRead(ref, &r));
-  *err = rmax > 0 ? dmax / rmax : dmax;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -175,20 +175,6 @@ static PetscErrorCode Download(const SpTrsvBackendOps *be, PetscInt n, PetscScal
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ||got - ref||_inf / ||ref||_inf (NaN counts as infinite) */
-static PetscReal RelErr(PetscInt n, const PetscScalar *got, const PetscScalar *ref)
-{
-  PetscReal dmax = 0, rmax = 0;
-
-  for (PetscInt i = 0; i < n; i++) {
-    PetscReal d = PetscAbsScalar(got[i] - ref[i]);
-    if (PetscIsInfOrNanReal(d)) d = PETSC_INFINITY;
-    dmax = PetscMax(dmax, d);
-    rmax = PetscMax(rmax, PetscAbsScalar(ref[i]));
-  }
-  return rmax > 0 ? dmax / rmax : dmax;
-}
-
 typedef struct {
   const SpTrsvBackendOps *be;
   SpTrsvPath              path;
@@ -228,23 +214,23 @@ static PetscErrorCode RunSweepConfig(Split *sp, const char *name, const SweepCon
   PetscCall(SpTrsvSolverApply(s, db, dx));
   PetscCall(Download(be, n, dx, got));
   RefSweep(sp, c->forward, c->omega, b, NULL, ref);
-  e[0] = RelErr(n, got, ref);
+  e[0] = RelErrInf(n, got, ref);
   /* sweep from x0 (own vector), then a second sweep from that result with the pointers swapped */
   PetscCall((*be->set_values)(n, x0, dy));
   PetscCall(SpTrsvSolverSweep(s, db, dy, dx));
   PetscCall(Download(be, n, dx, got));
   RefSweep(sp, c->forward, c->omega, b, x0, ref);
-  e[1] = RelErr(n, got, ref);
+  e[1] = RelErrInf(n, got, ref);
   PetscCall(SpTrsvSolverSweep(s, db, dx, dy));
   PetscCall(Download(be, n, dy, got));
   RefSweep(sp, c->forward, c->omega, b, ref, ref2);
-  e[2] = RelErr(n, got, ref2);
+  e[2] = RelErrInf(n, got, ref2);
   /* in place */
   if (inplace) {
     PetscCall((*be->set_values)(n, x0, dx));
     PetscCall(SpTrsvSolverSweep(s, db, dx, dx));
     PetscCall(Download(be, n, dx, got));
-    e[3] = RelErr(n, got, ref);
+    e[3] = RelErrInf(n, got, ref);
   }
   /* new values on the same pattern: the next sweep and apply re-upload them */
   PetscCall(SplitSetValues(sp, 0.5, 2.0, c->omega));
@@ -252,11 +238,11 @@ static PetscErrorCode RunSweepConfig(Split *sp, const char *name, const SweepCon
   PetscCall(SpTrsvSolverSweep(s, db, dy, dx));
   PetscCall(Download(be, n, dx, got));
   RefSweep(sp, c->forward, c->omega, b, x0, ref);
-  e[4] = RelErr(n, got, ref);
+  e[4] = RelErrInf(n, got, ref);
   PetscCall(SpTrsvSolverApply(s, db, dx));
   PetscCall(Download(be, n, dx, got));
   RefSweep(sp, c->forward, c->omega, b, NULL, ref);
-  e[5] = RelErr(n, got, ref);
+  e[5] = RelErrInf(n, got, ref);
   PetscCall(SplitSetValues(sp, 2.0, 0.5, c->omega));
 
   for (PetscInt k = 0; k < 6; k++) emax = PetscMax(emax, e[k]);
@@ -293,10 +279,10 @@ static PetscErrorCode CheckPointwise(const SpTrsvBackendOps *cuda, PetscRandom r
   PetscCall((*cuda->set_values)(n, x, dx));
   PetscCall((*cuda->pointwise_mult)(n, dd, dx, dy));
   PetscCall(Download(cuda, n, dy, got));
-  e1 = RelErr(n, got, ref);
+  e1 = RelErrInf(n, got, ref);
   PetscCall((*cuda->pointwise_mult)(n, dd, dx, dx));
   PetscCall(Download(cuda, n, dx, got));
-  e2 = RelErr(n, got, ref);
+  e2 = RelErrInf(n, got, ref);
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "pointwise           cuda n %" PetscInt_FMT ": y = d.*x %8.2e, in place %8.2e %s\n", n, (double)e1, (double)e2, PetscMax(e1, e2) < tol ? "PASS" : "FAIL"));
   if (PetscMax(e1, e2) < tol) (*npass)++;
   else (*nfail)++;

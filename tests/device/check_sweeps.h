@@ -1,6 +1,7 @@
 /* Direct checks of sweep solvers (SpTrsvSolverCreateSweep) for the device check (check_sweeps.c) */
 #pragma once
 #include <sptrsv/backend.h>
+#include "../../examples/common/relerr.h"
 
 /* the names of the sweep checks (selected with -cases like the factor cases) */
 PetscErrorCode SweepCheckNames(PetscInt *, const char *const **);

@@ -3,6 +3,8 @@
 #include <petscksp.h>
 #include <string.h>
 #include <sptrsv/isai.h>
+#include <sptrsv/bilu.h>
+#include <sptrsv/factor.h>
 
 static PetscInt nfail = 0, npass = 0;
 

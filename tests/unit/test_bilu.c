@@ -1,5 +1,6 @@
 static char help[] = "Block ILU(k) (SpTrsvBILU) against PETSc's native MATSEQBAIJ ILU: solves for block sizes 1..8 and\n\
-levels 0..2, AIJ input cut into blocks, the shared matrices, the zero-pivot rules, refactorization and bad input.\n\
+levels 0..2, AIJ input cut into blocks, the shared matrices, the zero-pivot rules, refactorization, bad input and\n\
+the value maps of the GPU block ILU (bilumap.c).\n\
   -matdir <dir>  directory of the Matrix Market test matrices (default tests/data/matrices: run from the repository root)\n\n";
 
 #include "isai_common.h"
@@ -299,6 +300,101 @@ static PetscErrorCode TestBadInput(PetscRandom rnd)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the block (br, bc) and entry (rr, cc) of value index v of the factor's values F = [L strict | diagonal | U strict] */
+static PetscBool DecodeF(SpTrsvBILU f, PetscInt v, PetscInt *br, PetscInt *bc, PetscInt *rr, PetscInt *cc)
+{
+  const PetscInt  bs = f->bs, bs2 = bs * bs, slot = v / bs2, e = v % bs2;
+  const PetscInt *li = f->L->i, *ui = f->U->i;
+
+  for (PetscInt r = 0; r < f->n; r++) {
+    const PetscInt start = li[r] + ui[r] + r, nl = li[r + 1] - li[r], nu = ui[r + 1] - ui[r];
+
+    if (slot < start || slot >= start + nl + 1 + nu) continue;
+    *br = r;
+    if (slot < start + nl) *bc = f->L->j[li[r] + slot - start];
+    else if (slot == start + nl) *bc = r;
+    else *bc = f->U->j[ui[r] + slot - start - nl - 1];
+    *rr = e % bs;
+    *cc = e / bs;
+    return PETSC_TRUE;
+  }
+  return PETSC_FALSE;
+}
+
+/*
+  the value maps of the GPU block ILU (bilumap.c): every value of the matrix's own array (AIJ or BAIJ) lands at its
+  block and entry of F, once; the value locations name the entry that holds the value; the triangle sources name F's
+  block of every block of the whole L and U
+*/
+static PetscErrorCode TestValueMap(PetscRandom rnd, PetscInt bs, PetscInt levels)
+{
+  Mat           B, M[2];
+  MatFactorInfo info;
+
+  PetscFunctionBeginUser;
+  PetscCall(BlockGrid(5, bs, 1, 1.0, rnd, &B));
+  PetscCall(DefaultInfo(levels, &info));
+  PetscCall(MatConvert(B, MATSEQAIJ, MAT_INITIAL_MATRIX, &M[0]));
+  M[1] = B;
+  for (PetscInt k = 0; k < 2; k++) {
+    SpTrsvBlockCSR     C;
+    SpTrsvBILU         f;
+    const PetscScalar *a;
+    PetscInt           nval, bad = 0, nr, *hit, *src;
+    const PetscInt    *ti, *tj;
+    PetscBool          done;
+
+    PetscCall(SpTrsvBlockCSRGet(M[k], bs, &C));
+    PetscCall(SpTrsvBILUCreate(C.n, C.bs, &f));
+    f->valuemap = PETSC_TRUE;
+    PetscCall(SpTrsvBILUSymbolic(&C, NULL, NULL, &info, f));
+    PetscCall(SpTrsvBlockCSRRestore(&C));
+    PetscCall(SpTrsvBILUGetValueCount(f, M[k], &nval));
+    EXPECT(f->amap && f->nval == nval, "value map bs %" PetscInt_FMT " %s: %" PetscInt_FMT " values mapped, the matrix has %" PetscInt_FMT, bs, k ? "baij" : "aij", f->nval, nval);
+    PetscCall(PetscCalloc1((size_t)(f->L->i[f->n] + f->U->i[f->n] + f->n) * bs * bs + 1, &hit));
+    if (k) PetscCall(MatSeqBAIJGetArray(M[k], (PetscScalar **)&a));
+    else PetscCall(MatSeqAIJGetArrayRead(M[k], &a));
+    for (PetscInt v = 0; v < f->nval; v++) {
+      PetscInt    row, col, br, bc, rr, cc;
+      PetscScalar x;
+
+      PetscCall(SpTrsvBILUValueLocation(f, M[k], v, &row, &col));
+      PetscCall(MatGetValues(M[k], 1, &row, 1, &col, &x));
+      if (x != a[v] || !DecodeF(f, f->amap[v], &br, &bc, &rr, &cc) || br * bs + rr != row || bc * bs + cc != col || hit[f->amap[v]]++) bad++;
+    }
+    if (k) PetscCall(MatSeqBAIJRestoreArray(M[k], (PetscScalar **)&a));
+    else PetscCall(MatSeqAIJRestoreArrayRead(M[k], &a));
+    EXPECT(!bad, "value map bs %" PetscInt_FMT " levels %" PetscInt_FMT " %s: %" PetscInt_FMT " values misplaced", bs, levels, k ? "baij" : "aij", bad);
+    PetscCall(PetscFree(hit));
+    /* the triangle sources of the whole L (unit diagonal: no source) and U */
+    for (PetscInt t = 0; t < 2; t++) {
+      SpTrsvBlockTri T = t ? f->U : f->L;
+      PetscInt      *fi, *fj;
+
+      PetscCall(SpTrsvBlockTriGetFull(T, &fi, &fj));
+      PetscCall(SpTrsvBILUTriangleSources(f, T, fi, &src));
+      bad = 0;
+      for (PetscInt r = 0; r < T->n; r++)
+        for (PetscInt q = fi[r]; q < fi[r + 1]; q++) {
+          PetscInt br, bc, rr, cc;
+
+          if (!t && fj[q] == r) bad += src[q] != -1;
+          else bad += !DecodeF(f, src[q] * bs * bs, &br, &bc, &rr, &cc) || br != r || bc != fj[q];
+        }
+      EXPECT(!bad, "triangle sources bs %" PetscInt_FMT " levels %" PetscInt_FMT " %s: %" PetscInt_FMT " blocks of %s misplaced", bs, levels, k ? "baij" : "aij", bad, t ? "U" : "L");
+      PetscCall(PetscFree(src));
+      PetscCall(PetscFree(fi));
+      PetscCall(PetscFree(fj));
+    }
+    PetscCall(MatGetRowIJ(M[k], 0, PETSC_FALSE, (PetscBool)(k == 1), &nr, &ti, &tj, &done)); /* nothing left borrowed */
+    PetscCall(MatRestoreRowIJ(M[k], 0, PETSC_FALSE, (PetscBool)(k == 1), &nr, &ti, &tj, &done));
+    PetscCall(SpTrsvBILUDestroy(&f));
+  }
+  PetscCall(MatDestroy(&M[0]));
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscRandom rnd;
@@ -320,6 +416,8 @@ int main(int argc, char **argv)
   PetscCall(TestMatrix(rnd, "cryg2500", 4, 1, 1e-10));
   PetscCall(TestZeroPivots(rnd));
   PetscCall(TestBadInput(rnd));
+  for (PetscInt bs = 2; bs <= SPTRSV_BS_MAX; bs += 3)
+    for (PetscInt levels = 0; levels <= 1; levels++) PetscCall(TestValueMap(rnd, bs, levels));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_bilu: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());

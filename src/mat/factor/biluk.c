@@ -12,7 +12,8 @@
      (the PC then fails, as PETSc's PCILU with MAT_FACTOR_NUMERIC_ZEROPIVOT), or is an error naming the
      block row with f->erroriffailure (PETSc errors too when A->erroriffailure).
 */
-#include <sptrsv/blocktri.h>
+#include <sptrsv/bilu.h>
+#include <sptrsv/factor.h>
 
 PetscErrorCode SpTrsvBILUCreate(PetscInt n, PetscInt bs, SpTrsvBILU *bilu)
 {
@@ -35,7 +36,9 @@ static PetscErrorCode SpTrsvBILUReset(SpTrsvBILU f)
   PetscCall(SpTrsvBlockTriDestroy(&f->U));
   PetscCall(PetscFree(f->adiag));
   PetscCall(PetscFree(f->work));
+  PetscCall(PetscFree(f->amap));
   f->nnzA = 0;
+  f->nval = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -69,7 +72,8 @@ static PetscErrorCode SpTrsvBILUCheckNatural(IS is, const char *name)
 
 /*
   SpTrsvBILUSymbolic - patterns of L and U for BILU(info->levels); isrow and iscol may be NULL and must
-  otherwise be the identity. A missing diagonal block is an error.
+  otherwise be the identity. A missing diagonal block is an error. With f->valuemap, also the map of the
+  matrix's own value array into the factor (f->nval, f->amap; bilumap.c).
 */
 PetscErrorCode SpTrsvBILUSymbolic(const SpTrsvBlockCSR *A, IS isrow, IS iscol, const MatFactorInfo *info, SpTrsvBILU f)
 {
@@ -99,6 +103,7 @@ PetscErrorCode SpTrsvBILUSymbolic(const SpTrsvBlockCSR *A, IS isrow, IS iscol, c
   PetscCall(SpTrsvBlockTriCreate(n, bs, SPTRSV_LOWER, PETSC_TRUE, li, lj, &f->L));
   PetscCall(SpTrsvBlockTriCreate(n, bs, SPTRSV_UPPER, PETSC_FALSE, ui, uj, &f->U));
   PetscCall(PetscCalloc1((size_t)n * bs * bs + 1, &f->work));
+  if (f->valuemap) PetscCall(SpTrsvBILUValueMapCreate(f, A->src));
   PetscCall(PetscInfo(NULL, "BILU(%" PetscInt_FMT "), block size %" PetscInt_FMT ": %" PetscInt_FMT " blocks in L, %" PetscInt_FMT " in U (with diagonal), fill ratio %g\n", f->levels, bs, li[n], ui[n] + n, f->nnzA ? (double)(((PetscReal)li[n] + ui[n] + n) / f->nnzA) : 0.0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -122,33 +122,6 @@ PetscErrorCode SpTrsvFactorInvertPerm(PetscInt n, const PetscInt *perm, PetscInt
 }
 
 /*
-  SpTrsvFactorGetCSR - the row pointers, column indices (ascending in each row) and values of a MATSEQAIJ,
-  without copies (values are synchronized to the host for derived GPU types)
-*/
-PetscErrorCode SpTrsvFactorGetCSR(Mat A, const PetscInt **ai, const PetscInt **aj, const PetscScalar **aa)
-{
-  PetscInt  n;
-  PetscBool done;
-
-  PetscFunctionBegin;
-  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, ai, aj, &done));
-  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot access the CSR arrays of the matrix");
-  if (aa) PetscCall(MatSeqAIJGetArrayRead(A, aa));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SpTrsvFactorRestoreCSR(Mat A, const PetscInt **ai, const PetscInt **aj, const PetscScalar **aa)
-{
-  PetscInt  n;
-  PetscBool done;
-
-  PetscFunctionBegin;
-  if (aa) PetscCall(MatSeqAIJRestoreArrayRead(A, aa));
-  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, ai, aj, &done));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
   SpTrsvFactorFindDiagonal - adiag[i] = position of A(i,i) in the CSR; a missing diagonal entry is an
   error, as in PETSc's ILU(k)/ICC(k) (which check MatMissingDiagonal() at every level of fill)
 */
@@ -199,56 +172,6 @@ PetscErrorCode SpTrsvFactorCheckFinite(PetscInt n, const PetscInt *ai, const Pet
       *found = PETSC_TRUE;
       break;
     }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-  SpTrsvFactorCheckCount - counts of the factor are accumulated in 64 bits; they must fit in PetscInt,
-  with room for the usual "+ 1" of the allocations
-*/
-PetscErrorCode SpTrsvFactorCheckCount(PetscInt64 count, const char *what)
-{
-  PetscFunctionBegin;
-  PetscCheck(count < (PetscInt64)PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "The factor has too many %s (%" PetscInt64_FMT ") for PetscInt: reduce the levels of fill or configure PETSc with --with-64-bit-indices", what, count);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* ---- growable integer arrays ------------------------------------------------------------------ */
-
-PetscErrorCode SpTrsvIntBufReserve(SpTrsvIntBuf *b, PetscInt64 cap)
-{
-  PetscFunctionBegin;
-  if (cap <= b->cap) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(SpTrsvFactorCheckCount(cap, "nonzeros"));
-  PetscCall(PetscRealloc((size_t)cap * sizeof(PetscInt), &b->a));
-  b->cap = cap;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SpTrsvIntBufPush(SpTrsvIntBuf *b, PetscInt v)
-{
-  PetscFunctionBegin;
-  if (b->n == b->cap) {
-    PetscInt64 cap = PetscMax(2 * b->cap, 16);
-
-    /* grow geometrically, but never past what PetscInt can index */
-    PetscCall(SpTrsvFactorCheckCount(b->n + 1, "nonzeros"));
-    if (cap >= (PetscInt64)PETSC_INT_MAX) cap = (PetscInt64)PETSC_INT_MAX - 1;
-    PetscCall(SpTrsvIntBufReserve(b, cap));
-  }
-  b->a[b->n++] = v;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* hand the array over (PetscMalloc'ed, at least one entry) and reset the buffer */
-PetscErrorCode SpTrsvIntBufFinish(SpTrsvIntBuf *b, PetscInt **a)
-{
-  PetscFunctionBegin;
-  if (!b->cap) PetscCall(SpTrsvIntBufReserve(b, 1));
-  *a     = b->a;
-  b->a   = NULL;
-  b->n   = 0;
-  b->cap = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -408,10 +331,10 @@ PetscErrorCode SpTrsvFactorNumericRun(Mat A, const MatFactorInfo *info, SpTrsvFa
   fac->nonfinite       = PETSC_FALSE;
   PetscCall(PetscMemzero(&sctx, sizeof(sctx)));
   sctx.erroriffailure = errorif;
-  PetscCall(SpTrsvFactorGetCSR(A, &ai, &aj, &aa));
+  PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, &aa));
   ierr = SpTrsvFactorCheckFinite(fac->n, ai, aj, aa, errorif, &fac->nonfinite);
   if (!ierr) ierr = (*rows)(fac, info, ai, aj, aa, &sctx);
-  PetscCall(SpTrsvFactorRestoreCSR(A, &ai, &aj, &aa));
+  PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, &aa));
   PetscCall(ierr);
   PetscCall(SpTrsvShiftRecord(info, &sctx, fac));
   if (sctx.zeropivot) {

@@ -109,24 +109,10 @@ static PetscErrorCode SpTrsvICCSymbolicRows(PetscInt n, PetscInt levels, PetscRe
 
     /* merge the rows i < k with U(i,k) != 0 (with 0 levels nothing can be added) */
     for (PetscInt i = levels > 0 ? head[k] : n; i < k;) {
-      const PetscInt inext = rnext[i], p0 = il[i], lk = wk->ul.a[p0];
-      PetscInt       cur = k; /* insertion cursor; k heads the list */
+      const PetscInt inext = rnext[i], p0 = il[i];
 
-      for (PetscInt p = p0 + 1; p < ui[i + 1]; p++) {
-        const PetscInt nl = lk + wk->ul.a[p] + 1;
-
-        if (nl > levels) continue;
-        c = wk->uj.a[p];
-        if (lev[c] >= 0) {
-          if (nl < lev[c]) lev[c] = nl;
-        } else {
-          while (nxt[cur] < c) cur = nxt[cur];
-          nxt[c]   = nxt[cur];
-          nxt[cur] = c;
-          lev[c]   = nl;
-          cur      = c;
-        }
-      }
+      /* U(i, k+1:) at level U(i,k), inserted after k (the head of the list) */
+      SpTrsvFillListMerge(levels, wk->ul.a[p0], k, ui[i + 1] - p0 - 1, wk->uj.a + p0 + 1, wk->ul.a + p0 + 1, nxt, lev);
       if (p0 + 1 < ui[i + 1]) { /* row i waits for its next column */
         il[i]    = p0 + 1;
         c        = wk->uj.a[p0 + 1];
@@ -183,12 +169,12 @@ PetscErrorCode SpTrsvFactorICCSymbolic(Mat A, IS perm, const MatFactorInfo *info
   for (PetscInt k = 0; k < n; k++) sym->iperm[fac->rperm ? fac->rperm[k] : k] = k;
   PetscCall(PetscMalloc4(n + 1, &sym->work, n + 1, &sym->il, n + 1, &sym->head, n + 1, &sym->next));
 
-  PetscCall(SpTrsvFactorGetCSR(A, &ai, &aj, NULL));
+  PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, NULL));
   sym->nnzA = ai[n];
   fac->nnzA = ai[n];
   ierr      = SpTrsvFactorFindDiagonal(n, ai, aj, sym->adiag);
   if (!ierr) ierr = SpTrsvICCSymbolicRows(n, levels, info->fill, ai, aj, fac->rperm, sym->iperm, &wk);
-  PetscCall(SpTrsvFactorRestoreCSR(A, &ai, &aj, NULL));
+  PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, NULL));
   if (ierr) PetscCall(SpTrsvICCWorkFree(&wk));
   PetscCall(ierr);
 

@@ -107,26 +107,7 @@ static PetscErrorCode SpTrsvILUSymbolicRows(PetscInt n, PetscInt levels, PetscBo
     /* merge the upper parts of the pivot rows prow < i (ascending; the list grows while we walk it).
        With k = 0 every merged entry would have level >= 1: nothing to do. */
     if (levels > 0) {
-      for (PetscInt prow = nxt[n]; prow < i; prow = nxt[prow]) {
-        const PetscInt lp  = lev[prow];
-        PetscInt       cur = prow; /* insertion cursor: entries of U(prow,:) come in ascending order */
-
-        for (PetscInt p = ui[prow]; p < ui[prow + 1]; p++) {
-          const PetscInt nl = lp + wk->ul.a[p] + 1;
-
-          if (nl > levels) continue;
-          c = wk->uj.a[p];
-          if (lev[c] >= 0) {
-            if (nl < lev[c]) lev[c] = nl;
-          } else {
-            while (nxt[cur] < c) cur = nxt[cur];
-            nxt[c]   = nxt[cur];
-            nxt[cur] = c;
-            lev[c]   = nl;
-            cur      = c;
-          }
-        }
-      }
+      for (PetscInt prow = nxt[n]; prow < i; prow = nxt[prow]) SpTrsvFillListMerge(levels, lev[prow], prow, ui[prow + 1] - ui[prow], wk->uj.a + ui[prow], wk->ul.a + ui[prow], nxt, lev);
     }
 
     /* store the row: strict lower part into L, strict upper part (and its levels) into U */
@@ -193,12 +174,12 @@ PetscErrorCode SpTrsvFactorILUSymbolic(Mat A, IS isrow, IS iscol, const MatFacto
   PetscCall(SpTrsvFactorGetPerm(iscol, n, "column", &fac->cperm));
   PetscCall(SpTrsvFactorInvertPerm(n, fac->cperm, &sym->icperm));
 
-  PetscCall(SpTrsvFactorGetCSR(A, &ai, &aj, NULL));
+  PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, NULL));
   sym->nnzA = ai[n];
   fac->nnzA = ai[n];
   ierr      = SpTrsvFactorFindDiagonal(n, ai, aj, sym->adiag);
   if (!ierr) ierr = SpTrsvFactorILUPattern(n, levels, (PetscBool)(info->diagonal_fill != 0.0), info->fill, ai, aj, fac->rperm, sym->icperm, (PetscBool)(fac->cperm != NULL), &li, &lj, &ui, &uj);
-  PetscCall(SpTrsvFactorRestoreCSR(A, &ai, &aj, NULL));
+  PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, NULL));
   PetscCall(ierr);
 
   PetscCall(SpTrsvTriCreate(n, SPTRSV_LOWER, PETSC_TRUE, &fac->L));

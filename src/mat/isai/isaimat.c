@@ -1,5 +1,6 @@
 /* PETSc matrices that apply a block CSR operator (ISAI factors, triangles): MATSEQAIJ or MATSEQBAIJ */
-#include <sptrsv/isai.h>
+#include <sptrsv/isaimat.h>
+#include <sptrsv/utils.h>
 #include <petsc/private/petscimpl.h> /* PetscObjectStateIncrease() */
 
 /*
@@ -76,7 +77,7 @@ PetscErrorCode SpTrsvBlockMatCreateExpanded(PetscInt n, PetscInt bs, const Petsc
   PetscInt *i, *j, k = 0;
 
   PetscFunctionBegin;
-  PetscCall(SpTrsvFactorCheckCount((PetscInt64)bi[n] * bs * bs, "nonzeros of the expanded matrix"));
+  PetscCall(SpTrsvCheckCount((PetscInt64)bi[n] * bs * bs, "nonzeros of the expanded matrix"));
   PetscCall(PetscMalloc1(n * bs + 1, &i));
   PetscCall(PetscMalloc1((size_t)bi[n] * bs * bs + 1, &j));
   PetscCall(PetscCalloc1((size_t)bi[n] * bs * bs + 1, sa));

@@ -115,7 +115,8 @@ PetscErrorCode SpTrsvAnalyze_level(const SpTrsvOp *op, SpTrsvFormat format, cons
   PetscLogDouble       t0, t1;
 
   PetscFunctionBegin;
-  PetscCheck(opts->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, opts->fuse_passes);
+  /* the factor checks its prefixed option when reading it (SpTrsvOptions_level()); PC gs reads it unprefixed */
+  PetscCheck(opts->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The level path fuses at least 1 pass per block: mat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, opts->fuse_passes);
   PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvPlanCreateLevelSets(op, &p));
   PetscCall(PetscNew(&ls));
@@ -180,5 +181,6 @@ PetscErrorCode SpTrsvOptions_level(SpTrsvOptionItems PetscOptionsObject, SpTrsvS
   PetscFunctionBegin;
   PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches as a CUDA graph", "MatSolverType sptrsv_level", opts->use_graph, &opts->use_graph, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_fuse_passes", "CUDA: fuse a level into one block when it takes at most this many passes of the block", "MatSolverType sptrsv_level", opts->fuse_passes, &opts->fuse_passes, NULL));
+  PetscCheck(opts->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opts->fuse_passes);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -39,15 +39,17 @@ static PetscErrorCode MatSpTrsvFreeSolves(Mat_SpTrsv *sp)
 /* after the symbolic factorization: choose the backend, analyse L and U, allocate work vectors */
 static PetscErrorCode MatSpTrsvAnalyze(Mat F)
 {
-  Mat_SpTrsv  *sp = (Mat_SpTrsv *)F->data;
-  SpTrsvFactor fac = sp->fac;
-  PetscInt     n   = fac->n;
-  char         option[256];
+  Mat_SpTrsv    *sp  = (Mat_SpTrsv *)F->data;
+  SpTrsvFactor   fac = sp->fac;
+  PetscInt       n   = fac->n;
+  char           option[256];
+  SpTrsvExecSlot slot;
 
   PetscFunctionBegin;
   PetscCall(MatSpTrsvFreeSolves(sp));
   PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_backend", option, sizeof(option)));
-  PetscCall(SpTrsvBackendSelect(sp->backendreq, option, &sp->backend, sp->backend_note, sizeof(sp->backend_note)));
+  PetscCall(SpTrsvBackendSelect(sp->backendreq, option, NULL, &slot, sp->backend_note, sizeof(sp->backend_note)));
+  PetscCall(SpTrsvBackendGet(slot, &sp->backend));
   PetscCall(SpTrsvSolverCreateWithOptions(fac->L, PETSC_FALSE, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[0][0]));
   PetscCall(SpTrsvSolverCreateWithOptions(fac->U, PETSC_FALSE, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[0][1]));
   if (fac->rperm) PetscCall((*sp->backend->perm_create)(n, fac->rperm, &sp->rperm));

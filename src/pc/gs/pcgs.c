@@ -122,12 +122,14 @@ static PetscErrorCode PCSetUp_GS(PC pc)
              jac->type == PC_GS_FORWARD ? "-pc_sor_local_forward" : (jac->type == PC_GS_BACKWARD ? "-pc_sor_local_backward" : "-pc_sor_local_symmetric"));
   rebuild = (PetscBool)(!jac->gs || !pc->setupcalled || pc->flag == DIFFERENT_NONZERO_PATTERN || Aloc != jac->Aloc || jac->gs_omega != jac->omega || jac->gs_shift != jac->shift || jac->gs_format != jac->format);
   if (rebuild) {
-    PetscBool automatic;
-    char      option[256];
+    PetscBool      automatic;
+    char           option[256];
+    SpTrsvExecSlot slot;
 
     PetscCall(PCGSFree_Private(jac));
     PetscCall(SpTrsvOptionName((PetscObject)pc, "pc_gs_backend", option, sizeof(option)));
-    PetscCall(SpTrsvBackendSelect(jac->backendreq, option, &jac->backend, jac->backend_note, sizeof(jac->backend_note)));
+    PetscCall(SpTrsvBackendSelect(jac->backendreq, option, NULL, &slot, jac->backend_note, sizeof(jac->backend_note)));
+    PetscCall(SpTrsvBackendGet(slot, &jac->backend));
     PetscCall(PetscStrcmp(jac->scheduler, "auto", &automatic));
     /* auto: element on the GPU (no barrier per level), level on the host (the same rows, fewer checks) */
     PetscCall(SpTrsvPathFind(automatic ? (jac->backend->memtype == PETSC_MEMTYPE_HOST ? "level" : "element") : jac->scheduler, &jac->path));

@@ -1,0 +1,21 @@
+/* Small helpers shared by the factorizations, the block triangles and the ISAI (private to the plugin) */
+#pragma once
+#include <petscmat.h>
+#include <sptrsv/compat.h>
+
+/* a growable array of PetscInt used while building patterns */
+typedef struct {
+  PetscInt  *a;
+  PetscInt64 n, cap;
+} SpTrsvIntBuf;
+
+SPTRSV_INTERN PetscErrorCode SpTrsvIntBufPush(SpTrsvIntBuf *, PetscInt);
+SPTRSV_INTERN PetscErrorCode SpTrsvIntBufReserve(SpTrsvIntBuf *, PetscInt64);
+SPTRSV_INTERN PetscErrorCode SpTrsvIntBufFinish(SpTrsvIntBuf *, PetscInt **);
+
+/* counts accumulated in 64 bits must fit in PetscInt (with room for a "+ 1"); what names them in the error */
+SPTRSV_INTERN PetscErrorCode SpTrsvCheckCount(PetscInt64, const char *);
+
+/* the CSR arrays of a MATSEQAIJ (or a derived type) without copies; values optional (NULL) */
+SPTRSV_INTERN PetscErrorCode SpTrsvMatGetCSR(Mat, const PetscInt **, const PetscInt **, const PetscScalar **);
+SPTRSV_INTERN PetscErrorCode SpTrsvMatRestoreCSR(Mat, const PetscInt **, const PetscInt **, const PetscScalar **);

@@ -1,0 +1,21 @@
+/* PC isai's cuda backend: its data, shared by isaicuda.c and isaidevice.c (private to them) */
+#pragma once
+#include <sptrsv/isaiprec.h>
+#include <sptrsv/isai_cuda.h> /* the types of src/cuda/; its functions exist in CUDA builds (PETSC_SPTRSV_HAVE_CUDA) */
+
+/* the GPU factorization pipeline needs both a CUDA build of the plugin (its kernels) and a CUDA PETSc (the
+   cuSPARSE matrices the apply multiplies by) */
+#if defined(PETSC_SPTRSV_HAVE_CUDA) && defined(PETSC_HAVE_CUDA)
+  #define SPTRSV_ISAI_DEVICE_PIPELINE 1
+#endif
+
+typedef struct {
+  SpTrsvCUDAISAI   gNL, gNU;             /* the column solves on the GPU */
+  SpTrsvCUDABILU   gF;                   /* the GPU block ILU */
+  SpTrsvCUDAExpand gEL, gEU, gETL, gETU; /* write N_L, N_U, L, U into the device values of AL, AU, ATL, ATU */
+  SpTrsvCUDABSR    gBL, gBU;             /* N_L, N_U for cuSPARSE's BSR SpMV (forward applies) */
+  PetscBool        host_stale;           /* ML, MU do not hold the current N_L, N_U (they live on the device) */
+  PetscInt        *xi[4], *xj[4];        /* the CSR arrays under AL, AU, ATL, ATU (freed after them) */
+  PetscScalar     *xa[4];
+  Vec              xd, yd;               /* device copies of host vectors for the GPU apply */
+} SpTrsvISAICUDA;
