@@ -21,7 +21,7 @@ perfmd = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(perfmd)
 fnum, fmt, ratio, md_table, read_csv, case_order = perfmd.fnum, perfmd.fmt, perfmd.ratio, perfmd.md_table, perfmd.read_csv, perfmd.case_order
 
-SF = ["syncfree-asap-csr", "syncfree-asap-warpell", "syncfree-alap-csr", "syncfree-alap-warpell"]
+SF = ["syncfree-asap-csr", "syncfree-asap-warpell", "syncfree-alap-csr", "syncfree-alap-warpell"]  # replaced by the CSV's own
 LEVEL = ["level-csr-graph", "level-csc-graph"]
 ELEMENT = ["element-csr-graph", "element-csr-nograph", "element-csc-graph", "element-csc-nograph"]
 DEFAULT_SF = "syncfree-asap-csr"  # what -pc_factor_mat_solver_type sptrsv_syncfree runs without options
@@ -40,8 +40,11 @@ def main():
     ap.add_argument("--machine", default="")
     ap.add_argument("--command", default="")
     args = ap.parse_args()
+    global SF
     rows = read_csv(args.bench)
     e2e = read_csv(args.e2e)
+    present = sorted({r["variant"] for r in rows if r["variant"].startswith("syncfree-")}, key=lambda v: (v != DEFAULT_SF, v))
+    SF = present or SF
     cases = {}
     for r in rows:
         cases.setdefault(r["label"], {})[(r["kind"], r["variant"])] = r
@@ -69,7 +72,7 @@ def main():
     hop = {}
     for lab in chains:
         n = fnum(next(iter(cases[lab].values()))["n"])
-        for v in SF + ["element-csr-graph", "cusparse-spsv"]:
+        for v in SF + ["element-csr-graph", "element-csc-graph", "cusparse-spsv"]:
             t = get(lab, "L", v, "median_ms")
             if t and n:
                 hop[v] = 1e6 * t * 1e-3 / n  # microseconds per dependent row
