@@ -2,32 +2,7 @@ static char help[] = "Unit tests of the level-set analysis and of plan execution
 
 #include <sptrsv/backend.h>
 
-static PetscInt nfail = 0, npass = 0;
-
-#define EXPECT(cond, ...) \
-  do { \
-    if (cond) npass++; \
-    else { \
-      nfail++; \
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "not ok: " __VA_ARGS__)); \
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n")); \
-    } \
-  } while (0)
-
-/* a triangle from a CSR of its strict part (copied) */
-static PetscErrorCode TriFromCSR(PetscInt n, SpTrsvUplo uplo, PetscBool unit, const PetscInt *ai, const PetscInt *aj, SpTrsvTri *t)
-{
-  PetscInt *i, *j;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(n + 1, &i));
-  PetscCall(PetscMalloc1(ai[n] + 1, &j));
-  PetscCall(PetscArraycpy(i, ai, n + 1));
-  PetscCall(PetscArraycpy(j, aj, ai[n]));
-  PetscCall(SpTrsvTriCreate(n, uplo, unit, t));
-  PetscCall(SpTrsvTriSetPattern(*t, i, j));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+#include "unit_common.h"
 
 /* the hand-checked DAG: 1<-0, 3<-{1,2}, 4<-0, 5<-{3,4}: levels 0 1 0 2 1 3 */
 static PetscErrorCode TestHandDAG(void)

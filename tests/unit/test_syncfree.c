@@ -1,37 +1,9 @@
 static char help[] = "Unit tests of the sync-free path's analysis: ALAP levels, warp packing, the warp-packed ELL image, and the schedule check.\n";
 
 #include <sptrsv/paths/syncfree.h>
-#include <sptrsv/backend.h>
+#include "unit_common.h"
 
-static PetscInt nfail = 0, npass = 0;
-
-#define EXPECT(cond, ...) \
-  do { \
-    if (cond) npass++; \
-    else { \
-      nfail++; \
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "not ok: " __VA_ARGS__)); \
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n")); \
-    } \
-  } while (0)
-
-/* a unit lower triangle from a CSR of its strict part (copied) */
-static PetscErrorCode TriFromCSR(PetscInt n, SpTrsvUplo uplo, const PetscInt *ai, const PetscInt *aj, SpTrsvTri *t)
-{
-  PetscInt *i, *j;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(n + 1, &i));
-  PetscCall(PetscMalloc1(ai[n] + 1, &j));
-  PetscCall(PetscArraycpy(i, ai, n + 1));
-  PetscCall(PetscArraycpy(j, aj, ai[n]));
-  PetscCall(SpTrsvTriCreate(n, uplo, PETSC_TRUE, t));
-  PetscCall(SpTrsvTriSetPattern(*t, i, j));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode AnalyzeWith(const SpTrsvOp *op, PetscBool natural, PetscBool alap, PetscBool warpell, SpTrsvPlan *plan);
-static PetscInt       max_lanes = 32; /* -mat_sptrsv_max_lanes of AnalyzeWith */
+static PetscInt max_lanes = 32; /* -mat_sptrsv_max_lanes of AnalyzeWith */
 
 static PetscErrorCode AnalyzeWith(const SpTrsvOp *op, PetscBool natural, PetscBool alap, PetscBool warpell, SpTrsvPlan *plan)
 {
@@ -66,7 +38,7 @@ static PetscErrorCode TestNatural(void)
   SpTrsvPlan     plan;
 
   PetscFunctionBeginUser;
-  PetscCall(TriFromCSR(6, SPTRSV_LOWER, ai, aj, &t));
+  PetscCall(TriFromCSR(6, SPTRSV_LOWER, PETSC_TRUE, ai, aj, &t));
   for (PetscInt tr = 0; tr < 2; tr++) {
     SpTrsvSyncFreeSchedule *sf;
     PetscBool               ok = PETSC_TRUE;
@@ -97,7 +69,7 @@ static PetscErrorCode TestHandDAG(void)
   PetscBool      same1, same2, same3;
 
   PetscFunctionBeginUser;
-  PetscCall(TriFromCSR(6, SPTRSV_LOWER, ai, aj, &t));
+  PetscCall(TriFromCSR(6, SPTRSV_LOWER, PETSC_TRUE, ai, aj, &t));
   PetscCall(SpTrsvTriGetOp(t, PETSC_FALSE, &op));
   PetscCall(Analyze(&op, PETSC_TRUE, PETSC_TRUE, &plan));
   {
@@ -140,7 +112,7 @@ static PetscErrorCode TestBins(void)
       for (PetscInt j = 0; j < 3 + (i % 2); j++) aj[nnz++] = j;     /* level 1, 3 or 4 entries */
     ai[i + 1] = nnz;
   }
-  PetscCall(TriFromCSR(n, SPTRSV_LOWER, ai, aj, &t));
+  PetscCall(TriFromCSR(n, SPTRSV_LOWER, PETSC_TRUE, ai, aj, &t));
   PetscCall(SpTrsvTriGetOp(t, PETSC_FALSE, &op));
   PetscCall(Analyze(&op, PETSC_FALSE, PETSC_TRUE, &plan));
   {
@@ -178,7 +150,7 @@ static PetscErrorCode TestRandom(PetscRandom rnd, PetscInt n, PetscReal density,
     }
     ai[i + 1] = nnz;
   }
-  PetscCall(TriFromCSR(n, uplo, ai, aj, &t));
+  PetscCall(TriFromCSR(n, uplo, PETSC_TRUE, ai, aj, &t));
   for (PetscInt tr = 0; tr < 2; tr++)
     for (PetscInt cfg = 0; cfg < 6; cfg++) {
       SpTrsvOp       op;

@@ -1,0 +1,32 @@
+/* Shared pieces of the unit tests of the triangle analysis (test_levels.c, test_syncfree.c): the pass/fail
+   counters with EXPECT, and a triangle made from a CSR pattern. Each test program includes it once. */
+#pragma once
+#include <sptrsv/backend.h>
+
+static PetscInt nfail = 0, npass = 0;
+
+/* count a check; print "not ok: <message>" when it fails */
+#define EXPECT(cond, ...) \
+  do { \
+    if (cond) npass++; \
+    else { \
+      nfail++; \
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "not ok: " __VA_ARGS__)); \
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n")); \
+    } \
+  } while (0)
+
+/* a triangle from a CSR of its strict part (copied); values and diagonal left for the caller */
+static inline PetscErrorCode TriFromCSR(PetscInt n, SpTrsvUplo uplo, PetscBool unit, const PetscInt *ai, const PetscInt *aj, SpTrsvTri *t)
+{
+  PetscInt *i, *j;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(n + 1, &i));
+  PetscCall(PetscMalloc1(ai[n] + 1, &j));
+  PetscCall(PetscArraycpy(i, ai, n + 1));
+  PetscCall(PetscArraycpy(j, aj, ai[n]));
+  PetscCall(SpTrsvTriCreate(n, uplo, unit, t));
+  PetscCall(SpTrsvTriSetPattern(*t, i, j));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
