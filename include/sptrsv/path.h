@@ -25,12 +25,6 @@ typedef struct {
   PetscInt  blocks_per_sm; /* syncfree, CUDA: persistent blocks per SM (-mat_sptrsv_blocks_per_sm; 0: one block per 4 warps) */
 } SpTrsvSolverOptions;
 
-/* defaults of the sync-free path's CUDA launch options (measured: docs/PERFORMANCE.md, "Sync-free solves") */
-#define SPTRSV_DEFAULT_NATURAL       PETSC_FALSE
-#define SPTRSV_DEFAULT_MAX_LANES     32
-#define SPTRSV_DEFAULT_SPIN_NS       0
-#define SPTRSV_DEFAULT_BLOCKS_PER_SM 0
-
 /* an executor: how one backend runs the plans of one path (all arrays in the backend's memory) */
 typedef struct {
   PetscErrorCode (*setup)(SpTrsvSolver);                                     /* once per pattern: plan, pattern, values */
@@ -72,7 +66,8 @@ SPTRSV_INTERN PetscErrorCode SpTrsvPathFindSolverType(const char *, SpTrsvPath *
 SPTRSV_INTERN PetscErrorCode SpTrsvPathGetNames(PetscBool, PetscInt *, const char *const **); /* sweeps only?: count, names */
 SPTRSV_INTERN PetscErrorCode SpTrsvPathRegisterAll(void);                /* the MatSolverTypes */
 SPTRSV_INTERN PetscErrorCode SpTrsvPathGetExecutor(SpTrsvPath, SpTrsvExecSlot, const SpTrsvExecutor **); /* error naming both when missing */
-SPTRSV_INTERN PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *);
+SPTRSV_INTERN PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *); /* the defaults only */
+SPTRSV_INTERN PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *);    /* the defaults, then the global options */
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreate(const SpTrsvOp *, SpTrsvPath, SpTrsvFormat, const SpTrsvSolverOptions *, SpTrsvPlan *);
 
 /* what a path defines: SpTrsvAnalyze_<name>, SpTrsvExecHost_<name> and SpTrsvOptions_<name> in

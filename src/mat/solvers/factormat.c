@@ -353,14 +353,7 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, 
   sp->path       = path;
   sp->format     = SPTRSV_FORMAT_CSR;
   sp->backendreq = SPTRSV_BACKEND_AUTO;
-  sp->opts.use_graph   = PETSC_TRUE;
-  sp->opts.fuse_passes = 1;
-  sp->opts.alap        = PETSC_FALSE;
-  sp->opts.warpell     = PETSC_FALSE;
-  sp->opts.natural     = SPTRSV_DEFAULT_NATURAL;
-  sp->opts.max_lanes     = SPTRSV_DEFAULT_MAX_LANES;
-  sp->opts.spin_ns       = SPTRSV_DEFAULT_SPIN_NS;
-  sp->opts.blocks_per_sm = SPTRSV_DEFAULT_BLOCKS_PER_SM;
+  PetscCall(SpTrsvSolverOptionsInitialize(&sp->opts));
   B->data        = sp;
   B->factortype  = ftype;
   B->canuseordering = PETSC_TRUE;

@@ -2,10 +2,29 @@
 #include <sptrsv/backend.h>
 
 /*
-  SpTrsvSolverOptionsDefault - graphs on, one pass per fused level, ASAP levels, CSR storage; a program
-  that uses the solver API directly (no factor Mat, so no prefix) may override them with the global
-  -mat_sptrsv_graph, -mat_sptrsv_fuse_passes, -mat_sptrsv_levels and -mat_sptrsv_storage. Factor
-  matrices read them with their own prefix instead.
+  SpTrsvSolverOptionsInitialize - the defaults of every path's options: graphs on, one pass per fused level; sync-free:
+  level dispatch with ASAP levels, CSR storage, up to 32 lanes per row, polls without pause, one block per ticket
+  (docs/PERFORMANCE.md, "Sync-free solves", has the measurements behind them). Factor matrices then read the options
+  with their prefix.
+*/
+PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
+{
+  PetscFunctionBegin;
+  opts->use_graph     = PETSC_TRUE;
+  opts->fuse_passes   = 1;
+  opts->alap          = PETSC_FALSE;
+  opts->warpell       = PETSC_FALSE;
+  opts->natural       = PETSC_FALSE;
+  opts->max_lanes     = 32;
+  opts->spin_ns       = 0;
+  opts->blocks_per_sm = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvSolverOptionsDefault - SpTrsvSolverOptionsInitialize(); a program that uses the solver API directly (no factor
+  Mat, so no prefix) may override them with the global -mat_sptrsv_graph, -mat_sptrsv_fuse_passes, -mat_sptrsv_levels,
+  -mat_sptrsv_storage, -mat_sptrsv_dispatch, -mat_sptrsv_max_lanes, -mat_sptrsv_spin_ns and -mat_sptrsv_blocks_per_sm
 */
 PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
 {
@@ -13,17 +32,7 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
   char      str[16];
 
   PetscFunctionBegin;
-  opts->use_graph   = PETSC_TRUE;
-  opts->fuse_passes = 1;
-  opts->alap        = PETSC_FALSE;
-  opts->warpell     = PETSC_FALSE;
-  opts->natural     = SPTRSV_DEFAULT_NATURAL;
-  opts->max_lanes     = SPTRSV_DEFAULT_MAX_LANES;
-  opts->spin_ns       = SPTRSV_DEFAULT_SPIN_NS;
-  opts->blocks_per_sm = SPTRSV_DEFAULT_BLOCKS_PER_SM;
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_max_lanes", &opts->max_lanes, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_spin_ns", &opts->spin_ns, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_blocks_per_sm", &opts->blocks_per_sm, NULL));
+  PetscCall(SpTrsvSolverOptionsInitialize(opts));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_graph", &opts->use_graph, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_fuse_passes", &opts->fuse_passes, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_levels", str, sizeof(str), &flg));
@@ -32,6 +41,9 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
   if (flg) PetscCall(PetscStrcmp(str, "warpell", &opts->warpell));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_dispatch", str, sizeof(str), &flg));
   if (flg) PetscCall(PetscStrcmp(str, "natural", &opts->natural));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_max_lanes", &opts->max_lanes, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_spin_ns", &opts->spin_ns, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_blocks_per_sm", &opts->blocks_per_sm, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
