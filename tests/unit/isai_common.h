@@ -6,17 +6,7 @@
 #include <sptrsv/bilu.h>
 #include <sptrsv/factor.h>
 
-static PetscInt nfail = 0, npass = 0;
-
-#define EXPECT(cond, ...) \
-  do { \
-    if (cond) npass++; \
-    else { \
-      nfail++; \
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "not ok: " __VA_ARGS__)); \
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n")); \
-    } \
-  } while (0)
+#include "unit_common.h"
 
 /*
   nsub disjoint m x m grids of bs x bs blocks, 5-point coupling, random blocks with entries in [-1, 1];

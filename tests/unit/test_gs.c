@@ -5,17 +5,7 @@ static char help[] = "Tests of PC gs (Gauss-Seidel/SOR sweeps on the host backen
 #include <petscsptrsv.h>
 #include <sptrsv/compat.h>
 
-static PetscInt nfail = 0, npass = 0;
-
-#define EXPECT(cond, ...) \
-  do { \
-    if (cond) npass++; \
-    else { \
-      nfail++; \
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "not ok: " __VA_ARGS__)); \
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n")); \
-    } \
-  } while (0)
+#include "unit_common.h"
 
 /* 2-D 5-point convection-diffusion on an m x m grid (nonsymmetric values for beta != 0); with extra > 0
    a few one-sided couplings make the pattern structurally nonsymmetric (two-vector sweeps) */

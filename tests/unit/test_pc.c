@@ -6,17 +6,7 @@ static char help[] = "Tests of the sptrsv_level factor inside PETSc: solves agai
 #include <sptrsv/compat.h>
 #include <math.h>
 
-static PetscInt nfail = 0, npass = 0;
-
-#define EXPECT(cond, ...) \
-  do { \
-    if (cond) npass++; \
-    else { \
-      nfail++; \
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "not ok: " __VA_ARGS__)); \
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n")); \
-    } \
-  } while (0)
+#include "unit_common.h"
 
 /* 2-D convection-diffusion, 5-point, nonsymmetric unless beta = 0 */
 static PetscErrorCode Assemble(PetscInt m, PetscReal beta, Mat *A)

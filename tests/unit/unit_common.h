@@ -1,5 +1,5 @@
-/* Shared pieces of the unit tests of the triangle analysis (test_levels.c, test_syncfree.c): the pass/fail
-   counters with EXPECT, and a triangle made from a CSR pattern. Each test program includes it once. */
+/* Shared pieces of the unit tests: the pass/fail counters with EXPECT (every test), and a triangle made from a
+   CSR pattern (test_levels.c, test_syncfree.c). Each test program includes it once. */
 #pragma once
 #include <sptrsv/backend.h>
 
