@@ -151,10 +151,11 @@ int main(int argc, char **argv)
   PetscInt                ncases = 10000, big_every = 2000, npass = 0, nfail = 0, nsolves = 0, perv[NVARIANTS][2] = {{0}};
   PetscInt                seed0 = 1, only = -1;
   PetscReal               timeout = 10;
-  PetscScalar            *d_b = NULL, *d_x = NULL;
   PetscLogDouble          tstart, tend;
+  SpTrsvPath              level;
 #if defined(FUZZ_HAVE_CUDA)
-  cudaStream_t st = NULL;
+  cudaStream_t st  = NULL;
+  PetscScalar *d_b = NULL, *d_x = NULL;
 #endif
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -184,6 +185,7 @@ int main(int argc, char **argv)
     PetscCheck(cudaMalloc((void **)&d_b, 1000001 * sizeof(PetscScalar)) == cudaSuccess && cudaMalloc((void **)&d_x, 1000001 * sizeof(PetscScalar)) == cudaSuccess, PETSC_COMM_SELF, PETSC_ERR_MEM, "cudaMalloc");
   }
 #endif
+  PetscCall(SpTrsvPathFind("level", &level)); /* the reference: the host executor of the level path */
   PetscCall(PetscTime(&tstart));
   for (PetscInt c = 0; c < (flg ? 1 : ncases); c++) {
     const unsigned long long seed = flg ? (unsigned long long)only : (unsigned long long)(seed0 + c);
@@ -192,7 +194,6 @@ int main(int argc, char **argv)
     PetscBool                unit;
     SpTrsvTri                T;
     SpTrsvSolver             ref;
-    SpTrsvPath               level;
     unsigned long long       s = seed;
 
     PetscCall(MakePattern(seed, big_every, &shape, &n, &ai, &aj));
@@ -225,7 +226,6 @@ int main(int argc, char **argv)
 #if defined(FUZZ_HAVE_CUDA)
     if (gpu) PetscCheck(cudaMemcpy(d_b, b, (size_t)n * sizeof(PetscScalar), cudaMemcpyHostToDevice) == cudaSuccess, PETSC_COMM_SELF, PETSC_ERR_GPU, "cudaMemcpy");
 #endif
-    PetscCall(SpTrsvPathFind("level", &level));
     for (PetscInt tr = 0; tr < 2; tr++) {
       PetscReal nrm = 0;
       PetscCall(SpTrsvSolverCreate(T, (PetscBool)tr, SPTRSV_FORMAT_CSR, level, &SpTrsvBackendHost, &ref));

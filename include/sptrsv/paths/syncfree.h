@@ -12,16 +12,16 @@
 
 /*
    Warp packing (paper 001). The rows of each level are binned by their number of entries in op(T)
-   (dependencies): a row of length len gets K lanes, the smallest power of two >= len (at least 1), and
-   a warp solves 32 / K rows of the same level and bin at once, one lane per entry. Rows longer than 32
-   get a whole warp each and loop. The dispatch order (plan->order) lists the rows level by level, inside
+   (dependencies): a row of length len gets K lanes, the smallest power of two >= len (at least 1, at most
+   -mat_sptrsv_max_lanes), and a warp solves 32 / K rows of the same level and bin at once, one lane per
+   entry (rows longer than K loop). With 32 lanes at most, rows longer than 32 get a whole warp each. The dispatch order (plan->order) lists the rows level by level, inside
    a level bin by bin, inside a bin by row index; warp w solves positions wstart[w] .. wstart[w+1]-1 of
    it with wlanes[w] lanes per row. Rows of one warp are in one level, so none depends on another.
 
    Warp-packed ELL (-mat_sptrsv_storage warpell): warp w owns the 32 slots ell[32 w .. 32 w + 31]; lane
-   g K + e holds entry e of the warp's row g (its first 32 entries for a long row), -1 where there is
+   g K + e holds entry e of the warp's row g (its first K entries for a row longer than K), -1 where there is
    none. ellmap[s] is the index of that entry in the rows of op(T) (op->rj / op->ra), so values are
-   gathered from the triangle without another analysis; the entries of a long row beyond the 32nd are
+   gathered from the triangle without another analysis; the entries of a row beyond its K-th are
    read from the CSR arrays (the tail).
 */
 /*

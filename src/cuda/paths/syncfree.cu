@@ -4,7 +4,7 @@
    The analysis (src/mat/paths/syncfree.c) packs the rows of op(T) into warps: warp w solves the rows at
    dispatch positions wstart[w] .. wstart[w+1]-1, all of one level and one length bin, with K = wlanes[w]
    lanes per row (K = 1, 2, ..., 32; a row longer than 32 has a warp of its own). Lane g K + e reads entry
-   e of the warp's row g (and every K-th one after it for a long row), waits for the x_j that entry needs,
+   e of the warp's row g (and every K-th one after it for a row longer than K), waits for the x_j that entry needs,
    and the K lanes of the row add their products with a shuffle tree; the row's first lane writes x_i.
    One launch per solve, no level barriers: each row waits only for its own dependencies. With natural
    dispatch (-mat_sptrsv_dispatch natural) the warps hold consecutive rows of the triangle's own order
@@ -58,7 +58,7 @@
    Storage. CSR (-mat_sptrsv_storage csr): the rows are stored in dispatch order (device_tri.cu), so a
    warp's rows are adjacent and its loads nearly coalesced; each group first reads its row pointers.
    Warp-packed ELL (warpell): the warp's 32 lanes read 32 consecutive indices and values, no row pointers
-   (a long row's entries past the 32nd come from the CSR arrays). The ELL values are gathered on the
+   (the entries of a row longer than K past its K-th come from the CSR arrays: the warp's tail flag). The ELL values are gathered on the
    device from the CSR values whenever those change.
 */
 #include <sptrsv/paths/syncfree.h>
