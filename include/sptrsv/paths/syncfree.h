@@ -49,6 +49,10 @@ typedef struct {
      blocks_per_sm > 0: that many blocks per multiprocessor take the warps in turn (persistent blocks, which
      bounds how many warps wait at once); 0: one block per SPTRSV_SYNCFREE_WARPS warps */
   PetscInt  spin_ns, blocks_per_sm;
+  /* relabel (CUDA, -mat_sptrsv_relabel): the kernel publishes x_i in the word of row i's dispatch position k, and
+     the column indices it reads are translated to positions at setup; the rows of one level then wait on adjacent
+     words of the previous levels (coalesced polls) instead of words scattered over the row numbering */
+  PetscBool relabel;
 } SpTrsvSyncFreeSchedule;
 
 SPTRSV_INTERN int            SpTrsvSyncFreeLanes(PetscInt);

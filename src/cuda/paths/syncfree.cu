@@ -19,7 +19,10 @@
    instead, so NaN flows on into the solution as in the host solve and never looks "unsolved". When row
    i publishes in half h it also writes the sentinel into xs[i] of the other half, which the next solve
    reads: no reset pass between solves (no launch, no memset), and the launch arguments never change.
-   Both halves are set to the sentinel once at setup.
+   Both halves are set to the sentinel once at setup. With -mat_sptrsv_relabel the word of x_i is the one of
+   row i's dispatch position k (xs[k]), and the column indices the kernel reads were translated to dispatch positions
+   at setup: the rows of a level then poll adjacent words (the previous levels' positions are contiguous), where
+   row numbers of one level may lie far apart (a 2-D grid's anti-diagonal). The user's x is still written at x[i].
 
    Epochs and dispatch by ticket (as the element path). Thread 0 of a running block takes t = atomicAdd(ticket,
    1); with per = nslots + nblocks, slot = t mod per < nslots means "solve warps [slot W, slot W + W)" (W =
@@ -83,6 +86,7 @@ typedef struct {
   int                 nblocks; /* blocks launched; each takes tickets until one carries no work */
   unsigned int        spin_ns; /* sleep between two polls of a dependency (0: none) */
   PetscBool           natural; /* natural dispatch: group-masked shuffles */
+  PetscBool           relabel; /* xs indexed by dispatch position (the column indices translated at setup) */
 } SpTrsvCUDASyncFree;
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
@@ -157,8 +161,9 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
     const PetscScalar  xi = SpTrsvFinalize<UNIT, false>(bi - sum, di, 0, 0);
     SpTrsvSyncFreeWord u  = SpTrsvSyncFreeBits(xi);
     if (u == SPTRSV_SYNCFREE_SENTINEL) u = SPTRSV_SYNCFREE_QNAN;
-    f.xs[(size_t)((epoch + 1u) & 1u) * (size_t)n + i] = SPTRSV_SYNCFREE_SENTINEL; /* for the next solve */
-    cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_device>(cur[i]).store(u, cuda::memory_order_relaxed);
+    const int          pub = f.relabel ? k : i; /* the word the rows depending on x_i poll */
+    f.xs[(size_t)((epoch + 1u) & 1u) * (size_t)n + pub] = SPTRSV_SYNCFREE_SENTINEL; /* for the next solve */
+    cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_device>(cur[pub]).store(u, cuda::memory_order_relaxed);
     v.x[i] = xi;
   }
 }
@@ -304,6 +309,22 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupELL(const SpTrsvSyncFreeSchedule *s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* relabel: the column indices of the triangle in dispatch order become the dispatch positions of those columns
+   (the kernel polls xs[position]); re-uploaded into the same device array, before the ELL image reads them */
+static PetscErrorCode SpTrsvCUDASyncFreeRelabel(SpTrsvCUDATriData *d, cudaStream_t st)
+{
+  int *pos;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(d->n + 1, &pos));
+  for (PetscInt k = 0; k < d->n; k++) pos[d->horder[k]] = (int)k;
+  for (PetscInt q = 0; q < d->nnz; q++) d->h_idx[q] = pos[d->h_idx[q]];
+  if (d->nnz) SpTrsvCUDACall(cudaMemcpyAsync(d->d_idx, d->h_idx, (size_t)d->nnz * sizeof(int), cudaMemcpyHostToDevice, st));
+  SpTrsvCUDACall(cudaStreamSynchronize(st)); /* h_idx is pageable: the copy is complete before it changes */
+  PetscCall(PetscFree(pos));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the triangle in dispatch order, the warps, the ELL image, xs at the sentinel, the ticket counter at 0 */
 static PetscErrorCode SpTrsvCUDASyncFreeSetup(SpTrsvSolver s)
 {
@@ -325,6 +346,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetup(SpTrsvSolver s)
   f->nblocks      = f->nslots;
   f->spin_ns      = (unsigned int)sf->spin_ns;
   f->natural      = sf->natural;
+  f->relabel      = sf->relabel;
   if (sf->blocks_per_sm > 0) { /* persistent blocks: at most blocks_per_sm per multiprocessor, never more than the slots */
     int dev, nsm;
     SpTrsvCUDACall(cudaGetDevice(&dev));
@@ -337,6 +359,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetup(SpTrsvSolver s)
   PetscCall(SpTrsvCUDAMallocInt(&d_wl, sf->nwarps, sf->wlanes, st));
   f->wstart = d_ws;
   f->wlanes = d_wl;
+  if (sf->relabel) PetscCall(SpTrsvCUDASyncFreeRelabel(d, st));
   if (sf->warpell) PetscCall(SpTrsvCUDASyncFreeSetupELL(sf, d, f, st));
   SpTrsvCUDACall(cudaMalloc((void **)&f->xs, (size_t)(2 * d->n + 1) * sizeof(SpTrsvSyncFreeWord)));
   SpTrsvCUDACall(cudaMemsetAsync(f->xs, 0xFF, (size_t)(2 * d->n + 1) * sizeof(SpTrsvSyncFreeWord), st)); /* the sentinel: all ones */
