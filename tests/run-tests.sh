@@ -536,7 +536,7 @@ run_test view/help ours_grep ex2 "$OURS -help" "-mat_sptrsv_backend" "-mat_sptrs
 run_test view/help-sub-prefix ours_grep ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_level -help" "-sub_mat_sptrsv_backend"
 SF="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv_syncfree"
 run_test view/syncfree-ksp-view ours_grep ex2 "$SF -mat_sptrsv_levels alap -mat_sptrsv_storage warpell -ksp_view" "schedule syncfree" "sync-free: level-order dispatch, ALAP levels, warp-packed ELL storage, [0-9]+ warps" "rows \(warps\) by lanes per row: 1: [0-9]+ \([0-9]+\), 2: [0-9]+" "warp-packed ELL: [0-9]+ slots \([0-9.]+% filled\)"
-run_test view/syncfree-help ours_grep ex2 "$SF -help" "-mat_sptrsv_levels <now asap : formerly asap>" "-mat_sptrsv_storage <now csr : formerly csr>" "-mat_sptrsv_dispatch <now level : formerly level>" "-mat_sptrsv_spin_ns" "-mat_sptrsv_blocks_per_sm" "-mat_sptrsv_relabel: <FALSE : FALSE>"
+run_test view/syncfree-help ours_grep ex2 "$SF -help" "-mat_sptrsv_levels <now asap : formerly asap>" "-mat_sptrsv_storage <now csr : formerly csr>" "-mat_sptrsv_dispatch <now level : formerly level>" "-mat_sptrsv_spin_ns" "-mat_sptrsv_blocks_per_sm" "-mat_sptrsv_relabel <now auto : formerly auto>"
 run_test view/syncfree-csc-error ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_syncfree -sub_mat_sptrsv_format csc" "sptrsv_syncfree reads rows only: -sub_mat_sptrsv_format csc is not supported"
 run_test view/syncfree-bad-levels ours_fails ex2 "$SF -mat_sptrsv_levels late" "-mat_sptrsv_levels.*late"
 

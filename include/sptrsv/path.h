@@ -13,6 +13,8 @@
 
 typedef struct _n_SpTrsvSolver *SpTrsvSolver;
 
+#define SPTRSV_RELABEL_AUTO (-1)
+
 /* how a path runs: options read by the factor (with its prefix) or by PC gs, handed to the analysis */
 typedef struct {
   PetscBool use_graph;   /* CUDA: capture the launch sequence in a CUDA graph (-mat_sptrsv_graph) */
@@ -23,7 +25,7 @@ typedef struct {
   PetscInt  max_lanes;   /* syncfree: at most this many lanes per row (-mat_sptrsv_max_lanes; longer rows loop) */
   PetscInt  spin_ns;     /* syncfree, CUDA: nanoseconds a waiting lane sleeps between two polls (-mat_sptrsv_spin_ns; 0: spin) */
   PetscInt  blocks_per_sm; /* syncfree, CUDA: persistent blocks per SM (-mat_sptrsv_blocks_per_sm; 0: one block per 4 warps) */
-  PetscBool relabel;     /* syncfree, CUDA: the published solution indexed by dispatch position, not by row (-mat_sptrsv_relabel) */
+  PetscInt  relabel;     /* syncfree, CUDA: the published solution indexed by dispatch position (1), by row (0), or chosen by the analysis (SPTRSV_RELABEL_AUTO) (-mat_sptrsv_relabel) */
 } SpTrsvSolverOptions;
 
 /* an executor: how one backend runs the plans of one path (all arrays in the backend's memory) */

@@ -32,7 +32,7 @@ typedef struct {
 } Variant;
 
 static const Variant variants[] = {
-  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr"    , NULL, NULL},
+  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr"    , NULL, "false"},
   {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-asap-warpell", NULL, NULL},
   {"syncfree", "alap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-alap-csr"    , NULL, NULL},
   {"syncfree", "alap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell", NULL, NULL},
@@ -42,9 +42,9 @@ static const Variant variants[] = {
   {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-l4", "4", NULL},
   {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSR, "element-csr",           NULL, NULL},
   {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSC, "element-csc",           NULL, NULL},
-  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-r",  NULL, "1"},
-  {"syncfree", "alap",    "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell-r", NULL, "1"},
-  {"syncfree", "natural", "csr",     SPTRSV_FORMAT_CSR, "syncfree-natural-csr-l1-r", "1", "1"},
+  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-r",  NULL, "true"},
+  {"syncfree", "alap",    "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell-r", NULL, "true"},
+  {"syncfree", "natural", "csr",     SPTRSV_FORMAT_CSR, "syncfree-natural-csr-l1-r", "1", "true"},
 };
 #define NVARIANTS ((PetscInt)(sizeof(variants) / sizeof(variants[0])))
 

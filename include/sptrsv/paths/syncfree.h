@@ -49,10 +49,12 @@ typedef struct {
      blocks_per_sm > 0: that many blocks per multiprocessor take the warps in turn (persistent blocks, which
      bounds how many warps wait at once); 0: one block per SPTRSV_SYNCFREE_WARPS warps */
   PetscInt  spin_ns, blocks_per_sm;
-  /* relabel (CUDA, -mat_sptrsv_relabel): the kernel publishes x_i in the word of row i's dispatch position k, and
+  /* relabel (CUDA, -mat_sptrsv_relabel true; auto: when it touches fewer sectors, see SpTrsvSyncFreeSectors()): the kernel publishes x_i in the word of row i's dispatch position k, and
      the column indices it reads are translated to positions at setup; the rows of one level then wait on adjacent
      words of the previous levels (coalesced polls) instead of words scattered over the row numbering */
-  PetscBool relabel;
+  PetscBool  relabel;
+  PetscBool  relabel_auto;             /* chosen by the analysis: relabel when sectors_pos < sectors_row */
+  PetscInt64 sectors_row, sectors_pos; /* 32-byte sectors of every warp's first poll round, words by row / by position */
 } SpTrsvSyncFreeSchedule;
 
 SPTRSV_INTERN int            SpTrsvSyncFreeLanes(PetscInt);

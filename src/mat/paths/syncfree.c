@@ -70,7 +70,8 @@ static PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan plan, PetscViewer vi
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "sync-free: %s dispatch, %s levels, %s storage, %" PetscInt_FMT " warps of %d threads in blocks of %d warps\n", sf->natural ? "natural-order" : "level-order", sf->natural ? "no" : (sf->alap ? "ALAP" : "ASAP"), sf->warpell ? "warp-packed ELL" : "CSR", sf->nwarps, 32, SPTRSV_SYNCFREE_WARPS));
   PetscCall(PetscViewerASCIIPrintf(viewer, "rows (warps) by lanes per row: 1: %" PetscInt_FMT " (%" PetscInt_FMT "), 2: %" PetscInt_FMT " (%" PetscInt_FMT "), 4: %" PetscInt_FMT " (%" PetscInt_FMT "), 8: %" PetscInt_FMT " (%" PetscInt_FMT "), 16: %" PetscInt_FMT " (%" PetscInt_FMT "), 32: %" PetscInt_FMT " (%" PetscInt_FMT "), longer than 32: %" PetscInt_FMT "\n", sf->binrows[0], sf->binwarps[0], sf->binrows[1], sf->binwarps[1], sf->binrows[2], sf->binwarps[2], sf->binrows[3], sf->binwarps[3], sf->binrows[4], sf->binwarps[4], sf->binrows[5], sf->binwarps[5], sf->binrows[6]));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA launch: %s, waiting lanes %s, solution published by %s\n", sf->blocks_per_sm ? "persistent blocks" : "one block per ticket", sf->spin_ns ? "sleep between polls" : "poll without pause", sf->relabel ? "dispatch position" : "row"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA launch: %s, waiting lanes %s\n", sf->blocks_per_sm ? "persistent blocks" : "one block per ticket", sf->spin_ns ? "sleep between polls" : "poll without pause"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "solution words indexed by %s (%s; first poll round of every warp: %" PetscInt64_FMT " sectors by row, %" PetscInt64_FMT " by position)\n", sf->relabel ? "dispatch position" : "row", sf->relabel_auto ? "auto" : "-mat_sptrsv_relabel", sf->sectors_row, sf->sectors_pos));
   if (sf->blocks_per_sm) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " blocks per multiprocessor\n", sf->blocks_per_sm));
   if (sf->spin_ns) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " ns between polls\n", sf->spin_ns));
   if (sf->warpell)
@@ -189,6 +190,55 @@ static PetscErrorCode SpTrsvSyncFreeBuildELL(const SpTrsvOp *op, SpTrsvPlan p, S
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* insertion sort of a few sector numbers, then the count of distinct ones */
+static PetscInt SpTrsvSyncFreeDistinct(PetscInt m, PetscInt64 *s)
+{
+  PetscInt d = 0;
+
+  for (PetscInt a = 1; a < m; a++) {
+    const PetscInt64 v = s[a];
+    PetscInt         b = a - 1;
+    for (; b >= 0 && s[b] > v; b--) s[b + 1] = s[b];
+    s[b + 1] = v;
+  }
+  for (PetscInt a = 0; a < m; a++)
+    if (!a || s[a] != s[a - 1]) d++;
+  return d;
+}
+
+/*
+  SpTrsvSyncFreeSectors - the memory model behind -mat_sptrsv_relabel auto: in its first poll round warp w reads, per
+  lane, the solution word of one dependency (entry e of row g for lane g K + e). Those loads cost one 32-byte
+  sector per distinct sector touched. Count the sectors of every warp's first round with the words indexed by row
+  (x_j in word j) and by dispatch position (word pos(j)); relabel when positions touch fewer.
+*/
+static PetscErrorCode SpTrsvSyncFreeSectors(const SpTrsvOp *op, SpTrsvPlan p, SpTrsvSyncFreeSchedule *sf)
+{
+  const PetscInt per = 32 / (PetscInt)sizeof(PetscScalar); /* words per sector */
+  PetscInt      *pos;
+  PetscInt64     srow[32], spos[32];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(op->n + 1, &pos));
+  for (PetscInt k = 0; k < op->n; k++) pos[p->order[k]] = k;
+  sf->sectors_row = sf->sectors_pos = 0;
+  for (PetscInt w = 0; w < sf->nwarps; w++) {
+    const int K = sf->wlanes[w] & (SPTRSV_SYNCFREE_TAIL - 1);
+    PetscInt  m = 0;
+    for (PetscInt k = sf->wstart[w]; k < sf->wstart[w + 1]; k++) {
+      const PetscInt i = p->order[k], q = PetscMin(op->ri[i + 1], op->ri[i] + K);
+      for (PetscInt e = op->ri[i]; e < q && m < 32; e++, m++) {
+        srow[m] = op->rj[e] / per;
+        spos[m] = pos[op->rj[e]] / per;
+      }
+    }
+    sf->sectors_row += SpTrsvSyncFreeDistinct(m, srow);
+    sf->sectors_pos += SpTrsvSyncFreeDistinct(m, spos);
+  }
+  PetscCall(PetscFree(pos));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvSolverOptions *opts, SpTrsvPlan *plan)
 {
   SpTrsvPlan              p;
@@ -215,13 +265,15 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
   sf->max_lanes     = opts->max_lanes;
   sf->spin_ns       = opts->spin_ns;
   sf->blocks_per_sm = opts->blocks_per_sm;
-  sf->relabel       = opts->relabel;
   p->data        = sf;
   p->destroydata = SpTrsvSyncFreeScheduleDestroy;
   p->view        = SpTrsvSyncFreeScheduleView;
   if (sf->natural) PetscCall(SpTrsvSyncFreePackNatural(op, p, sf));
   else PetscCall(SpTrsvSyncFreePack(op, p, sf));
   if (sf->warpell) PetscCall(SpTrsvSyncFreeBuildELL(op, p, sf));
+  PetscCall(SpTrsvSyncFreeSectors(op, p, sf));
+  sf->relabel_auto = (PetscBool)(opts->relabel == SPTRSV_RELABEL_AUTO);
+  sf->relabel      = sf->relabel_auto ? (PetscBool)(sf->sectors_pos < sf->sectors_row) : (PetscBool)(opts->relabel != 0);
   PetscCall(PetscTime(&t1));
   p->stats.analysis_time = t1 - t0;
   *plan                  = p;
@@ -298,6 +350,11 @@ PetscErrorCode SpTrsvOptions_syncfree(SpTrsvOptionItems PetscOptionsObject, SpTr
   PetscCall(PetscOptionsInt("-mat_sptrsv_max_lanes", "Lanes per row at most (1, 2, 4, ..., 32): rows with more entries loop over them", "MatSolverType sptrsv_syncfree", opts->max_lanes, &opts->max_lanes, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_spin_ns", "CUDA: nanoseconds a lane waiting for a dependency sleeps between two polls (0: poll without pause)", "MatSolverType sptrsv_syncfree", opts->spin_ns, &opts->spin_ns, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_blocks_per_sm", "CUDA: resident blocks per multiprocessor that take the warps in turn (0: one block per 4 warps)", "MatSolverType sptrsv_syncfree", opts->blocks_per_sm, &opts->blocks_per_sm, NULL));
-  PetscCall(PetscOptionsBool("-mat_sptrsv_relabel", "CUDA: index the solution the rows wait on by dispatch position (the polls of one level read adjacent words)", "MatSolverType sptrsv_syncfree", opts->relabel, &opts->relabel, NULL));
+  {
+    const char *const relabel[] = {"auto", "false", "true"};
+    PetscInt          rl        = opts->relabel == SPTRSV_RELABEL_AUTO ? 0 : (opts->relabel ? 2 : 1);
+    PetscCall(PetscOptionsEList("-mat_sptrsv_relabel", "CUDA: index the solution the rows wait on by dispatch position (true), by row (false), or whichever touches fewer memory sectors per poll round (auto)", "MatSolverType sptrsv_syncfree", relabel, 3, relabel[rl], &rl, NULL));
+    opts->relabel = rl == 0 ? SPTRSV_RELABEL_AUTO : (rl == 2 ? 1 : 0);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

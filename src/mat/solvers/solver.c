@@ -3,7 +3,8 @@
 
 /*
   SpTrsvSolverOptionsInitialize - the defaults of every path's options: graphs on, one pass per fused level; sync-free:
-  level dispatch with ASAP levels, CSR storage, up to 32 lanes per row, polls without pause, one block per ticket
+  level dispatch with ASAP levels, CSR storage, up to 32 lanes per row, polls without pause, one block per ticket, the
+  solution's indexing (row or dispatch position) chosen by the analysis
   (docs/PERFORMANCE.md, "Sync-free solves", has the measurements behind them). Factor matrices then read the options
   with their prefix.
 */
@@ -18,7 +19,7 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   opts->max_lanes     = 32;
   opts->spin_ns       = 0;
   opts->blocks_per_sm = 0;
-  opts->relabel       = PETSC_FALSE;
+  opts->relabel       = SPTRSV_RELABEL_AUTO;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -45,7 +46,13 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_max_lanes", &opts->max_lanes, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_spin_ns", &opts->spin_ns, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_blocks_per_sm", &opts->blocks_per_sm, NULL));
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_relabel", &opts->relabel, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_relabel", str, sizeof(str), &flg));
+  if (flg) {
+    PetscBool isauto, istrue;
+    PetscCall(PetscStrcasecmp(str, "auto", &isauto));
+    PetscCall(PetscStrcasecmp(str, "true", &istrue));
+    opts->relabel = isauto ? SPTRSV_RELABEL_AUTO : (istrue ? 1 : 0);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
