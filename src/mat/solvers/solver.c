@@ -84,13 +84,17 @@ static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transp
   s->keep      = 1.0 - omega;
   PetscCall(SpTrsvPathGetExecutor(path, backend->slot, &s->exec));
   PetscCheck(!rest || s->exec->sweep, PETSC_COMM_SELF, PETSC_ERR_SUP, "Path %s has no Gauss-Seidel sweeps", path->name);
+  PetscCall(PetscLogEventBegin(SPTRSV_Analysis, 0, 0, 0, 0));
   PetscCall(SpTrsvTriGetOp(tri, transpose, &s->op));
   PetscCall(SpTrsvPlanCreate(&s->op, path, format, opts, &s->plan));
+  PetscCall(PetscLogEventEnd(SPTRSV_Analysis, 0, 0, 0, 0));
   if (rest && format == SPTRSV_FORMAT_CSC) {
     PetscCall(PetscMalloc1(tri->n + 1, &s->cdiag));
     PetscCall(SpTrsvSolverComputeCDiag(s));
   }
+  PetscCall(PetscLogEventBegin(SPTRSV_Upload, 0, 0, 0, 0));
   PetscCall((*s->exec->setup)(s));
+  PetscCall(PetscLogEventEnd(SPTRSV_Upload, 0, 0, 0, 0));
   s->state      = tri->state;
   s->rest_state = rest ? rest->state : 0;
   *solver       = s;
