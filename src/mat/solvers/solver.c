@@ -85,6 +85,7 @@ static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transp
   PetscCall(SpTrsvPathGetExecutor(path, backend->slot, &s->exec));
   PetscCheck(!rest || s->exec->sweep, PETSC_COMM_SELF, PETSC_ERR_SUP, "Path %s has no Gauss-Seidel sweeps", path->name);
   PetscCall(PetscLogEventBegin(SPTRSV_Analysis, 0, 0, 0, 0));
+  if (format == SPTRSV_FORMAT_CSC) PetscCall(SpTrsvTriBuildCSC(tri)); /* the columns of op(T) (a transpose builds it anyway) */
   PetscCall(SpTrsvTriGetOp(tri, transpose, &s->op));
   PetscCall(SpTrsvPlanCreate(&s->op, path, format, opts, &s->plan));
   PetscCall(PetscLogEventEnd(SPTRSV_Analysis, 0, 0, 0, 0));
