@@ -23,6 +23,7 @@ typedef struct {
   PetscInt  max_lanes;   /* syncfree: at most this many lanes per row (-mat_sptrsv_max_lanes; longer rows loop) */
   PetscInt  spin_ns;     /* syncfree, CUDA: nanoseconds a waiting lane sleeps between two polls (-mat_sptrsv_spin_ns; 0: spin) */
   PetscInt  blocks_per_sm; /* syncfree, CUDA: persistent blocks per SM (-mat_sptrsv_blocks_per_sm; 0: one block per 4 warps) */
+  PetscBool analysis_device; /* syncfree, CUDA: build the schedule on the GPU (-mat_sptrsv_analysis device); ignored by other backends */
 } SpTrsvSolverOptions;
 
 /* an executor: how one backend runs the plans of one path (all arrays in the backend's memory) */
