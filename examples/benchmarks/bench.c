@@ -116,8 +116,8 @@ static PetscErrorCode RunHostReference(Bench *B, SpTrsvFactor fac)
 /* the variants of one path: the options set while its triangles are set up, and the name's suffix. Paths
    with one launch per solve (syncfree) gain nothing from a CUDA graph: their variants are their own options,
    by default asap/alap x csr/warpell; -bench_syncfree LIST replaces them, each entry
-   LEVELS-STORAGE[-sNS][-bK][-lL] (LEVELS asap, alap or natural (-mat_sptrsv_dispatch natural); -mat_sptrsv_spin_ns NS,
-   -mat_sptrsv_blocks_per_sm K, -mat_sptrsv_max_lanes L; at most two of them) */
+   LEVELS-STORAGE[-sNS][-bK][-lL][-d] (LEVELS asap, alap or natural (-mat_sptrsv_dispatch natural); -mat_sptrsv_spin_ns NS,
+   -mat_sptrsv_blocks_per_sm K, -mat_sptrsv_max_lanes L, -d: -mat_sptrsv_analysis device; at most two of them) */
 typedef struct {
   SpTrsvFormat format;
   char         suffix[40];
@@ -161,8 +161,8 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
       if (dash) *dash = 0;
       if (o == 0) PetscCall(PetscStrncpy(v[n].opt[o][0], strcmp(tok, "natural") ? "-mat_sptrsv_levels" : "-mat_sptrsv_dispatch", sizeof(v[n].opt[o][0])));
       else if (o == 1) PetscCall(PetscStrncpy(v[n].opt[o][0], "-mat_sptrsv_storage", sizeof(v[n].opt[o][0])));
-      else PetscCall(PetscStrncpy(v[n].opt[o][0], tok[0] == 's' ? "-mat_sptrsv_spin_ns" : (tok[0] == 'l' ? "-mat_sptrsv_max_lanes" : "-mat_sptrsv_blocks_per_sm"), sizeof(v[n].opt[o][0])));
-      PetscCall(PetscStrncpy(v[n].opt[o][1], o < 2 ? tok : tok + 1, sizeof(v[n].opt[o][1])));
+      else PetscCall(PetscStrncpy(v[n].opt[o][0], tok[0] == 's' ? "-mat_sptrsv_spin_ns" : (tok[0] == 'l' ? "-mat_sptrsv_max_lanes" : (tok[0] == 'd' ? "-mat_sptrsv_analysis" : "-mat_sptrsv_blocks_per_sm")), sizeof(v[n].opt[o][0])));
+      PetscCall(PetscStrncpy(v[n].opt[o][1], o < 2 ? tok : (tok[0] == 'd' ? "device" : tok + 1), sizeof(v[n].opt[o][1])));
       tok = dash ? dash + 1 : NULL;
     }
     PetscCall(PetscFree(list[k]));
