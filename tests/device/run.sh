@@ -155,6 +155,7 @@ if [ -x "$SAN" ]; then
   step sanitizer-memcheck-fuzz 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$FUZZ" -cases 40 -big_every 0 -timeout 60
   step sanitizer-synccheck-fuzz 1 300 "$SAN" --tool synccheck --error-exitcode 97 "$FUZZ" -cases 40 -big_every 0 -timeout 60
   step sanitizer-racecheck-fuzz 1 300 "$SAN" --tool racecheck --error-exitcode 97 "$FUZZ" -cases 20 -big_every 0 -timeout 60
+  step sanitizer-memcheck-analysis 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$ANALYSIS" -random 10 -matdir /nonexistent
   step sanitizer-initcheck 0 180 "$SAN" --tool initcheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
 else
   say "compute-sanitizer not found ($SAN)"
