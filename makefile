@@ -106,7 +106,12 @@ examples: $(filter-out $(if $(wildcard examples/benchmarks/bench.c),,examples/be
 tests/device/check_fuzz: tests/device/check_fuzz.c $(SPTRSV_AR)
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) $(if $(filter 1,$(WITH_CUDA)),-I$(CUDA_HOME)/include) -o $@ $< $(INTERNAL_LIBS)
 
-unit-tests: $(UNIT_TESTS) tests/device/check_fuzz
+# the device check of the sync-free analysis on the GPU (tests/device/check_analysis.c): tests/device/run.sh; without a
+# CUDA device it only says so (the test suite builds it)
+tests/device/check_analysis: tests/device/check_analysis.c $(SPTRSV_AR) examples/common/mmload.c
+	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) $(if $(filter 1,$(WITH_CUDA)),-I$(CUDA_HOME)/include) -o $@ $< examples/common/mmload.c $(INTERNAL_LIBS)
+
+unit-tests: $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_analysis
 
 check: lib examples unit-tests
 	@bash tests/run-tests.sh

@@ -52,8 +52,10 @@ PETSC_EXTERN const char *const SpTrsvBackendTypes[];
 PETSC_EXTERN PetscErrorCode SpTrsvInitializePackage(void);
 PETSC_EXTERN PetscErrorCode SpTrsvFinalizePackage(void);
 
-/* Log events, visible in -log_view beside PETSc's MatSolve */
-PETSC_EXTERN PetscLogEvent SPTRSV_Symbolic, SPTRSV_Numeric, SPTRSV_Solve;
+/* Log events, visible in -log_view beside PETSc's MatSolve. Inside SpTrsvSymbolic (symbolic factorization and
+   analysis), SpTrsvAnalysis times each triangle's analysis (a path's plan) and SpTrsvUpload its executor's
+   setup (for CUDA: the pattern and schedule put on the GPU, or built there) */
+PETSC_EXTERN PetscLogEvent SPTRSV_Symbolic, SPTRSV_Analysis, SPTRSV_Upload, SPTRSV_Numeric, SPTRSV_Solve;
 
 /*S
    SpTrsvStats - analysis figures of one triangular-solve plan, shown by -ksp_view

@@ -29,6 +29,7 @@ SPTRSV_INTERN PetscErrorCode SpTrsvLevelsALAP(PetscInt, const PetscInt *, const 
 SPTRSV_INTERN PetscErrorCode SpTrsvLevelsSort(PetscInt, const PetscInt *, PetscInt, PetscInt **, PetscInt *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreateLevelSets(const SpTrsvOp *, SpTrsvPlan *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanComputeStats(const SpTrsvOp *, SpTrsvPlan);
+SPTRSV_INTERN PetscErrorCode SpTrsvPlanSetStats(const SpTrsvOp *, SpTrsvPlan, PetscInt, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanCheckDispatchOrder(const SpTrsvOp *, SpTrsvPlan);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanDestroy(SpTrsvPlan *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanView(SpTrsvPlan, PetscViewer);

@@ -11,7 +11,8 @@ typedef enum {
 /*
    A triangle T stores its strictly triangular part in CSR (columns ascending in each row) and, unless
    it has a unit diagonal, the inverse of its diagonal. Arrays are PetscMalloc'ed and owned by T.
-   The CSC view (the CSR of T^T) is built on demand and refreshed when the values change.
+   The CSC view (the CSR of T^T) is built on demand (transposed solves, the CSC format, PC gs) and, once it
+   exists, refreshed when the values change.
 */
 typedef struct _n_SpTrsvTri *SpTrsvTri;
 struct _n_SpTrsvTri {

@@ -30,6 +30,17 @@ static PetscErrorCode SpTrsvCUDATriUploadValues(SpTrsvSolver s, cudaStream_t st)
   const PetscScalar *val = d->csc ? s->op.ca : s->op.ra;
 
   PetscFunctionBegin;
+  if (d->d_vmap) { /* the value map lives on the device: copy the values as they are, gather there */
+    if (d->nnz) {
+      SpTrsvCUDACall(cudaMemcpyAsync(d->d_raw, val, (size_t)d->nnz * sizeof(PetscScalar), cudaMemcpyHostToDevice, st));
+      SpTrsvCUDACall(SpTrsvCUDALaunchGather(d->nnz, d->d_vmap, d->d_raw, d->d_val, st));
+    }
+    if (!d->unit && d->n) {
+      SpTrsvCUDACall(cudaMemcpyAsync(d->d_rawdiag, s->op.idiag, (size_t)d->n * sizeof(PetscScalar), cudaMemcpyHostToDevice, st));
+      SpTrsvCUDACall(SpTrsvCUDALaunchGather(d->n, d->d_order, d->d_rawdiag, d->d_idiag, st));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt q = 0; q < d->nnz; q++) d->h_val[q] = val[d->vmap[q]];
   if (!d->unit)
     for (PetscInt k = 0; k < d->n; k++) d->h_idiag[k] = s->op.idiag[d->horder[k]];
@@ -178,6 +189,43 @@ PetscErrorCode SpTrsvCUDATriSetupBegin(SpTrsvSolver s, SpTrsvCUDALaunchFn launch
 }
 
 /*
+  SpTrsvCUDATriSetupBeginDevice - SpTrsvCUDATriSetupBegin for a pattern the path's device analysis already put in
+  plan order (CSR, no rest): the arrays are taken over, the values follow in SpTrsvCUDATriSetupEnd through the
+  device value map
+*/
+PetscErrorCode SpTrsvCUDATriSetupBeginDevice(SpTrsvSolver s, SpTrsvCUDALaunchFn launch, SpTrsvCUDALaunchesFn launches, int *d_order, int *d_ptr, int *d_idx, int *d_vmap, SpTrsvCUDATriData **data)
+{
+  SpTrsvCUDATriData *d;
+
+  PetscFunctionBegin;
+  PetscCheck(s->format == SPTRSV_FORMAT_CSR && !s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "A pattern built on the device: CSR solves only");
+  PetscCall(PetscNew(&d));
+  s->bdata    = d;
+  d->n        = s->op.n;
+  d->nnz      = s->op.nnz;
+  d->unit     = s->op.unit;
+  d->launch   = launch;
+  d->launches = launches;
+  d->d_order  = d_order;
+  d->d_ptr    = d_ptr;
+  d->d_idx    = d_idx;
+  d->d_vmap   = d_vmap;
+  SpTrsvCUDACall(cudaMalloc((void **)&d->d_val, (size_t)(d->nnz + 1) * sizeof(PetscScalar)));
+  SpTrsvCUDACall(cudaMalloc((void **)&d->d_raw, (size_t)(d->nnz + 1) * sizeof(PetscScalar)));
+  if (!d->unit) {
+    SpTrsvCUDACall(cudaMalloc((void **)&d->d_idiag, (size_t)(d->n + 1) * sizeof(PetscScalar)));
+    SpTrsvCUDACall(cudaMalloc((void **)&d->d_rawdiag, (size_t)(d->n + 1) * sizeof(PetscScalar)));
+  }
+  d->tri.order = d->d_order;
+  d->tri.ptr   = d->d_ptr;
+  d->tri.idx   = d->d_idx;
+  d->tri.val   = d->d_val;
+  d->tri.idiag = d->d_idiag;
+  *data        = d;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   SpTrsvCUDATriSetupEnd - the values, then the graphs of the path's launch sequence
 */
 PetscErrorCode SpTrsvCUDATriSetupEnd(SpTrsvSolver s)
@@ -271,6 +319,9 @@ PetscErrorCode SpTrsvCUDATriDestroy(SpTrsvSolver s)
   SpTrsvCUDACall(cudaFree(d->d_rval));
   SpTrsvCUDACall(cudaFree(d->d_cdiag));
   SpTrsvCUDACall(cudaFree(d->d_w));
+  SpTrsvCUDACall(cudaFree(d->d_vmap));
+  SpTrsvCUDACall(cudaFree(d->d_raw));
+  SpTrsvCUDACall(cudaFree(d->d_rawdiag));
   PetscCall(PetscFree2(d->h_ptr, d->h_idx)); /* when setup stopped between its two steps */
   PetscCall(PetscFree3(d->rvmap, d->h_rval, d->h_cdiag));
   PetscCall(PetscFree4(d->vmap, d->horder, d->h_val, d->h_idiag));

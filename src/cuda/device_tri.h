@@ -92,6 +92,11 @@ struct _n_SpTrsvCUDATriData {
      horder[k]; h_val/h_idiag stage them; h_ptr/h_idx: the pattern in plan order (freed after setup) */
   PetscInt     *vmap, *horder;
   PetscScalar  *h_val, *h_idiag;
+  /* a pattern built on the device (SpTrsvCUDATriSetupBeginDevice; vmap and horder NULL): d_val[q] is gathered
+     on the device from the host values copied as they are into d_raw (d_vmap[q] = their index), d_idiag[k]
+     from d_rawdiag[d_order[k]] */
+  int          *d_vmap;
+  PetscScalar  *d_raw, *d_rawdiag;
   int          *h_ptr, *h_idx;
   /* sweep solvers: the rest R in plan order (rvmap: slot -> value index of R), cdiag, CSC work w */
   PetscInt      rnnz;
@@ -112,6 +117,10 @@ struct _n_SpTrsvCUDATriData {
    End uploads the values, waits, and captures the graphs */
 PetscErrorCode SpTrsvCUDATriSetupBegin(SpTrsvSolver, SpTrsvCUDALaunchFn, SpTrsvCUDALaunchesFn, SpTrsvCUDATriData **);
 PetscErrorCode SpTrsvCUDATriSetupEnd(SpTrsvSolver);
+/* instead of SetupBegin, for a pattern put in plan order on the device by the path's own analysis: takes over
+   d_order (n), d_ptr (n + 1), d_idx (nnz) and d_vmap (nnz: the index of each slot's value in the rows of op(T));
+   CSR, no rest */
+PetscErrorCode SpTrsvCUDATriSetupBeginDevice(SpTrsvSolver, SpTrsvCUDALaunchFn, SpTrsvCUDALaunchesFn, int *, int *, int *, int *, SpTrsvCUDATriData **);
 /* executor entries every path can use as they are */
 PetscErrorCode SpTrsvCUDATriUpdateValues(SpTrsvSolver);
 PetscErrorCode SpTrsvCUDATriSolve(SpTrsvSolver, const PetscScalar *, PetscScalar *);

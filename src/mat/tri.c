@@ -147,12 +147,16 @@ PetscErrorCode SpTrsvTriValuesChanged(SpTrsvTri t)
 }
 
 /*
-  SpTrsvTriGetOp - the oriented view op(T) (transpose = PETSC_TRUE gives T^T); builds the CSC view
+  SpTrsvTriGetOp - the oriented view op(T) (transpose = PETSC_TRUE gives T^T). The rows of op(T) are always
+  there; its columns only when the CSC view exists: a transpose builds it (its rows are the columns of T), the
+  identity leaves op->ci, op->cj, op->ca NULL unless SpTrsvTriBuildCSC() ran before (a format or analysis that
+  reads columns builds it first: SpTrsvSolverCreate does for -mat_sptrsv_format csc). Paths that read rows only
+  thus never pay for the column view (an O(nnz) scatter and a copy of the values on every refactorization).
 */
 PetscErrorCode SpTrsvTriGetOp(SpTrsvTri t, PetscBool transpose, SpTrsvOp *op)
 {
   PetscFunctionBegin;
-  PetscCall(SpTrsvTriBuildCSC(t));
+  if (transpose) PetscCall(SpTrsvTriBuildCSC(t));
   op->n     = t->n;
   op->unit  = t->unit;
   op->nnz   = t->i[t->n];
@@ -160,7 +164,7 @@ PetscErrorCode SpTrsvTriGetOp(SpTrsvTri t, PetscBool transpose, SpTrsvOp *op)
   op->lower = (PetscBool)((t->uplo == SPTRSV_LOWER) != transpose);
   if (!transpose) {
     op->ri = t->i;  op->rj = t->j;  op->ra = t->a;
-    op->ci = t->ci; op->cj = t->cj; op->ca = t->ca;
+    op->ci = t->has_csc ? t->ci : NULL; op->cj = t->has_csc ? t->cj : NULL; op->ca = t->has_csc ? t->ca : NULL;
   } else {
     op->ri = t->ci; op->rj = t->cj; op->ra = t->ca;
     op->ci = t->i;  op->cj = t->j;  op->ca = t->a;

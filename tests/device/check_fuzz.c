@@ -1,7 +1,8 @@
 static const char help[] = "GPU fuzz check of the sync-free kernels with a watchdog (tests/device/run.sh).\n"
                            "Random triangles (random sparsity, long chains, a row depending on every earlier row, empty rows, very long\n"
                            "rows, levels of one row, 1e5 levels), lower or upper, unit or not, plain or transposed, each solved by every\n"
-                           "sync-free variant on the GPU (sptrsv_syncfree: asap/alap/natural x csr/warpell; sptrsv_element: csr, csc) and\n"
+                           "sync-free variant on the GPU (sptrsv_syncfree: asap/alap/natural x csr/warpell, asap with the analysis on the\n"
+                           "GPU; sptrsv_element: csr, csc) and\n"
                            "compared with the host backend. A solve that does not finish within -timeout seconds is a hang: the case's\n"
                            "seed is printed and the program exits at once (status 3).\n"
                            "  -cases <10000>   number of random triangles\n"
@@ -29,22 +30,27 @@ typedef struct {
   const char  *tag;
   const char  *max_lanes; /* -mat_sptrsv_max_lanes (NULL: not set) */
   const char  *relabel;   /* -mat_sptrsv_relabel (NULL: not set) */
+  const char  *analysis;  /* -mat_sptrsv_analysis (NULL: not set) */
 } Variant;
 
 static const Variant variants[] = {
-  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr"    , NULL, "false"},
-  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-asap-warpell", NULL, NULL},
-  {"syncfree", "alap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-alap-csr"    , NULL, NULL},
-  {"syncfree", "alap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell", NULL, NULL},
-  {"syncfree", "natural", "csr",  SPTRSV_FORMAT_CSR, "syncfree-natural-csr" , NULL, NULL},
-  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell", NULL, NULL},
-  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell-l1", "1", NULL},
-  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-l4", "4", NULL},
-  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSR, "element-csr",           NULL, NULL},
-  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSC, "element-csc",           NULL, NULL},
-  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-r",  NULL, "true"},
-  {"syncfree", "alap",    "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell-r", NULL, "true"},
-  {"syncfree", "natural", "csr",     SPTRSV_FORMAT_CSR, "syncfree-natural-csr-l1-r", "1", "true"},
+  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr"    , NULL, "false", NULL},
+  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-asap-warpell", NULL, NULL, NULL},
+  {"syncfree", "alap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-alap-csr"    , NULL, NULL, NULL},
+  {"syncfree", "alap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell", NULL, NULL, NULL},
+  {"syncfree", "natural", "csr",  SPTRSV_FORMAT_CSR, "syncfree-natural-csr" , NULL, NULL, NULL},
+  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell", NULL, NULL, NULL},
+  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell-l1", "1", NULL, NULL},
+  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-l4", "4", NULL, NULL},
+  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-r",  NULL, "true", NULL},
+  {"syncfree", "alap",    "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell-r", NULL, "true", NULL},
+  {"syncfree", "natural", "csr",     SPTRSV_FORMAT_CSR, "syncfree-natural-csr-l1-r", "1", "true", NULL},
+  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr"     , NULL, NULL, "device"},
+  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell" , NULL, NULL, "device"},
+  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell-l4", "4", NULL, "device"},
+  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr-r"   , NULL, "true", "device"},
+  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSR, "element-csr",           NULL, NULL, NULL},
+  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSC, "element-csc",           NULL, NULL, NULL},
 };
 #define NVARIANTS ((PetscInt)(sizeof(variants) / sizeof(variants[0])))
 
@@ -247,12 +253,14 @@ int main(int argc, char **argv)
         if (variants[v].storage) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_storage", variants[v].storage));
         if (variants[v].max_lanes) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_max_lanes", variants[v].max_lanes));
         if (variants[v].relabel) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_relabel", variants[v].relabel));
+        if (variants[v].analysis) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_analysis", variants[v].analysis));
         PetscCall(SpTrsvSolverCreate(T, (PetscBool)tr, variants[v].format, path, be, &sv));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_levels"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_dispatch"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_max_lanes"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_relabel"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
+        PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_analysis"));
         /* two solves back to back: on the GPU the second runs on the other half of the epoch state */
         for (PetscInt rep = 0; rep < 2; rep++) {
           for (PetscInt i = 0; i < n; i++) x[i] = -12345.0; /* a stale value must not survive */

@@ -116,6 +116,9 @@ CHECK=$ROOT/build/device/check_kernels
 # the fuzz driver of the sync-free kernels (watchdog: a solve that hangs ends it with the case's seed)
 step build-fuzz 1 120 "${MAKE[@]}" tests/device/check_fuzz || finish
 FUZZ=$ROOT/tests/device/check_fuzz
+# the device check of the sync-free analysis on the GPU (schedules bit for bit against the host analysis, solves)
+step build-analysis 1 120 "${MAKE[@]}" tests/device/check_analysis || finish
+ANALYSIS=$ROOT/tests/device/check_analysis
 
 # ---- the comparison ------------------------------------------------------------------------------
 MATARGS=()
@@ -124,6 +127,13 @@ step check-kernels 1 300 "$CHECK" "${MATARGS[@]}"
 if ! grep -q "CUDA backend available" "$LOGDIR/check-kernels.log"; then
   say "the CUDA backend was NOT available: the GPU comparisons did not run"
   record cuda-backend-available FAIL 0 "$LOGDIR/check-kernels.log"
+  FAILED=1
+fi
+
+# ---- the sync-free analysis on the GPU against the host analysis -----------------------------------------
+step check-analysis 1 300 "$ANALYSIS" -matdir "$ROOT/tests/data/matrices"
+if ! grep -q "CUDA backend available" "$LOGDIR/check-analysis.log"; then
+  record check-analysis-ran FAIL 0 "$LOGDIR/check-analysis.log"
   FAILED=1
 fi
 
@@ -145,6 +155,7 @@ if [ -x "$SAN" ]; then
   step sanitizer-memcheck-fuzz 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$FUZZ" -cases 40 -big_every 0 -timeout 60
   step sanitizer-synccheck-fuzz 1 300 "$SAN" --tool synccheck --error-exitcode 97 "$FUZZ" -cases 40 -big_every 0 -timeout 60
   step sanitizer-racecheck-fuzz 1 300 "$SAN" --tool racecheck --error-exitcode 97 "$FUZZ" -cases 20 -big_every 0 -timeout 60
+  step sanitizer-memcheck-analysis 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$ANALYSIS" -random 10 -matdir /nonexistent
   step sanitizer-initcheck 0 180 "$SAN" --tool initcheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
 else
   say "compute-sanitizer not found ($SAN)"

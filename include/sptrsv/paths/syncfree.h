@@ -33,7 +33,17 @@
    group's mask), which independent thread scheduling allows. plan->level and the statistics still describe the
    levels; plan->levptr is not used (NULL).
 */
+/*
+   Analysis on the GPU (-mat_sptrsv_analysis device, CUDA backend only; src/cuda/paths/syncfree_analysis.cu):
+   the host analysis (SpTrsvAnalyze_syncfree) then only records the options (device = PETSC_TRUE, no order, no
+   warps) and the CUDA executor's setup builds the same schedule on the device: ASAP levels, the (level, bin,
+   row) order, the warps, the pattern in dispatch order with its value map and the ELL image. Only the figures
+   below (nwarps, bin counts, ell_filled) and the plan's statistics come back to the host. ALAP levels and
+   natural dispatch are sequential passes: with either, the analysis stays on the host (device_fallback).
+*/
 typedef struct {
+  PetscBool device;          /* the schedule is built on the GPU by the CUDA executor's setup */
+  PetscBool device_fallback; /* the device analysis was asked for but this variant runs on the host */
   PetscBool natural; /* rows in the triangle's own order (-mat_sptrsv_dispatch natural) */
   PetscBool alap;    /* levels as late as possible (-mat_sptrsv_levels alap) */
   PetscBool warpell; /* warp-packed ELL image (-mat_sptrsv_storage warpell) */
@@ -57,7 +67,35 @@ typedef struct {
   PetscInt64 sectors_row, sectors_pos; /* 32-byte sectors of every warp's first poll round, words by row / by position */
 } SpTrsvSyncFreeSchedule;
 
+#if defined(__CUDACC__)
+  #define SPTRSV_SYNCFREE_HD __host__ __device__
+#else
+  #define SPTRSV_SYNCFREE_HD
+#endif
+/* bin of a row of len entries with at most maxK lanes per row: log2 of its lanes K = min(pow2 >= len, maxK),
+   or SPTRSV_SYNCFREE_NBINS - 1 for a long row (more than 32 entries, maxK = 32): the one rule of the host and
+   the device analyses */
+static inline SPTRSV_SYNCFREE_HD int SpTrsvSyncFreeRowBin(PetscInt len, PetscInt maxK)
+{
+  int b = 0;
+  if (len > 32 && maxK == 32) return SPTRSV_SYNCFREE_NBINS - 1;
+  while (b < 5 && (1 << b) < len && (1 << b) < maxK) b++;
+  return b;
+}
+/* lanes per row of bin b */
+static inline SPTRSV_SYNCFREE_HD int SpTrsvSyncFreeBinLanes(int b)
+{
+  return b == SPTRSV_SYNCFREE_NBINS - 1 ? 32 : 1 << b;
+}
+
 SPTRSV_INTERN int            SpTrsvSyncFreeLanes(PetscInt);
 SPTRSV_INTERN int            SpTrsvSyncFreeRowLanes(PetscInt, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *, SpTrsvPlan);
 SPTRSV_PATH_DECLARE(syncfree);
+
+#if defined(PETSC_SPTRSV_HAVE_CUDA)
+/* the device-built schedule of a CUDA sync-free solver, downloaded for the device check (check_analysis.c):
+   order, ptr, idx (pattern in dispatch order), wstart, wlanes, and with warpell the ELL column of each slot
+   (-1: empty); PetscMalloc'ed, freed by the caller with PetscFree */
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDASyncFreeGetSchedule(SpTrsvSolver, PetscInt *, int **, int **, int **, int **, int **, int **);
+#endif

@@ -64,8 +64,9 @@
    (the entries of a row longer than K past its K-th come from the CSR arrays: the warp's tail flag). The ELL values are gathered on the
    device from the CSR values whenever those change.
 */
-#include <sptrsv/paths/syncfree.h>
+#include "syncfree_analysis.h"
 #include "../row_ops.cuh"
+#include <petsctime.h>
 #include <climits>
 #include <type_traits>
 
@@ -280,10 +281,10 @@ static PetscErrorCode SpTrsvCUDASyncFreeDestroy(SpTrsvCUDATriData *d)
 
 /* the ELL image's indices and the CSR slots its values come from, from the analysis's map (checked
    against the plan-order CSR that device_tri.cu uploaded) */
-static PetscErrorCode SpTrsvCUDASyncFreeSetupELL(const SpTrsvSyncFreeSchedule *sf, SpTrsvCUDATriData *d, SpTrsvCUDASyncFree *f, cudaStream_t st)
+static PetscErrorCode SpTrsvCUDASyncFreeSetupELL(const SpTrsvSyncFreeSchedule *sf, SpTrsvCUDATriData *d, int **d_idx, int **d_pos, cudaStream_t st)
 {
   const PetscInt m = 32 * sf->nwarps;
-  int           *idx, *pos, *d_idx = NULL, *d_pos = NULL;
+  int           *idx, *pos;
 
   PetscFunctionBegin;
   PetscCheck(sf->nwarps < INT_MAX / 32, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "-mat_sptrsv_storage warpell: %" PetscInt_FMT " warps need more than 32-bit slot indices", sf->nwarps);
@@ -299,11 +300,8 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupELL(const SpTrsvSyncFreeSchedule *s
       PetscCheck(pos[s] < d->h_ptr[k + 1] && d->vmap[pos[s]] == sf->ellmap[s], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free ELL image: slot %" PetscInt_FMT " does not match the triangle's entry", s);
     }
   }
-  PetscCall(SpTrsvCUDAMallocInt(&d_idx, m, idx, st));
-  PetscCall(SpTrsvCUDAMallocInt(&d_pos, m, pos, st));
-  f->ellidx = d_idx;
-  f->ellpos = d_pos;
-  SpTrsvCUDACall(cudaMalloc((void **)&f->ellval, (size_t)(m + 1) * sizeof(PetscScalar)));
+  PetscCall(SpTrsvCUDAMallocInt(d_idx, m, idx, st));
+  PetscCall(SpTrsvCUDAMallocInt(d_pos, m, pos, st));
   SpTrsvCUDACall(cudaStreamSynchronize(st)); /* idx and pos may be freed */
   PetscCall(PetscFree2(idx, pos));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -325,22 +323,21 @@ static PetscErrorCode SpTrsvCUDASyncFreeRelabel(SpTrsvCUDATriData *d, cudaStream
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the triangle in dispatch order, the warps, the ELL image, xs at the sentinel, the ticket counter at 0 */
-static PetscErrorCode SpTrsvCUDASyncFreeSetup(SpTrsvSolver s)
+/* the rest of the setup, whoever built the schedule (host analysis or device analysis): the warps and the ELL
+   image (device arrays, taken over), xs at the sentinel, the ticket counter at 0, then the values and graphs */
+static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATriData *d, int *d_ws, int *d_wl, int *d_ellidx, int *d_ellpos, cudaStream_t st)
 {
   const SpTrsvSyncFreeSchedule *sf = (const SpTrsvSyncFreeSchedule *)s->plan->data;
-  SpTrsvCUDATriData            *d;
   SpTrsvCUDASyncFree           *f;
-  int                          *ws, *d_ws = NULL, *d_wl = NULL;
-  cudaStream_t                  st = NULL;
 
   PetscFunctionBegin;
-  PetscCheck(s->format == SPTRSV_FORMAT_CSR && !s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_syncfree solves with rows (CSR) and runs no sweeps");
-  PetscCall(SpTrsvCUDATriSetupBegin(s, SpTrsvCUDASyncFreeLaunch, SpTrsvCUDASyncFreeLaunches, &d));
-  PetscCall(SpTrsvCUDAGetStream(&st));
   PetscCall(PetscNew(&f));
   d->path         = f;
   d->path_destroy = SpTrsvCUDASyncFreeDestroy;
+  f->wstart       = d_ws;
+  f->wlanes       = d_wl;
+  f->ellidx       = d_ellidx;
+  f->ellpos       = d_ellpos;
   f->nwarps       = (int)sf->nwarps;
   f->nslots       = (int)((sf->nwarps + SPTRSV_SYNCFREE_WARPS - 1) / SPTRSV_SYNCFREE_WARPS);
   f->nblocks      = f->nslots;
@@ -353,23 +350,93 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetup(SpTrsvSolver s)
     SpTrsvCUDACall(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
     f->nblocks = (int)PetscMin((PetscInt)f->nslots, sf->blocks_per_sm * (PetscInt)nsm);
   }
-  PetscCall(PetscMalloc1(sf->nwarps + 1, &ws));
-  for (PetscInt w = 0; w <= sf->nwarps; w++) ws[w] = (int)sf->wstart[w];
-  PetscCall(SpTrsvCUDAMallocInt(&d_ws, sf->nwarps + 1, ws, st));
-  PetscCall(SpTrsvCUDAMallocInt(&d_wl, sf->nwarps, sf->wlanes, st));
-  f->wstart = d_ws;
-  f->wlanes = d_wl;
-  if (sf->relabel) PetscCall(SpTrsvCUDASyncFreeRelabel(d, st));
-  if (sf->warpell) PetscCall(SpTrsvCUDASyncFreeSetupELL(sf, d, f, st));
+  if (f->ellidx) SpTrsvCUDACall(cudaMalloc((void **)&f->ellval, (size_t)(32 * sf->nwarps + 1) * sizeof(PetscScalar)));
   SpTrsvCUDACall(cudaMalloc((void **)&f->xs, (size_t)(2 * d->n + 1) * sizeof(SpTrsvSyncFreeWord)));
   SpTrsvCUDACall(cudaMemsetAsync(f->xs, 0xFF, (size_t)(2 * d->n + 1) * sizeof(SpTrsvSyncFreeWord), st)); /* the sentinel: all ones */
   SpTrsvCUDACall(cudaMalloc((void **)&f->ticket, sizeof(unsigned long long)));
   SpTrsvCUDACall(cudaMemsetAsync(f->ticket, 0, sizeof(unsigned long long), st));
-  SpTrsvCUDACall(cudaStreamSynchronize(st)); /* ws may be freed */
-  PetscCall(PetscFree(ws));
   PetscCall(SpTrsvCUDATriSetupEnd(s));
   SpTrsvCUDACall(SpTrsvCUDASyncFreeGather(d, st));
   SpTrsvCUDACall(cudaStreamSynchronize(st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the schedule built on the device (syncfree_analysis.cu): nothing of it is uploaded, the figures come back */
+static PetscErrorCode SpTrsvCUDASyncFreeSetupDevice(SpTrsvSolver s)
+{
+  SpTrsvCUDATriData *d;
+  int               *order, *ptr, *idx, *vmap, *ws, *wl, *ellidx, *ellpos;
+  PetscLogDouble     t0, t1;
+  cudaStream_t       st = NULL;
+
+  PetscFunctionBegin;
+  PetscCheck(s->op.n < INT_MAX && s->op.nnz < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "The CUDA kernels use 32-bit indices: n = %" PetscInt_FMT " and nnz = %" PetscInt_FMT " must be below %d", s->op.n, s->op.nnz, INT_MAX);
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  PetscCall(PetscTime(&t0));
+  PetscCall(SpTrsvSyncFreeAnalyzeDevice(&s->op, s->plan, st, &order, &ptr, &idx, &vmap, &ws, &wl, &ellidx, &ellpos));
+  PetscCall(PetscTime(&t1));
+  s->plan->stats.analysis_time = t1 - t0;
+  PetscCall(SpTrsvCUDATriSetupBeginDevice(s, SpTrsvCUDASyncFreeLaunch, SpTrsvCUDASyncFreeLaunches, order, ptr, idx, vmap, &d));
+  PetscCall(SpTrsvCUDASyncFreeSetupFinish(s, d, ws, wl, ellidx, ellpos, st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the triangle in dispatch order, the warps, the ELL image, xs at the sentinel, the ticket counter at 0 */
+static PetscErrorCode SpTrsvCUDASyncFreeSetup(SpTrsvSolver s)
+{
+  const SpTrsvSyncFreeSchedule *sf = (const SpTrsvSyncFreeSchedule *)s->plan->data;
+  SpTrsvCUDATriData            *d;
+  int                          *ws, *d_ws = NULL, *d_wl = NULL, *d_ellidx = NULL, *d_ellpos = NULL;
+  cudaStream_t                  st = NULL;
+
+  PetscFunctionBegin;
+  PetscCheck(s->format == SPTRSV_FORMAT_CSR && !s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_syncfree solves with rows (CSR) and runs no sweeps");
+  if (sf->device) {
+    PetscCall(SpTrsvCUDASyncFreeSetupDevice(s));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(SpTrsvCUDATriSetupBegin(s, SpTrsvCUDASyncFreeLaunch, SpTrsvCUDASyncFreeLaunches, &d));
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  PetscCall(PetscMalloc1(sf->nwarps + 1, &ws));
+  for (PetscInt w = 0; w <= sf->nwarps; w++) ws[w] = (int)sf->wstart[w];
+  PetscCall(SpTrsvCUDAMallocInt(&d_ws, sf->nwarps + 1, ws, st));
+  PetscCall(SpTrsvCUDAMallocInt(&d_wl, sf->nwarps, sf->wlanes, st));
+  if (sf->relabel) PetscCall(SpTrsvCUDASyncFreeRelabel(d, st));
+  if (sf->warpell) PetscCall(SpTrsvCUDASyncFreeSetupELL(sf, d, &d_ellidx, &d_ellpos, st));
+  SpTrsvCUDACall(cudaStreamSynchronize(st)); /* ws may be freed */
+  PetscCall(PetscFree(ws));
+  PetscCall(SpTrsvCUDASyncFreeSetupFinish(s, d, d_ws, d_wl, d_ellidx, d_ellpos, st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvCUDASyncFreeGetSchedule - the schedule a CUDA sync-free solver runs, downloaded (for the device check):
+  nwarps, order (n), ptr (n + 1), idx (nnz), wstart (nwarps + 1), wlanes (nwarps), ellidx (32 nwarps; NULL
+  without warpell)
+*/
+PetscErrorCode SpTrsvCUDASyncFreeGetSchedule(SpTrsvSolver s, PetscInt *nwarps, int **order, int **ptr, int **idx, int **wstart, int **wlanes, int **ellidx)
+{
+  const SpTrsvCUDATriData  *d = (const SpTrsvCUDATriData *)s->bdata;
+  const SpTrsvCUDASyncFree *f = (const SpTrsvCUDASyncFree *)d->path;
+  const PetscInt            n = d->n, nnz = d->nnz, nw = f->nwarps;
+
+  PetscFunctionBegin;
+  *nwarps = nw;
+  PetscCall(PetscMalloc1(n + 1, order));
+  PetscCall(PetscMalloc1(n + 1, ptr));
+  PetscCall(PetscMalloc1(nnz + 1, idx));
+  PetscCall(PetscMalloc1(nw + 1, wstart));
+  PetscCall(PetscMalloc1(nw + 1, wlanes));
+  SpTrsvCUDACall(cudaMemcpy(*order, d->d_order, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
+  SpTrsvCUDACall(cudaMemcpy(*ptr, d->d_ptr, (size_t)(n + 1) * sizeof(int), cudaMemcpyDeviceToHost));
+  SpTrsvCUDACall(cudaMemcpy(*idx, d->d_idx, (size_t)nnz * sizeof(int), cudaMemcpyDeviceToHost));
+  SpTrsvCUDACall(cudaMemcpy(*wstart, f->wstart, (size_t)(nw + 1) * sizeof(int), cudaMemcpyDeviceToHost));
+  SpTrsvCUDACall(cudaMemcpy(*wlanes, f->wlanes, (size_t)nw * sizeof(int), cudaMemcpyDeviceToHost));
+  *ellidx = NULL;
+  if (f->ellidx) {
+    PetscCall(PetscMalloc1(32 * nw + 1, ellidx));
+    SpTrsvCUDACall(cudaMemcpy(*ellidx, f->ellidx, (size_t)(32 * nw) * sizeof(int), cudaMemcpyDeviceToHost));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

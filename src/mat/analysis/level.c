@@ -36,16 +36,29 @@ PetscErrorCode SpTrsvLevelsCompute(PetscInt n, const PetscInt *ri, const PetscIn
 */
 PetscErrorCode SpTrsvPlanComputeStats(const SpTrsvOp *op, SpTrsvPlan plan)
 {
+  PetscInt max_level_rows = 0, max_row_nnz = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < plan->nlevels; l++) max_level_rows = PetscMax(max_level_rows, plan->levptr[l + 1] - plan->levptr[l]);
+  for (PetscInt i = 0; i < op->n; i++) max_row_nnz = PetscMax(max_row_nnz, op->ri[i + 1] - op->ri[i]);
+  PetscCall(SpTrsvPlanSetStats(op, plan, max_level_rows, max_row_nnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvPlanSetStats - the statistics from plan->nlevels and the two maxima (the widest level, the longest row),
+  however they were found (SpTrsvPlanComputeStats on the host, the device analysis on the GPU)
+*/
+PetscErrorCode SpTrsvPlanSetStats(const SpTrsvOp *op, SpTrsvPlan plan, PetscInt max_level_rows, PetscInt max_row_nnz)
+{
   SpTrsvStats *s = &plan->stats;
 
   PetscFunctionBegin;
   s->n               = op->n;
   s->nnz             = op->nnz;
   s->nlevels         = plan->nlevels;
-  s->max_level_rows  = 0;
-  s->max_row_nnz     = 0;
-  for (PetscInt l = 0; l < plan->nlevels; l++) s->max_level_rows = PetscMax(s->max_level_rows, plan->levptr[l + 1] - plan->levptr[l]);
-  for (PetscInt i = 0; i < op->n; i++) s->max_row_nnz = PetscMax(s->max_row_nnz, op->ri[i + 1] - op->ri[i]);
+  s->max_level_rows  = max_level_rows;
+  s->max_row_nnz     = max_row_nnz;
   s->mean_level_rows = plan->nlevels ? (PetscReal)op->n / plan->nlevels : 0;
   s->mean_row_nnz    = op->n ? (PetscReal)op->nnz / op->n : 0;
   s->bytes_per_solve = (PetscLogDouble)op->nnz * (sizeof(PetscScalar) + sizeof(int)) + (PetscLogDouble)op->n * (2 * sizeof(int) + 2 * sizeof(PetscScalar) + (op->unit ? 0 : sizeof(PetscScalar)));

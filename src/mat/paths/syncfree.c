@@ -34,10 +34,7 @@ static PetscBool SpTrsvSyncFreeLong(PetscInt len, PetscInt maxK)
 /* bin of a row: log2 of its lanes, or SPTRSV_SYNCFREE_NBINS - 1 for a long row */
 static int SpTrsvSyncFreeBin(PetscInt len, PetscInt maxK)
 {
-  int b = 0, K = SpTrsvSyncFreeRowLanes(len, maxK);
-  if (SpTrsvSyncFreeLong(len, maxK)) return SPTRSV_SYNCFREE_NBINS - 1;
-  while ((1 << b) < K) b++;
-  return b;
+  return SpTrsvSyncFreeRowBin(len, maxK); /* include/sptrsv/paths/syncfree.h: shared with the device analysis */
 }
 
 /* lanes word of the warp holding rows order[k0 .. k1-1] with K lanes each: K, with SPTRSV_SYNCFREE_TAIL when
@@ -70,6 +67,7 @@ static PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan plan, PetscViewer vi
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "sync-free: %s dispatch, %s levels, %s storage, %" PetscInt_FMT " warps of %d threads in blocks of %d warps\n", sf->natural ? "natural-order" : "level-order", sf->natural ? "no" : (sf->alap ? "ALAP" : "ASAP"), sf->warpell ? "warp-packed ELL" : "CSR", sf->nwarps, 32, SPTRSV_SYNCFREE_WARPS));
   PetscCall(PetscViewerASCIIPrintf(viewer, "rows (warps) by lanes per row: 1: %" PetscInt_FMT " (%" PetscInt_FMT "), 2: %" PetscInt_FMT " (%" PetscInt_FMT "), 4: %" PetscInt_FMT " (%" PetscInt_FMT "), 8: %" PetscInt_FMT " (%" PetscInt_FMT "), 16: %" PetscInt_FMT " (%" PetscInt_FMT "), 32: %" PetscInt_FMT " (%" PetscInt_FMT "), longer than 32: %" PetscInt_FMT "\n", sf->binrows[0], sf->binwarps[0], sf->binrows[1], sf->binwarps[1], sf->binrows[2], sf->binwarps[2], sf->binrows[3], sf->binwarps[3], sf->binrows[4], sf->binwarps[4], sf->binrows[5], sf->binwarps[5], sf->binrows[6]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: %s\n", sf->device ? "on the GPU (-mat_sptrsv_analysis device)" : (sf->device_fallback ? "on the host (the device analysis builds ASAP level dispatch only)" : "on the host")));
   PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA launch: %s, waiting lanes %s\n", sf->blocks_per_sm ? "persistent blocks" : "one block per ticket", sf->spin_ns ? "sleep between polls" : "poll without pause"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "solution words indexed by %s (%s; first poll round of every warp: %" PetscInt64_FMT " sectors by row, %" PetscInt64_FMT " by position)\n", sf->relabel ? "dispatch position" : "row", sf->relabel_auto ? "auto" : "-mat_sptrsv_relabel", sf->sectors_row, sf->sectors_pos));
   if (sf->blocks_per_sm) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " blocks per multiprocessor\n", sf->blocks_per_sm));
@@ -111,7 +109,7 @@ static PetscErrorCode SpTrsvSyncFreePack(const SpTrsvOp *op, SpTrsvPlan p, SpTrs
     pos = l0;
     for (int b = 0; b < SPTRSV_SYNCFREE_NBINS; b++) {
       const PetscInt end = l0 + cnt[b];
-      const int      K   = b == SPTRSV_SYNCFREE_NBINS - 1 ? 32 : 1 << b;
+      const int      K   = SpTrsvSyncFreeBinLanes(b);
       const PetscInt per = b == SPTRSV_SYNCFREE_NBINS - 1 ? 1 : 32 / K;
       sf->binrows[b] += end - pos;
       for (; pos < end; pos += per) {
@@ -251,6 +249,23 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
   PetscCheck(opts->spin_ns >= 0 && opts->spin_ns <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_spin_ns must be in [0, 1000000], got %" PetscInt_FMT, opts->spin_ns);
   PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_blocks_per_sm must be in [0, 64], got %" PetscInt_FMT, opts->blocks_per_sm);
   PetscCall(PetscTime(&t0));
+  if (opts->analysis_device && !opts->natural && !opts->alap) { /* the CUDA executor's setup builds the schedule */
+    PetscCall(PetscNew(&p));
+    PetscCall(PetscNew(&sf));
+    p->n              = op->n;
+    sf->device        = PETSC_TRUE;
+    sf->warpell       = opts->warpell;
+    sf->max_lanes     = opts->max_lanes;
+    sf->spin_ns       = opts->spin_ns;
+    sf->blocks_per_sm = opts->blocks_per_sm;
+    sf->relabel_auto  = (PetscBool)(opts->relabel == SPTRSV_RELABEL_AUTO);
+    sf->relabel       = (PetscBool)(opts->relabel == 1); /* auto: decided by the device analysis */
+    p->data           = sf;
+    p->destroydata    = SpTrsvSyncFreeScheduleDestroy;
+    p->view           = SpTrsvSyncFreeScheduleView;
+    *plan             = p;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(SpTrsvPlanCreateLevelSets(op, &p));
   if (opts->alap && !opts->natural && p->nlevels > 1) {
     PetscCall(SpTrsvLevelsALAP(op->n, op->ri, op->rj, op->lower, p->nlevels, p->level));
@@ -259,6 +274,7 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
     PetscCall(SpTrsvPlanComputeStats(op, p));
   }
   PetscCall(PetscNew(&sf));
+  sf->device_fallback = opts->analysis_device;
   sf->natural    = opts->natural;
   sf->alap       = opts->natural ? PETSC_FALSE : opts->alap;
   sf->warpell    = opts->warpell;
@@ -325,6 +341,7 @@ PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
 static PetscErrorCode SpTrsvHostSyncFreeSetup(SpTrsvSolver s)
 {
   PetscFunctionBegin;
+  PetscCheck(!((SpTrsvSyncFreeSchedule *)s->plan->data)->device, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A sync-free plan left to the device analysis reached the host executor");
   PetscCall(SpTrsvSyncFreeScheduleCheck(&s->op, s->plan));
   PetscCall(SpTrsvHostOrderedSetup(s));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -338,12 +355,15 @@ PetscErrorCode SpTrsvOptions_syncfree(SpTrsvOptionItems PetscOptionsObject, SpTr
   const char *const levels[]  = {"asap", "alap"};
   const char *const storage[] = {"csr", "warpell"};
   const char *const dispatch[] = {"level", "natural"};
-  PetscInt          lv = opts->alap ? 1 : 0, st = opts->warpell ? 1 : 0, dp = opts->natural ? 1 : 0;
+  const char *const where[]    = {"host", "device"};
+  PetscInt          lv = opts->alap ? 1 : 0, st = opts->warpell ? 1 : 0, dp = opts->natural ? 1 : 0, an = opts->analysis_device ? 1 : 0;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsEList("-mat_sptrsv_levels", "Levels the rows are dispatched by: as soon as possible or as late as possible", "MatSolverType sptrsv_syncfree", levels, 2, levels[lv], &lv, NULL));
   PetscCall(PetscOptionsEList("-mat_sptrsv_storage", "Storage the kernel reads: CSR in dispatch order, or warp-packed ELL (32 slots per warp) with a CSR tail", "MatSolverType sptrsv_syncfree", storage, 2, storage[st], &st, NULL));
   PetscCall(PetscOptionsEList("-mat_sptrsv_dispatch", "Order the rows go out in: level by level (packed by length), or the triangle's own order (no level sort)", "MatSolverType sptrsv_syncfree", dispatch, 2, dispatch[dp], &dp, NULL));
+  PetscCall(PetscOptionsEList("-mat_sptrsv_analysis", "Where the CUDA backend builds the schedule: host (the reference) or device (ASAP level dispatch; ALAP and natural dispatch stay on the host)", "MatSolverType sptrsv_syncfree", where, 2, where[an], &an, NULL));
+  opts->analysis_device = (PetscBool)(an == 1);
   opts->natural = (PetscBool)(dp == 1);
   opts->alap    = (PetscBool)(lv == 1);
   opts->warpell = (PetscBool)(st == 1);

@@ -20,13 +20,15 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   opts->spin_ns       = 0;
   opts->blocks_per_sm = 0;
   opts->relabel       = SPTRSV_RELABEL_AUTO;
+  opts->analysis_device = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
   SpTrsvSolverOptionsDefault - SpTrsvSolverOptionsInitialize(); a program that uses the solver API directly (no factor
   Mat, so no prefix) may override them with the global -mat_sptrsv_graph, -mat_sptrsv_fuse_passes, -mat_sptrsv_levels,
-  -mat_sptrsv_storage, -mat_sptrsv_dispatch, -mat_sptrsv_max_lanes, -mat_sptrsv_spin_ns, -mat_sptrsv_blocks_per_sm and -mat_sptrsv_relabel
+  -mat_sptrsv_storage, -mat_sptrsv_dispatch, -mat_sptrsv_max_lanes, -mat_sptrsv_spin_ns, -mat_sptrsv_blocks_per_sm,
+  -mat_sptrsv_relabel and -mat_sptrsv_analysis
 */
 PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
 {
@@ -53,6 +55,8 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
     PetscCall(PetscStrcasecmp(str, "true", &istrue));
     opts->relabel = isauto ? SPTRSV_RELABEL_AUTO : (istrue ? 1 : 0);
   }
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_analysis", str, sizeof(str), &flg));
+  if (flg) PetscCall(PetscStrcmp(str, "device", &opts->analysis_device));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -85,6 +89,7 @@ static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transp
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));
   s->opts      = *opts;
+  if (backend->slot != SPTRSV_EXEC_CUDA) s->opts.analysis_device = PETSC_FALSE; /* a device analysis only feeds the CUDA executor */
   s->tri       = tri;
   s->transpose = transpose;
   s->format    = format;
@@ -93,13 +98,18 @@ static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transp
   s->keep      = 1.0 - omega;
   PetscCall(SpTrsvPathGetExecutor(path, backend->slot, &s->exec));
   PetscCheck(!rest || s->exec->sweep, PETSC_COMM_SELF, PETSC_ERR_SUP, "Path %s has no Gauss-Seidel sweeps", path->name);
+  PetscCall(PetscLogEventBegin(SPTRSV_Analysis, 0, 0, 0, 0));
+  if (format == SPTRSV_FORMAT_CSC) PetscCall(SpTrsvTriBuildCSC(tri)); /* the columns of op(T) (a transpose builds it anyway) */
   PetscCall(SpTrsvTriGetOp(tri, transpose, &s->op));
-  PetscCall(SpTrsvPlanCreate(&s->op, path, format, opts, &s->plan));
+  PetscCall(SpTrsvPlanCreate(&s->op, path, format, &s->opts, &s->plan));
+  PetscCall(PetscLogEventEnd(SPTRSV_Analysis, 0, 0, 0, 0));
   if (rest && format == SPTRSV_FORMAT_CSC) {
     PetscCall(PetscMalloc1(tri->n + 1, &s->cdiag));
     PetscCall(SpTrsvSolverComputeCDiag(s));
   }
+  PetscCall(PetscLogEventBegin(SPTRSV_Upload, 0, 0, 0, 0));
   PetscCall((*s->exec->setup)(s));
+  PetscCall(PetscLogEventEnd(SPTRSV_Upload, 0, 0, 0, 0));
   s->state      = tri->state;
   s->rest_state = rest ? rest->state : 0;
   *solver       = s;
