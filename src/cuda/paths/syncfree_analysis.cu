@@ -119,12 +119,13 @@ __global__ void SpTrsvSyncFreeWarpsKernel(int n, const unsigned int *__restrict_
   }
 }
 
-/* 3d. the tail flag of a warp holding a row longer than its K */
-__global__ void SpTrsvSyncFreeTailKernel(int n, const int *__restrict__ len, const int *__restrict__ wid, int *wlanes)
+/* 3d. the tail flag of a warp holding a row longer than its K. wid is the exclusive scan of the starts: the warp of
+   position k is wid[k] + start[k] - 1 (wid[k] itself only at a warp's first position) */
+__global__ void SpTrsvSyncFreeTailKernel(int n, const int *__restrict__ len, const int *__restrict__ start, const int *__restrict__ wid, int *wlanes)
 {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k < n) {
-    const int w = wid[k], K = wlanes[w] & (SPTRSV_SYNCFREE_TAIL - 1);
+    const int w = wid[k] + start[k] - 1, K = wlanes[w] & (SPTRSV_SYNCFREE_TAIL - 1);
     if (len[k] > K) atomicOr(wlanes + w, SPTRSV_SYNCFREE_TAIL);
   }
 }
@@ -331,7 +332,7 @@ PetscErrorCode SpTrsvSyncFreeAnalyzeDevice(const SpTrsvOp *op, SpTrsvPlan plan, 
   if (n) {
     SpTrsvSyncFreeWarpsKernel<<<SpTrsvSFAGrid(n), SPTRSV_SFA_BLOCK, 0, st>>>(n, w.skey, w.start, w.wid, *wstart, *wlanes, w.fig);
     SpTrsvCUDACheckLaunch();
-    SpTrsvSyncFreeTailKernel<<<SpTrsvSFAGrid(n), SPTRSV_SFA_BLOCK, 0, st>>>(n, w.len, w.wid, *wlanes);
+    SpTrsvSyncFreeTailKernel<<<SpTrsvSFAGrid(n), SPTRSV_SFA_BLOCK, 0, st>>>(n, w.len, w.start, w.wid, *wlanes);
     SpTrsvCUDACheckLaunch();
   }
   /* 4. the pattern in dispatch order and its value map: ptr = exclusive scan of the lengths (len[n] = 0) */
