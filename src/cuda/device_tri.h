@@ -91,6 +91,7 @@ struct _n_SpTrsvCUDATriData {
   /* slot q of d_val holds value vmap[q] of the host triangle, d_idiag[k] the inverted diagonal of row
      horder[k]; h_val/h_idiag stage them; h_ptr/h_idx: the pattern in plan order (freed after setup) */
   PetscInt     *vmap, *horder;
+  int          *d_vmap; /* device values: slot q of d_val <- T's CSR value d_vmap[q] (made at the first device refresh) */
   PetscScalar  *h_val, *h_idiag;
   int          *h_ptr, *h_idx;
   /* sweep solvers: the rest R in plan order (rvmap: slot -> value index of R), cdiag, CSC work w */
@@ -114,6 +115,7 @@ PetscErrorCode SpTrsvCUDATriSetupBegin(SpTrsvSolver, SpTrsvCUDALaunchFn, SpTrsvC
 PetscErrorCode SpTrsvCUDATriSetupEnd(SpTrsvSolver);
 /* executor entries every path can use as they are */
 PetscErrorCode SpTrsvCUDATriUpdateValues(SpTrsvSolver);
+PetscErrorCode SpTrsvCUDATriUpdateValuesDevice(SpTrsvSolver, const PetscScalar *, const PetscScalar *); /* T's CSR values and idiag on the device */
 PetscErrorCode SpTrsvCUDATriSolve(SpTrsvSolver, const PetscScalar *, PetscScalar *);
 PetscErrorCode SpTrsvCUDATriSweep(SpTrsvSolver, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PetscErrorCode SpTrsvCUDATriDestroy(SpTrsvSolver);
