@@ -88,8 +88,8 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat A, SpTrsvFactor fac)
   SpTrsvILUSym   *sym = (SpTrsvILUSym *)fac->sym;
   const PetscInt  n   = fac->n, *rp = fac->rperm, *li = fac->L->i, *lj = fac->L->j, *ui = fac->U->i, *uj = fac->U->j, nnzL = li[n];
   const PetscInt *ai, *aj;
-  PetscInt       *amap;
-  SpTrsvILUDevice d;
+  PetscInt       *amap, missing = -1;
+  SpTrsvILUDevice d    = NULL;
   PetscErrorCode  ierr = PETSC_SUCCESS;
 #endif
 
@@ -99,7 +99,7 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat A, SpTrsvFactor fac)
   PetscCall(SpTrsvILUDeviceDestroy(&fac->device));
   PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, NULL));
   PetscCall(PetscMalloc1(ai[n] + 1, &amap));
-  for (PetscInt i = 0; i < n && !ierr; i++) {
+  for (PetscInt i = 0; i < n && missing < 0; i++) {
     const PetscInt row = rp ? rp[i] : i;
     for (PetscInt p = ai[row]; p < ai[row + 1]; p++) {
       const PetscInt c = sym->icperm[aj[p]];
@@ -111,20 +111,22 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat A, SpTrsvFactor fac)
         s = SpTrsvILUDeviceFind(uj, ui[i], ui[i + 1], c); /* F[nnzL + n ..): U->a */
         if (s >= 0) s += nnzL + n;
       }
-      if (s < 0) {
-        ierr = PETSC_ERR_PLIB; /* cannot happen: every entry of A lies in the level-0 pattern */
+      if (s < 0) { /* cannot happen: every entry of A lies in the level-0 pattern */
+        missing = p;
         break;
       }
       amap[p] = s;
     }
   }
-  if (!ierr) ierr = PetscNew(&d);
-  if (!ierr) ierr = SpTrsvCUDAILUCreate(fac, ai, sym->adiag, amap, &d->g);
+  if (missing < 0) {
+    ierr = PetscNew(&d);
+    if (!ierr) ierr = SpTrsvCUDAILUCreate(fac, ai, sym->adiag, amap, &d->g);
+  }
   PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, NULL));
   PetscCall(PetscFree(amap));
-  if (ierr == PETSC_ERR_PLIB) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "An entry of the matrix is missing from its ILU pattern");
   if (ierr) PetscCall(PetscFree(d));
   PetscCall(ierr);
+  PetscCheck(missing < 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Nonzero %" PetscInt_FMT " of the matrix is missing from its ILU pattern", missing);
   for (PetscInt i = 0; i < n; i++)
     for (PetscInt p = li[i]; p < li[i + 1]; p++) d->flops += 1 + 2.0 * (ui[lj[p] + 1] - ui[lj[p]]);
   d->flops += n;
