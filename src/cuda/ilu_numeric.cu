@@ -45,25 +45,15 @@
    kept on the host and passed to each launch), so it is never reset, except when the counter wraps.
    Row i's own entries are written and read by its own warp only, ordered by __syncwarp().
 */
-#include <sptrsv/ilu_cuda.h>
+#include <sptrsv/ilu_device.h>
 #include "cuda_upload.h"
 #include "row_ops.cuh" /* SpTrsvLoadAcquire, SpTrsvStoreRelease */
 #include <climits>
 
-#define ILU_WARPS   4 /* warps per block of the elimination */
-#define ILU_NONE    ULLONG_MAX
-#define ILU_NFLAGS  8
-/* the flags of one pass (unsigned long long, all but the counter start at ILU_NONE and only decrease) */
-#define ILU_F_BAD   0 /* (p << 1 | isnan) of the first non-finite input value */
-#define ILU_F_FAIL  1 /* first failing row (NONZERO, POSITIVE_DEFINITE) */
-#define ILU_F_ZFST  2 /* first zero pivot (NONE) */
-#define ILU_F_ZLST  3 /* ~(last zero pivot) (NONE) */
-#define ILU_F_NINB  4 /* pivots shifted (INBLOCKS), a counter from 0 */
-#define ILU_F_NFL   5 /* first non-finite L value: (row << 32) | (1 + offset in the row) */
-#define ILU_F_NFU   6 /* first non-finite U value: (row << 32) | 0 for idiag, 1 + offset in the row */
-#define ILU_F_TOP   7 /* POSITIVE_DEFINITE: bits of the largest positive row value of the shift top */
+#define ILU_WARPS 4 /* warps per block of the elimination */
+#define ILU_NONE  SPTRSV_ILU_NONE
 
-struct _n_SpTrsvCUDAILU {
+typedef struct {
   int                 n, nnzA, nnzL, nnzU, nnzF;
   int                *li, *lj, *ui, *uj, *amap; /* device pattern and value map */
   int                *ai, *adiag;               /* A's row pointers and diagonal positions (the shift top) */
@@ -71,9 +61,9 @@ struct _n_SpTrsvCUDAILU {
   const PetscScalar  *input; /* A's values on the device for the passes: a MATSEQAIJCUSPARSE's array or stage */
   unsigned int       *done, epoch;
   int                *ticket;
-  unsigned long long *flags, hflags[ILU_NFLAGS];
+  unsigned long long *flags, hflags[SPTRSV_ILU_NFLAGS];
   cudaStream_t        stream;
-};
+} SpTrsvCUDAILU;
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
 __global__ void SpTrsvILUGatherKernel(int nnzA, const int *__restrict__ amap, const PetscScalar *__restrict__ a, PetscScalar *__restrict__ F, unsigned long long *flags)
@@ -81,7 +71,7 @@ __global__ void SpTrsvILUGatherKernel(int nnzA, const int *__restrict__ amap, co
   const int p = blockIdx.x * blockDim.x + threadIdx.x;
   if (p >= nnzA) return;
   const PetscScalar v = a[p];
-  if (!isfinite(v)) atomicMin(&flags[ILU_F_BAD], ((unsigned long long)p << 1) | (isnan(v) ? 1ull : 0ull));
+  if (!isfinite(v)) atomicMin(&flags[SPTRSV_ILU_F_BAD], ((unsigned long long)p << 1) | (isnan(v) ? 1ull : 0ull));
   F[amap[p]] = v;
 }
 
@@ -93,7 +83,7 @@ __global__ void SpTrsvILUShiftTopKernel(int n, const int *__restrict__ ai, const
   const PetscScalar d  = a[adiag[i]];
   PetscReal         rs = -fabs(d) - d;
   for (int p = ai[i]; p < ai[i + 1]; p++) rs += fabs(a[p]);
-  if (rs > 0) atomicMax(&flags[ILU_F_TOP], (unsigned long long)__double_as_longlong((double)rs)); /* positive doubles order as their bits */
+  if (rs > 0) atomicMax(&flags[SPTRSV_ILU_F_TOP], (unsigned long long)__double_as_longlong((double)rs)); /* positive doubles order as their bits */
 }
 
 /* position of column j in the sorted cols[lo, hi), or -1 */
@@ -135,7 +125,7 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
 
   /* a smaller row failed: the pass restarts anyway (rows below the first failing one never skip, so the
      first failing row is the host's); lane 0 decides for the warp */
-  if (restart && lane == 0) skip = *(volatile unsigned long long *)&g.flags[ILU_F_FAIL] < (unsigned long long)i;
+  if (restart && lane == 0) skip = *(volatile unsigned long long *)&g.flags[SPTRSV_ILU_F_FAIL] < (unsigned long long)i;
   skip = __shfl_sync(SPTRSV_FULL_MASK, skip, 0);
 
   if (!skip) {
@@ -170,14 +160,14 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
 
       if (RULE == SPTRSV_ILU_SHIFT_NONE) {
         if (fabs(pv) <= g.zeropivot && !isnan(pv)) {
-          atomicMin(&g.flags[ILU_F_ZFST], (unsigned long long)i);
-          atomicMin(&g.flags[ILU_F_ZLST], ~(unsigned long long)i);
+          atomicMin(&g.flags[SPTRSV_ILU_F_ZFST], (unsigned long long)i);
+          atomicMin(&g.flags[SPTRSV_ILU_F_ZLST], ~(unsigned long long)i);
         }
       } else if (RULE == SPTRSV_ILU_SHIFT_INBLOCKS) {
         if (fabs(pv) <= g.zeropivot && !isnan(pv)) {
           pv += g.inblocks;
           dg[i] = pv;
-          atomicAdd(&g.flags[ILU_F_NINB], 1ull);
+          atomicAdd(&g.flags[SPTRSV_ILU_F_NINB], 1ull);
         }
       } else {
         PetscReal rs = 0.0;
@@ -186,7 +176,7 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
         fail = (RULE == SPTRSV_ILU_SHIFT_NONZERO ? fabs(pv) : pv) <= g.zeropivot * rs && !isnan(pv);
         if (fail) {
           g.idiag[i] = rs; /* for the driver: the pass is discarded */
-          atomicMin(&g.flags[ILU_F_FAIL], (unsigned long long)i);
+          atomicMin(&g.flags[SPTRSV_ILU_F_FAIL], (unsigned long long)i);
         }
       }
       if (!fail) g.idiag[i] = 1.0 / pv;
@@ -196,10 +186,10 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
     __syncwarp();
     if (!skip) { /* the first non-finite value of the row, as SpTrsvTriFindNonFinite() (L, then idiag and U) */
       for (int p = ls + lane; p < le; p += 32)
-        if (!isfinite(la[p])) atomicMin(&g.flags[ILU_F_NFL], ((unsigned long long)i << 32) | (unsigned long long)(p - ls + 1));
-      if (lane == 0 && !isfinite(g.idiag[i])) atomicMin(&g.flags[ILU_F_NFU], (unsigned long long)i << 32);
+        if (!isfinite(la[p])) atomicMin(&g.flags[SPTRSV_ILU_F_NFL], ((unsigned long long)i << 32) | (unsigned long long)(p - ls + 1));
+      if (lane == 0 && !isfinite(g.idiag[i])) atomicMin(&g.flags[SPTRSV_ILU_F_NFU], (unsigned long long)i << 32);
       for (int p = us + lane; p < ue; p += 32)
-        if (!isfinite(ua[p])) atomicMin(&g.flags[ILU_F_NFU], ((unsigned long long)i << 32) | (unsigned long long)(p - us + 1));
+        if (!isfinite(ua[p])) atomicMin(&g.flags[SPTRSV_ILU_F_NFU], ((unsigned long long)i << 32) | (unsigned long long)(p - us + 1));
     }
   }
   __threadfence();
@@ -212,9 +202,9 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
   SpTrsvCUDAILUCreate - upload the pattern of fac (L, U) and the map amap (A's nnzA positions -> F) once per
   pattern, with ai and adiag (A's row pointers and diagonal positions, for POSITIVE_DEFINITE's shift top)
 */
-PetscErrorCode SpTrsvCUDAILUCreate(SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, SpTrsvCUDAILU *gp)
+static PetscErrorCode SpTrsvCUDAILUCreate(SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, void **gp)
 {
-  SpTrsvCUDAILU  g;
+  SpTrsvCUDAILU *g;
   const PetscInt n = fac->n, nnzL = fac->L->i[n], nnzU = fac->U->i[n], nnzA = ai[n];
 
   PetscFunctionBegin;
@@ -244,8 +234,10 @@ PetscErrorCode SpTrsvCUDAILUCreate(SpTrsvFactor fac, const PetscInt *ai, const P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvCUDAILUSetInput(SpTrsvCUDAILU g, const PetscScalar *a, PetscMemType mtype)
+static PetscErrorCode SpTrsvCUDAILUSetInput(void *ctx, const PetscScalar *a, PetscMemType mtype)
 {
+  SpTrsvCUDAILU *g = (SpTrsvCUDAILU *)ctx;
+
   PetscFunctionBegin;
   if (PetscMemTypeDevice(mtype)) g->input = a;
   else {
@@ -256,20 +248,21 @@ PetscErrorCode SpTrsvCUDAILUSetInput(SpTrsvCUDAILU g, const PetscScalar *a, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvCUDAILUShiftTop(SpTrsvCUDAILU g, PetscReal *top)
+static PetscErrorCode SpTrsvCUDAILUShiftTop(void *ctx, PetscReal *top)
 {
+  SpTrsvCUDAILU     *g    = (SpTrsvCUDAILU *)ctx;
   unsigned long long bits = 0;
 
   PetscFunctionBegin;
   *top = PETSC_NINFINITY;
-  SpTrsvCUDACall(cudaMemsetAsync(g->flags + ILU_F_TOP, 0, sizeof(unsigned long long), g->stream));
+  SpTrsvCUDACall(cudaMemsetAsync(g->flags + SPTRSV_ILU_F_TOP, 0, sizeof(unsigned long long), g->stream));
 #if defined(SPTRSV_CUDA_SCALAR_OK)
   if (g->n) {
     SpTrsvILUShiftTopKernel<<<(g->n + 255) / 256, 256, 0, g->stream>>>(g->n, g->ai, g->adiag, g->input, g->flags);
     SpTrsvCUDACheckLaunch();
   }
 #endif
-  SpTrsvCUDACall(cudaMemcpyAsync(&bits, g->flags + ILU_F_TOP, sizeof(bits), cudaMemcpyDeviceToHost, g->stream));
+  SpTrsvCUDACall(cudaMemcpyAsync(&bits, g->flags + SPTRSV_ILU_F_TOP, sizeof(bits), cudaMemcpyDeviceToHost, g->stream));
   SpTrsvCUDACall(cudaStreamSynchronize(g->stream));
   if (bits) {
     double v;
@@ -280,7 +273,7 @@ PetscErrorCode SpTrsvCUDAILUShiftTop(SpTrsvCUDAILU g, PetscReal *top)
 }
 
 /* one value of F or idiag, to the host (the driver's failure paths only) */
-static PetscErrorCode SpTrsvCUDAILUReadOne(SpTrsvCUDAILU g, const PetscScalar *src, PetscScalar *v)
+static PetscErrorCode SpTrsvCUDAILUReadOne(SpTrsvCUDAILU *g, const PetscScalar *src, PetscScalar *v)
 {
   PetscFunctionBegin;
   SpTrsvCUDACall(cudaMemcpyAsync(v, src, sizeof(PetscScalar), cudaMemcpyDeviceToHost, g->stream));
@@ -292,8 +285,9 @@ static PetscErrorCode SpTrsvCUDAILUReadOne(SpTrsvCUDAILU g, const PetscScalar *s
   SpTrsvCUDAILUFactor - one pass: gather the input values (SpTrsvCUDAILUSetInput()) into F, eliminate with
   the diagonal shift and the pivot rule, read the flags back (one copy; one more value per failure reported)
 */
-PetscErrorCode SpTrsvCUDAILUFactor(SpTrsvCUDAILU g, SpTrsvILUShiftRule rule, PetscReal shift, PetscReal zeropivot, PetscReal inblocks, SpTrsvCUDAILUResult *res)
+static PetscErrorCode SpTrsvCUDAILUFactor(void *ctx, SpTrsvILUShiftRule rule, PetscReal shift, PetscReal zeropivot, PetscReal inblocks, SpTrsvILUPassResult *res)
 {
+  SpTrsvCUDAILU            *g = (SpTrsvCUDAILU *)ctx;
   const unsigned long long *h = g->hflags;
 
   PetscFunctionBegin;
@@ -303,9 +297,9 @@ PetscErrorCode SpTrsvCUDAILUFactor(SpTrsvCUDAILU g, SpTrsvILUShiftRule rule, Pet
     g->epoch = 1;
   }
   SpTrsvCUDACall(cudaMemsetAsync(g->F, 0, sizeof(PetscScalar) * (size_t)g->nnzF, g->stream));
-  SpTrsvCUDACall(cudaMemsetAsync(g->flags, 0xff, sizeof(unsigned long long) * ILU_F_NINB, g->stream));
-  SpTrsvCUDACall(cudaMemsetAsync(g->flags + ILU_F_NINB, 0, sizeof(unsigned long long), g->stream));
-  SpTrsvCUDACall(cudaMemsetAsync(g->flags + ILU_F_NFL, 0xff, sizeof(unsigned long long) * 2, g->stream));
+  SpTrsvCUDACall(cudaMemsetAsync(g->flags, 0xff, sizeof(unsigned long long) * SPTRSV_ILU_F_NINB, g->stream));
+  SpTrsvCUDACall(cudaMemsetAsync(g->flags + SPTRSV_ILU_F_NINB, 0, sizeof(unsigned long long), g->stream));
+  SpTrsvCUDACall(cudaMemsetAsync(g->flags + SPTRSV_ILU_F_NFL, 0xff, sizeof(unsigned long long) * 2, g->stream));
   SpTrsvCUDACall(cudaMemsetAsync(g->ticket, 0, sizeof(int), g->stream));
 #if defined(SPTRSV_CUDA_SCALAR_OK)
   if (g->nnzA) {
@@ -338,18 +332,7 @@ PetscErrorCode SpTrsvCUDAILUFactor(SpTrsvCUDAILU g, SpTrsvILUShiftRule rule, Pet
   SpTrsvCUDACall(cudaStreamSynchronize(g->stream));
 
   PetscCall(PetscMemzero(res, sizeof(*res)));
-  res->badinput     = h[ILU_F_BAD] == ILU_NONE ? -1 : (PetscInt)(h[ILU_F_BAD] >> 1);
-  res->badinput_nan = (PetscBool)(h[ILU_F_BAD] != ILU_NONE && (h[ILU_F_BAD] & 1));
-  res->fail_row     = h[ILU_F_FAIL] == ILU_NONE ? -1 : (PetscInt)h[ILU_F_FAIL];
-  res->zero_first   = h[ILU_F_ZFST] == ILU_NONE ? -1 : (PetscInt)h[ILU_F_ZFST];
-  res->zero_last    = h[ILU_F_ZLST] == ILU_NONE ? -1 : (PetscInt)~h[ILU_F_ZLST];
-  res->ninblocks    = (PetscInt)h[ILU_F_NINB];
-  for (int t = 0; t < 2; t++) {
-    const unsigned long long key = h[ILU_F_NFL + t];
-
-    res->nf_row[t]  = key == ILU_NONE ? -1 : (PetscInt)(key >> 32);
-    res->nf_slot[t] = key == ILU_NONE ? -1 : (PetscInt)(key & 0xffffffffull) - 1; /* offset in the row; -1: U's inverted pivot */
-  }
+  SpTrsvILUPassDecode(h, res);
   if (res->fail_row >= 0) {
     PetscScalar rs;
     PetscCall(SpTrsvCUDAILUReadOne(g, g->F + g->nnzL + res->fail_row, &res->fail_pv));
@@ -361,8 +344,10 @@ PetscErrorCode SpTrsvCUDAILUFactor(SpTrsvCUDAILU g, SpTrsvILUShiftRule rule, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvCUDAILUGetArrays(SpTrsvCUDAILU g, const PetscScalar **la, const PetscScalar **ua, const PetscScalar **idiag)
+static PetscErrorCode SpTrsvCUDAILUGetArrays(void *ctx, const PetscScalar **la, const PetscScalar **ua, const PetscScalar **idiag)
 {
+  SpTrsvCUDAILU *g = (SpTrsvCUDAILU *)ctx;
+
   PetscFunctionBegin;
   if (la) *la = g->F;
   if (ua) *ua = g->F + g->nnzL + g->n;
@@ -370,8 +355,10 @@ PetscErrorCode SpTrsvCUDAILUGetArrays(SpTrsvCUDAILU g, const PetscScalar **la, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvCUDAILUDownload(SpTrsvCUDAILU g, PetscScalar *la, PetscScalar *ua, PetscScalar *idiag)
+static PetscErrorCode SpTrsvCUDAILUDownload(void *ctx, PetscScalar *la, PetscScalar *ua, PetscScalar *idiag)
 {
+  SpTrsvCUDAILU *g = (SpTrsvCUDAILU *)ctx;
+
   PetscFunctionBegin;
   if (g->nnzL) SpTrsvCUDACall(cudaMemcpyAsync(la, g->F, sizeof(PetscScalar) * g->nnzL, cudaMemcpyDeviceToHost, g->stream));
   if (g->nnzU) SpTrsvCUDACall(cudaMemcpyAsync(ua, g->F + g->nnzL + g->n, sizeof(PetscScalar) * g->nnzU, cudaMemcpyDeviceToHost, g->stream));
@@ -380,9 +367,9 @@ PetscErrorCode SpTrsvCUDAILUDownload(SpTrsvCUDAILU g, PetscScalar *la, PetscScal
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvCUDAILUDestroy(SpTrsvCUDAILU *gp)
+static PetscErrorCode SpTrsvCUDAILUDestroy(void **gp)
 {
-  SpTrsvCUDAILU g = *gp;
+  SpTrsvCUDAILU *g = (SpTrsvCUDAILU *)*gp;
 
   PetscFunctionBegin;
   if (!g) PetscFunctionReturn(PETSC_SUCCESS);
@@ -404,3 +391,5 @@ PetscErrorCode SpTrsvCUDAILUDestroy(SpTrsvCUDAILU *gp)
   *gp = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+const SpTrsvILUDeviceOps SpTrsvILUDeviceOpsCUDA = {"cuda", PETSC_TRUE, SpTrsvCUDAILUCreate, SpTrsvCUDAILUSetInput, SpTrsvCUDAILUShiftTop, SpTrsvCUDAILUFactor, SpTrsvCUDAILUGetArrays, SpTrsvCUDAILUDownload, SpTrsvCUDAILUDestroy};

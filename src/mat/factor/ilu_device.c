@@ -1,7 +1,8 @@
 /*
    The numeric phase of ILU(k) on the GPU, for factors whose solves run on the CUDA backend
-   (-mat_sptrsv_factor_device, src/mat/solvers/factormat.c). Backend-neutral C: the kernels are in
-   src/cuda/ilu_numeric.cu (include/sptrsv/ilu_cuda.h), the rules here are those of the host numeric phase
+   (-mat_sptrsv_factor_device, src/mat/solvers/factormat.c). Backend-neutral C: the passes are an ops table
+   (include/sptrsv/ilu_device.h): the CUDA kernels of src/cuda/ilu_numeric.cu, or the host emulation of the same
+   passes in src/mat/factor/ilu_emul.c (tests/unit/test_ilu_device.c); the rules here are those of the host numeric phase
    (SpTrsvFactorNumericRun() + SpTrsvILUNumericRows(), src/mat/factor/factor.c and iluk.c):
 
    - symbolic phase (once per pattern, SpTrsvFactorILUDeviceSetUp()): the host's pattern of L and U, and the
@@ -15,24 +16,18 @@
      pivots (NONE), INBLOCKS shifts, a non-finite A or factor give the same outcomes and the same errors
      through the same functions. One small copy of flags per pass comes back to the host; the values stay
      on the device (fac->host_stale) until SpTrsvFactorSyncHost() downloads them for a host consumer.
-   Without a CUDA build the functions say the GPU numeric phase is not available.
+   Without a CUDA build SpTrsvFactorILUDeviceSetUp() says the GPU numeric phase is not available (the emulation
+   still runs, for the tests).
 */
 #include <sptrsv/factor.h>
 #include <petsc/private/matimpl.h> /* A->erroriffailure, A->offloadmask */
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
-  #include <sptrsv/ilu_cuda.h>
-#endif
+#include <sptrsv/ilu_device.h>
 
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
 struct _n_SpTrsvILUDevice {
-  SpTrsvCUDAILU  g;
-  PetscLogDouble flops; /* flops of a pass when every multiplier is nonzero (an upper bound; the host counts the nonzero ones) */
+  const SpTrsvILUDeviceOps *ops;
+  void                     *ctx;
+  PetscLogDouble            flops; /* flops of a pass when every multiplier is nonzero (an upper bound; the host counts the nonzero ones) */
 };
-#else
-struct _n_SpTrsvILUDevice {
-  int unused;
-};
-#endif
 
 /*
   SpTrsvFactorILUDeviceAvailable - whether this build can run the numeric ILU on the GPU, and why not
@@ -57,14 +52,11 @@ PetscErrorCode SpTrsvILUDeviceDestroy(SpTrsvILUDevice *dp)
 {
   PetscFunctionBegin;
   if (!*dp) PetscFunctionReturn(PETSC_SUCCESS);
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
-  PetscCall(SpTrsvCUDAILUDestroy(&(*dp)->g));
-#endif
+  if ((*dp)->ctx) PetscCall((*(*dp)->ops->destroy)(&(*dp)->ctx));
   PetscCall(PetscFree(*dp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
 /* position of column c in the sorted cols[lo, hi), or -1 */
 static PetscInt SpTrsvILUDeviceFind(const PetscInt *cols, PetscInt lo, PetscInt hi, PetscInt c)
 {
@@ -76,7 +68,6 @@ static PetscInt SpTrsvILUDeviceFind(const PetscInt *cols, PetscInt lo, PetscInt 
   }
   return -1;
 }
-#endif
 
 /*
   SpTrsvFactorILUDeviceSetUp - after SpTrsvFactorILUSymbolic(A, ...): the map of A's nonzeros into the factor's
@@ -84,17 +75,28 @@ static PetscInt SpTrsvILUDeviceFind(const PetscInt *cols, PetscInt lo, PetscInt 
 */
 PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat A, SpTrsvFactor fac)
 {
+  PetscFunctionBegin;
 #if defined(PETSC_SPTRSV_HAVE_CUDA)
+  PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, &SpTrsvILUDeviceOpsCUDA));
+  PetscFunctionReturn(PETSC_SUCCESS);
+#else
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU numeric factorization needs a CUDA build of the plugin (WITH_CUDA=1)");
+#endif
+}
+
+/*
+  SpTrsvFactorILUDeviceSetUpOps - SpTrsvFactorILUDeviceSetUp() with the implementation ops
+*/
+PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, const SpTrsvILUDeviceOps *ops)
+{
   SpTrsvILUSym   *sym = (SpTrsvILUSym *)fac->sym;
   const PetscInt  n   = fac->n, *rp = fac->rperm, *li = fac->L->i, *lj = fac->L->j, *ui = fac->U->i, *uj = fac->U->j, nnzL = li[n];
   const PetscInt *ai, *aj;
   PetscInt       *amap, missing = -1;
   SpTrsvILUDevice d    = NULL;
   PetscErrorCode  ierr = PETSC_SUCCESS;
-#endif
 
   PetscFunctionBegin;
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
   PetscCheck(fac->ftype == MAT_FACTOR_ILU && sym && fac->L && fac->U, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The GPU numeric phase needs an ILU factor after its symbolic phase");
   PetscCall(SpTrsvILUDeviceDestroy(&fac->device));
   PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, NULL));
@@ -120,7 +122,8 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat A, SpTrsvFactor fac)
   }
   if (missing < 0) {
     ierr = PetscNew(&d);
-    if (!ierr) ierr = SpTrsvCUDAILUCreate(fac, ai, sym->adiag, amap, &d->g);
+    if (!ierr) d->ops = ops;
+    if (!ierr) ierr = (*ops->create)(fac, ai, sym->adiag, amap, &d->ctx);
   }
   PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, NULL));
   PetscCall(PetscFree(amap));
@@ -133,27 +136,23 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat A, SpTrsvFactor fac)
   fac->device     = d;
   fac->host_stale = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
-#else
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU numeric factorization needs a CUDA build of the plugin (WITH_CUDA=1)");
-#endif
 }
 
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
-/* A's values where they are valid: a MATSEQAIJCUSPARSE's device array when the device holds them (in place),
-   else the host CSR values (the GPU side uploads them once) */
-static PetscErrorCode SpTrsvILUDeviceGetInput(Mat A, const PetscScalar **v, PetscMemType *mtype, PetscBool *dev)
+/* A's values where they are valid: a MATSEQAIJCUSPARSE's device array when the device holds them (in place,
+   for an implementation on the device), else the host CSR values (the device side uploads them once) */
+static PetscErrorCode SpTrsvILUDeviceGetInput(Mat A, PetscBool device, const PetscScalar **v, PetscMemType *mtype, PetscBool *dev)
 {
   PetscFunctionBegin;
   *dev = PETSC_FALSE;
-  #if defined(PETSC_HAVE_CUDA)
+#if defined(PETSC_HAVE_CUDA)
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, dev));
-  if (*dev && (A->offloadmask == PETSC_OFFLOAD_GPU || A->offloadmask == PETSC_OFFLOAD_BOTH)) {
+  if (device && *dev && (A->offloadmask == PETSC_OFFLOAD_GPU || A->offloadmask == PETSC_OFFLOAD_BOTH)) {
     PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, v));
     *mtype = PETSC_MEMTYPE_DEVICE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   *dev = PETSC_FALSE;
-  #endif
+#endif
   PetscCall(MatSeqAIJGetArrayRead(A, v));
   *mtype = PETSC_MEMTYPE_HOST;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -162,12 +161,12 @@ static PetscErrorCode SpTrsvILUDeviceGetInput(Mat A, const PetscScalar **v, Pets
 static PetscErrorCode SpTrsvILUDeviceRestoreInput(Mat A, const PetscScalar **v, PetscBool dev)
 {
   PetscFunctionBegin;
-  #if defined(PETSC_HAVE_CUDA)
+#if defined(PETSC_HAVE_CUDA)
   if (dev) {
     PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, v));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  #endif
+#endif
   PetscCall(MatSeqAIJRestoreArrayRead(A, v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -186,9 +185,9 @@ static PetscInt SpTrsvILUDeviceRowOf(PetscInt n, const PetscInt *ai, PetscInt p)
 }
 
 /* the shift loop of SpTrsvILUNumericRows() around GPU passes; the outcome of the last pass in *res */
-static PetscErrorCode SpTrsvILUDevicePasses(Mat A, const MatFactorInfo *info, SpTrsvFactor fac, const PetscInt *ai, const PetscInt *aj, SpTrsvShiftCtx *sctx, SpTrsvCUDAILUResult *res)
+static PetscErrorCode SpTrsvILUDevicePasses(Mat A, const MatFactorInfo *info, SpTrsvFactor fac, const PetscInt *ai, const PetscInt *aj, SpTrsvShiftCtx *sctx, SpTrsvILUPassResult *res)
 {
-  SpTrsvILUDevice    d     = fac->device;
+  SpTrsvILUDevice    d      = fac->device;
   const PetscInt     n     = fac->n, *rp = fac->rperm;
   const PetscReal    stype = info->shifttype;
   SpTrsvILUShiftRule rule  = SPTRSV_ILU_SHIFT_NONE;
@@ -200,11 +199,11 @@ static PetscErrorCode SpTrsvILUDevicePasses(Mat A, const MatFactorInfo *info, Sp
   if (stype == (PetscReal)MAT_SHIFT_NONZERO) rule = SPTRSV_ILU_SHIFT_NONZERO;
   else if (stype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE) rule = SPTRSV_ILU_SHIFT_PD;
   else if (stype == (PetscReal)MAT_SHIFT_INBLOCKS) rule = SPTRSV_ILU_SHIFT_INBLOCKS;
-  if (rule == SPTRSV_ILU_SHIFT_PD) PetscCall(SpTrsvCUDAILUShiftTop(d->g, &rowmax));
+  if (rule == SPTRSV_ILU_SHIFT_PD) PetscCall((*d->ops->shift_top)(d->ctx, &rowmax));
   PetscCall(SpTrsvShiftSetUpTop(info, rowmax, sctx)); /* checks the shift type */
   do {
     sctx->newshift = PETSC_FALSE;
-    PetscCall(SpTrsvCUDAILUFactor(d->g, rule, sctx->shift_amount, info->zeropivot, info->shiftamount, res));
+    PetscCall((*d->ops->factor)(d->ctx, rule, sctx->shift_amount, info->zeropivot, info->shiftamount, res));
     passes++;
     if (first && res->badinput >= 0) { /* before any pivot, as SpTrsvFactorCheckFinite() runs before the rows */
       const PetscInt row = SpTrsvILUDeviceRowOf(n, ai, res->badinput);
@@ -230,10 +229,10 @@ static PetscErrorCode SpTrsvILUDevicePasses(Mat A, const MatFactorInfo *info, Sp
     }
     PetscCall(SpTrsvShiftRefine(info, sctx));
   } while (sctx->newshift);
-  PetscCall(PetscLogGpuFlops(d->flops * passes));
+  if (d->ops->device) PetscCall(PetscLogGpuFlops(d->flops * passes));
+  else PetscCall(PetscLogFlops(d->flops * passes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-#endif
 
 /*
   SpTrsvFactorILUNumericDevice - SpTrsvFactorILUNumeric() on the GPU (after SpTrsvFactorILUDeviceSetUp()): the same
@@ -242,20 +241,17 @@ static PetscErrorCode SpTrsvILUDevicePasses(Mat A, const MatFactorInfo *info, Sp
 */
 PetscErrorCode SpTrsvFactorILUNumericDevice(Mat A, const MatFactorInfo *info, SpTrsvFactor fac)
 {
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
   SpTrsvILUSym       *sym = (SpTrsvILUSym *)fac->sym;
   const PetscInt     *ai, *aj;
   const PetscScalar  *aa;
   PetscMemType        mtype = PETSC_MEMTYPE_HOST;
   PetscBool           dev;
   SpTrsvShiftCtx      sctx;
-  SpTrsvCUDAILUResult res;
+  SpTrsvILUPassResult res;
   PetscErrorCode      ierr;
   const PetscBool     errorif = A->erroriffailure;
-#endif
 
   PetscFunctionBegin;
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
   PetscCall(SpTrsvFactorCheckMat(A, fac->n));
   PetscCheck(fac->ftype == MAT_FACTOR_ILU && sym && fac->L && fac->U && fac->device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Call the symbolic ILU factorization (with the GPU numeric phase set up) before the numeric one");
   fac->error           = MAT_FACTOR_NOERROR;
@@ -267,9 +263,9 @@ PetscErrorCode SpTrsvFactorILUNumericDevice(Mat A, const MatFactorInfo *info, Sp
   PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, NULL));
   ierr = SpTrsvFactorCheckSamePattern(fac->n, sym->nnzA, ai, aj, sym->adiag);
   if (!ierr) {
-    ierr = SpTrsvILUDeviceGetInput(A, &aa, &mtype, &dev);
+    ierr = SpTrsvILUDeviceGetInput(A, fac->device->ops->device, &aa, &mtype, &dev);
     if (!ierr) {
-      ierr = SpTrsvCUDAILUSetInput(fac->device->g, aa, mtype);
+      ierr = (*fac->device->ops->set_input)(fac->device->ctx, aa, mtype);
       if (!ierr) ierr = SpTrsvILUDevicePasses(A, info, fac, ai, aj, &sctx, &res);
       PetscCall(SpTrsvILUDeviceRestoreInput(A, &aa, dev));
     }
@@ -296,9 +292,6 @@ PetscErrorCode SpTrsvFactorILUNumericDevice(Mat A, const MatFactorInfo *info, Sp
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
-#else
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU numeric factorization needs a CUDA build of the plugin (WITH_CUDA=1)");
-#endif
 }
 
 /*
@@ -308,9 +301,7 @@ PetscErrorCode SpTrsvFactorILUDeviceGetArrays(SpTrsvFactor fac, const PetscScala
 {
   PetscFunctionBegin;
   PetscCheck(fac->device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The factor has no GPU numeric phase");
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
-  PetscCall(SpTrsvCUDAILUGetArrays(fac->device->g, la, ua, idiag));
-#endif
+  PetscCall((*fac->device->ops->get_arrays)(fac->device->ctx, la, ua, idiag));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -322,9 +313,7 @@ PetscErrorCode SpTrsvFactorSyncHost(SpTrsvFactor fac)
 {
   PetscFunctionBegin;
   if (!fac->host_stale) PetscFunctionReturn(PETSC_SUCCESS);
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
-  PetscCall(SpTrsvCUDAILUDownload(fac->device->g, fac->L->a, fac->U->a, fac->U->idiag));
-#endif
+  PetscCall((*fac->device->ops->download)(fac->device->ctx, fac->L->a, fac->U->a, fac->U->idiag));
   fac->host_stale = PETSC_FALSE;
   PetscCall(SpTrsvTriValuesChanged(fac->L));
   PetscCall(SpTrsvTriValuesChanged(fac->U));
