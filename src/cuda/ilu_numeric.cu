@@ -44,6 +44,10 @@
    idiag[k] with __ldcg (L2, never a stale L1 line). done[] is tagged with the pass's epoch (a counter
    kept on the host and passed to each launch), so it is never reset, except when the counter wraps.
    Row i's own entries are written and read by its own warp only, ordered by __syncwarp().
+
+   The flags and their encoding are shared with the host emulation of these passes (include/sptrsv/ilu_device.h,
+   src/mat/factor/ilu_emul.c, which the host tests run through the same driver): a change to the row body here
+   is made there too.
 */
 #include <sptrsv/ilu_device.h>
 #include "cuda_upload.h"
