@@ -340,6 +340,7 @@ static PetscErrorCode CheckMatrix(Mat A, const char *mname, PetscBool all, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if !defined(SPTRSV_NO_MMLOAD)
 /* some row without a diagonal entry (ILU needs them all) */
 static PetscErrorCode MissingDiagonal(Mat A, PetscBool *missing)
 {
@@ -360,6 +361,7 @@ static PetscErrorCode MissingDiagonal(Mat A, PetscBool *missing)
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+#endif
 
 int main(int argc, char **argv)
 {
