@@ -111,6 +111,12 @@ tests/device/check_fuzz: tests/device/check_fuzz.c $(SPTRSV_AR)
 tests/device/check_analysis: tests/device/check_analysis.c $(SPTRSV_AR) examples/common/mmload.c
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) $(if $(filter 1,$(WITH_CUDA)),-I$(CUDA_HOME)/include) -o $@ $< examples/common/mmload.c $(INTERNAL_LIBS)
 
+# the device check of the GPU numeric ILU (tests/device/check_factor.c, run by tests/device/run.sh): CUDA builds only
+# (WITH_CUDA=1; it checks the device path, so it needs the GPU to run, and a CUDA PETSc for its cuSPARSE case)
+tests/device/check_factor: tests/device/check_factor.c $(STENCIL_SRC) examples/common/mmload.c $(SPTRSV_AR)
+	@test "$(WITH_CUDA)" = 1 || { echo "tests/device/check_factor needs WITH_CUDA=1"; exit 1; }
+	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -I$(CUDA_HOME)/include -o $@ tests/device/check_factor.c $(STENCIL_SRC) examples/common/mmload.c $(INTERNAL_LIBS)
+
 unit-tests: $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_analysis
 
 check: lib examples unit-tests

@@ -12,6 +12,7 @@
    factored matrix is column cperm[k] of A. So (P b)_k = b[rperm[k]] and x[cperm[k]] = z_k.
 */
 typedef struct _n_SpTrsvFactor *SpTrsvFactor;
+typedef struct _n_SpTrsvILUDevice *SpTrsvILUDevice; /* the GPU numeric phase of ILU (src/mat/factor/ilu_device.c) */
 struct _n_SpTrsvFactor {
   MatFactorType ftype; /* MAT_FACTOR_ILU or MAT_FACTOR_ICC */
   PetscInt      n;
@@ -30,7 +31,19 @@ struct _n_SpTrsvFactor {
   PetscReal      zeropivot_value; /* |pivot| of the last zero pivot */
   PetscInt       zeropivot_row;   /* its row of the factored matrix */
   PetscBool      nonfinite;       /* NaN/Inf met in A or in the factor (not an error for PETSc either) */
+  /* ILU numeric phase on the GPU (SpTrsvFactorILUDeviceSetUp()): the factor's values live on the device; the
+     host's L->a, U->a, U->idiag are stale until SpTrsvFactorSyncHost() downloads them */
+  SpTrsvILUDevice device;
+  PetscBool       host_stale;
 };
+
+/* what the numeric phase of ILU(k) reuses (iluk.c; read by the GPU numeric phase, ilu_device.c) */
+typedef struct {
+  PetscInt     nnzA;   /* nonzeros of A at the symbolic phase */
+  PetscInt    *icperm; /* inverse column permutation (always allocated) */
+  PetscInt    *adiag;  /* position of A(i,i) in the CSR of A */
+  PetscScalar *work;   /* dense accumulator for one row */
+} SpTrsvILUSym;
 
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorCreate(MatFactorType, PetscInt, SpTrsvFactor *);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorDestroy(SpTrsvFactor *);
@@ -98,6 +111,9 @@ SPTRSV_INTERN PetscErrorCode SpTrsvFactorInvertPerm(PetscInt, const PetscInt *, 
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorFindDiagonal(PetscInt, const PetscInt *, const PetscInt *, PetscInt *);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckSamePattern(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscInt *);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckFinite(PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, PetscBool, PetscBool *);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorReportNonFiniteInput(PetscInt, PetscInt, PetscBool, PetscBool);        /* row, column, isnan, errorif */
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorReportNonFiniteFactor(PetscInt, PetscInt, PetscBool, SpTrsvFactor); /* row, column (-1: pivot), errorif */
+SPTRSV_INTERN PetscErrorCode SpTrsvShiftSetUpTop(const MatFactorInfo *, PetscReal, SpTrsvShiftCtx *); /* rowmax: max_i (sum_j |a_ij| - |a_ii| - Re(a_ii)) */
 SPTRSV_INTERN PetscErrorCode SpTrsvShiftSetUp(const MatFactorInfo *, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, SpTrsvShiftCtx *);
 SPTRSV_INTERN PetscErrorCode SpTrsvShiftCheckPivot(const MatFactorInfo *, SpTrsvShiftCtx *, PetscInt, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvShiftRefine(const MatFactorInfo *, SpTrsvShiftCtx *);
@@ -109,3 +125,16 @@ SPTRSV_INTERN PetscErrorCode SpTrsvFactorSymbolicBegin(Mat, const MatFactorInfo 
 /* the numeric phase around a factorization's row loop: checks, CSR access, shift record, new values */
 typedef PetscErrorCode (*SpTrsvNumericRowsFn)(SpTrsvFactor, const MatFactorInfo *, const PetscInt *, const PetscInt *, const PetscScalar *, SpTrsvShiftCtx *);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorNumericRun(Mat, const MatFactorInfo *, SpTrsvFactor, MatFactorType, SpTrsvNumericRowsFn);
+
+/* ---- the numeric ILU(k) on the GPU (src/mat/factor/ilu_device.c; kernels in src/cuda/ilu_numeric.cu) ------
+   SpTrsvFactorILUDeviceAvailable: a CUDA build with real scalars (why: the reason when not);
+   SpTrsvFactorILUDeviceSetUp: after SpTrsvFactorILUSymbolic(), the device pattern and value map (once per pattern);
+   SpTrsvFactorILUNumericDevice: SpTrsvFactorILUNumeric() on the GPU, same outcomes and errors, values left there;
+   SpTrsvFactorILUDeviceGetArrays: the device L->a, U->a, U->idiag;
+   SpTrsvFactorSyncHost: download the values when the host copies are stale (then SpTrsvTriValuesChanged()) */
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceAvailable(PetscBool *, const char **);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat, SpTrsvFactor);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUNumericDevice(Mat, const MatFactorInfo *, SpTrsvFactor);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceGetArrays(SpTrsvFactor, const PetscScalar **, const PetscScalar **, const PetscScalar **);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorSyncHost(SpTrsvFactor);
+SPTRSV_INTERN PetscErrorCode SpTrsvILUDeviceDestroy(SpTrsvILUDevice *);

@@ -17,6 +17,11 @@ typedef struct {
   PetscScalar            *w1, *w2;       /* backend work vectors */
   SpTrsvStaging           staging;       /* PETSc vectors on the backend */
   PetscReal               fill_given; /* MatFactorInfo fill, reported by MatGetInfo as PETSc does */
+  PetscBool               factor_device;   /* -mat_sptrsv_factor_device: ILU's numeric phase on the GPU when the solves run there */
+  PetscBool               numeric_device;  /* it does (decided at the symbolic phase) */
+  char                    numeric_note[256]; /* where the numeric phase runs and why, for -ksp_view */
 } Mat_SpTrsv;
 
 SPTRSV_INTERN PetscErrorCode MatGetFactor_SpTrsv(Mat, MatFactorType, SpTrsvPath, Mat *);
+/* the factor of an sptrsv factor Mat with current host values (downloaded after a GPU numeric phase) */
+SPTRSV_INTERN PetscErrorCode MatSpTrsvGetFactorHost(Mat, SpTrsvFactor *);

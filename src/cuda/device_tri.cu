@@ -258,6 +258,57 @@ PetscErrorCode SpTrsvCUDATriUpdateValues(SpTrsvSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if defined(SPTRSV_CUDA_SCALAR_OK)
+/* val[q] = a[vmap[q]] for the nnz slots, idiag[k] = d[order[k]] for the n rows (d NULL: unit diagonal) */
+__global__ void SpTrsvCUDATriGatherValues(int nnz, int n, const int *__restrict__ vmap, const PetscScalar *__restrict__ a, PetscScalar *__restrict__ val, const int *__restrict__ order, const PetscScalar *__restrict__ d, PetscScalar *__restrict__ idiag)
+{
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < nnz) val[t] = a[vmap[t]];
+  if (d && t < n) idiag[t] = d[order[t]];
+}
+#endif
+
+/*
+  SpTrsvCUDATriUpdateValuesDevice - new values already on the device (the GPU numeric factorization): a = T's CSR
+  value array (T->a's layout), d = T's inverted diagonal (T->idiag's layout; ignored for a unit diagonal). The map
+  from the solver's slots to a is made at the first call: vmap[q] when the format reads T->a, T->cmap[vmap[q]]
+  when it reads T's CSC copy (op(T) = T^T in CSR, or T in CSC). Factor solvers only (no rest).
+*/
+PetscErrorCode SpTrsvCUDATriUpdateValuesDevice(SpTrsvSolver s, const PetscScalar *a, const PetscScalar *d)
+{
+  SpTrsvCUDATriData *dt = (SpTrsvCUDATriData *)s->bdata;
+  cudaStream_t       st = NULL;
+  const PetscInt     m  = PetscMax(dt->nnz, dt->unit ? 0 : dt->n);
+
+  PetscFunctionBegin;
+  PetscCheck(!s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "Device value refresh of a sweep solver");
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  if (!dt->d_csrmap) {
+    const PetscBool fromcsc = (PetscBool)(dt->csc != s->transpose);
+    int            *h;
+
+    PetscCall(PetscMalloc1(dt->nnz + 1, &h));
+    if (dt->vmap) { /* the pattern was put in plan order on the host: its map is here */
+      for (PetscInt q = 0; q < dt->nnz; q++) h[q] = (int)(fromcsc ? s->tri->cmap[dt->vmap[q]] : dt->vmap[q]);
+    } else { /* built on the device (SpTrsvCUDATriSetupBeginDevice): d_vmap indexes the values of op(T) */
+      if (dt->nnz) SpTrsvCUDACall(cudaMemcpy(h, dt->d_vmap, (size_t)dt->nnz * sizeof(int), cudaMemcpyDeviceToHost));
+      if (fromcsc)
+        for (PetscInt q = 0; q < dt->nnz; q++) h[q] = (int)s->tri->cmap[h[q]];
+    }
+    PetscCall(SpTrsvCUDAMallocInt(&dt->d_csrmap, dt->nnz, h, st));
+    SpTrsvCUDACall(cudaStreamSynchronize(st)); /* h may be freed */
+    PetscCall(PetscFree(h));
+  }
+#if defined(SPTRSV_CUDA_SCALAR_OK)
+  if (m) {
+    SpTrsvCUDATriGatherValues<<<(int)((m + SPTRSV_CUDA_VEC_BLOCK - 1) / SPTRSV_CUDA_VEC_BLOCK), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)dt->nnz, (int)dt->n, dt->d_csrmap, a, dt->d_val, dt->d_order, dt->unit ? NULL : d, dt->d_idiag);
+    SpTrsvCUDACheckLaunch();
+  }
+#endif
+  SpTrsvCUDACall(cudaStreamSynchronize(st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* a solve (sweep = PETSC_FALSE: x = op(T)^{-1} b) or a sweep, device arrays, b != x: enqueue only */
 static PetscErrorCode SpTrsvCUDATriRun(SpTrsvSolver s, PetscBool sweep, const PetscScalar *b, const PetscScalar *xold, PetscScalar *x)
 {
@@ -312,6 +363,7 @@ PetscErrorCode SpTrsvCUDATriDestroy(SpTrsvSolver s)
   SpTrsvCUDACall(cudaFree(d->d_order));
   SpTrsvCUDACall(cudaFree(d->d_ptr));
   SpTrsvCUDACall(cudaFree(d->d_idx));
+  SpTrsvCUDACall(cudaFree(d->d_csrmap));
   SpTrsvCUDACall(cudaFree(d->d_val));
   SpTrsvCUDACall(cudaFree(d->d_idiag));
   SpTrsvCUDACall(cudaFree(d->d_rptr));

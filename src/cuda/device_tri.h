@@ -91,6 +91,7 @@ struct _n_SpTrsvCUDATriData {
   /* slot q of d_val holds value vmap[q] of the host triangle, d_idiag[k] the inverted diagonal of row
      horder[k]; h_val/h_idiag stage them; h_ptr/h_idx: the pattern in plan order (freed after setup) */
   PetscInt     *vmap, *horder;
+  int          *d_csrmap; /* device values: slot q of d_val <- T's CSR value d_csrmap[q] (made at the first device refresh) */
   PetscScalar  *h_val, *h_idiag;
   /* a pattern built on the device (SpTrsvCUDATriSetupBeginDevice; vmap and horder NULL): d_val[q] is gathered
      on the device from the host values copied as they are into d_raw (d_vmap[q] = their index), d_idiag[k]
@@ -123,6 +124,7 @@ PetscErrorCode SpTrsvCUDATriSetupEnd(SpTrsvSolver);
 PetscErrorCode SpTrsvCUDATriSetupBeginDevice(SpTrsvSolver, SpTrsvCUDALaunchFn, SpTrsvCUDALaunchesFn, int *, int *, int *, int *, SpTrsvCUDATriData **);
 /* executor entries every path can use as they are */
 PetscErrorCode SpTrsvCUDATriUpdateValues(SpTrsvSolver);
+PetscErrorCode SpTrsvCUDATriUpdateValuesDevice(SpTrsvSolver, const PetscScalar *, const PetscScalar *); /* T's CSR values and idiag on the device */
 PetscErrorCode SpTrsvCUDATriSolve(SpTrsvSolver, const PetscScalar *, PetscScalar *);
 PetscErrorCode SpTrsvCUDATriSweep(SpTrsvSolver, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PetscErrorCode SpTrsvCUDATriDestroy(SpTrsvSolver);

@@ -113,6 +113,10 @@ fi
 # shellcheck disable=SC2016 # make expands these
 step build-check 1 120 "${MAKE[@]}" MM_SRC="$MM_SRC" MM_FLAGS="$MM_FLAGS" ZLIB="$ZLIB" --eval='build/device/check_kernels: tests/device/check_kernels.c tests/device/check_sweeps.c tests/device/check_sweeps.h tests/device/check_isai.c tests/device/check_isai.h $(STENCIL_SRC) $(MM_SRC) $(SPTRSV_AR) ; $(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) $(MM_FLAGS) -o $@ tests/device/check_kernels.c tests/device/check_sweeps.c tests/device/check_isai.c $(STENCIL_SRC) $(MM_SRC) $(SPTRSV_AR) $(LINK_LIBS) $(CUDA_LIBS) $(ZLIB)' build/device/check_kernels || finish
 CHECK=$ROOT/build/device/check_kernels
+# the device check of the GPU numeric ILU (-mat_sptrsv_factor_device)
+# shellcheck disable=SC2016 # make expands these
+step build-check-factor 1 120 "${MAKE[@]}" MM_SRC="$MM_SRC" MM_FLAGS="$MM_FLAGS" ZLIB="$ZLIB" --eval='build/device/check_factor: tests/device/check_factor.c $(STENCIL_SRC) $(MM_SRC) $(SPTRSV_AR) ; $(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) $(MM_FLAGS) -o $@ tests/device/check_factor.c $(STENCIL_SRC) $(MM_SRC) $(SPTRSV_AR) $(LINK_LIBS) $(CUDA_LIBS) $(ZLIB)' build/device/check_factor || finish
+CHECKF=$ROOT/build/device/check_factor
 # the fuzz driver of the sync-free kernels (watchdog: a solve that hangs ends it with the case's seed)
 step build-fuzz 1 120 "${MAKE[@]}" tests/device/check_fuzz || finish
 FUZZ=$ROOT/tests/device/check_fuzz
@@ -137,6 +141,9 @@ if ! grep -q "CUDA backend available" "$LOGDIR/check-analysis.log"; then
   FAILED=1
 fi
 
+# ---- the GPU numeric ILU against the host numeric ILU (a hang ends in the step's timeout) ------------
+step check-factor 1 300 "$CHECKF" "${MATARGS[@]}"
+
 # ---- the fuzz check: SPTRSV_FUZZ_CASES random triangles (default 10000), every sync-free variant, watchdog ---------
 step fuzz-syncfree 1 480 "$FUZZ" -cases "${SPTRSV_FUZZ_CASES:-10000}" -timeout 10
 
@@ -152,6 +159,8 @@ if [ -x "$SAN" ]; then
   # synccheck and initcheck still run it)
   step sanitizer-racecheck 1 180 "$SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${SMALL_NO_ISAI[@]}"
   step sanitizer-synccheck 1 180 "$SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
+  step sanitizer-memcheck-factor 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$CHECKF" -quick
+  step sanitizer-synccheck-factor 1 300 "$SAN" --tool synccheck --error-exitcode 97 "$CHECKF" -quick
   step sanitizer-memcheck-fuzz 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$FUZZ" -cases 40 -big_every 0 -timeout 60
   step sanitizer-synccheck-fuzz 1 300 "$SAN" --tool synccheck --error-exitcode 97 "$FUZZ" -cases 40 -big_every 0 -timeout 60
   step sanitizer-racecheck-fuzz 1 300 "$SAN" --tool racecheck --error-exitcode 97 "$FUZZ" -cases 20 -big_every 0 -timeout 60

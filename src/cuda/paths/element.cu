@@ -251,4 +251,4 @@ static PetscErrorCode SpTrsvCUDAElementSetup(SpTrsvSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const SpTrsvExecutor SpTrsvExecCUDA_element = {SpTrsvCUDAElementSetup, SpTrsvCUDATriUpdateValues, SpTrsvCUDATriSolve, SpTrsvCUDATriSweep, SpTrsvCUDATriDestroy};
+const SpTrsvExecutor SpTrsvExecCUDA_element = {SpTrsvCUDAElementSetup, SpTrsvCUDATriUpdateValues, SpTrsvCUDATriSolve, SpTrsvCUDATriSweep, SpTrsvCUDATriDestroy, SpTrsvCUDATriUpdateValuesDevice};

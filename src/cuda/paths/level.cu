@@ -277,4 +277,4 @@ static PetscErrorCode SpTrsvCUDALevelSetup(SpTrsvSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const SpTrsvExecutor SpTrsvExecCUDA_level = {SpTrsvCUDALevelSetup, SpTrsvCUDATriUpdateValues, SpTrsvCUDATriSolve, SpTrsvCUDATriSweep, SpTrsvCUDATriDestroy};
+const SpTrsvExecutor SpTrsvExecCUDA_level = {SpTrsvCUDALevelSetup, SpTrsvCUDATriUpdateValues, SpTrsvCUDATriSolve, SpTrsvCUDATriSweep, SpTrsvCUDATriDestroy, SpTrsvCUDATriUpdateValuesDevice};

@@ -453,4 +453,17 @@ static PetscErrorCode SpTrsvCUDASyncFreeUpdateValues(SpTrsvSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const SpTrsvExecutor SpTrsvExecCUDA_syncfree = {SpTrsvCUDASyncFreeSetup, SpTrsvCUDASyncFreeUpdateValues, SpTrsvCUDATriSolve, NULL, SpTrsvCUDATriDestroy};
+/* new values already on the device (GPU numeric factorization): the CSR values, then the ELL image */
+static PetscErrorCode SpTrsvCUDASyncFreeUpdateValuesDevice(SpTrsvSolver s, const PetscScalar *a, const PetscScalar *d)
+{
+  cudaStream_t st = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDATriUpdateValuesDevice(s, a, d));
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  SpTrsvCUDACall(SpTrsvCUDASyncFreeGather((SpTrsvCUDATriData *)s->bdata, st));
+  SpTrsvCUDACall(cudaStreamSynchronize(st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const SpTrsvExecutor SpTrsvExecCUDA_syncfree = {SpTrsvCUDASyncFreeSetup, SpTrsvCUDASyncFreeUpdateValues, SpTrsvCUDATriSolve, NULL, SpTrsvCUDATriDestroy, SpTrsvCUDASyncFreeUpdateValuesDevice};

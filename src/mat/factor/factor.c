@@ -38,6 +38,8 @@ PetscErrorCode SpTrsvFactorDestroy(SpTrsvFactor *fac)
 PetscErrorCode SpTrsvFactorReset(SpTrsvFactor fac)
 {
   PetscFunctionBegin;
+  PetscCall(SpTrsvILUDeviceDestroy(&fac->device));
+  fac->host_stale = PETSC_FALSE;
   PetscCall(SpTrsvTriDestroy(&fac->L));
   PetscCall(SpTrsvTriDestroy(&fac->U));
   PetscCall(PetscFree(fac->rperm));
@@ -167,11 +169,35 @@ PetscErrorCode SpTrsvFactorCheckFinite(PetscInt n, const PetscInt *ai, const Pet
   for (PetscInt i = 0; i < n && !*found; i++)
     for (PetscInt p = ai[i]; p < ai[i + 1]; p++) {
       if (!PetscIsInfOrNanScalar(aa[p])) continue;
-      PetscCheck(!errorif, PETSC_COMM_SELF, PETSC_ERR_FP, "Matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is %s", i, aj[p], PetscIsNanScalar(aa[p]) ? "NaN" : "Inf");
-      PetscCall(PetscInfo(NULL, "Matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is %s: the factor will not be finite\n", i, aj[p], PetscIsNanScalar(aa[p]) ? "NaN" : "Inf"));
+      PetscCall(SpTrsvFactorReportNonFiniteInput(i, aj[p], (PetscBool)PetscIsNanScalar(aa[p]), errorif));
       *found = PETSC_TRUE;
       break;
     }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvFactorReportNonFiniteInput - the first NaN/Inf of A, at (row, col): an error with errorif, else -info
+  (SpTrsvFactorCheckFinite() and the GPU numeric phase)
+*/
+PetscErrorCode SpTrsvFactorReportNonFiniteInput(PetscInt row, PetscInt col, PetscBool isnan, PetscBool errorif)
+{
+  PetscFunctionBegin;
+  PetscCheck(!errorif, PETSC_COMM_SELF, PETSC_ERR_FP, "Matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is %s", row, col, isnan ? "NaN" : "Inf");
+  PetscCall(PetscInfo(NULL, "Matrix entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is %s: the factor will not be finite\n", row, col, isnan ? "NaN" : "Inf"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvFactorReportNonFiniteFactor - the first NaN/Inf of a factor made from a finite A, at (row, col) (col
+  -1: the pivot): an error with errorif, else -info and fac->nonfinite
+*/
+PetscErrorCode SpTrsvFactorReportNonFiniteFactor(PetscInt r, PetscInt c, PetscBool errorif, SpTrsvFactor fac)
+{
+  PetscFunctionBegin;
+  PetscCheck(!errorif, PETSC_COMM_SELF, PETSC_ERR_FP, c < 0 ? "Factor has an Inf/NaN pivot in row %" PetscInt_FMT : "Factor has an Inf/NaN value at (%" PetscInt_FMT ", %" PetscInt_FMT ")", r, c);
+  PetscCall(PetscInfo(NULL, "Factor has an Inf/NaN value in row %" PetscInt_FMT ", column %" PetscInt_FMT " (-1: the pivot)\n", r, c));
+  fac->nonfinite = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -196,20 +222,35 @@ PetscErrorCode SpTrsvFactorCheckFinite(PetscInt n, const PetscInt *ai, const Pet
 */
 PetscErrorCode SpTrsvShiftSetUp(const MatFactorInfo *info, PetscInt n, const PetscInt *ai, const PetscInt *adiag, const PetscScalar *aa, SpTrsvShiftCtx *sctx)
 {
+  PetscReal rowmax = PETSC_NINFINITY;
+
+  PetscFunctionBegin;
+  if (info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE) {
+    for (PetscInt i = 0; i < n; i++) {
+      PetscScalar d  = aa[adiag[i]];
+      PetscReal   rs = -PetscAbsScalar(d) - PetscRealPart(d); /* shift that would make row i diagonally dominant */
+
+      for (PetscInt p = ai[i]; p < ai[i + 1]; p++) rs += PetscAbsScalar(aa[p]);
+      if (rs > rowmax) rowmax = rs; /* a NaN row is skipped */
+    }
+  }
+  PetscCall(SpTrsvShiftSetUpTop(info, rowmax, sctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvShiftSetUpTop - SpTrsvShiftSetUp() with the row maximum computed elsewhere (the GPU numeric phase):
+  rowmax = max_i (sum_j |a_ij| - |a_ii| - Re(a_ii)) over the rows where it is not NaN (-inf: none)
+*/
+PetscErrorCode SpTrsvShiftSetUpTop(const MatFactorInfo *info, PetscReal rowmax, SpTrsvShiftCtx *sctx)
+{
   const PetscBool errorif = sctx->erroriffailure;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(sctx, sizeof(*sctx)));
   sctx->erroriffailure = errorif;
   if (info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE) {
-    sctx->shift_top = info->zeropivot;
-    for (PetscInt i = 0; i < n; i++) {
-      PetscScalar d  = aa[adiag[i]];
-      PetscReal   rs = -PetscAbsScalar(d) - PetscRealPart(d); /* shift that would make row i diagonally dominant */
-
-      for (PetscInt p = ai[i]; p < ai[i + 1]; p++) rs += PetscAbsScalar(aa[p]);
-      if (rs > sctx->shift_top) sctx->shift_top = rs;
-    }
+    sctx->shift_top = rowmax > info->zeropivot ? rowmax : info->zeropivot;
     sctx->shift_top *= 1.1;
     sctx->nshift_max = 5;
     sctx->shift_lo   = 0.;
@@ -347,11 +388,7 @@ PetscErrorCode SpTrsvFactorNumericRun(Mat A, const MatFactorInfo *info, SpTrsvFa
 
     PetscCall(SpTrsvTriFindNonFinite(fac->L, &r, &c));
     if (r < 0) PetscCall(SpTrsvTriFindNonFinite(fac->U, &r, &c));
-    if (r >= 0) {
-      PetscCheck(!errorif, PETSC_COMM_SELF, PETSC_ERR_FP, c < 0 ? "Factor has an Inf/NaN pivot in row %" PetscInt_FMT : "Factor has an Inf/NaN value at (%" PetscInt_FMT ", %" PetscInt_FMT ")", r, c);
-      PetscCall(PetscInfo(NULL, "Factor has an Inf/NaN value in row %" PetscInt_FMT ", column %" PetscInt_FMT " (-1: the pivot)\n", r, c));
-      fac->nonfinite = PETSC_TRUE;
-    }
+    if (r >= 0) PetscCall(SpTrsvFactorReportNonFiniteFactor(r, c, errorif, fac));
   }
   PetscCall(SpTrsvTriValuesChanged(fac->L));
   PetscCall(SpTrsvTriValuesChanged(fac->U));

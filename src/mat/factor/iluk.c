@@ -8,14 +8,6 @@
 */
 #include <sptrsv/factor.h>
 
-/* what the numeric phase reuses */
-typedef struct {
-  PetscInt     nnzA;   /* nonzeros of A at the symbolic phase */
-  PetscInt    *icperm; /* inverse column permutation (always allocated) */
-  PetscInt    *adiag;  /* position of A(i,i) in the CSR of A */
-  PetscScalar *work;   /* dense accumulator for one row */
-} SpTrsvILUSym;
-
 static PetscErrorCode SpTrsvILUSymDestroy(void **ctx)
 {
   SpTrsvILUSym *sym = (SpTrsvILUSym *)*ctx;

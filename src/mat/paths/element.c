@@ -93,7 +93,7 @@ static PetscErrorCode SpTrsvHostElementSetup(SpTrsvSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const SpTrsvExecutor SpTrsvExecHost_element = {SpTrsvHostElementSetup, SpTrsvHostOrderedUpdateValues, SpTrsvHostOrderedSolve, SpTrsvHostOrderedSweep, SpTrsvHostOrderedDestroy};
+const SpTrsvExecutor SpTrsvExecHost_element = {SpTrsvHostElementSetup, SpTrsvHostOrderedUpdateValues, SpTrsvHostOrderedSolve, SpTrsvHostOrderedSweep, SpTrsvHostOrderedDestroy, NULL};
 
 PetscErrorCode SpTrsvOptions_element(SpTrsvOptionItems PetscOptionsObject, SpTrsvSolverOptions *opts)
 {

@@ -173,7 +173,7 @@ static PetscErrorCode SpTrsvHostLevelSetup(SpTrsvSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const SpTrsvExecutor SpTrsvExecHost_level = {SpTrsvHostLevelSetup, SpTrsvHostOrderedUpdateValues, SpTrsvHostOrderedSolve, SpTrsvHostOrderedSweep, SpTrsvHostOrderedDestroy};
+const SpTrsvExecutor SpTrsvExecHost_level = {SpTrsvHostLevelSetup, SpTrsvHostOrderedUpdateValues, SpTrsvHostOrderedSolve, SpTrsvHostOrderedSweep, SpTrsvHostOrderedDestroy, NULL};
 
 /* the level path's options, read with the factor's prefix */
 PetscErrorCode SpTrsvOptions_level(SpTrsvOptionItems PetscOptionsObject, SpTrsvSolverOptions *opts)

@@ -347,7 +347,7 @@ static PetscErrorCode SpTrsvHostSyncFreeSetup(SpTrsvSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const SpTrsvExecutor SpTrsvExecHost_syncfree = {SpTrsvHostSyncFreeSetup, SpTrsvHostOrderedUpdateValues, SpTrsvHostOrderedSolve, NULL, SpTrsvHostOrderedDestroy};
+const SpTrsvExecutor SpTrsvExecHost_syncfree = {SpTrsvHostSyncFreeSetup, SpTrsvHostOrderedUpdateValues, SpTrsvHostOrderedSolve, NULL, SpTrsvHostOrderedDestroy, NULL};
 
 /* the sync-free path's options, read with the factor's prefix */
 PetscErrorCode SpTrsvOptions_syncfree(SpTrsvOptionItems PetscOptionsObject, SpTrsvSolverOptions *opts)

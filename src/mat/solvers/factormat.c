@@ -11,6 +11,7 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
   PetscOptionsBegin(PetscObjectComm((PetscObject)F), ((PetscObject)F)->prefix, "petsc-sptrsv triangular-solve options", "Mat");
   PetscCall(PetscOptionsEnum("-mat_sptrsv_format", "Storage the solves read: rows (csr) or columns (csc)", "MatSolverType sptrsv", SpTrsvFormats, (PetscEnum)sp->format, (PetscEnum *)&sp->format, NULL));
   PetscCall(PetscOptionsEnum("-mat_sptrsv_backend", "Where the solves run", "MatSolverType sptrsv", SpTrsvBackendTypes, (PetscEnum)sp->backendreq, (PetscEnum *)&sp->backendreq, NULL));
+  PetscCall(PetscOptionsBool("-mat_sptrsv_factor_device", "ILU: numeric factorization on the GPU when the solves run there (ICC: always on the host)", "MatSolverType sptrsv", sp->factor_device, &sp->factor_device, NULL));
   if (sp->path->options) PetscCall((*sp->path->options)(PetscOptionsObject, &sp->opts));
   PetscOptionsEnd();
   if (sp->format == SPTRSV_FORMAT_CSC && !sp->path->csc) {
@@ -61,6 +62,64 @@ static PetscErrorCode MatSpTrsvAnalyze(Mat F)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* where the numeric phase runs (after MatSpTrsvAnalyze(): the backend is known); sets up the GPU one */
+static PetscErrorCode MatSpTrsvSetUpNumeric(Mat F, Mat A)
+{
+  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
+  PetscBool   avail;
+  const char *why;
+  char        option[256];
+
+  PetscFunctionBegin;
+  sp->numeric_device = PETSC_FALSE;
+  PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_factor_device", option, sizeof(option)));
+  PetscCall(SpTrsvFactorILUDeviceAvailable(&avail, &why));
+  if (sp->fac->ftype == MAT_FACTOR_ICC) PetscCall(PetscStrncpy(sp->numeric_note, "host (ICC factors on the host)", sizeof(sp->numeric_note)));
+  else if (sp->backend->slot != SPTRSV_EXEC_CUDA) PetscCall(PetscStrncpy(sp->numeric_note, "host (the solves run on the host)", sizeof(sp->numeric_note)));
+  else if (!sp->factor_device) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (%s 0)", option));
+  else if (!avail) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (%s)", why));
+  else if (!sp->tri[0][0]->exec->update_values_device) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (the CUDA executor of %s takes host values only)", sp->path->solvertype));
+  else {
+    PetscCall(SpTrsvFactorILUDeviceSetUp(A, sp->fac));
+    sp->numeric_device = PETSC_TRUE;
+    PetscCall(PetscStrncpy(sp->numeric_note, "device", sizeof(sp->numeric_note)));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a solver of L or U (or their transposes) takes the values of a GPU numeric phase, device to device */
+static PetscErrorCode MatSpTrsvSolverFromDevice(Mat_SpTrsv *sp, SpTrsvSolver s)
+{
+  const PetscScalar *la, *ua, *idiag;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvFactorILUDeviceGetArrays(sp->fac, &la, &ua, &idiag));
+  if (s->tri == sp->fac->L) PetscCall(SpTrsvSolverUpdateValuesDevice(s, la, NULL));
+  else PetscCall(SpTrsvSolverUpdateValuesDevice(s, ua, idiag));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  MatSpTrsvGetFactorHost - the factor of F with current host values: after a GPU numeric phase its values are
+  downloaded once (the solvers, already current on the device, stay so)
+*/
+PetscErrorCode MatSpTrsvGetFactorHost(Mat F, SpTrsvFactor *fac)
+{
+  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
+  PetscBool   current[2][2];
+
+  PetscFunctionBegin;
+  PetscCheck(sp->fac, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Factor has not been computed yet");
+  for (PetscInt t = 0; t < 2; t++)
+    for (PetscInt k = 0; k < 2; k++) current[t][k] = (PetscBool)(sp->tri[t][k] && sp->tri[t][k]->state == sp->tri[t][k]->tri->state);
+  PetscCall(SpTrsvFactorSyncHost(sp->fac));
+  for (PetscInt t = 0; t < 2; t++)
+    for (PetscInt k = 0; k < 2; k++)
+      if (current[t][k]) sp->tri[t][k]->state = sp->tri[t][k]->tri->state;
+  *fac = sp->fac;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the solve on backend arrays: x = Q^T U^{-1} L^{-1} P b, or for the transpose x = P^T L^{-T} U^{-T} Q b */
 typedef struct {
   Mat_SpTrsv *sp;
@@ -104,6 +163,15 @@ static PetscErrorCode MatSolve_SpTrsv_Private(Mat F, Vec b, Vec x, PetscBool tra
     /* transposed triangles are analysed on first use: U^T is lower, L^T is upper */
     PetscCall(SpTrsvSolverCreateWithOptions(sp->fac->U, PETSC_TRUE, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[1][1]));
     PetscCall(SpTrsvSolverCreateWithOptions(sp->fac->L, PETSC_TRUE, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[1][0]));
+    if (sp->fac->host_stale) { /* the values of a GPU numeric phase: device to device, no download */
+      PetscCall(MatSpTrsvSolverFromDevice(sp, sp->tri[1][1]));
+      PetscCall(MatSpTrsvSolverFromDevice(sp, sp->tri[1][0]));
+    }
+  }
+  if (sp->fac->host_stale) { /* after a GPU numeric phase that stopped early (an error): its values, not the host's */
+    for (PetscInt t = 0; t < 2; t++)
+      for (PetscInt k = 0; k < 2; k++)
+        if (sp->tri[t][k] && sp->tri[t][k]->state != sp->tri[t][k]->tri->state) PetscCall(MatSpTrsvSolverFromDevice(sp, sp->tri[t][k]));
   }
   PetscCall(SpTrsvStagingApply(&sp->staging, b, x, PETSC_FALSE, MatSpTrsvSolveArrays, &ctx));
   PetscCall(PetscLogEventEnd(SPTRSV_Solve, F, b, x, 0));
@@ -187,6 +255,7 @@ static PetscErrorCode MatFactorNumeric_SpTrsv(Mat F, Mat A, const MatFactorInfo 
   PetscCall(MatSpTrsvCheckInput(F, A));
   PetscCall(PetscLogEventBegin(SPTRSV_Numeric, F, A, 0, 0));
   if (sp->fac->ftype == MAT_FACTOR_ICC) PetscCall(SpTrsvFactorICCNumeric(A, info, sp->fac));
+  else if (sp->numeric_device) PetscCall(SpTrsvFactorILUNumericDevice(A, info, sp->fac));
   else PetscCall(SpTrsvFactorILUNumeric(A, info, sp->fac));
   F->factorerrortype             = sp->fac->error;
   F->factorerror_zeropivot_value = sp->fac->error ? sp->fac->zeropivot_value : 0.0;
@@ -194,7 +263,10 @@ static PetscErrorCode MatFactorNumeric_SpTrsv(Mat F, Mat A, const MatFactorInfo 
   if (sp->fac->error) PetscCall(PetscInfo(F, "Zero pivot in row %" PetscInt_FMT " of the factored matrix, |pivot| %g: factor error MAT_FACTOR_NUMERIC_ZEROPIVOT\n", sp->fac->zeropivot_row, (double)sp->fac->zeropivot_value));
   for (PetscInt t = 0; t < 2; t++)
     for (PetscInt k = 0; k < 2; k++)
-      if (sp->tri[t][k]) PetscCall(SpTrsvSolverUpdateValues(sp->tri[t][k]));
+      if (sp->tri[t][k]) {
+        if (sp->numeric_device) PetscCall(MatSpTrsvSolverFromDevice(sp, sp->tri[t][k]));
+        else PetscCall(SpTrsvSolverUpdateValues(sp->tri[t][k]));
+      }
   PetscCall(PetscLogEventEnd(SPTRSV_Numeric, F, A, 0, 0));
   F->ops->solve                 = MatSolve_SpTrsv;
   F->ops->solvetranspose        = MatSolveTranspose_SpTrsv;
@@ -226,6 +298,7 @@ static PetscErrorCode MatILUFactorSymbolic_SpTrsv(Mat F, Mat A, IS row, IS col, 
   PetscCall(MatSpTrsvSymbolicBegin(F, A, MAT_FACTOR_ILU, info));
   PetscCall(SpTrsvFactorILUSymbolic(A, row, col, info, ((Mat_SpTrsv *)F->data)->fac));
   PetscCall(MatSpTrsvAnalyze(F));
+  PetscCall(MatSpTrsvSetUpNumeric(F, A));
   PetscCall(PetscLogEventEnd(SPTRSV_Symbolic, F, A, 0, 0));
   F->ops->lufactornumeric = MatFactorNumeric_SpTrsv;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -238,6 +311,7 @@ static PetscErrorCode MatICCFactorSymbolic_SpTrsv(Mat F, Mat A, IS perm, const M
   PetscCall(MatSpTrsvSymbolicBegin(F, A, MAT_FACTOR_ICC, info));
   PetscCall(SpTrsvFactorICCSymbolic(A, perm, info, ((Mat_SpTrsv *)F->data)->fac));
   PetscCall(MatSpTrsvAnalyze(F));
+  PetscCall(MatSpTrsvSetUpNumeric(F, A));
   PetscCall(PetscLogEventEnd(SPTRSV_Symbolic, F, A, 0, 0));
   F->ops->choleskyfactornumeric = MatFactorNumeric_SpTrsv;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -278,6 +352,7 @@ static PetscErrorCode MatView_SpTrsv(Mat F, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "backend %s (%s)%s\n", sp->backend->name, sp->backend_note, sp->staging.copies ? "; vectors copied to and from the device" : ""));
   if (sp->backend->memtype != PETSC_MEMTYPE_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA graphs %s\n", sp->opts.use_graph ? "on" : "off"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "factor %s(%" PetscInt_FMT "), ordering %s, shift %g (%" PetscInt_FMT " tries)\n", sp->fac->ftype == MAT_FACTOR_ICC ? "ICC" : "ILU", sp->fac->levels, (sp->fac->rperm || sp->fac->cperm) ? "permuted" : "natural", (double)sp->fac->shift_amount, sp->fac->nshifts));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: %s\n", sp->numeric_note));
   for (PetscInt t = 0; t < 2; t++) {
     for (PetscInt k = 0; k < 2; k++) {
       SpTrsvSolver s = sp->tri[t][k];
@@ -353,6 +428,7 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, 
   sp->path       = path;
   sp->format     = SPTRSV_FORMAT_CSR;
   sp->backendreq = SPTRSV_BACKEND_AUTO;
+  sp->factor_device = PETSC_TRUE; /* used when the solves run on the GPU */
   PetscCall(SpTrsvSolverOptionsInitialize(&sp->opts));
   B->data        = sp;
   B->factortype  = ftype;

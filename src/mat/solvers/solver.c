@@ -156,6 +156,22 @@ PetscErrorCode SpTrsvSolverUpdateValues(SpTrsvSolver s)
 }
 
 /*
+  SpTrsvSolverUpdateValuesDevice - the triangle's new values are already on the device (a GPU numeric
+  factorization): a = T's CSR values, d = T's inverted diagonal (NULL for a unit triangle), device arrays in
+  T->a's and T->idiag's layouts. The executor copies them into its own order and the solver is marked
+  current, so SpTrsvSolverUpdateValues() does not upload the (stale) host values later.
+*/
+PetscErrorCode SpTrsvSolverUpdateValuesDevice(SpTrsvSolver s, const PetscScalar *a, const PetscScalar *d)
+{
+  PetscFunctionBegin;
+  PetscCheck(s->exec->update_values_device, PETSC_COMM_SELF, PETSC_ERR_SUP, "The %s executor cannot take values from the device", s->backend->name);
+  PetscCheck(!s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "Device values for a sweep solver are not supported");
+  PetscCall((*s->exec->update_values_device)(s, a, d));
+  s->state = s->tri->state;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   SpTrsvSolverApply - x = op(T)^{-1} b, arrays in the backend's memory, b != x. For a sweep solver this
   is the sweep from a zero iterate.
 */

@@ -1,0 +1,399 @@
+/*
+   Numeric ILU(k) on the GPU: the arithmetic of SpTrsvILUNumericRows() (src/mat/factor/iluk.c, which
+   reproduces PETSc's MatLUFactorNumeric_SeqAIJ) on the pattern of the host's symbolic phase. The driver
+   (src/mat/factor/ilu_device.c) applies PETSc's shift rules around the passes made here.
+
+   Storage. F = [L strict | pivots | U strict]: L(i,:) is F[li[i] .. li[i+1]) (L->a's order), the pivot of
+   row i is F[nnzL + i], U(i,:) is F[nnzL + n + ui[i] ..) (U->a's order); so L->a and U->a are sub-arrays of
+   F and the executors read them in place. idiag[i] = 1 / pivot of row i (U->idiag).
+
+   One pass:
+   1. gather: F = 0, then F[amap[p]] = a[p] for every nonzero p of A's CSR (row r[i] of A goes to factored
+      row i, column c to ic[c]); the first non-finite a[p] is flagged (atomicMin of its position).
+   2. elimination: a warp per factored row i, rows handed out by an atomic ticket in increasing order.
+      The pivot gets the diagonal shift (w_i += shift_amount, as the host), then for each k in L(i,:)
+      ascending, one after the other (__syncwarp between two k):
+          if F(i,k) != 0:  wait for row k;  mult = F(i,k) * idiag[k];  F(i,k) = mult;
+                           the lanes run over U(k,:): F(i,j) -= mult * U(k,j) when j is in row i's pattern
+                           (binary search; no match = dropped fill, as the host's unused slots of w)
+      Every entry gets the host's operations in the host's order (FMA contraction aside): the updates of
+      one entry come from increasing k, and the exactly zero multipliers are skipped as on the host.
+      Then lane 0 checks the pivot (SpTrsvShiftCheckPivot()'s rules): NONE records the first (atomicMin)
+      and the last (atomicMin of ~row) zero pivot and goes on with 1/pivot; NONZERO and POSITIVE_DEFINITE
+      flag the first failing row (atomicMin), keep its rs (sum of |L(i,:)| then |U(i,:)|, summed in the
+      host's order) in its idiag slot for the driver, and a row that starts after a smaller row failed skips
+      its work (it still publishes; no row below a failing one skips, so the minimum is exact); INBLOCKS
+      adds the amount to the pivot and counts. Finally the lanes look for a non-finite value in the row
+      (the first one in row order wins), and the row is published.
+
+   Deadlock freedom. Row i waits only for rows k < i (L's columns). Tickets are taken in increasing order
+   by warps that are running, and a warp keeps running until its row is published; a warp takes one
+   ticket only. Let i be the smallest row that is never published. If ticket i was never taken, every
+   ticket taken is below i, so every warp that took one publishes and exits, its block ends, and the grid's
+   remaining blocks (one warp per row is launched) start and take tickets up to i: a contradiction. So
+   ticket i was taken and its warp runs; every row it waits for is smaller, hence published, so its waits
+   end and it publishes: a contradiction. The warp's lanes diverge only inside the wait (lane 0 polls) and
+   within the updates, which wait on nothing; independent thread scheduling (sm_70+) lets the other warps
+   of a block progress while one spins. A row whose dependency is complete always proceeds; nothing waits
+   on a row whose predecessor failed (a failing row and the rows that skip their work still publish).
+
+   Memory ordering (PTX memory model, device scope). Writer (row k): its lanes store F(k,:) and idiag[k],
+   each executes __threadfence(), then __syncwarp(), then lane 0 stores done[k] = epoch with a release
+   store: the fences order every lane's stores before the flag. Reader (row i): lane 0 polls done[k] with
+   acquire loads until it reads this pass's epoch, then __syncwarp(); all lanes then read U(k,:) and
+   idiag[k] with __ldcg (L2, never a stale L1 line). done[] is tagged with the pass's epoch (a counter
+   kept on the host and passed to each launch), so it is never reset, except when the counter wraps.
+   Row i's own entries are written and read by its own warp only, ordered by __syncwarp().
+
+   The flags and their encoding are shared with the host emulation of these passes (include/sptrsv/ilu_device.h,
+   src/mat/factor/ilu_emul.c, which the host tests run through the same driver): a change to the row body here
+   is made there too.
+*/
+#include <sptrsv/ilu_device.h>
+#include "cuda_upload.h"
+#include "row_ops.cuh" /* SpTrsvLoadAcquire, SpTrsvStoreRelease */
+#include <climits>
+
+#define ILU_WARPS 4 /* warps per block of the elimination */
+#define ILU_NONE  SPTRSV_ILU_NONE
+
+typedef struct {
+  int                 n, nnzA, nnzL, nnzU, nnzF;
+  int                *li, *lj, *ui, *uj, *amap; /* device pattern and value map */
+  int                *ai, *adiag;               /* A's row pointers and diagonal positions (the shift top) */
+  PetscScalar        *F, *idiag, *stage;
+  const PetscScalar  *input; /* A's values on the device for the passes: a MATSEQAIJCUSPARSE's array or stage */
+  unsigned int       *done, epoch;
+  int                *ticket;
+  unsigned long long *flags, hflags[SPTRSV_ILU_NFLAGS];
+  cudaStream_t        stream;
+} SpTrsvCUDAILU;
+
+#if defined(SPTRSV_CUDA_SCALAR_OK)
+__global__ void SpTrsvILUGatherKernel(int nnzA, const int *__restrict__ amap, const PetscScalar *__restrict__ a, PetscScalar *__restrict__ F, unsigned long long *flags)
+{
+  const int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= nnzA) return;
+  const PetscScalar v = a[p];
+  if (!isfinite(v)) atomicMin(&flags[SPTRSV_ILU_F_BAD], ((unsigned long long)p << 1) | (isnan(v) ? 1ull : 0ull));
+  F[amap[p]] = v;
+}
+
+/* a thread per row of A: sum_j |a_ij| - |a_ii| - Re(a_ii), summed as SpTrsvShiftSetUp() */
+__global__ void SpTrsvILUShiftTopKernel(int n, const int *__restrict__ ai, const int *__restrict__ adiag, const PetscScalar *__restrict__ a, unsigned long long *flags)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const PetscScalar d  = a[adiag[i]];
+  PetscReal         rs = -fabs(d) - d;
+  for (int p = ai[i]; p < ai[i + 1]; p++) rs += fabs(a[p]);
+  if (rs > 0) atomicMax(&flags[SPTRSV_ILU_F_TOP], (unsigned long long)__double_as_longlong((double)rs)); /* positive doubles order as their bits */
+}
+
+/* position of column j in the sorted cols[lo, hi), or -1 */
+__device__ __forceinline__ int SpTrsvILUFind(const int *__restrict__ cols, int lo, int hi, int j)
+{
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2, c = __ldg(cols + mid);
+    if (c < j) lo = mid + 1;
+    else if (c > j) hi = mid;
+    else return mid;
+  }
+  return -1;
+}
+
+struct SpTrsvILUArgs {
+  int                n, nnzL;
+  const int         *li, *lj, *ui, *uj;
+  PetscScalar       *F, *idiag;
+  unsigned int      *done;
+  unsigned int       epoch;
+  int               *ticket;
+  unsigned long long *flags;
+  PetscReal          shift, zeropivot, inblocks;
+};
+
+template <int RULE>
+__global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUArgs g)
+{
+  const int    lane = threadIdx.x & 31;
+  PetscScalar *la = g.F, *dg = g.F + g.nnzL, *ua = g.F + g.nnzL + g.n;
+  int          i  = 0;
+
+  if (lane == 0) i = atomicAdd(g.ticket, 1);
+  i = __shfl_sync(SPTRSV_FULL_MASK, i, 0);
+  if (i >= g.n) return; /* the whole warp */
+  const int  ls = __ldg(g.li + i), le = __ldg(g.li + i + 1), us = __ldg(g.ui + i), ue = __ldg(g.ui + i + 1);
+  const bool restart = RULE == SPTRSV_ILU_SHIFT_NONZERO || RULE == SPTRSV_ILU_SHIFT_PD;
+  bool       skip    = false;
+
+  /* a smaller row failed: the pass restarts anyway (rows below the first failing one never skip, so the
+     first failing row is the host's); lane 0 decides for the warp */
+  if (restart && lane == 0) skip = *(volatile unsigned long long *)&g.flags[SPTRSV_ILU_F_FAIL] < (unsigned long long)i;
+  skip = __shfl_sync(SPTRSV_FULL_MASK, skip, 0);
+
+  if (!skip) {
+    if (lane == 0) dg[i] += g.shift;
+    for (int p = ls; p < le; p++) {
+      __syncwarp();
+      const PetscScalar wk = la[p];
+      if (wk == 0.0) continue; /* the same value in every lane */
+      const int k = __ldg(g.lj + p);
+      if (lane == 0)
+        while (SpTrsvLoadAcquire(g.done + k) != g.epoch) { }
+      __syncwarp();
+      const PetscScalar mult = wk * __ldcg(g.idiag + k);
+      const int         qe   = __ldg(g.ui + k + 1);
+      if (lane == 0) la[p] = mult; /* no update of this step targets column k */
+      for (int q = __ldg(g.ui + k) + lane; q < qe; q += 32) {
+        const int    j = __ldg(g.uj + q);
+        PetscScalar *t = NULL;
+        int          s;
+
+        if (j < i) {
+          if ((s = SpTrsvILUFind(g.lj, p + 1, le, j)) >= 0) t = la + s;
+        } else if (j == i) t = dg + i;
+        else if ((s = SpTrsvILUFind(g.uj, us, ue, j)) >= 0) t = ua + s;
+        if (t) *t -= mult * __ldcg(ua + q);
+      }
+    }
+    __syncwarp();
+    if (lane == 0) {
+      PetscScalar pv   = dg[i];
+      bool        fail = false;
+
+      if (RULE == SPTRSV_ILU_SHIFT_NONE) {
+        if (fabs(pv) <= g.zeropivot && !isnan(pv)) {
+          atomicMin(&g.flags[SPTRSV_ILU_F_ZFST], (unsigned long long)i);
+          atomicMin(&g.flags[SPTRSV_ILU_F_ZLST], ~(unsigned long long)i);
+        }
+      } else if (RULE == SPTRSV_ILU_SHIFT_INBLOCKS) {
+        if (fabs(pv) <= g.zeropivot && !isnan(pv)) {
+          pv += g.inblocks;
+          dg[i] = pv;
+          atomicAdd(&g.flags[SPTRSV_ILU_F_NINB], 1ull);
+        }
+      } else {
+        PetscReal rs = 0.0;
+        for (int p = ls; p < le; p++) rs += fabs(la[p]);
+        for (int p = us; p < ue; p++) rs += fabs(ua[p]);
+        fail = (RULE == SPTRSV_ILU_SHIFT_NONZERO ? fabs(pv) : pv) <= g.zeropivot * rs && !isnan(pv);
+        if (fail) {
+          g.idiag[i] = rs; /* for the driver: the pass is discarded */
+          atomicMin(&g.flags[SPTRSV_ILU_F_FAIL], (unsigned long long)i);
+        }
+      }
+      if (!fail) g.idiag[i] = 1.0 / pv;
+      skip = fail;
+    }
+    skip = __shfl_sync(SPTRSV_FULL_MASK, skip, 0);
+    __syncwarp();
+    if (!skip) { /* the first non-finite value of the row, as SpTrsvTriFindNonFinite() (L, then idiag and U) */
+      for (int p = ls + lane; p < le; p += 32)
+        if (!isfinite(la[p])) atomicMin(&g.flags[SPTRSV_ILU_F_NFL], ((unsigned long long)i << 32) | (unsigned long long)(p - ls + 1));
+      if (lane == 0 && !isfinite(g.idiag[i])) atomicMin(&g.flags[SPTRSV_ILU_F_NFU], (unsigned long long)i << 32);
+      for (int p = us + lane; p < ue; p += 32)
+        if (!isfinite(ua[p])) atomicMin(&g.flags[SPTRSV_ILU_F_NFU], ((unsigned long long)i << 32) | (unsigned long long)(p - us + 1));
+    }
+  }
+  __threadfence();
+  __syncwarp();
+  if (lane == 0) SpTrsvStoreRelease(g.done + i, g.epoch);
+}
+#endif
+
+/*
+  SpTrsvCUDAILUCreate - upload the pattern of fac (L, U) and the map amap (A's nnzA positions -> F) once per
+  pattern, with ai and adiag (A's row pointers and diagonal positions, for POSITIVE_DEFINITE's shift top)
+*/
+static PetscErrorCode SpTrsvCUDAILUCreate(SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, void **gp)
+{
+  SpTrsvCUDAILU *g;
+  const PetscInt n = fac->n, nnzL = fac->L->i[n], nnzU = fac->U->i[n], nnzA = ai[n];
+
+  PetscFunctionBegin;
+  PetscCheck((PetscInt64)nnzL + nnzU + n < INT_MAX && nnzA < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU ILU uses 32-bit indices: the factor has %" PetscInt_FMT " nonzeros, the matrix %" PetscInt_FMT "; use -mat_sptrsv_factor_device 0", nnzL + nnzU + n, nnzA);
+  PetscCall(PetscNew(&g));
+  g->n      = (int)n;
+  g->nnzA   = (int)nnzA;
+  g->nnzL   = (int)nnzL;
+  g->nnzU   = (int)nnzU;
+  g->nnzF   = (int)(nnzL + n + nnzU);
+  PetscCall(SpTrsvBackendCUDAGetStream(&g->stream));
+  PetscCall(SpTrsvCUDAUploadIndices(fac->L->i, n + 1, &g->li, g->stream));
+  PetscCall(SpTrsvCUDAUploadIndices(fac->L->j, nnzL, &g->lj, g->stream));
+  PetscCall(SpTrsvCUDAUploadIndices(fac->U->i, n + 1, &g->ui, g->stream));
+  PetscCall(SpTrsvCUDAUploadIndices(fac->U->j, nnzU, &g->uj, g->stream));
+  PetscCall(SpTrsvCUDAUploadIndices(amap, nnzA, &g->amap, g->stream));
+  PetscCall(SpTrsvCUDAUploadIndices(ai, n + 1, &g->ai, g->stream));
+  PetscCall(SpTrsvCUDAUploadIndices(adiag, n, &g->adiag, g->stream));
+  SpTrsvCUDACall(cudaMalloc((void **)&g->F, sizeof(PetscScalar) * ((size_t)g->nnzF + 1)));
+  SpTrsvCUDACall(cudaMalloc((void **)&g->idiag, sizeof(PetscScalar) * ((size_t)n + 1)));
+  SpTrsvCUDACall(cudaMalloc((void **)&g->done, sizeof(unsigned int) * ((size_t)n + 1)));
+  SpTrsvCUDACall(cudaMalloc((void **)&g->ticket, sizeof(int)));
+  SpTrsvCUDACall(cudaMalloc((void **)&g->flags, sizeof(g->hflags)));
+  SpTrsvCUDACall(cudaMemsetAsync(g->done, 0, sizeof(unsigned int) * ((size_t)n + 1), g->stream));
+  SpTrsvCUDACall(cudaStreamSynchronize(g->stream));
+  *gp = g;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvCUDAILUSetInput(void *ctx, const PetscScalar *a, PetscMemType mtype)
+{
+  SpTrsvCUDAILU *g = (SpTrsvCUDAILU *)ctx;
+
+  PetscFunctionBegin;
+  if (PetscMemTypeDevice(mtype)) g->input = a;
+  else {
+    if (!g->stage) SpTrsvCUDACall(cudaMalloc((void **)&g->stage, sizeof(PetscScalar) * ((size_t)g->nnzA + 1)));
+    if (g->nnzA) SpTrsvCUDACall(cudaMemcpyAsync(g->stage, a, sizeof(PetscScalar) * g->nnzA, cudaMemcpyHostToDevice, g->stream));
+    g->input = g->stage;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvCUDAILUShiftTop(void *ctx, PetscReal *top)
+{
+  SpTrsvCUDAILU     *g    = (SpTrsvCUDAILU *)ctx;
+  unsigned long long bits = 0;
+
+  PetscFunctionBegin;
+  *top = PETSC_NINFINITY;
+  SpTrsvCUDACall(cudaMemsetAsync(g->flags + SPTRSV_ILU_F_TOP, 0, sizeof(unsigned long long), g->stream));
+#if defined(SPTRSV_CUDA_SCALAR_OK)
+  if (g->n) {
+    SpTrsvILUShiftTopKernel<<<(g->n + 255) / 256, 256, 0, g->stream>>>(g->n, g->ai, g->adiag, g->input, g->flags);
+    SpTrsvCUDACheckLaunch();
+  }
+#endif
+  SpTrsvCUDACall(cudaMemcpyAsync(&bits, g->flags + SPTRSV_ILU_F_TOP, sizeof(bits), cudaMemcpyDeviceToHost, g->stream));
+  SpTrsvCUDACall(cudaStreamSynchronize(g->stream));
+  if (bits) {
+    double v;
+    memcpy(&v, &bits, sizeof(v));
+    *top = (PetscReal)v;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* one value of F or idiag, to the host (the driver's failure paths only) */
+static PetscErrorCode SpTrsvCUDAILUReadOne(SpTrsvCUDAILU *g, const PetscScalar *src, PetscScalar *v)
+{
+  PetscFunctionBegin;
+  SpTrsvCUDACall(cudaMemcpyAsync(v, src, sizeof(PetscScalar), cudaMemcpyDeviceToHost, g->stream));
+  SpTrsvCUDACall(cudaStreamSynchronize(g->stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvCUDAILUFactor - one pass: gather the input values (SpTrsvCUDAILUSetInput()) into F, eliminate with
+  the diagonal shift and the pivot rule, read the flags back (one copy; one more value per failure reported)
+*/
+static PetscErrorCode SpTrsvCUDAILUFactor(void *ctx, SpTrsvILUShiftRule rule, PetscReal shift, PetscReal zeropivot, PetscReal inblocks, SpTrsvILUPassResult *res)
+{
+  SpTrsvCUDAILU            *g = (SpTrsvCUDAILU *)ctx;
+  const unsigned long long *h = g->hflags;
+
+  PetscFunctionBegin;
+  PetscCheck(g->input || !g->nnzA, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "No input values for the GPU ILU");
+  if (++g->epoch == 0) { /* the epoch counter wrapped: reset the flags of the rows */
+    SpTrsvCUDACall(cudaMemsetAsync(g->done, 0, sizeof(unsigned int) * ((size_t)g->n + 1), g->stream));
+    g->epoch = 1;
+  }
+  SpTrsvCUDACall(cudaMemsetAsync(g->F, 0, sizeof(PetscScalar) * (size_t)g->nnzF, g->stream));
+  SpTrsvCUDACall(cudaMemsetAsync(g->flags, 0xff, sizeof(unsigned long long) * SPTRSV_ILU_F_NINB, g->stream));
+  SpTrsvCUDACall(cudaMemsetAsync(g->flags + SPTRSV_ILU_F_NINB, 0, sizeof(unsigned long long), g->stream));
+  SpTrsvCUDACall(cudaMemsetAsync(g->flags + SPTRSV_ILU_F_NFL, 0xff, sizeof(unsigned long long) * 2, g->stream));
+  SpTrsvCUDACall(cudaMemsetAsync(g->ticket, 0, sizeof(int), g->stream));
+#if defined(SPTRSV_CUDA_SCALAR_OK)
+  if (g->nnzA) {
+    SpTrsvILUGatherKernel<<<(g->nnzA + 255) / 256, 256, 0, g->stream>>>(g->nnzA, g->amap, g->input, g->F, g->flags);
+    SpTrsvCUDACheckLaunch();
+  }
+  if (g->n) {
+    const SpTrsvILUArgs a  = {g->n, g->nnzL, g->li, g->lj, g->ui, g->uj, g->F, g->idiag, g->done, g->epoch, g->ticket, g->flags, shift, zeropivot, inblocks};
+    const int           nb = (g->n + ILU_WARPS - 1) / ILU_WARPS;
+    switch (rule) {
+    case SPTRSV_ILU_SHIFT_NONZERO:
+      SpTrsvILURowsKernel<SPTRSV_ILU_SHIFT_NONZERO><<<nb, 32 * ILU_WARPS, 0, g->stream>>>(a);
+      break;
+    case SPTRSV_ILU_SHIFT_PD:
+      SpTrsvILURowsKernel<SPTRSV_ILU_SHIFT_PD><<<nb, 32 * ILU_WARPS, 0, g->stream>>>(a);
+      break;
+    case SPTRSV_ILU_SHIFT_INBLOCKS:
+      SpTrsvILURowsKernel<SPTRSV_ILU_SHIFT_INBLOCKS><<<nb, 32 * ILU_WARPS, 0, g->stream>>>(a);
+      break;
+    default:
+      SpTrsvILURowsKernel<SPTRSV_ILU_SHIFT_NONE><<<nb, 32 * ILU_WARPS, 0, g->stream>>>(a);
+      break;
+    }
+    SpTrsvCUDACheckLaunch();
+  }
+#else
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU ILU needs real scalars");
+#endif
+  SpTrsvCUDACall(cudaMemcpyAsync(g->hflags, g->flags, sizeof(g->hflags), cudaMemcpyDeviceToHost, g->stream));
+  SpTrsvCUDACall(cudaStreamSynchronize(g->stream));
+
+  PetscCall(PetscMemzero(res, sizeof(*res)));
+  SpTrsvILUPassDecode(h, res);
+  if (res->fail_row >= 0) {
+    PetscScalar rs;
+    PetscCall(SpTrsvCUDAILUReadOne(g, g->F + g->nnzL + res->fail_row, &res->fail_pv));
+    PetscCall(SpTrsvCUDAILUReadOne(g, g->idiag + res->fail_row, &rs));
+    res->fail_rs = PetscRealPart(rs);
+  }
+  if (res->zero_first >= 0) PetscCall(SpTrsvCUDAILUReadOne(g, g->F + g->nnzL + res->zero_first, &res->zero_first_pv));
+  if (res->zero_last >= 0) PetscCall(SpTrsvCUDAILUReadOne(g, g->F + g->nnzL + res->zero_last, &res->zero_last_pv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvCUDAILUGetArrays(void *ctx, const PetscScalar **la, const PetscScalar **ua, const PetscScalar **idiag)
+{
+  SpTrsvCUDAILU *g = (SpTrsvCUDAILU *)ctx;
+
+  PetscFunctionBegin;
+  if (la) *la = g->F;
+  if (ua) *ua = g->F + g->nnzL + g->n;
+  if (idiag) *idiag = g->idiag;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvCUDAILUDownload(void *ctx, PetscScalar *la, PetscScalar *ua, PetscScalar *idiag)
+{
+  SpTrsvCUDAILU *g = (SpTrsvCUDAILU *)ctx;
+
+  PetscFunctionBegin;
+  if (g->nnzL) SpTrsvCUDACall(cudaMemcpyAsync(la, g->F, sizeof(PetscScalar) * g->nnzL, cudaMemcpyDeviceToHost, g->stream));
+  if (g->nnzU) SpTrsvCUDACall(cudaMemcpyAsync(ua, g->F + g->nnzL + g->n, sizeof(PetscScalar) * g->nnzU, cudaMemcpyDeviceToHost, g->stream));
+  if (g->n) SpTrsvCUDACall(cudaMemcpyAsync(idiag, g->idiag, sizeof(PetscScalar) * g->n, cudaMemcpyDeviceToHost, g->stream));
+  SpTrsvCUDACall(cudaStreamSynchronize(g->stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvCUDAILUDestroy(void **gp)
+{
+  SpTrsvCUDAILU *g = (SpTrsvCUDAILU *)*gp;
+
+  PetscFunctionBegin;
+  if (!g) PetscFunctionReturn(PETSC_SUCCESS);
+  SpTrsvCUDACall(cudaStreamSynchronize(g->stream)); /* no kernel of ours still reads what is freed */
+  SpTrsvCUDACall(cudaFree(g->li));
+  SpTrsvCUDACall(cudaFree(g->lj));
+  SpTrsvCUDACall(cudaFree(g->ui));
+  SpTrsvCUDACall(cudaFree(g->uj));
+  SpTrsvCUDACall(cudaFree(g->amap));
+  SpTrsvCUDACall(cudaFree(g->ai));
+  SpTrsvCUDACall(cudaFree(g->adiag));
+  SpTrsvCUDACall(cudaFree(g->F));
+  SpTrsvCUDACall(cudaFree(g->idiag));
+  SpTrsvCUDACall(cudaFree(g->stage));
+  SpTrsvCUDACall(cudaFree(g->done));
+  SpTrsvCUDACall(cudaFree(g->ticket));
+  SpTrsvCUDACall(cudaFree(g->flags));
+  PetscCall(PetscFree(g));
+  *gp = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const SpTrsvILUDeviceOps SpTrsvILUDeviceOpsCUDA = {"cuda", PETSC_TRUE, SpTrsvCUDAILUCreate, SpTrsvCUDAILUSetInput, SpTrsvCUDAILUShiftTop, SpTrsvCUDAILUFactor, SpTrsvCUDAILUGetArrays, SpTrsvCUDAILUDownload, SpTrsvCUDAILUDestroy};

@@ -1,0 +1,321 @@
+/*
+   The numeric phase of ILU(k) on the GPU, for factors whose solves run on the CUDA backend
+   (-mat_sptrsv_factor_device, src/mat/solvers/factormat.c). Backend-neutral C: the passes are an ops table
+   (include/sptrsv/ilu_device.h): the CUDA kernels of src/cuda/ilu_numeric.cu, or the host emulation of the same
+   passes in src/mat/factor/ilu_emul.c (tests/unit/test_ilu_device.c); the rules here are those of the host numeric phase
+   (SpTrsvFactorNumericRun() + SpTrsvILUNumericRows(), src/mat/factor/factor.c and iluk.c):
+
+   - symbolic phase (once per pattern, SpTrsvFactorILUDeviceSetUp()): the host's pattern of L and U, and the
+     map of every nonzero of A's CSR into the factor's value storage (row r[i] of A to factored row i,
+     column c to ic[c]) are uploaded once;
+   - numeric phase (SpTrsvFactorILUNumericDevice()): A's values (a MATSEQAIJCUSPARSE's device array in place
+     when it is valid there, else one upload of the host CSR values), then passes of the GPU elimination
+     under PETSc's shift loop: a pass that reports a failing pivot (NONZERO, POSITIVE_DEFINITE) is turned
+     into SpTrsvShiftCheckPivot()/SpTrsvShiftRefine() calls on the host, with the pivot and row sum the
+     kernel read back, and the pass is rerun with the new shift, exactly as the host's do/while loop; zero
+     pivots (NONE), INBLOCKS shifts, a non-finite A or factor give the same outcomes and the same errors
+     through the same functions. One small copy of flags per pass comes back to the host; the values stay
+     on the device (fac->host_stale) until SpTrsvFactorSyncHost() downloads them for a host consumer.
+   Without a CUDA build SpTrsvFactorILUDeviceSetUp() says the GPU numeric phase is not available (the emulation
+   still runs, for the tests).
+*/
+#include <sptrsv/factor.h>
+#include <petsc/private/matimpl.h> /* A->erroriffailure, A->offloadmask */
+#include <sptrsv/ilu_device.h>
+
+struct _n_SpTrsvILUDevice {
+  const SpTrsvILUDeviceOps *ops;
+  void                     *ctx;
+  PetscLogDouble            flops; /* flops of a pass when every multiplier is nonzero (an upper bound; the host counts the nonzero ones) */
+};
+
+/*
+  SpTrsvFactorILUDeviceAvailable - whether this build can run the numeric ILU on the GPU, and why not
+*/
+PetscErrorCode SpTrsvFactorILUDeviceAvailable(PetscBool *avail, const char **why)
+{
+  PetscFunctionBegin;
+#if defined(PETSC_SPTRSV_HAVE_CUDA) && defined(SPTRSV_CUDA_SCALAR_OK)
+  *avail = PETSC_TRUE;
+  if (why) *why = NULL;
+#elif defined(PETSC_SPTRSV_HAVE_CUDA)
+  *avail = PETSC_FALSE;
+  if (why) *why = "the GPU numeric factorization needs real scalars";
+#else
+  *avail = PETSC_FALSE;
+  if (why) *why = "the plugin was built without CUDA";
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvILUDeviceDestroy(SpTrsvILUDevice *dp)
+{
+  PetscFunctionBegin;
+  if (!*dp) PetscFunctionReturn(PETSC_SUCCESS);
+  if ((*dp)->ctx) PetscCall((*(*dp)->ops->destroy)(&(*dp)->ctx));
+  PetscCall(PetscFree(*dp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* position of column c in the sorted cols[lo, hi), or -1 */
+static PetscInt SpTrsvILUDeviceFind(const PetscInt *cols, PetscInt lo, PetscInt hi, PetscInt c)
+{
+  while (lo < hi) {
+    const PetscInt mid = lo + (hi - lo) / 2;
+    if (cols[mid] < c) lo = mid + 1;
+    else if (cols[mid] > c) hi = mid;
+    else return mid;
+  }
+  return -1;
+}
+
+/*
+  SpTrsvFactorILUDeviceSetUp - after SpTrsvFactorILUSymbolic(A, ...): the map of A's nonzeros into the factor's
+  value storage F = [L strict | pivots | U strict] and the device copies of the pattern (once per pattern)
+*/
+PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat A, SpTrsvFactor fac)
+{
+  PetscFunctionBegin;
+#if defined(PETSC_SPTRSV_HAVE_CUDA)
+  PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, &SpTrsvILUDeviceOpsCUDA));
+  PetscFunctionReturn(PETSC_SUCCESS);
+#else
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU numeric factorization needs a CUDA build of the plugin (WITH_CUDA=1)");
+#endif
+}
+
+/*
+  SpTrsvFactorILUDeviceSetUpOps - SpTrsvFactorILUDeviceSetUp() with the implementation ops
+*/
+PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, const SpTrsvILUDeviceOps *ops)
+{
+  SpTrsvILUSym   *sym = (SpTrsvILUSym *)fac->sym;
+  const PetscInt  n   = fac->n, *rp = fac->rperm, *li = fac->L->i, *lj = fac->L->j, *ui = fac->U->i, *uj = fac->U->j, nnzL = li[n];
+  const PetscInt *ai, *aj;
+  PetscInt       *amap, missing = -1;
+  SpTrsvILUDevice d    = NULL;
+  PetscErrorCode  ierr = PETSC_SUCCESS;
+
+  PetscFunctionBegin;
+  PetscCheck(fac->ftype == MAT_FACTOR_ILU && sym && fac->L && fac->U, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The GPU numeric phase needs an ILU factor after its symbolic phase");
+  PetscCall(SpTrsvILUDeviceDestroy(&fac->device));
+  PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, NULL));
+  PetscCall(PetscMalloc1(ai[n] + 1, &amap));
+  for (PetscInt i = 0; i < n && missing < 0; i++) {
+    const PetscInt row = rp ? rp[i] : i;
+    for (PetscInt p = ai[row]; p < ai[row + 1]; p++) {
+      const PetscInt c = sym->icperm[aj[p]];
+      PetscInt       s;
+
+      if (c < i) s = SpTrsvILUDeviceFind(lj, li[i], li[i + 1], c); /* F[0 .. nnzL): L->a */
+      else if (c == i) s = nnzL + i;                                   /* F[nnzL + i]: the pivot */
+      else {
+        s = SpTrsvILUDeviceFind(uj, ui[i], ui[i + 1], c); /* F[nnzL + n ..): U->a */
+        if (s >= 0) s += nnzL + n;
+      }
+      if (s < 0) { /* cannot happen: every entry of A lies in the level-0 pattern */
+        missing = p;
+        break;
+      }
+      amap[p] = s;
+    }
+  }
+  if (missing < 0) {
+    ierr = PetscNew(&d);
+    if (!ierr) d->ops = ops;
+    if (!ierr) ierr = (*ops->create)(fac, ai, sym->adiag, amap, &d->ctx);
+  }
+  PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, NULL));
+  PetscCall(PetscFree(amap));
+  if (ierr) PetscCall(PetscFree(d));
+  PetscCall(ierr);
+  PetscCheck(missing < 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Nonzero %" PetscInt_FMT " of the matrix is missing from its ILU pattern", missing);
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt p = li[i]; p < li[i + 1]; p++) d->flops += 1 + 2.0 * (ui[lj[p] + 1] - ui[lj[p]]);
+  d->flops += n;
+  fac->device     = d;
+  fac->host_stale = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A's values where they are valid: a MATSEQAIJCUSPARSE's device array when the device holds them (in place,
+   for an implementation on the device), else the host CSR values (the device side uploads them once) */
+static PetscErrorCode SpTrsvILUDeviceGetInput(Mat A, PetscBool device, const PetscScalar **v, PetscMemType *mtype, PetscBool *dev)
+{
+  PetscFunctionBegin;
+  *dev = PETSC_FALSE;
+#if defined(PETSC_HAVE_CUDA)
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, dev));
+  if (device && *dev && (A->offloadmask == PETSC_OFFLOAD_GPU || A->offloadmask == PETSC_OFFLOAD_BOTH)) {
+    PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, v));
+    *mtype = PETSC_MEMTYPE_DEVICE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *dev = PETSC_FALSE;
+#endif
+  PetscCall(MatSeqAIJGetArrayRead(A, v));
+  *mtype = PETSC_MEMTYPE_HOST;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvILUDeviceRestoreInput(Mat A, const PetscScalar **v, PetscBool dev)
+{
+  PetscFunctionBegin;
+#if defined(PETSC_HAVE_CUDA)
+  if (dev) {
+    PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, v));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+  PetscCall(MatSeqAIJRestoreArrayRead(A, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* row of A's CSR position p */
+static PetscInt SpTrsvILUDeviceRowOf(PetscInt n, const PetscInt *ai, PetscInt p)
+{
+  PetscInt lo = 0, hi = n; /* ai[lo] <= p < ai[hi] */
+
+  while (hi - lo > 1) {
+    const PetscInt mid = lo + (hi - lo) / 2;
+    if (ai[mid] <= p) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* the shift loop of SpTrsvILUNumericRows() around GPU passes; the outcome of the last pass in *res */
+static PetscErrorCode SpTrsvILUDevicePasses(Mat A, const MatFactorInfo *info, SpTrsvFactor fac, const PetscInt *ai, const PetscInt *aj, SpTrsvShiftCtx *sctx, SpTrsvILUPassResult *res)
+{
+  SpTrsvILUDevice    d      = fac->device;
+  const PetscInt     n     = fac->n, *rp = fac->rperm;
+  const PetscReal    stype = info->shifttype;
+  SpTrsvILUShiftRule rule  = SPTRSV_ILU_SHIFT_NONE;
+  PetscReal          rowmax = PETSC_NINFINITY;
+  PetscBool          first  = PETSC_TRUE;
+  PetscInt           passes = 0;
+
+  PetscFunctionBegin;
+  if (stype == (PetscReal)MAT_SHIFT_NONZERO) rule = SPTRSV_ILU_SHIFT_NONZERO;
+  else if (stype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE) rule = SPTRSV_ILU_SHIFT_PD;
+  else if (stype == (PetscReal)MAT_SHIFT_INBLOCKS) rule = SPTRSV_ILU_SHIFT_INBLOCKS;
+  if (rule == SPTRSV_ILU_SHIFT_PD) PetscCall((*d->ops->shift_top)(d->ctx, &rowmax));
+  PetscCall(SpTrsvShiftSetUpTop(info, rowmax, sctx)); /* checks the shift type */
+  do {
+    sctx->newshift = PETSC_FALSE;
+    PetscCall((*d->ops->factor)(d->ctx, rule, sctx->shift_amount, info->zeropivot, info->shiftamount, res));
+    passes++;
+    if (first && res->badinput >= 0) { /* before any pivot, as SpTrsvFactorCheckFinite() runs before the rows */
+      const PetscInt row = SpTrsvILUDeviceRowOf(n, ai, res->badinput);
+
+      PetscCall(SpTrsvFactorReportNonFiniteInput(row, aj[res->badinput], res->badinput_nan, sctx->erroriffailure));
+      fac->nonfinite = PETSC_TRUE;
+    }
+    first = PETSC_FALSE;
+    if (res->fail_row >= 0) { /* NONZERO, POSITIVE_DEFINITE: the first failing pivot asks for a new shift */
+      sctx->pv = res->fail_pv;
+      sctx->rs = res->fail_rs;
+      PetscCall(SpTrsvShiftCheckPivot(info, sctx, res->fail_row, rp ? rp[res->fail_row] : res->fail_row));
+      PetscCheck(sctx->newshift, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The GPU factorization flagged the pivot %g of row %" PetscInt_FMT " (row sum %g), the shift rule does not", (double)PetscAbsScalar(res->fail_pv), res->fail_row, (double)res->fail_rs);
+    } else if (rule == SPTRSV_ILU_SHIFT_INBLOCKS) {
+      sctx->nshift = res->ninblocks;
+      if (res->ninblocks) sctx->shift_amount = 0.0;
+    } else if (rule == SPTRSV_ILU_SHIFT_NONE && res->zero_first >= 0) {
+      /* with errorif the first zero pivot is the error (the host stops there); else the last one is recorded */
+      const PetscInt row = sctx->erroriffailure ? res->zero_first : res->zero_last;
+
+      sctx->pv = sctx->erroriffailure ? res->zero_first_pv : res->zero_last_pv;
+      PetscCall(SpTrsvShiftCheckPivot(info, sctx, row, rp ? rp[row] : row));
+    }
+    PetscCall(SpTrsvShiftRefine(info, sctx));
+  } while (sctx->newshift);
+  if (d->ops->device) PetscCall(PetscLogGpuFlops(d->flops * passes));
+  else PetscCall(PetscLogFlops(d->flops * passes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvFactorILUNumericDevice - SpTrsvFactorILUNumeric() on the GPU (after SpTrsvFactorILUDeviceSetUp()): the same
+  checks, shifts, outcomes (fac->error, fac->zeropivot_*, fac->nonfinite, fac->shift_amount, fac->nshifts) and
+  errors; the values stay on the device (fac->host_stale) and L, U get a new state
+*/
+PetscErrorCode SpTrsvFactorILUNumericDevice(Mat A, const MatFactorInfo *info, SpTrsvFactor fac)
+{
+  SpTrsvILUSym       *sym = (SpTrsvILUSym *)fac->sym;
+  const PetscInt     *ai, *aj;
+  const PetscScalar  *aa;
+  PetscMemType        mtype = PETSC_MEMTYPE_HOST;
+  PetscBool           dev;
+  SpTrsvShiftCtx      sctx;
+  SpTrsvILUPassResult res;
+  PetscErrorCode      ierr;
+  const PetscBool     errorif = A->erroriffailure;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvFactorCheckMat(A, fac->n));
+  PetscCheck(fac->ftype == MAT_FACTOR_ILU && sym && fac->L && fac->U && fac->device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Call the symbolic ILU factorization (with the GPU numeric phase set up) before the numeric one");
+  fac->error           = MAT_FACTOR_NOERROR;
+  fac->zeropivot_value = 0.0;
+  fac->zeropivot_row   = 0;
+  fac->nonfinite       = PETSC_FALSE;
+  PetscCall(PetscMemzero(&sctx, sizeof(sctx)));
+  sctx.erroriffailure = errorif;
+  PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, NULL));
+  ierr = SpTrsvFactorCheckSamePattern(fac->n, sym->nnzA, ai, aj, sym->adiag);
+  if (!ierr) {
+    ierr = SpTrsvILUDeviceGetInput(A, fac->device->ops->device, &aa, &mtype, &dev);
+    if (!ierr) {
+      ierr = (*fac->device->ops->set_input)(fac->device->ctx, aa, mtype);
+      if (!ierr) ierr = SpTrsvILUDevicePasses(A, info, fac, ai, aj, &sctx, &res);
+      PetscCall(SpTrsvILUDeviceRestoreInput(A, &aa, dev));
+    }
+  }
+  PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, NULL));
+  /* the device values are those of this (possibly failed) pass, whatever happens now */
+  fac->host_stale = PETSC_TRUE;
+  fac->L->state++;
+  fac->U->state++;
+  PetscCall(ierr);
+  PetscCall(SpTrsvShiftRecord(info, &sctx, fac));
+  if (sctx.zeropivot) {
+    fac->error           = MAT_FACTOR_NUMERIC_ZEROPIVOT;
+    fac->zeropivot_value = sctx.zeropivot_value;
+    fac->zeropivot_row   = sctx.zeropivot_row;
+  } else if (!fac->nonfinite) {
+    /* a finite A can still give an Inf/NaN factor: the first one, L before U, as SpTrsvTriFindNonFinite() */
+    for (PetscInt t = 0; t < 2; t++) {
+      SpTrsvTri T = t ? fac->U : fac->L;
+
+      if (res.nf_row[t] < 0) continue;
+      PetscCall(SpTrsvFactorReportNonFiniteFactor(res.nf_row[t], res.nf_slot[t] < 0 ? -1 : T->j[T->i[res.nf_row[t]] + res.nf_slot[t]], errorif, fac));
+      break;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvFactorILUDeviceGetArrays - the device arrays of the factor's values: L->a, U->a, U->idiag (same layout)
+*/
+PetscErrorCode SpTrsvFactorILUDeviceGetArrays(SpTrsvFactor fac, const PetscScalar **la, const PetscScalar **ua, const PetscScalar **idiag)
+{
+  PetscFunctionBegin;
+  PetscCheck(fac->device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The factor has no GPU numeric phase");
+  PetscCall((*fac->device->ops->get_arrays)(fac->device->ctx, la, ua, idiag));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvFactorSyncHost - make the host's L->a, U->a, U->idiag current after a GPU numeric phase (one download),
+  then SpTrsvTriValuesChanged() on L and U (their CSC copies; their states advance)
+*/
+PetscErrorCode SpTrsvFactorSyncHost(SpTrsvFactor fac)
+{
+  PetscFunctionBegin;
+  if (!fac->host_stale) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall((*fac->device->ops->download)(fac->device->ctx, fac->L->a, fac->U->a, fac->U->idiag));
+  fac->host_stale = PETSC_FALSE;
+  PetscCall(SpTrsvTriValuesChanged(fac->L));
+  PetscCall(SpTrsvTriValuesChanged(fac->U));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,167 @@
+static const char help[] = "The driver of the GPU numeric ILU (src/mat/factor/ilu_device.c) with the host emulation of its passes\n"
+                           "(src/mat/factor/ilu_emul.c) against the host numeric ILU: the same factor bit for bit, the same shifts,\n"
+                           "zero pivots, NaN/Inf outcomes and errors, for ILU(0..2), natural and RCM orderings, every shift type.\n";
+
+#include "unit_common.h"
+#include <sptrsv/ilu_device.h>
+#include <petsc/private/matimpl.h>
+
+static PetscBool verbose = PETSC_FALSE; /* -v: the outcome of every configuration */
+
+/* 2-D 5-point operator on an m x m grid: -Lap u + (beta, beta/2) . grad u, upwind (beta = 0: the Laplacian) */
+static PetscErrorCode BuildConvDiff(PetscInt m, PetscReal beta, Mat *A)
+{
+  const PetscReal h = 1.0 / (m + 1), cx = beta * h, cy = 0.5 * beta * h;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, m * m, m * m, 5, NULL, A));
+  for (PetscInt j = 0; j < m; j++)
+    for (PetscInt i = 0; i < m; i++) {
+      const PetscInt r = j * m + i;
+      PetscCall(MatSetValue(*A, r, r, 4.0 + cx + cy, INSERT_VALUES));
+      if (i > 0) PetscCall(MatSetValue(*A, r, r - 1, -1.0 - cx, INSERT_VALUES));
+      if (i < m - 1) PetscCall(MatSetValue(*A, r, r + 1, -1.0, INSERT_VALUES));
+      if (j > 0) PetscCall(MatSetValue(*A, r, r - m, -1.0 - cy, INSERT_VALUES));
+      if (j < m - 1) PetscCall(MatSetValue(*A, r, r + m, -1.0, INSERT_VALUES));
+    }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 2x2 blocks [[1, 1], [1, 1]] coupled by A(2k+1, 2k+2) = 0.5: every odd row has an exactly zero pivot */
+static PetscErrorCode BuildZeroPivots(PetscInt n, Mat *A)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 3, NULL, A));
+  for (PetscInt k = 0; k + 1 < n; k += 2) {
+    PetscCall(MatSetValue(*A, k, k, 1.0, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, k, k + 1, 1.0, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, k + 1, k, 1.0, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, k + 1, k + 1, 1.0, INSERT_VALUES));
+    if (k + 2 < n) PetscCall(MatSetValue(*A, k + 1, k + 2, 0.5, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscBool SameArray(PetscInt m, const PetscScalar *a, const PetscScalar *b)
+{
+  for (PetscInt k = 0; k < m; k++)
+    if (!(a[k] == b[k] || (PetscIsNanScalar(a[k]) && PetscIsNanScalar(b[k])))) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+static void LastMessage(PetscErrorCode e, char *buf, size_t len)
+{
+  const char *text = NULL, *specific = NULL;
+
+  buf[0] = 0;
+  if (!e) return;
+  (void)PetscErrorMessage(e, &text, (void *)&specific); /* char ** before PETSc 3.19, const char ** since */
+  if (specific) (void)PetscStrncpy(buf, specific, len);
+}
+
+/* the numeric phase on the host (emul = false) or through the device driver with the emulation; *ierr: its error */
+static PetscErrorCode Factor(Mat A, IS row, IS col, const MatFactorInfo *info, PetscBool emul, PetscBool errorif, SpTrsvFactor *fac, PetscErrorCode *ierr, char *msg, size_t len)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvFactorCreate(MAT_FACTOR_ILU, A->rmap->n, fac));
+  PetscCall(SpTrsvFactorILUSymbolic(A, row, col, info, *fac));
+  if (emul) PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, *fac, &SpTrsvILUDeviceOpsEmul));
+  PetscCall(MatSetErrorIfFailure(A, errorif));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  *ierr = emul ? SpTrsvFactorILUNumericDevice(A, info, *fac) : SpTrsvFactorILUNumeric(A, info, *fac);
+  PetscCall(PetscPopErrorHandler());
+  LastMessage(*ierr, msg, len);
+  PetscCall(MatSetErrorIfFailure(A, PETSC_FALSE));
+  if (emul && !*ierr) {
+    EXPECT((*fac)->host_stale, "the emulated device numeric phase leaves the host values stale");
+    PetscCall(SpTrsvFactorSyncHost(*fac));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* host and emulated device numeric phases of one configuration, and a second numeric phase with new values */
+static PetscErrorCode Compare(Mat A0, const char *name, const char *ordering, PetscInt levels, MatFactorShiftType st, PetscBool errorif)
+{
+  Mat            A;
+  IS             row, col;
+  MatFactorInfo  info;
+  SpTrsvFactor   fh, fe;
+  PetscErrorCode eh, ee;
+  char           mh[512], me[512];
+
+  PetscFunctionBeginUser;
+  PetscCall(MatDuplicate(A0, MAT_COPY_VALUES, &A));
+  PetscCall(MatGetOrdering(A, ordering, &row, &col));
+  PetscCall(MatFactorInfoInitialize(&info));
+  info.levels      = (PetscReal)levels;
+  info.shifttype   = (PetscReal)st;
+  info.shiftamount = 1e-6;
+  info.zeropivot   = 1e-12;
+  info.fill        = 2.0;
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    PetscCall(Factor(A, row, col, &info, PETSC_FALSE, errorif, &fh, &eh, mh, sizeof(mh)));
+    PetscCall(Factor(A, row, col, &info, PETSC_TRUE, errorif, &fe, &ee, me, sizeof(me)));
+    EXPECT(eh == ee && !strcmp(mh, me), "%s ILU(%" PetscInt_FMT ") %s shift %d errorif %d: errors %d '%s' (host) and %d '%s' (device driver)", name, levels, ordering, (int)st, (int)errorif, (int)eh, mh, (int)ee, me);
+    if (verbose) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s ILU(%" PetscInt_FMT ") %s shift %d errorif %d pass %" PetscInt_FMT ": error %d '%s', nshifts %" PetscInt_FMT ", shift %g, zero pivot %d row %" PetscInt_FMT ", nonfinite %d\n", name, levels, ordering, (int)st, (int)errorif, pass, (int)ee, me, fe->nshifts, (double)fe->shift_amount, (int)fe->error, fe->zeropivot_row, (int)fe->nonfinite));
+    if (!eh && !ee) {
+      const PetscInt n = fh->n;
+      EXPECT(SameArray(fh->L->i[n], fh->L->a, fe->L->a) && SameArray(fh->U->i[n], fh->U->a, fe->U->a) && SameArray(n, fh->U->idiag, fe->U->idiag), "%s ILU(%" PetscInt_FMT ") %s shift %d: factor values differ", name, levels, ordering, (int)st);
+      EXPECT(fh->nshifts == fe->nshifts && fh->shift_amount == fe->shift_amount, "%s ILU(%" PetscInt_FMT ") %s shift %d: shifts %" PetscInt_FMT " %g (host) and %" PetscInt_FMT " %g", name, levels, ordering, (int)st, fh->nshifts, (double)fh->shift_amount, fe->nshifts, (double)fe->shift_amount);
+      EXPECT(fh->error == fe->error && fh->zeropivot_row == fe->zeropivot_row && fh->zeropivot_value == fe->zeropivot_value && fh->nonfinite == fe->nonfinite, "%s ILU(%" PetscInt_FMT ") %s shift %d: outcomes differ (error %d/%d, row %" PetscInt_FMT "/%" PetscInt_FMT ", nonfinite %d/%d)", name, levels, ordering, (int)st, (int)fh->error, (int)fe->error, fh->zeropivot_row, fe->zeropivot_row, (int)fh->nonfinite, (int)fe->nonfinite);
+    }
+    PetscCall(SpTrsvFactorDestroy(&fh));
+    PetscCall(SpTrsvFactorDestroy(&fe));
+    if (!pass) { /* new values, same pattern */
+      PetscCall(MatScale(A, 2.0));
+      PetscCall(MatShift(A, 0.25));
+    }
+  }
+  PetscCall(ISDestroy(&row));
+  PetscCall(ISDestroy(&col));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Mat                      A;
+  const MatFactorShiftType types[] = {MAT_SHIFT_NONE, MAT_SHIFT_NONZERO, MAT_SHIFT_POSITIVE_DEFINITE, MAT_SHIFT_INBLOCKS};
+  const char              *orders[] = {MATORDERINGNATURAL, MATORDERINGRCM};
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-v", &verbose, NULL));
+  for (PetscInt m = 0; m < 2; m++) {
+    PetscCall(BuildConvDiff(24, m ? 300.0 : 0.0, &A));
+    for (PetscInt o = 0; o < 2; o++)
+      for (PetscInt k = 0; k <= 2; k++) PetscCall(Compare(A, m ? "convdiff" : "lap2d", orders[o], k, MAT_SHIFT_NONE, PETSC_FALSE));
+    PetscCall(MatDestroy(&A));
+  }
+  PetscCall(BuildZeroPivots(200, &A));
+  for (PetscInt t = 0; t < 4; t++) {
+    PetscCall(Compare(A, "zeropivots", MATORDERINGNATURAL, 0, types[t], PETSC_FALSE));
+    PetscCall(Compare(A, "zeropivots", MATORDERINGNATURAL, 1, types[t], PETSC_TRUE));
+  }
+  PetscCall(MatDestroy(&A));
+  { /* a NaN in A; an Inf factor from a finite A (overflowing multiplier) */
+    PetscCall(BuildConvDiff(12, 50.0, &A));
+    PetscCall(MatSetValue(A, 30, 31, (PetscScalar)NAN, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+    for (PetscInt e = 0; e < 2; e++) PetscCall(Compare(A, "convdiff+NaN", MATORDERINGRCM, 1, MAT_SHIFT_NONE, (PetscBool)e));
+    PetscCall(MatDestroy(&A));
+    PetscCall(BuildConvDiff(12, 50.0, &A));
+    PetscCall(MatSetValue(A, 41, 40, 1e308, INSERT_VALUES)); /* a huge multiplier, times U(40,52): fill (41,52) of ILU(1) is -Inf */
+    PetscCall(MatSetValue(A, 40, 52, 1e308, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+    for (PetscInt e = 0; e < 2; e++) PetscCall(Compare(A, "convdiff+overflow", MATORDERINGNATURAL, 1, MAT_SHIFT_NONE, (PetscBool)e));
+    PetscCall(MatDestroy(&A));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
+  PetscCall(PetscFinalize());
+  return nfail ? 1 : 0;
+}
