@@ -57,7 +57,5 @@ typedef struct {
   PetscInt64 sectors_row, sectors_pos; /* 32-byte sectors of every warp's first poll round, words by row / by position */
 } SpTrsvSyncFreeSchedule;
 
-SPTRSV_INTERN int            SpTrsvSyncFreeLanes(PetscInt);
-SPTRSV_INTERN int            SpTrsvSyncFreeRowLanes(PetscInt, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *, SpTrsvPlan);
 SPTRSV_PATH_DECLARE(syncfree);
