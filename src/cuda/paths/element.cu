@@ -171,7 +171,7 @@ __device__ __forceinline__ void SpTrsvElementColumns(const SpTrsvCUDATri &t, con
       v.x[i] = xi;
     }
   }
-  xi = __shfl_sync(SPTRSV_FULL_MASK, xi, 0, K);       /* from the group's leader */
+  if constexpr (K > 1) xi = __shfl_sync(SPTRSV_FULL_MASK, xi, 0, K); /* from the group's leader */
   SpTrsvPush<K>(p, q, e, t.idx, t.val, xi, el.acc); /* acc_r -= T_ri x_i */
   __threadfence();                                  /* this lane's updates before its counter increments */
   for (p += e; p < q; p += K) atomicAdd(el.flag + __ldg(t.idx + p), 1u);
