@@ -74,6 +74,14 @@ static const char *ConfigTag(const Config *cfg)
 
 static PetscInt npass = 0, nfail = 0, nskip = 0;
 
+/* the element packings other than the default (lanes or rows per warp set) run on generated cases of at most this
+   many rows (they add ten factorizations per case: the step's time limit) */
+#define PACKING_MAX_ROWS 300000
+static PetscBool PackingConfig(const Config *cfg)
+{
+  return (PetscBool)(cfg->lanes || cfg->rows);
+}
+
 /* ---- matrices (Laplacians: examples/common/stencil.c) --------------------------------------------- */
 
 /* a chain: L has one level per row (n levels). bidiagonal: 2 on the diagonal, -1 below (U is diagonal);
@@ -724,13 +732,13 @@ int main(int argc, char **argv)
   PetscCall(PrintHeader());
   for (PetscInt k = 0; k < ncases; k++) {
     if (hasonly && !InList(only, cases[k].name)) continue;
-    if (cases[k].element_only) { /* host csc and the element configurations, one right-hand side */
-      Config   ecfg[MAXCFG];
-      PetscInt ne = 0;
-      for (PetscInt f = 0; f < ncfg; f++)
-        if (!strcmp(cfgs[f].backend, "host") || cfgs[f].solver) ecfg[ne++] = cfgs[f];
-      PetscCall(RunCase(&cases[k], ne, ecfg, 1, tol, PETSC_FALSE, rnd));
-    } else PetscCall(RunCase(&cases[k], ncfg, cfgs, nrhs, cases[k].type == GEN_FILE ? tol_mm : tol, (PetscBool)!norefac, rnd));
+    const PetscBool big = (PetscBool)(cases[k].type != GEN_FILE && cases[k].nx * PetscMax(cases[k].ny, 1) * PetscMax(cases[k].nz, 1) > PACKING_MAX_ROWS);
+    Config          ecfg[MAXCFG];
+    PetscInt        ne = 0;
+    for (PetscInt f = 0; f < ncfg; f++) /* element_only: host csc and the element configurations, one right-hand side */
+      if ((!big || !PackingConfig(&cfgs[f])) && (!cases[k].element_only || !strcmp(cfgs[f].backend, "host") || cfgs[f].solver)) ecfg[ne++] = cfgs[f];
+    if (cases[k].element_only) PetscCall(RunCase(&cases[k], ne, ecfg, 1, tol, PETSC_FALSE, rnd));
+    else PetscCall(RunCase(&cases[k], ne, ecfg, nrhs, cases[k].type == GEN_FILE ? tol_mm : tol, (PetscBool)!norefac, rnd));
   }
   if (!hasonly || InList(only, "gs")) PetscCall(CheckGSAll(avail, rnd));
   { /* sweep solvers directly (both backends against a natural-order sweep), pointwise_mult */
