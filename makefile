@@ -106,7 +106,12 @@ examples: $(filter-out $(if $(wildcard examples/benchmarks/bench.c),,examples/be
 tests/device/check_fuzz: tests/device/check_fuzz.c $(SPTRSV_AR)
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) $(if $(filter 1,$(WITH_CUDA)),-I$(CUDA_HOME)/include) -o $@ $< $(INTERNAL_LIBS)
 
-unit-tests: $(UNIT_TESTS) tests/device/check_fuzz
+# the device check of the multicolor sweeps (tests/device/check_multicolor.c): GPU in tests/device/run.sh, the host
+# side in the test suite
+tests/device/check_multicolor: tests/device/check_multicolor.c $(STENCIL_SRC) $(SPTRSV_AR)
+	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< $(STENCIL_SRC) $(INTERNAL_LIBS)
+
+unit-tests: $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_multicolor
 
 check: lib examples unit-tests
 	@bash tests/run-tests.sh
@@ -129,6 +134,6 @@ else
 clean: sptrsv-clean
 endif
 sptrsv-clean:
-	rm -rf build lib $(EXAMPLES) $(UNIT_TESTS) tests/out
+	rm -rf build lib $(EXAMPLES) $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_multicolor tests/out
 
 .PHONY: relink-always lib examples unit-tests check demo install sptrsv-clean

@@ -410,6 +410,9 @@ shopt -u nullglob
 # the fuzz driver of the sync-free kernels (tests/device/check_fuzz.c) on the host executors: random triangles of
 # every shape (chains of 1e6 rows, 1e5 levels, dense and empty rows), every sync-free variant, with its schedule check
 run_test unit/fuzz-syncfree-host unit_test tests/device/check_fuzz -backend host -cases 2000 -big_every 1000
+# the device check of the multicolor sweeps (tests/device/check_multicolor.c) without a GPU: it builds, runs the host
+# executor through every option set and value refresh, and the zero-diagonal failure (the comparisons need the GPU)
+run_test unit/check-multicolor-host unit_test tests/device/check_multicolor -quick
 
 # b. the demo program: it asserts iterations and residual norms of petsc vs sptrsv_level itself
 run_test ex1/default-n12 ex1_case 1 -n 12
