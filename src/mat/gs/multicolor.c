@@ -235,7 +235,8 @@ PetscErrorCode SpTrsvMCView(SpTrsvMC mc, PetscViewer viewer)
     PetscCall(PetscStrlcat(line, item, sizeof(line)));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " colours (greedy distance-1 colouring of the symmetrized pattern), rows per colour: %s\n", mc->ncolors, line));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " off-diagonal entries stored in colour order; a sweep is %" PetscInt_FMT " launches%s\n", mc->nnz, mc->ncolors, mc->dev ? (mc->use_graph ? " (replayed as a CUDA graph)" : " (CUDA)") : " (host executor)"));
+  if (mc->dev) PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " off-diagonal entries stored in colour order; a sweep is %" PetscInt_FMT " launches (CUDA, one per colour%s)\n", mc->nnz, mc->ncolors, mc->use_graph && mc->ncolors > 1 ? ", replayed as a CUDA graph" : ""));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " off-diagonal entries stored in colour order; a sweep is %" PetscInt_FMT " colour passes (host executor)\n", mc->nnz, mc->ncolors));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
