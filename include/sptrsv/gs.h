@@ -21,7 +21,6 @@ typedef enum {
   SPTRSV_GS_ORDERING_EXACT,
   SPTRSV_GS_ORDERING_MULTICOLOR
 } SpTrsvGSOrdering;
-SPTRSV_INTERN const char *const SpTrsvGSOrderings[];
 
 typedef struct _n_SpTrsvGS *SpTrsvGS;
 struct _n_SpTrsvGS {

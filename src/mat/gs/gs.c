@@ -4,8 +4,6 @@
 */
 #include <sptrsv/gs.h>
 
-const char *const SpTrsvGSOrderings[] = {"exact", "multicolor", "SpTrsvGSOrdering", "SPTRSV_GS_ORDERING_", NULL};
-
 /* the split A = L + D + U: patterns of L and U and where their values come from in A */
 static PetscErrorCode SpTrsvGSSplit(SpTrsvGS gs, Mat A)
 {
