@@ -117,7 +117,12 @@ tests/device/check_factor: tests/device/check_factor.c $(STENCIL_SRC) examples/c
 	@test "$(WITH_CUDA)" = 1 || { echo "tests/device/check_factor needs WITH_CUDA=1"; exit 1; }
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -I$(CUDA_HOME)/include -o $@ tests/device/check_factor.c $(STENCIL_SRC) examples/common/mmload.c $(INTERNAL_LIBS)
 
-unit-tests: $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_analysis
+# the device check of the multicolor sweeps (tests/device/check_multicolor.c): GPU in tests/device/run.sh, the host
+# side in the test suite
+tests/device/check_multicolor: tests/device/check_multicolor.c $(STENCIL_SRC) $(SPTRSV_AR)
+	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< $(STENCIL_SRC) $(INTERNAL_LIBS)
+
+unit-tests: $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_analysis tests/device/check_multicolor
 
 check: lib examples unit-tests
 	@bash tests/run-tests.sh
@@ -140,6 +145,6 @@ else
 clean: sptrsv-clean
 endif
 sptrsv-clean:
-	rm -rf build lib $(EXAMPLES) $(UNIT_TESTS) tests/out
+	rm -rf build lib $(EXAMPLES) $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_multicolor tests/out
 
 .PHONY: relink-always lib examples unit-tests check demo install sptrsv-clean

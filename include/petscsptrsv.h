@@ -95,10 +95,27 @@ typedef enum {
 } PCGSType;
 PETSC_EXTERN const char *const PCGSTypes[];
 
+/*E
+   PCGSOrdering - the order of the rows in a sweep
+
+   Options Database Key:
+.  -pc_gs_ordering <exact,multicolor> - exact: the natural order (PCSOR's iterates, a GPU launch per level set
+   or a sync-free launch); multicolor: Gauss-Seidel in the order of a greedy colouring of the matrix graph (one
+   launch per colour; a different, usually weaker, smoother than PCSOR's)
+
+   Level: intermediate
+E*/
+typedef enum {
+  PC_GS_ORDERING_EXACT      = 0,
+  PC_GS_ORDERING_MULTICOLOR = 1
+} PCGSOrdering;
+PETSC_EXTERN const char *const PCGSOrderings[];
+
 PETSC_EXTERN PetscLogEvent  SPTRSV_GSSetup, SPTRSV_GSApply;
 PETSC_EXTERN PetscErrorCode PCGSSetType(PC, PCGSType);
 PETSC_EXTERN PetscErrorCode PCGSSetOmega(PC, PetscReal);
 PETSC_EXTERN PetscErrorCode PCGSSetIterations(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCGSSetOrdering(PC, PCGSOrdering);
 PETSC_EXTERN PetscErrorCode PCGSSetScheduler(PC, const char[]); /* a path that runs sweeps ("level", "element") or "auto" */
 PETSC_EXTERN PetscErrorCode PCCreate_GS(PC);
 

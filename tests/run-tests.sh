@@ -410,6 +410,9 @@ shopt -u nullglob
 # the fuzz driver of the sync-free kernels (tests/device/check_fuzz.c) on the host executors: random triangles of
 # every shape (chains of 1e6 rows, 1e5 levels, dense and empty rows), every sync-free variant, with its schedule check
 run_test unit/fuzz-syncfree-host unit_test tests/device/check_fuzz -backend host -cases 2000 -big_every 1000
+# the device check of the multicolor sweeps (tests/device/check_multicolor.c) without a GPU: it builds, runs the host
+# executor through every option set and value refresh, and the zero-diagonal failure (the comparisons need the GPU)
+run_test unit/check-multicolor-host unit_test tests/device/check_multicolor -quick
 
 # b. the demo program: it asserts iterations and residual norms of petsc vs sptrsv_level itself
 run_test ex1/default-n12 ex1_case 1 -n 12
@@ -541,6 +544,41 @@ run_test gs/sor-names-help ours_grep ex2 "-m 30 -n 30 -pc_type gs -help" "-pc_so
 run_test gs/view ours_grep ex2 "-m 30 -n 30 -pc_type gs -ksp_view" "type: gs" "scheduler (level|element) \\(requested auto\\)" "forward sweep" "[0-9]+ levels"
 run_test gs/log-view ours_grep ex2 "-m 30 -n 30 -pc_type gs -log_view" "^SpTrsvGSApply " "^SpTrsvGSSetup " "^PCApply "
 run_test gs/help ours_grep ex2 "-m 30 -n 30 -pc_type gs -help" "-pc_gs_type" "-pc_gs_omega" "-pc_gs_its" "-pc_gs_scheduler" "-pc_gs_format"
+
+# g. the multicolor ordering (-pc_gs_ordering multicolor): Gauss-Seidel in colour order is not PCSOR's iteration on the
+#    matrix (tests/unit/test_multicolor.c compares it with PCSOR on the colour-permuted matrix), so here: converged
+#    within MAXITS iterations (about twice the count of exact-order PC gs: red-black SSOR is the weaker preconditioner on
+#    ex2, the 2-D Laplacian, 59 GMRES iterations against 38), every option used, -ksp_view shows the colours
+#    gs_mc_converges NP PROG "ARGS" MAXITS
+gs_mc_converges() {
+  local np=$1 prog=$2 args=$3 max=$4 o=$OUT/ours.out cmd=() its
+  need_file "$OUT/bin/$prog" "see the build/programs test" || return 1
+  [ "$np" -gt 1 ] && cmd=("${MPIEXEC[@]}" -n "$np")
+  # shellcheck disable=SC2086
+  prun "$o" "${cmd[@]}" "$OUT/bin/$prog" -dll_append "$LIB" $args -ksp_converged_reason -ksp_view -options_left || fail "run failed" || return 1
+  ! grep -q "There are options you set that were not used" "$o" || fail "options left unused" || return 1
+  grep -q "Linear solve converged" "$o" || fail "did not converge" || return 1
+  its=$(last_its "$o")
+  [ -n "$its" ] && [ "$its" -le "$max" ] || fail "$its iterations, more than $max" || return 1
+  grep -Eq "[0-9]+ colours \(greedy distance-1 colouring of the symmetrized pattern\), rows per colour: [0-9]" "$o" || fail "-ksp_view lacks the colours" || return 1
+  ! grep -q "sweeps so far 0$" "$o" || fail "a gs PC was set up but never swept" || return 1
+  say "converged in $its iterations (bound $max)"
+}
+MC="-pc_gs_ordering multicolor"
+run_test gs/multicolor-ex2 gs_mc_converges 1 ex2 "$G2 -pc_type gs $MC" 80
+run_test gs/multicolor-ex2-forward-omega-its gs_mc_converges 1 ex2 "$G2 -pc_type gs $MC -pc_gs_type forward -pc_gs_omega 1.3 -pc_gs_its 2" 60
+run_test gs/multicolor-ex2-shift-sor-names gs_mc_converges 1 ex2 "$G2 -pc_type gs $MC -pc_sor_lits 2 -pc_sor_local_backward -pc_sor_diagonal_shift 0.1" 60
+run_test gs/multicolor-ex2-bicg-transpose gs_mc_converges 1 ex2 "$G2 -ksp_type bicg -pc_type gs $MC" 60
+run_test gs/multicolor-ex2-bicg-transpose-forward gs_mc_converges 1 ex2 "$G2 -ksp_type bicg -pc_type gs $MC -pc_gs_type forward -pc_gs_omega 1.2" 80
+run_test gs/multicolor-ex2-local-np2 gs_mc_converges 2 ex2 "$G2 -pc_type gs $MC" 90
+run_test gs/multicolor-ex2-bjacobi-np2 gs_mc_converges 2 ex2 "$G2 -pc_type bjacobi -sub_pc_type gs -sub_pc_gs_ordering multicolor -sub_pc_gs_its 2" 40
+run_test gs/multicolor-ex45 gs_mc_converges 1 ex45 "-pc_type gs $MC" 14
+run_test gs/multicolor-ex45-mg-chebyshev gs_mc_converges 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -ksp_type cg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type gs -mg_levels_pc_gs_ordering multicolor" 10
+run_test gs/multicolor-ex45-mg-richardson gs_mc_converges 1 ex45 "-da_refine 2 -ksp_type cg -pc_type mg -mg_levels_ksp_type richardson -mg_levels_ksp_max_it 2 -mg_levels_pc_type gs -mg_levels_pc_gs_ordering multicolor" 10
+run_test gs/multicolor-ex45-mg-levels4 gs_mc_converges 1 ex45 "-da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_type cg -pc_type mg -pc_mg_levels 4 -mg_levels_ksp_type richardson -mg_levels_ksp_max_it 2 -mg_levels_pc_type gs -mg_levels_pc_gs_ordering multicolor -mg_levels_pc_gs_omega 1.1" 12
+run_test gs/multicolor-view ours_grep ex45 "-pc_type gs $MC -ksp_view" "ordering multicolor: Gauss-Seidel in colour order" "2 colours \(greedy distance-1 colouring of the symmetrized pattern\), rows per colour: [0-9]+ [0-9]+$" "a sweep is 2 (launches|colour passes)" "values read from the matrix's host array"
+run_test gs/multicolor-help ours_grep ex2 "-m 30 -n 30 -pc_type gs -help" "-pc_gs_ordering <now exact : formerly exact> Order of the rows" "\(choose one of\) exact multicolor"
+run_test gs/multicolor-bad-value ours_fails ex2 "-m 10 -n 10 -pc_type bjacobi -sub_pc_type gs -sub_pc_gs_ordering colour" "Unknown option colour for -sub_pc_gs_ordering"
 
 OURS="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv_level"
 run_test view/bad-option-sub-prefix ours_fails ex2 "-m 10 -n 10 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_level -sub_mat_sptrsv_fuse_passes 0" "-sub_mat_sptrsv_fuse_passes must be >= 1"

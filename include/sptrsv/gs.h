@@ -1,6 +1,6 @@
 /* SpTrsvGS: Gauss-Seidel / SOR sweeps of a sparse matrix on a backend (private to the plugin) */
 #pragma once
-#include <sptrsv/backend.h>
+#include <sptrsv/multicolor.h>
 
 /*
    A = L + D + U (strict lower, diagonal, strict upper) of a sequential AIJ matrix. Two sweep solvers
@@ -12,9 +12,20 @@
    ((D/omega + U)). Sweeps run in place (one vector) when the pattern of A is structurally symmetric
    or the format is CSC, and on a copy of the old iterate otherwise (paper 000, section 5.2).
 */
+/*
+   The order of the rows in a sweep: exact (the natural order: MatSOR's, with the split above) or multicolor
+   (Gauss-Seidel in the colour order of a greedy colouring, one launch per colour; see include/sptrsv/multicolor.h;
+   made by SpTrsvGSCreateMulticolor(), L, U and the four solvers are then unused).
+*/
+typedef enum {
+  SPTRSV_GS_ORDERING_EXACT,
+  SPTRSV_GS_ORDERING_MULTICOLOR
+} SpTrsvGSOrdering;
+
 typedef struct _n_SpTrsvGS *SpTrsvGS;
 struct _n_SpTrsvGS {
   PetscInt                n;
+  SpTrsvGSOrdering        ordering;
   PetscReal               omega, shift;
   SpTrsvFormat            format;
   SpTrsvPath              path;
@@ -36,6 +47,11 @@ struct _n_SpTrsvGS {
   PetscInt                nonfinite_row;  /* first row with a NaN/Inf value or inverse diagonal entry, or -1 */
   PetscInt                nonfinite_col;  /* its column (the row itself: the diagonal) */
   PetscBool               nonfinite_idiag; /* that diagonal entry is finite, omega / (a_ii + shift) is not */
+  /* multicolor ordering */
+  SpTrsvMC                mc, mcT;        /* A in colour order; A^T on the same colouring (made on first transposed use) */
+  Mat                     A;              /* the matrix (a reference), whose values mcT is made from */
+  PetscScalar            *didiag;         /* host: omega / (a_ii + shift) in natural order (refresh scratch) */
+  PetscBool               devvalues;      /* the last refresh read the matrix's device values in place */
   PetscInt                nsweeps;        /* sweeps done (for -log_view flops and tests) */
   PetscLogDouble          flops;          /* flops of all sweeps so far */
 };
@@ -47,6 +63,7 @@ typedef enum {
 } SpTrsvGSSweep;
 
 SPTRSV_INTERN PetscErrorCode SpTrsvGSCreate(Mat, PetscReal, PetscReal, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, const SpTrsvSolverOptions *, SpTrsvGS *);
+SPTRSV_INTERN PetscErrorCode SpTrsvGSCreateMulticolor(Mat, PetscReal, PetscReal, const SpTrsvBackendOps *, const SpTrsvSolverOptions *, SpTrsvGS *);
 SPTRSV_INTERN PetscErrorCode SpTrsvGSUpdateValues(SpTrsvGS, Mat);
 SPTRSV_INTERN PetscErrorCode SpTrsvGSApply(SpTrsvGS, SpTrsvGSSweep, PetscInt, PetscBool, const PetscScalar *, PetscScalar *);
 SPTRSV_INTERN PetscErrorCode SpTrsvGSApplyTranspose(SpTrsvGS, SpTrsvGSSweep, const PetscScalar *, PetscScalar *, PetscScalar *);

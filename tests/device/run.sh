@@ -7,7 +7,8 @@
 # It uses a carried CUDA PETSc install (PETSC_DIR, default ./.petsc-cuda: a stripped copy made by
 # scripts/build-petsc-cuda.sh --carry; its configuration files are relocated to where it lies), builds
 # the plugin (make WITH_CUDA=1 lib) and tests/device/check_kernels.c, runs the check on the generated
-# matrices and on every .mtx.gz of SPTRSV_MATDIR (default tests/data/matrices), then runs compute-sanitizer
+# matrices and on every .mtx.gz of SPTRSV_MATDIR (default tests/data/matrices), the multicolor sweeps of PC gs
+# (tests/device/check_multicolor.c, CUDA against the host executor), then runs compute-sanitizer
 # (memcheck, racecheck, synccheck: must be clean; initcheck: advisory) on two small cases.
 # Logs and a summary go to $OUT (when set) or tests/out/device. Exit status 0 iff every required step passed.
 set -u
@@ -124,6 +125,10 @@ FUZZ=$ROOT/tests/device/check_fuzz
 step build-analysis 1 120 "${MAKE[@]}" tests/device/check_analysis || finish
 ANALYSIS=$ROOT/tests/device/check_analysis
 
+# the multicolor sweeps of PC gs (CUDA kernels against the host executor, cusparse matrices read in place)
+step build-multicolor 1 120 "${MAKE[@]}" tests/device/check_multicolor || finish
+MCCHECK=$ROOT/tests/device/check_multicolor
+
 # ---- the comparison ------------------------------------------------------------------------------
 MATARGS=()
 if [ -d "$MATDIR" ]; then MATARGS=(-matdir "$MATDIR"); else say "no matrix directory $MATDIR: generated matrices only"; fi
@@ -144,6 +149,9 @@ fi
 # ---- the GPU numeric ILU against the host numeric ILU (a hang ends in the step's timeout) ------------
 step check-factor 1 300 "$CHECKF" "${MATARGS[@]}"
 
+# ---- the multicolor sweeps of PC gs on the GPU against the host executor ----------------------------------
+step check-multicolor 1 300 "$MCCHECK" -require_cuda
+
 # ---- the fuzz check: SPTRSV_FUZZ_CASES random triangles (default 10000), every sync-free variant, watchdog ---------
 step fuzz-syncfree 1 480 "$FUZZ" -cases "${SPTRSV_FUZZ_CASES:-10000}" -timeout 10
 
@@ -161,6 +169,8 @@ if [ -x "$SAN" ]; then
   step sanitizer-synccheck 1 180 "$SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
   step sanitizer-memcheck-factor 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$CHECKF" -quick
   step sanitizer-synccheck-factor 1 300 "$SAN" --tool synccheck --error-exitcode 97 "$CHECKF" -quick
+  step sanitizer-memcheck-multicolor 1 180 "$SAN" --tool memcheck --error-exitcode 97 "$MCCHECK" -require_cuda -quick
+  step sanitizer-racecheck-multicolor 1 180 "$SAN" --tool racecheck --error-exitcode 97 "$MCCHECK" -require_cuda -quick
   step sanitizer-memcheck-fuzz 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$FUZZ" -cases 40 -big_every 0 -timeout 60
   step sanitizer-synccheck-fuzz 1 300 "$SAN" --tool synccheck --error-exitcode 97 "$FUZZ" -cases 40 -big_every 0 -timeout 60
   step sanitizer-racecheck-fuzz 1 300 "$SAN" --tool racecheck --error-exitcode 97 "$FUZZ" -cases 20 -big_every 0 -timeout 60

@@ -75,7 +75,7 @@ static PetscErrorCode SpTrsvGSCheckStructSym(SpTrsvGS gs)
 }
 
 /*
-  values of L and U and the relaxed inverse diagonal from A, with MatSOR's rules (MatInvertDiagonal_SeqAIJ in
+  values of L and U (or of the colour-ordered storage) and the relaxed inverse diagonal from A, with MatSOR's rules (MatInvertDiagonal_SeqAIJ in
   PETSc 3.18):
     omega = 1 and shift <= 0:  idiag = 1 / a_ii (the shift is not applied: a negative shift only says that a
                                zero diagonal entry is not an error); a zero a_ii is an error when shift = 0,
@@ -84,52 +84,125 @@ static PetscErrorCode SpTrsvGSCheckStructSym(SpTrsvGS gs)
   NaN/Inf values and inverse diagonal entries are recorded in nonfinite_row/col (MatSOR does not look):
   PC gs decides what they mean (a PC failure or an error, see PCSetUp_GS()).
 */
+/* the relaxed inverse diagonal entry of row r by the rules above, the failures recorded in gs */
+static PetscErrorCode SpTrsvGSDiagonal(SpTrsvGS gs, PetscInt r, PetscScalar a, PetscScalar *idiag)
+{
+  const PetscBool plain = (PetscBool)(gs->omega == 1.0 && gs->shift <= 0.0);
+
+  PetscFunctionBegin;
+  if (plain) {
+    if (a == 0.0) {
+      PetscCheck(gs->shift != 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Gauss-Seidel: zero diagonal on row %" PetscInt_FMT " (an error with omega = 1 and no diagonal shift, as PCSOR; a shift > 0 is added to the diagonal, a shift < 0 makes this a PC failure instead)", r);
+      gs->zerodiag_row = r;
+    }
+    *idiag = 1.0 / a;
+  } else *idiag = gs->omega / (a + gs->shift);
+  if (gs->nonfinite_row < 0 && (PetscIsInfOrNanScalar(a) || (PetscIsInfOrNanScalar(*idiag) && !(plain && a == 0.0)))) {
+    gs->nonfinite_row   = r;
+    gs->nonfinite_col   = r;
+    gs->nonfinite_idiag = (PetscBool)!PetscIsInfOrNanScalar(a);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* record the first NaN/Inf off-diagonal entry (rows ascending, columns ascending in a row) */
+static inline void SpTrsvGSCheckEntry(SpTrsvGS gs, PetscInt r, PetscInt c, PetscScalar v)
+{
+  if (gs->nonfinite_row < 0 && PetscIsInfOrNanScalar(v)) {
+    gs->nonfinite_row = r;
+    gs->nonfinite_col = c;
+  }
+}
+
 static PetscErrorCode SpTrsvGSFillValues(SpTrsvGS gs, Mat A)
 {
   const PetscScalar *aa;
   SpTrsvTri          L = gs->L, U = gs->U;
-  const PetscBool    plain = (PetscBool)(gs->omega == 1.0 && gs->shift <= 0.0);
+  SpTrsvMC           mc = gs->mc;
 
   PetscFunctionBegin;
   gs->zerodiag_row    = -1;
   gs->nonfinite_row   = -1;
   gs->nonfinite_col   = -1;
   gs->nonfinite_idiag = PETSC_FALSE;
+  gs->devvalues       = PETSC_FALSE;
   PetscCall(MatSeqAIJGetArrayRead(A, &aa));
   for (PetscInt r = 0; r < gs->n; r++) {
-    const PetscScalar a = aa[gs->dmap[r]];
+    if (gs->ordering == SPTRSV_GS_ORDERING_MULTICOLOR) {
+      const PetscInt k = mc->ipos[r];
 
-    if (plain) {
-      if (a == 0.0) {
-        PetscCheck(gs->shift != 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Gauss-Seidel: zero diagonal on row %" PetscInt_FMT " (an error with omega = 1 and no diagonal shift, as PCSOR; a shift > 0 is added to the diagonal, a shift < 0 makes this a PC failure instead)", r);
-        gs->zerodiag_row = r;
-      }
-      L->idiag[r] = U->idiag[r] = 1.0 / a;
-    } else L->idiag[r] = U->idiag[r] = gs->omega / (a + gs->shift);
-    if (gs->nonfinite_row < 0 && (PetscIsInfOrNanScalar(a) || (PetscIsInfOrNanScalar(L->idiag[r]) && !(plain && a == 0.0)))) {
-      gs->nonfinite_row   = r;
-      gs->nonfinite_col   = r;
-      gs->nonfinite_idiag = (PetscBool)!PetscIsInfOrNanScalar(a);
+      PetscCall(SpTrsvGSDiagonal(gs, r, aa[mc->dmap[k]], &gs->didiag[r]));
+      for (PetscInt p = mc->ptr[k]; p < mc->ptr[k + 1]; p++) SpTrsvGSCheckEntry(gs, r, mc->idx[p], aa[mc->vmap[p]]);
+      continue;
     }
+    PetscCall(SpTrsvGSDiagonal(gs, r, aa[gs->dmap[r]], &L->idiag[r]));
+    U->idiag[r] = L->idiag[r];
     for (PetscInt p = L->i[r]; p < L->i[r + 1]; p++) {
       L->a[p] = aa[gs->lmap[p]];
-      if (gs->nonfinite_row < 0 && PetscIsInfOrNanScalar(L->a[p])) {
-        gs->nonfinite_row = r;
-        gs->nonfinite_col = L->j[p];
-      }
+      SpTrsvGSCheckEntry(gs, r, L->j[p], L->a[p]);
     }
     for (PetscInt p = U->i[r]; p < U->i[r + 1]; p++) {
       U->a[p] = aa[gs->umap[p]];
-      if (gs->nonfinite_row < 0 && PetscIsInfOrNanScalar(U->a[p])) {
-        gs->nonfinite_row = r;
-        gs->nonfinite_col = U->j[p];
-      }
+      SpTrsvGSCheckEntry(gs, r, U->j[p], U->a[p]);
     }
   }
+  if (gs->ordering == SPTRSV_GS_ORDERING_MULTICOLOR) {
+    PetscCall(SpTrsvMCSetValues(mc, aa, gs->didiag));
+    if (gs->mcT) PetscCall(SpTrsvMCSetValues(gs->mcT, aa, gs->didiag));
+  }
   PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
-  PetscCall(SpTrsvTriValuesChanged(L));
-  PetscCall(SpTrsvTriValuesChanged(U));
+  if (gs->ordering == SPTRSV_GS_ORDERING_EXACT) {
+    PetscCall(SpTrsvTriValuesChanged(L));
+    PetscCall(SpTrsvTriValuesChanged(U));
+  }
   gs->dscale_valid = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  multicolor on the GPU: gather the values of a MATSEQAIJCUSPARSE matrix from its device array in place (no host
+  copy of the values is read or made); *done is false when that is not possible (another matrix type, a PETSc
+  without CUDA, the host backend) or when the values need the host's diagnostics (a NaN/Inf or a zero diagonal
+  entry under the rules above), and the caller reads the host values instead
+*/
+static PetscErrorCode SpTrsvGSFillValuesDevice(SpTrsvGS gs, Mat A, PetscBool *done)
+{
+  PetscFunctionBegin;
+  *done = PETSC_FALSE;
+#if defined(PETSC_HAVE_CUDA) && defined(PETSC_SPTRSV_HAVE_CUDA)
+  if (gs->ordering == SPTRSV_GS_ORDERING_MULTICOLOR && gs->mc->dev) {
+    PetscBool          dev, clean = PETSC_FALSE;
+    const PetscScalar *dv;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &dev));
+    if (dev) {
+      PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &dv));
+      PetscCall(SpTrsvMCSetValuesDevice(gs->mc, dv, &clean));
+      if (clean && gs->mcT) PetscCall(SpTrsvMCSetValuesDevice(gs->mcT, dv, &clean));
+      PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &dv));
+    }
+    if (clean) {
+      gs->zerodiag_row    = -1;
+      gs->nonfinite_row   = -1;
+      gs->nonfinite_col   = -1;
+      gs->nonfinite_idiag = PETSC_FALSE;
+      gs->devvalues       = PETSC_TRUE;
+      gs->dscale_valid    = PETSC_FALSE;
+      *done               = PETSC_TRUE;
+    }
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the values of A: on the device in place where possible, else from the host array */
+static PetscErrorCode SpTrsvGSRefresh(SpTrsvGS gs, Mat A)
+{
+  PetscBool done;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvGSFillValuesDevice(gs, A, &done));
+  if (!done) PetscCall(SpTrsvGSFillValues(gs, A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -165,13 +238,45 @@ PetscErrorCode SpTrsvGSCreate(Mat A, PetscReal omega, PetscReal shift, SpTrsvFor
 }
 
 /*
+  SpTrsvGSCreateMulticolor - colour the symmetrized graph of a sequential AIJ matrix and store it in colour
+  order for the backend (once per pattern); sweeps are Gauss-Seidel in the colour order (include/sptrsv/multicolor.h)
+*/
+PetscErrorCode SpTrsvGSCreateMulticolor(Mat A, PetscReal omega, PetscReal shift, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvGS *gsout)
+{
+  SpTrsvGS gs;
+  PetscInt m, n;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &m, &n));
+  PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Gauss-Seidel needs a square matrix, got %" PetscInt_FMT " x %" PetscInt_FMT, m, n);
+  PetscCheck(omega > 0.0 && omega < 2.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Relaxation factor omega = %g is outside (0, 2)", (double)omega);
+  PetscCall(PetscNew(&gs));
+  gs->n         = n;
+  gs->ordering  = SPTRSV_GS_ORDERING_MULTICOLOR;
+  gs->omega     = omega;
+  gs->shift     = shift;
+  gs->format    = SPTRSV_FORMAT_CSR;
+  gs->backend   = backend;
+  gs->opts      = *opts;
+  gs->structsym = PETSC_TRUE; /* sweeps are in place whatever the pattern: a colour's rows do not read each other */
+  PetscCall(SpTrsvMCCreate(A, omega, shift, backend, opts->use_graph, &gs->mc));
+  PetscCall(PetscMalloc1(n + 1, &gs->didiag));
+  PetscCall(PetscObjectReference((PetscObject)A));
+  gs->A = A;
+  PetscCall(SpTrsvGSRefresh(gs, A));
+  PetscCall((*backend->vec_alloc)(gs->n, &gs->dscale));
+  *gsout = gs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   SpTrsvGSUpdateValues - new values of A on the same pattern (the solvers refresh their copies on the
-  next sweep)
+  next sweep); multicolor: one gather, on the device in place for a MATSEQAIJCUSPARSE matrix on the CUDA backend
 */
 PetscErrorCode SpTrsvGSUpdateValues(SpTrsvGS gs, Mat A)
 {
   PetscFunctionBegin;
-  PetscCall(SpTrsvGSFillValues(gs, A));
+  PetscCall(SpTrsvGSRefresh(gs, A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -203,6 +308,16 @@ PetscErrorCode SpTrsvGSApply(SpTrsvGS gs, SpTrsvGSSweep type, PetscInt its, Pets
   if (!gs->n) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt it = 0; it < its; it++) {
     PetscBool zero = (PetscBool)(zero_guess && it == 0);
+    if (gs->ordering == SPTRSV_GS_ORDERING_MULTICOLOR) {
+      for (PetscInt d = 0; d < 2; d++) {
+        if (!(type & (d ? SPTRSV_GS_BACKWARD : SPTRSV_GS_FORWARD))) continue;
+        PetscCall(SpTrsvMCSweep(gs->mc, (PetscBool)d, zero, b, x));
+        gs->flops += SpTrsvMCSweepFlops(gs->mc);
+        gs->nsweeps++;
+        zero = PETSC_FALSE;
+      }
+      continue;
+    }
     if (type & SPTRSV_GS_FORWARD) {
       if (zero) {
         PetscCall(SpTrsvSolverApply(gs->fwd, b, x));
@@ -229,10 +344,64 @@ PetscErrorCode SpTrsvGSApply(SpTrsvGS gs, SpTrsvGSSweep type, PetscInt its, Pets
     symmetric M^{-1} = (D/omega + U)^{-1} ((2 - omega)/omega) D (D/omega + L)^{-1}, so
               x = (D/omega + L)^{-T} ((2 - omega)/omega) D (D/omega + U)^{-T} b.
 */
+
+/* (2 - omega) / idiag on the backend, for the transposed symmetric sweep, from the host inverse diagonal */
+static PetscErrorCode SpTrsvGSSetDScale(SpTrsvGS gs, const PetscScalar *idiag)
+{
+  PetscScalar *h;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(gs->n, &h));
+  for (PetscInt i = 0; i < gs->n; i++) h[i] = (2.0 - gs->omega) / idiag[i];
+  PetscCall((*gs->backend->set_values)(gs->n, h, gs->dscale));
+  PetscCall(PetscFree(h));
+  gs->dscale_valid = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  multicolor: the same operators in the colour order, M = D/omega + L_c (L_c: the entries of A that a row reads
+  from earlier colours). M^T = D/omega + L_c^T, whose strict part is that of A^T read from later colours: a
+  backward sweep of A^T from zero. So forward: x = backward sweep of A^T; backward: x = forward sweep of A^T;
+  symmetric: x = backward sweep of A^T on ((2 - omega)/omega) D (forward sweep of A^T on b). A^T is stored on
+  the same colouring (made on first use, from the matrix's current values).
+*/
+static PetscErrorCode SpTrsvGSApplyTransposeMC(SpTrsvGS gs, SpTrsvGSSweep type, const PetscScalar *b, PetscScalar *x, PetscScalar *work)
+{
+  PetscFunctionBegin;
+  if (!gs->mcT) {
+    PetscCall(SpTrsvMCCreateTranspose(gs->mc, gs->A, &gs->mcT));
+    PetscCall(SpTrsvGSRefresh(gs, gs->A));
+  }
+  switch (type) {
+  case SPTRSV_GS_FORWARD:
+  case SPTRSV_GS_BACKWARD:
+    PetscCall(SpTrsvMCSweep(gs->mcT, (PetscBool)(type == SPTRSV_GS_FORWARD), PETSC_TRUE, b, x));
+    gs->flops += SpTrsvMCSweepFlops(gs->mcT);
+    break;
+  case SPTRSV_GS_SYMMETRIC:
+    if (!gs->dscale_valid) {
+      if (gs->devvalues) PetscCall(SpTrsvGSFillValues(gs, gs->A)); /* the inverse diagonal on the host (this once) */
+      PetscCall(SpTrsvGSSetDScale(gs, gs->didiag));
+    }
+    PetscCall(SpTrsvMCSweep(gs->mcT, PETSC_FALSE, PETSC_TRUE, b, work));
+    PetscCall((*gs->backend->pointwise_mult)(gs->n, gs->dscale, work, work));
+    PetscCall(SpTrsvMCSweep(gs->mcT, PETSC_TRUE, PETSC_TRUE, work, x));
+    gs->flops += 2 * SpTrsvMCSweepFlops(gs->mcT) + gs->n;
+    break;
+  }
+  gs->nsweeps++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SpTrsvGSApplyTranspose(SpTrsvGS gs, SpTrsvGSSweep type, const PetscScalar *b, PetscScalar *x, PetscScalar *work)
 {
   PetscFunctionBegin;
   if (!gs->n) PetscFunctionReturn(PETSC_SUCCESS);
+  if (gs->ordering == SPTRSV_GS_ORDERING_MULTICOLOR) {
+    PetscCall(SpTrsvGSApplyTransposeMC(gs, type, b, x, work));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (!gs->fwdT) PetscCall(SpTrsvSolverCreateWithOptions(gs->L, PETSC_TRUE, gs->format, gs->path, gs->backend, &gs->opts, &gs->fwdT));
   if (!gs->bwdT) PetscCall(SpTrsvSolverCreateWithOptions(gs->U, PETSC_TRUE, gs->format, gs->path, gs->backend, &gs->opts, &gs->bwdT));
   switch (type) {
@@ -245,14 +414,7 @@ PetscErrorCode SpTrsvGSApplyTranspose(SpTrsvGS gs, SpTrsvGSSweep type, const Pet
     gs->flops += SpTrsvSolverFlops(gs->bwdT);
     break;
   case SPTRSV_GS_SYMMETRIC:
-    if (!gs->dscale_valid) {
-      PetscScalar *h;
-      PetscCall(PetscMalloc1(gs->n, &h));
-      for (PetscInt i = 0; i < gs->n; i++) h[i] = (2.0 - gs->omega) / gs->L->idiag[i];
-      PetscCall((*gs->backend->set_values)(gs->n, h, gs->dscale));
-      PetscCall(PetscFree(h));
-      gs->dscale_valid = PETSC_TRUE;
-    }
+    if (!gs->dscale_valid) PetscCall(SpTrsvGSSetDScale(gs, gs->L->idiag));
     PetscCall(SpTrsvSolverApply(gs->bwdT, b, work));
     PetscCall((*gs->backend->pointwise_mult)(gs->n, gs->dscale, work, work));
     PetscCall(SpTrsvSolverApply(gs->fwdT, work, x));
@@ -278,6 +440,10 @@ PetscErrorCode SpTrsvGSDestroy(SpTrsvGS *gsp)
   PetscCall(SpTrsvTriDestroy(&gs->L));
   PetscCall(SpTrsvTriDestroy(&gs->U));
   PetscCall(PetscFree3(gs->lmap, gs->umap, gs->dmap));
+  PetscCall(SpTrsvMCDestroy(&gs->mc));
+  PetscCall(SpTrsvMCDestroy(&gs->mcT));
+  PetscCall(PetscFree(gs->didiag));
+  PetscCall(MatDestroy(&gs->A));
   PetscCall(PetscFree(gs));
   *gsp = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);

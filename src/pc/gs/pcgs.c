@@ -7,10 +7,12 @@
 #include <petsc/private/pcimpl.h>
 
 const char *const PCGSTypes[]      = {"", "forward", "backward", "symmetric", "PCGSType", "PC_GS_", NULL};
+const char *const PCGSOrderings[]  = {"exact", "multicolor", "PCGSOrdering", "PC_GS_ORDERING_", NULL};
 
 typedef struct {
   /* options */
   PCGSType            type;
+  PCGSOrdering        ordering;
   PetscReal           omega, shift;
   PetscInt            its;
   PetscInt            lits; /* PCSOR's local iterations (-pc_sor_lits): its * lits iterations on one process */
@@ -27,6 +29,7 @@ typedef struct {
   PetscBool               local;    /* pmat is parallel: local sweeps on the diagonal block */
   PetscReal               gs_omega, gs_shift; /* parameters gs was built with */
   SpTrsvFormat            gs_format;
+  PCGSOrdering            gs_ordering;
   SpTrsvPath              path; /* the path the sweeps run on */
   const SpTrsvBackendOps *backend;
   char                    backend_note[256];
@@ -120,7 +123,7 @@ static PetscErrorCode PCSetUp_GS(PC pc)
   PetscCall(PCGSGetLocalMatrix(pc, &Aloc, &local));
   PetscCheck(!local || !jac->type_global, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "%s: PCSOR's sweeps over the whole parallel matrix are not supported (PCSOR says \"Parallel SOR not supported\"); use its local variant (%s), which is what PC gs does on each process's diagonal block", jac->src_type,
              jac->type == PC_GS_FORWARD ? "-pc_sor_local_forward" : (jac->type == PC_GS_BACKWARD ? "-pc_sor_local_backward" : "-pc_sor_local_symmetric"));
-  rebuild = (PetscBool)(!jac->gs || !pc->setupcalled || pc->flag == DIFFERENT_NONZERO_PATTERN || Aloc != jac->Aloc || jac->gs_omega != jac->omega || jac->gs_shift != jac->shift || jac->gs_format != jac->format);
+  rebuild = (PetscBool)(!jac->gs || !pc->setupcalled || pc->flag == DIFFERENT_NONZERO_PATTERN || Aloc != jac->Aloc || jac->gs_omega != jac->omega || jac->gs_shift != jac->shift || jac->gs_format != jac->format || jac->gs_ordering != jac->ordering);
   if (rebuild) {
     PetscBool      automatic;
     char           option[256];
@@ -133,14 +136,16 @@ static PetscErrorCode PCSetUp_GS(PC pc)
     PetscCall(PetscStrcmp(jac->scheduler, "auto", &automatic));
     /* auto: element on the GPU (no barrier per level), level on the host (the same rows, fewer checks) */
     PetscCall(SpTrsvPathFind(automatic ? (jac->backend->memtype == PETSC_MEMTYPE_HOST ? "level" : "element") : jac->scheduler, &jac->path));
-    PetscCall(SpTrsvGSCreate(Aloc, jac->omega, jac->shift, jac->format, jac->path, jac->backend, &jac->opts, &jac->gs));
+    if (jac->ordering == PC_GS_ORDERING_MULTICOLOR) PetscCall(SpTrsvGSCreateMulticolor(Aloc, jac->omega, jac->shift, jac->backend, &jac->opts, &jac->gs));
+    else PetscCall(SpTrsvGSCreate(Aloc, jac->omega, jac->shift, jac->format, jac->path, jac->backend, &jac->opts, &jac->gs));
     PetscCall(SpTrsvStagingCreate(jac->backend, jac->gs->n, &jac->staging));
     PetscCall((*jac->backend->vec_alloc)(jac->gs->n, &jac->work));
     jac->Aloc      = Aloc;
     jac->local     = local;
     jac->gs_omega  = jac->omega;
     jac->gs_shift  = jac->shift;
-    jac->gs_format = jac->format;
+    jac->gs_format   = jac->format;
+    jac->gs_ordering = jac->ordering;
   } else PetscCall(SpTrsvGSUpdateValues(jac->gs, Aloc));
   PetscCall(PCGSCheckValues_Private(pc));
   PetscCall(PetscLogEventEnd(SPTRSV_GSSetup, pc, 0, 0, 0));
@@ -264,6 +269,7 @@ static PetscErrorCode PCSetFromOptions_GS(PC pc, SpTrsvOptionItems PetscOptionsO
   PetscCall(PetscOptionsReal("-pc_gs_omega", "Relaxation factor (0 < omega < 2)", "PCGSSetOmega", jac->omega, &jac->omega, &gomega));
   PetscCall(PetscOptionsInt("-pc_gs_its", "Iterations per application", "PCGSSetIterations", jac->its, &jac->its, &gits));
   PetscCall(PetscOptionsReal("-pc_gs_diagonal_shift", "Add to the diagonal entries", "", jac->shift, &jac->shift, &gshift));
+  PetscCall(PetscOptionsEnum("-pc_gs_ordering", "Order of the rows: exact (natural, PCSOR's iterates) or multicolor (colour by colour, one launch per colour)", "PCGSSetOrdering", PCGSOrderings, (PetscEnum)jac->ordering, (PetscEnum *)&jac->ordering, NULL));
   {
     PetscInt           npaths;
     const char *const *paths;
@@ -401,7 +407,17 @@ static PetscErrorCode PCView_GS(PC pc, PetscViewer viewer)
   if (jac->gs && jac->gs->zerodiag_row >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: zero diagonal on row %" PetscInt_FMT " (%s); the applies return Inf\n", jac->gs->zerodiag_row, PCFailedReasons[PC_FACTOR_NUMERIC_ZEROPIVOT]));
   else if (jac->gs && jac->gs->nonfinite_row >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  NaN/Inf in row %" PetscInt_FMT " (or its relaxed inverse diagonal); the applies return Inf\n", jac->gs->nonfinite_row));
   if (!jac->gs) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  scheduler %s, format %s (not set up yet)\n", jac->scheduler, SpTrsvFormats[jac->format]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering %s, scheduler %s, format %s (not set up yet)\n", PCGSOrderings[jac->ordering], jac->scheduler, SpTrsvFormats[jac->format]));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (jac->gs->ordering == SPTRSV_GS_ORDERING_MULTICOLOR) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering multicolor: Gauss-Seidel in colour order, in-place sweeps (not PCSOR's iterates; -pc_gs_scheduler and -pc_gs_format do not apply)\n"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s (%s)%s\n", jac->backend->name, jac->backend_note, jac->staging.copies ? "; vectors copied to/from the backend" : ""));
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(SpTrsvMCView(jac->gs->mc, viewer));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "values %s\n", jac->gs->devvalues ? "gathered on the GPU from the matrix's device array (no host copy)" : "read from the matrix's host array"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "sweeps so far %" PetscInt_FMT "\n", jac->gs->nsweeps));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  scheduler %s (requested %s), format %s, %s sweeps\n", jac->path->name, jac->scheduler, SpTrsvFormats[jac->format], jac->gs->structsym || jac->format == SPTRSV_FORMAT_CSC ? "in-place (one vector)" : "two-vector (pattern not structurally symmetric)"));
@@ -458,6 +474,14 @@ static PetscErrorCode PCGSSetIterations_GS(PC pc, PetscInt its)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCGSSetOrdering_GS(PC pc, PCGSOrdering ordering)
+{
+  PetscFunctionBegin;
+  PetscCheck(ordering == PC_GS_ORDERING_EXACT || ordering == PC_GS_ORDERING_MULTICOLOR, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown Gauss-Seidel ordering %d", (int)ordering);
+  ((PC_GS *)pc->data)->ordering = ordering;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCGSSetScheduler_GS(PC pc, const char s[])
 {
   PC_GS    *jac = (PC_GS *)pc->data;
@@ -482,6 +506,7 @@ static PetscErrorCode PCDestroy_GS(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetOmega_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetIterations_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetScheduler_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetOrdering_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -559,6 +584,39 @@ PetscErrorCode PCGSSetIterations(PC pc, PetscInt its)
 }
 
 /*@
+   PCGSSetOrdering - the order of the rows in a sweep: exact (natural, the iterates of `PCSOR`, default) or
+   multicolor (Gauss-Seidel in the order of a greedy colouring of the symmetrized matrix graph)
+
+   Logically Collective
+
+   Input Parameters:
++  pc       - the preconditioner context
+-  ordering - `PC_GS_ORDERING_EXACT` or `PC_GS_ORDERING_MULTICOLOR`
+
+   Options Database Key:
+.  -pc_gs_ordering <exact,multicolor> - the ordering
+
+   Notes:
+   A multicolor sweep updates all rows of one colour at once (one GPU launch per colour, a handful per sweep
+   on stencil matrices) with the newest values of the other colours: it is exactly `PCSOR`'s sweep of the
+   colour-permuted matrix, not of the matrix itself, so iteration counts differ (often a few more). Type,
+   omega, iterations, local iterations, the diagonal shift and the transposed application keep their meaning;
+   -pc_gs_scheduler and -pc_gs_format apply to the exact ordering only. The colouring is made once per nonzero
+   pattern; new values on the same pattern are one gather, on the GPU from a MATSEQAIJCUSPARSE's device values.
+
+   Level: intermediate
+
+.seealso: `PCGS`, `PCGSSetType()`
+@*/
+PetscErrorCode PCGSSetOrdering(PC pc, PCGSOrdering ordering)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCGSSetOrdering_C", (PC, PCGSOrdering), (pc, ordering));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
    PCGSSetScheduler - level-set or element (synchronization-free) scheduling of the sweeps
 
    Logically Collective
@@ -592,6 +650,8 @@ PetscErrorCode PCGSSetScheduler(PC pc, const char scheduler[])
 .  -pc_gs_omega <omega> - relaxation factor (default 1)
 .  -pc_gs_its <its> - iterations per application (default 1)
 .  -pc_gs_diagonal_shift <shift> - added to the diagonal
+.  -pc_gs_ordering <exact,multicolor> - natural row order (PCSOR's iterates) or colour by colour (one launch per
+                  colour, `PCGSSetOrdering()`)
 .  -pc_gs_scheduler <level,element,auto> - scheduling of the rows (auto: element on the GPU)
 .  -pc_gs_format <csr,csc> - rows (fused sweeps, in place for structurally symmetric patterns, else
                              from a copy of the old iterate) or columns (right-hand side update + solve)
@@ -618,7 +678,7 @@ PetscErrorCode PCGSSetScheduler(PC pc, const char scheduler[])
 
    Level: beginner
 
-.seealso: `PCSOR`, `PCGSSetType()`, `PCGSSetOmega()`, `PCGSSetIterations()`, `PCGSSetScheduler()`
+.seealso: `PCSOR`, `PCGSSetType()`, `PCGSSetOmega()`, `PCGSSetIterations()`, `PCGSSetScheduler()`, `PCGSSetOrdering()`
 M*/
 PETSC_EXTERN PetscErrorCode PCCreate_GS(PC pc)
 {
@@ -648,5 +708,6 @@ PETSC_EXTERN PetscErrorCode PCCreate_GS(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetOmega_C", PCGSSetOmega_GS));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetIterations_C", PCGSSetIterations_GS));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetScheduler_C", PCGSSetScheduler_GS));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetOrdering_C", PCGSSetOrdering_GS));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,0 +1,271 @@
+/*
+   Multicolor Gauss-Seidel sweeps on the GPU (the device side of include/sptrsv/multicolor.h; the host executor,
+   the reference, is SpTrsvMCSweepHost() in src/mat/gs/multicolor.c).
+
+   - Storage: the SpTrsvMC's positions (rows in colour order), 32-bit: perm, ptr, idx (natural columns), the
+     values by position and the relaxed inverse diagonal by position. Vectors stay in natural order.
+   - A sweep is one launch per colour (forward: colours ascending; backward: descending), K lanes per row
+     (the smallest power of two >= the mean off-diagonal row length, 2..32), built from the shared row
+     helpers (row_ops.cuh): x_i = keep x_i + idiag_i (b_i - sum_{j != i} a_ij x_j). The rows of one colour are
+     not adjacent, so no row of a launch reads an x another row of the launch writes: plain loads, no flags,
+     in place. A zero initial guess is a memset of x first.
+   - CUDA graphs (-pc_gs_graph): the colour launches of each direction are captured once at setup, reading b
+     and x from a small device struct that a one-thread kernel updates when they change (as device_tri.cu).
+   - Values: uploaded from the host arrays (SpTrsvCUDAMCUploadValues), or gathered from a device value array
+     of the matrix through vmap/dmap with the inverse diagonal computed there by MatSOR's rules
+     (SpTrsvCUDAMCGatherValues): one flag tells the caller to redo the refresh on the host when a value or
+     inverse diagonal entry is not finite, or a diagonal entry is zero under omega = 1 and shift <= 0.
+   The buffers are allocated at setup; a refresh writes into them, so captured graphs stay valid.
+*/
+#include <sptrsv/multicolor.h>
+#include "row_ops.cuh"
+#include "cuda_upload.h"
+#include <climits>
+
+struct _n_SpTrsvCUDAMC {
+  int                n, nnz, ncolors, K;
+  PetscInt          *colptr; /* host copy: colour c holds positions colptr[c] .. colptr[c+1]-1 */
+  int               *perm, *ptr, *idx, *vmap, *dmap;
+  PetscScalar       *val, *idiag;
+  PetscScalar        keep;
+  PetscReal          omega, shift;
+  int                plain; /* omega = 1 and shift <= 0: idiag = 1 / a_ii (MatSOR's rule) */
+  int               *flag;
+  PetscBool          use_graph;
+  SpTrsvCUDAVecPtrs *d_vp[2]; /* per direction: the vectors the captured launches read */
+  SpTrsvCUDAGraph    graph[2];
+};
+
+#if defined(SPTRSV_CUDA_SCALAR_OK)
+/* group g of K lanes updates the row at position k0 + g of the colour [k0, k1) */
+template <int K>
+__global__ void __launch_bounds__(SPTRSV_CUDA_ROW_BLOCK) SpTrsvMCSweepKernel(int k0, int k1, const int *__restrict__ perm, const int *__restrict__ ptr, const int *__restrict__ idx, const PetscScalar *__restrict__ val, const PetscScalar *__restrict__ idiag, PetscScalar keep, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
+{
+  const long long g      = (long long)blockIdx.x * (SPTRSV_CUDA_ROW_BLOCK / K) + threadIdx.x / K;
+  const bool      active = g < (long long)(k1 - k0);
+  const int       k      = active ? k0 + (int)g : k0, lane = threadIdx.x & (K - 1);
+  int             p = 0, q = 0;
+  PetscScalar     sum;
+
+  if (vp) SpTrsvReadVecPtrs<false>(v, vp);
+  if (active) {
+    p = __ldg(ptr + k);
+    q = __ldg(ptr + k + 1);
+  }
+  sum = SpTrsvGroupSum<K>(SpTrsvDot<K, false>(p, q, lane, idx, val, v.x));
+  if (active && lane == 0) {
+    const int i = __ldg(perm + k);
+    v.x[i]      = keep * v.x[i] + __ldg(idiag + k) * (v.b[i] - sum);
+  }
+}
+
+/* val[q] = a[vmap[q]]; a non-finite value sets the flag */
+__global__ void SpTrsvMCGatherKernel(int nnz, const int *__restrict__ vmap, const PetscScalar *__restrict__ a, PetscScalar *__restrict__ val, int *flag)
+{
+  for (size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x; q < (size_t)nnz; q += (size_t)gridDim.x * blockDim.x) {
+    const PetscScalar v = a[vmap[q]];
+    if (!isfinite(v)) *flag = 1;
+    val[q] = v;
+  }
+}
+
+/* idiag[k] = 1 / a_kk (plain) or omega / (a_kk + shift); a non-finite entry, or a zero a_kk when plain, sets the flag */
+__global__ void SpTrsvMCDiagKernel(int n, const int *__restrict__ dmap, const PetscScalar *__restrict__ a, PetscScalar *__restrict__ idiag, PetscReal omega, PetscReal shift, int plain, int *flag)
+{
+  for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < (size_t)n; k += (size_t)gridDim.x * blockDim.x) {
+    const PetscScalar d  = a[dmap[k]];
+    const PetscScalar id = plain ? (PetscScalar)1 / d : (PetscScalar)omega / (d + (PetscScalar)shift);
+    if (!isfinite(d) || !isfinite(id) || (plain && d == (PetscScalar)0)) *flag = 1;
+    idiag[k] = id;
+  }
+}
+
+static unsigned int SpTrsvMCGrid(PetscInt n)
+{
+  const PetscInt64 blocks = ((PetscInt64)n + SPTRSV_CUDA_VEC_BLOCK - 1) / SPTRSV_CUDA_VEC_BLOCK;
+  return (unsigned int)PetscMax(1, PetscMin(blocks, (PetscInt64)65536));
+}
+
+/* the colour launches of one sweep direction (vp != NULL: the kernels read b and x from *vp) */
+static cudaError_t SpTrsvMCLaunch(const SpTrsvCUDAMC g, PetscBool backward, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
+{
+  for (int cc = 0; cc < g->ncolors; cc++) {
+    const int          c = backward ? g->ncolors - 1 - cc : cc, k0 = (int)g->colptr[c], k1 = (int)g->colptr[c + 1];
+    const unsigned int grid = (unsigned int)(((PetscInt64)(k1 - k0) * g->K + SPTRSV_CUDA_ROW_BLOCK - 1) / SPTRSV_CUDA_ROW_BLOCK);
+    cudaError_t        err;
+
+    if (k1 == k0) continue;
+    err = SpTrsvWithLanes(g->K, [&](auto KK) { SpTrsvMCSweepKernel<decltype(KK)::value><<<grid, SPTRSV_CUDA_ROW_BLOCK, 0, st>>>(k0, k1, g->perm, g->ptr, g->idx, g->val, g->idiag, g->keep, v, vp); });
+    if (err != cudaSuccess) return err;
+  }
+  return cudaSuccess;
+}
+
+/* capture the launches of one direction on the private capture stream */
+static PetscErrorCode SpTrsvMCCapture(SpTrsvCUDAMC g, PetscBool backward)
+{
+  cudaGraph_t       graph = NULL;
+  cudaError_t       lerr, cerr;
+  cudaStream_t      cs    = NULL;
+  SpTrsvCUDAVecPtrs none  = {NULL, NULL, NULL};
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDAGetCaptureStream(&cs));
+  SpTrsvCUDACall(cudaMalloc((void **)&g->d_vp[backward], sizeof(SpTrsvCUDAVecPtrs)));
+  SpTrsvCUDACall(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal));
+  lerr = SpTrsvMCLaunch(g, backward, none, g->d_vp[backward], cs);
+  cerr = cudaStreamEndCapture(cs, &graph); /* always end the capture */
+  if (lerr != cudaSuccess || cerr != cudaSuccess) {
+    if (graph) (void)cudaGraphDestroy(graph);
+    SpTrsvCUDACall(lerr != cudaSuccess ? lerr : cerr);
+  }
+  #if CUDART_VERSION >= 12000
+  cerr = cudaGraphInstantiate(&g->graph[backward].exec, graph, 0);
+  #else
+  cerr = cudaGraphInstantiate(&g->graph[backward].exec, graph, NULL, NULL, 0);
+  #endif
+  SpTrsvCUDACall(cudaGraphDestroy(graph));
+  SpTrsvCUDACall(cerr);
+  g->graph[backward].vp_set = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SpTrsvCUDAMCCreate - the pattern by position on the device (values follow), the graphs of both directions */
+PetscErrorCode SpTrsvCUDAMCCreate(SpTrsvMC mc, SpTrsvCUDAMC *gout)
+{
+  SpTrsvCUDAMC g;
+  cudaStream_t st = NULL;
+  PetscInt     nval = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt q = 0; q < mc->nnz; q++) nval = PetscMax(nval, mc->vmap[q] + 1);
+  for (PetscInt k = 0; k < mc->n; k++) nval = PetscMax(nval, mc->dmap[k] + 1);
+  PetscCheck(mc->n < INT_MAX && mc->nnz < INT_MAX && nval < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "The CUDA kernels use 32-bit indices: n = %" PetscInt_FMT ", %" PetscInt_FMT " entries must be below %d", mc->n, nval, INT_MAX);
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  PetscCall(PetscNew(&g));
+  g->n         = (int)mc->n;
+  g->nnz       = (int)mc->nnz;
+  g->ncolors   = (int)mc->ncolors;
+  g->omega     = mc->omega;
+  g->shift     = mc->shift;
+  g->keep      = (PetscScalar)(1.0 - mc->omega);
+  g->plain     = mc->omega == 1.0 && mc->shift <= 0.0;
+  g->use_graph = mc->use_graph;
+  g->K         = 2;
+  while (g->K < 32 && (PetscInt64)g->K * g->n < g->nnz) g->K *= 2;
+  PetscCall(PetscMalloc1(mc->ncolors + 1, &g->colptr));
+  PetscCall(PetscArraycpy(g->colptr, mc->colptr, mc->ncolors + 1));
+  PetscCall(SpTrsvCUDAUploadIndices(mc->perm, mc->n, &g->perm, st));
+  PetscCall(SpTrsvCUDAUploadIndices(mc->ptr, mc->n + 1, &g->ptr, st));
+  PetscCall(SpTrsvCUDAUploadIndices(mc->idx, mc->nnz, &g->idx, st));
+  PetscCall(SpTrsvCUDAUploadIndices(mc->vmap, mc->nnz, &g->vmap, st));
+  PetscCall(SpTrsvCUDAUploadIndices(mc->dmap, mc->n, &g->dmap, st));
+  SpTrsvCUDACall(cudaMalloc((void **)&g->val, (size_t)(g->nnz + 1) * sizeof(PetscScalar)));
+  SpTrsvCUDACall(cudaMalloc((void **)&g->idiag, (size_t)(g->n + 1) * sizeof(PetscScalar)));
+  SpTrsvCUDACall(cudaMalloc((void **)&g->flag, sizeof(int)));
+  *gout = g; /* freed by SpTrsvCUDAMCDestroy() from here on, also after an error below */
+  if (g->use_graph && g->n && g->ncolors >= SPTRSV_CUDA_GRAPH_MIN_LAUNCHES)
+    for (PetscInt d = 0; d < 2; d++) PetscCall(SpTrsvMCCapture(g, (PetscBool)d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SpTrsvCUDAMCUploadValues - values and idiag by position from host arrays; complete before any later sweep */
+PetscErrorCode SpTrsvCUDAMCUploadValues(SpTrsvCUDAMC g, const PetscScalar *val, const PetscScalar *idiag)
+{
+  cudaStream_t st = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  if (g->nnz) SpTrsvCUDACall(cudaMemcpyAsync(g->val, val, (size_t)g->nnz * sizeof(PetscScalar), cudaMemcpyHostToDevice, st));
+  if (g->n) SpTrsvCUDACall(cudaMemcpyAsync(g->idiag, idiag, (size_t)g->n * sizeof(PetscScalar), cudaMemcpyHostToDevice, st));
+  SpTrsvCUDACall(cudaStreamSynchronize(st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SpTrsvCUDAMCGatherValues - values and idiag from the matrix's device value array a; *clean: no flagged entry */
+PetscErrorCode SpTrsvCUDAMCGatherValues(SpTrsvCUDAMC g, const PetscScalar *a, PetscBool *clean)
+{
+  cudaStream_t st = NULL;
+  int          hflag = 0;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  SpTrsvCUDACall(cudaMemsetAsync(g->flag, 0, sizeof(int), st));
+  if (g->nnz) {
+    SpTrsvMCGatherKernel<<<SpTrsvMCGrid(g->nnz), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(g->nnz, g->vmap, a, g->val, g->flag);
+    SpTrsvCUDACheckLaunch();
+  }
+  if (g->n) {
+    SpTrsvMCDiagKernel<<<SpTrsvMCGrid(g->n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(g->n, g->dmap, a, g->idiag, g->omega, g->shift, g->plain, g->flag);
+    SpTrsvCUDACheckLaunch();
+  }
+  SpTrsvCUDACall(cudaMemcpyAsync(&hflag, g->flag, sizeof(int), cudaMemcpyDeviceToHost, st));
+  SpTrsvCUDACall(cudaStreamSynchronize(st));
+  *clean = (PetscBool)!hflag;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SpTrsvCUDAMCSweep - one sweep on device arrays (b != x), enqueued on the backend's stream */
+PetscErrorCode SpTrsvCUDAMCSweep(SpTrsvCUDAMC g, PetscBool backward, PetscBool zero, const PetscScalar *b, PetscScalar *x)
+{
+  SpTrsvCUDAGraph  *gr = &g->graph[backward ? 1 : 0];
+  SpTrsvCUDAVecPtrs v  = {b, x, NULL};
+  cudaStream_t      st = NULL;
+
+  PetscFunctionBegin;
+  if (!g->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  if (zero) SpTrsvCUDACall(cudaMemsetAsync(x, 0, (size_t)g->n * sizeof(PetscScalar), st));
+  if (gr->exec) {
+    if (!gr->vp_set || gr->last.b != b || gr->last.x != x || gr->last_stream != st) {
+      gr->vp_set = PETSC_FALSE;
+      SpTrsvCUDACall(SpTrsvCUDALaunchSetVecPtrs(g->d_vp[backward ? 1 : 0], v, st));
+      gr->vp_set      = PETSC_TRUE;
+      gr->last        = v;
+      gr->last_stream = st;
+    }
+    SpTrsvCUDACall(cudaGraphLaunch(gr->exec, st));
+  } else SpTrsvCUDACall(SpTrsvMCLaunch(g, backward, v, NULL, st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#else /* complex or exotic scalars: the CUDA backend reports itself unavailable, nothing here is called */
+PetscErrorCode SpTrsvCUDAMCCreate(SpTrsvMC mc, SpTrsvCUDAMC *gout)
+{
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA kernels need real scalars");
+}
+PetscErrorCode SpTrsvCUDAMCUploadValues(SpTrsvCUDAMC g, const PetscScalar *val, const PetscScalar *idiag)
+{
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA kernels need real scalars");
+}
+PetscErrorCode SpTrsvCUDAMCGatherValues(SpTrsvCUDAMC g, const PetscScalar *a, PetscBool *clean)
+{
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA kernels need real scalars");
+}
+PetscErrorCode SpTrsvCUDAMCSweep(SpTrsvCUDAMC g, PetscBool backward, PetscBool zero, const PetscScalar *b, PetscScalar *x)
+{
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA kernels need real scalars");
+}
+#endif
+
+PetscErrorCode SpTrsvCUDAMCDestroy(SpTrsvCUDAMC *gp)
+{
+  SpTrsvCUDAMC g = *gp;
+
+  PetscFunctionBegin;
+  if (!g) PetscFunctionReturn(PETSC_SUCCESS);
+  for (int d = 0; d < 2; d++) {
+    if (g->graph[d].exec) SpTrsvCUDACall(cudaGraphExecDestroy(g->graph[d].exec));
+    SpTrsvCUDACall(cudaFree(g->d_vp[d]));
+  }
+  SpTrsvCUDACall(cudaFree(g->perm));
+  SpTrsvCUDACall(cudaFree(g->ptr));
+  SpTrsvCUDACall(cudaFree(g->idx));
+  SpTrsvCUDACall(cudaFree(g->vmap));
+  SpTrsvCUDACall(cudaFree(g->dmap));
+  SpTrsvCUDACall(cudaFree(g->val));
+  SpTrsvCUDACall(cudaFree(g->idiag));
+  SpTrsvCUDACall(cudaFree(g->flag));
+  PetscCall(PetscFree(g->colptr));
+  PetscCall(PetscFree(*gp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,259 @@
+/*
+   Multicolor Gauss-Seidel: the colour-ordered storage of a sequential AIJ matrix (or of its transpose) and the
+   host executor of its sweeps, the reference of the CUDA one (src/cuda/gs_multicolor.cu). See
+   include/sptrsv/multicolor.h. Pattern work happens once per nonzero pattern (SpTrsvMCCreate()); a new set
+   of values is a gather through vmap/dmap (SpTrsvMCSetValues(), or SpTrsvMCSetValuesDevice() on the GPU).
+*/
+#include <sptrsv/multicolor.h>
+#include <sptrsv/coloring.h>
+
+/* the off-diagonal entries by position: rows of A (transpose = false) or of A^T (its columns) */
+static PetscErrorCode SpTrsvMCBuild(SpTrsvMC mc, const PetscInt *ia, const PetscInt *ja)
+{
+  const PetscInt n = mc->n;
+  PetscInt      *cnt, *next;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc2(n + 1, &cnt, n + 1, &next));
+  PetscCall(PetscMalloc2(n + 1, &mc->ptr, n + 1, &mc->dmap));
+  for (PetscInt k = 0; k < n; k++) mc->dmap[k] = -1;
+  mc->nnz = 0;
+  for (PetscInt r = 0; r < n; r++)
+    for (PetscInt p = ia[r]; p < ia[r + 1]; p++) {
+      const PetscInt c = ja[p];
+      PetscCheck(c >= 0 && c < n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Row %" PetscInt_FMT " has column %" PetscInt_FMT " outside [0, %" PetscInt_FMT ")", r, c, n);
+      if (c == r) mc->dmap[mc->ipos[r]] = p;
+      else {
+        cnt[mc->ipos[mc->transpose ? c : r]]++;
+        mc->nnz++;
+      }
+    }
+  for (PetscInt k = 0; k < n; k++) PetscCheck(mc->dmap[k] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Gauss-Seidel: row %" PetscInt_FMT " has no diagonal entry", mc->perm[k]);
+  mc->ptr[0] = 0;
+  for (PetscInt k = 0; k < n; k++) mc->ptr[k + 1] = mc->ptr[k] + cnt[k];
+  PetscCall(PetscMalloc2(mc->nnz + 1, &mc->idx, mc->nnz + 1, &mc->vmap));
+  PetscCall(PetscArraycpy(next, mc->ptr, n));
+  /* rows ascending: the entries of each position come out with ascending columns in both orientations */
+  for (PetscInt r = 0; r < n; r++)
+    for (PetscInt p = ia[r]; p < ia[r + 1]; p++) {
+      const PetscInt c = ja[p];
+      if (c == r) continue;
+      {
+        const PetscInt q = next[mc->ipos[mc->transpose ? c : r]]++;
+        mc->idx[q]       = mc->transpose ? r : c;
+        mc->vmap[q]      = p;
+      }
+    }
+  PetscCall(PetscFree2(cnt, next));
+  PetscCall(PetscMalloc2(mc->nnz + 1, &mc->val, n + 1, &mc->idiag));
+  PetscCall(PetscArrayzero(mc->val, mc->nnz + 1));
+  PetscCall(PetscArrayzero(mc->idiag, n + 1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the device copy on the CUDA backend */
+static PetscErrorCode SpTrsvMCCreateDevice(SpTrsvMC mc)
+{
+  PetscFunctionBegin;
+  if (mc->backend->memtype == PETSC_MEMTYPE_HOST) PetscFunctionReturn(PETSC_SUCCESS);
+#if defined(PETSC_SPTRSV_HAVE_CUDA)
+  PetscCall(SpTrsvCUDAMCCreate(mc, (SpTrsvCUDAMC *)&mc->dev));
+#else
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Multicolor sweeps on backend %s need a CUDA build of the plugin", mc->backend->name);
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* an object without colouring or pattern yet */
+static PetscErrorCode SpTrsvMCNew(PetscInt n, PetscReal omega, PetscReal shift, const SpTrsvBackendOps *backend, PetscBool use_graph, PetscBool transpose, SpTrsvMC *mcout)
+{
+  SpTrsvMC mc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&mc));
+  mc->n         = n;
+  mc->omega     = omega;
+  mc->shift     = shift;
+  mc->backend   = backend;
+  mc->use_graph = use_graph;
+  mc->transpose = transpose;
+  PetscCall(PetscMalloc2(n + 1, &mc->perm, n + 1, &mc->ipos));
+  *mcout = mc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvMCCreate - colour the symmetrized graph of a sequential AIJ matrix (greedy, natural order) and store
+  it in colour order for the backend; values follow with SpTrsvMCSetValues() or SpTrsvMCSetValuesDevice()
+*/
+PetscErrorCode SpTrsvMCCreate(Mat A, PetscReal omega, PetscReal shift, const SpTrsvBackendOps *backend, PetscBool use_graph, SpTrsvMC *mcout)
+{
+  SpTrsvMC        mc;
+  PetscInt        n, nr, *color;
+  const PetscInt *ia, *ja;
+  PetscBool       done;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot get the rows of the matrix");
+  PetscCall(SpTrsvMCNew(n, omega, shift, backend, use_graph, PETSC_FALSE, &mc));
+  PetscCall(PetscMalloc1(n + 1, &color));
+  PetscCall(SpTrsvColoringGreedy(n, ia, ja, &mc->ncolors, color));
+  PetscCall(PetscMalloc1(mc->ncolors + 1, &mc->colptr));
+  PetscCall(SpTrsvColoringOrder(n, mc->ncolors, color, mc->colptr, mc->perm));
+  PetscCall(PetscFree(color));
+  for (PetscInt k = 0; k < n; k++) mc->ipos[mc->perm[k]] = k;
+  PetscCall(SpTrsvMCBuild(mc, ia, ja));
+  nr = n; /* MatRestoreRowIJ() may reset its size argument */
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ia, &ja, &done));
+  PetscCall(SpTrsvMCCreateDevice(mc));
+  *mcout = mc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SpTrsvMCCreateTranspose - the storage of A^T with the colouring of mc (valid for A^T: the graph is symmetrized) */
+PetscErrorCode SpTrsvMCCreateTranspose(SpTrsvMC mc, Mat A, SpTrsvMC *mctout)
+{
+  SpTrsvMC        t;
+  PetscInt        n, nr;
+  const PetscInt *ia, *ja;
+  PetscBool       done;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot get the rows of the matrix");
+  PetscCheck(n == mc->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The matrix has %" PetscInt_FMT " rows, the colouring %" PetscInt_FMT, n, mc->n);
+  PetscCall(SpTrsvMCNew(n, mc->omega, mc->shift, mc->backend, mc->use_graph, PETSC_TRUE, &t));
+  t->ncolors = mc->ncolors;
+  PetscCall(PetscMalloc1(mc->ncolors + 1, &t->colptr));
+  PetscCall(PetscArraycpy(t->colptr, mc->colptr, mc->ncolors + 1));
+  PetscCall(PetscArraycpy(t->perm, mc->perm, n));
+  PetscCall(PetscArraycpy(t->ipos, mc->ipos, n));
+  PetscCall(SpTrsvMCBuild(t, ia, ja));
+  nr = n;
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ia, &ja, &done));
+  PetscCall(SpTrsvMCCreateDevice(t));
+  *mctout = t;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvMCSetValues - values from the matrix's host value array aa and the relaxed inverse diagonal in natural
+  row order (computed by the caller with MatSOR's rules); uploaded on the CUDA backend
+*/
+PetscErrorCode SpTrsvMCSetValues(SpTrsvMC mc, const PetscScalar *aa, const PetscScalar *idiag)
+{
+  PetscFunctionBegin;
+  for (PetscInt q = 0; q < mc->nnz; q++) mc->val[q] = aa[mc->vmap[q]];
+  for (PetscInt k = 0; k < mc->n; k++) mc->idiag[k] = idiag[mc->perm[k]];
+#if defined(PETSC_SPTRSV_HAVE_CUDA)
+  if (mc->dev) PetscCall(SpTrsvCUDAMCUploadValues((SpTrsvCUDAMC)mc->dev, mc->val, mc->idiag));
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvMCSetValuesDevice - values gathered on the GPU from the matrix's device value array (a MATSEQAIJCUSPARSE's,
+  in place): the host arrays val, idiag are not updated. *clean is false (and nothing may be assumed about the
+  device values) when a non-finite or zero-diagonal case was met: the caller refreshes from the host instead.
+  Without a device copy *clean is false.
+*/
+PetscErrorCode SpTrsvMCSetValuesDevice(SpTrsvMC mc, const PetscScalar *daa, PetscBool *clean)
+{
+  PetscFunctionBegin;
+  *clean = PETSC_FALSE;
+#if defined(PETSC_SPTRSV_HAVE_CUDA)
+  if (mc->dev) PetscCall(SpTrsvCUDAMCGatherValues((SpTrsvCUDAMC)mc->dev, daa, clean));
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvMCSweepHost - one sweep on host arrays (b != x): colours ascending (forward) or descending (backward);
+  with zero the sweep starts from x = 0 (MatSOR's zero initial guess)
+*/
+PetscErrorCode SpTrsvMCSweepHost(SpTrsvMC mc, PetscBool backward, PetscBool zero, const PetscScalar *b, PetscScalar *x)
+{
+  const PetscScalar keep = 1.0 - mc->omega;
+
+  PetscFunctionBegin;
+  if (zero) PetscCall(PetscArrayzero(x, mc->n));
+  for (PetscInt cc = 0; cc < mc->ncolors; cc++) {
+    const PetscInt c = backward ? mc->ncolors - 1 - cc : cc;
+
+    for (PetscInt k = mc->colptr[c]; k < mc->colptr[c + 1]; k++) {
+      const PetscInt i = mc->perm[k];
+      PetscScalar    s = b[i];
+
+      for (PetscInt p = mc->ptr[k]; p < mc->ptr[k + 1]; p++) s -= mc->val[p] * x[mc->idx[p]];
+      x[i] = keep * x[i] + mc->idiag[k] * s;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SpTrsvMCSweep - one sweep on backend arrays: the host executor or one launch per colour on the GPU */
+PetscErrorCode SpTrsvMCSweep(SpTrsvMC mc, PetscBool backward, PetscBool zero, const PetscScalar *b, PetscScalar *x)
+{
+  PetscFunctionBegin;
+  if (!mc->n) PetscFunctionReturn(PETSC_SUCCESS);
+#if defined(PETSC_SPTRSV_HAVE_CUDA)
+  if (mc->dev) {
+    PetscCall(SpTrsvCUDAMCSweep((SpTrsvCUDAMC)mc->dev, backward, zero, b, x));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+  PetscCall(SpTrsvMCSweepHost(mc, backward, zero, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* flops of one sweep: a multiply-add per entry, b_i - s, the scaling and the relaxation of each row */
+PetscLogDouble SpTrsvMCSweepFlops(SpTrsvMC mc)
+{
+  return 2.0 * (PetscLogDouble)mc->nnz + (mc->omega == 1.0 ? 2.0 : 4.0) * (PetscLogDouble)mc->n;
+}
+
+/* SpTrsvMCView - the number of colours and the rows of each (the first 16, then the smallest and largest) */
+PetscErrorCode SpTrsvMCView(SpTrsvMC mc, PetscViewer viewer)
+{
+  char     line[512] = "", item[32];
+  PetscInt mn = PETSC_INT_MAX, mx = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt c = 0; c < mc->ncolors; c++) {
+    const PetscInt sz = mc->colptr[c + 1] - mc->colptr[c];
+
+    mn = PetscMin(mn, sz);
+    mx = PetscMax(mx, sz);
+    if (c < 16) {
+      PetscCall(PetscSNPrintf(item, sizeof(item), "%s%" PetscInt_FMT, c ? " " : "", sz));
+      PetscCall(PetscStrlcat(line, item, sizeof(line)));
+    }
+  }
+  if (mc->ncolors > 16) {
+    PetscCall(PetscSNPrintf(item, sizeof(item), " ... (min %" PetscInt_FMT ", max %" PetscInt_FMT ")", mn, mx));
+    PetscCall(PetscStrlcat(line, item, sizeof(line)));
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " colours (greedy distance-1 colouring of the symmetrized pattern), rows per colour: %s\n", mc->ncolors, line));
+  if (mc->dev) PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " off-diagonal entries stored in colour order; a sweep is %" PetscInt_FMT " launches (CUDA, one per colour%s)\n", mc->nnz, mc->ncolors, mc->use_graph && mc->ncolors > 1 ? ", replayed as a CUDA graph" : ""));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " off-diagonal entries stored in colour order; a sweep is %" PetscInt_FMT " colour passes (host executor)\n", mc->nnz, mc->ncolors));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvMCDestroy(SpTrsvMC *mcp)
+{
+  SpTrsvMC mc = *mcp;
+
+  PetscFunctionBegin;
+  if (!mc) PetscFunctionReturn(PETSC_SUCCESS);
+#if defined(PETSC_SPTRSV_HAVE_CUDA)
+  PetscCall(SpTrsvCUDAMCDestroy((SpTrsvCUDAMC *)&mc->dev));
+#endif
+  PetscCall(PetscFree(mc->colptr));
+  PetscCall(PetscFree2(mc->perm, mc->ipos));
+  PetscCall(PetscFree2(mc->ptr, mc->dmap));
+  PetscCall(PetscFree2(mc->idx, mc->vmap));
+  PetscCall(PetscFree2(mc->val, mc->idiag));
+  PetscCall(PetscFree(*mcp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,300 @@
+static char help[] = "Device check of the multicolor sweeps of PC gs (-pc_gs_ordering multicolor): the CUDA kernels (src/cuda/gs_multicolor.cu)\n"
+                     "against the host executor (src/mat/gs/multicolor.c) on random right-hand sides, forward/backward/symmetric,\n"
+                     "omega != 1, its > 1, the diagonal shift, CUDA graphs on and off, the transposed application, refreshed values,\n"
+                     "and, with a CUDA PETSc, a MATSEQAIJCUSPARSE matrix whose values are gathered on the GPU in place.\n"
+                     "  -require_cuda   fail when the CUDA backend is unavailable (tests/device/run.sh); otherwise only the host runs\n"
+                     "  -quick          the small grid only (compute-sanitizer runs)\n\n";
+
+#include <petscksp.h>
+#include <petscsptrsv.h>
+#include <sptrsv/backend.h>
+#include "../../examples/common/stencil.h"
+
+static PetscInt npass = 0, nfail = 0;
+
+static void Count(PetscBool ok)
+{
+  if (ok) npass++;
+  else nfail++;
+}
+
+/* a PC gs, multicolor, on A with the backend and the options (prefix mcck_) */
+static PetscErrorCode MakeMC(Mat A, const char *backend, const char *opts, PC *pc)
+{
+  const char *keys[] = {"-mcck_pc_gs_type", "-mcck_pc_gs_its", "-mcck_pc_gs_omega", "-mcck_pc_gs_diagonal_shift", "-mcck_pc_gs_graph", "-mcck_pc_gs_backend", "-mcck_pc_gs_ordering"};
+
+  PetscFunctionBeginUser;
+  PetscCall(PCCreate(PETSC_COMM_SELF, pc));
+  PetscCall(PCSetOperators(*pc, A, A));
+  PetscCall(PCSetType(*pc, PCGS));
+  PetscCall(PCSetOptionsPrefix(*pc, "mcck_"));
+  PetscCall(PetscOptionsInsertString(NULL, opts));
+  PetscCall(PetscOptionsSetValue(NULL, "-mcck_pc_gs_backend", backend));
+  PetscCall(PetscOptionsSetValue(NULL, "-mcck_pc_gs_ordering", "multicolor"));
+  PetscCall(PCSetFromOptions(*pc));
+  PetscCall(PCSetUp(*pc));
+  for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) PetscCall(PetscOptionsClearValue(NULL, keys[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* |yc - yh| / |yh| (inf norms), through host arrays: yh and yc may be of different types (VECSEQ, VECSEQCUDA) */
+static PetscErrorCode RelErr(Vec yh, Vec yc, PetscReal *e)
+{
+  const PetscScalar *h, *c;
+  PetscInt           n;
+  PetscReal          nrm = 0, err = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(yh, &n));
+  PetscCall(VecGetArrayRead(yh, &h));
+  PetscCall(VecGetArrayRead(yc, &c));
+  for (PetscInt i = 0; i < n; i++) {
+    nrm = PetscMax(nrm, PetscAbsScalar(h[i]));
+    err = PetscMax(err, PetscAbsScalar(c[i] - h[i]));
+  }
+  PetscCall(VecRestoreArrayRead(yc, &c));
+  PetscCall(VecRestoreArrayRead(yh, &h));
+  *e = (PetscIsInfOrNanReal(err) || PetscIsInfOrNanReal(nrm)) ? PETSC_INFINITY : err / PetscMax(nrm, PETSC_SMALL);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = x through host arrays (x and y may be of different types) */
+static PetscErrorCode CopyAcross(Vec x, Vec y)
+{
+  const PetscScalar *a;
+  PetscScalar       *b;
+  PetscInt           n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(x, &n));
+  PetscCall(VecGetArrayRead(x, &a));
+  PetscCall(VecGetArrayWrite(y, &b));
+  PetscCall(PetscArraycpy(b, a, n));
+  PetscCall(VecRestoreArrayWrite(y, &b));
+  PetscCall(VecRestoreArrayRead(x, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* whether -ksp_view of pc says the values were gathered on the GPU (written to a scratch file and read back) */
+static PetscErrorCode ViewSaysDevice(PC pc, PetscBool *dev)
+{
+  PetscViewer v;
+  char        path[PETSC_MAX_PATH_LEN] = "check_multicolor_view.txt", buf[8192];
+  FILE       *f;
+  size_t      len;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerASCIIOpen(PETSC_COMM_SELF, path, &v));
+  PetscCall(PCView(pc, v));
+  PetscCall(PetscViewerDestroy(&v));
+  PetscCall(PetscFOpen(PETSC_COMM_SELF, path, "r", &f));
+  len      = fread(buf, 1, sizeof(buf) - 1, f);
+  buf[len] = 0;
+  PetscCall(PetscFClose(PETSC_COMM_SELF, f));
+  (void)remove(path);
+  *dev = (PetscBool)(strstr(buf, "gathered on the GPU") != NULL);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PCApply (its from zero), PCApplyRichardson (2 outer iterations from a random iterate) and PCApplyTranspose (one
+   iteration) of the cuda PC (on Ad: A itself or its cusparse copy) against the host PC (on A) */
+static PetscErrorCode Compare(Mat A, Mat Ad, const char *name, const char *opts, PetscBool cuda, PetscRandom rnd, const char *phase, PC *ph, PC *pc)
+{
+  Vec                         b, x0, yh, yc, bd, x0d, w, wd;
+  PetscInt                    outits;
+  PCRichardsonConvergedReason reason;
+  PetscReal                   e[3] = {0, 0, 0};
+  PetscBool                   ok;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(A, &b, &x0));
+  PetscCall(VecDuplicate(b, &yh));
+  PetscCall(VecDuplicate(b, &w));
+  PetscCall(MatCreateVecs(Ad, &bd, &x0d));
+  PetscCall(VecDuplicate(bd, &yc));
+  PetscCall(VecDuplicate(bd, &wd));
+  PetscCall(VecSetRandom(b, rnd));
+  PetscCall(VecSetRandom(x0, rnd));
+  PetscCall(CopyAcross(b, bd));
+  PetscCall(CopyAcross(x0, x0d));
+  for (PetscInt m = 0; m < 3; m++) {
+    if (m == 0) {
+      PetscCall(PCApply(*ph, b, yh));
+      if (cuda) PetscCall(PCApply(*pc, bd, yc));
+    } else if (m == 1) {
+      PetscCall(VecCopy(x0, yh));
+      PetscCall(VecCopy(x0d, yc)); /* same types */
+      PetscCall(PCApplyRichardson(*ph, b, yh, w, 0, 0, 0, 2, PETSC_FALSE, &outits, &reason));
+      if (cuda) PetscCall(PCApplyRichardson(*pc, bd, yc, wd, 0, 0, 0, 2, PETSC_FALSE, &outits, &reason));
+    } else {
+      PetscCall(PCGSSetIterations(*ph, 1));
+      PetscCall(PCApplyTranspose(*ph, b, yh));
+      if (cuda) {
+        PetscCall(PCGSSetIterations(*pc, 1));
+        PetscCall(PCApplyTranspose(*pc, bd, yc));
+      }
+    }
+    if (cuda) PetscCall(RelErr(yh, yc, &e[m]));
+  }
+  ok = (PetscBool)(e[0] < 1e-12 && e[1] < 1e-12 && e[2] < 1e-12);
+  if (cuda) {
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "mc %-18s %-5s %-86s apply %9.2e richardson %9.2e transpose %9.2e %s\n", name, phase, opts, (double)e[0], (double)e[1], (double)e[2], ok ? "PASS" : "FAIL"));
+    Count(ok);
+  }
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x0));
+  PetscCall(VecDestroy(&yh));
+  PetscCall(VecDestroy(&w));
+  PetscCall(VecDestroy(&bd));
+  PetscCall(VecDestroy(&x0d));
+  PetscCall(VecDestroy(&yc));
+  PetscCall(VecDestroy(&wd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* every option set on A (host) and Ad (cuda); then new values on the same pattern, PCSetUp, compare again */
+static PetscErrorCode CheckMatrix(Mat A0, const char *name, PetscBool cuda, PetscBool devmat, PetscRandom rnd)
+{
+  const char *opts[] = {
+    "-mcck_pc_gs_type symmetric -mcck_pc_gs_its 1",
+    "-mcck_pc_gs_type symmetric -mcck_pc_gs_its 3 -mcck_pc_gs_omega 1.3",
+    "-mcck_pc_gs_type forward -mcck_pc_gs_its 2 -mcck_pc_gs_omega 0.8",
+    "-mcck_pc_gs_type backward -mcck_pc_gs_its 2 -mcck_pc_gs_omega 1.5 -mcck_pc_gs_diagonal_shift 0.2",
+    "-mcck_pc_gs_type symmetric -mcck_pc_gs_its 2 -mcck_pc_gs_graph 0",
+    "-mcck_pc_gs_type forward -mcck_pc_gs_its 1 -mcck_pc_gs_graph 0 -mcck_pc_gs_diagonal_shift 0.1",
+  };
+
+  PetscFunctionBeginUser;
+  for (size_t o = 0; o < sizeof(opts) / sizeof(opts[0]); o++) {
+    Mat A, Ad = NULL;
+    PC  ph, pc = NULL;
+
+    PetscCall(MatDuplicate(A0, MAT_COPY_VALUES, &A));
+#if defined(PETSC_HAVE_CUDA)
+    if (devmat) PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
+#endif
+    if (!Ad) {
+      PetscCall(PetscObjectReference((PetscObject)A));
+      Ad = A;
+    }
+    PetscCall(MakeMC(A, "host", opts[o], &ph));
+    if (cuda) PetscCall(MakeMC(Ad, "cuda", opts[o], &pc));
+    if (cuda && Ad != A) {
+      PetscBool dev;
+      PetscCall(ViewSaysDevice(pc, &dev));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "mc %-18s values gathered on the GPU from the cusparse matrix: %s\n", name, dev ? "PASS" : "FAIL"));
+      Count(dev);
+    }
+    PetscCall(Compare(A, Ad, name, opts[o], cuda, rnd, "fresh", &ph, &pc));
+    /* new values on the same pattern: scale, shift (the refresh, no re-colouring) */
+    PetscCall(MatScale(A, 0.8));
+    PetscCall(MatShift(A, 0.25));
+    if (Ad != A) {
+      PetscCall(MatScale(Ad, 0.8));
+      PetscCall(MatShift(Ad, 0.25));
+    }
+    PetscCall(PCSetOperators(ph, A, A));
+    PetscCall(PCSetUp(ph));
+    if (cuda) {
+      PetscCall(PCSetOperators(pc, Ad, Ad));
+      PetscCall(PCSetUp(pc));
+    }
+    PetscCall(Compare(A, Ad, name, opts[o], cuda, rnd, "refr", &ph, &pc));
+    PetscCall(PCDestroy(&ph));
+    PetscCall(PCDestroy(&pc));
+    PetscCall(MatDestroy(&A));
+    PetscCall(MatDestroy(&Ad));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a zero diagonal entry with omega = 1 and a negative shift: the device gather flags it, the host refresh names the
+   row, and both PCs fail as PCSOR (PC_FACTOR_NUMERIC_ZEROPIVOT) */
+static PetscErrorCode CheckZeroDiagonal(PetscBool cuda, PetscBool devmat)
+{
+  Mat            A, Ad = NULL;
+  PC             ph, pc = NULL;
+  Vec            b, y;
+  PCFailedReason rh, rc = PC_FACTOR_NUMERIC_ZEROPIVOT;
+
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvBuildStencil(8, 8, 1, 5, &A));
+  PetscCall(MatSetOption(A, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+  PetscCall(MatSetValue(A, 5, 5, 0.0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+#if defined(PETSC_HAVE_CUDA)
+  if (devmat) PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
+#endif
+  if (!Ad) {
+    PetscCall(PetscObjectReference((PetscObject)A));
+    Ad = A;
+  }
+  PetscCall(MakeMC(A, "host", "-mcck_pc_gs_diagonal_shift -0.5", &ph));
+  PetscCall(MatCreateVecs(A, &b, &y));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(PCApply(ph, b, y));
+  PetscCall(PCGetFailedReason(ph, &rh));
+  if (cuda) {
+    PetscCall(MakeMC(Ad, "cuda", "-mcck_pc_gs_diagonal_shift -0.5", &pc));
+    PetscCall(VecDestroy(&b));
+    PetscCall(VecDestroy(&y));
+    PetscCall(MatCreateVecs(Ad, &b, &y));
+    PetscCall(VecSet(b, 1.0));
+    PetscCall(PCApply(pc, b, y));
+    PetscCall(PCGetFailedReason(pc, &rc));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "mc zero diagonal (shift -0.5): host %s, cuda %s %s\n", PCFailedReasons[rh], cuda ? PCFailedReasons[rc] : "(not run)", rh == PC_FACTOR_NUMERIC_ZEROPIVOT && rc == PC_FACTOR_NUMERIC_ZEROPIVOT ? "PASS" : "FAIL"));
+  Count((PetscBool)(rh == PC_FACTOR_NUMERIC_ZEROPIVOT && rc == PC_FACTOR_NUMERIC_ZEROPIVOT));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&y));
+  PetscCall(PCDestroy(&ph));
+  PetscCall(PCDestroy(&pc));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&Ad));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  const SpTrsvBackendOps *cudaops;
+  const char             *why   = NULL;
+  PetscBool               avail = PETSC_FALSE, require = PETSC_FALSE, quick = PETSC_FALSE, devmat = PETSC_FALSE;
+  PetscRandom             rnd;
+  Mat                     A;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SpTrsvInitializePackage());
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-require_cuda", &require, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-quick", &quick, NULL));
+  PetscCall(SpTrsvBackendCUDAGet(&cudaops, &avail, &why));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "check_multicolor: CUDA backend %s%s%s\n", avail ? "available" : "unavailable", why ? ": " : "", why ? why : ""));
+#if defined(PETSC_HAVE_CUDA)
+  devmat = avail;
+#endif
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 20261124));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(SpTrsvBuildStencil(24, 24, 24, 7, &A));
+  PetscCall(CheckMatrix(A, "lap3d7_24^3", avail, PETSC_FALSE, rnd));
+  if (devmat) PetscCall(CheckMatrix(A, "lap3d7_24^3_cusp", avail, PETSC_TRUE, rnd));
+  PetscCall(MatDestroy(&A));
+  if (!quick) {
+    PetscCall(SpTrsvBuildStencil(16, 16, 16, 27, &A));
+    PetscCall(CheckMatrix(A, "lap3d27_16^3", avail, PETSC_FALSE, rnd));
+    if (devmat) PetscCall(CheckMatrix(A, "lap3d27_16^3_cusp", avail, PETSC_TRUE, rnd));
+    PetscCall(MatDestroy(&A));
+    PetscCall(SpTrsvBuildBlockCD(16, 3, 0.3, MATSEQAIJ, &A));
+    PetscCall(CheckMatrix(A, "blockcd_16^3_bs3", avail, PETSC_FALSE, rnd));
+    PetscCall(MatDestroy(&A));
+  }
+  PetscCall(CheckZeroDiagonal(avail, PETSC_FALSE));
+  if (devmat) PetscCall(CheckZeroDiagonal(avail, PETSC_TRUE));
+  PetscCall(PetscRandomDestroy(&rnd));
+  if (!avail) PetscCall(PetscPrintf(PETSC_COMM_SELF, "check_multicolor: device comparisons skipped (host executor only)\n"));
+  if (require && !avail) nfail++;
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "check_multicolor: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
+  PetscCall(PetscFinalize());
+  return nfail ? 1 : 0;
+}
