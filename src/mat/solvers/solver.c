@@ -21,7 +21,7 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   opts->spin_ns       = 0;
   opts->blocks_per_sm = 0;
   opts->relabel       = SPTRSV_RELABEL_AUTO;
-  opts->analysis_device = PETSC_FALSE;
+  opts->analysis_device = PETSC_TRUE; /* CUDA backend only (SpTrsvSolverCreate_Private turns it off elsewhere) */
   opts->element_lanes         = 32;
   opts->element_rows_per_warp = 32;
   PetscFunctionReturn(PETSC_SUCCESS);
