@@ -16,6 +16,7 @@ static PetscErrorCode AnalyzeWith(const SpTrsvOp *op, PetscBool natural, PetscBo
   opts.max_lanes = max_lanes;
   opts.alap    = alap;
   opts.warpell = warpell;
+  opts.analysis_device = PETSC_FALSE; /* the host analysis (SpTrsvSolverCreate turns the device one off for the host backend) */
   PetscCall(SpTrsvPathFind("syncfree", &path));
   PetscCall(SpTrsvPlanCreate(op, path, SPTRSV_FORMAT_CSR, &opts, plan));
   PetscFunctionReturn(PETSC_SUCCESS);
