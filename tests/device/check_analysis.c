@@ -92,6 +92,7 @@ static PetscErrorCode CheckVariant(SpTrsvTri T, PetscBool tr, PetscBool warpell,
   PetscCall(SpTrsvSolverOptionsInitialize(&opts));
   opts.warpell   = warpell;
   opts.max_lanes = max_lanes;
+  opts.analysis_device = PETSC_FALSE; /* the reference: the host analysis (the CUDA default is the device one) */
   PetscCall(SpTrsvSolverCreateWithOptions(T, tr, SPTRSV_FORMAT_CSR, path, cuda, &opts, &sh));
   opts.analysis_device = PETSC_TRUE;
   PetscCall(SpTrsvSolverCreateWithOptions(T, tr, SPTRSV_FORMAT_CSR, path, cuda, &opts, &sd));

@@ -299,7 +299,7 @@ static PetscErrorCode CheckNaN(void)
   char           mh[512], md[512];
 
   PetscFunctionBeginUser;
-  PetscCall(SpTrsvBuildStencil(5, 20, 20, 1, &A));
+  PetscCall(SpTrsvBuildStencil(20, 20, 1, 5, &A));
   PetscCall(MatSetValue(A, 37, 38, (PetscScalar)NAN, INSERT_VALUES));
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
@@ -392,14 +392,14 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomSetSeed(rnd, 20251124));
   PetscCall(PetscRandomSeed(rnd));
 
-  PetscCall(SpTrsvBuildStencil(5, 64, 64, 1, &A));
+  PetscCall(SpTrsvBuildStencil(64, 64, 1, 5, &A));
   PetscCall(CheckMatrix(A, "lap2d5 64x64", (PetscBool)!quick, rnd));
   PetscCall(MatDestroy(&A));
   if (quick) goto failures;
-  PetscCall(SpTrsvBuildStencil(7, 24, 24, 24, &A));
+  PetscCall(SpTrsvBuildStencil(24, 24, 24, 7, &A));
   PetscCall(CheckMatrix(A, "lap3d7 24^3", PETSC_TRUE, rnd));
   PetscCall(MatDestroy(&A));
-  PetscCall(SpTrsvBuildStencil(27, 12, 12, 12, &A));
+  PetscCall(SpTrsvBuildStencil(12, 12, 12, 27, &A));
   PetscCall(CheckMatrix(A, "lap3d27 12^3", PETSC_TRUE, rnd));
   PetscCall(MatDestroy(&A));
   PetscCall(BuildConvDiff(80, 200.0, &A));
