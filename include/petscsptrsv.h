@@ -55,7 +55,7 @@ PETSC_EXTERN PetscErrorCode SpTrsvFinalizePackage(void);
 /* Log events, visible in -log_view beside PETSc's MatSolve. Inside SpTrsvSymbolic (symbolic factorization and
    analysis), SpTrsvAnalysis times each triangle's analysis (a path's plan) and SpTrsvUpload its executor's
    setup (for CUDA: the pattern and schedule put on the GPU, or built there) */
-PETSC_EXTERN PetscLogEvent SPTRSV_Symbolic, SPTRSV_Analysis, SPTRSV_Upload, SPTRSV_Numeric, SPTRSV_Solve;
+PETSC_EXTERN PetscLogEvent SPTRSV_Symbolic, SPTRSV_FactorSym, SPTRSV_NumericSetUp, SPTRSV_Analysis, SPTRSV_Upload, SPTRSV_Numeric, SPTRSV_Solve;
 
 /*S
    SpTrsvStats - analysis figures of one triangular-solve plan, shown by -ksp_view

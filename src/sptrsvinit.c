@@ -1,7 +1,7 @@
 /* Package registration: MatSolverTypes, log events; loaded by -dll_append or SpTrsvInitializePackage() */
 #include <sptrsv/factormat.h>
 
-PetscLogEvent    SPTRSV_Symbolic, SPTRSV_Analysis, SPTRSV_Upload, SPTRSV_Numeric, SPTRSV_Solve, SPTRSV_GSSetup, SPTRSV_GSApply, SPTRSV_ISAISetup, SPTRSV_ISAIApply;
+PetscLogEvent    SPTRSV_Symbolic, SPTRSV_FactorSym, SPTRSV_NumericSetUp, SPTRSV_Analysis, SPTRSV_Upload, SPTRSV_Numeric, SPTRSV_Solve, SPTRSV_GSSetup, SPTRSV_GSApply, SPTRSV_ISAISetup, SPTRSV_ISAIApply;
 static PetscBool SpTrsvPackageInitialized = PETSC_FALSE;
 
 /*@C
@@ -37,6 +37,8 @@ PetscErrorCode SpTrsvInitializePackage(void)
   PetscCall(MatInitializePackage());
   PetscCall(PetscClassIdRegister("SpTrsv", &classid));
   PetscCall(PetscLogEventRegister("SpTrsvSymbolic", classid, &SPTRSV_Symbolic));
+  PetscCall(PetscLogEventRegister("SpTrsvFactorSym", classid, &SPTRSV_FactorSym));
+  PetscCall(PetscLogEventRegister("SpTrsvNumSetUp", classid, &SPTRSV_NumericSetUp));
   PetscCall(PetscLogEventRegister("SpTrsvAnalysis", classid, &SPTRSV_Analysis));
   PetscCall(PetscLogEventRegister("SpTrsvUpload", classid, &SPTRSV_Upload));
   PetscCall(PetscLogEventRegister("SpTrsvNumeric", classid, &SPTRSV_Numeric));

@@ -124,12 +124,57 @@ static PetscErrorCode SpTrsvILUSymbolicRows(PetscInt n, PetscInt levels, PetscBo
   CSR pattern ai/aj with row order rp (NULL: natural) and inverse column order icp (never NULL; sort:
   icp is not the identity). Shared by ILU(k) and the block ILU(k) (on the block pattern).
 */
+/* ILU(0): no fill, so the factored row i is row rp[i] of A with its columns renumbered by icp, split at the diagonal
+   (sorted when icp is not the identity): one pass, where the level-of-fill merge would walk a linked list per row */
+static PetscErrorCode SpTrsvILUPatternLevel0(PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscInt *rp, const PetscInt *icp, PetscBool sort, PetscInt **li, PetscInt **lj, PetscInt **ui, PetscInt **uj)
+{
+  PetscInt nl = 0, nu = 0, *Li, *Lj, *Ui, *Uj;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt row = rp ? rp[i] : i;
+    for (PetscInt p = ai[row]; p < ai[row + 1]; p++) {
+      const PetscInt c = icp[aj[p]];
+      if (c < i) nl++;
+      else if (c > i) nu++;
+    }
+  }
+  PetscCall(PetscMalloc1(n + 1, &Li));
+  PetscCall(PetscMalloc1(nl + 1, &Lj));
+  PetscCall(PetscMalloc1(n + 1, &Ui));
+  PetscCall(PetscMalloc1(nu + 1, &Uj));
+  Li[0] = Ui[0] = nl = nu = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt row = rp ? rp[i] : i;
+    for (PetscInt p = ai[row]; p < ai[row + 1]; p++) {
+      const PetscInt c = icp[aj[p]];
+      if (c < i) Lj[nl++] = c;
+      else if (c > i) Uj[nu++] = c;
+    }
+    Li[i + 1] = nl;
+    Ui[i + 1] = nu;
+    if (sort) {
+      PetscCall(PetscSortInt(Li[i + 1] - Li[i], Lj + Li[i]));
+      PetscCall(PetscSortInt(Ui[i + 1] - Ui[i], Uj + Ui[i]));
+    }
+  }
+  *li = Li;
+  *lj = Lj;
+  *ui = Ui;
+  *uj = Uj;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SpTrsvFactorILUPattern(PetscInt n, PetscInt levels, PetscBool diagonal_fill, PetscReal fill, const PetscInt *ai, const PetscInt *aj, const PetscInt *rp, const PetscInt *icp, PetscBool sort, PetscInt **li, PetscInt **lj, PetscInt **ui, PetscInt **uj)
 {
   SpTrsvILUWork  wk = {0};
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
+  if (!levels) { /* the diagonal is not stored in L or U: diagonal_fill changes nothing at level 0 */
+    PetscCall(SpTrsvILUPatternLevel0(n, ai, aj, rp, icp, sort, li, lj, ui, uj));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   ierr = SpTrsvILUSymbolicRows(n, levels, diagonal_fill, fill, ai, aj, rp, icp, sort, &wk);
   if (ierr) PetscCall(SpTrsvILUWorkFree(&wk));
   PetscCall(ierr);

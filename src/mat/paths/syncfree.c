@@ -56,7 +56,8 @@ static PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan plan, PetscViewer vi
   PetscCall(PetscViewerASCIIPrintf(viewer, "rows (warps) by lanes per row: 1: %" PetscInt_FMT " (%" PetscInt_FMT "), 2: %" PetscInt_FMT " (%" PetscInt_FMT "), 4: %" PetscInt_FMT " (%" PetscInt_FMT "), 8: %" PetscInt_FMT " (%" PetscInt_FMT "), 16: %" PetscInt_FMT " (%" PetscInt_FMT "), 32: %" PetscInt_FMT " (%" PetscInt_FMT "), longer than 32: %" PetscInt_FMT "\n", sf->binrows[0], sf->binwarps[0], sf->binrows[1], sf->binwarps[1], sf->binrows[2], sf->binwarps[2], sf->binrows[3], sf->binwarps[3], sf->binrows[4], sf->binwarps[4], sf->binrows[5], sf->binwarps[5], sf->binrows[6]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: %s\n", sf->device ? "on the GPU (-mat_sptrsv_analysis device)" : (sf->device_fallback ? "on the host (the device analysis builds ASAP level dispatch only)" : "on the host")));
   PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA launch: %s, waiting lanes %s\n", sf->blocks_per_sm ? "persistent blocks" : "one block per ticket", sf->spin_ns ? "sleep between polls" : "poll without pause"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "solution words indexed by %s (%s; first poll round of every warp: %" PetscInt64_FMT " sectors by row, %" PetscInt64_FMT " by position)\n", sf->relabel ? "dispatch position" : "row", sf->relabel_auto ? "auto" : "-mat_sptrsv_relabel", sf->sectors_row, sf->sectors_pos));
+  if (sf->relabel_auto) PetscCall(PetscViewerASCIIPrintf(viewer, "solution words indexed by %s (auto; first poll round of every warp: %" PetscInt64_FMT " sectors by row, %" PetscInt64_FMT " by position)\n", sf->relabel ? "dispatch position" : "row", sf->sectors_row, sf->sectors_pos));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "solution words indexed by %s\n", sf->relabel ? "dispatch position (-mat_sptrsv_relabel true)" : "row"));
   if (sf->blocks_per_sm) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " blocks per multiprocessor\n", sf->blocks_per_sm));
   if (sf->spin_ns) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " ns between polls\n", sf->spin_ns));
   if (sf->warpell)
@@ -258,8 +259,8 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
   if (sf->natural) PetscCall(SpTrsvSyncFreePackNatural(op, p, sf));
   else PetscCall(SpTrsvSyncFreePack(op, p, sf));
   if (sf->warpell) PetscCall(SpTrsvSyncFreeBuildELL(op, p, sf));
-  PetscCall(SpTrsvSyncFreeSectors(op, p, sf));
   sf->relabel_auto = (PetscBool)(opts->relabel == SPTRSV_RELABEL_AUTO);
+  if (sf->relabel_auto) PetscCall(SpTrsvSyncFreeSectors(op, p, sf));
   sf->relabel      = sf->relabel_auto ? (PetscBool)(sf->sectors_pos < sf->sectors_row) : (PetscBool)(opts->relabel != 0);
   PetscCall(PetscTime(&t1));
   p->stats.analysis_time = t1 - t0;

@@ -296,9 +296,13 @@ static PetscErrorCode MatILUFactorSymbolic_SpTrsv(Mat F, Mat A, IS row, IS col, 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SPTRSV_Symbolic, F, A, 0, 0));
   PetscCall(MatSpTrsvSymbolicBegin(F, A, MAT_FACTOR_ILU, info));
+  PetscCall(PetscLogEventBegin(SPTRSV_FactorSym, F, A, 0, 0));
   PetscCall(SpTrsvFactorILUSymbolic(A, row, col, info, ((Mat_SpTrsv *)F->data)->fac));
+  PetscCall(PetscLogEventEnd(SPTRSV_FactorSym, F, A, 0, 0));
   PetscCall(MatSpTrsvAnalyze(F));
+  PetscCall(PetscLogEventBegin(SPTRSV_NumericSetUp, F, A, 0, 0));
   PetscCall(MatSpTrsvSetUpNumeric(F, A));
+  PetscCall(PetscLogEventEnd(SPTRSV_NumericSetUp, F, A, 0, 0));
   PetscCall(PetscLogEventEnd(SPTRSV_Symbolic, F, A, 0, 0));
   F->ops->lufactornumeric = MatFactorNumeric_SpTrsv;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -309,9 +313,13 @@ static PetscErrorCode MatICCFactorSymbolic_SpTrsv(Mat F, Mat A, IS perm, const M
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SPTRSV_Symbolic, F, A, 0, 0));
   PetscCall(MatSpTrsvSymbolicBegin(F, A, MAT_FACTOR_ICC, info));
+  PetscCall(PetscLogEventBegin(SPTRSV_FactorSym, F, A, 0, 0));
   PetscCall(SpTrsvFactorICCSymbolic(A, perm, info, ((Mat_SpTrsv *)F->data)->fac));
+  PetscCall(PetscLogEventEnd(SPTRSV_FactorSym, F, A, 0, 0));
   PetscCall(MatSpTrsvAnalyze(F));
+  PetscCall(PetscLogEventBegin(SPTRSV_NumericSetUp, F, A, 0, 0));
   PetscCall(MatSpTrsvSetUpNumeric(F, A));
+  PetscCall(PetscLogEventEnd(SPTRSV_NumericSetUp, F, A, 0, 0));
   PetscCall(PetscLogEventEnd(SPTRSV_Symbolic, F, A, 0, 0));
   F->ops->choleskyfactornumeric = MatFactorNumeric_SpTrsv;
   PetscFunctionReturn(PETSC_SUCCESS);

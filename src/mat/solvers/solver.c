@@ -95,7 +95,10 @@ static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transp
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));
   s->opts      = *opts;
-  if (backend->slot != SPTRSV_EXEC_CUDA) s->opts.analysis_device = PETSC_FALSE; /* a device analysis only feeds the CUDA executor */
+  if (backend->slot != SPTRSV_EXEC_CUDA) { /* a device analysis and the relabelled solution words only concern the CUDA executor */
+    s->opts.analysis_device = PETSC_FALSE;
+    s->opts.relabel         = 0;
+  }
   s->tri       = tri;
   s->transpose = transpose;
   s->format    = format;
