@@ -461,16 +461,6 @@ run_test ex2/element-bjacobi-np2 with_solver sptrsv_element compare_case 2 ex2 "
 run_test ex45/element-grid17 with_solver sptrsv_element compare_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type ilu -ksp_monitor" ""
 run_test ex19/element-newton-ilu0-no-inode with_solver sptrsv_element compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -mat_no_inode -snes_monitor -ksp_monitor" ""
 run_test matrices/element-cryg2500-ilu1 with_solver sptrsv_element mm_compare cryg2500 "-ksp_type gmres -ksp_gmres_restart 100 -ksp_max_it 2000 -pc_type ilu -pc_factor_levels 1 -ksp_rtol 1e-8"
-# several rows per warp: every lanes-per-row cap (ILU(1): rows of up to 4 entries, so caps 1 and 2 loop), CSR and
-# CSC, and one row per warp (the unpacked kernel); the host executor runs the same order and checks the packing
-for K in 1 2 4 8 16 32; do
-  for F in csr csc; do
-    run_test ex2/element-lanes$K-$F with_solver sptrsv_element compare_case 1 ex2 "$EX2 -pc_factor_levels 1" "-mat_sptrsv_element_lanes $K -mat_sptrsv_format $F"
-  done
-done
-run_test ex2/element-lanes1-csc-icc0 with_solver sptrsv_element compare_case 1 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type icc -ksp_monitor" "-mat_sptrsv_element_lanes 1 -mat_sptrsv_format csc"
-run_test ex2/element-one-row-per-warp with_solver sptrsv_element compare_case 1 ex2 "$EX2" "-mat_sptrsv_element_rows_per_warp 1"
-run_test ex2/element-rows4-bjacobi-np2 with_solver sptrsv_element compare_case 2 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_levels 2 -ksp_monitor" "-sub_mat_sptrsv_element_rows_per_warp 4 -sub_mat_sptrsv_element_lanes 8" sub_
 
 # the sync-free path (paper 001): warp-packed rows, ASAP or ALAP levels, CSR or warp-packed ELL; same factors
 SF_ALAP="-mat_sptrsv_levels alap"
@@ -497,10 +487,6 @@ run_test gs/ex2-bjacobi-np2 gs_case 2 ex2 "$G2 -pc_type bjacobi" "-sub_pc_type s
 run_test gs/ex2-local-np2 gs_case 2 ex2 "$G2" "-pc_type sor" "-pc_type gs"
 run_test gs/ex45-default gs_case 1 ex45 "-ksp_monitor" "-pc_type sor" "-pc_type gs"
 run_test gs/ex45-grid17-element gs_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -ksp_monitor" "-pc_type sor" "-pc_type gs -pc_gs_scheduler element"
-# element sweeps with several rows per warp (PC gs reads the global -mat_sptrsv_element_* options)
-run_test gs/ex2-element-lanes2 gs_case 1 ex2 "$G2" "-pc_type sor -pc_sor_its 2" "-pc_type gs -pc_gs_its 2 -pc_gs_scheduler element -mat_sptrsv_element_lanes 2"
-run_test gs/ex2-element-lanes1-csc gs_case 1 ex2 "$G2" "-pc_type sor -pc_sor_omega 1.3" "-pc_type gs -pc_gs_omega 1.3 -pc_gs_format csc -pc_gs_scheduler element -mat_sptrsv_element_lanes 1"
-run_test gs/ex45-element-one-row-per-warp gs_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -ksp_monitor" "-pc_type sor" "-pc_type gs -pc_gs_scheduler element -mat_sptrsv_element_rows_per_warp 1"
 run_test gs/ex45-mg-chebyshev gs_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type mg -pc_mg_levels 3 -ksp_monitor" "-mg_levels_pc_type sor" "-mg_levels_pc_type gs"
 run_test gs/ex45-mg-richardson gs_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type richardson -mg_levels_ksp_max_it 2 -ksp_monitor" "-mg_levels_pc_type sor -mg_levels_pc_sor_omega 1.2" "-mg_levels_pc_type gs -mg_levels_pc_gs_omega 1.2 -mg_levels_pc_gs_scheduler element"
 run_test gs/ex45-gamg-richardson gs_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type gamg -mg_levels_ksp_type richardson -ksp_monitor" "-mg_levels_pc_type sor" "-mg_levels_pc_type gs"
@@ -595,11 +581,6 @@ run_test view/syncfree-ksp-view ours_grep ex2 "$SF -mat_sptrsv_levels alap -mat_
 run_test view/syncfree-help ours_grep ex2 "$SF -help" "-mat_sptrsv_levels <now asap : formerly asap>" "-mat_sptrsv_storage <now csr : formerly csr>" "-mat_sptrsv_dispatch <now level : formerly level>" "-mat_sptrsv_spin_ns" "-mat_sptrsv_blocks_per_sm" "-mat_sptrsv_relabel <now auto : formerly auto>"
 run_test view/syncfree-csc-error ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_syncfree -sub_mat_sptrsv_format csc" "sptrsv_syncfree reads rows only: -sub_mat_sptrsv_format csc is not supported"
 run_test view/syncfree-bad-levels ours_fails ex2 "$SF -mat_sptrsv_levels late" "-mat_sptrsv_levels.*late"
-EL="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv_element"
-run_test view/element-ksp-view ours_grep ex2 "$EL -mat_sptrsv_element_lanes 4 -ksp_view" "schedule element" "element: [0-9]+ warps of 32 threads in blocks of 8 warps, [0-9.]+ rows per warp \(at most 4 lanes per row, at most 32 rows per warp\)" "warps by lanes per row: 1: [0-9]+, 2: [0-9]+, 4: 0, 8: 0"
-run_test view/element-help ours_grep ex2 "$EL -help" "-mat_sptrsv_element_lanes <now 32 : formerly 32>" "-mat_sptrsv_element_rows_per_warp <now 32 : formerly 32>"
-run_test view/element-bad-lanes ours_fails ex2 "-m 10 -n 10 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_element -sub_mat_sptrsv_element_lanes 3" "-sub_mat_sptrsv_element_lanes must be 1, 2, 4, 8, 16 or 32, got 3"
-run_test view/element-bad-product ours_fails ex2 "$EL -mat_sptrsv_element_lanes 2 -mat_sptrsv_element_rows_per_warp 8" "-mat_sptrsv_element_lanes 2 with -mat_sptrsv_element_rows_per_warp 8 leaves lanes of every warp idle"
 
 # h. scripts/compare.sh: one program run with PETSc's solver and with the plugin's paths, one table
 #    compare_script "ARGS": compare.sh --paths "$CMP_PATHS" -- ex2 ARGS exits 0 and prints one row per run (petsc first,

@@ -118,54 +118,16 @@ static PetscErrorCode RunHostReference(Bench *B, SpTrsvFactor fac)
    by default asap/alap x csr/warpell; -bench_syncfree LIST replaces them, each entry
    LEVELS-STORAGE[-sNS][-bK][-lL][-rB][-d] (LEVELS asap, alap or natural (-mat_sptrsv_dispatch natural); -mat_sptrsv_spin_ns NS,
    -mat_sptrsv_blocks_per_sm K, -mat_sptrsv_max_lanes L, -mat_sptrsv_relabel B (0: false, 1: true, a: auto), -d: -mat_sptrsv_analysis
-   device; at most two of them).
-   The element path's variants are csr/csc x graph on/off by default (with the default packing); -bench_element LIST
-   replaces them, each entry FORMAT[-lL][-rR][-nograph] (FORMAT csr or csc; -mat_sptrsv_element_lanes L,
-   -mat_sptrsv_element_rows_per_warp R, -r1 being one row per warp, the unpacked kernel; -nograph: -mat_sptrsv_graph 0),
-   e.g. csr,csr-r1,csr-l4,csc,csc-r1 */
+   device; at most two of them) */
 typedef struct {
   SpTrsvFormat format;
   char         suffix[40];
   char         opt[4][2][24]; /* global options set for the setup (empty name: end) */
 } KernelVariant;
 
-/* -bench_element LIST (see above): the element variants, or PETSC_FALSE in *set when the option is not given */
-static PetscErrorCode ElementVariants(KernelVariant *v, PetscInt *nv, PetscBool *set)
-{
-  PetscInt n = 0, nlist = 16;
-  char    *list[16];
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bench_element", list, &nlist, set));
-  for (PetscInt k = 0; *set && k < nlist; k++, n++) {
-    char    *tok = list[k], *dash;
-    PetscInt o   = 0;
-    PetscCall(PetscStrncpy(v[n].suffix, list[k], sizeof(v[n].suffix)));
-    for (PetscInt t = 0; tok && *tok; t++) { /* FORMAT[-lL][-rR][-nograph] */
-      PetscBool csc;
-      dash = strchr(tok, '-');
-      if (dash) *dash = 0;
-      if (t == 0) {
-        PetscCall(PetscStrcmp(tok, "csc", &csc));
-        PetscCheck(csc || !strcmp(tok, "csr"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-bench_element %s: the format must be csr or csc", v[n].suffix);
-        v[n].format = csc ? SPTRSV_FORMAT_CSC : SPTRSV_FORMAT_CSR;
-      } else {
-        PetscCheck(o < 3 && (tok[0] == 'l' || tok[0] == 'r' || !strcmp(tok, "nograph")), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-bench_element %s: expected FORMAT[-lL][-rR][-nograph]", v[n].suffix);
-        PetscCall(PetscStrncpy(v[n].opt[o][0], tok[0] == 'l' ? "-mat_sptrsv_element_lanes" : (tok[0] == 'r' ? "-mat_sptrsv_element_rows_per_warp" : "-mat_sptrsv_graph"), sizeof(v[n].opt[o][0])));
-        PetscCall(PetscStrncpy(v[n].opt[o][1], tok[0] == 'n' ? "0" : tok + 1, sizeof(v[n].opt[o][1])));
-        o++;
-      }
-      tok = dash ? dash + 1 : NULL;
-    }
-    PetscCall(PetscFree(list[k]));
-  }
-  *nv = n;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *nv)
 {
-  PetscBool sf, el;
+  PetscBool sf;
   PetscInt  n = 0, nlist = 16;
   char     *list[16];
   PetscBool flg;
@@ -173,11 +135,6 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(v, 16 * sizeof(*v)));
   PetscCall(PetscStrcmp(path->name, "syncfree", &sf));
-  PetscCall(PetscStrcmp(path->name, "element", &el));
-  if (el) {
-    PetscCall(ElementVariants(v, nv, &flg));
-    if (flg) PetscFunctionReturn(PETSC_SUCCESS);
-  }
   if (!sf) {
     for (PetscInt f = 0; f < (path->csc ? 2 : 1); f++)
       for (PetscInt g = 0; g < 2; g++) {
@@ -221,8 +178,7 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
 }
 
 /* every registered path's kernels on the factor's triangles through the private API, in each of its variants
-   (level, element: csr/csc where the path reads columns x graph on/off, or -bench_element LIST; syncfree: asap/alap x
-   csr/warpell, or -bench_syncfree LIST);
+   (level, element: csr/csc where the path reads columns x graph on/off; syncfree: asap/alap x csr/warpell);
    -bench_paths level,element,... restricts the paths */
 static PetscErrorCode RunOurKernels(Bench *B, SpTrsvFactor fac, const SpTrsvBackendOps *cuda)
 {

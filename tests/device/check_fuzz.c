@@ -2,9 +2,9 @@ static const char help[] = "GPU fuzz check of the sync-free kernels with a watch
                            "Random triangles (random sparsity, long chains, a row depending on every earlier row, empty rows, very long\n"
                            "rows, levels of one row, 1e5 levels), lower or upper, unit or not, plain or transposed, each solved by every\n"
                            "sync-free variant on the GPU (sptrsv_syncfree: asap/alap/natural x csr/warpell, asap with the analysis on the\n"
-                           "GPU; sptrsv_element: csr, csc, at most 1, 2 or 4 lanes per row, one row per warp) and compared with the host\n"
-                           "backend. A solve that does not finish within -timeout seconds is a hang: the case's seed is printed and the\n"
-                           "program exits at once (status 3).\n"
+                           "GPU; sptrsv_element: csr, csc) and\n"
+                           "compared with the host backend. A solve that does not finish within -timeout seconds is a hang: the case's\n"
+                           "seed is printed and the program exits at once (status 3).\n"
                            "  -cases <10000>   number of random triangles\n"
                            "  -seed <1>        seed of the first case (case k uses seed + k)\n"
                            "  -only_seed <s>   run the one case of seed s (to reproduce a failure)\n"
@@ -28,35 +28,29 @@ typedef struct {
   const char *path, *levels, *storage; /* path name and the options its setup reads (NULL: not set) */
   SpTrsvFormat format;
   const char  *tag;
-  const char  *max_lanes; /* syncfree: -mat_sptrsv_max_lanes; element: -mat_sptrsv_element_lanes (NULL: not set) */
+  const char  *max_lanes; /* -mat_sptrsv_max_lanes (NULL: not set) */
   const char  *relabel;   /* -mat_sptrsv_relabel (NULL: not set) */
   const char  *analysis;  /* -mat_sptrsv_analysis (NULL: not set) */
-  const char  *rows;      /* element: -mat_sptrsv_element_rows_per_warp (NULL: not set) */
 } Variant;
 
 static const Variant variants[] = {
-  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr"    , NULL, "false", NULL, NULL},
-  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-asap-warpell", NULL, NULL, NULL, NULL},
-  {"syncfree", "alap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-alap-csr"    , NULL, NULL, NULL, NULL},
-  {"syncfree", "alap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell", NULL, NULL, NULL, NULL},
-  {"syncfree", "natural", "csr",  SPTRSV_FORMAT_CSR, "syncfree-natural-csr" , NULL, NULL, NULL, NULL},
-  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell", NULL, NULL, NULL, NULL},
-  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell-l1", "1", NULL, NULL, NULL},
-  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-l4", "4", NULL, NULL, NULL},
-  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-r",  NULL, "true", NULL, NULL},
-  {"syncfree", "alap",    "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell-r", NULL, "true", NULL, NULL},
-  {"syncfree", "natural", "csr",     SPTRSV_FORMAT_CSR, "syncfree-natural-csr-l1-r", "1", "true", NULL, NULL},
-  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr"     , NULL, NULL, "device", NULL},
-  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell" , NULL, NULL, "device", NULL},
-  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell-l4", "4", NULL, "device", NULL},
-  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr-r"   , NULL, "true", "device", NULL},
-  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSR, "element-csr",           NULL, NULL, NULL, NULL},
-  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSC, "element-csc",           NULL, NULL, NULL, NULL},
-  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSR, "element-csr-l1",        "1", NULL, NULL, NULL},
-  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSC, "element-csc-l2",        "2", NULL, NULL, NULL},
-  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSR, "element-csr-l4",        "4", NULL, NULL, NULL},
-  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSR, "element-csr-r1",        NULL, NULL, NULL, "1"},
-  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSC, "element-csc-r1",        NULL, NULL, NULL, "1"},
+  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr"    , NULL, "false", NULL},
+  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-asap-warpell", NULL, NULL, NULL},
+  {"syncfree", "alap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-alap-csr"    , NULL, NULL, NULL},
+  {"syncfree", "alap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell", NULL, NULL, NULL},
+  {"syncfree", "natural", "csr",  SPTRSV_FORMAT_CSR, "syncfree-natural-csr" , NULL, NULL, NULL},
+  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell", NULL, NULL, NULL},
+  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell-l1", "1", NULL, NULL},
+  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-l4", "4", NULL, NULL},
+  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-r",  NULL, "true", NULL},
+  {"syncfree", "alap",    "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell-r", NULL, "true", NULL},
+  {"syncfree", "natural", "csr",     SPTRSV_FORMAT_CSR, "syncfree-natural-csr-l1-r", "1", "true", NULL},
+  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr"     , NULL, NULL, "device"},
+  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell" , NULL, NULL, "device"},
+  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell-l4", "4", NULL, "device"},
+  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr-r"   , NULL, "true", "device"},
+  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSR, "element-csr",           NULL, NULL, NULL},
+  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSC, "element-csc",           NULL, NULL, NULL},
 };
 #define NVARIANTS ((PetscInt)(sizeof(variants) / sizeof(variants[0])))
 
@@ -257,16 +251,13 @@ int main(int argc, char **argv)
         PetscCall(SpTrsvPathFind(variants[v].path, &path));
         if (variants[v].levels) PetscCall(PetscOptionsSetValue(NULL, strcmp(variants[v].levels, "natural") ? "-mat_sptrsv_levels" : "-mat_sptrsv_dispatch", variants[v].levels));
         if (variants[v].storage) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_storage", variants[v].storage));
-        if (variants[v].max_lanes) PetscCall(PetscOptionsSetValue(NULL, strcmp(variants[v].path, "element") ? "-mat_sptrsv_max_lanes" : "-mat_sptrsv_element_lanes", variants[v].max_lanes));
-        if (variants[v].rows) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_element_rows_per_warp", variants[v].rows));
+        if (variants[v].max_lanes) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_max_lanes", variants[v].max_lanes));
         if (variants[v].relabel) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_relabel", variants[v].relabel));
         if (variants[v].analysis) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_analysis", variants[v].analysis));
         PetscCall(SpTrsvSolverCreate(T, (PetscBool)tr, variants[v].format, path, be, &sv));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_levels"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_dispatch"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_max_lanes"));
-        PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_element_lanes"));
-        PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_element_rows_per_warp"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_relabel"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_analysis"));

@@ -181,7 +181,6 @@ typedef struct {
   SpTrsvFormat            fmt;
   PetscBool               graph, forward;
   PetscReal               omega;
-  PetscInt                lanes, rows; /* element: -mat_sptrsv_element_lanes, -mat_sptrsv_element_rows_per_warp */
 } SweepConfig;
 
 /*
@@ -199,16 +198,10 @@ static PetscErrorCode RunSweepConfig(Split *sp, const char *name, const SweepCon
   SpTrsvSolver        s;
   PetscScalar        *db, *dx, *dy, *ref, *ref2, *got;
   PetscReal           e[6] = {0, 0, 0, -1, 0, 0}, emax = 0;
-  const char         *lanes[] = {"", "-l1", "-l2", "", "-l4", "", "", "", "-l8", "", "", "", "", "", "", "", "-l16"};
-  char                plan[32];
-  PetscBool           elm;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscStrcmp(c->path->name, "element", &elm));
   PetscCall(SpTrsvSolverOptionsDefault(&opts));
-  opts.use_graph             = c->graph;
-  opts.element_lanes         = c->lanes;
-  opts.element_rows_per_warp = c->rows;
+  opts.use_graph = c->graph;
   PetscCall(SplitSetValues(sp, 1.0, 1.0, c->omega));
   PetscCall(SpTrsvSolverCreateSweep(c->forward ? sp->L : sp->U, c->forward ? sp->U : sp->L, c->omega, c->fmt, c->path, be, &opts, &s));
   PetscCall((*be->vec_alloc)(n, &db));
@@ -253,8 +246,7 @@ static PetscErrorCode RunSweepConfig(Split *sp, const char *name, const SweepCon
   PetscCall(SplitSetValues(sp, 2.0, 0.5, c->omega));
 
   for (PetscInt k = 0; k < 6; k++) emax = PetscMax(emax, e[k]);
-  PetscCall(PetscSNPrintf(plan, sizeof(plan), "%s%s", c->path->name, elm ? (c->rows == 1 ? "-r1" : (c->lanes == 32 ? "" : lanes[c->lanes])) : ""));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-19s %-4s %-11s %-3s %-5s %-3s %-8s %8.2e %8.2e %8.2e %8.2e %8.2e %8.2e %s\n", name, be->name, plan, SpTrsvFormats[c->fmt], be->memtype == PETSC_MEMTYPE_HOST ? "-" : (c->graph ? "on" : "off"), c->omega == 1.0 ? "1" : "1.3", c->forward ? "forward" : "backward",
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-19s %-4s %-7s %-3s %-5s %-3s %-8s %8.2e %8.2e %8.2e %8.2e %8.2e %8.2e %s\n", name, be->name, c->path->name, SpTrsvFormats[c->fmt], be->memtype == PETSC_MEMTYPE_HOST ? "-" : (c->graph ? "on" : "off"), c->omega == 1.0 ? "1" : "1.3", c->forward ? "forward" : "backward",
                         (double)e[0], (double)e[1], (double)e[2], (double)e[3], (double)e[4], (double)e[5], emax < tol ? "PASS" : "FAIL"));
   if (emax < tol) (*npass)++;
   else (*nfail)++;
@@ -324,18 +316,16 @@ PetscErrorCode SweepCheckRun(PetscInt w, const SpTrsvBackendOps *cuda, PetscRand
     PetscCall(PetscRandomGetValue(rnd, &b[i]));
     PetscCall(PetscRandomGetValue(rnd, &x0[i]));
   }
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-19s %-4s %-11s %-3s %-5s %-3s %-8s %8s %8s %8s %8s %8s %8s (structurally %ssymmetric; inplace -1: not allowed)\n", "sweep case", "be", "plan", "fmt", "graph", "w", "dir", "apply", "sweep", "sweep2", "inplace", "refac_sw", "refac_ap",
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-19s %-4s %-7s %-3s %-5s %-3s %-8s %8s %8s %8s %8s %8s %8s (structurally %ssymmetric; inplace -1: not allowed)\n", "sweep case", "be", "plan", "fmt", "graph", "w", "dir", "apply", "sweep", "sweep2", "inplace", "refac_sw", "refac_ap",
                         sp.structsym ? "" : "non"));
   for (PetscInt ib = 0; ib < 2; ib++) {
     if (!bes[ib]) continue;
-    /* pt 0: level; 1..6: element with at most 32 (the default), 1, 2, 4 and 8 lanes per row, and one row per warp */
-    for (PetscInt pt = 0; pt < 7; pt++)
+    for (PetscInt pt = 0; pt < 2; pt++)
       for (PetscInt f = 0; f < 2; f++)
         for (PetscInt g = 0; g < (ib ? 2 : 1); g++)
           for (PetscInt o = 0; o < 2; o++)
             for (PetscInt dir = 0; dir < 2; dir++) {
-              const PetscInt elanes[] = {32, 32, 1, 2, 4, 8, 32};
-              SweepConfig    c        = {bes[ib], NULL, f ? SPTRSV_FORMAT_CSC : SPTRSV_FORMAT_CSR, (PetscBool)g, (PetscBool)!dir, omegas[o], elanes[pt], pt == 6 ? 1 : 32};
+              SweepConfig c = {bes[ib], NULL, f ? SPTRSV_FORMAT_CSC : SPTRSV_FORMAT_CSR, (PetscBool)g, (PetscBool)!dir, omegas[o]};
               PetscCall(SpTrsvPathFind(pt ? "element" : "level", &c.path));
               PetscCall(RunSweepConfig(&sp, sweep_names[w], &c, b, x0, tol, npass, nfail));
             }

@@ -88,6 +88,8 @@ static inline SPTRSV_SYNCFREE_HD int SpTrsvSyncFreeBinLanes(int b)
   return b == SPTRSV_SYNCFREE_NBINS - 1 ? 32 : 1 << b;
 }
 
+SPTRSV_INTERN int            SpTrsvSyncFreeLanes(PetscInt);
+SPTRSV_INTERN int            SpTrsvSyncFreeRowLanes(PetscInt, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *, SpTrsvPlan);
 SPTRSV_PATH_DECLARE(syncfree);
 

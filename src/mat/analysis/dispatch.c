@@ -8,8 +8,7 @@
 
    Deadlock freedom (the argument the CUDA kernels rely on, src/cuda/paths/element.cu):
    1. Positions are handed out by a global ticket counter, taken by a block when it starts running, not
-      by blockIdx: the block holding ticket t solves the positions of warps [t*W, t*W + W) (W warps per
-      block; a warp holds one row, or several consecutive positions when the path packs rows). A
+      by blockIdx: the block holding ticket t solves positions [t*W, t*W + W) (W warps per block). A
       block takes its ticket only once it is resident, and a resident block stays resident until all
       its warps exit. So every position below the largest ticket taken so far belongs to a block that
       is resident or finished, whatever order the hardware launches blocks in and however few blocks
@@ -21,11 +20,8 @@
       whatever the input the analysis accepted (a triangular pattern: the levels exist), including
       chains of length n (one row per level), a row depending on every earlier row, and empty rows
       (no dependencies: no wait at all).
-   3. A warp handles one row, or (packed warps: src/mat/analysis/warps.c) consecutive rows of one level,
-      which never depend on each other, so no warp ever waits for a row it owns (the argument then runs over
-      warps instead of positions: src/cuda/paths/element.cu); within a warp one lane per row spins and the
-      other lanes wait at a warp barrier, which independent thread scheduling (sm_70+) allows. The sync-free
-      path's natural dispatch, whose warps may span levels, has its own argument (src/cuda/paths/syncfree.cu).
+   3. A warp handles one row, so no warp ever waits for a row it owns; within a warp only lane 0 spins
+      and the other lanes wait at a warp barrier, which independent thread scheduling (sm_70+) allows.
    The host backend executes the same dispatch order, one row at a time, and asserts that every
    dependency of a row is complete when the row's turn comes (SpTrsvPlanCheckDispatchOrder).
 */

@@ -27,7 +27,7 @@ static const char cite_freire[] = "@article{freire2022sptrsv,\n"
 */
 #define SPTRSV_PATHS(X) \
   X(level, MATSOLVERSPTRSVLEVEL, "level-set scheduling: rows grouped by dependency depth, one barrier per level (paper 000)", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, cite_li2020, &cited_li2020) \
-  X(element, MATSOLVERSPTRSVELEMENT, "element scheduling: rows in level order, 32/K rows of K lanes per warp, each waits only for its own dependencies (paper 000)", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, cite_li2020, &cited_li2020) \
+  X(element, MATSOLVERSPTRSVELEMENT, "element scheduling: one warp per row in level order, each waits only for its own dependencies (paper 000)", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, cite_li2020, &cited_li2020) \
   X(syncfree, MATSOLVERSPTRSVSYNCFREE, "sync-free with warp packing: rows binned by length, 32/K rows of K lanes per warp, each waits on its own dependencies (paper 001)", PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, cite_freire, &cited_freire)
 
 #define SPTRSV_PATH_DECL(name, ...) SPTRSV_PATH_DECLARE(name);

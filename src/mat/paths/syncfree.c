@@ -8,9 +8,22 @@
    once per pattern: it is what the deadlock-freedom argument of src/cuda/paths/syncfree.cu rests on.
 */
 #include <sptrsv/paths/syncfree.h>
-#include <sptrsv/warps.h>
 #include <sptrsv/hostexec.h>
 #include <petsctime.h>
+
+/* lanes per row for a row of len entries: the smallest power of two >= len, 1..32 (32 for longer rows) */
+int SpTrsvSyncFreeLanes(PetscInt len)
+{
+  int K = 1;
+  while (K < 32 && K < len) K *= 2;
+  return K;
+}
+
+/* lanes of a row of len entries with at most maxK lanes per row: min(SpTrsvSyncFreeLanes(len), maxK) */
+int SpTrsvSyncFreeRowLanes(PetscInt len, PetscInt maxK)
+{
+  return (int)PetscMin((PetscInt)SpTrsvSyncFreeLanes(len), maxK);
+}
 
 /* a long row: more than 32 entries with up to 32 lanes per row; it gets a warp of its own */
 static PetscBool SpTrsvSyncFreeLong(PetscInt len, PetscInt maxK)
@@ -93,28 +106,32 @@ static PetscErrorCode SpTrsvSyncFreePack(const SpTrsvOp *op, SpTrsvPlan p, SpTrs
       tmp[l0 + cnt[SpTrsvSyncFreeBin(op->ri[i + 1] - op->ri[i], sf->max_lanes)]++] = i;
     }
     PetscCall(PetscArraycpy(p->order + l0, tmp + l0, l1 - l0));
-    /* cut each bin into warps (SpTrsvWarpPack: the rows of a bin share K, so 32/K rows per warp, a long row
-       alone): cnt[b] is now the end of bin b inside the level */
+    /* cut into warps: cnt[b] is now the end of bin b inside the level */
     pos = l0;
     for (int b = 0; b < SPTRSV_SYNCFREE_NBINS; b++) {
-      const PetscInt end = l0 + cnt[b], nw0 = nw;
+      const PetscInt end = l0 + cnt[b];
+      const int      K   = SpTrsvSyncFreeBinLanes(b);
+      const PetscInt per = b == SPTRSV_SYNCFREE_NBINS - 1 ? 1 : 32 / K;
       sf->binrows[b] += end - pos;
-      PetscCall(SpTrsvWarpPack(op, p->order, pos, end, 1, sf->max_lanes, &nw, sf->wstart, sf->wlanes));
-      sf->binwarps[b] += nw - nw0;
+      for (; pos < end; pos += per) {
+        sf->wstart[nw] = pos;
+        sf->wlanes[nw] = SpTrsvSyncFreeWarpWord(op, p->order, pos, PetscMin(pos + per, end), K);
+        nw++;
+        sf->binwarps[b]++;
+      }
       pos = end;
     }
   }
   sf->wstart[nw] = n;
   sf->nwarps     = nw;
-  for (PetscInt w = 0; w < nw; w++) sf->wlanes[w] = SpTrsvSyncFreeWarpWord(op, p->order, sf->wstart[w], sf->wstart[w + 1], sf->wlanes[w]);
   PetscCall(PetscFree2(cnt, tmp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
   SpTrsvSyncFreePackNatural - the rows in the triangle's own order (a topological order), consecutive rows in one
-  warp while they fit (SpTrsvWarpPack): r rows of K lanes with r K <= 32, K the smallest power of two >= the longest
-  of them; a row longer than 32 has a warp of its own (it takes 32 lanes)
+  warp while they fit: r rows of K lanes with r K <= 32, K the smallest power of two >= the longest of them;
+  a row longer than 32 has a warp of its own
 */
 static PetscErrorCode SpTrsvSyncFreePackNatural(const SpTrsvOp *op, SpTrsvPlan p, SpTrsvSyncFreeSchedule *sf)
 {
@@ -125,16 +142,28 @@ static PetscErrorCode SpTrsvSyncFreePackNatural(const SpTrsvOp *op, SpTrsvPlan p
   for (PetscInt k = 0; k < n; k++) p->order[k] = op->lower ? k : n - 1 - k;
   PetscCall(PetscFree(p->levptr)); /* the order is not by level any more */
   PetscCall(PetscMalloc2(n + 1, &sf->wstart, n + 1, &sf->wlanes));
-  PetscCall(SpTrsvWarpPack(op, p->order, 0, n, 1, sf->max_lanes, &nw, sf->wstart, sf->wlanes));
-  sf->wstart[nw] = n;
-  sf->nwarps     = nw;
-  for (PetscInt w = 0; w < nw; w++) {
-    const PetscInt k = sf->wstart[w], r = sf->wstart[w + 1] - k;
-    const int      K = sf->wlanes[w];
-    sf->wlanes[w] = SpTrsvSyncFreeWarpWord(op, p->order, k, k + r, K);
+  for (PetscInt k = 0; k < n;) {
+    PetscInt r = 0;
+    int      K = 1;
+    sf->wstart[nw] = k;
+    while (k + r < n) {
+      const PetscInt i = p->order[k + r], len = op->ri[i + 1] - op->ri[i];
+      const int      Kn = PetscMax(K, SpTrsvSyncFreeRowLanes(len, sf->max_lanes));
+      const PetscBool lng = SpTrsvSyncFreeLong(len, sf->max_lanes);
+      if (lng && r > 0) break;      /* a long row starts a warp of its own */
+      if ((r + 1) * Kn > 32) break; /* it does not fit */
+      K = Kn;
+      r++;
+      if (lng) break; /* and ends it */
+    }
+    sf->wlanes[nw] = SpTrsvSyncFreeWarpWord(op, p->order, k, k + r, K);
     for (PetscInt q = k; q < k + r; q++) sf->binrows[SpTrsvSyncFreeBin(op->ri[p->order[q] + 1] - op->ri[p->order[q]], sf->max_lanes)]++;
     sf->binwarps[r == 1 && SpTrsvSyncFreeLong(op->ri[p->order[k] + 1] - op->ri[p->order[k]], sf->max_lanes) ? SPTRSV_SYNCFREE_NBINS - 1 : SpTrsvSyncFreeBin(K, 32)]++;
+    k += r;
+    nw++;
   }
+  sf->wstart[nw] = n;
+  sf->nwarps     = nw;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -217,7 +246,7 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
 
   PetscFunctionBegin;
   PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_syncfree reads rows: the CSR format only");
-  PetscCheck(SpTrsvWarpLanesValid(opts->max_lanes), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_max_lanes must be 1, 2, 4, 8, 16 or 32, got %" PetscInt_FMT, opts->max_lanes);
+  PetscCheck(opts->max_lanes >= 1 && opts->max_lanes <= 32 && (opts->max_lanes & (opts->max_lanes - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_max_lanes must be 1, 2, 4, 8, 16 or 32, got %" PetscInt_FMT, opts->max_lanes);
   PetscCheck(opts->spin_ns >= 0 && opts->spin_ns <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_spin_ns must be in [0, 1000000], got %" PetscInt_FMT, opts->spin_ns);
   PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_blocks_per_sm must be in [0, 64], got %" PetscInt_FMT, opts->blocks_per_sm);
   PetscCall(PetscTime(&t0));
@@ -290,7 +319,7 @@ PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
     PetscCheck(sf->wlanes[w] == SpTrsvSyncFreeWarpWord(op, plan->order, k0, k1, K), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: warp %" PetscInt_FMT ": wrong tail flag", w);
     for (PetscInt k = k0; k < k1; k++) {
       const PetscInt i = plan->order[k], len = op->ri[i + 1] - op->ri[i];
-      const int      need = SpTrsvWarpRowLanes(len, 1, sf->max_lanes);
+      const int      need = SpTrsvSyncFreeRowLanes(len, sf->max_lanes);
       /* level dispatch: one level and one bin per warp (no row waits for its own warp); natural dispatch:
          consecutive rows in the triangle's order, K enough lanes for each */
       if (!sf->natural) PetscCheck(plan->level[i] == lev, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: warp %" PetscInt_FMT " mixes levels %" PetscInt_FMT " and %" PetscInt_FMT, w, lev, plan->level[i]);

@@ -5,8 +5,7 @@
   SpTrsvSolverOptionsInitialize - the defaults of every path's options: graphs on, one pass per fused level; sync-free:
   level dispatch with ASAP levels, CSR storage, up to 32 lanes per row, polls without pause, one block per ticket, the
   solution's indexing (row or dispatch position) chosen by the analysis
-  (docs/PERFORMANCE.md, "Sync-free solves", has the measurements behind them); element: rows packed into warps with
-  up to 32 lanes and up to 32 rows each (the sync-free packing's default; docs/USAGE.md). Factor matrices then read the options
+  (docs/PERFORMANCE.md, "Sync-free solves", has the measurements behind them). Factor matrices then read the options
   with their prefix.
 */
 PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
@@ -22,8 +21,6 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   opts->blocks_per_sm = 0;
   opts->relabel       = SPTRSV_RELABEL_AUTO;
   opts->analysis_device = PETSC_TRUE; /* CUDA backend only (SpTrsvSolverCreate_Private turns it off elsewhere) */
-  opts->element_lanes         = 32;
-  opts->element_rows_per_warp = 32;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -31,8 +28,7 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   SpTrsvSolverOptionsDefault - SpTrsvSolverOptionsInitialize(); a program that uses the solver API directly (no factor
   Mat, so no prefix) may override them with the global -mat_sptrsv_graph, -mat_sptrsv_fuse_passes, -mat_sptrsv_levels,
   -mat_sptrsv_storage, -mat_sptrsv_dispatch, -mat_sptrsv_max_lanes, -mat_sptrsv_spin_ns, -mat_sptrsv_blocks_per_sm,
-  -mat_sptrsv_relabel, -mat_sptrsv_analysis, -mat_sptrsv_element_lanes and -mat_sptrsv_element_rows_per_warp (PC gs reads
-  them so)
+  -mat_sptrsv_relabel and -mat_sptrsv_analysis
 */
 PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
 {
@@ -61,8 +57,6 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
   }
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_analysis", str, sizeof(str), &flg));
   if (flg) PetscCall(PetscStrcmp(str, "device", &opts->analysis_device));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_element_lanes", &opts->element_lanes, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_element_rows_per_warp", &opts->element_rows_per_warp, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
