@@ -97,8 +97,8 @@ examples/benchmarks/bench_isai: $(BENCH_ISAI_SRC) examples/common/mmload.c $(BEN
 examples/%: examples/%.c $(SPTRSV_LIB) examples/common/mmload.c
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< examples/common/mmload.c $(PROG_LIBS)
 
-tests/unit/%: tests/unit/%.c $(SPTRSV_AR) examples/common/mmload.c
-	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< examples/common/mmload.c $(INTERNAL_LIBS)
+tests/unit/%: tests/unit/%.c $(SPTRSV_AR) examples/common/mmload.c $(STENCIL_SRC)
+	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< examples/common/mmload.c $(STENCIL_SRC) $(INTERNAL_LIBS)
 
 examples: $(filter-out $(if $(wildcard examples/benchmarks/bench.c),,examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai),$(EXAMPLES))
 # the fuzz driver of the sync-free kernels (tests/device/check_fuzz.c): GPU with a watchdog in tests/device/run.sh,

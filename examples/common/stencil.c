@@ -86,3 +86,43 @@ PetscErrorCode SpTrsvBuildBlockCD(PetscInt m, PetscInt bs, PetscReal beta, MatTy
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* 2-D 5-point operator on an m x m grid, -Lap u + (beta, beta/2) . grad u, upwind (beta = 0: the Laplacian):
+   nonsymmetric for beta != 0 (the GPU numeric ILU checks) */
+PetscErrorCode SpTrsvBuildConvDiff2D(PetscInt m, PetscReal beta, Mat *A)
+{
+  const PetscReal h = 1.0 / (m + 1), cx = beta * h, cy = 0.5 * beta * h;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, m * m, m * m, 5, NULL, A));
+  for (PetscInt j = 0; j < m; j++)
+    for (PetscInt i = 0; i < m; i++) {
+      const PetscInt r = j * m + i;
+      PetscCall(MatSetValue(*A, r, r, 4.0 + cx + cy, INSERT_VALUES));
+      if (i > 0) PetscCall(MatSetValue(*A, r, r - 1, -1.0 - cx, INSERT_VALUES));
+      if (i < m - 1) PetscCall(MatSetValue(*A, r, r + 1, -1.0, INSERT_VALUES));
+      if (j > 0) PetscCall(MatSetValue(*A, r, r - m, -1.0 - cy, INSERT_VALUES));
+      if (j < m - 1) PetscCall(MatSetValue(*A, r, r + m, -1.0, INSERT_VALUES));
+    }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 2x2 blocks [[1, 1], [1, 1]] along the diagonal, coupled by A(2k+1, 2k+2) = 0.5: the ILU pivot of every odd row is
+   exactly zero (first at row 1, last at row n-1): the zero-pivot and shift checks */
+PetscErrorCode SpTrsvBuildZeroPivotPairs(PetscInt n, Mat *A)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 3, NULL, A));
+  for (PetscInt k = 0; k + 1 < n; k += 2) {
+    PetscCall(MatSetValue(*A, k, k, 1.0, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, k, k + 1, 1.0, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, k + 1, k, 1.0, INSERT_VALUES));
+    PetscCall(MatSetValue(*A, k + 1, k + 1, 1.0, INSERT_VALUES));
+    if (k + 2 < n) PetscCall(MatSetValue(*A, k + 1, k + 2, 0.5, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -171,45 +171,6 @@ static PetscErrorCode CheckCase(Mat A, const char *mname, const FactorCfg *c, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* 2-D convection-diffusion, upwind: -Lap u + (beta, beta/2) . grad u on an m x m grid (nonsymmetric) */
-static PetscErrorCode BuildConvDiff(PetscInt m, PetscReal beta, Mat *A)
-{
-  const PetscReal h = 1.0 / (m + 1), cx = beta * h, cy = 0.5 * beta * h;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, m * m, m * m, 5, NULL, A));
-  for (PetscInt j = 0; j < m; j++)
-    for (PetscInt i = 0; i < m; i++) {
-      const PetscInt r = j * m + i;
-      PetscCall(MatSetValue(*A, r, r, 4.0 + cx + cy, INSERT_VALUES));
-      if (i > 0) PetscCall(MatSetValue(*A, r, r - 1, -1.0 - cx, INSERT_VALUES));
-      if (i < m - 1) PetscCall(MatSetValue(*A, r, r + 1, -1.0, INSERT_VALUES));
-      if (j > 0) PetscCall(MatSetValue(*A, r, r - m, -1.0 - cy, INSERT_VALUES));
-      if (j < m - 1) PetscCall(MatSetValue(*A, r, r + m, -1.0, INSERT_VALUES));
-    }
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* 2x2 blocks [[1, 1], [1, 1]] along the diagonal, coupled by A(2k+1, 2k+2) = 0.5: the pivot of every odd row is
-   exactly zero (first at row 1, last at row n-1) */
-static PetscErrorCode BuildZeroPivots(PetscInt n, Mat *A)
-{
-  PetscFunctionBeginUser;
-  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 3, NULL, A));
-  for (PetscInt k = 0; k + 1 < n; k += 2) {
-    PetscCall(MatSetValue(*A, k, k, 1.0, INSERT_VALUES));
-    PetscCall(MatSetValue(*A, k, k + 1, 1.0, INSERT_VALUES));
-    PetscCall(MatSetValue(*A, k + 1, k, 1.0, INSERT_VALUES));
-    PetscCall(MatSetValue(*A, k + 1, k + 1, 1.0, INSERT_VALUES));
-    if (k + 2 < n) PetscCall(MatSetValue(*A, k + 1, k + 2, 0.5, INSERT_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* the last error message of this process */
 static void LastMessage(PetscErrorCode e, char *buf, size_t len)
 {
@@ -229,7 +190,7 @@ static PetscErrorCode CheckShifts(PetscRandom rnd)
   const char              *tnames[] = {"none", "nonzero", "positive_definite", "inblocks"};
 
   PetscFunctionBeginUser;
-  PetscCall(BuildZeroPivots(400, &A));
+  PetscCall(SpTrsvBuildZeroPivotPairs(400, &A));
   for (PetscInt t = 0; t < 4; t++) {
     FactorCfg      c = {MATSOLVERSPTRSVLEVEL, MATORDERINGNATURAL, 0, types[t], 1e-6};
     Mat            Fh, Fd;
@@ -407,7 +368,7 @@ int main(int argc, char **argv)
   PetscCall(SpTrsvBuildStencil(12, 12, 12, 27, &A));
   PetscCall(CheckMatrix(A, "lap3d27 12^3", PETSC_TRUE, rnd));
   PetscCall(MatDestroy(&A));
-  PetscCall(BuildConvDiff(80, 200.0, &A));
+  PetscCall(SpTrsvBuildConvDiff2D(80, 200.0, &A));
   PetscCall(CheckMatrix(A, "convdiff 80x80", PETSC_TRUE, rnd));
 #if defined(PETSC_HAVE_CUDA)
   { /* the input read in place from a MATSEQAIJCUSPARSE whose values are on the device */

@@ -4,47 +4,10 @@ static const char help[] = "The driver of the GPU numeric ILU (src/mat/factor/il
 
 #include "unit_common.h"
 #include <sptrsv/ilu_device.h>
+#include "../../examples/common/stencil.h"
 #include <petsc/private/matimpl.h>
 
 static PetscBool verbose = PETSC_FALSE; /* -v: the outcome of every configuration */
-
-/* 2-D 5-point operator on an m x m grid: -Lap u + (beta, beta/2) . grad u, upwind (beta = 0: the Laplacian) */
-static PetscErrorCode BuildConvDiff(PetscInt m, PetscReal beta, Mat *A)
-{
-  const PetscReal h = 1.0 / (m + 1), cx = beta * h, cy = 0.5 * beta * h;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, m * m, m * m, 5, NULL, A));
-  for (PetscInt j = 0; j < m; j++)
-    for (PetscInt i = 0; i < m; i++) {
-      const PetscInt r = j * m + i;
-      PetscCall(MatSetValue(*A, r, r, 4.0 + cx + cy, INSERT_VALUES));
-      if (i > 0) PetscCall(MatSetValue(*A, r, r - 1, -1.0 - cx, INSERT_VALUES));
-      if (i < m - 1) PetscCall(MatSetValue(*A, r, r + 1, -1.0, INSERT_VALUES));
-      if (j > 0) PetscCall(MatSetValue(*A, r, r - m, -1.0 - cy, INSERT_VALUES));
-      if (j < m - 1) PetscCall(MatSetValue(*A, r, r + m, -1.0, INSERT_VALUES));
-    }
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* 2x2 blocks [[1, 1], [1, 1]] coupled by A(2k+1, 2k+2) = 0.5: every odd row has an exactly zero pivot */
-static PetscErrorCode BuildZeroPivots(PetscInt n, Mat *A)
-{
-  PetscFunctionBeginUser;
-  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 3, NULL, A));
-  for (PetscInt k = 0; k + 1 < n; k += 2) {
-    PetscCall(MatSetValue(*A, k, k, 1.0, INSERT_VALUES));
-    PetscCall(MatSetValue(*A, k, k + 1, 1.0, INSERT_VALUES));
-    PetscCall(MatSetValue(*A, k + 1, k, 1.0, INSERT_VALUES));
-    PetscCall(MatSetValue(*A, k + 1, k + 1, 1.0, INSERT_VALUES));
-    if (k + 2 < n) PetscCall(MatSetValue(*A, k + 1, k + 2, 0.5, INSERT_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 static PetscBool SameArray(PetscInt m, const PetscScalar *a, const PetscScalar *b)
 {
@@ -135,25 +98,25 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-v", &verbose, NULL));
   for (PetscInt m = 0; m < 2; m++) {
-    PetscCall(BuildConvDiff(24, m ? 300.0 : 0.0, &A));
+    PetscCall(SpTrsvBuildConvDiff2D(24, m ? 300.0 : 0.0, &A));
     for (PetscInt o = 0; o < 2; o++)
       for (PetscInt k = 0; k <= 2; k++) PetscCall(Compare(A, m ? "convdiff" : "lap2d", orders[o], k, MAT_SHIFT_NONE, PETSC_FALSE));
     PetscCall(MatDestroy(&A));
   }
-  PetscCall(BuildZeroPivots(200, &A));
+  PetscCall(SpTrsvBuildZeroPivotPairs(200, &A));
   for (PetscInt t = 0; t < 4; t++) {
     PetscCall(Compare(A, "zeropivots", MATORDERINGNATURAL, 0, types[t], PETSC_FALSE));
     PetscCall(Compare(A, "zeropivots", MATORDERINGNATURAL, 1, types[t], PETSC_TRUE));
   }
   PetscCall(MatDestroy(&A));
   { /* a NaN in A; an Inf factor from a finite A (overflowing multiplier) */
-    PetscCall(BuildConvDiff(12, 50.0, &A));
+    PetscCall(SpTrsvBuildConvDiff2D(12, 50.0, &A));
     PetscCall(MatSetValue(A, 30, 31, (PetscScalar)NAN, INSERT_VALUES));
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
     PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
     for (PetscInt e = 0; e < 2; e++) PetscCall(Compare(A, "convdiff+NaN", MATORDERINGRCM, 1, MAT_SHIFT_NONE, (PetscBool)e));
     PetscCall(MatDestroy(&A));
-    PetscCall(BuildConvDiff(12, 50.0, &A));
+    PetscCall(SpTrsvBuildConvDiff2D(12, 50.0, &A));
     PetscCall(MatSetValue(A, 41, 40, 1e308, INSERT_VALUES)); /* a huge multiplier, times U(40,52): fill (41,52) of ILU(1) is -Inf */
     PetscCall(MatSetValue(A, 40, 52, 1e308, INSERT_VALUES));
     PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
