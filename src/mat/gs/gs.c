@@ -210,7 +210,8 @@ static PetscErrorCode SpTrsvGSRefresh(SpTrsvGS gs, Mat A)
   SpTrsvGSCreate - split a sequential AIJ matrix, analyse both sweeps with the plan type and hand them
   to the backend (one symbolic phase per pattern)
 */
-PetscErrorCode SpTrsvGSCreate(Mat A, PetscReal omega, PetscReal shift, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvGS *gsout)
+/* the checks and the fields both orderings share: a square matrix, omega in (0, 2) */
+static PetscErrorCode SpTrsvGSNew(Mat A, PetscReal omega, PetscReal shift, SpTrsvFormat format, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvGS *gsout)
 {
   SpTrsvGS gs;
   PetscInt m, n;
@@ -223,9 +224,19 @@ PetscErrorCode SpTrsvGSCreate(Mat A, PetscReal omega, PetscReal shift, SpTrsvFor
   gs->omega   = omega;
   gs->shift   = shift;
   gs->format  = format;
-  gs->path    = path;
   gs->backend = backend;
   gs->opts    = *opts;
+  *gsout      = gs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvGSCreate(Mat A, PetscReal omega, PetscReal shift, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvGS *gsout)
+{
+  SpTrsvGS gs;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvGSNew(A, omega, shift, format, backend, opts, &gs));
+  gs->path = path;
   PetscCall(SpTrsvGSSplit(gs, A));
   PetscCall(SpTrsvGSCheckStructSym(gs));
   PetscCall(SpTrsvGSFillValues(gs, A));
@@ -244,23 +255,14 @@ PetscErrorCode SpTrsvGSCreate(Mat A, PetscReal omega, PetscReal shift, SpTrsvFor
 PetscErrorCode SpTrsvGSCreateMulticolor(Mat A, PetscReal omega, PetscReal shift, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvGS *gsout)
 {
   SpTrsvGS gs;
-  PetscInt m, n;
 
   PetscFunctionBegin;
-  PetscCall(MatGetSize(A, &m, &n));
-  PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Gauss-Seidel needs a square matrix, got %" PetscInt_FMT " x %" PetscInt_FMT, m, n);
-  PetscCheck(omega > 0.0 && omega < 2.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Relaxation factor omega = %g is outside (0, 2)", (double)omega);
-  PetscCall(PetscNew(&gs));
-  gs->n         = n;
+  PetscCall(SpTrsvGSNew(A, omega, shift, SPTRSV_FORMAT_CSR, backend, opts, &gs));
+  PetscCall(MatGetSize(A, &gs->n, NULL));
   gs->ordering  = SPTRSV_GS_ORDERING_MULTICOLOR;
-  gs->omega     = omega;
-  gs->shift     = shift;
-  gs->format    = SPTRSV_FORMAT_CSR;
-  gs->backend   = backend;
-  gs->opts      = *opts;
   gs->structsym = PETSC_TRUE; /* sweeps are in place whatever the pattern: a colour's rows do not read each other */
   PetscCall(SpTrsvMCCreate(A, omega, shift, backend, opts->use_graph, &gs->mc));
-  PetscCall(PetscMalloc1(n + 1, &gs->didiag));
+  PetscCall(PetscMalloc1(gs->n + 1, &gs->didiag));
   PetscCall(PetscObjectReference((PetscObject)A));
   gs->A = A;
   PetscCall(SpTrsvGSRefresh(gs, A));
