@@ -534,7 +534,8 @@ run_test gs/help ours_grep ex2 "-m 30 -n 30 -pc_type gs -help" "-pc_gs_type" "-p
 # g. the multicolor ordering (-pc_gs_ordering multicolor): Gauss-Seidel in colour order is not PCSOR's iteration on the
 #    matrix (tests/unit/test_multicolor.c compares it with PCSOR on the colour-permuted matrix), so here: converged
 #    within MAXITS iterations (about twice the count of exact-order PC gs: red-black SSOR is the weaker preconditioner on
-#    ex2, the 2-D Laplacian, 59 GMRES iterations against 38), every option used, -ksp_view shows the colours
+#    ex2, the 2-D Laplacian, 59 GMRES iterations against 38; ex2 has no DMDA, so the default colouring there is jp with
+#    4 colours, a few iterations more than red-black), every option used, -ksp_view shows the colours
 #    gs_mc_converges NP PROG "ARGS" MAXITS
 gs_mc_converges() {
   local np=$1 prog=$2 args=$3 max=$4 o=$OUT/ours.out cmd=() its
@@ -546,7 +547,7 @@ gs_mc_converges() {
   grep -q "Linear solve converged" "$o" || fail "did not converge" || return 1
   its=$(last_its "$o")
   [ -n "$its" ] && [ "$its" -le "$max" ] || fail "$its iterations, more than $max" || return 1
-  grep -Eq "[0-9]+ colours \(greedy distance-1 colouring of the symmetrized pattern\), rows per colour: [0-9]" "$o" || fail "-ksp_view lacks the colours" || return 1
+  grep -Eq "[0-9]+ colours \((natural|jp|dmda): .*\), rows per colour: [0-9]" "$o" || fail "-ksp_view lacks the colours" || return 1
   ! grep -q "sweeps so far 0$" "$o" || fail "a gs PC was set up but never swept" || return 1
   say "converged in $its iterations (bound $max)"
 }
@@ -557,12 +558,20 @@ run_test gs/multicolor-ex2-shift-sor-names gs_mc_converges 1 ex2 "$G2 -pc_type g
 run_test gs/multicolor-ex2-bicg-transpose gs_mc_converges 1 ex2 "$G2 -ksp_type bicg -pc_type gs $MC" 60
 run_test gs/multicolor-ex2-bicg-transpose-forward gs_mc_converges 1 ex2 "$G2 -ksp_type bicg -pc_type gs $MC -pc_gs_type forward -pc_gs_omega 1.2" 80
 run_test gs/multicolor-ex2-local-np2 gs_mc_converges 2 ex2 "$G2 -pc_type gs $MC" 90
-run_test gs/multicolor-ex2-bjacobi-np2 gs_mc_converges 2 ex2 "$G2 -pc_type bjacobi -sub_pc_type gs -sub_pc_gs_ordering multicolor -sub_pc_gs_its 2" 40
+run_test gs/multicolor-ex2-bjacobi-np2 gs_mc_converges 2 ex2 "$G2 -pc_type bjacobi -sub_pc_type gs -sub_pc_gs_ordering multicolor -sub_pc_gs_its 2" 50
 run_test gs/multicolor-ex45 gs_mc_converges 1 ex45 "-pc_type gs $MC" 14
 run_test gs/multicolor-ex45-mg-chebyshev gs_mc_converges 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -ksp_type cg -pc_type mg -pc_mg_levels 3 -mg_levels_pc_type gs -mg_levels_pc_gs_ordering multicolor" 10
 run_test gs/multicolor-ex45-mg-richardson gs_mc_converges 1 ex45 "-da_refine 2 -ksp_type cg -pc_type mg -mg_levels_ksp_type richardson -mg_levels_ksp_max_it 2 -mg_levels_pc_type gs -mg_levels_pc_gs_ordering multicolor" 10
 run_test gs/multicolor-ex45-mg-levels4 gs_mc_converges 1 ex45 "-da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -ksp_type cg -pc_type mg -pc_mg_levels 4 -mg_levels_ksp_type richardson -mg_levels_ksp_max_it 2 -mg_levels_pc_type gs -mg_levels_pc_gs_ordering multicolor -mg_levels_pc_gs_omega 1.1" 12
-run_test gs/multicolor-view ours_grep ex45 "-pc_type gs $MC -ksp_view" "ordering multicolor: Gauss-Seidel in colour order" "2 colours \(greedy distance-1 colouring of the symmetrized pattern\), rows per colour: [0-9]+ [0-9]+$" "a sweep is 2 (launches|colour passes)" "values read from the matrix's host array"
+run_test gs/multicolor-view ours_grep ex45 "-pc_type gs $MC -ksp_view" "ordering multicolor: Gauss-Seidel in colour order" "2 colours \(dmda: the rule of the PC's DMDA, checked against the matrix, on the host\), rows per colour: [0-9]+ [0-9]+$" "a sweep is 2 (launches|colour passes)" "values read from the matrix's host array"
+# the colourings: natural (greedy in row order: red-black on ex2's 5-point grid), jp (ex2 has no DMDA: auto is jp), the dmda
+# rule rejected on Galerkin coarse operators (27-point from a 7-point DMDA: auto falls back to jp, dmda is an error)
+run_test gs/multicolor-natural-view ours_grep ex2 "-m 30 -n 30 -pc_type gs $MC -pc_gs_coloring natural -ksp_view" "2 colours \(natural: greedy in row order of the symmetrized pattern, on the host\), rows per colour: 450 450$"
+run_test gs/multicolor-auto-jp-view ours_grep ex2 "-m 30 -n 30 -pc_type gs $MC -ksp_view" "[3-5] colours \(jp: greedy in hash order of the symmetrized pattern, on the host\)"
+run_test gs/multicolor-galerkin-auto gs_mc_converges 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -ksp_type cg -pc_type mg -pc_mg_levels 3 -pc_mg_galerkin -mg_levels_ksp_type richardson -mg_levels_ksp_max_it 2 -mg_levels_pc_type gs -mg_levels_pc_gs_ordering multicolor" 12
+run_test gs/multicolor-galerkin-auto-view ours_grep ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -ksp_type cg -pc_type mg -pc_mg_levels 3 -pc_mg_galerkin -mg_levels_pc_type gs -mg_levels_pc_gs_ordering multicolor -ksp_view" "the DMDA's colouring rule was not used: it gives local row [0-9]+ the colour of a row coupled to it" "2 colours \(dmda: "
+run_test gs/multicolor-galerkin-dmda-fails ours_fails ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -ksp_type cg -pc_type mg -pc_mg_levels 3 -pc_mg_galerkin -mg_levels_pc_type gs -mg_levels_pc_gs_ordering multicolor -mg_levels_pc_gs_coloring dmda" "pc_gs_coloring dmda: the DMDA's rule \(star stencil of width 1, 1 components per node\) gives local row"
+run_test gs/multicolor-dmda-no-dm-fails ours_fails ex2 "-m 10 -n 10 -pc_type gs $MC -pc_gs_coloring dmda" "-pc_gs_coloring dmda needs a DMDA on the PC"
 run_test gs/multicolor-help ours_grep ex2 "-m 30 -n 30 -pc_type gs -help" "-pc_gs_ordering <now exact : formerly exact> Order of the rows" "\(choose one of\) exact multicolor"
 run_test gs/multicolor-bad-value ours_fails ex2 "-m 10 -n 10 -pc_type bjacobi -sub_pc_type gs -sub_pc_gs_ordering colour" "Unknown option colour for -sub_pc_gs_ordering"
 

@@ -14,7 +14,7 @@
 */
 /*
    The order of the rows in a sweep: exact (the natural order: MatSOR's, with the split above) or multicolor
-   (Gauss-Seidel in the colour order of a greedy colouring, one launch per colour; see include/sptrsv/multicolor.h;
+   (Gauss-Seidel in the colour order of a distance-1 colouring, one launch per colour; see include/sptrsv/multicolor.h;
    made by SpTrsvGSCreateMulticolor(), L, U and the four solvers are then unused).
 */
 typedef enum {
@@ -63,7 +63,7 @@ typedef enum {
 } SpTrsvGSSweep;
 
 SPTRSV_INTERN PetscErrorCode SpTrsvGSCreate(Mat, PetscReal, PetscReal, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, const SpTrsvSolverOptions *, SpTrsvGS *);
-SPTRSV_INTERN PetscErrorCode SpTrsvGSCreateMulticolor(Mat, PetscReal, PetscReal, const SpTrsvBackendOps *, const SpTrsvSolverOptions *, SpTrsvGS *);
+SPTRSV_INTERN PetscErrorCode SpTrsvGSCreateMulticolor(Mat, PetscReal, PetscReal, const SpTrsvBackendOps *, const SpTrsvSolverOptions *, const SpTrsvColoringSpec *, const char[], SpTrsvGS *);
 SPTRSV_INTERN PetscErrorCode SpTrsvGSUpdateValues(SpTrsvGS, Mat);
 SPTRSV_INTERN PetscErrorCode SpTrsvGSApply(SpTrsvGS, SpTrsvGSSweep, PetscInt, PetscBool, const PetscScalar *, PetscScalar *);
 SPTRSV_INTERN PetscErrorCode SpTrsvGSApplyTranspose(SpTrsvGS, SpTrsvGSSweep, const PetscScalar *, PetscScalar *, PetscScalar *);

@@ -1,6 +1,7 @@
 /* SpTrsvMC: a matrix stored in colour order for multicolor Gauss-Seidel sweeps (private to the plugin) */
 #pragma once
 #include <sptrsv/backend.h>
+#include <sptrsv/coloring.h>
 
 /*
    A multicolor sweep is Gauss-Seidel in the colour-permuted order: colour by colour (forward: 0 .. ncolors-1,
@@ -18,6 +19,11 @@
    transposed application). Values live on the host (val, idiag: the host executor, and the source of an
    upload) and, on the CUDA backend, on the device (dev), which can also be refreshed from a device value
    array in place (SpTrsvMCSetValuesDevice()).
+
+   On the CUDA backend the colouring (jp, dmda) and the storage are built on the GPU from the matrix's device pattern
+   (a MATSEQAIJCUSPARSE's, in place; a host pattern is uploaded once): the host arrays perm .. idiag are then NULL
+   until SpTrsvMCGetHostPattern() downloads them, which only a host refresh (a NaN/Inf or zero diagonal to name) and
+   the transposed storage need.
 */
 typedef struct _n_SpTrsvMC *SpTrsvMC;
 struct _n_SpTrsvMC {
@@ -33,9 +39,15 @@ struct _n_SpTrsvMC {
   const SpTrsvBackendOps *backend;
   void                   *dev; /* SpTrsvCUDAMC on the CUDA backend */
   PetscBool               use_graph;
+  /* how it was coloured, for -ksp_view */
+  SpTrsvColoringType      coloring;    /* natural, jp or dmda (auto resolved) */
+  PetscBool               on_device;   /* coloured and stored on the GPU */
+  PetscInt                rounds;      /* jp rounds on the GPU */
+  PetscInt                grid_badrow; /* auto: a row the dmda rule gave a neighbour's colour (jp was used), or -1 */
 };
 
-SPTRSV_INTERN PetscErrorCode SpTrsvMCCreate(Mat, PetscReal, PetscReal, const SpTrsvBackendOps *, PetscBool, SpTrsvMC *);
+SPTRSV_INTERN PetscErrorCode SpTrsvMCCreate(Mat, PetscReal, PetscReal, const SpTrsvBackendOps *, PetscBool, const SpTrsvColoringSpec *, const char[], SpTrsvMC *);
+SPTRSV_INTERN PetscErrorCode SpTrsvMCGetHostPattern(SpTrsvMC);
 SPTRSV_INTERN PetscErrorCode SpTrsvMCCreateTranspose(SpTrsvMC, Mat, SpTrsvMC *);
 SPTRSV_INTERN PetscErrorCode SpTrsvMCSetValues(SpTrsvMC, const PetscScalar *, const PetscScalar *);
 SPTRSV_INTERN PetscErrorCode SpTrsvMCSetValuesDevice(SpTrsvMC, const PetscScalar *, PetscBool *);
@@ -55,6 +67,9 @@ SPTRSV_INTERN PetscErrorCode SpTrsvMCDestroy(SpTrsvMC *);
 */
 typedef struct _n_SpTrsvCUDAMC *SpTrsvCUDAMC;
 SPTRSV_INTERN PetscErrorCode SpTrsvCUDAMCCreate(SpTrsvMC, SpTrsvCUDAMC *);
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDAMCCreateFromColors(SpTrsvMC, const int *, const int *, const int *, PetscInt, SpTrsvCUDAMC *);
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDAMCDownloadPattern(SpTrsvCUDAMC, SpTrsvMC);
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDAMCColorAndCreate(SpTrsvMC, const int *, const int *, const PetscInt *, const PetscInt *, const SpTrsvColoringSpec *, const PetscInt *, PetscInt, SpTrsvCUDAMC *);
 SPTRSV_INTERN PetscErrorCode SpTrsvCUDAMCUploadValues(SpTrsvCUDAMC, const PetscScalar *, const PetscScalar *);
 SPTRSV_INTERN PetscErrorCode SpTrsvCUDAMCGatherValues(SpTrsvCUDAMC, const PetscScalar *, PetscBool *);
 SPTRSV_INTERN PetscErrorCode SpTrsvCUDAMCSweep(SpTrsvCUDAMC, PetscBool, PetscBool, const PetscScalar *, PetscScalar *);

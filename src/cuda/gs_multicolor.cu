@@ -15,12 +15,19 @@
      of the matrix through vmap/dmap with the inverse diagonal computed there by MatSOR's rules
      (SpTrsvCUDAMCGatherValues): one flag tells the caller to redo the refresh on the host when a value or
      inverse diagonal entry is not finite, or a diagonal entry is zero under omega = 1 and shift <= 0.
+   - Set-up on the GPU (SpTrsvCUDAMCCreateFromColors): from a device CSR pattern (a MATSEQAIJCUSPARSE's own, in place)
+     and device colours (src/cuda/gs_coloring.cu), a stable radix sort of (colour, row) gives perm (rows ascending in a
+     colour, as SpTrsvColoringOrder() on the host), one thread per position counts its off-diagonal entries and finds its
+     diagonal, a scan gives ptr and a second pass copies idx and vmap. Only colptr, the counts and a missing-diagonal row
+     come back; the host copy of the pattern is downloaded when something on the host needs it
+     (SpTrsvCUDAMCDownloadPattern: the host refresh that names a NaN/Inf or zero-diagonal row, the transposed storage).
    The buffers are allocated at setup; a refresh writes into them, so captured graphs stay valid.
 */
 #include <sptrsv/multicolor.h>
 #include "row_ops.cuh"
 #include "cuda_upload.h"
 #include <climits>
+#include <cub/cub.cuh>
 
 struct _n_SpTrsvCUDAMC {
   int                n, nnz, ncolors, K;
@@ -130,7 +137,42 @@ static PetscErrorCode SpTrsvMCCapture(SpTrsvCUDAMC g, PetscBool backward)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* SpTrsvCUDAMCCreate - the pattern by position on the device (values follow), the graphs of both directions */
+/* a device object with the parameters of mc (n, nnz, colours set by the caller) */
+static PetscErrorCode SpTrsvMCNewDevice(SpTrsvMC mc, SpTrsvCUDAMC *gout)
+{
+  SpTrsvCUDAMC g;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&g));
+  g->n         = (int)mc->n;
+  g->omega     = mc->omega;
+  g->shift     = mc->shift;
+  g->keep      = (PetscScalar)(1.0 - mc->omega);
+  g->plain     = mc->omega == 1.0 && mc->shift <= 0.0;
+  g->use_graph = mc->use_graph;
+  *gout        = g;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the rest, once the pattern is on the device: lanes per row, value buffers, the graphs of both directions */
+static PetscErrorCode SpTrsvMCFinishDevice(SpTrsvMC mc, SpTrsvCUDAMC g)
+{
+  PetscFunctionBegin;
+  g->nnz     = (int)mc->nnz;
+  g->ncolors = (int)mc->ncolors;
+  g->K       = 2;
+  while (g->K < 32 && (PetscInt64)g->K * g->n < g->nnz) g->K *= 2;
+  PetscCall(PetscMalloc1(mc->ncolors + 1, &g->colptr));
+  PetscCall(PetscArraycpy(g->colptr, mc->colptr, mc->ncolors + 1));
+  SpTrsvCUDACall(cudaMalloc((void **)&g->val, (size_t)(g->nnz + 1) * sizeof(PetscScalar)));
+  SpTrsvCUDACall(cudaMalloc((void **)&g->idiag, (size_t)(g->n + 1) * sizeof(PetscScalar)));
+  SpTrsvCUDACall(cudaMalloc((void **)&g->flag, sizeof(int)));
+  if (g->use_graph && g->n && g->ncolors >= SPTRSV_CUDA_GRAPH_MIN_LAUNCHES)
+    for (PetscInt d = 0; d < 2; d++) PetscCall(SpTrsvMCCapture(g, (PetscBool)d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SpTrsvCUDAMCCreate - the host pattern by position uploaded (values follow), the graphs of both directions */
 PetscErrorCode SpTrsvCUDAMCCreate(SpTrsvMC mc, SpTrsvCUDAMC *gout)
 {
   SpTrsvCUDAMC g;
@@ -142,30 +184,216 @@ PetscErrorCode SpTrsvCUDAMCCreate(SpTrsvMC mc, SpTrsvCUDAMC *gout)
   for (PetscInt k = 0; k < mc->n; k++) nval = PetscMax(nval, mc->dmap[k] + 1);
   PetscCheck(mc->n < INT_MAX && mc->nnz < INT_MAX && nval < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "The CUDA kernels use 32-bit indices: n = %" PetscInt_FMT ", %" PetscInt_FMT " entries must be below %d", mc->n, nval, INT_MAX);
   PetscCall(SpTrsvCUDAGetStream(&st));
-  PetscCall(PetscNew(&g));
-  g->n         = (int)mc->n;
-  g->nnz       = (int)mc->nnz;
-  g->ncolors   = (int)mc->ncolors;
-  g->omega     = mc->omega;
-  g->shift     = mc->shift;
-  g->keep      = (PetscScalar)(1.0 - mc->omega);
-  g->plain     = mc->omega == 1.0 && mc->shift <= 0.0;
-  g->use_graph = mc->use_graph;
-  g->K         = 2;
-  while (g->K < 32 && (PetscInt64)g->K * g->n < g->nnz) g->K *= 2;
-  PetscCall(PetscMalloc1(mc->ncolors + 1, &g->colptr));
-  PetscCall(PetscArraycpy(g->colptr, mc->colptr, mc->ncolors + 1));
+  PetscCall(SpTrsvMCNewDevice(mc, &g));
+  *gout = g; /* freed by SpTrsvCUDAMCDestroy() from here on, also after an error below */
   PetscCall(SpTrsvCUDAUploadIndices(mc->perm, mc->n, &g->perm, st));
   PetscCall(SpTrsvCUDAUploadIndices(mc->ptr, mc->n + 1, &g->ptr, st));
   PetscCall(SpTrsvCUDAUploadIndices(mc->idx, mc->nnz, &g->idx, st));
   PetscCall(SpTrsvCUDAUploadIndices(mc->vmap, mc->nnz, &g->vmap, st));
   PetscCall(SpTrsvCUDAUploadIndices(mc->dmap, mc->n, &g->dmap, st));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->val, (size_t)(g->nnz + 1) * sizeof(PetscScalar)));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->idiag, (size_t)(g->n + 1) * sizeof(PetscScalar)));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->flag, sizeof(int)));
-  *gout = g; /* freed by SpTrsvCUDAMCDestroy() from here on, also after an error below */
-  if (g->use_graph && g->n && g->ncolors >= SPTRSV_CUDA_GRAPH_MIN_LAUNCHES)
-    for (PetscInt d = 0; d < 2; d++) PetscCall(SpTrsvMCCapture(g, (PetscBool)d));
+  PetscCall(SpTrsvMCFinishDevice(mc, g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+__global__ void SpTrsvMCIotaKernel(int n, int *__restrict__ v)
+{
+  for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < (size_t)n; k += (size_t)gridDim.x * blockDim.x) v[k] = (int)k;
+}
+
+/* cnt[c]: the rows of colour c */
+__global__ void SpTrsvMCCountKernel(int n, const int *__restrict__ color, int *cnt)
+{
+  for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < (size_t)n; k += (size_t)gridDim.x * blockDim.x) atomicAdd(cnt + color[k], 1);
+}
+
+/* len[k]: off-diagonal entries of the row at position k; dmap[k]: its diagonal (a row without one: atomicMin on *missing) */
+__global__ void SpTrsvMCLengthKernel(int n, const int *__restrict__ ia, const int *__restrict__ ja, const int *__restrict__ perm, int *__restrict__ len, int *__restrict__ dmap, int *missing)
+{
+  for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < (size_t)n; k += (size_t)gridDim.x * blockDim.x) {
+    const int r = perm[k];
+    int       d = -1;
+
+    for (int p = ia[r]; p < ia[r + 1]; p++)
+      if (ja[p] == r) d = p;
+    if (d < 0) atomicMin(missing, r);
+    len[k]  = ia[r + 1] - ia[r] - (d >= 0);
+    dmap[k] = d;
+  }
+}
+
+/* idx, vmap of the row at position k from ptr[k] on: its off-diagonal entries in stored order */
+__global__ void SpTrsvMCFillKernel(int n, const int *__restrict__ ia, const int *__restrict__ ja, const int *__restrict__ perm, const int *__restrict__ ptr, int *__restrict__ idx, int *__restrict__ vmap)
+{
+  for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < (size_t)n; k += (size_t)gridDim.x * blockDim.x) {
+    const int r = perm[k];
+    int       q = ptr[k];
+
+    for (int p = ia[r]; p < ia[r + 1]; p++)
+      if (ja[p] != r) {
+        idx[q]  = ja[p];
+        vmap[q] = p;
+        q++;
+      }
+  }
+}
+
+/*
+  SpTrsvCUDAMCCreateFromColors - the storage by position built on the GPU from the device CSR pattern (ia, ja) and the
+  device colours (0 .. ncolors - 1, some possibly unused); sets mc->ncolors (the non-empty colours), mc->colptr and
+  mc->nnz; the host pattern arrays of mc stay unset (SpTrsvCUDAMCDownloadPattern())
+*/
+PetscErrorCode SpTrsvCUDAMCCreateFromColors(SpTrsvMC mc, const int *ia, const int *ja, const int *color, PetscInt ncolors, SpTrsvCUDAMC *gout)
+{
+  SpTrsvCUDAMC g;
+  cudaStream_t st = NULL;
+  const int    n = (int)mc->n;
+  int         *keys = NULL, *rows = NULL, *len = NULL, *cnt = NULL, *hcnt = NULL, hmiss = INT_MAX, nnz = 0, endbit = 1;
+  void        *temp  = NULL;
+  size_t       bytes = 0, b2 = 0;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  PetscCall(SpTrsvMCNewDevice(mc, &g));
+  *gout = g; /* freed by SpTrsvCUDAMCDestroy() from here on */
+  while (endbit < 31 && ((PetscInt64)1 << endbit) < ncolors) endbit++;
+  SpTrsvCUDACall(cudaMalloc((void **)&g->perm, (size_t)(n + 1) * sizeof(int)));
+  SpTrsvCUDACall(cudaMalloc((void **)&g->ptr, (size_t)(n + 1) * sizeof(int)));
+  SpTrsvCUDACall(cudaMalloc((void **)&g->dmap, (size_t)(n + 1) * sizeof(int)));
+  SpTrsvCUDACall(cudaMalloc((void **)&keys, (size_t)(n + 1) * sizeof(int)));
+  SpTrsvCUDACall(cudaMalloc((void **)&rows, (size_t)(n + 1) * sizeof(int)));
+  SpTrsvCUDACall(cudaMalloc((void **)&len, (size_t)(n + 1) * sizeof(int)));
+  SpTrsvCUDACall(cudaMalloc((void **)&cnt, (size_t)(ncolors + 2) * sizeof(int)));
+  SpTrsvCUDACall(cudaMemsetAsync(cnt, 0, (size_t)ncolors * sizeof(int), st));
+  SpTrsvCUDACall(cudaMemcpyAsync(cnt + ncolors, &hmiss, sizeof(int), cudaMemcpyHostToDevice, st));
+  SpTrsvCUDACall(cudaMemsetAsync(len + n, 0, sizeof(int), st));
+  if (n) {
+    SpTrsvMCIotaKernel<<<SpTrsvMCGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, rows);
+    SpTrsvCUDACheckLaunch();
+    SpTrsvMCCountKernel<<<SpTrsvMCGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, color, cnt);
+    SpTrsvCUDACheckLaunch();
+    /* stable: the rows of a colour stay ascending */
+    SpTrsvCUDACall(cub::DeviceRadixSort::SortPairs(NULL, bytes, color, keys, rows, g->perm, n, 0, endbit, st));
+    SpTrsvCUDACall(cub::DeviceScan::ExclusiveSum(NULL, b2, len, g->ptr, n + 1, st));
+    bytes = PetscMax(bytes, b2);
+    SpTrsvCUDACall(cudaMalloc(&temp, bytes));
+    SpTrsvCUDACall(cub::DeviceRadixSort::SortPairs(temp, bytes, color, keys, rows, g->perm, n, 0, endbit, st));
+    SpTrsvMCLengthKernel<<<SpTrsvMCGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, ia, ja, g->perm, len, g->dmap, cnt + ncolors);
+    SpTrsvCUDACheckLaunch();
+    SpTrsvCUDACall(cub::DeviceScan::ExclusiveSum(temp, bytes, len, g->ptr, n + 1, st));
+  } else SpTrsvCUDACall(cudaMemsetAsync(g->ptr, 0, sizeof(int), st));
+  PetscCall(PetscMalloc1(ncolors + 1, &hcnt));
+  SpTrsvCUDACall(cudaMemcpyAsync(hcnt, cnt, (size_t)(ncolors + 1) * sizeof(int), cudaMemcpyDeviceToHost, st));
+  SpTrsvCUDACall(cudaMemcpyAsync(&nnz, g->ptr + n, sizeof(int), cudaMemcpyDeviceToHost, st));
+  SpTrsvCUDACall(cudaStreamSynchronize(st));
+  hmiss = hcnt[ncolors];
+  SpTrsvCUDACall(cudaFree(keys));
+  SpTrsvCUDACall(cudaFree(rows));
+  SpTrsvCUDACall(cudaFree(len));
+  SpTrsvCUDACall(cudaFree(cnt));
+  SpTrsvCUDACall(cudaFree(temp));
+  if (hmiss != INT_MAX) PetscCall(PetscFree(hcnt));
+  PetscCheck(hmiss == INT_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Gauss-Seidel: row %d has no diagonal entry", hmiss);
+  /* the non-empty colours */
+  PetscCall(PetscMalloc1(ncolors + 1, &mc->colptr));
+  mc->colptr[0] = 0;
+  mc->ncolors   = 0;
+  for (PetscInt c = 0; c < ncolors; c++)
+    if (hcnt[c]) {
+      mc->colptr[mc->ncolors + 1] = mc->colptr[mc->ncolors] + hcnt[c];
+      mc->ncolors++;
+    }
+  PetscCall(PetscFree(hcnt));
+  mc->nnz = nnz;
+  SpTrsvCUDACall(cudaMalloc((void **)&g->idx, (size_t)(nnz + 1) * sizeof(int)));
+  SpTrsvCUDACall(cudaMalloc((void **)&g->vmap, (size_t)(nnz + 1) * sizeof(int)));
+  if (n) {
+    SpTrsvMCFillKernel<<<SpTrsvMCGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, ia, ja, g->perm, g->ptr, g->idx, g->vmap);
+    SpTrsvCUDACheckLaunch();
+  }
+  PetscCall(SpTrsvMCFinishDevice(mc, g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvCUDAMCColorAndCreate - colour and build on the GPU (SpTrsvMCCreate() on the CUDA backend): the pattern is the
+  device CSR (ia, ja) when given (a MATSEQAIJCUSPARSE's, in place), else the host one (hia, hja) uploaded; the colours are
+  hcolor (nc of them: the natural colouring, made on the host) uploaded, or the GPU's by spec (auto: dmda when the grid
+  rule colours the matrix, else jp). Sets mc->coloring, rounds, grid_badrow, on_device. An explicit dmda rule that
+  does not colour the matrix leaves *gout NULL and its first bad row in mc->grid_badrow (the caller names the option).
+*/
+PetscErrorCode SpTrsvCUDAMCColorAndCreate(SpTrsvMC mc, const int *ia, const int *ja, const PetscInt *hia, const PetscInt *hja, const SpTrsvColoringSpec *spec, const PetscInt *hcolor, PetscInt nc, SpTrsvCUDAMC *gout)
+{
+  cudaStream_t       st  = NULL;
+  int               *uia = NULL, *uja = NULL, *color = NULL;
+  PetscInt           bad = -1, rounds = 0;
+  SpTrsvColoringType type = spec->type;
+
+  PetscFunctionBegin;
+  *gout = NULL;
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  if (!ia) {
+    PetscCheck(mc->n < INT_MAX && hia[mc->n] < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "The CUDA kernels use 32-bit indices: n = %" PetscInt_FMT ", %" PetscInt_FMT " entries must be below %d", mc->n, hia[mc->n], INT_MAX);
+    PetscCall(SpTrsvCUDAUploadIndices(hia, mc->n + 1, &uia, st));
+    PetscCall(SpTrsvCUDAUploadIndices(hja, hia[mc->n], &uja, st));
+    ia = uia;
+    ja = uja;
+  }
+  if (hcolor) {
+    PetscCall(SpTrsvCUDAUploadIndices(hcolor, mc->n, &color, st));
+    type = SPTRSV_COLORING_NATURAL;
+  } else {
+    SpTrsvCUDACall(cudaMalloc((void **)&color, (size_t)(mc->n + 1) * sizeof(int)));
+    if (spec->grid.dim > 0 && (type == SPTRSV_COLORING_DMDA || type == SPTRSV_COLORING_AUTO)) {
+      PetscCheck((PetscInt64)spec->grid.xm * spec->grid.ym * spec->grid.zm * spec->grid.dof == (PetscInt64)mc->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The DMDA has %" PetscInt_FMT " local rows, the matrix %" PetscInt_FMT, spec->grid.xm * spec->grid.ym * spec->grid.zm * spec->grid.dof, mc->n);
+      PetscCall(SpTrsvCUDAColoring(mc->n, ia, ja, SPTRSV_COLORING_DMDA, &spec->grid, color, &nc, &bad, &rounds));
+      if (bad < 0) type = SPTRSV_COLORING_DMDA;
+      else {
+        mc->grid_badrow = bad;
+        if (type == SPTRSV_COLORING_DMDA) type = SPTRSV_COLORING_AUTO; /* no storage: the caller reports */
+        else type = SPTRSV_COLORING_JP;
+      }
+    } else type = SPTRSV_COLORING_JP;
+    if (type == SPTRSV_COLORING_JP) PetscCall(SpTrsvCUDAColoring(mc->n, ia, ja, SPTRSV_COLORING_JP, NULL, color, &nc, &bad, &rounds));
+  }
+  if (type != SPTRSV_COLORING_AUTO) {
+    mc->coloring  = type;
+    mc->rounds    = rounds;
+    mc->on_device = PETSC_TRUE;
+    PetscCall(SpTrsvCUDAMCCreateFromColors(mc, ia, ja, color, nc, gout));
+  }
+  SpTrsvCUDACall(cudaFree(uia));
+  SpTrsvCUDACall(cudaFree(uja));
+  SpTrsvCUDACall(cudaFree(color));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a device int array of len entries into a new host PetscInt array */
+static PetscErrorCode SpTrsvMCDownloadInts(const int *d, PetscInt len, PetscInt *h, cudaStream_t st)
+{
+  int *tmp = NULL;
+
+  PetscFunctionBegin;
+  if (!len) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(len, &tmp));
+  SpTrsvCUDACall(cudaMemcpyAsync(tmp, d, (size_t)len * sizeof(int), cudaMemcpyDeviceToHost, st));
+  SpTrsvCUDACall(cudaStreamSynchronize(st));
+  for (PetscInt k = 0; k < len; k++) h[k] = tmp[k];
+  PetscCall(PetscFree(tmp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SpTrsvCUDAMCDownloadPattern - the host arrays perm, ptr, idx, vmap, dmap of mc (allocated by the caller) from the device */
+PetscErrorCode SpTrsvCUDAMCDownloadPattern(SpTrsvCUDAMC g, SpTrsvMC mc)
+{
+  cudaStream_t st = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  PetscCall(SpTrsvMCDownloadInts(g->perm, mc->n, mc->perm, st));
+  PetscCall(SpTrsvMCDownloadInts(g->ptr, mc->n + 1, mc->ptr, st));
+  PetscCall(SpTrsvMCDownloadInts(g->dmap, mc->n, mc->dmap, st));
+  PetscCall(SpTrsvMCDownloadInts(g->idx, mc->nnz, mc->idx, st));
+  PetscCall(SpTrsvMCDownloadInts(g->vmap, mc->nnz, mc->vmap, st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -230,6 +458,18 @@ PetscErrorCode SpTrsvCUDAMCSweep(SpTrsvCUDAMC g, PetscBool backward, PetscBool z
 }
 #else /* complex or exotic scalars: the CUDA backend reports itself unavailable, nothing here is called */
 PetscErrorCode SpTrsvCUDAMCCreate(SpTrsvMC mc, SpTrsvCUDAMC *gout)
+{
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA kernels need real scalars");
+}
+PetscErrorCode SpTrsvCUDAMCCreateFromColors(SpTrsvMC mc, const int *ia, const int *ja, const int *color, PetscInt ncolors, SpTrsvCUDAMC *gout)
+{
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA kernels need real scalars");
+}
+PetscErrorCode SpTrsvCUDAMCColorAndCreate(SpTrsvMC mc, const int *ia, const int *ja, const PetscInt *hia, const PetscInt *hja, const SpTrsvColoringSpec *spec, const PetscInt *hcolor, PetscInt nc, SpTrsvCUDAMC *gout)
+{
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA kernels need real scalars");
+}
+PetscErrorCode SpTrsvCUDAMCDownloadPattern(SpTrsvCUDAMC g, SpTrsvMC mc)
 {
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA kernels need real scalars");
 }

@@ -1,13 +1,15 @@
 static char help[] = "Device check of the multicolor sweeps of PC gs (-pc_gs_ordering multicolor): the CUDA kernels (src/cuda/gs_multicolor.cu)\n"
                      "against the host executor (src/mat/gs/multicolor.c) on random right-hand sides, forward/backward/symmetric,\n"
                      "omega != 1, its > 1, the diagonal shift, CUDA graphs on and off, the transposed application, refreshed values,\n"
-                     "and, with a CUDA PETSc, a MATSEQAIJCUSPARSE matrix whose values are gathered on the GPU in place.\n"
+                     "and, with a CUDA PETSc, a MATSEQAIJCUSPARSE matrix whose values are gathered on the GPU in place. The colouring\n"
+                     "(jp, dmda, natural) and colour-ordered storage built on the GPU equal the host's entry for entry.\n"
                      "  -require_cuda   fail when the CUDA backend is unavailable (tests/device/run.sh); otherwise only the host runs\n"
                      "  -quick          the small grid only (compute-sanitizer runs)\n\n";
 
 #include <petscksp.h>
 #include <petscsptrsv.h>
 #include <sptrsv/backend.h>
+#include <sptrsv/multicolor.h>
 #include "../../examples/common/stencil.h"
 
 static PetscInt npass = 0, nfail = 0;
@@ -208,6 +210,108 @@ static PetscErrorCode CheckMatrix(Mat A0, const char *name, PetscBool cuda, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* a grid description of SpTrsvBuildStencil's m x m x m natural ordering (dof 1): star (5/7-point) or box (9/27) */
+static void StencilGrid(PetscInt m, PetscInt dim, PetscBool box, SpTrsvGrid *g)
+{
+  g->dim = dim;
+  g->dof = 1;
+  g->s   = 1;
+  g->box = box;
+  g->xs = g->ys = g->zs = 0;
+  g->xm = g->ym = m;
+  g->zm = dim == 3 ? m : 1;
+}
+
+/* the storage of A coloured by type (grid for dmda/auto) on the host and on the GPU: equal entry for entry */
+static PetscErrorCode CheckStorage(Mat A, const char *name, SpTrsvColoringType type, const SpTrsvGrid *grid, const SpTrsvBackendOps *cudaops)
+{
+  SpTrsvColoringSpec spec;
+  SpTrsvMC           h, d;
+  PetscBool          ok;
+  PetscInt           bad = -1;
+
+  PetscFunctionBeginUser;
+  spec.type = type;
+  if (grid) spec.grid = *grid;
+  else PetscCall(PetscMemzero(&spec.grid, sizeof(spec.grid)));
+  PetscCall(SpTrsvMCCreate(A, 1.0, 0.0, &SpTrsvBackendHost, PETSC_FALSE, &spec, "-check_coloring", &h));
+  PetscCall(SpTrsvMCCreate(A, 1.0, 0.0, cudaops, PETSC_TRUE, &spec, "-check_coloring", &d));
+  PetscCall(SpTrsvMCGetHostPattern(d));
+  ok = (PetscBool)(h->ncolors == d->ncolors && h->nnz == d->nnz && h->coloring == d->coloring && h->grid_badrow == d->grid_badrow && d->on_device);
+  for (PetscInt c = 0; ok && c <= h->ncolors; c++) ok = (PetscBool)(h->colptr[c] == d->colptr[c]);
+  for (PetscInt k = 0; ok && k < h->n; k++) {
+    ok = (PetscBool)(h->perm[k] == d->perm[k] && h->ptr[k + 1] == d->ptr[k + 1] && h->dmap[k] == d->dmap[k] && h->ipos[k] == d->ipos[k]);
+    if (!ok) bad = k;
+  }
+  for (PetscInt q = 0; ok && q < h->nnz; q++) {
+    ok = (PetscBool)(h->idx[q] == d->idx[q] && h->vmap[q] == d->vmap[q]);
+    if (!ok) bad = q;
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "mc storage %-22s %-7s -> %-7s colours %3" PetscInt_FMT " (gpu %3" PetscInt_FMT ", %3" PetscInt_FMT " jp rounds) entries %9" PetscInt_FMT " grid rule bad row %" PetscInt_FMT "%s %s\n", name, SpTrsvColoringTypes[type], SpTrsvColoringTypes[d->coloring], h->ncolors, d->ncolors, d->rounds, h->nnz, h->grid_badrow, bad >= 0 ? " (first difference found)" : "", ok ? "PASS" : "FAIL"));
+  Count(ok);
+  PetscCall(SpTrsvMCDestroy(&h));
+  PetscCall(SpTrsvMCDestroy(&d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* rows 0 .. q-1 all coupled (a clique: q colours, several 64-colour windows) and a random sparse rest with a diagonal */
+static PetscErrorCode CliqueMatrix(PetscInt n, PetscInt q, PetscRandom rnd, Mat *A)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, q + 8, NULL, A));
+  for (PetscInt r = 0; r < n; r++) {
+    PetscCall(MatSetValue(*A, r, r, 10.0, INSERT_VALUES));
+    if (r < q)
+      for (PetscInt c = 0; c < q; c++)
+        if (c != r) PetscCall(MatSetValue(*A, r, c, -0.01, INSERT_VALUES));
+    for (PetscInt k = 0; k < 3; k++) {
+      PetscReal u;
+      PetscCall(PetscRandomGetValueReal(rnd, &u));
+      PetscCall(MatSetValue(*A, r, (PetscInt)(u * n) % n, -0.1, INSERT_VALUES)); /* one-sided: a nonsymmetric pattern */
+    }
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the GPU colourings and storage against the host's on stencils (with their grid rules), a clique, a random pattern */
+static PetscErrorCode CheckStorages(const SpTrsvBackendOps *cudaops, PetscBool quick, PetscRandom rnd)
+{
+  Mat        A;
+  SpTrsvGrid g;
+
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvBuildStencil(24, 24, 24, 7, &A));
+  StencilGrid(24, 3, PETSC_FALSE, &g);
+  PetscCall(CheckStorage(A, "lap3d7_24^3", SPTRSV_COLORING_JP, NULL, cudaops));
+  PetscCall(CheckStorage(A, "lap3d7_24^3", SPTRSV_COLORING_NATURAL, NULL, cudaops));
+  PetscCall(CheckStorage(A, "lap3d7_24^3", SPTRSV_COLORING_DMDA, &g, cudaops));
+  PetscCall(CheckStorage(A, "lap3d7_24^3", SPTRSV_COLORING_AUTO, &g, cudaops));
+  PetscCall(MatDestroy(&A));
+  PetscCall(SpTrsvBuildStencil(quick ? 10 : 40, quick ? 10 : 40, quick ? 10 : 40, 27, &A));
+  StencilGrid(quick ? 10 : 40, 3, PETSC_FALSE, &g); /* a star rule on a box stencil: auto falls back to jp */
+  PetscCall(CheckStorage(A, "lap3d27", SPTRSV_COLORING_AUTO, &g, cudaops));
+  g.box = PETSC_TRUE;
+  PetscCall(CheckStorage(A, "lap3d27 (box rule)", SPTRSV_COLORING_AUTO, &g, cudaops));
+  PetscCall(MatDestroy(&A));
+  PetscCall(SpTrsvBuildStencil(quick ? 30 : 300, quick ? 30 : 300, 1, 5, &A));
+  PetscCall(CheckStorage(A, "lap2d5", SPTRSV_COLORING_JP, NULL, cudaops));
+  PetscCall(MatDestroy(&A));
+  PetscCall(CliqueMatrix(quick ? 500 : 20000, 150, rnd, &A));
+  PetscCall(CheckStorage(A, "clique150+random", SPTRSV_COLORING_JP, NULL, cudaops));
+  PetscCall(CheckStorage(A, "clique150+random", SPTRSV_COLORING_NATURAL, NULL, cudaops));
+  PetscCall(MatDestroy(&A));
+  if (!quick) {
+    PetscCall(SpTrsvBuildStencil(129, 129, 129, 7, &A));
+    StencilGrid(129, 3, PETSC_FALSE, &g);
+    PetscCall(CheckStorage(A, "lap3d7_129^3", SPTRSV_COLORING_JP, NULL, cudaops));
+    PetscCall(CheckStorage(A, "lap3d7_129^3", SPTRSV_COLORING_AUTO, &g, cudaops));
+    PetscCall(MatDestroy(&A));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* a zero diagonal entry with omega = 1 and a negative shift: the device gather flags it, the host refresh names the
    row, and both PCs fail as PCSOR (PC_FACTOR_NUMERIC_ZEROPIVOT) */
 static PetscErrorCode CheckZeroDiagonal(PetscBool cuda, PetscBool devmat)
@@ -276,6 +380,7 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 20261124));
   PetscCall(PetscRandomSeed(rnd));
+  if (avail) PetscCall(CheckStorages(cudaops, quick, rnd));
   PetscCall(SpTrsvBuildStencil(24, 24, 24, 7, &A));
   PetscCall(CheckMatrix(A, "lap3d7_24^3", avail, PETSC_FALSE, rnd));
   if (devmat) PetscCall(CheckMatrix(A, "lap3d7_24^3_cusp", avail, PETSC_TRUE, rnd));

@@ -1,9 +1,11 @@
-static char help[] = "Tests of the multicolor ordering of PC gs (host backend): the greedy colouring is valid (no two adjacent rows share a\n"
-                     "colour) on generated and Matrix Market matrices; PCApply and PCApplyRichardson of -pc_gs_ordering multicolor equal\n"
+static char help[] = "Tests of the multicolor ordering of PC gs (host backend): the natural and jp colourings are valid (no two adjacent rows\n"
+                     "share a colour) on generated and Matrix Market matrices, jp is the greedy colouring in priority order, the dmda rule\n"
+                     "is used for a DMDA matrix and rejected for a matrix it does not colour; PCApply and PCApplyRichardson of -pc_gs_ordering multicolor equal\n"
                      "PCSOR on the colour-permuted matrix (MatPermute); PCApplyTranspose is the transpose; a value refresh follows A.\n"
                      "  -matdir <dir>  directory of the Matrix Market test matrices (default tests/data/matrices: run from the repository root)\n\n";
 
 #include <petscksp.h>
+#include <petscdmda.h>
 #include <petscsptrsv.h>
 #include <sptrsv/coloring.h>
 #include "../../examples/common/mmload.h"
@@ -11,6 +13,10 @@ static char help[] = "Tests of the multicolor ordering of PC gs (host backend): 
 #include "unit_common.h"
 
 static char matdir[PETSC_MAX_PATH_LEN] = "tests/data/matrices";
+
+/* the colouring the tests make and ask PC gs for (-mcgs_pc_gs_coloring) */
+static SpTrsvColoringType method = SPTRSV_COLORING_NATURAL;
+static DM                 pcdm   = NULL; /* a DMDA given to PC gs (PCSetDM) */
 
 /* an m^d grid (d = 2 or 3) with the 5/7-point (wide = false) or 9/27-point (wide) stencil; skew > 0 makes the
    values nonsymmetric, extra > 0 adds one-sided couplings (a structurally nonsymmetric pattern) */
@@ -43,7 +49,36 @@ static PetscErrorCode Grid(PetscInt m, PetscInt d, PetscBool wide, PetscReal ske
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the colouring PC gs makes, and its order: perm[k] = the row at position k */
+/* jp: every row has the smallest colour that none of its neighbours before it in the jp order holds (the greedy rule) */
+static PetscErrorCode CheckJPGreedy(PetscInt n, const PetscInt *ia, const PetscInt *ja, const PetscInt *color)
+{
+  PetscInt *ti, *tj, *fill, *mark, worst = -1;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc3(n + 1, &ti, n + 1, &fill, n + 2, &mark));
+  for (PetscInt r = 0; r < n; r++)
+    for (PetscInt p = ia[r]; p < ia[r + 1]; p++) ti[ja[p] + 1]++;
+  for (PetscInt c = 0; c < n; c++) ti[c + 1] += ti[c];
+  PetscCall(PetscMalloc1(ti[n] + 1, &tj));
+  for (PetscInt r = 0; r < n; r++)
+    for (PetscInt p = ia[r]; p < ia[r + 1]; p++) tj[ti[ja[p]] + fill[ja[p]]++] = r;
+  for (PetscInt v = 0; v < n && worst < 0; v++) {
+    PetscInt c = 0;
+
+    for (PetscInt p = ia[v]; p < ia[v + 1]; p++)
+      if (ja[p] != v && SpTrsvColoringBefore((unsigned int)ja[p], (unsigned int)v) && color[ja[p]] <= n) mark[color[ja[p]]] = v + 1;
+    for (PetscInt p = ti[v]; p < ti[v + 1]; p++)
+      if (tj[p] != v && SpTrsvColoringBefore((unsigned int)tj[p], (unsigned int)v) && color[tj[p]] <= n) mark[color[tj[p]]] = v + 1;
+    while (mark[c] == v + 1) c++;
+    if (color[v] != c) worst = v;
+  }
+  EXPECT(worst < 0, "jp: row %" PetscInt_FMT " does not have the smallest colour free among its neighbours before it", worst);
+  PetscCall(PetscFree(tj));
+  PetscCall(PetscFree3(ti, fill, mark));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the colouring PC gs makes with method (dmda: the rule of pcdm), and its order: perm[k] = the row at position k */
 static PetscErrorCode Colour(Mat A, PetscInt *ncolors, PetscInt **perm)
 {
   PetscInt        n, nr, *color, *colptr, bad;
@@ -54,10 +89,32 @@ static PetscErrorCode Colour(Mat A, PetscInt *ncolors, PetscInt **perm)
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
   PetscCall(PetscMalloc1(n + 1, &color));
   PetscCall(PetscMalloc1(n + 1, perm));
-  PetscCall(SpTrsvColoringGreedy(n, ia, ja, ncolors, color));
+  if (method == SPTRSV_COLORING_NATURAL) PetscCall(SpTrsvColoringGreedy(n, ia, ja, NULL, ncolors, color));
+  else if (method == SPTRSV_COLORING_JP) {
+    PetscCall(SpTrsvColoringJP(n, ia, ja, ncolors, color));
+    PetscCall(CheckJPGreedy(n, ia, ja, color));
+  } else {
+    SpTrsvGrid      g;
+    PetscInt        dim, dof, sw, xs, ys, zs, xm, ym, zm;
+    DMDAStencilType st;
+
+    PetscCall(DMDAGetInfo(pcdm, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, NULL, NULL, NULL, &st));
+    PetscCall(DMDAGetCorners(pcdm, &xs, &ys, &zs, &xm, &ym, &zm));
+    g.dim = dim;
+    g.dof = dof;
+    g.s   = sw;
+    g.box = (PetscBool)(st == DMDA_STENCIL_BOX);
+    g.xs  = xs;
+    g.ys  = ys;
+    g.zs  = zs;
+    g.xm  = xm;
+    g.ym  = ym;
+    g.zm  = zm;
+    PetscCall(SpTrsvColoringGridRule(&g, n, ncolors, color));
+  }
   PetscCall(SpTrsvColoringCheck(n, ia, ja, color, &bad));
   PetscCall(PetscMalloc1(*ncolors + 1, &colptr));
-  PetscCall(SpTrsvColoringOrder(n, *ncolors, color, colptr, *perm));
+  PetscCall(SpTrsvColoringOrder(n, ncolors, color, colptr, *perm));
   EXPECT(bad < 0, "colouring: row %" PetscInt_FMT " shares its colour with a neighbour", bad);
   for (PetscInt c = 0; c < *ncolors; c++) EXPECT(colptr[c + 1] > colptr[c], "colouring: colour %" PetscInt_FMT " is empty", c);
   /* every entry, either direction, joins different colours */
@@ -153,10 +210,13 @@ static PetscErrorCode MakePCs(Mat A, Mat B, const MCCase *c, PC *sor, PC *gs)
   PetscCall(PCGSSetIterations(*gs, c->its));
   PetscCall(PCGSSetOrdering(*gs, PC_GS_ORDERING_MULTICOLOR));
   PetscCall(PCSetOptionsPrefix(*gs, "mcgs_"));
+  if (pcdm) PetscCall(PCSetDM(*gs, pcdm));
+  PetscCall(PetscOptionsSetValue(NULL, "-mcgs_pc_gs_coloring", method == SPTRSV_COLORING_DMDA ? "auto" : SpTrsvColoringTypes[method]));
   PetscCall(PetscOptionsSetValue(NULL, "-mcgs_pc_gs_backend", "host"));
   PetscCall(PetscOptionsSetValue(NULL, "-mcgs_pc_gs_diagonal_shift", shift));
   PetscCall(PCSetFromOptions(*gs));
   PetscCall(PetscOptionsClearValue(NULL, "-mcgs_pc_gs_backend"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mcgs_pc_gs_coloring"));
   PetscCall(PetscOptionsClearValue(NULL, "-mcgs_pc_gs_diagonal_shift"));
   PetscCall(PCSetUp(*gs));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -255,12 +315,17 @@ static PetscErrorCode TestMatrix(Mat A, const char *name, PetscBool sweeps, Pets
   PetscInt nc, *perm;
 
   PetscFunctionBeginUser;
-  PetscCall(Colour(A, &nc, &perm));
-  EXPECT(nc >= minc && nc <= maxc, "%s: %" PetscInt_FMT " colours, expected %" PetscInt_FMT " .. %" PetscInt_FMT, name, nc, minc, maxc);
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: %" PetscInt_FMT " colours\n", name, nc));
-  if (sweeps)
-    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) PetscCall(TestCase(A, name, perm, &cases[k], rnd));
-  PetscCall(PetscFree(perm));
+  /* natural: the expected counts; jp (PC gs's default without a DMDA): a valid colouring, sweeps in its order */
+  for (PetscInt m = 0; m < 2; m++) {
+    method = m ? SPTRSV_COLORING_JP : SPTRSV_COLORING_NATURAL;
+    PetscCall(Colour(A, &nc, &perm));
+    if (!m) EXPECT(nc >= minc && nc <= maxc, "%s: %" PetscInt_FMT " colours, expected %" PetscInt_FMT " .. %" PetscInt_FMT, name, nc, minc, maxc);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: %" PetscInt_FMT " colours (%s)\n", name, nc, SpTrsvColoringTypes[method]));
+    if (sweeps)
+      for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) PetscCall(TestCase(A, name, perm, &cases[k], rnd));
+    PetscCall(PetscFree(perm));
+  }
+  method = SPTRSV_COLORING_NATURAL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -306,6 +371,53 @@ static PetscErrorCode TestRefresh(PetscRandom rnd)
   PetscCall(MatDestroy(&A));
   PetscCall(MatDestroy(&B));
   PetscCall(PetscFree(perm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  a DMDA matrix (dim, stencil width sw, dof, stencil type mst) with PC gs given a DMDA of type pst on the same grid: auto
+  colours with the dmda rule (ncol colours, sweeps compared) when it colours the matrix, with jp otherwise (ncol = 0)
+*/
+static PetscErrorCode TestGrid(PetscInt dim, PetscInt sw, PetscInt dof, DMDAStencilType mst, DMDAStencilType pst, PetscInt ncol, PetscInt ncolmax, PetscRandom rnd)
+{
+  static const MCCase c = {PC_GS_SYMMETRIC, 1.1, 0.0, 1};
+  DM                  da, pda;
+  Mat                 A;
+  PetscInt            m = 7, n, nc, *perm;
+  const PetscInt     *ia, *ja;
+  PetscScalar        *aa;
+  PetscBool           done;
+  char                name[128];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(name, sizeof(name), "DMDA %" PetscInt_FMT "-D %s width %" PetscInt_FMT " dof %" PetscInt_FMT " (PC's DMDA %s)", dim, mst == DMDA_STENCIL_BOX ? "box" : "star", sw, dof, pst == DMDA_STENCIL_BOX ? "box" : "star"));
+  for (PetscInt k = 0; k < 2; k++) {
+    DM *d = k ? &pda : &da;
+    if (dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_SELF, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, k ? pst : mst, m, m, 1, 1, dof, sw, NULL, NULL, d));
+    else PetscCall(DMDACreate3d(PETSC_COMM_SELF, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, k ? pst : mst, m, m, m, 1, 1, 1, dof, sw, NULL, NULL, NULL, d));
+    PetscCall(DMSetUp(*d));
+  }
+  PetscCall(DMCreateMatrix(da, &A));
+  PetscCall(MatSetOption(A, MAT_USE_INODES, PETSC_FALSE));
+  /* every stored entry -1 - 0.1 (r % 3), the diagonal the row length: diagonally dominant */
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+  PetscCall(MatSeqAIJGetArray(A, &aa));
+  for (PetscInt r = 0; r < n; r++)
+    for (PetscInt p = ia[r]; p < ia[r + 1]; p++) aa[p] = ja[p] == r ? (PetscScalar)(ia[r + 1] - ia[r] + 1) : -1.0 - 0.1 * (r % 3);
+  PetscCall(MatSeqAIJRestoreArray(A, &aa));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+  pcdm   = pda;
+  method = ncol ? SPTRSV_COLORING_DMDA : SPTRSV_COLORING_JP;
+  PetscCall(Colour(A, &nc, &perm));
+  if (ncol) EXPECT(nc >= ncol && nc <= ncolmax, "%s: %" PetscInt_FMT " colours, expected %" PetscInt_FMT " .. %" PetscInt_FMT, name, nc, ncol, ncolmax);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: %" PetscInt_FMT " colours (%s)\n", name, nc, SpTrsvColoringTypes[method]));
+  PetscCall(TestCase(A, name, perm, &c, rnd)); /* PC gs with -pc_gs_coloring auto must have coloured as method did */
+  PetscCall(PetscFree(perm));
+  pcdm   = NULL;
+  method = SPTRSV_COLORING_NATURAL;
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&da));
+  PetscCall(DMDestroy(&pda));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -364,6 +476,10 @@ int main(int argc, char **argv)
   PetscCall(TestFile("cryg2500", PETSC_FALSE, rnd));
   PetscCall(TestFile("rajat19", PETSC_FALSE, rnd));
   PetscCall(TestRefresh(rnd));
+  PetscCall(TestGrid(2, 1, 2, DMDA_STENCIL_STAR, DMDA_STENCIL_STAR, 2, 4, rnd));  /* red-black per component */
+  PetscCall(TestGrid(3, 1, 1, DMDA_STENCIL_STAR, DMDA_STENCIL_STAR, 2, 2, rnd));  /* red-black */
+  PetscCall(TestGrid(2, 2, 1, DMDA_STENCIL_BOX, DMDA_STENCIL_BOX, 9, 9, rnd));    /* 3 x 3 residues */
+  PetscCall(TestGrid(3, 1, 1, DMDA_STENCIL_BOX, DMDA_STENCIL_STAR, 0, 0, rnd));   /* a 27-point matrix, a star DMDA: jp */
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_multicolor: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());

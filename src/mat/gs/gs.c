@@ -126,6 +126,7 @@ static PetscErrorCode SpTrsvGSFillValues(SpTrsvGS gs, Mat A)
   gs->nonfinite_col   = -1;
   gs->nonfinite_idiag = PETSC_FALSE;
   gs->devvalues       = PETSC_FALSE;
+  if (mc) PetscCall(SpTrsvMCGetHostPattern(mc)); /* built on the GPU: the host copy is fetched for this host refresh only */
   PetscCall(MatSeqAIJGetArrayRead(A, &aa));
   for (PetscInt r = 0; r < gs->n; r++) {
     if (gs->ordering == SPTRSV_GS_ORDERING_MULTICOLOR) {
@@ -249,10 +250,11 @@ PetscErrorCode SpTrsvGSCreate(Mat A, PetscReal omega, PetscReal shift, SpTrsvFor
 }
 
 /*
-  SpTrsvGSCreateMulticolor - colour the symmetrized graph of a sequential AIJ matrix and store it in colour
-  order for the backend (once per pattern); sweeps are Gauss-Seidel in the colour order (include/sptrsv/multicolor.h)
+  SpTrsvGSCreateMulticolor - colour the symmetrized graph of a sequential AIJ matrix (spec: the method, option: its
+  option's name for messages) and store it in colour order for the backend (once per pattern, on the GPU for the CUDA
+  backend); sweeps are Gauss-Seidel in the colour order (include/sptrsv/multicolor.h)
 */
-PetscErrorCode SpTrsvGSCreateMulticolor(Mat A, PetscReal omega, PetscReal shift, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvGS *gsout)
+PetscErrorCode SpTrsvGSCreateMulticolor(Mat A, PetscReal omega, PetscReal shift, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, const SpTrsvColoringSpec *spec, const char option[], SpTrsvGS *gsout)
 {
   SpTrsvGS gs;
 
@@ -261,7 +263,7 @@ PetscErrorCode SpTrsvGSCreateMulticolor(Mat A, PetscReal omega, PetscReal shift,
   PetscCall(MatGetSize(A, &gs->n, NULL));
   gs->ordering  = SPTRSV_GS_ORDERING_MULTICOLOR;
   gs->structsym = PETSC_TRUE; /* sweeps are in place whatever the pattern: a colour's rows do not read each other */
-  PetscCall(SpTrsvMCCreate(A, omega, shift, backend, opts->use_graph, &gs->mc));
+  PetscCall(SpTrsvMCCreate(A, omega, shift, backend, opts->use_graph, spec, option, &gs->mc));
   PetscCall(PetscMalloc1(gs->n + 1, &gs->didiag));
   PetscCall(PetscObjectReference((PetscObject)A));
   gs->A = A;

@@ -51,7 +51,7 @@ static PetscErrorCode SpTrsvMCBuild(SpTrsvMC mc, const PetscInt *ia, const Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the device copy on the CUDA backend */
+/* the device copy of a host-built storage on the CUDA backend */
 static PetscErrorCode SpTrsvMCCreateDevice(SpTrsvMC mc)
 {
   PetscFunctionBegin;
@@ -71,22 +71,90 @@ static PetscErrorCode SpTrsvMCNew(PetscInt n, PetscReal omega, PetscReal shift, 
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&mc));
-  mc->n         = n;
-  mc->omega     = omega;
-  mc->shift     = shift;
-  mc->backend   = backend;
-  mc->use_graph = use_graph;
-  mc->transpose = transpose;
-  PetscCall(PetscMalloc2(n + 1, &mc->perm, n + 1, &mc->ipos));
-  *mcout = mc;
+  mc->n           = n;
+  mc->omega       = omega;
+  mc->shift       = shift;
+  mc->backend     = backend;
+  mc->use_graph   = use_graph;
+  mc->transpose   = transpose;
+  mc->grid_badrow = -1;
+  *mcout          = mc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the error of -pc_gs_coloring dmda when the rule does not colour the matrix */
+static PetscErrorCode SpTrsvMCGridError(const SpTrsvColoringSpec *spec, const char option[], PetscInt badrow)
+{
+  PetscFunctionBegin;
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "%s dmda: the DMDA's rule (%s stencil of width %" PetscInt_FMT ", %" PetscInt_FMT " components per node) gives local row %" PetscInt_FMT " the colour of a row it is coupled to (the matrix is not that stencil, e.g. a Galerkin coarse operator, or a periodic grid of odd size): use %s jp or auto", option, spec->grid.box ? "box" : "star", spec->grid.s, spec->grid.dof, badrow, option);
+}
+
+/* the colours on the host by spec (auto: dmda when the grid rule colours the matrix, else jp) */
+static PetscErrorCode SpTrsvMCColorHost(SpTrsvMC mc, const SpTrsvColoringSpec *spec, const char option[], const PetscInt *ia, const PetscInt *ja, PetscInt *ncolors, PetscInt *color)
+{
+  SpTrsvColoringType type = spec->type;
+
+  PetscFunctionBegin;
+  PetscCheck(type != SPTRSV_COLORING_DMDA || spec->grid.dim > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "%s dmda needs a DMDA on the PC (KSPSetDM(), PCSetDM()) whose local rows are the matrix's", option);
+  if (spec->grid.dim > 0 && (type == SPTRSV_COLORING_DMDA || type == SPTRSV_COLORING_AUTO)) {
+    PetscInt bad;
+
+    PetscCall(SpTrsvColoringGridRule(&spec->grid, mc->n, ncolors, color));
+    PetscCall(SpTrsvColoringCheck(mc->n, ia, ja, color, &bad));
+    if (bad < 0) {
+      mc->coloring = SPTRSV_COLORING_DMDA;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    if (type == SPTRSV_COLORING_DMDA) PetscCall(SpTrsvMCGridError(spec, option, bad));
+    mc->grid_badrow = bad;
+  }
+  mc->coloring = type == SPTRSV_COLORING_NATURAL ? SPTRSV_COLORING_NATURAL : SPTRSV_COLORING_JP;
+  if (mc->coloring == SPTRSV_COLORING_NATURAL) PetscCall(SpTrsvColoringGreedy(mc->n, ia, ja, NULL, ncolors, color));
+  else PetscCall(SpTrsvColoringJP(mc->n, ia, ja, ncolors, color));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* CUDA backend: colour (natural on the host, jp and dmda on the GPU) and build the storage on the GPU */
+static PetscErrorCode SpTrsvMCCreateOnDevice(SpTrsvMC mc, Mat A, const SpTrsvColoringSpec *spec, const char option[], const PetscInt *ia, const PetscInt *ja)
+{
+  PetscFunctionBegin;
+#if defined(PETSC_SPTRSV_HAVE_CUDA)
+  {
+    const PetscInt *dia = NULL, *dja = NULL;
+    PetscInt       *hcolor = NULL, nc = 0;
+
+    PetscCheck(spec->type != SPTRSV_COLORING_DMDA || spec->grid.dim > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "%s dmda needs a DMDA on the PC (KSPSetDM(), PCSetDM()) whose local rows are the matrix's", option);
+  #if defined(PETSC_HAVE_CUDA)
+    {
+      PetscBool cusp = PETSC_FALSE;
+
+      PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &cusp));
+      if (cusp && sizeof(PetscInt) == sizeof(int)) PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &dia, &dja));
+    }
+  #endif
+    if (spec->type == SPTRSV_COLORING_NATURAL) {
+      PetscCall(PetscMalloc1(mc->n + 1, &hcolor));
+      PetscCall(SpTrsvColoringGreedy(mc->n, ia, ja, NULL, &nc, hcolor));
+    }
+    PetscCall(SpTrsvCUDAMCColorAndCreate(mc, (const int *)dia, (const int *)dja, ia, ja, spec, hcolor, nc, (SpTrsvCUDAMC *)&mc->dev));
+  #if defined(PETSC_HAVE_CUDA)
+    if (dia) PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &dia, &dja));
+  #endif
+    PetscCall(PetscFree(hcolor));
+    if (!mc->dev) PetscCall(SpTrsvMCGridError(spec, option, mc->grid_badrow));
+  }
+#else
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Multicolor sweeps on backend %s need a CUDA build of the plugin", mc->backend->name);
+#endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-  SpTrsvMCCreate - colour the symmetrized graph of a sequential AIJ matrix (greedy, natural order) and store
-  it in colour order for the backend; values follow with SpTrsvMCSetValues() or SpTrsvMCSetValuesDevice()
+  SpTrsvMCCreate - colour the symmetrized graph of a sequential AIJ matrix (spec: include/sptrsv/coloring.h; option: the
+  name of the colouring option, for messages) and store it in colour order for the backend: on the host, or on the GPU
+  for the CUDA backend; values follow with SpTrsvMCSetValues() or SpTrsvMCSetValuesDevice()
 */
-PetscErrorCode SpTrsvMCCreate(Mat A, PetscReal omega, PetscReal shift, const SpTrsvBackendOps *backend, PetscBool use_graph, SpTrsvMC *mcout)
+PetscErrorCode SpTrsvMCCreate(Mat A, PetscReal omega, PetscReal shift, const SpTrsvBackendOps *backend, PetscBool use_graph, const SpTrsvColoringSpec *spec, const char option[], SpTrsvMC *mcout)
 {
   SpTrsvMC        mc;
   PetscInt        n, nr, *color;
@@ -97,17 +165,38 @@ PetscErrorCode SpTrsvMCCreate(Mat A, PetscReal omega, PetscReal shift, const SpT
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot get the rows of the matrix");
   PetscCall(SpTrsvMCNew(n, omega, shift, backend, use_graph, PETSC_FALSE, &mc));
-  PetscCall(PetscMalloc1(n + 1, &color));
-  PetscCall(SpTrsvColoringGreedy(n, ia, ja, &mc->ncolors, color));
-  PetscCall(PetscMalloc1(mc->ncolors + 1, &mc->colptr));
-  PetscCall(SpTrsvColoringOrder(n, mc->ncolors, color, mc->colptr, mc->perm));
-  PetscCall(PetscFree(color));
-  for (PetscInt k = 0; k < n; k++) mc->ipos[mc->perm[k]] = k;
-  PetscCall(SpTrsvMCBuild(mc, ia, ja));
+  if (backend->memtype != PETSC_MEMTYPE_HOST) {
+    PetscCall(SpTrsvMCCreateOnDevice(mc, A, spec, option, ia, ja));
+  } else {
+    PetscCall(PetscMalloc1(n + 1, &color));
+    PetscCall(SpTrsvMCColorHost(mc, spec, option, ia, ja, &mc->ncolors, color));
+    PetscCall(PetscMalloc1(mc->ncolors + 1, &mc->colptr));
+    PetscCall(PetscMalloc2(n + 1, &mc->perm, n + 1, &mc->ipos));
+    PetscCall(SpTrsvColoringOrder(n, &mc->ncolors, color, mc->colptr, mc->perm));
+    PetscCall(PetscFree(color));
+    for (PetscInt k = 0; k < n; k++) mc->ipos[mc->perm[k]] = k;
+    PetscCall(SpTrsvMCBuild(mc, ia, ja));
+  }
   nr = n; /* MatRestoreRowIJ() may reset its size argument */
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ia, &ja, &done));
-  PetscCall(SpTrsvMCCreateDevice(mc));
   *mcout = mc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SpTrsvMCGetHostPattern - the host arrays (perm, ipos, ptr, idx, vmap, dmap; val and idiag allocated) of a storage built on the GPU */
+PetscErrorCode SpTrsvMCGetHostPattern(SpTrsvMC mc)
+{
+  PetscFunctionBegin;
+  if (mc->perm) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(mc->dev, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A multicolor storage without a host or device pattern");
+  PetscCall(PetscMalloc2(mc->n + 1, &mc->perm, mc->n + 1, &mc->ipos));
+  PetscCall(PetscMalloc2(mc->n + 1, &mc->ptr, mc->n + 1, &mc->dmap));
+  PetscCall(PetscMalloc2(mc->nnz + 1, &mc->idx, mc->nnz + 1, &mc->vmap));
+  PetscCall(PetscCalloc2(mc->nnz + 1, &mc->val, mc->n + 1, &mc->idiag));
+#if defined(PETSC_SPTRSV_HAVE_CUDA)
+  PetscCall(SpTrsvCUDAMCDownloadPattern((SpTrsvCUDAMC)mc->dev, mc));
+#endif
+  for (PetscInt k = 0; k < mc->n; k++) mc->ipos[mc->perm[k]] = k;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -123,8 +212,11 @@ PetscErrorCode SpTrsvMCCreateTranspose(SpTrsvMC mc, Mat A, SpTrsvMC *mctout)
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot get the rows of the matrix");
   PetscCheck(n == mc->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The matrix has %" PetscInt_FMT " rows, the colouring %" PetscInt_FMT, n, mc->n);
+  PetscCall(SpTrsvMCGetHostPattern(mc));
   PetscCall(SpTrsvMCNew(n, mc->omega, mc->shift, mc->backend, mc->use_graph, PETSC_TRUE, &t));
-  t->ncolors = mc->ncolors;
+  PetscCall(PetscMalloc2(n + 1, &t->perm, n + 1, &t->ipos));
+  t->ncolors  = mc->ncolors;
+  t->coloring = mc->coloring;
   PetscCall(PetscMalloc1(mc->ncolors + 1, &t->colptr));
   PetscCall(PetscArraycpy(t->colptr, mc->colptr, mc->ncolors + 1));
   PetscCall(PetscArraycpy(t->perm, mc->perm, n));
@@ -144,6 +236,7 @@ PetscErrorCode SpTrsvMCCreateTranspose(SpTrsvMC mc, Mat A, SpTrsvMC *mctout)
 PetscErrorCode SpTrsvMCSetValues(SpTrsvMC mc, const PetscScalar *aa, const PetscScalar *idiag)
 {
   PetscFunctionBegin;
+  PetscCall(SpTrsvMCGetHostPattern(mc));
   for (PetscInt q = 0; q < mc->nnz; q++) mc->val[q] = aa[mc->vmap[q]];
   for (PetscInt k = 0; k < mc->n; k++) mc->idiag[k] = idiag[mc->perm[k]];
 #if defined(PETSC_SPTRSV_HAVE_CUDA)
@@ -234,8 +327,17 @@ PetscErrorCode SpTrsvMCView(SpTrsvMC mc, PetscViewer viewer)
     PetscCall(PetscSNPrintf(item, sizeof(item), " ... (min %" PetscInt_FMT ", max %" PetscInt_FMT ")", mn, mx));
     PetscCall(PetscStrlcat(line, item, sizeof(line)));
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " colours (greedy distance-1 colouring of the symmetrized pattern), rows per colour: %s\n", mc->ncolors, line));
-  if (mc->dev) PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " off-diagonal entries stored in colour order; a sweep is %" PetscInt_FMT " launches (CUDA, one per colour%s)\n", mc->nnz, mc->ncolors, mc->use_graph && mc->ncolors > 1 ? ", replayed as a CUDA graph" : ""));
+  {
+    char how[128];
+
+    if (mc->coloring == SPTRSV_COLORING_DMDA) PetscCall(PetscSNPrintf(how, sizeof(how), "dmda: the rule of the PC's DMDA, checked against the matrix, on the %s", mc->on_device ? "GPU" : "host"));
+    else if (mc->coloring == SPTRSV_COLORING_JP && mc->on_device) PetscCall(PetscSNPrintf(how, sizeof(how), "jp: greedy in hash order of the symmetrized pattern, %" PetscInt_FMT " rounds on the GPU", mc->rounds));
+    else if (mc->coloring == SPTRSV_COLORING_JP) PetscCall(PetscSNPrintf(how, sizeof(how), "jp: greedy in hash order of the symmetrized pattern, on the host"));
+    else PetscCall(PetscSNPrintf(how, sizeof(how), "natural: greedy in row order of the symmetrized pattern, on the host"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " colours (%s), rows per colour: %s\n", mc->ncolors, how, line));
+  }
+  if (mc->grid_badrow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "the DMDA's colouring rule was not used: it gives local row %" PetscInt_FMT " the colour of a row coupled to it\n", mc->grid_badrow));
+  if (mc->dev) PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " off-diagonal entries stored in colour order (%s); a sweep is %" PetscInt_FMT " launches (CUDA, one per colour%s)\n", mc->nnz, mc->on_device ? "built on the GPU" : "built on the host, uploaded", mc->ncolors, mc->use_graph && mc->ncolors > 1 ? ", replayed as a CUDA graph" : ""));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " off-diagonal entries stored in colour order; a sweep is %" PetscInt_FMT " colour passes (host executor)\n", mc->nnz, mc->ncolors));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -5,6 +5,7 @@
 */
 #include <sptrsv/gs.h>
 #include <petsc/private/pcimpl.h>
+#include <petscdmda.h>
 
 const char *const PCGSTypes[]      = {"", "forward", "backward", "symmetric", "PCGSType", "PC_GS_", NULL};
 const char *const PCGSOrderings[]  = {"exact", "multicolor", "PCGSOrdering", "PC_GS_ORDERING_", NULL};
@@ -13,6 +14,8 @@ typedef struct {
   /* options */
   PCGSType            type;
   PCGSOrdering        ordering;
+  SpTrsvColoringType  coloring; /* multicolor: natural, jp, dmda or auto */
+  char                coloring_option[256]; /* its option name as the user types it (with the prefix) */
   PetscReal           omega, shift;
   PetscInt            its;
   PetscInt            lits; /* PCSOR's local iterations (-pc_sor_lits): its * lits iterations on one process */
@@ -30,6 +33,7 @@ typedef struct {
   PetscReal               gs_omega, gs_shift; /* parameters gs was built with */
   SpTrsvFormat            gs_format;
   PCGSOrdering            gs_ordering;
+  SpTrsvColoringType      gs_coloring;
   SpTrsvPath              path; /* the path the sweeps run on */
   const SpTrsvBackendOps *backend;
   char                    backend_note[256];
@@ -112,6 +116,34 @@ static PetscErrorCode PCGSFailed_Private(PC pc, Vec y, PetscBool *failed)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the local box of the PC's DMDA when its rows are those of Aloc (the dmda colouring rule); grid->dim = 0 otherwise */
+static PetscErrorCode PCGSGetGrid_Private(PC pc, Mat Aloc, SpTrsvGrid *grid)
+{
+  PetscBool       isda = PETSC_FALSE;
+  PetscInt        dim, dof, s, xs, ys, zs, xm, ym, zm, m;
+  DMDAStencilType st;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(grid, sizeof(*grid)));
+  if (pc->dm) PetscCall(PetscObjectTypeCompare((PetscObject)pc->dm, DMDA, &isda));
+  if (!isda) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMDAGetInfo(pc->dm, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &s, NULL, NULL, NULL, &st));
+  PetscCall(DMDAGetCorners(pc->dm, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(MatGetLocalSize(Aloc, &m, NULL));
+  if ((PetscInt64)xm * ym * zm * dof != (PetscInt64)m || dim < 1) PetscFunctionReturn(PETSC_SUCCESS); /* not the DM's rows */
+  grid->dim = dim;
+  grid->dof = dof;
+  grid->s   = s;
+  grid->box = (PetscBool)(st == DMDA_STENCIL_BOX);
+  grid->xs  = xs;
+  grid->ys  = ys;
+  grid->zs  = zs;
+  grid->xm  = xm;
+  grid->ym  = ym;
+  grid->zm  = zm;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_GS(PC pc)
 {
   PC_GS    *jac = (PC_GS *)pc->data;
@@ -123,7 +155,7 @@ static PetscErrorCode PCSetUp_GS(PC pc)
   PetscCall(PCGSGetLocalMatrix(pc, &Aloc, &local));
   PetscCheck(!local || !jac->type_global, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "%s: PCSOR's sweeps over the whole parallel matrix are not supported (PCSOR says \"Parallel SOR not supported\"); use its local variant (%s), which is what PC gs does on each process's diagonal block", jac->src_type,
              jac->type == PC_GS_FORWARD ? "-pc_sor_local_forward" : (jac->type == PC_GS_BACKWARD ? "-pc_sor_local_backward" : "-pc_sor_local_symmetric"));
-  rebuild = (PetscBool)(!jac->gs || !pc->setupcalled || pc->flag == DIFFERENT_NONZERO_PATTERN || Aloc != jac->Aloc || jac->gs_omega != jac->omega || jac->gs_shift != jac->shift || jac->gs_format != jac->format || jac->gs_ordering != jac->ordering);
+  rebuild = (PetscBool)(!jac->gs || !pc->setupcalled || pc->flag == DIFFERENT_NONZERO_PATTERN || Aloc != jac->Aloc || jac->gs_omega != jac->omega || jac->gs_shift != jac->shift || jac->gs_format != jac->format || jac->gs_ordering != jac->ordering || jac->gs_coloring != jac->coloring);
   if (rebuild) {
     PetscBool      automatic;
     char           option[256];
@@ -136,7 +168,14 @@ static PetscErrorCode PCSetUp_GS(PC pc)
     PetscCall(PetscStrcmp(jac->scheduler, "auto", &automatic));
     /* auto: element on the GPU (no barrier per level), level on the host (the same rows, fewer checks) */
     PetscCall(SpTrsvPathFind(automatic ? (jac->backend->memtype == PETSC_MEMTYPE_HOST ? "level" : "element") : jac->scheduler, &jac->path));
-    if (jac->ordering == PC_GS_ORDERING_MULTICOLOR) PetscCall(SpTrsvGSCreateMulticolor(Aloc, jac->omega, jac->shift, jac->backend, &jac->opts, &jac->gs));
+    if (jac->ordering == PC_GS_ORDERING_MULTICOLOR) {
+      SpTrsvColoringSpec spec;
+
+      spec.type = jac->coloring;
+      PetscCall(PCGSGetGrid_Private(pc, Aloc, &spec.grid));
+      PetscCall(SpTrsvOptionName((PetscObject)pc, "pc_gs_coloring", jac->coloring_option, sizeof(jac->coloring_option)));
+      PetscCall(SpTrsvGSCreateMulticolor(Aloc, jac->omega, jac->shift, jac->backend, &jac->opts, &spec, jac->coloring_option, &jac->gs));
+    }
     else PetscCall(SpTrsvGSCreate(Aloc, jac->omega, jac->shift, jac->format, jac->path, jac->backend, &jac->opts, &jac->gs));
     PetscCall(SpTrsvStagingCreate(jac->backend, jac->gs->n, &jac->staging));
     PetscCall((*jac->backend->vec_alloc)(jac->gs->n, &jac->work));
@@ -146,6 +185,7 @@ static PetscErrorCode PCSetUp_GS(PC pc)
     jac->gs_shift  = jac->shift;
     jac->gs_format   = jac->format;
     jac->gs_ordering = jac->ordering;
+    jac->gs_coloring = jac->coloring;
   } else PetscCall(SpTrsvGSUpdateValues(jac->gs, Aloc));
   PetscCall(PCGSCheckValues_Private(pc));
   PetscCall(PetscLogEventEnd(SPTRSV_GSSetup, pc, 0, 0, 0));
@@ -270,6 +310,7 @@ static PetscErrorCode PCSetFromOptions_GS(PC pc, SpTrsvOptionItems PetscOptionsO
   PetscCall(PetscOptionsInt("-pc_gs_its", "Iterations per application", "PCGSSetIterations", jac->its, &jac->its, &gits));
   PetscCall(PetscOptionsReal("-pc_gs_diagonal_shift", "Add to the diagonal entries", "", jac->shift, &jac->shift, &gshift));
   PetscCall(PetscOptionsEnum("-pc_gs_ordering", "Order of the rows: exact (natural, PCSOR's iterates) or multicolor (colour by colour, one launch per colour)", "PCGSSetOrdering", PCGSOrderings, (PetscEnum)jac->ordering, (PetscEnum *)&jac->ordering, NULL));
+  PetscCall(PetscOptionsEnum("-pc_gs_coloring", "Multicolor: the colouring (auto: dmda when the PC's DMDA rule colours the matrix, else jp; jp: parallel greedy, on the GPU for the CUDA backend; natural: greedy in row order, on the host)", "PCGSSetOrdering", SpTrsvColoringTypes, (PetscEnum)jac->coloring, (PetscEnum *)&jac->coloring, NULL));
   {
     PetscInt           npaths;
     const char *const *paths;
