@@ -126,11 +126,13 @@ device_build_bench() {
   step "build-$prog" 1 120 "${MAKE[@]}" MM_SRC="$MM_SRC" MM_FLAGS="$MM_FLAGS" ZLIB="$ZLIB" --eval="$target: \$($srcvar) \$(MM_SRC) \$(SPTRSV_AR) ; \$(PCC) \$(PCC_FLAGS) \$(WARN) \$(SPTRSV_CPP) \$(MM_FLAGS) -o \$@ \$($srcvar) \$(MM_SRC) \$(SPTRSV_AR) \$(LINK_LIBS) \$(CUDA_LIBS) \$(ZLIB)" "$target"
 }
 
-# device_build_tutorial EX: PETSc's ksp tutorial EX.c (carried in $TUTDIR) into $WORK/EX; nonzero when missing or failed
+# device_build_tutorial EX [SRCDIR]: PETSc's tutorial EX.c (carried in $TUTDIR; SRCDIR, its folder in PETSc's source,
+# only names where to copy it from: default src/ksp/ksp/tutorials, src/snes/tutorials for snes ex19) into $WORK/EX.
+# Every tutorial builds the same way (one C file against libpetsc). Nonzero when missing or failed.
 device_build_tutorial() {
-  local ex=$1 target=${WORK#"$ROOT"/}/$1
+  local ex=$1 srcdir=${2:-src/ksp/ksp/tutorials} target=${WORK#"$ROOT"/}/$1
   if [ ! -f "$TUTDIR/$ex.c" ]; then
-    say "NOTE: $TUTDIR/$ex.c missing: no end-to-end runs with it (copy PETSc 3.26.1's src/ksp/ksp/tutorials/$ex.c there)"
+    say "NOTE: $TUTDIR/$ex.c missing: no end-to-end runs with it (copy PETSc 3.26.1's $srcdir/$ex.c there; an install has it in share/petsc/examples/$srcdir)"
     record "build-$ex" "FAIL(no source)" 0
     FAILED=1
     return 1

@@ -72,7 +72,7 @@ finish() {
 device_prepare || finish
 device_build_bench bench_isai BENCH_ISAI_SRC || finish
 HAVE_EX19=1 HAVE_EX56=1
-device_build_tutorial ex19 || HAVE_EX19=0
+device_build_tutorial ex19 src/snes/tutorials || HAVE_EX19=0
 device_build_tutorial ex56 || HAVE_EX56=0
 
 COMMON=(-ksp_type gmres -ksp_gmres_restart 30 -ksp_rtol 1e-8 -ksp_max_it "$MAXIT" -ksp_converged_reason -ksp_view -log_view -log_view_gpu_time -dll_append "$ROOT/lib/libpetscsptrsv.so")
