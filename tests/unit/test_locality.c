@@ -1,9 +1,12 @@
 static char help[] = "Unit tests of the locality path's analysis (paper 004): the sub-graph partition is feasible (edges only from a lower or\n"
                      "equal sub-graph to a higher one, at most n_max rows each), its sub-graph levels and time slots are exact and\n"
                      "conflict-free, on hand-checked, random and structured triangles (banded, block-diagonal, chains, empty rows,\n"
-                     "stars, grids), both orientations, many caps; a corrupted partition is rejected.\n";
+                     "stars, grids), both orientations, many caps; a corrupted partition or schedule is rejected; the host executor\n"
+                     "matches the level path, and MatSolve, MatSolveTranspose, MatMatSolve(Transpose) match PETSc's ILU/ICC.\n";
 
 #include <sptrsv/paths/locality.h>
+#include <petscksp.h>
+#include "../../examples/common/stencil.h"
 #include "unit_common.h"
 
 typedef enum {
@@ -223,13 +226,82 @@ static PetscErrorCode CheckAndCorrupt(const char *what, PetscInt n, const PetscI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Solves - the path end to end on the host: the plan of op(T) with this cap passes SpTrsvLocalityScheduleCheck (run by
+  the host executor's setup), its solve matches the level path's to rounding, and a plan with one internal column moved
+  to a wrong offset, or an external entry claimed by a sub-graph of the same level, is rejected
+*/
+static PetscErrorCode Solves(const char *what, SpTrsvTri t, PetscBool tr, PetscInt nmax, const PetscScalar *b, PetscScalar *x, PetscScalar *xref)
+{
+  SpTrsvSolverOptions opts;
+  SpTrsvPath          locality, level;
+  SpTrsvSolver        s, ref;
+  PetscReal           err = 0, nrm = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvPathFind("locality", &locality));
+  PetscCall(SpTrsvPathFind("level", &level));
+  PetscCall(SpTrsvSolverOptionsInitialize(&opts));
+  opts.subgraph_rows = nmax;
+  PetscCall(SpTrsvSolverCreateWithOptions(t, tr, SPTRSV_FORMAT_CSR, level, &SpTrsvBackendHost, &opts, &ref));
+  PetscCall(SpTrsvSolverCreateWithOptions(t, tr, SPTRSV_FORMAT_CSR, locality, &SpTrsvBackendHost, &opts, &s));
+  PetscCall(SpTrsvSolverApply(ref, b, xref));
+  for (PetscInt i = 0; i < t->n; i++) x[i] = -12345.0;
+  PetscCall(SpTrsvSolverApply(s, b, x));
+  for (PetscInt i = 0; i < t->n; i++) {
+    err = PetscMax(err, PetscAbsScalar(x[i] - xref[i]));
+    nrm = PetscMax(nrm, PetscAbsScalar(xref[i]));
+  }
+  EXPECT(err <= 1e-12 * PetscMax(nrm, 1.0), "%s: host solve differs from the level path by %g", what, (double)err);
+  { /* corruptions the schedule check must catch */
+    SpTrsvLocalitySchedule *ls = (SpTrsvLocalitySchedule *)s->plan->data;
+    PetscErrorCode          ierr;
+    for (PetscInt k = 0; k < t->n; k++) {
+      if (ls->split[k] < ls->ptr[k + 1]) { /* an internal entry: point it at its own row */
+        const PetscInt q = ls->split[k], save = ls->col[q];
+        PetscInt       g = 0;
+        while (ls->subptr[g + 1] <= k) g++;
+        ls->col[q] = k - ls->subptr[g];
+        PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+        ierr = SpTrsvLocalityScheduleCheck(&s->op, s->plan);
+        PetscCall(PetscPopErrorHandler());
+        ls->col[q] = save;
+        EXPECT(ierr == PETSC_ERR_PLIB, "%s: an internal entry read from its own row's word passed the check (error %d)", what, (int)ierr);
+        break;
+      }
+    }
+    if (ls->nsublevels > 1) { /* two levels merged into one: an external entry then comes from the same launch */
+      const PetscInt save = ls->levptr[1];
+      ls->levptr[1]       = ls->levptr[2];
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = SpTrsvLocalityScheduleCheck(&s->op, s->plan);
+      PetscCall(PetscPopErrorHandler());
+      ls->levptr[1] = save;
+      EXPECT(ierr == PETSC_ERR_PLIB, "%s: external entries from the same launch passed the check (error %d)", what, (int)ierr);
+    }
+  }
+  PetscCall(SpTrsvSolverDestroy(&s));
+  PetscCall(SpTrsvSolverDestroy(&ref));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* one pattern, both orientations (op(T) = T and T^T), every cap */
 static PetscErrorCode TestPattern(const char *name, PetscInt n, PetscInt *ai, PetscInt *aj, PetscInt ncaps, const PetscInt *caps)
 {
-  SpTrsvTri t;
+  SpTrsvTri    t;
+  PetscScalar *b, *x, *xref;
+  PetscBool    unit = (PetscBool)(n % 2); /* both kinds of diagonal */
 
   PetscFunctionBeginUser;
-  PetscCall(TriFromCSR(n, SPTRSV_LOWER, PETSC_TRUE, ai, aj, &t));
+  PetscCall(TriFromCSR(n, SPTRSV_LOWER, unit, ai, aj, &t));
+  /* values: |entries| of a row sum below 1, diagonal in [1, 2): solutions of order one */
+  for (PetscInt i = 0; i < n; i++) {
+    for (PetscInt p = t->i[i]; p < t->i[i + 1]; p++) t->a[p] = (PetscScalar)(((i * 7 + p * 13) % 19) - 9) / (10.0 * (t->i[i + 1] - t->i[i]));
+    if (!unit) t->idiag[i] = 1.0 / (1.0 + (PetscReal)((i * 5) % 11) / 11.0);
+  }
+  PetscCall(SpTrsvTriValuesChanged(t));
+  PetscCall(PetscMalloc3(n + 1, &b, n + 1, &x, n + 1, &xref));
+  for (PetscInt i = 0; i < n; i++) b[i] = (PetscScalar)((i * 3) % 17) / 17.0 - 0.5;
   for (PetscInt tr = 0; tr < 2; tr++)
     for (PetscInt c = 0; c < ncaps; c++) {
       SpTrsvOp        op;
@@ -248,7 +320,9 @@ static PetscErrorCode TestPattern(const char *name, PetscInt n, PetscInt *ai, Pe
       }
       PetscCall(CheckAndCorrupt(what, n, op.ri, op.rj, &p));
       PetscCall(SpTrsvPartitionDestroy(&p));
+      PetscCall(Solves(what, t, (PetscBool)tr, nmax, b, x, xref));
     }
+  PetscCall(PetscFree3(b, x, xref));
   PetscCall(SpTrsvTriDestroy(&t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -322,6 +396,113 @@ static PetscErrorCode TestManyRoots(PetscRandom rnd)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ILU(levels)/ICC(levels) factors of A with type, the numeric phase with the same info (ICC: PETSc's positive-definite
+   shift); the options (-mat_sptrsv_subgraph_rows) are read at the symbolic phase */
+static PetscErrorCode Factor(Mat A, MatSolverType type, MatFactorType ft, PetscInt levels, MatOrderingType ord, Mat *F)
+{
+  MatFactorInfo info;
+  IS            row, col;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatFactorInfoInitialize(&info));
+  info.levels      = levels;
+  info.fill        = 1.0;
+  info.shifttype   = (PetscReal)(ft == MAT_FACTOR_ICC ? MAT_SHIFT_POSITIVE_DEFINITE : MAT_SHIFT_NONE);
+  info.shiftamount = 100.0 * PETSC_MACHINE_EPSILON;
+  info.zeropivot   = 100.0 * PETSC_MACHINE_EPSILON;
+  PetscCall(MatGetOrdering(A, ord, &row, &col));
+  if (!*F) {
+    PetscCall(MatGetFactor(A, type, ft, F));
+    if (ft == MAT_FACTOR_ICC) PetscCall(MatICCFactorSymbolic(*F, A, row, &info));
+    else PetscCall(MatILUFactorSymbolic(*F, A, row, col, &info));
+  }
+  if (ft == MAT_FACTOR_ICC) PetscCall(MatCholeskyFactorNumeric(*F, A, &info));
+  else PetscCall(MatLUFactorNumeric(*F, A, &info));
+  PetscCall(ISDestroy(&row));
+  PetscCall(ISDestroy(&col));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ||X - Y||_max / ||Y||_max */
+static PetscErrorCode MatRelDiff(Mat X, Mat Y, PetscReal *d)
+{
+  Mat       W;
+  PetscReal ny;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatDuplicate(X, MAT_COPY_VALUES, &W));
+  PetscCall(MatAXPY(W, -1.0, Y, SAME_NONZERO_PATTERN));
+  PetscCall(MatNorm(W, NORM_MAX, d));
+  PetscCall(MatNorm(Y, NORM_MAX, &ny));
+  *d /= PetscMax(ny, PETSC_SMALL);
+  PetscCall(MatDestroy(&W));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  TestFactorSolves - the path behind PETSc's factor interface against PETSc's native factor: MatSolve,
+  MatSolveTranspose (one column of the dense blocks each), MatMatSolve and MatMatSolveTranspose with 3 right-hand
+  sides, before and after a numeric refactorization on the same pattern (new values, same analysis)
+*/
+static PetscErrorCode TestFactorSolves(PetscRandom rnd, PetscInt m, PetscReal beta, MatFactorType ft, PetscInt levels, MatOrderingType ord, const char *rows)
+{
+  Mat       A, Fn = NULL, Fs = NULL, B, X, Xn;
+  PetscInt  n;
+  PetscReal d;
+
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvBuildConvDiff2D(m, beta, &A));
+  PetscCall(MatGetSize(A, &n, NULL));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_subgraph_rows", rows));
+  PetscCall(Factor(A, MATSOLVERPETSC, ft, levels, ord, &Fn));
+  PetscCall(Factor(A, MATSOLVERSPTRSVLOCALITY, ft, levels, ord, &Fs));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_subgraph_rows"));
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, 3, NULL, &B));
+  PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+  PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &Xn));
+  for (PetscInt phase = 0; phase < 2; phase++) {
+    if (phase) { /* new values, same pattern */
+      PetscCall(MatScale(A, 2.0));
+      PetscCall(MatShift(A, 1.0));
+      PetscCall(Factor(A, MATSOLVERPETSC, ft, levels, ord, &Fn));
+      PetscCall(Factor(A, MATSOLVERSPTRSVLOCALITY, ft, levels, ord, &Fs));
+    }
+    PetscCall(MatSetRandom(B, rnd));
+    for (PetscInt tr = 0; tr < 2; tr++) {
+      Vec b, x, xn;
+      PetscCall(MatDenseGetColumnVecRead(B, 0, &b));
+      PetscCall(MatDenseGetColumnVecWrite(X, 0, &x));
+      PetscCall(MatDenseGetColumnVecWrite(Xn, 0, &xn));
+      if (tr) {
+        PetscCall(MatSolveTranspose(Fs, b, x));
+        PetscCall(MatSolveTranspose(Fn, b, xn));
+      } else {
+        PetscCall(MatSolve(Fs, b, x));
+        PetscCall(MatSolve(Fn, b, xn));
+      }
+      PetscCall(MatDenseRestoreColumnVecWrite(Xn, 0, &xn));
+      PetscCall(MatDenseRestoreColumnVecWrite(X, 0, &x));
+      PetscCall(MatDenseRestoreColumnVecRead(B, 0, &b));
+      if (tr) {
+        PetscCall(MatMatSolveTranspose(Fs, B, X));
+        PetscCall(MatMatSolveTranspose(Fn, B, Xn));
+      } else {
+        PetscCall(MatMatSolve(Fs, B, X));
+        PetscCall(MatMatSolve(Fn, B, Xn));
+      }
+      PetscCall(MatRelDiff(X, Xn, &d));
+      EXPECT(d < 1e-12, "%s(%" PetscInt_FMT ") %s m=%" PetscInt_FMT " rows %s%s: MatMatSolve%s differs from PETSc's by %g", ft == MAT_FACTOR_ICC ? "ICC" : "ILU", levels, ord, m, rows, phase ? " (refactored)" : "", tr ? "Transpose" : "", (double)d);
+    }
+  }
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&X));
+  PetscCall(MatDestroy(&Xn));
+  PetscCall(MatDestroy(&Fn));
+  PetscCall(MatDestroy(&Fs));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscRandom    rnd;
@@ -360,6 +541,13 @@ int main(int argc, char **argv)
     PetscCall(PetscFree(ai));
     PetscCall(PetscFree(aj));
   }
+  PetscCall(TestFactorSolves(rnd, 20, 0.3, MAT_FACTOR_ILU, 0, MATORDERINGNATURAL, "0"));
+  PetscCall(TestFactorSolves(rnd, 20, 0.3, MAT_FACTOR_ILU, 0, MATORDERINGNATURAL, "17"));
+  PetscCall(TestFactorSolves(rnd, 20, 0.3, MAT_FACTOR_ILU, 2, MATORDERINGNATURAL, "64"));
+  PetscCall(TestFactorSolves(rnd, 20, 0.3, MAT_FACTOR_ILU, 1, MATORDERINGRCM, "5"));
+  PetscCall(TestFactorSolves(rnd, 20, 0.3, MAT_FACTOR_ILU, 0, MATORDERINGND, "100"));
+  PetscCall(TestFactorSolves(rnd, 20, 0.0, MAT_FACTOR_ICC, 0, MATORDERINGNATURAL, "33"));
+  PetscCall(TestFactorSolves(rnd, 20, 0.0, MAT_FACTOR_ICC, 2, MATORDERINGRCM, "0"));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_locality: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());
