@@ -227,6 +227,33 @@ static PetscErrorCode CheckAndCorrupt(const char *what, PetscInt n, const PetscI
 }
 
 /*
+  KernelEmulation - what the CUDA kernel computes, from the arrays it reads: per sub-graph, b minus the external entries
+  (ptr[k] .. split[k]-1, col = global row) into a buffer, then the slots with the internal entries (split[k] ..
+  ptr[k+1]-1, col = offset in the buffer), then the write-back; values through emap
+*/
+static void KernelEmulation(const SpTrsvOp *op, SpTrsvPlan plan, const PetscScalar *b, PetscScalar *xl, PetscScalar *x)
+{
+  const SpTrsvLocalitySchedule *ls = (const SpTrsvLocalitySchedule *)plan->data;
+
+  for (PetscInt l = 0; l < ls->nsublevels; l++)
+    for (PetscInt g = ls->levptr[l]; g < ls->levptr[l + 1]; g++) {
+      const PetscInt k0 = ls->subptr[g], k1 = ls->subptr[g + 1];
+      for (PetscInt k = k0; k < k1; k++) {
+        PetscScalar v = b[plan->order[k]];
+        for (PetscInt q = ls->ptr[k]; q < ls->split[k]; q++) v -= op->ra[ls->emap[q]] * x[ls->col[q]];
+        xl[k - k0] = v;
+      }
+      for (PetscInt sl = ls->sslot[g]; sl < ls->sslot[g + 1]; sl++)
+        for (PetscInt k = ls->slotptr[sl]; k < ls->slotptr[sl + 1]; k++) {
+          PetscScalar v = xl[k - k0];
+          for (PetscInt q = ls->split[k]; q < ls->ptr[k + 1]; q++) v -= op->ra[ls->emap[q]] * xl[ls->col[q]];
+          xl[k - k0] = op->unit ? v : v * op->idiag[plan->order[k]];
+        }
+      for (PetscInt k = k0; k < k1; k++) x[plan->order[k]] = xl[k - k0];
+    }
+}
+
+/*
   Solves - the path end to end on the host: the plan of op(T) with this cap passes SpTrsvLocalityScheduleCheck (run by
   the host executor's setup), its solve matches the level path's to rounding, and a plan with one internal column moved
   to a wrong offset, or an external entry claimed by a sub-graph of the same level, is rejected
@@ -253,6 +280,16 @@ static PetscErrorCode Solves(const char *what, SpTrsvTri t, PetscBool tr, PetscI
     nrm = PetscMax(nrm, PetscAbsScalar(xref[i]));
   }
   EXPECT(err <= 1e-12 * PetscMax(nrm, 1.0), "%s: host solve differs from the level path by %g", what, (double)err);
+  { /* the kernel's order of operations (external sum, then internal sums slot by slot) on the plan's arrays */
+    PetscScalar *xl;
+    PetscCall(PetscMalloc1(((SpTrsvLocalitySchedule *)s->plan->data)->max_sub_rows + 1, &xl));
+    for (PetscInt i = 0; i < t->n; i++) x[i] = -12345.0;
+    KernelEmulation(&s->op, s->plan, b, xl, x);
+    PetscCall(PetscFree(xl));
+    err = 0;
+    for (PetscInt i = 0; i < t->n; i++) err = PetscMax(err, PetscAbsScalar(x[i] - xref[i]));
+    EXPECT(err <= 1e-12 * PetscMax(nrm, 1.0), "%s: the kernel's schedule, emulated, differs from the level path by %g", what, (double)err);
+  }
   { /* corruptions the schedule check must catch */
     SpTrsvLocalitySchedule *ls = (SpTrsvLocalitySchedule *)s->plan->data;
     PetscErrorCode          ierr;
