@@ -21,6 +21,7 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   opts->blocks_per_sm = 0;
   opts->relabel       = SPTRSV_RELABEL_AUTO;
   opts->analysis_device = PETSC_TRUE; /* CUDA backend only (SpTrsvSolverCreate_Private turns it off elsewhere) */
+  opts->subgraph_rows   = 0;          /* locality: the shared-memory capacity of a block */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -28,7 +29,7 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   SpTrsvSolverOptionsDefault - SpTrsvSolverOptionsInitialize(); a program that uses the solver API directly (no factor
   Mat, so no prefix) may override them with the global -mat_sptrsv_graph, -mat_sptrsv_fuse_passes, -mat_sptrsv_levels,
   -mat_sptrsv_storage, -mat_sptrsv_dispatch, -mat_sptrsv_max_lanes, -mat_sptrsv_spin_ns, -mat_sptrsv_blocks_per_sm,
-  -mat_sptrsv_relabel and -mat_sptrsv_analysis
+  -mat_sptrsv_relabel, -mat_sptrsv_analysis and -mat_sptrsv_subgraph_rows
 */
 PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
 {
@@ -57,6 +58,7 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
   }
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_analysis", str, sizeof(str), &flg));
   if (flg) PetscCall(PetscStrcmp(str, "device", &opts->analysis_device));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_subgraph_rows", &opts->subgraph_rows, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
