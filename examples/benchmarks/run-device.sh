@@ -197,7 +197,7 @@ fi
 # strong-locality matrices (paper 004's experiments; BENCH_LOCALITY=0 skips them): banded and block-diagonal
 if [ "${BENCH_LOCALITY:-1}" = 1 ]; then
   if [ "$QUICK" = 1 ]; then LOC=("-banded 20000x4" "-blockdiag 20000x16"); else
-    LOC=("-banded 1000000x2" "-banded 1000000x8" "-banded 200000x32" "-blockdiag 1000000x8" "-blockdiag 1000000x32" "-blockdiag 262144x128")
+    LOC=("-banded 100000x2" "-banded 100000x8" "-banded 50000x32" "-blockdiag 1000000x8" "-blockdiag 1000000x32" "-blockdiag 262144x128")
   fi
   for a in "${LOC[@]}"; do
     # shellcheck disable=SC2086 # a is "-option value"
