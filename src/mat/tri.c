@@ -19,11 +19,7 @@ PetscErrorCode SpTrsvTriCreate(PetscInt n, SpTrsvUplo uplo, PetscBool unit, SpTr
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  SpTrsvTriSetPattern - give the triangle its strict-part CSR pattern (ownership of i and j passes to
-  the triangle, both PetscMalloc'ed) and allocate the values (zeroed) and, if not unit, idiag
-*/
-PetscErrorCode SpTrsvTriSetPattern(SpTrsvTri t, PetscInt *i, PetscInt *j)
+static PetscErrorCode SpTrsvTriAdopt(SpTrsvTri t, PetscInt *i, PetscInt *j, PetscBool check)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree(t->i));
@@ -37,8 +33,32 @@ PetscErrorCode SpTrsvTriSetPattern(SpTrsvTri t, PetscInt *i, PetscInt *j)
   t->j       = j;
   PetscCall(PetscCalloc1(i[t->n] + 1, &t->a));
   if (!t->unit) PetscCall(PetscCalloc1(t->n + 1, &t->idiag));
-  PetscCall(SpTrsvTriCheckPattern(t));
+  if (check) PetscCall(SpTrsvTriCheckPattern(t));
   t->state++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvTriSetPattern - give the triangle its strict-part CSR pattern (ownership of i and j passes to
+  the triangle, both PetscMalloc'ed), checked (SpTrsvTriCheckPattern()), and allocate the values (zeroed)
+  and, if not unit, idiag
+*/
+PetscErrorCode SpTrsvTriSetPattern(SpTrsvTri t, PetscInt *i, PetscInt *j)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvTriAdopt(t, i, j, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvTriSetPatternTrusted - SpTrsvTriSetPattern() for a pattern that a symbolic factorization of the plugin
+  built (row pointers ascending, columns sorted and strictly on the triangle's side by construction): the pass
+  of SpTrsvTriCheckPattern() over every entry runs in debug builds only
+*/
+PetscErrorCode SpTrsvTriSetPatternTrusted(SpTrsvTri t, PetscInt *i, PetscInt *j)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvTriAdopt(t, i, j, PetscDefined(USE_DEBUG) ? PETSC_TRUE : PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -92,6 +92,10 @@ PetscErrorCode SpTrsvFactorGetPerm(IS is, PetscInt n, const char *name, PetscInt
   if (!is) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(ISGetLocalSize(is, &m));
   PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The %s permutation has size %" PetscInt_FMT ", the matrix has %" PetscInt_FMT " rows", name, m, n);
+  /* an IS that already knows it is the identity (MatGetOrdering()'s natural ordering sets it): no pass over it */
+  PetscCall(ISGetInfo(is, IS_IDENTITY, IS_LOCAL, PETSC_FALSE, &identity));
+  if (identity) PetscFunctionReturn(PETSC_SUCCESS);
+  identity = PETSC_TRUE;
   PetscCall(ISGetIndices(is, &idx));
   PetscCall(PetscBTCreate(n, &seen));
   for (PetscInt k = 0; k < n; k++) {
