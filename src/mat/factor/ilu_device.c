@@ -125,7 +125,10 @@ static PetscErrorCode SpTrsvILUDeviceMap(SpTrsvFactor fac, const PetscInt *ai, c
 
 /*
   SpTrsvFactorILUDeviceSetUp - after SpTrsvFactorILUSymbolic(A, ...): the map of A's nonzeros into the factor's
-  value storage F = [L strict | pivots | U strict] and the device copies of the pattern (once per pattern)
+  value storage F = [L strict | pivots | U strict] and the device copies of the pattern (once per pattern).
+  ILU(0) in the natural ordering: the factor's pattern is A's, split at the diagonal, and the implementation
+  makes the map itself from the row pointers of A, L and U and A's diagonal positions (no map on the host, none
+  uploaded): see SpTrsvILUDeviceOps.
 */
 PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat A, SpTrsvFactor fac)
 {
@@ -147,15 +150,24 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, const SpTr
   const PetscInt *ai, *aj;
   PetscInt       *amap = NULL, missing = -1;
   PetscLogDouble  flops = 0;
+  PetscBool       natural;
   SpTrsvILUDevice d    = NULL;
   PetscErrorCode  ierr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   PetscCheck(fac->ftype == MAT_FACTOR_ILU && sym && fac->L && fac->U, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The GPU numeric phase needs an ILU factor after its symbolic phase");
   PetscCall(SpTrsvILUDeviceDestroy(&fac->device));
+  natural = (PetscBool)(fac->levels == 0 && !fac->rperm && !sym->icperm);
   PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, NULL));
-  ierr = PetscMalloc1(ai[fac->n] + 1, &amap);
-  if (!ierr) ierr = SpTrsvILUDeviceMap(fac, ai, aj, amap, &flops, &missing);
+  if (natural) { /* the flops of a pass: the map is the implementation's */
+    const PetscInt n = fac->n, *li = fac->L->i, *lj = fac->L->j, *ui = fac->U->i;
+
+    flops = n;
+    for (PetscInt p = 0; p < li[n]; p++) flops += 1 + 2.0 * (ui[lj[p] + 1] - ui[lj[p]]);
+  } else {
+    ierr = PetscMalloc1(ai[fac->n] + 1, &amap);
+    if (!ierr) ierr = SpTrsvILUDeviceMap(fac, ai, aj, amap, &flops, &missing);
+  }
   if (!ierr && missing < 0) {
     ierr = PetscNew(&d);
     if (!ierr) d->ops = ops;
