@@ -49,7 +49,7 @@ typedef struct {
 
 SPTRSV_INTERN PetscErrorCode SpTrsvTriCreate(PetscInt, SpTrsvUplo, PetscBool, SpTrsvTri *);
 SPTRSV_INTERN PetscErrorCode SpTrsvTriSetPattern(SpTrsvTri, PetscInt *, PetscInt *);
-SPTRSV_INTERN PetscErrorCode SpTrsvTriSetPatternTrusted(SpTrsvTri, PetscInt *, PetscInt *); /* built by a symbolic phase: checked in debug builds */
+SPTRSV_INTERN PetscErrorCode SpTrsvTriSetPatternTrusted(SpTrsvTri, PetscInt *, PetscInt *, PetscBool); /* built by a symbolic phase: checked in debug builds; values zeroed or unset */
 SPTRSV_INTERN PetscErrorCode SpTrsvTriValuesChanged(SpTrsvTri);
 SPTRSV_INTERN PetscErrorCode SpTrsvTriBuildCSC(SpTrsvTri);
 SPTRSV_INTERN PetscErrorCode SpTrsvTriGetOp(SpTrsvTri, PetscBool, SpTrsvOp *);

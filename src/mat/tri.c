@@ -19,7 +19,7 @@ PetscErrorCode SpTrsvTriCreate(PetscInt n, SpTrsvUplo uplo, PetscBool unit, SpTr
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SpTrsvTriAdopt(SpTrsvTri t, PetscInt *i, PetscInt *j, PetscBool check)
+static PetscErrorCode SpTrsvTriAdopt(SpTrsvTri t, PetscInt *i, PetscInt *j, PetscBool check, PetscBool zero)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree(t->i));
@@ -31,8 +31,13 @@ static PetscErrorCode SpTrsvTriAdopt(SpTrsvTri t, PetscInt *i, PetscInt *j, Pets
   t->has_csc = PETSC_FALSE;
   t->i       = i;
   t->j       = j;
-  PetscCall(PetscCalloc1(i[t->n] + 1, &t->a));
-  if (!t->unit) PetscCall(PetscCalloc1(t->n + 1, &t->idiag));
+  if (zero) {
+    PetscCall(PetscCalloc1(i[t->n] + 1, &t->a));
+    if (!t->unit) PetscCall(PetscCalloc1(t->n + 1, &t->idiag));
+  } else {
+    PetscCall(PetscMalloc1(i[t->n] + 1, &t->a));
+    if (!t->unit) PetscCall(PetscMalloc1(t->n + 1, &t->idiag));
+  }
   if (check) PetscCall(SpTrsvTriCheckPattern(t));
   t->state++;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -46,19 +51,22 @@ static PetscErrorCode SpTrsvTriAdopt(SpTrsvTri t, PetscInt *i, PetscInt *j, Pets
 PetscErrorCode SpTrsvTriSetPattern(SpTrsvTri t, PetscInt *i, PetscInt *j)
 {
   PetscFunctionBegin;
-  PetscCall(SpTrsvTriAdopt(t, i, j, PETSC_TRUE));
+  PetscCall(SpTrsvTriAdopt(t, i, j, PETSC_TRUE, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
   SpTrsvTriSetPatternTrusted - SpTrsvTriSetPattern() for a pattern that a symbolic factorization of the plugin
   built (row pointers ascending, columns sorted and strictly on the triangle's side by construction): the pass
-  of SpTrsvTriCheckPattern() over every entry runs in debug builds only
+  of SpTrsvTriCheckPattern() over every entry runs in debug builds only. zero: the values start at zero, else
+  they are left unset (no pass over them, no page of them touched) for a numeric phase that writes every one
+  of them before a solve reads any (ILU: the host rows or the download of the GPU factor; the executors copy
+  the unset values at their setup, and the numeric phase refreshes them)
 */
-PetscErrorCode SpTrsvTriSetPatternTrusted(SpTrsvTri t, PetscInt *i, PetscInt *j)
+PetscErrorCode SpTrsvTriSetPatternTrusted(SpTrsvTri t, PetscInt *i, PetscInt *j, PetscBool zero)
 {
   PetscFunctionBegin;
-  PetscCall(SpTrsvTriAdopt(t, i, j, PetscDefined(USE_DEBUG) ? PETSC_TRUE : PETSC_FALSE));
+  PetscCall(SpTrsvTriAdopt(t, i, j, PetscDefined(USE_DEBUG) ? PETSC_TRUE : PETSC_FALSE, zero));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -198,8 +198,8 @@ PetscErrorCode SpTrsvFactorICCSymbolic(Mat A, IS perm, const MatFactorInfo *info
   }
   PetscCall(SpTrsvTriCreate(n, SPTRSV_LOWER, PETSC_TRUE, &fac->L));
   PetscCall(SpTrsvTriCreate(n, SPTRSV_UPPER, PETSC_FALSE, &fac->U));
-  PetscCall(SpTrsvTriSetPatternTrusted(fac->L, li, lj));
-  PetscCall(SpTrsvTriSetPatternTrusted(fac->U, wk.ui, ujv));
+  PetscCall(SpTrsvTriSetPatternTrusted(fac->L, li, lj, PETSC_TRUE));
+  PetscCall(SpTrsvTriSetPatternTrusted(fac->U, wk.ui, ujv, PETSC_TRUE));
   wk.ui = NULL;
   PetscCall(SpTrsvICCWorkFree(&wk));
   PetscCall(

@@ -261,8 +261,8 @@ PetscErrorCode SpTrsvFactorILUSymbolic(Mat A, IS isrow, IS iscol, const MatFacto
 
   PetscCall(SpTrsvTriCreate(n, SPTRSV_LOWER, PETSC_TRUE, &fac->L));
   PetscCall(SpTrsvTriCreate(n, SPTRSV_UPPER, PETSC_FALSE, &fac->U));
-  PetscCall(SpTrsvTriSetPatternTrusted(fac->L, li, lj));
-  PetscCall(SpTrsvTriSetPatternTrusted(fac->U, ui, uj));
+  PetscCall(SpTrsvTriSetPatternTrusted(fac->L, li, lj, PETSC_FALSE));
+  PetscCall(SpTrsvTriSetPatternTrusted(fac->U, ui, uj, PETSC_FALSE));
   PetscCall(PetscInfo(A, "ILU(%" PetscInt_FMT "): %" PetscInt_FMT " nonzeros in L, %" PetscInt_FMT " in U (with diagonal), fill ratio needed %g given %g\n", levels, fac->L->i[n], fac->U->i[n] + n,
                       sym->nnzA ? (double)(((PetscReal)fac->L->i[n] + fac->U->i[n] + n) / sym->nnzA) : 0.0, (double)info->fill));
   PetscFunctionReturn(PETSC_SUCCESS);
