@@ -27,7 +27,9 @@ struct _n_SpTrsvTri {
   PetscBool    has_csc;
   PetscInt    *ci, *cj, *cmap; /* column pointers, row indices, CSC slot -> CSR slot */
   PetscScalar *ca;
-  PetscInt     state; /* bumped by SpTrsvTriValuesChanged() */
+  PetscInt     state;        /* bumped by SpTrsvTriValuesChanged() */
+  PetscBool    values_unset; /* a and idiag not written yet (SpTrsvTriSetPatternTrusted() without zeroing): a copy made
+                                now is dead, the numeric phase refreshes every copy; cleared by SpTrsvTriValuesChanged() */
 };
 
 /*

@@ -38,6 +38,7 @@ static PetscErrorCode SpTrsvTriAdopt(SpTrsvTri t, PetscInt *i, PetscInt *j, Pets
     PetscCall(PetscMalloc1(i[t->n] + 1, &t->a));
     if (!t->unit) PetscCall(PetscMalloc1(t->n + 1, &t->idiag));
   }
+  t->values_unset = (PetscBool)!zero;
   if (check) PetscCall(SpTrsvTriCheckPattern(t));
   t->state++;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -170,6 +171,7 @@ PetscErrorCode SpTrsvTriValuesChanged(SpTrsvTri t)
 {
   PetscFunctionBegin;
   if (t->has_csc) PetscCall(SpTrsvTriFillCSCValues(t));
+  t->values_unset = PETSC_FALSE;
   t->state++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
