@@ -165,11 +165,13 @@ static PetscErrorCode SpTrsvILUPatternLevel0(PetscInt n, const PetscInt *ai, con
     }
     PetscCall(PetscMalloc1(Li[n] + 1, &Lj));
     PetscCall(PetscMalloc1(Ui[n] + 1, &Uj));
-    for (PetscInt i = 0; i < n; i++) {
-      const PetscInt row = rp ? rp[i] : i, nli = Li[i + 1] - Li[i], nui = Ui[i + 1] - Ui[i];
+    for (PetscInt i = 0; i < n; i++) { /* short rows: a loop, not a memcpy() call per row */
+      const PetscInt  row = rp ? rp[i] : i, nli = Li[i + 1] - Li[i], nui = Ui[i + 1] - Ui[i];
+      const PetscInt *al = aj + ai[row], *au = aj + ai[row + 1] - nui;
+      PetscInt       *l = Lj + Li[i], *u = Uj + Ui[i];
 
-      PetscCall(PetscArraycpy(Lj + Li[i], aj + ai[row], nli));
-      PetscCall(PetscArraycpy(Uj + Ui[i], aj + ai[row + 1] - nui, nui));
+      for (PetscInt k = 0; k < nli; k++) l[k] = al[k];
+      for (PetscInt k = 0; k < nui; k++) u[k] = au[k];
     }
   } else {
     for (PetscInt i = 0; i < n; i++) {
