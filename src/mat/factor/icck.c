@@ -125,8 +125,8 @@ static PetscErrorCode SpTrsvICCSymbolicRows(PetscInt n, PetscInt levels, PetscRe
     /* store the strict part of row k and its levels */
     lev[k] = -1;
     for (c = nxt[k]; c < n; c = nxt[c]) {
-      PetscCall(SpTrsvIntBufPush(&wk->uj, c));
-      if (levels > 0) PetscCall(SpTrsvIntBufPush(&wk->ul, lev[c]));
+      PetscCall(SpTrsvIntBufAppend(&wk->uj, c));
+      if (levels > 0) PetscCall(SpTrsvIntBufAppend(&wk->ul, lev[c]));
       lev[c] = -1;
     }
     ui[k + 1] = (PetscInt)wk->uj.n;

@@ -108,11 +108,11 @@ static PetscErrorCode SpTrsvILUSymbolicRows(PetscInt n, PetscInt levels, PetscBo
 
     /* store the row: strict lower part into L, strict upper part (and its levels) into U */
     for (c = nxt[n]; c < n; c = nxt[c]) {
-      if (c < i) PetscCall(SpTrsvIntBufPush(&wk->lj, c));
+      if (c < i) PetscCall(SpTrsvIntBufAppend(&wk->lj, c));
       else if (c == i) hasdiag = PETSC_TRUE;
       else {
-        PetscCall(SpTrsvIntBufPush(&wk->uj, c));
-        if (levels > 0) PetscCall(SpTrsvIntBufPush(&wk->ul, lev[c]));
+        PetscCall(SpTrsvIntBufAppend(&wk->uj, c));
+        if (levels > 0) PetscCall(SpTrsvIntBufAppend(&wk->ul, lev[c]));
       }
       lev[c] = -1;
     }
