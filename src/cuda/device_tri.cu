@@ -226,7 +226,9 @@ PetscErrorCode SpTrsvCUDATriSetupBeginDevice(SpTrsvSolver s, SpTrsvCUDALaunchFn 
 }
 
 /*
-  SpTrsvCUDATriSetupEnd - the values, then the graphs of the path's launch sequence
+  SpTrsvCUDATriSetupEnd - the values, then the graphs of the path's launch sequence. Values not computed yet (a
+  factor's triangle before its first numeric phase, T->values_unset) are not uploaded: the numeric phase refreshes
+  them (update_values or, from a GPU numeric phase, update_values_device) before any solve.
 */
 PetscErrorCode SpTrsvCUDATriSetupEnd(SpTrsvSolver s)
 {
@@ -235,7 +237,7 @@ PetscErrorCode SpTrsvCUDATriSetupEnd(SpTrsvSolver s)
 
   PetscFunctionBegin;
   PetscCall(SpTrsvCUDAGetStream(&st));
-  PetscCall(SpTrsvCUDATriUploadValues(s, st));
+  if (!s->tri->values_unset) PetscCall(SpTrsvCUDATriUploadValues(s, st));
   /* setup may wait: the uploads are complete before any solve, on whatever stream it runs */
   SpTrsvCUDACall(cudaStreamSynchronize(st));
   PetscCall(PetscFree2(d->h_ptr, d->h_idx));
@@ -285,19 +287,22 @@ PetscErrorCode SpTrsvCUDATriUpdateValuesDevice(SpTrsvSolver s, const PetscScalar
   PetscCall(SpTrsvCUDAGetStream(&st));
   if (!dt->d_csrmap) {
     const PetscBool fromcsc = (PetscBool)(dt->csc != s->transpose);
-    int            *h;
 
-    PetscCall(PetscMalloc1(dt->nnz + 1, &h));
-    if (dt->vmap) { /* the pattern was put in plan order on the host: its map is here */
-      for (PetscInt q = 0; q < dt->nnz; q++) h[q] = (int)(fromcsc ? s->tri->cmap[dt->vmap[q]] : dt->vmap[q]);
-    } else { /* built on the device (SpTrsvCUDATriSetupBeginDevice): d_vmap indexes the values of op(T) */
-      if (dt->nnz) SpTrsvCUDACall(cudaMemcpy(h, dt->d_vmap, (size_t)dt->nnz * sizeof(int), cudaMemcpyDeviceToHost));
-      if (fromcsc)
+    if (!dt->vmap && !fromcsc) dt->d_csrmap = dt->d_vmap; /* built on the device, rows of T: d_vmap is the map (shared, freed once) */
+    else {
+      int *h;
+
+      PetscCall(PetscMalloc1(dt->nnz + 1, &h));
+      if (dt->vmap) { /* the pattern was put in plan order on the host: its map is here */
+        for (PetscInt q = 0; q < dt->nnz; q++) h[q] = (int)(fromcsc ? s->tri->cmap[dt->vmap[q]] : dt->vmap[q]);
+      } else { /* built on the device (SpTrsvCUDATriSetupBeginDevice): d_vmap indexes the values of op(T) = T^T */
+        if (dt->nnz) SpTrsvCUDACall(cudaMemcpy(h, dt->d_vmap, (size_t)dt->nnz * sizeof(int), cudaMemcpyDeviceToHost));
         for (PetscInt q = 0; q < dt->nnz; q++) h[q] = (int)s->tri->cmap[h[q]];
+      }
+      PetscCall(SpTrsvCUDAMallocInt(&dt->d_csrmap, dt->nnz, h, st));
+      SpTrsvCUDACall(cudaStreamSynchronize(st)); /* h may be freed */
+      PetscCall(PetscFree(h));
     }
-    PetscCall(SpTrsvCUDAMallocInt(&dt->d_csrmap, dt->nnz, h, st));
-    SpTrsvCUDACall(cudaStreamSynchronize(st)); /* h may be freed */
-    PetscCall(PetscFree(h));
   }
 #if defined(SPTRSV_CUDA_SCALAR_OK)
   if (m) {
@@ -363,7 +368,7 @@ PetscErrorCode SpTrsvCUDATriDestroy(SpTrsvSolver s)
   SpTrsvCUDACall(cudaFree(d->d_order));
   SpTrsvCUDACall(cudaFree(d->d_ptr));
   SpTrsvCUDACall(cudaFree(d->d_idx));
-  SpTrsvCUDACall(cudaFree(d->d_csrmap));
+  if (d->d_csrmap != d->d_vmap) SpTrsvCUDACall(cudaFree(d->d_csrmap));
   SpTrsvCUDACall(cudaFree(d->d_val));
   SpTrsvCUDACall(cudaFree(d->d_idiag));
   SpTrsvCUDACall(cudaFree(d->d_rptr));

@@ -356,7 +356,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
   SpTrsvCUDACall(cudaMalloc((void **)&f->ticket, sizeof(unsigned long long)));
   SpTrsvCUDACall(cudaMemsetAsync(f->ticket, 0, sizeof(unsigned long long), st));
   PetscCall(SpTrsvCUDATriSetupEnd(s));
-  SpTrsvCUDACall(SpTrsvCUDASyncFreeGather(d, st));
+  if (!s->tri->values_unset) SpTrsvCUDACall(SpTrsvCUDASyncFreeGather(d, st)); /* else the numeric phase gathers */
   SpTrsvCUDACall(cudaStreamSynchronize(st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
