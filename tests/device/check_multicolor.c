@@ -298,7 +298,6 @@ static PetscErrorCode CliqueMatrix(PetscInt n, PetscInt q, PetscRandom rnd, Mat 
   PetscFunctionBeginUser;
   PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, q + 8, NULL, A));
   for (PetscInt r = 0; r < n; r++) {
-    PetscCall(MatSetValue(*A, r, r, 10.0, INSERT_VALUES));
     if (r < q)
       for (PetscInt c = 0; c < q; c++)
         if (c != r) PetscCall(MatSetValue(*A, r, c, -0.01, INSERT_VALUES));
@@ -307,6 +306,7 @@ static PetscErrorCode CliqueMatrix(PetscInt n, PetscInt q, PetscRandom rnd, Mat 
       PetscCall(PetscRandomGetValueReal(rnd, &u));
       PetscCall(MatSetValue(*A, r, (PetscInt)(u * n) % n, -0.1, INSERT_VALUES)); /* one-sided: a nonsymmetric pattern */
     }
+    PetscCall(MatSetValue(*A, r, r, 10.0, INSERT_VALUES)); /* last: a random column may be r (diagonally dominant for the sweeps) */
   }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
