@@ -541,7 +541,7 @@ gs_parallel_global() {
 }
 run_test gs/sor-names-np2-global-error gs_parallel_global
 run_test gs/sor-names-help ours_grep ex2 "-m 30 -n 30 -pc_type gs -help" "-pc_sor_omega" "-pc_sor_its" "-pc_sor_lits" "-pc_sor_diagonal_shift" "-pc_sor_symmetric" "-pc_sor_forward" "-pc_sor_backward" "-pc_sor_local_symmetric" "-pc_sor_local_forward" "-pc_sor_local_backward"
-run_test gs/view ours_grep ex2 "-m 30 -n 30 -pc_type gs -ksp_view" "type: gs" "scheduler (level|element) \\(requested auto\\)" "forward sweep" "[0-9]+ levels"
+run_test gs/view ours_grep ex2 "-m 30 -n 30 -pc_type gs -ksp_view" "type: gs" "scheduler (level|element) \\(requested auto\\)" "forward sweep" "[0-9]+ levels" "values read from the matrix's host array"
 run_test gs/log-view ours_grep ex2 "-m 30 -n 30 -pc_type gs -log_view" "^SpTrsvGSApply " "^SpTrsvGSSetup " "^PCApply "
 run_test gs/help ours_grep ex2 "-m 30 -n 30 -pc_type gs -help" "-pc_gs_type" "-pc_gs_omega" "-pc_gs_its" "-pc_gs_scheduler" "-pc_gs_format"
 

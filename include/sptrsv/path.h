@@ -39,10 +39,11 @@ typedef struct {
      NULL when the path has no sweeps */
   PetscErrorCode (*sweep)(SpTrsvSolver, const PetscScalar *, const PetscScalar *, PetscScalar *);
   PetscErrorCode (*destroy)(SpTrsvSolver);
-  /* new values already on the device (a GPU numeric factorization): T's CSR value array (T->a's layout) and
-     T's inverted diagonal (T->idiag's layout; NULL for a unit triangle), both device arrays; NULL for
-     executors whose values live on the host */
-  PetscErrorCode (*update_values_device)(SpTrsvSolver, const PetscScalar *, const PetscScalar *);
+  /* new values already on the device (a GPU numeric factorization, PC gs's device refresh): T's CSR value array
+     (T->a's layout), T's inverted diagonal (T->idiag's layout; NULL for a unit triangle) and, for a sweep solver, the
+     rest's CSR value array (R->a's layout; NULL otherwise), all device arrays; NULL for executors whose values live
+     on the host */
+  PetscErrorCode (*update_values_device)(SpTrsvSolver, const PetscScalar *, const PetscScalar *, const PetscScalar *);
 } SpTrsvExecutor;
 
 /* backend slots of a path's executor table */

@@ -162,17 +162,20 @@ PetscErrorCode SpTrsvSolverUpdateValues(SpTrsvSolver s)
 
 /*
   SpTrsvSolverUpdateValuesDevice - the triangle's new values are already on the device (a GPU numeric
-  factorization): a = T's CSR values, d = T's inverted diagonal (NULL for a unit triangle), device arrays in
-  T->a's and T->idiag's layouts. The executor copies them into its own order and the solver is marked
-  current, so SpTrsvSolverUpdateValues() does not upload the (stale) host values later.
+  factorization, PC gs's device refresh): a = T's CSR values, d = T's inverted diagonal (NULL for a unit triangle),
+  r = the rest's CSR values of a sweep solver (NULL for a plain triangle), device arrays in T->a's, T->idiag's and
+  R->a's layouts. The executor copies them into its own order (a CSC sweep's keep / idiag too) and the solver is
+  marked current, so SpTrsvSolverUpdateValues() does not upload the (stale) host values later; the host cdiag of a
+  CSC sweep is recomputed at the next host refresh.
 */
-PetscErrorCode SpTrsvSolverUpdateValuesDevice(SpTrsvSolver s, const PetscScalar *a, const PetscScalar *d)
+PetscErrorCode SpTrsvSolverUpdateValuesDevice(SpTrsvSolver s, const PetscScalar *a, const PetscScalar *d, const PetscScalar *r)
 {
   PetscFunctionBegin;
   PetscCheck(s->exec->update_values_device, PETSC_COMM_SELF, PETSC_ERR_SUP, "The %s executor cannot take values from the device", s->backend->name);
-  PetscCheck(!s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "Device values for a sweep solver are not supported");
-  PetscCall((*s->exec->update_values_device)(s, a, d));
+  PetscCheck(!s->rest == !r, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s", s->rest ? "Device values for a sweep solver need the rest's values" : "Device rest values for a solver without a rest");
+  PetscCall((*s->exec->update_values_device)(s, a, d, r));
   s->state = s->tri->state;
+  if (s->rest) s->rest_state = s->rest->state;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
