@@ -373,16 +373,25 @@ static PetscErrorCode SmallWith(PetscInt r, PetscInt c, PetscScalar v, PetscBool
 /* PCApply of pc on a vector of ones of A's type: its failed reason and whether y is all Inf/NaN */
 static PetscErrorCode ApplyOnes(PC pc, Mat A, PCFailedReason *reason, PetscBool *inf)
 {
-  Vec       b, y;
-  PetscReal nrm;
+  Vec b, y;
 
   PetscFunctionBeginUser;
   PetscCall(MatCreateVecs(A, &b, &y));
   PetscCall(VecSet(b, 1.0));
   PetscCall(PCApply(pc, b, y));
   PetscCall(PCGetFailedReason(pc, reason));
-  PetscCall(VecMin(y, NULL, &nrm));
-  *inf = (PetscBool)PetscIsInfOrNanReal(nrm);
+  /* every entry Inf/NaN, read on the host (a device VecMin of an all-Inf vector may return its reduction's finite start value) */
+  {
+    const PetscScalar *ya;
+    PetscInt           n;
+
+    PetscCall(VecGetLocalSize(y, &n));
+    PetscCall(VecGetArrayRead(y, &ya));
+    *inf = (PetscBool)(n > 0);
+    for (PetscInt i = 0; i < n; i++)
+      if (!PetscIsInfOrNanScalar(ya[i])) *inf = PETSC_FALSE;
+    PetscCall(VecRestoreArrayRead(y, &ya));
+  }
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&y));
   PetscFunctionReturn(PETSC_SUCCESS);
