@@ -119,18 +119,45 @@ static cudaError_t SpTrsvCUDALocalityLaunch(const SpTrsvCUDATriData *d, PetscBoo
   return SpTrsvLocalityLaunchLevels<false>(d->tri, lc, v, vp, st);
 }
 
-/* allow the kernel this triangle launches (K, UNIT) bytes of dynamic shared memory (above the default 48 KB) */
+/*
+  allow the kernel this triangle launches (K, UNIT) bytes of dynamic shared memory (above the default 48 KB). The limit
+  belongs to the kernel, not to the triangle: it is only ever raised, so a later triangle with smaller sub-graphs (a
+  transposed solver made on first use, another factor) does not lower it below what an earlier one launches with.
+*/
 static cudaError_t SpTrsvLocalitySetSmem(int K, PetscBool unit, size_t bytes)
+{
+  static size_t granted[6][2]; /* by log2(K) and unit: the largest limit set so far */
+  int           lk = 0;
+  cudaError_t   err = cudaSuccess, lerr;
+
+  if (K != 2 && K != 4 && K != 8 && K != 16) K = 32; /* the instances SpTrsvWithLanes() picks */
+  while ((1 << lk) < K) lk++;
+  if (bytes <= granted[lk][unit ? 1 : 0]) return cudaSuccess;
+  lerr = SpTrsvWithLanes(K, [&](auto Kc) {
+    if (unit) err = cudaFuncSetAttribute(SpTrsvLocalityKernel<decltype(Kc)::value, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    else err = cudaFuncSetAttribute(SpTrsvLocalityKernel<decltype(Kc)::value, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+  });
+  if (err == cudaSuccess && lerr == cudaSuccess) granted[lk][unit ? 1 : 0] = bytes;
+  return err != cudaSuccess ? err : lerr;
+}
+
+/* the limits of the kernel this triangle launches (K, UNIT), once its shared-memory limit is set */
+static cudaError_t SpTrsvLocalityKernelAttributes(int K, PetscBool unit, cudaFuncAttributes *attr)
 {
   cudaError_t err  = cudaSuccess;
   cudaError_t lerr = SpTrsvWithLanes(K, [&](auto Kc) {
-    if (unit) err = cudaFuncSetAttribute(SpTrsvLocalityKernel<decltype(Kc)::value, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-    else err = cudaFuncSetAttribute(SpTrsvLocalityKernel<decltype(Kc)::value, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    if (unit) err = cudaFuncGetAttributes(attr, SpTrsvLocalityKernel<decltype(Kc)::value, true>);
+    else err = cudaFuncGetAttributes(attr, SpTrsvLocalityKernel<decltype(Kc)::value, false>);
   });
   return err != cudaSuccess ? err : lerr;
 }
 
 #else /* complex or exotic scalars: the backend reports itself unavailable and never launches these */
+
+static cudaError_t SpTrsvLocalityKernelAttributes(int K, PetscBool unit, cudaFuncAttributes *attr)
+{
+  return cudaErrorNotSupported;
+}
 
 static cudaError_t SpTrsvCUDALocalityLaunch(const SpTrsvCUDATriData *d, PetscBool sweep, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
 {
@@ -216,6 +243,16 @@ static PetscErrorCode SpTrsvCUDALocalitySetup(SpTrsvSolver s)
     lc->smem[l] = (size_t)rows * sizeof(PetscScalar);
   }
   if (need) SpTrsvCUDACall(SpTrsvLocalitySetSmem(lc->K, d->unit, need));
+  { /* every launch must fit the kernel: a clear error here instead of an "invalid argument" at the first solve */
+    cudaFuncAttributes attr;
+    size_t             smax = 0;
+
+    SpTrsvCUDACall(SpTrsvLocalityKernelAttributes(lc->K, d->unit, &attr));
+    for (PetscInt l = 0; l < lc->nlev; l++) smax = PetscMax(smax, lc->smem[l]);
+    PetscCheck(lc->block <= attr.maxThreadsPerBlock, PETSC_COMM_SELF, PETSC_ERR_LIB, "sptrsv_locality: blocks of %d threads, the kernel (%d lanes per row, %d registers) allows %d", lc->block, lc->K, attr.numRegs, attr.maxThreadsPerBlock);
+    PetscCheck(smax <= (size_t)attr.maxDynamicSharedSizeBytes, PETSC_COMM_SELF, PETSC_ERR_LIB, "sptrsv_locality: a launch needs %zu bytes of dynamic shared memory, the kernel (%d lanes per row) allows %d (static %zu)", smax, lc->K, attr.maxDynamicSharedSizeBytes, (size_t)attr.sharedSizeBytes);
+    for (PetscInt l = 0; l < lc->nlev; l++) PetscCheck(lc->grid[l] > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sptrsv_locality: sub-graph level %" PetscInt_FMT " has no sub-graph", l);
+  }
   PetscCall(SpTrsvCUDATriSetupEnd(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
