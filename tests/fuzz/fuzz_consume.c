@@ -55,6 +55,10 @@ PetscErrorCode FuzzCheckLoaded(Mat A, char bad[], size_t len)
   PetscFunctionBegin;
   bad[0] = 0;
   PetscCall(MatGetSize(A, &m, &n));
+  if (m > 1000000 || n > 1000000) { /* a corrupt header MatLoad believed: vectors of that size would not fit */
+    PetscCall(PetscSNPrintf(bad, len, "the loaded matrix is %" PetscInt_FMT " x %" PetscInt_FMT, m, n));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ai, &aj, &done));
   if (!done) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt i = 0; i < nr && !bad[0]; i++)

@@ -31,7 +31,10 @@ PetscErrorCode FuzzMatrixGenerate(FuzzRng *r, PetscInt maxn, FuzzMatrix *A)
   maxn = PetscMax(1, PetscMin(maxn, FUZZ_MAXN));
   A->n = FuzzChance(r, 0.03) ? 0 : FuzzInt(r, 1, maxn);
   A->m = A->n;
-  if (FuzzChance(r, 0.06)) A->m = PetscMax(0, PetscMin(maxn, A->n + FuzzInt(r, -2, 2)));
+  if (FuzzChance(r, 0.06)) {
+    PetscInt d = FuzzInt(r, -2, 2); /* not inside PetscMin/PetscMax: they evaluate their arguments twice */
+    A->m       = PetscMax(0, PetscMin(maxn, A->n + d));
+  }
   A->symmetric = (PetscBool)((kind == 1 || kind == 3) && A->m == A->n);
   for (PetscInt i = 0; i < A->m; i++) {
     diag[i] = -1;
