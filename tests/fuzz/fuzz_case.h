@@ -28,6 +28,10 @@ typedef struct {
   FuzzOutcome outcome;
   FuzzKind    kind;
   PetscBool   failed;
+  PetscBool   empty;         /* the matrix has no rows or no columns */
+  PetscBool   unnamed;       /* an error that names none of the bogus options read */
+  char        unnamed_opt[64];
+  PetscBool   badclaim;      /* KSP claimed convergence, the residual says otherwise */
   char        what[256];     /* the input */
   char        consumer[512]; /* the consumer and its options */
   char        message[512];  /* the error message */
@@ -52,7 +56,7 @@ typedef struct {
   char      sweep[8][64];
 } FuzzCtx;
 
-PETSC_INTERN PetscBool fuzz_trace;
+PETSC_INTERN PetscBool fuzz_trace, fuzz_native, fuzz_drop_bad;
 PETSC_INTERN void           FuzzFail(FuzzResult *, const char *, ...) PETSC_ATTRIBUTE_FORMAT(2, 3);
 PETSC_INTERN PetscErrorCode FuzzRecordError(FuzzResult *, PetscErrorCode, const char *);
 PETSC_INTERN PetscErrorCode FuzzCheckLoaded(Mat, char[], size_t);
