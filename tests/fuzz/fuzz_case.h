@@ -44,7 +44,7 @@ typedef struct {
   char      backend[16];
   PetscInt  maxn, timeout;
   PetscInt  verbose; /* 1: a line per case; 2: also the input and options as they start */
-  PetscBool leakcheck;
+  PetscBool leakcheck, keep;
   PetscInt  ncases, nerror, ncorrect, ndiverged, nfail;
   PetscInt  petscleaks; /* cases whose error left memory behind in PETSc's own error paths */
   PetscInt  corrupt;    /* files MatLoad accepted with a corrupt CSR (PETSc 3.18 does not check column indices) */

@@ -32,13 +32,12 @@ void FuzzFail(FuzzResult *res, const char *fmt, ...)
 /* an error came back: keep PETSc's message (it must say something) */
 PetscErrorCode FuzzRecordError(FuzzResult *res, PetscErrorCode ierr, const char *stage)
 {
-  const char *text = NULL;
-  char       *specific = NULL;
+  const char *text = NULL, *specific = NULL;
   size_t      len = 0;
 
   PetscFunctionBegin;
   res->outcome = FUZZ_ERROR;
-  PetscCall(PetscErrorMessage((int)ierr, &text, &specific));
+  PetscCall(PetscErrorMessage(ierr, &text, (void *)&specific)); /* char ** before PETSc 3.19, const char ** since */
   if (specific) PetscCall(PetscStrlen(specific, &len));
   while (len && (specific[len - 1] == '\n' || specific[len - 1] == ' ')) len--;
   PetscCall(PetscSNPrintf(res->message, sizeof(res->message), "[%s, code %d] %.*s", stage, (int)ierr, (int)PetscMin(len, 400), specific ? specific : ""));
@@ -273,8 +272,26 @@ static PetscErrorCode FuzzJudgeSolve(KSP ksp, Mat A, Vec b, Vec x, FuzzResult *r
   PetscCall(VecNorm(b, NORM_2, &bn));
   PetscCall(VecDestroy(&w));
   res->outcome = FUZZ_CORRECT;
+  {
+    PetscReal an, xn;
+
+    /* the attainable residual: rounding in A x is about eps ||A|| ||x|| (an entry of 1e17 among ones makes it large) */
+    PetscCall(MatNorm(A, NORM_FROBENIUS, &an));
+    PetscCall(VecNorm(x, NORM_2, &xn));
+    bn = bn + 1e4 * PETSC_MACHINE_EPSILON * an * xn / 1e-5;
+  }
   if (!(rn <= 1e-5 * bn)) {
-    FuzzFail(res, "KSP says %s, but ||b - A x|| / ||b|| = %g", KSPConvergedReasons[reason], (double)(bn > 0 ? rn / bn : rn));
+    PetscReal emax = 0, emin = 0;
+
+    /* the Krylov method's estimate of cond(A M^-1): beyond 1e10 its residual recurrence need not be the true residual
+       (a preconditioner made of tiny pivots, a diverging relaxation); a wrong preconditioner is caught by the
+       comparisons with PETSc's own, not here */
+    if (!KSPComputeExtremeSingularValues(ksp, &emax, &emin) && (!(emin > 0) || emax / emin > 1e10)) {
+      res->outcome = FUZZ_DIVERGED;
+      PetscCall(PetscSNPrintf(res->reason, sizeof(res->reason), "false convergence claim, cond(A M^-1) ~ %.1e", (double)(emin > 0 ? emax / emin : PETSC_INFINITY)));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    FuzzFail(res, "KSP says %s, but ||b - A x|| / (||b|| + 1e9 eps ||A|| ||x||) = %g (cond(A M^-1) ~ %.1e)", KSPConvergedReasons[reason], (double)(bn > 0 ? rn / bn : rn), (double)(emin > 0 ? emax / emin : PETSC_INFINITY));
     res->badclaim = PETSC_TRUE;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -351,6 +368,7 @@ static PetscErrorCode FuzzKSP(Mat A, const char *pctype, const char *solver, Pet
   if (cg) PetscCall(KSPSetNormType(*ksp, KSP_NORM_UNPRECONDITIONED));
   else PetscCall(KSPSetPCSide(*ksp, PC_RIGHT));
   PetscCall(KSPSetTolerances(*ksp, 1e-9, 1e-50, 1e10, 200));
+  PetscCall(KSPSetComputeSingularValues(*ksp, PETSC_TRUE)); /* to judge a false convergence claim */
   PetscCall(KSPGetPC(*ksp, &pc));
   PetscCall(PCSetType(pc, pctype));
   if (solver) PetscCall(PCFactorSetMatSolverType(pc, solver));
