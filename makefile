@@ -1,6 +1,6 @@
 # petsc-sptrsv: build with PETSc's own make variables and rules.
 #   make                 build lib/libpetscsptrsv.so (CUDA backend when nvcc is found; WITH_CUDA=0|1 forces)
-#   make examples        build examples/ex1, examples/ex2_register and the benchmark programs (bench, bench_gs, bench_isai)
+#   make examples        build examples/ex1, examples/ex2_register and the benchmark programs (bench, bench_gs, bench_isai, bench_ilu_setup)
 #   make check           build everything and run the test suite (last line: "N passed, N failed")
 #   make demo            run the demo (GMRES(30) with PETSc's ILU vs sptrsv_level)
 #   make install PREFIX=/path   install library, header and pkg-config file
@@ -72,7 +72,7 @@ $(OBJDIR)/%.o: %.cu
 -include $(OBJS:.o=.d)
 
 # ---- programs linked against the plugin ------------------------------------------------------
-EXAMPLES   := examples/ex1 examples/ex2_register examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai
+EXAMPLES   := examples/ex1 examples/ex2_register examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai examples/benchmarks/bench_ilu_setup
 UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
 PROG_LIBS  := -Llib -lpetscsptrsv -Wl,-rpath,$(CURDIR)/lib $(LINK_LIBS) -lz $(CUDA_LIBS)
 # programs that call internal functions link the static archive
@@ -85,6 +85,7 @@ BENCH_COMMON := examples/benchmarks/bench_common.c examples/benchmarks/bench_mat
 BENCH_SRC    := examples/benchmarks/bench.c $(BENCH_COMMON)
 BENCH_GS_SRC := examples/benchmarks/bench_gs.c examples/benchmarks/bench_gs_cusparse.c $(BENCH_COMMON)
 BENCH_ISAI_SRC := examples/benchmarks/bench_isai.c $(STENCIL_SRC)
+BENCH_ILU_SRC  := examples/benchmarks/bench_ilu_setup.c $(STENCIL_SRC)
 BENCH_HDR    := examples/benchmarks/bench.h examples/common/stencil.h examples/common/mmload.h examples/common/relerr.h
 BENCH_LINK    = $(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $(filter %.c,$^) $(INTERNAL_LIBS)
 examples/benchmarks/bench: $(BENCH_SRC) examples/common/mmload.c $(BENCH_HDR) $(SPTRSV_AR)
@@ -93,6 +94,9 @@ examples/benchmarks/bench_gs: $(BENCH_GS_SRC) examples/common/mmload.c $(BENCH_H
 	$(BENCH_LINK)
 examples/benchmarks/bench_isai: $(BENCH_ISAI_SRC) examples/common/mmload.c $(BENCH_HDR) $(SPTRSV_AR)
 	$(BENCH_LINK)
+# the host set-up passes of ILU(k) (issue 12)
+examples/benchmarks/bench_ilu_setup: $(BENCH_ILU_SRC) $(BENCH_HDR) $(SPTRSV_AR)
+	$(BENCH_LINK)
 
 examples/%: examples/%.c $(SPTRSV_LIB) examples/common/mmload.c
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< examples/common/mmload.c $(PROG_LIBS)
@@ -100,7 +104,7 @@ examples/%: examples/%.c $(SPTRSV_LIB) examples/common/mmload.c
 tests/unit/%: tests/unit/%.c $(SPTRSV_AR) examples/common/mmload.c $(STENCIL_SRC)
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< examples/common/mmload.c $(STENCIL_SRC) $(INTERNAL_LIBS)
 
-examples: $(filter-out $(if $(wildcard examples/benchmarks/bench.c),,examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai),$(EXAMPLES))
+examples: $(filter-out $(if $(wildcard examples/benchmarks/bench.c),,examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai examples/benchmarks/bench_ilu_setup),$(EXAMPLES))
 # the fuzz driver of the sync-free kernels (tests/device/check_fuzz.c): GPU with a watchdog in tests/device/run.sh,
 # host executors in the test suite; the CUDA runtime header for CUDA builds
 tests/device/check_fuzz: tests/device/check_fuzz.c $(SPTRSV_AR)

@@ -15,9 +15,11 @@
 #define MATSOLVERSPTRSVLEVEL    "sptrsv_level"
 #define MATSOLVERSPTRSVELEMENT  "sptrsv_element"
 #define MATSOLVERSPTRSVSYNCFREE "sptrsv_syncfree"
+#define MATSOLVERSPTRSVLOCALITY "sptrsv_locality"
 PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_level(Mat, MatFactorType, Mat *);
 PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_element(Mat, MatFactorType, Mat *);
 PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_syncfree(Mat, MatFactorType, Mat *);
+PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_locality(Mat, MatFactorType, Mat *);
 
 /*E
    SpTrsvFormat - storage a triangular solve reads: rows (CSR, each row pulls its dependencies) or

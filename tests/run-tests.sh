@@ -449,6 +449,7 @@ run_test ex2/ilu1-csc-host compare_case 1 ex2 "$EX2 -pc_factor_levels 1" "-mat_s
 run_test ex2/options-file-ilu compare_case 1 ex2 "-m 60 -n 60 -pc_type ilu -ksp_monitor" "-options_file $ROOT/petscconf-snippets/ilu-level.opts"
 run_test ex2/options-file-icc compare_case 1 ex2 "-m 60 -n 60 -pc_type icc -ksp_monitor" "-options_file $ROOT/petscconf-snippets/icc-level.opts"
 run_test ex2/options-file-ilu-syncfree with_solver sptrsv_syncfree compare_case 1 ex2 "-m 60 -n 60 -pc_type ilu -ksp_monitor" "-options_file $ROOT/petscconf-snippets/ilu-syncfree.opts"
+run_test ex2/options-file-ilu-locality with_solver sptrsv_locality compare_case 1 ex2 "-m 60 -n 60 -pc_type ilu -ksp_monitor" "-options_file $ROOT/petscconf-snippets/ilu-locality.opts"
 run_test ex2/bjacobi-np2 compare_case 2 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -ksp_monitor" "" sub_
 run_test ex2/bjacobi-np2-ilu1-csc compare_case 2 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_levels 1 -ksp_monitor" "-sub_mat_sptrsv_format csc -sub_mat_sptrsv_backend host" sub_
 run_test ex2/asm-np2 compare_case 2 ex2 "-m 40 -n 40 -ksp_type gmres -pc_type asm -sub_pc_type ilu -ksp_monitor" "" sub_
@@ -483,6 +484,19 @@ run_test ex19/syncfree-natural-warpell-newton with_solver sptrsv_syncfree compar
 run_test ex45/syncfree-grid17-warpell with_solver sptrsv_syncfree compare_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type ilu -ksp_monitor" "$SF_ELL"
 run_test ex19/syncfree-newton-ilu0-alap with_solver sptrsv_syncfree compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -mat_no_inode -snes_monitor -ksp_monitor" "$SF_ALAP $SF_ELL"
 run_test matrices/syncfree-cryg2500-ilu1-alap-warpell with_solver sptrsv_syncfree mm_compare cryg2500 "-ksp_type gmres -ksp_gmres_restart 100 -ksp_max_it 2000 -pc_type ilu -pc_factor_levels 1 -ksp_rtol 1e-8 $SF_ALAP $SF_ELL"
+
+# the locality path (paper 004): sub-graphs of at most -mat_sptrsv_subgraph_rows rows, slots; same factors. Small caps
+# split the grids into many sub-graphs and levels (the default holds these problems in one sub-graph)
+LOC_ROWS="-mat_sptrsv_subgraph_rows"
+run_test ex2/locality-ilu0 with_solver sptrsv_locality compare_case 1 ex2 "$EX2" ""
+run_test ex2/locality-ilu1-rows64 with_solver sptrsv_locality compare_case 1 ex2 "$EX2 -pc_factor_levels 1" "$LOC_ROWS 64"
+run_test ex2/locality-icc0-rows200 with_solver sptrsv_locality compare_case 1 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type icc -ksp_monitor" "$LOC_ROWS 200"
+run_test ex2/locality-bicg-transpose-rows300 with_solver sptrsv_locality compare_case 1 ex2 "-m 40 -n 40 -ksp_type bicg -pc_type ilu -ksp_monitor" "$LOC_ROWS 300"
+run_test ex2/locality-bjacobi-np2 with_solver sptrsv_locality compare_case 2 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -ksp_monitor" "-sub_mat_sptrsv_subgraph_rows 500" sub_
+run_test ex2/locality-ilu1-rcm-rows1 with_solver sptrsv_locality compare_case 1 ex2 "-m 30 -n 30 -ksp_type gmres -pc_type ilu -pc_factor_levels 1 -pc_factor_mat_ordering_type rcm -ksp_monitor" "$LOC_ROWS 1"
+run_test ex45/locality-grid17-rows256 with_solver sptrsv_locality compare_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type ilu -ksp_monitor" "$LOC_ROWS 256"
+run_test ex19/locality-newton-ilu0-rows100 with_solver sptrsv_locality compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -mat_no_inode -snes_monitor -ksp_monitor" "$LOC_ROWS 100"
+run_test matrices/locality-cryg2500-ilu1-rows300 with_solver sptrsv_locality mm_compare cryg2500 "-ksp_type gmres -ksp_gmres_restart 100 -ksp_max_it 2000 -pc_type ilu -pc_factor_levels 1 -ksp_rtol 1e-8 $LOC_ROWS 300"
 
 # f. PC gs against PCSOR (same options; PC gs is point Gauss-Seidel: PCSOR on matrices without inodes)
 G2="-m 50 -n 50 -ksp_monitor"
@@ -536,7 +550,7 @@ gs_parallel_global() {
 }
 run_test gs/sor-names-np2-global-error gs_parallel_global
 run_test gs/sor-names-help ours_grep ex2 "-m 30 -n 30 -pc_type gs -help" "-pc_sor_omega" "-pc_sor_its" "-pc_sor_lits" "-pc_sor_diagonal_shift" "-pc_sor_symmetric" "-pc_sor_forward" "-pc_sor_backward" "-pc_sor_local_symmetric" "-pc_sor_local_forward" "-pc_sor_local_backward"
-run_test gs/view ours_grep ex2 "-m 30 -n 30 -pc_type gs -ksp_view" "type: gs" "scheduler (level|element) \\(requested auto\\)" "forward sweep" "[0-9]+ levels"
+run_test gs/view ours_grep ex2 "-m 30 -n 30 -pc_type gs -ksp_view" "type: gs" "scheduler (level|element) \\(requested auto\\)" "forward sweep" "[0-9]+ levels" "values read from the matrix's host array"
 run_test gs/log-view ours_grep ex2 "-m 30 -n 30 -pc_type gs -log_view" "^SpTrsvGSApply " "^SpTrsvGSSetup " "^PCApply "
 run_test gs/help ours_grep ex2 "-m 30 -n 30 -pc_type gs -help" "-pc_gs_type" "-pc_gs_omega" "-pc_gs_its" "-pc_gs_scheduler" "-pc_gs_format"
 
@@ -600,12 +614,17 @@ run_test view/syncfree-ksp-view ours_grep ex2 "$SF -mat_sptrsv_levels alap -mat_
 run_test view/syncfree-help ours_grep ex2 "$SF -help" "-mat_sptrsv_levels <now asap : formerly asap>" "-mat_sptrsv_storage <now csr : formerly csr>" "-mat_sptrsv_dispatch <now level : formerly level>" "-mat_sptrsv_spin_ns" "-mat_sptrsv_blocks_per_sm" "-mat_sptrsv_relabel <now auto : formerly auto>"
 run_test view/syncfree-csc-error ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_syncfree -sub_mat_sptrsv_format csc" "sptrsv_syncfree reads rows only: -sub_mat_sptrsv_format csc is not supported"
 run_test view/syncfree-bad-levels ours_fails ex2 "$SF -mat_sptrsv_levels late" "-mat_sptrsv_levels.*late"
+LOC="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv_locality"
+run_test view/locality-ksp-view ours_grep ex2 "$LOC -mat_sptrsv_subgraph_rows 100 -ksp_view" "schedule locality" "locality: [0-9]+ sub-graphs of at most 100 rows \(largest [0-9]+\), [0-9]+ sub-graph levels" "slots [0-9]+ \(at most [0-9]+ in a sub-graph, at most [0-9]+ rows in a slot\); entries internal [0-9.]+%, external [0-9.]+%" "partition: [0-9]+ components" "CUDA block: [0-9]+ threads, [0-9]+ lanes per row, [0-9]+ bytes of shared memory"
+run_test view/locality-help ours_grep ex2 "$LOC -help" "-mat_sptrsv_subgraph_rows <(now )?0" "-mat_sptrsv_graph"
+run_test view/locality-csc-error ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_locality -sub_mat_sptrsv_format csc" "sptrsv_locality reads rows only: -sub_mat_sptrsv_format csc is not supported"
+run_test view/locality-bad-rows ours_fails ex2 "$LOC -mat_sptrsv_subgraph_rows -3" "-mat_sptrsv_subgraph_rows must be >= 0"
 
 # h. scripts/compare.sh: one program run with PETSc's solver and with the plugin's paths, one table
 #    compare_script "ARGS": compare.sh --paths "$CMP_PATHS" -- ex2 ARGS exits 0 and prints one row per run (petsc first,
 #    then the paths in order), every run converged, the sptrsv_* rows have the native row's iterations, every time
 #    cell is "SECONDS (RATIOx)" and the first row's ratios are 1.00x
-CMP_PATHS="sptrsv_level sptrsv_element sptrsv_syncfree gs isai"
+CMP_PATHS="sptrsv_level sptrsv_element sptrsv_syncfree sptrsv_locality gs isai"
 compare_script() {
   local o=$OUT/compare.out
   need_file "$OUT/bin/ex2" "see the build/programs test" || return 1
@@ -642,7 +661,7 @@ for r in rows:
         elif r is rows[0] and m.group(1) != "1.00":
             bad.append("first row's ratio is %sx, expected 1.00x" % m.group(1))
 its = {r[0]: r[1] for r in rows if len(r) > 1}
-for p in ("sptrsv_level", "sptrsv_element", "sptrsv_syncfree"):
+for p in ("sptrsv_level", "sptrsv_element", "sptrsv_syncfree", "sptrsv_locality"):
     if p in its and its[p] != its.get("petsc"):
         bad.append("%s took %s iterations, petsc %s" % (p, its[p], its.get("petsc")))
 print("rows: %s; iterations: %s" % (", ".join(names), ", ".join("%s %s" % kv for kv in its.items())))
@@ -697,6 +716,7 @@ run_test bad/zero-pivot-error both_fail mmsolve "-builtin zeropivot $ZP -ksp_err
 run_test bad/zero-pivot-default same_reason 1 mmsolve "-builtin zeropivot $ZP" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_level" DIVERGED_PC_FAILED
 run_test bad/zero-pivot-default-element same_reason 1 mmsolve "-builtin zeropivot $ZP" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_element" DIVERGED_PC_FAILED
 run_test bad/zero-pivot-default-syncfree same_reason 1 mmsolve "-builtin zeropivot $ZP" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_syncfree" DIVERGED_PC_FAILED
+run_test bad/zero-pivot-default-locality same_reason 1 mmsolve "-builtin zeropivot $ZP" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_locality" DIVERGED_PC_FAILED
 run_test bad/zero-pivot-cg same_reason 1 mmsolve "-builtin zeropivotsym -ksp_type cg -pc_type ilu" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_level" DIVERGED_PC_FAILED
 run_test bad/zero-pivot-icc-no-shift same_reason 1 mmsolve "-builtin zeropivotsym -ksp_type cg -pc_type icc -pc_factor_shift_type none" "-pc_factor_mat_solver_type petsc" "-pc_factor_mat_solver_type sptrsv_level" DIVERGED_PC_FAILED
 run_test bad/zero-pivot-bjacobi-np2 same_reason 2 ex2 "-m 8 -n 8 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_zeropivot 10" "-sub_pc_factor_mat_solver_type petsc" "-sub_pc_factor_mat_solver_type sptrsv_level" DIVERGED_PC_FAILED

@@ -8,6 +8,8 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
                            "  -mtx <file.mtx[.gz]>               Matrix Market matrix\n"
                            "  -lap2d <NXxNY> -stencil <5|9>      generated 2-D Laplacian\n"
                            "  -lap3d <NXxNYxNZ> -stencil <7|27>  generated 3-D Laplacian\n"
+                           "  -banded <NxW>      banded matrix, half-bandwidth W (strong locality, paper 004)\n"
+                           "  -blockdiag <NxBS>  block-diagonal matrix, dense blocks of BS rows\n"
                            "  -reps <200>        timed solves per variant, at most\n"
                            "  -min_reps <5>      timed solves per variant, at least (the host reference: 1)\n"
                            "  -warmup <20>       warm-up solves per variant, at most\n"

@@ -34,13 +34,33 @@ PetscErrorCode ParseGrid(const char *s, PetscInt dim, PetscInt g[3])
 }
 
 /*
+  strong-locality matrices (paper 004's experiments): banded (n rows, half-bandwidth w: entries |i - j| <= w, -1 off the
+  diagonal, 2w + 1 on it) and block-diagonal (dense blocks of bs rows: -1 off the diagonal, bs on it); both strictly
+  diagonally dominant, so ILU(0) exists (and is exact: their patterns do not fill)
+*/
+static PetscErrorCode BuildBanded(PetscInt n, PetscInt w, PetscBool blocks, Mat *A)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, blocks ? w : 2 * w + 1, NULL, A));
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt lo = blocks ? (i / w) * w : PetscMax(0, i - w), hi = blocks ? PetscMin(n, lo + w) - 1 : PetscMin(n - 1, i + w);
+
+    for (PetscInt j = lo; j <= hi; j++) PetscCall(MatSetValue(*A, i, j, j == i ? (PetscScalar)(blocks ? w : 2 * w + 1) : -1.0, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   BenchLoadMatrix - the matrix of the options: -mtx (or -f) <file.mtx[.gz]> (a missing diagonal entry becomes an explicit
-  zero), -lap2d NXxNY -stencil 5|9 or -lap3d NXxNYxNZ -stencil 7|27; sets B->label (-label overrides), B->n, B->nnzA
+  zero), -lap2d NXxNY -stencil 5|9, -lap3d NXxNYxNZ -stencil 7|27, -banded NxW (half-bandwidth W) or -blockdiag NxBS
+  (dense blocks of BS rows); sets B->label (-label overrides), B->n, B->nnzA
 */
 PetscErrorCode BenchLoadMatrix(Bench *B, const char *prog, Mat *A, PetscBool *file)
 {
   char           mtx[PETSC_MAX_PATH_LEN] = "", grid[256] = "", label[PETSC_MAX_PATH_LEN] = "";
-  PetscBool      has_mtx, has2d, has3d = PETSC_FALSE, has_label;
+  PetscBool      has_mtx, has2d, has3d = PETSC_FALSE, has_label, hasband, hasblock;
   PetscInt       stencil = 0, g[3] = {1, 1, 1};
   MatInfo        ainfo;
   PetscLogDouble t0, t1;
@@ -50,9 +70,12 @@ PetscErrorCode BenchLoadMatrix(Bench *B, const char *prog, Mat *A, PetscBool *fi
   if (!has_mtx) PetscCall(PetscOptionsGetString(NULL, NULL, "-f", mtx, sizeof(mtx), &has_mtx)); /* an alias */
   PetscCall(PetscOptionsGetString(NULL, NULL, "-lap2d", grid, sizeof(grid), &has2d));
   if (!has2d) PetscCall(PetscOptionsGetString(NULL, NULL, "-lap3d", grid, sizeof(grid), &has3d));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-banded", &hasband));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-blockdiag", &hasblock));
+  if (hasband || hasblock) PetscCall(PetscOptionsGetString(NULL, NULL, hasband ? "-banded" : "-blockdiag", grid, sizeof(grid), NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-stencil", &stencil, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-label", label, sizeof(label), &has_label));
-  PetscCheck((has_mtx ? 1 : 0) + (has2d ? 1 : 0) + (has3d ? 1 : 0) == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Give exactly one of -mtx <file>, -lap2d NXxNY -stencil 5|9, -lap3d NXxNYxNZ -stencil 7|27");
+  PetscCheck((has_mtx ? 1 : 0) + (has2d ? 1 : 0) + (has3d ? 1 : 0) + (hasband ? 1 : 0) + (hasblock ? 1 : 0) == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Give exactly one of -mtx <file>, -lap2d NXxNY -stencil 5|9, -lap3d NXxNYxNZ -stencil 7|27, -banded NxW, -blockdiag NxBS");
   *file = has_mtx;
   PetscCall(PetscTime(&t0));
   if (has_mtx) {
@@ -69,6 +92,11 @@ PetscErrorCode BenchLoadMatrix(Bench *B, const char *prog, Mat *A, PetscBool *fi
     if (len > 7 && !strcmp(B->label + len - 7, ".mtx.gz")) B->label[len - 7] = 0;
     else if (len > 4 && !strcmp(B->label + len - 4, ".mtx")) B->label[len - 4] = 0;
 #endif
+  } else if (hasband || hasblock) {
+    PetscCall(ParseGrid(grid, 2, g));
+    PetscCheck(g[0] > 0 && g[1] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s %s: expected NxW with positive N and W", hasband ? "-banded" : "-blockdiag", grid);
+    PetscCall(BuildBanded(g[0], g[1], hasblock, A));
+    PetscCall(PetscSNPrintf(B->label, sizeof(B->label), "%s%" PetscInt_FMT "_%" PetscInt_FMT, hasband ? "banded" : "blockdiag", g[1], g[0]));
   } else {
     PetscInt dim = has2d ? 2 : 3;
     if (!stencil) stencil = dim == 2 ? 5 : 7;

@@ -34,6 +34,7 @@
 #                         NAME@KEY=VAL,KEY=VAL adds -KEY VAL options to that run and names it NAME@KEY=VAL,... in the
 #                         tables (e.g. sptrsv_syncfree@mat_sptrsv_levels=alap)
 #   BENCH_QUICK=0         1: small grids only (smoke test of the script)
+#   BENCH_LOCALITY=1      0: skip the banded and block-diagonal matrices (paper 004's strong-locality cases)
 #   BENCH_ARGS=""         extra arguments of every bench run (e.g. -bench_paths level,syncfree)
 #   BENCH_CHAIN=200000    rows of the bidiagonal chain (one row per level) whose sync-free solve time per row is the
 #                         measured latency of one dependency hop (0: skipped)
@@ -192,6 +193,16 @@ if [ -n "$MM_SRC" ] && [ -d "$MATDIR" ]; then
   done
 else
   say "no Matrix Market runs (directory $MATDIR, reader ${MM_SRC:-not built})"
+fi
+# strong-locality matrices (paper 004's experiments; BENCH_LOCALITY=0 skips them): banded and block-diagonal
+if [ "${BENCH_LOCALITY:-1}" = 1 ]; then
+  if [ "$QUICK" = 1 ]; then LOC=("-banded 20000x4" "-blockdiag 20000x16"); else
+    LOC=("-banded 100000x2" "-banded 100000x8" "-banded 50000x32" "-blockdiag 1000000x8" "-blockdiag 1000000x32" "-blockdiag 262144x128")
+  fi
+  for a in "${LOC[@]}"; do
+    # shellcheck disable=SC2086 # a is "-option value"
+    bench_case "loc${a// /}" "$MAX_TIME" $a
+  done
 fi
 for k in "${!GRIDS2[@]}"; do
   [ "$k" = 0 ] || paper_shapes "$k"

@@ -40,7 +40,7 @@ struct _n_SpTrsvFactor {
 /* what the numeric phase of ILU(k) reuses (iluk.c; read by the GPU numeric phase, ilu_device.c) */
 typedef struct {
   PetscInt     nnzA;   /* nonzeros of A at the symbolic phase */
-  PetscInt    *icperm; /* inverse column permutation (always allocated) */
+  PetscInt    *icperm; /* inverse column permutation; NULL: the identity */
   PetscInt    *adiag;  /* position of A(i,i) in the CSR of A */
   PetscScalar *work;   /* dense accumulator for one row */
 } SpTrsvILUSym;
@@ -53,7 +53,7 @@ SPTRSV_INTERN PetscErrorCode SpTrsvFactorDestroy(SpTrsvFactor *);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUSymbolic(Mat, IS, IS, const MatFactorInfo *, SpTrsvFactor);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorICCSymbolic(Mat, IS, const MatFactorInfo *, SpTrsvFactor);
 /* the ILU(k) pattern of a CSR pattern (used by ILU(k) and, on the block pattern, by BILU(k)) */
-SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUPattern(PetscInt, PetscInt, PetscBool, PetscReal, const PetscInt *, const PetscInt *, const PetscInt *, const PetscInt *, PetscBool, PetscInt **, PetscInt **, PetscInt **, PetscInt **);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUPattern(PetscInt, PetscInt, PetscBool, PetscReal, const PetscInt *, const PetscInt *, const PetscInt *, const PetscInt *, const PetscInt *, PetscBool, PetscInt **, PetscInt **, PetscInt **, PetscInt **);
 /* Numeric phases: fill L->a, U->a, U->idiag from the current values of A (same pattern as at the
    symbolic phase). A zero pivot without a shift, and a NaN/Inf in A or in the factor, raise an error naming
    the row (PETSC_ERR_MAT_LU_ZRPVT, PETSC_ERR_FP) when A->erroriffailure is set; otherwise they are recorded

@@ -22,6 +22,22 @@ typedef enum {
   SPTRSV_GS_ORDERING_MULTICOLOR
 } SpTrsvGSOrdering;
 
+/*
+   SpTrsvGSExactDevice - the exact ordering's values on the GPU (src/cuda/gs_exact.cu; exists in CUDA builds,
+   PETSC_SPTRSV_HAVE_CUDA): the maps lmap, umap, dmap of the split uploaded once per pattern; a refresh gathers L's and
+   U's values (T->a's layout) and the relaxed inverse diagonal (MatSOR's rules, natural order) from a device value
+   array of the matrix (a MATSEQAIJCUSPARSE's, in place). *clean is false when a value or an inverse diagonal entry
+   is not finite or a diagonal entry is zero under omega = 1 and shift <= 0: the caller then refreshes on the host,
+   which names the row. The sweep solvers take the arrays device to device; the host copies are downloaded only when
+   something on the host needs them.
+*/
+typedef struct _n_SpTrsvGSExactDevice *SpTrsvGSExactDevice;
+SPTRSV_INTERN PetscErrorCode SpTrsvGSExactDeviceCreate(PetscInt, PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscInt *, PetscReal, PetscReal, SpTrsvGSExactDevice *);
+SPTRSV_INTERN PetscErrorCode SpTrsvGSExactDeviceGather(SpTrsvGSExactDevice, const PetscScalar *, PetscBool *);
+SPTRSV_INTERN PetscErrorCode SpTrsvGSExactDeviceGetArrays(SpTrsvGSExactDevice, const PetscScalar **, const PetscScalar **, const PetscScalar **);
+SPTRSV_INTERN PetscErrorCode SpTrsvGSExactDeviceDownload(SpTrsvGSExactDevice, PetscScalar *, PetscScalar *, PetscScalar *);
+SPTRSV_INTERN PetscErrorCode SpTrsvGSExactDeviceDestroy(SpTrsvGSExactDevice *);
+
 typedef struct _n_SpTrsvGS *SpTrsvGS;
 struct _n_SpTrsvGS {
   PetscInt                n;
@@ -37,6 +53,8 @@ struct _n_SpTrsvGS {
   PetscBool               structsym;      /* pattern of A structurally symmetric: in-place sweeps */
   SpTrsvSolver            fwd, bwd;       /* the two sweeps */
   SpTrsvSolver            fwdT, bwdT;     /* (D/omega + L)^T = solve with L^T, (D/omega + U)^T with U^T: transposed applications, made on first use */
+  SpTrsvGSExactDevice     exdev;          /* CUDA backend, MATSEQAIJCUSPARSE: the values gathered on the GPU (made at the first device refresh) */
+  PetscBool               host_stale;     /* the last refresh was on the GPU: L->a, U->a and idiag are stale until SpTrsvGSSyncHost() */
   PetscScalar            *xold, *dscale;  /* backend: copy of the old iterate; (2 - omega)/idiag for the transposed symmetric sweep */
   PetscBool               dscale_valid;
   /* MatSOR's zero-diagonal rules (MatInvertDiagonal_SeqAIJ; see SpTrsvGSFillValues()): with omega = 1 and
@@ -51,7 +69,7 @@ struct _n_SpTrsvGS {
   SpTrsvMC                mc, mcT;        /* A in colour order; A^T on the same colouring (made on first transposed use) */
   Mat                     A;              /* the matrix (a reference), whose values mcT is made from */
   PetscScalar            *didiag;         /* host: omega / (a_ii + shift) in natural order (refresh scratch) */
-  PetscBool               devvalues;      /* the last refresh read the matrix's device values in place */
+  PetscBool               devvalues;      /* the last refresh read the matrix's device values in place (both orderings) */
   PetscInt                nsweeps;        /* sweeps done (for -log_view flops and tests) */
   PetscLogDouble          flops;          /* flops of all sweeps so far */
 };

@@ -31,7 +31,9 @@ typedef struct {
    SpTrsvILUDeviceOps - one implementation of the passes. Values live in F = [L strict (L->a's order) | pivots (n) |
    U strict (U->a's order)] and idiag (U->idiag's order), in the implementation's memory.
    - create: the pattern of the factor, A's row pointers ai and diagonal positions adiag (the POSITIVE_DEFINITE shift
-     top), amap (A's nonzero p -> its slot in F), once per pattern
+     top), amap (A's nonzero p -> its slot in F), once per pattern. amap NULL: ILU(0) in the natural ordering, whose
+     map the implementation makes from ai, adiag and the row pointers of L and U: row i of A is L(i,:), the pivot,
+     U(i,:), so p < adiag[i] -> li[i] + p - ai[i], adiag[i] -> nnzL + i, p > adiag[i] -> nnzL + n + ui[i] + p - adiag[i] - 1
    - set_input: A's CSR values for the passes, host or device memory (mtype)
    - shift_top: max_i (sum_j |a_ij| - |a_ii| - Re(a_ii)) over the rows where it is positive and not NaN (-inf: none)
    - factor: one pass with the rule, the diagonal shift, zeropivot and the INBLOCKS amount

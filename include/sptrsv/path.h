@@ -27,6 +27,7 @@ typedef struct {
   PetscInt  blocks_per_sm; /* syncfree, CUDA: persistent blocks per SM (-mat_sptrsv_blocks_per_sm; 0: one block per 4 warps) */
   PetscInt  relabel;     /* syncfree, CUDA: the published solution indexed by dispatch position (1), by row (0), or chosen by the analysis (SPTRSV_RELABEL_AUTO) (-mat_sptrsv_relabel) */
   PetscBool analysis_device; /* syncfree, CUDA: build the schedule on the GPU (-mat_sptrsv_analysis device); ignored by other backends */
+  PetscInt  subgraph_rows;   /* locality: rows per sub-graph at most (-mat_sptrsv_subgraph_rows; 0: what a block's shared memory holds) */
 } SpTrsvSolverOptions;
 
 /* an executor: how one backend runs the plans of one path (all arrays in the backend's memory) */
@@ -38,10 +39,11 @@ typedef struct {
      NULL when the path has no sweeps */
   PetscErrorCode (*sweep)(SpTrsvSolver, const PetscScalar *, const PetscScalar *, PetscScalar *);
   PetscErrorCode (*destroy)(SpTrsvSolver);
-  /* new values already on the device (a GPU numeric factorization): T's CSR value array (T->a's layout) and
-     T's inverted diagonal (T->idiag's layout; NULL for a unit triangle), both device arrays; NULL for
-     executors whose values live on the host */
-  PetscErrorCode (*update_values_device)(SpTrsvSolver, const PetscScalar *, const PetscScalar *);
+  /* new values already on the device (a GPU numeric factorization, PC gs's device refresh): T's CSR value array
+     (T->a's layout), T's inverted diagonal (T->idiag's layout; NULL for a unit triangle) and, for a sweep solver, the
+     rest's CSR value array (R->a's layout; NULL otherwise), all device arrays; NULL for executors whose values live
+     on the host */
+  PetscErrorCode (*update_values_device)(SpTrsvSolver, const PetscScalar *, const PetscScalar *, const PetscScalar *);
 } SpTrsvExecutor;
 
 /* backend slots of a path's executor table */

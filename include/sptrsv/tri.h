@@ -27,7 +27,9 @@ struct _n_SpTrsvTri {
   PetscBool    has_csc;
   PetscInt    *ci, *cj, *cmap; /* column pointers, row indices, CSC slot -> CSR slot */
   PetscScalar *ca;
-  PetscInt     state; /* bumped by SpTrsvTriValuesChanged() */
+  PetscInt     state;        /* bumped by SpTrsvTriValuesChanged() */
+  PetscBool    values_unset; /* a and idiag not written yet (SpTrsvTriSetPatternTrusted() without zeroing): a copy made
+                                now is dead, the numeric phase refreshes every copy; cleared by SpTrsvTriValuesChanged() */
 };
 
 /*
@@ -49,6 +51,7 @@ typedef struct {
 
 SPTRSV_INTERN PetscErrorCode SpTrsvTriCreate(PetscInt, SpTrsvUplo, PetscBool, SpTrsvTri *);
 SPTRSV_INTERN PetscErrorCode SpTrsvTriSetPattern(SpTrsvTri, PetscInt *, PetscInt *);
+SPTRSV_INTERN PetscErrorCode SpTrsvTriSetPatternTrusted(SpTrsvTri, PetscInt *, PetscInt *, PetscBool); /* built by a symbolic phase: checked in debug builds; values zeroed or unset */
 SPTRSV_INTERN PetscErrorCode SpTrsvTriValuesChanged(SpTrsvTri);
 SPTRSV_INTERN PetscErrorCode SpTrsvTriBuildCSC(SpTrsvTri);
 SPTRSV_INTERN PetscErrorCode SpTrsvTriGetOp(SpTrsvTri, PetscBool, SpTrsvOp *);

@@ -13,6 +13,16 @@ SPTRSV_INTERN PetscErrorCode SpTrsvIntBufPush(SpTrsvIntBuf *, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvIntBufReserve(SpTrsvIntBuf *, PetscInt64);
 SPTRSV_INTERN PetscErrorCode SpTrsvIntBufFinish(SpTrsvIntBuf *, PetscInt **);
 
+/* SpTrsvIntBufPush() with its common case (room left) inline: the symbolic factorizations push every entry */
+static inline PetscErrorCode SpTrsvIntBufAppend(SpTrsvIntBuf *b, PetscInt v)
+{
+  if (PetscLikely(b->n < b->cap)) {
+    b->a[b->n++] = v;
+    return PETSC_SUCCESS;
+  }
+  return SpTrsvIntBufPush(b, v);
+}
+
 /* counts accumulated in 64 bits must fit in PetscInt (with room for a "+ 1"); what names them in the error */
 SPTRSV_INTERN PetscErrorCode SpTrsvCheckCount(PetscInt64, const char *);
 

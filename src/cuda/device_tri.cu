@@ -226,7 +226,9 @@ PetscErrorCode SpTrsvCUDATriSetupBeginDevice(SpTrsvSolver s, SpTrsvCUDALaunchFn 
 }
 
 /*
-  SpTrsvCUDATriSetupEnd - the values, then the graphs of the path's launch sequence
+  SpTrsvCUDATriSetupEnd - the values, then the graphs of the path's launch sequence. Values not computed yet (a
+  factor's triangle before its first numeric phase, T->values_unset) are not uploaded: the numeric phase refreshes
+  them (update_values or, from a GPU numeric phase, update_values_device) before any solve.
 */
 PetscErrorCode SpTrsvCUDATriSetupEnd(SpTrsvSolver s)
 {
@@ -235,7 +237,7 @@ PetscErrorCode SpTrsvCUDATriSetupEnd(SpTrsvSolver s)
 
   PetscFunctionBegin;
   PetscCall(SpTrsvCUDAGetStream(&st));
-  PetscCall(SpTrsvCUDATriUploadValues(s, st));
+  if (!s->tri->values_unset) PetscCall(SpTrsvCUDATriUploadValues(s, st));
   /* setup may wait: the uploads are complete before any solve, on whatever stream it runs */
   SpTrsvCUDACall(cudaStreamSynchronize(st));
   PetscCall(PetscFree2(d->h_ptr, d->h_idx));
@@ -266,36 +268,59 @@ __global__ void SpTrsvCUDATriGatherValues(int nnz, int n, const int *__restrict_
   if (t < nnz) val[t] = a[vmap[t]];
   if (d && t < n) idiag[t] = d[order[t]];
 }
+
+/* a sweep's rest: rval[q] = r[rvmap[q]] for the rnnz slots; a CSC sweep's cdiag[k] = keep / d[order[k]] for the n rows
+   (cdiag NULL: a CSR sweep), the arithmetic of SpTrsvSolverComputeCDiag() */
+__global__ void SpTrsvCUDATriGatherRest(int rnnz, int n, const int *__restrict__ rvmap, const PetscScalar *__restrict__ r, PetscScalar *__restrict__ rval, const int *__restrict__ order, const PetscScalar *__restrict__ d, PetscScalar keep, PetscScalar *__restrict__ cdiag)
+{
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < rnnz) rval[t] = r[rvmap[t]];
+  if (cdiag && t < n) cdiag[t] = keep / d[order[t]];
+}
 #endif
 
 /*
-  SpTrsvCUDATriUpdateValuesDevice - new values already on the device (the GPU numeric factorization): a = T's CSR
-  value array (T->a's layout), d = T's inverted diagonal (T->idiag's layout; ignored for a unit diagonal). The map
-  from the solver's slots to a is made at the first call: vmap[q] when the format reads T->a, T->cmap[vmap[q]]
-  when it reads T's CSC copy (op(T) = T^T in CSR, or T in CSC). Factor solvers only (no rest).
+  SpTrsvCUDATriUpdateValuesDevice - new values already on the device (the GPU numeric factorization, PC gs's device
+  refresh): a = T's CSR value array (T->a's layout), d = T's inverted diagonal (T->idiag's layout; ignored for a unit
+  diagonal), r = a sweep's rest values (R->a's layout; NULL without a rest). The map from the solver's slots to a is
+  made at the first call: vmap[q] when the format reads T->a, T->cmap[vmap[q]] when it reads T's CSC copy (op(T) = T^T
+  in CSR, or T in CSC); that of the rest's slots (always R's rows) is rvmap. A CSC sweep's keep / idiag is computed
+  here from d.
 */
-PetscErrorCode SpTrsvCUDATriUpdateValuesDevice(SpTrsvSolver s, const PetscScalar *a, const PetscScalar *d)
+PetscErrorCode SpTrsvCUDATriUpdateValuesDevice(SpTrsvSolver s, const PetscScalar *a, const PetscScalar *d, const PetscScalar *r)
 {
   SpTrsvCUDATriData *dt = (SpTrsvCUDATriData *)s->bdata;
   cudaStream_t       st = NULL;
   const PetscInt     m  = PetscMax(dt->nnz, dt->unit ? 0 : dt->n);
 
   PetscFunctionBegin;
-  PetscCheck(!s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "Device value refresh of a sweep solver");
+  PetscCheck(!s->rest || (r && d && dt->rvmap), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "A sweep solver's device refresh needs the rest's values and the inverse diagonal");
   PetscCall(SpTrsvCUDAGetStream(&st));
   if (!dt->d_csrmap) {
     const PetscBool fromcsc = (PetscBool)(dt->csc != s->transpose);
-    int            *h;
 
-    PetscCall(PetscMalloc1(dt->nnz + 1, &h));
-    if (dt->vmap) { /* the pattern was put in plan order on the host: its map is here */
-      for (PetscInt q = 0; q < dt->nnz; q++) h[q] = (int)(fromcsc ? s->tri->cmap[dt->vmap[q]] : dt->vmap[q]);
-    } else { /* built on the device (SpTrsvCUDATriSetupBeginDevice): d_vmap indexes the values of op(T) */
-      if (dt->nnz) SpTrsvCUDACall(cudaMemcpy(h, dt->d_vmap, (size_t)dt->nnz * sizeof(int), cudaMemcpyDeviceToHost));
-      if (fromcsc)
+    if (!dt->vmap && !fromcsc) dt->d_csrmap = dt->d_vmap; /* built on the device, rows of T: d_vmap is the map (shared, freed once) */
+    else {
+      int *h;
+
+      PetscCall(PetscMalloc1(dt->nnz + 1, &h));
+      if (dt->vmap) { /* the pattern was put in plan order on the host: its map is here */
+        for (PetscInt q = 0; q < dt->nnz; q++) h[q] = (int)(fromcsc ? s->tri->cmap[dt->vmap[q]] : dt->vmap[q]);
+      } else { /* built on the device (SpTrsvCUDATriSetupBeginDevice): d_vmap indexes the values of op(T) = T^T */
+        if (dt->nnz) SpTrsvCUDACall(cudaMemcpy(h, dt->d_vmap, (size_t)dt->nnz * sizeof(int), cudaMemcpyDeviceToHost));
         for (PetscInt q = 0; q < dt->nnz; q++) h[q] = (int)s->tri->cmap[h[q]];
+      }
+      PetscCall(SpTrsvCUDAMallocInt(&dt->d_csrmap, dt->nnz, h, st));
+      SpTrsvCUDACall(cudaStreamSynchronize(st)); /* h may be freed */
+      PetscCall(PetscFree(h));
     }
-    PetscCall(SpTrsvCUDAMallocInt(&dt->d_csrmap, dt->nnz, h, st));
+  }
+  if (s->rest && !dt->d_rvmap) {
+    int *h;
+
+    PetscCall(PetscMalloc1(dt->rnnz + 1, &h));
+    for (PetscInt q = 0; q < dt->rnnz; q++) h[q] = (int)dt->rvmap[q];
+    PetscCall(SpTrsvCUDAMallocInt(&dt->d_rvmap, dt->rnnz, h, st));
     SpTrsvCUDACall(cudaStreamSynchronize(st)); /* h may be freed */
     PetscCall(PetscFree(h));
   }
@@ -303,6 +328,14 @@ PetscErrorCode SpTrsvCUDATriUpdateValuesDevice(SpTrsvSolver s, const PetscScalar
   if (m) {
     SpTrsvCUDATriGatherValues<<<(int)((m + SPTRSV_CUDA_VEC_BLOCK - 1) / SPTRSV_CUDA_VEC_BLOCK), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)dt->nnz, (int)dt->n, dt->d_csrmap, a, dt->d_val, dt->d_order, dt->unit ? NULL : d, dt->d_idiag);
     SpTrsvCUDACheckLaunch();
+  }
+  if (s->rest) {
+    const PetscInt mr = PetscMax(dt->rnnz, s->cdiag ? dt->n : 0);
+
+    if (mr) {
+      SpTrsvCUDATriGatherRest<<<(int)((mr + SPTRSV_CUDA_VEC_BLOCK - 1) / SPTRSV_CUDA_VEC_BLOCK), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)dt->rnnz, (int)dt->n, dt->d_rvmap, r, dt->d_rval, dt->d_order, d, s->keep, s->cdiag ? dt->d_cdiag : NULL);
+      SpTrsvCUDACheckLaunch();
+    }
   }
 #endif
   SpTrsvCUDACall(cudaStreamSynchronize(st));
@@ -363,7 +396,8 @@ PetscErrorCode SpTrsvCUDATriDestroy(SpTrsvSolver s)
   SpTrsvCUDACall(cudaFree(d->d_order));
   SpTrsvCUDACall(cudaFree(d->d_ptr));
   SpTrsvCUDACall(cudaFree(d->d_idx));
-  SpTrsvCUDACall(cudaFree(d->d_csrmap));
+  if (d->d_csrmap != d->d_vmap) SpTrsvCUDACall(cudaFree(d->d_csrmap));
+  SpTrsvCUDACall(cudaFree(d->d_rvmap));
   SpTrsvCUDACall(cudaFree(d->d_val));
   SpTrsvCUDACall(cudaFree(d->d_idiag));
   SpTrsvCUDACall(cudaFree(d->d_rptr));

@@ -92,6 +92,7 @@ struct _n_SpTrsvCUDATriData {
      horder[k]; h_val/h_idiag stage them; h_ptr/h_idx: the pattern in plan order (freed after setup) */
   PetscInt     *vmap, *horder;
   int          *d_csrmap; /* device values: slot q of d_val <- T's CSR value d_csrmap[q] (made at the first device refresh) */
+  int          *d_rvmap;  /* device values of a sweep's rest: slot q of d_rval <- R's CSR value d_rvmap[q] (likewise) */
   PetscScalar  *h_val, *h_idiag;
   /* a pattern built on the device (SpTrsvCUDATriSetupBeginDevice; vmap and horder NULL): d_val[q] is gathered
      on the device from the host values copied as they are into d_raw (d_vmap[q] = their index), d_idiag[k]
@@ -124,7 +125,7 @@ PetscErrorCode SpTrsvCUDATriSetupEnd(SpTrsvSolver);
 PetscErrorCode SpTrsvCUDATriSetupBeginDevice(SpTrsvSolver, SpTrsvCUDALaunchFn, SpTrsvCUDALaunchesFn, int *, int *, int *, int *, SpTrsvCUDATriData **);
 /* executor entries every path can use as they are */
 PetscErrorCode SpTrsvCUDATriUpdateValues(SpTrsvSolver);
-PetscErrorCode SpTrsvCUDATriUpdateValuesDevice(SpTrsvSolver, const PetscScalar *, const PetscScalar *); /* T's CSR values and idiag on the device */
+PetscErrorCode SpTrsvCUDATriUpdateValuesDevice(SpTrsvSolver, const PetscScalar *, const PetscScalar *, const PetscScalar *); /* T's CSR values, idiag, a sweep's rest values on the device */
 PetscErrorCode SpTrsvCUDATriSolve(SpTrsvSolver, const PetscScalar *, PetscScalar *);
 PetscErrorCode SpTrsvCUDATriSweep(SpTrsvSolver, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PetscErrorCode SpTrsvCUDATriDestroy(SpTrsvSolver);

@@ -13,8 +13,9 @@
      and x from a small device struct that a one-thread kernel updates when they change (as device_tri.cu).
    - Values: uploaded from the host arrays (SpTrsvCUDAMCUploadValues), or gathered from a device value array
      of the matrix through vmap/dmap with the inverse diagonal computed there by MatSOR's rules
-     (SpTrsvCUDAMCGatherValues): one flag tells the caller to redo the refresh on the host when a value or
-     inverse diagonal entry is not finite, or a diagonal entry is zero under omega = 1 and shift <= 0.
+     (SpTrsvCUDAMCGatherValues; the kernels are shared with the exact ordering: gs_values.cu): one flag tells the
+     caller to redo the refresh on the host when a value or inverse diagonal entry is not finite, or a diagonal entry
+     is zero under omega = 1 and shift <= 0.
    - Set-up on the GPU (SpTrsvCUDAMCCreateFromColors): from a device CSR pattern (a MATSEQAIJCUSPARSE's own, in place)
      and device colours (src/cuda/gs_coloring.cu), a stable radix sort of (colour, row) gives perm (rows ascending in a
      colour, as SpTrsvColoringOrder() on the host), one thread per position counts its off-diagonal entries and finds its
@@ -26,6 +27,7 @@
 #include <sptrsv/multicolor.h>
 #include "row_ops.cuh"
 #include "cuda_upload.h"
+#include "gs_values.h"
 #include <climits>
 #include <cub/cub.cuh>
 
@@ -64,33 +66,6 @@ __global__ void __launch_bounds__(SPTRSV_CUDA_ROW_BLOCK) SpTrsvMCSweepKernel(int
     const int i = __ldg(perm + k);
     v.x[i]      = keep * v.x[i] + __ldg(idiag + k) * (v.b[i] - sum);
   }
-}
-
-/* val[q] = a[vmap[q]]; a non-finite value sets the flag */
-__global__ void SpTrsvMCGatherKernel(int nnz, const int *__restrict__ vmap, const PetscScalar *__restrict__ a, PetscScalar *__restrict__ val, int *flag)
-{
-  for (size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x; q < (size_t)nnz; q += (size_t)gridDim.x * blockDim.x) {
-    const PetscScalar v = a[vmap[q]];
-    if (!isfinite(v)) *flag = 1;
-    val[q] = v;
-  }
-}
-
-/* idiag[k] = 1 / a_kk (plain) or omega / (a_kk + shift); a non-finite entry, or a zero a_kk when plain, sets the flag */
-__global__ void SpTrsvMCDiagKernel(int n, const int *__restrict__ dmap, const PetscScalar *__restrict__ a, PetscScalar *__restrict__ idiag, PetscReal omega, PetscReal shift, int plain, int *flag)
-{
-  for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < (size_t)n; k += (size_t)gridDim.x * blockDim.x) {
-    const PetscScalar d  = a[dmap[k]];
-    const PetscScalar id = plain ? (PetscScalar)1 / d : (PetscScalar)omega / (d + (PetscScalar)shift);
-    if (!isfinite(d) || !isfinite(id) || (plain && d == (PetscScalar)0)) *flag = 1;
-    idiag[k] = id;
-  }
-}
-
-static unsigned int SpTrsvMCGrid(PetscInt n)
-{
-  const PetscInt64 blocks = ((PetscInt64)n + SPTRSV_CUDA_VEC_BLOCK - 1) / SPTRSV_CUDA_VEC_BLOCK;
-  return (unsigned int)PetscMax(1, PetscMin(blocks, (PetscInt64)65536));
 }
 
 /* the colour launches of one sweep direction (vp != NULL: the kernels read b and x from *vp) */
@@ -267,9 +242,9 @@ PetscErrorCode SpTrsvCUDAMCCreateFromColors(SpTrsvMC mc, const int *ia, const in
   SpTrsvCUDACall(cudaMemcpyAsync(cnt + ncolors, &hmiss, sizeof(int), cudaMemcpyHostToDevice, st));
   SpTrsvCUDACall(cudaMemsetAsync(len + n, 0, sizeof(int), st));
   if (n) {
-    SpTrsvMCIotaKernel<<<SpTrsvMCGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, rows);
+    SpTrsvMCIotaKernel<<<SpTrsvCUDAGSGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, rows);
     SpTrsvCUDACheckLaunch();
-    SpTrsvMCCountKernel<<<SpTrsvMCGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, color, cnt);
+    SpTrsvMCCountKernel<<<SpTrsvCUDAGSGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, color, cnt);
     SpTrsvCUDACheckLaunch();
     /* stable: the rows of a colour stay ascending */
     SpTrsvCUDACall(cub::DeviceRadixSort::SortPairs(NULL, bytes, color, keys, rows, g->perm, n, 0, endbit, st));
@@ -277,7 +252,7 @@ PetscErrorCode SpTrsvCUDAMCCreateFromColors(SpTrsvMC mc, const int *ia, const in
     bytes = PetscMax(bytes, b2);
     SpTrsvCUDACall(cudaMalloc(&temp, bytes));
     SpTrsvCUDACall(cub::DeviceRadixSort::SortPairs(temp, bytes, color, keys, rows, g->perm, n, 0, endbit, st));
-    SpTrsvMCLengthKernel<<<SpTrsvMCGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, ia, ja, g->perm, len, g->dmap, cnt + ncolors);
+    SpTrsvMCLengthKernel<<<SpTrsvCUDAGSGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, ia, ja, g->perm, len, g->dmap, cnt + ncolors);
     SpTrsvCUDACheckLaunch();
     SpTrsvCUDACall(cub::DeviceScan::ExclusiveSum(temp, bytes, len, g->ptr, n + 1, st));
   } else SpTrsvCUDACall(cudaMemsetAsync(g->ptr, 0, sizeof(int), st));
@@ -307,7 +282,7 @@ PetscErrorCode SpTrsvCUDAMCCreateFromColors(SpTrsvMC mc, const int *ia, const in
   SpTrsvCUDACall(cudaMalloc((void **)&g->idx, (size_t)(nnz + 1) * sizeof(int)));
   SpTrsvCUDACall(cudaMalloc((void **)&g->vmap, (size_t)(nnz + 1) * sizeof(int)));
   if (n) {
-    SpTrsvMCFillKernel<<<SpTrsvMCGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, ia, ja, g->perm, g->ptr, g->idx, g->vmap);
+    SpTrsvMCFillKernel<<<SpTrsvCUDAGSGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, ia, ja, g->perm, g->ptr, g->idx, g->vmap);
     SpTrsvCUDACheckLaunch();
   }
   PetscCall(SpTrsvMCFinishDevice(mc, g));
@@ -419,14 +394,8 @@ PetscErrorCode SpTrsvCUDAMCGatherValues(SpTrsvCUDAMC g, const PetscScalar *a, Pe
   PetscFunctionBegin;
   PetscCall(SpTrsvCUDAGetStream(&st));
   SpTrsvCUDACall(cudaMemsetAsync(g->flag, 0, sizeof(int), st));
-  if (g->nnz) {
-    SpTrsvMCGatherKernel<<<SpTrsvMCGrid(g->nnz), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(g->nnz, g->vmap, a, g->val, g->flag);
-    SpTrsvCUDACheckLaunch();
-  }
-  if (g->n) {
-    SpTrsvMCDiagKernel<<<SpTrsvMCGrid(g->n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(g->n, g->dmap, a, g->idiag, g->omega, g->shift, g->plain, g->flag);
-    SpTrsvCUDACheckLaunch();
-  }
+  SpTrsvCUDACall(SpTrsvCUDALaunchGSGather(g->nnz, g->vmap, a, g->val, g->flag, st));
+  SpTrsvCUDACall(SpTrsvCUDALaunchGSInvDiag(g->n, g->dmap, a, g->idiag, g->omega, g->shift, g->plain, g->flag, st));
   SpTrsvCUDACall(cudaMemcpyAsync(&hflag, g->flag, sizeof(int), cudaMemcpyDeviceToHost, st));
   SpTrsvCUDACall(cudaStreamSynchronize(st));
   *clean = (PetscBool)!hflag;

@@ -59,15 +59,28 @@
 
 typedef struct {
   int                 n, nnzA, nnzL, nnzU, nnzF;
+  int                *idx;                      /* one allocation for the index arrays below */
   int                *li, *lj, *ui, *uj, *amap; /* device pattern and value map */
   int                *ai, *adiag;               /* A's row pointers and diagonal positions (the shift top) */
-  PetscScalar        *F, *idiag, *stage;
+  PetscScalar        *F, *idiag, *stage;        /* idiag follows F in F's allocation */
   const PetscScalar  *input; /* A's values on the device for the passes: a MATSEQAIJCUSPARSE's array or stage */
   unsigned int       *done, epoch;
   int                *ticket;
-  unsigned long long *flags, hflags[SPTRSV_ILU_NFLAGS];
+  unsigned long long *flags, hflags[SPTRSV_ILU_NFLAGS]; /* done and ticket follow flags in its allocation */
   cudaStream_t        stream;
 } SpTrsvCUDAILU;
+
+/* a thread per row: the map of ILU(0) in the natural ordering (amap NULL at create, see SpTrsvILUDeviceOps): row i of
+   A is L(i,:), the pivot, U(i,:) */
+__global__ void SpTrsvILUNaturalMapKernel(int n, int nnzL, const int *__restrict__ ai, const int *__restrict__ adiag, const int *__restrict__ li, const int *__restrict__ ui, int *__restrict__ amap)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int s = ai[i], d = adiag[i], e = ai[i + 1], l = li[i] - s, u = nnzL + n + ui[i] - d - 1;
+  for (int p = s; p < d; p++) amap[p] = l + p;
+  amap[d] = nnzL + i;
+  for (int p = d + 1; p < e; p++) amap[p] = u + p;
+}
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
 __global__ void SpTrsvILUGatherKernel(int nnzA, const int *__restrict__ amap, const PetscScalar *__restrict__ a, PetscScalar *__restrict__ F, unsigned long long *flags)
@@ -203,37 +216,68 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
 #endif
 
 /*
-  SpTrsvCUDAILUCreate - upload the pattern of fac (L, U) and the map amap (A's nnzA positions -> F) once per
-  pattern, with ai and adiag (A's row pointers and diagonal positions, for POSITIVE_DEFINITE's shift top)
+  SpTrsvCUDAILUCreate - upload the pattern of fac (L, U), ai and adiag (A's row pointers and diagonal positions) and
+  the map amap (A's nnzA positions -> F) once per pattern, into one device allocation, with one synchronization;
+  amap NULL (ILU(0), natural ordering): the map is made here by SpTrsvILUNaturalMapKernel. When PetscInt is int
+  each array goes to the device from where it is (a packed host copy would cost a pass over all of them, more
+  than the few extra copy calls); otherwise they are converted into one host buffer and copied at once.
 */
 static PetscErrorCode SpTrsvCUDAILUCreate(SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, void **gp)
 {
   SpTrsvCUDAILU *g;
   const PetscInt n = fac->n, nnzL = fac->L->i[n], nnzU = fac->U->i[n], nnzA = ai[n];
+  enum { LI, UI, AI, AD, LJ, UJ, AM, NSEG };
+  const PetscInt *src[NSEG] = {fac->L->i, fac->U->i, ai, adiag, fac->L->j, fac->U->j, amap};
+  const size_t    len[NSEG] = {(size_t)n + 1, (size_t)n + 1, (size_t)n + 1, (size_t)n, (size_t)nnzL, (size_t)nnzU, (size_t)nnzA};
+  size_t          off[NSEG + 1], nup;
+  int            *seg[NSEG], *h = NULL;
+  size_t          fbytes;
 
   PetscFunctionBegin;
   PetscCheck((PetscInt64)nnzL + nnzU + n < INT_MAX && nnzA < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU ILU uses 32-bit indices: the factor has %" PetscInt_FMT " nonzeros, the matrix %" PetscInt_FMT "; use -mat_sptrsv_factor_device 0", nnzL + nnzU + n, nnzA);
   PetscCall(PetscNew(&g));
-  g->n      = (int)n;
-  g->nnzA   = (int)nnzA;
-  g->nnzL   = (int)nnzL;
-  g->nnzU   = (int)nnzU;
-  g->nnzF   = (int)(nnzL + n + nnzU);
+  g->n    = (int)n;
+  g->nnzA = (int)nnzA;
+  g->nnzL = (int)nnzL;
+  g->nnzU = (int)nnzU;
+  g->nnzF = (int)(nnzL + n + nnzU);
   PetscCall(SpTrsvBackendCUDAGetStream(&g->stream));
-  PetscCall(SpTrsvCUDAUploadIndices(fac->L->i, n + 1, &g->li, g->stream));
-  PetscCall(SpTrsvCUDAUploadIndices(fac->L->j, nnzL, &g->lj, g->stream));
-  PetscCall(SpTrsvCUDAUploadIndices(fac->U->i, n + 1, &g->ui, g->stream));
-  PetscCall(SpTrsvCUDAUploadIndices(fac->U->j, nnzU, &g->uj, g->stream));
-  PetscCall(SpTrsvCUDAUploadIndices(amap, nnzA, &g->amap, g->stream));
-  PetscCall(SpTrsvCUDAUploadIndices(ai, n + 1, &g->ai, g->stream));
-  PetscCall(SpTrsvCUDAUploadIndices(adiag, n, &g->adiag, g->stream));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->F, sizeof(PetscScalar) * ((size_t)g->nnzF + 1)));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->idiag, sizeof(PetscScalar) * ((size_t)n + 1)));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->done, sizeof(unsigned int) * ((size_t)n + 1)));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->ticket, sizeof(int)));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->flags, sizeof(g->hflags)));
+  off[0] = 0;
+  for (int k = 0; k < NSEG; k++) off[k + 1] = off[k] + len[k];
+  nup = amap ? off[NSEG] : off[AM]; /* what comes from the host: everything but a map made here */
+  SpTrsvCUDACall(cudaMalloc((void **)&g->idx, sizeof(int) * (off[NSEG] + 1)));
+  for (int k = 0; k < NSEG; k++) seg[k] = g->idx + off[k];
+  if (sizeof(PetscInt) == sizeof(int)) {
+    for (int k = 0; k < NSEG; k++)
+      if (src[k] && len[k]) SpTrsvCUDACall(cudaMemcpyAsync(seg[k], src[k], sizeof(int) * len[k], cudaMemcpyHostToDevice, g->stream));
+  } else {
+    PetscCall(PetscMalloc1(nup + 1, &h));
+    for (int k = 0; k < NSEG; k++)
+      if (src[k])
+        for (size_t q = 0; q < len[k]; q++) h[off[k] + q] = (int)src[k][q];
+    if (nup) SpTrsvCUDACall(cudaMemcpyAsync(g->idx, h, sizeof(int) * nup, cudaMemcpyHostToDevice, g->stream));
+  }
+  g->li    = seg[LI];
+  g->ui    = seg[UI];
+  g->ai    = seg[AI];
+  g->adiag = seg[AD];
+  g->lj    = seg[LJ];
+  g->uj    = seg[UJ];
+  g->amap  = seg[AM];
+  if (!amap && g->n) {
+    SpTrsvILUNaturalMapKernel<<<(g->n + 255) / 256, 256, 0, g->stream>>>(g->n, g->nnzL, g->ai, g->adiag, g->li, g->ui, g->amap);
+    SpTrsvCUDACheckLaunch();
+  }
+  /* F and idiag; flags, done and ticket (flags first: the 8-byte words) */
+  SpTrsvCUDACall(cudaMalloc((void **)&g->F, sizeof(PetscScalar) * ((size_t)g->nnzF + 1 + (size_t)n + 1)));
+  g->idiag = g->F + g->nnzF + 1;
+  fbytes   = sizeof(g->hflags) + sizeof(unsigned int) * ((size_t)n + 1) + sizeof(int);
+  SpTrsvCUDACall(cudaMalloc((void **)&g->flags, fbytes));
+  g->done   = (unsigned int *)(g->flags + SPTRSV_ILU_NFLAGS);
+  g->ticket = (int *)(g->done + n + 1);
   SpTrsvCUDACall(cudaMemsetAsync(g->done, 0, sizeof(unsigned int) * ((size_t)n + 1), g->stream));
-  SpTrsvCUDACall(cudaStreamSynchronize(g->stream));
+  SpTrsvCUDACall(cudaStreamSynchronize(g->stream)); /* the host sources may change or be freed */
+  PetscCall(PetscFree(h));
   *gp = g;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -378,18 +422,9 @@ static PetscErrorCode SpTrsvCUDAILUDestroy(void **gp)
   PetscFunctionBegin;
   if (!g) PetscFunctionReturn(PETSC_SUCCESS);
   SpTrsvCUDACall(cudaStreamSynchronize(g->stream)); /* no kernel of ours still reads what is freed */
-  SpTrsvCUDACall(cudaFree(g->li));
-  SpTrsvCUDACall(cudaFree(g->lj));
-  SpTrsvCUDACall(cudaFree(g->ui));
-  SpTrsvCUDACall(cudaFree(g->uj));
-  SpTrsvCUDACall(cudaFree(g->amap));
-  SpTrsvCUDACall(cudaFree(g->ai));
-  SpTrsvCUDACall(cudaFree(g->adiag));
+  SpTrsvCUDACall(cudaFree(g->idx));
   SpTrsvCUDACall(cudaFree(g->F));
-  SpTrsvCUDACall(cudaFree(g->idiag));
   SpTrsvCUDACall(cudaFree(g->stage));
-  SpTrsvCUDACall(cudaFree(g->done));
-  SpTrsvCUDACall(cudaFree(g->ticket));
   SpTrsvCUDACall(cudaFree(g->flags));
   PetscCall(PetscFree(g));
   *gp = NULL;

@@ -19,11 +19,7 @@ PetscErrorCode SpTrsvTriCreate(PetscInt n, SpTrsvUplo uplo, PetscBool unit, SpTr
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  SpTrsvTriSetPattern - give the triangle its strict-part CSR pattern (ownership of i and j passes to
-  the triangle, both PetscMalloc'ed) and allocate the values (zeroed) and, if not unit, idiag
-*/
-PetscErrorCode SpTrsvTriSetPattern(SpTrsvTri t, PetscInt *i, PetscInt *j)
+static PetscErrorCode SpTrsvTriAdopt(SpTrsvTri t, PetscInt *i, PetscInt *j, PetscBool check, PetscBool zero)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree(t->i));
@@ -35,10 +31,43 @@ PetscErrorCode SpTrsvTriSetPattern(SpTrsvTri t, PetscInt *i, PetscInt *j)
   t->has_csc = PETSC_FALSE;
   t->i       = i;
   t->j       = j;
-  PetscCall(PetscCalloc1(i[t->n] + 1, &t->a));
-  if (!t->unit) PetscCall(PetscCalloc1(t->n + 1, &t->idiag));
-  PetscCall(SpTrsvTriCheckPattern(t));
+  if (zero) {
+    PetscCall(PetscCalloc1(i[t->n] + 1, &t->a));
+    if (!t->unit) PetscCall(PetscCalloc1(t->n + 1, &t->idiag));
+  } else {
+    PetscCall(PetscMalloc1(i[t->n] + 1, &t->a));
+    if (!t->unit) PetscCall(PetscMalloc1(t->n + 1, &t->idiag));
+  }
+  t->values_unset = (PetscBool)!zero;
+  if (check) PetscCall(SpTrsvTriCheckPattern(t));
   t->state++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvTriSetPattern - give the triangle its strict-part CSR pattern (ownership of i and j passes to
+  the triangle, both PetscMalloc'ed), checked (SpTrsvTriCheckPattern()), and allocate the values (zeroed)
+  and, if not unit, idiag
+*/
+PetscErrorCode SpTrsvTriSetPattern(SpTrsvTri t, PetscInt *i, PetscInt *j)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvTriAdopt(t, i, j, PETSC_TRUE, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvTriSetPatternTrusted - SpTrsvTriSetPattern() for a pattern that a symbolic factorization of the plugin
+  built (row pointers ascending, columns sorted and strictly on the triangle's side by construction): the pass
+  of SpTrsvTriCheckPattern() over every entry runs in debug builds only. zero: the values start at zero, else
+  they are left unset (no pass over them, no page of them touched) for a numeric phase that writes every one
+  of them before a solve reads any (ILU: the host rows or the download of the GPU factor; the executors copy
+  the unset values at their setup, and the numeric phase refreshes them)
+*/
+PetscErrorCode SpTrsvTriSetPatternTrusted(SpTrsvTri t, PetscInt *i, PetscInt *j, PetscBool zero)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvTriAdopt(t, i, j, PetscDefined(USE_DEBUG) ? PETSC_TRUE : PETSC_FALSE, zero));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -142,6 +171,7 @@ PetscErrorCode SpTrsvTriValuesChanged(SpTrsvTri t)
 {
   PetscFunctionBegin;
   if (t->has_csc) PetscCall(SpTrsvTriFillCSCValues(t));
+  t->values_unset = PETSC_FALSE;
   t->state++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -2,7 +2,7 @@ static const char help[] = "GPU fuzz check of the sync-free kernels with a watch
                            "Random triangles (random sparsity, long chains, a row depending on every earlier row, empty rows, very long\n"
                            "rows, levels of one row, 1e5 levels), lower or upper, unit or not, plain or transposed, each solved by every\n"
                            "sync-free variant on the GPU (sptrsv_syncfree: asap/alap/natural x csr/warpell, asap with the analysis on the\n"
-                           "GPU; sptrsv_element: csr, csc) and\n"
+                           "GPU; sptrsv_element: csr, csc; sptrsv_locality: the default sub-graph cap and 64 rows) and\n"
                            "compared with the host backend. A solve that does not finish within -timeout seconds is a hang: the case's\n"
                            "seed is printed and the program exits at once (status 3).\n"
                            "  -cases <10000>   number of random triangles\n"
@@ -10,7 +10,8 @@ static const char help[] = "GPU fuzz check of the sync-free kernels with a watch
                            "  -only_seed <s>   run the one case of seed s (to reproduce a failure)\n"
                            "  -timeout <10>    seconds before a solve counts as hung\n"
                            "  -backend <cuda>   cuda, or host (the host executors of the same variants: checks the generator and schedules)\n"
-                           "  -big_every <2000> seeds that are multiples of this are large shapes (1e6-row chain, 1e5 levels)\n\n";
+                           "  -big_every <2000> seeds that are multiples of this are large shapes (1e6-row chain, 1e5 levels)\n"
+                           "  -only_path <name> run only the variants of this path (syncfree, element, locality)\n\n";
 
 #include <sptrsv/backend.h>
 #include <petsctime.h>
@@ -31,26 +32,29 @@ typedef struct {
   const char  *max_lanes; /* -mat_sptrsv_max_lanes (NULL: not set) */
   const char  *relabel;   /* -mat_sptrsv_relabel (NULL: not set) */
   const char  *analysis;  /* -mat_sptrsv_analysis (NULL: not set) */
+  const char  *subgraph_rows; /* -mat_sptrsv_subgraph_rows (NULL: not set) */
 } Variant;
 
 static const Variant variants[] = {
-  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr"    , NULL, "false", NULL},
-  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-asap-warpell", NULL, NULL, NULL},
-  {"syncfree", "alap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-alap-csr"    , NULL, NULL, NULL},
-  {"syncfree", "alap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell", NULL, NULL, NULL},
-  {"syncfree", "natural", "csr",  SPTRSV_FORMAT_CSR, "syncfree-natural-csr" , NULL, NULL, NULL},
-  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell", NULL, NULL, NULL},
-  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell-l1", "1", NULL, NULL},
-  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-l4", "4", NULL, NULL},
-  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-r",  NULL, "true", NULL},
-  {"syncfree", "alap",    "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell-r", NULL, "true", NULL},
-  {"syncfree", "natural", "csr",     SPTRSV_FORMAT_CSR, "syncfree-natural-csr-l1-r", "1", "true", NULL},
-  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr"     , NULL, NULL, "device"},
-  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell" , NULL, NULL, "device"},
-  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell-l4", "4", NULL, "device"},
-  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr-r"   , NULL, "true", "device"},
-  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSR, "element-csr",           NULL, NULL, NULL},
-  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSC, "element-csc",           NULL, NULL, NULL},
+  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr"    , NULL, "false", NULL, NULL},
+  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-asap-warpell", NULL, NULL, NULL, NULL},
+  {"syncfree", "alap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-alap-csr"    , NULL, NULL, NULL, NULL},
+  {"syncfree", "alap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell", NULL, NULL, NULL, NULL},
+  {"syncfree", "natural", "csr",  SPTRSV_FORMAT_CSR, "syncfree-natural-csr" , NULL, NULL, NULL, NULL},
+  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell", NULL, NULL, NULL, NULL},
+  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell-l1", "1", NULL, NULL, NULL},
+  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-l4", "4", NULL, NULL, NULL},
+  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-r",  NULL, "true", NULL, NULL},
+  {"syncfree", "alap",    "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell-r", NULL, "true", NULL, NULL},
+  {"syncfree", "natural", "csr",     SPTRSV_FORMAT_CSR, "syncfree-natural-csr-l1-r", "1", "true", NULL, NULL},
+  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr"     , NULL, NULL, "device", NULL},
+  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell" , NULL, NULL, "device", NULL},
+  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell-l4", "4", NULL, "device", NULL},
+  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr-r"   , NULL, "true", "device", NULL},
+  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSR, "element-csr",           NULL, NULL, NULL, NULL},
+  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSC, "element-csc",           NULL, NULL, NULL, NULL},
+  {"locality", NULL,   NULL,      SPTRSV_FORMAT_CSR, "locality",              NULL, NULL, NULL, NULL},
+  {"locality", NULL,   NULL,      SPTRSV_FORMAT_CSR, "locality-rows64",       NULL, NULL, NULL, "64"},
 };
 #define NVARIANTS ((PetscInt)(sizeof(variants) / sizeof(variants[0])))
 
@@ -160,6 +164,7 @@ int main(int argc, char **argv)
   char                    bname[16] = "cuda";
   PetscInt                ncases = 10000, big_every = 2000, npass = 0, nfail = 0, nsolves = 0, perv[NVARIANTS][2] = {{0}};
   PetscInt                seed0 = 1, only = -1;
+  char                    only_path[32] = "";
   PetscReal               timeout = 10;
   PetscLogDouble          tstart, tend;
   SpTrsvPath              level;
@@ -176,6 +181,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-only_seed", &only, &flg));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-timeout", &timeout, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-backend", bname, sizeof(bname), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-only_path", only_path, sizeof(only_path), NULL));
   PetscCall(PetscStrcmp(bname, "cuda", &gpu));
 #if defined(FUZZ_HAVE_CUDA)
   if (gpu) {
@@ -247,6 +253,7 @@ int main(int argc, char **argv)
         SpTrsvPath   path;
         PetscReal    err = 0;
         char         what[160];
+        if (only_path[0] && strcmp(only_path, variants[v].path)) continue;
         PetscCall(PetscSNPrintf(what, sizeof(what), "%s %s n=%" PetscInt_FMT " %s%s%s", shapes[shape], variants[v].tag, n, T->uplo == SPTRSV_LOWER ? "lower" : "upper", unit ? " unit" : "", tr ? " transposed" : ""));
         PetscCall(SpTrsvPathFind(variants[v].path, &path));
         if (variants[v].levels) PetscCall(PetscOptionsSetValue(NULL, strcmp(variants[v].levels, "natural") ? "-mat_sptrsv_levels" : "-mat_sptrsv_dispatch", variants[v].levels));
@@ -254,6 +261,7 @@ int main(int argc, char **argv)
         if (variants[v].max_lanes) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_max_lanes", variants[v].max_lanes));
         if (variants[v].relabel) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_relabel", variants[v].relabel));
         if (variants[v].analysis) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_analysis", variants[v].analysis));
+        if (variants[v].subgraph_rows) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_subgraph_rows", variants[v].subgraph_rows));
         PetscCall(SpTrsvSolverCreate(T, (PetscBool)tr, variants[v].format, path, be, &sv));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_levels"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_dispatch"));
@@ -261,6 +269,7 @@ int main(int argc, char **argv)
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_relabel"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_analysis"));
+        PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_subgraph_rows"));
         /* two solves back to back: on the GPU the second runs on the other half of the epoch state */
         for (PetscInt rep = 0; rep < 2; rep++) {
           for (PetscInt i = 0; i < n; i++) x[i] = -12345.0; /* a stale value must not survive */

@@ -1,8 +1,11 @@
 static char help[] = "Device check of the multicolor sweeps of PC gs (-pc_gs_ordering multicolor): the CUDA kernels (src/cuda/gs_multicolor.cu)\n"
                      "against the host executor (src/mat/gs/multicolor.c) on random right-hand sides, forward/backward/symmetric,\n"
-                     "omega != 1, its > 1, the diagonal shift, CUDA graphs on and off, the transposed application, refreshed values,\n"
-                     "and, with a CUDA PETSc, a MATSEQAIJCUSPARSE matrix whose values are gathered on the GPU in place. The colouring\n"
+                     "omega != 1, its > 1, the diagonal shift, CUDA graphs on and off, the transposed application, values refreshed\n"
+                     "twice, and, with a CUDA PETSc, a MATSEQAIJCUSPARSE matrix whose values are gathered on the GPU in place. The colouring\n"
                      "(jp, dmda, natural) and colour-ordered storage built on the GPU equal the host's entry for entry.\n"
+                     "The exact ordering (-pc_gs_ordering exact) on a MATSEQAIJCUSPARSE matrix likewise: its L, U and inverse diagonal\n"
+                     "gathered on the GPU (src/cuda/gs_exact.cu) at setup and at every refresh, handed to the level and element sweeps\n"
+                     "(CSR and CSC) device to device, against the host PC on the same values; a zero diagonal and a NaN fall back to the host.\n"
                      "  -require_cuda   fail when the CUDA backend is unavailable (tests/device/run.sh); otherwise only the host runs\n"
                      "  -quick          the small grid only (compute-sanitizer runs)\n\n";
 
@@ -20,10 +23,10 @@ static void Count(PetscBool ok)
   else nfail++;
 }
 
-/* a PC gs, multicolor, on A with the backend and the options (prefix mcck_) */
-static PetscErrorCode MakeMC(Mat A, const char *backend, const char *opts, PC *pc)
+/* a PC gs with the ordering (exact, multicolor) on A with the backend and the options (prefix mcck_) */
+static PetscErrorCode MakeGS(Mat A, const char *backend, const char *ordering, const char *opts, PC *pc)
 {
-  const char *keys[] = {"-mcck_pc_gs_type", "-mcck_pc_gs_its", "-mcck_pc_gs_omega", "-mcck_pc_gs_diagonal_shift", "-mcck_pc_gs_graph", "-mcck_pc_gs_backend", "-mcck_pc_gs_ordering"};
+  const char *keys[] = {"-mcck_pc_gs_type", "-mcck_pc_gs_its", "-mcck_pc_gs_omega", "-mcck_pc_gs_diagonal_shift", "-mcck_pc_gs_graph", "-mcck_pc_gs_backend", "-mcck_pc_gs_ordering", "-mcck_pc_gs_scheduler", "-mcck_pc_gs_format"};
 
   PetscFunctionBeginUser;
   PetscCall(PCCreate(PETSC_COMM_SELF, pc));
@@ -32,7 +35,7 @@ static PetscErrorCode MakeMC(Mat A, const char *backend, const char *opts, PC *p
   PetscCall(PCSetOptionsPrefix(*pc, "mcck_"));
   PetscCall(PetscOptionsInsertString(NULL, opts));
   PetscCall(PetscOptionsSetValue(NULL, "-mcck_pc_gs_backend", backend));
-  PetscCall(PetscOptionsSetValue(NULL, "-mcck_pc_gs_ordering", "multicolor"));
+  PetscCall(PetscOptionsSetValue(NULL, "-mcck_pc_gs_ordering", ordering));
   PetscCall(PCSetFromOptions(*pc));
   PetscCall(PCSetUp(*pc));
   for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) PetscCall(PetscOptionsClearValue(NULL, keys[k]));
@@ -77,8 +80,8 @@ static PetscErrorCode CopyAcross(Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* whether -ksp_view of pc says the values were gathered on the GPU (written to a scratch file and read back) */
-static PetscErrorCode ViewSaysDevice(PC pc, PetscBool *dev)
+/* whether -ksp_view of pc holds str (written to a scratch file and read back) */
+static PetscErrorCode ViewContains(PC pc, const char *str, PetscBool *has)
 {
   PetscViewer v;
   char        path[PETSC_MAX_PATH_LEN] = "check_multicolor_view.txt", buf[8192];
@@ -94,13 +97,13 @@ static PetscErrorCode ViewSaysDevice(PC pc, PetscBool *dev)
   buf[len] = 0;
   PetscCall(PetscFClose(PETSC_COMM_SELF, f));
   (void)remove(path);
-  *dev = (PetscBool)(strstr(buf, "gathered on the GPU") != NULL);
+  *has = (PetscBool)(strstr(buf, str) != NULL);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* PCApply (its from zero), PCApplyRichardson (2 outer iterations from a random iterate) and PCApplyTranspose (one
    iteration) of the cuda PC (on Ad: A itself or its cusparse copy) against the host PC (on A) */
-static PetscErrorCode Compare(Mat A, Mat Ad, const char *name, const char *opts, PetscBool cuda, PetscRandom rnd, const char *phase, PC *ph, PC *pc)
+static PetscErrorCode Compare(Mat A, Mat Ad, const char *name, const char *ord, const char *opts, PetscBool cuda, PetscRandom rnd, const char *phase, PC *ph, PC *pc)
 {
   Vec                         b, x0, yh, yc, bd, x0d, w, wd;
   PetscInt                    outits;
@@ -140,7 +143,7 @@ static PetscErrorCode Compare(Mat A, Mat Ad, const char *name, const char *opts,
   }
   ok = (PetscBool)(e[0] < 1e-12 && e[1] < 1e-12 && e[2] < 1e-12);
   if (cuda) {
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "mc %-18s %-5s %-86s apply %9.2e richardson %9.2e transpose %9.2e %s\n", name, phase, opts, (double)e[0], (double)e[1], (double)e[2], ok ? "PASS" : "FAIL"));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-5s %-18s %-5s %-86s apply %9.2e richardson %9.2e transpose %9.2e %s\n", ord, name, phase, opts, (double)e[0], (double)e[1], (double)e[2], ok ? "PASS" : "FAIL"));
     Count(ok);
   }
   PetscCall(VecDestroy(&b));
@@ -154,10 +157,34 @@ static PetscErrorCode Compare(Mat A, Mat Ad, const char *name, const char *opts,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* every option set on A (host) and Ad (cuda); then new values on the same pattern, PCSetUp, compare again */
-static PetscErrorCode CheckMatrix(Mat A0, const char *name, PetscBool cuda, PetscBool devmat, PetscRandom rnd)
+/* the short name of an ordering in the output, and its option value */
+static const char *OrdName(PetscBool exact)
 {
-  const char *opts[] = {
+  return exact ? "exact" : "mc";
+}
+
+static const char *OrdValue(PetscBool exact)
+{
+  return exact ? "exact" : "multicolor";
+}
+
+/* on a cusparse matrix the cuda PC says in -ksp_view that its last values were gathered on the GPU */
+static PetscErrorCode CheckViewDevice(PC pc, const char *name, PetscBool exact, const char *phase)
+{
+  PetscBool dev;
+
+  PetscFunctionBeginUser;
+  PetscCall(ViewContains(pc, "values gathered on the GPU from the matrix's device array (no host copy)", &dev));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-5s %-18s %-5s values gathered on the GPU from the cusparse matrix: %s\n", OrdName(exact), name, phase, dev ? "PASS" : "FAIL"));
+  Count(dev);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* every option set on A (host) and Ad (cuda); then new values on the same pattern twice (MatScale, MatShift), PCSetUp,
+   compare again */
+static PetscErrorCode CheckMatrix(Mat A0, const char *name, PetscBool cuda, PetscBool devmat, PetscBool exact, PetscRandom rnd)
+{
+  const char *mcopts[] = {
     "-mcck_pc_gs_type symmetric -mcck_pc_gs_its 1",
     "-mcck_pc_gs_type symmetric -mcck_pc_gs_its 3 -mcck_pc_gs_omega 1.3",
     "-mcck_pc_gs_type forward -mcck_pc_gs_its 2 -mcck_pc_gs_omega 0.8",
@@ -165,9 +192,22 @@ static PetscErrorCode CheckMatrix(Mat A0, const char *name, PetscBool cuda, Pets
     "-mcck_pc_gs_type symmetric -mcck_pc_gs_its 2 -mcck_pc_gs_graph 0",
     "-mcck_pc_gs_type forward -mcck_pc_gs_its 1 -mcck_pc_gs_graph 0 -mcck_pc_gs_diagonal_shift 0.1",
   };
+  /* the exact ordering's sweeps on both paths that run them, rows (CSR) and columns (CSC) */
+  const char *exopts[] = {
+    "-mcck_pc_gs_type symmetric -mcck_pc_gs_its 1",
+    "-mcck_pc_gs_type symmetric -mcck_pc_gs_its 3 -mcck_pc_gs_omega 1.3 -mcck_pc_gs_scheduler level",
+    "-mcck_pc_gs_type forward -mcck_pc_gs_its 2 -mcck_pc_gs_omega 0.8 -mcck_pc_gs_format csc",
+    "-mcck_pc_gs_type backward -mcck_pc_gs_its 2 -mcck_pc_gs_omega 1.5 -mcck_pc_gs_diagonal_shift 0.2 -mcck_pc_gs_scheduler level -mcck_pc_gs_format csc",
+    "-mcck_pc_gs_type symmetric -mcck_pc_gs_its 2 -mcck_pc_gs_graph 0 -mcck_pc_gs_format csc",
+    "-mcck_pc_gs_type forward -mcck_pc_gs_its 1 -mcck_pc_gs_graph 0 -mcck_pc_gs_diagonal_shift 0.1 -mcck_pc_gs_scheduler level",
+  };
+  const char       **opts  = exact ? exopts : mcopts;
+  const char *const  ord   = OrdName(exact);
+  const PetscScalar  sc[2] = {0.8, 1.1}, sh[2] = {0.25, -0.1};
+  const char *const  ph2[2] = {"refr1", "refr2"};
 
   PetscFunctionBeginUser;
-  for (size_t o = 0; o < sizeof(opts) / sizeof(opts[0]); o++) {
+  for (size_t o = 0; o < sizeof(mcopts) / sizeof(mcopts[0]); o++) {
     Mat A, Ad = NULL;
     PC  ph, pc = NULL;
 
@@ -179,29 +219,27 @@ static PetscErrorCode CheckMatrix(Mat A0, const char *name, PetscBool cuda, Pets
       PetscCall(PetscObjectReference((PetscObject)A));
       Ad = A;
     }
-    PetscCall(MakeMC(A, "host", opts[o], &ph));
-    if (cuda) PetscCall(MakeMC(Ad, "cuda", opts[o], &pc));
-    if (cuda && Ad != A) {
-      PetscBool dev;
-      PetscCall(ViewSaysDevice(pc, &dev));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "mc %-18s values gathered on the GPU from the cusparse matrix: %s\n", name, dev ? "PASS" : "FAIL"));
-      Count(dev);
+    PetscCall(MakeGS(A, "host", OrdValue(exact), opts[o], &ph));
+    if (cuda) PetscCall(MakeGS(Ad, "cuda", OrdValue(exact), opts[o], &pc));
+    if (cuda && Ad != A) PetscCall(CheckViewDevice(pc, name, exact, "fresh"));
+    PetscCall(Compare(A, Ad, name, ord, opts[o], cuda, rnd, "fresh", &ph, &pc));
+    /* new values on the same pattern, twice: scale, shift (the refresh: no re-colouring, no re-analysis) */
+    for (PetscInt r = 0; r < 2; r++) {
+      PetscCall(MatScale(A, sc[r]));
+      PetscCall(MatShift(A, sh[r]));
+      if (Ad != A) {
+        PetscCall(MatScale(Ad, sc[r]));
+        PetscCall(MatShift(Ad, sh[r]));
+      }
+      PetscCall(PCSetOperators(ph, A, A));
+      PetscCall(PCSetUp(ph));
+      if (cuda) {
+        PetscCall(PCSetOperators(pc, Ad, Ad));
+        PetscCall(PCSetUp(pc));
+        if (Ad != A) PetscCall(CheckViewDevice(pc, name, exact, ph2[r]));
+      }
+      PetscCall(Compare(A, Ad, name, ord, opts[o], cuda, rnd, ph2[r], &ph, &pc));
     }
-    PetscCall(Compare(A, Ad, name, opts[o], cuda, rnd, "fresh", &ph, &pc));
-    /* new values on the same pattern: scale, shift (the refresh, no re-colouring) */
-    PetscCall(MatScale(A, 0.8));
-    PetscCall(MatShift(A, 0.25));
-    if (Ad != A) {
-      PetscCall(MatScale(Ad, 0.8));
-      PetscCall(MatShift(Ad, 0.25));
-    }
-    PetscCall(PCSetOperators(ph, A, A));
-    PetscCall(PCSetUp(ph));
-    if (cuda) {
-      PetscCall(PCSetOperators(pc, Ad, Ad));
-      PetscCall(PCSetUp(pc));
-    }
-    PetscCall(Compare(A, Ad, name, opts[o], cuda, rnd, "refr", &ph, &pc));
     PetscCall(PCDestroy(&ph));
     PetscCall(PCDestroy(&pc));
     PetscCall(MatDestroy(&A));
@@ -260,7 +298,6 @@ static PetscErrorCode CliqueMatrix(PetscInt n, PetscInt q, PetscRandom rnd, Mat 
   PetscFunctionBeginUser;
   PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, q + 8, NULL, A));
   for (PetscInt r = 0; r < n; r++) {
-    PetscCall(MatSetValue(*A, r, r, 10.0, INSERT_VALUES));
     if (r < q)
       for (PetscInt c = 0; c < q; c++)
         if (c != r) PetscCall(MatSetValue(*A, r, c, -0.01, INSERT_VALUES));
@@ -269,6 +306,7 @@ static PetscErrorCode CliqueMatrix(PetscInt n, PetscInt q, PetscRandom rnd, Mat 
       PetscCall(PetscRandomGetValueReal(rnd, &u));
       PetscCall(MatSetValue(*A, r, (PetscInt)(u * n) % n, -0.1, INSERT_VALUES)); /* one-sided: a nonsymmetric pattern */
     }
+    PetscCall(MatSetValue(*A, r, r, 10.0, INSERT_VALUES)); /* last: a random column may be r (diagonally dominant for the sweeps) */
   }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
@@ -312,46 +350,112 @@ static PetscErrorCode CheckStorages(const SpTrsvBackendOps *cudaops, PetscBool q
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* a zero diagonal entry with omega = 1 and a negative shift: the device gather flags it, the host refresh names the
-   row, and both PCs fail as PCSOR (PC_FACTOR_NUMERIC_ZEROPIVOT) */
-static PetscErrorCode CheckZeroDiagonal(PetscBool cuda, PetscBool devmat)
+/* the 8 x 8 five-point Laplacian with entry (r, c) set to v; Ad: its cusparse copy with devmat (a CUDA PETSc), else A */
+static PetscErrorCode SmallWith(PetscInt r, PetscInt c, PetscScalar v, PetscBool devmat, Mat *A, Mat *Ad)
 {
-  Mat            A, Ad = NULL;
-  PC             ph, pc = NULL;
-  Vec            b, y;
-  PCFailedReason rh, rc = PC_FACTOR_NUMERIC_ZEROPIVOT;
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvBuildStencil(8, 8, 1, 5, A));
+  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+  PetscCall(MatSetValue(*A, r, c, v, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  *Ad = NULL;
+#if defined(PETSC_HAVE_CUDA)
+  if (devmat) PetscCall(MatConvert(*A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, Ad));
+#endif
+  if (!*Ad) {
+    PetscCall(PetscObjectReference((PetscObject)*A));
+    *Ad = *A;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PCApply of pc on a vector of ones of A's type: its failed reason and whether y is all Inf/NaN */
+static PetscErrorCode ApplyOnes(PC pc, Mat A, PCFailedReason *reason, PetscBool *inf)
+{
+  Vec       b, y;
+  PetscReal nrm;
 
   PetscFunctionBeginUser;
-  PetscCall(SpTrsvBuildStencil(8, 8, 1, 5, &A));
-  PetscCall(MatSetOption(A, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
-  PetscCall(MatSetValue(A, 5, 5, 0.0, INSERT_VALUES));
-  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-#if defined(PETSC_HAVE_CUDA)
-  if (devmat) PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ad));
-#endif
-  if (!Ad) {
-    PetscCall(PetscObjectReference((PetscObject)A));
-    Ad = A;
-  }
-  PetscCall(MakeMC(A, "host", "-mcck_pc_gs_diagonal_shift -0.5", &ph));
   PetscCall(MatCreateVecs(A, &b, &y));
   PetscCall(VecSet(b, 1.0));
-  PetscCall(PCApply(ph, b, y));
-  PetscCall(PCGetFailedReason(ph, &rh));
-  if (cuda) {
-    PetscCall(MakeMC(Ad, "cuda", "-mcck_pc_gs_diagonal_shift -0.5", &pc));
-    PetscCall(VecDestroy(&b));
-    PetscCall(VecDestroy(&y));
-    PetscCall(MatCreateVecs(Ad, &b, &y));
-    PetscCall(VecSet(b, 1.0));
-    PetscCall(PCApply(pc, b, y));
-    PetscCall(PCGetFailedReason(pc, &rc));
-  }
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "mc zero diagonal (shift -0.5): host %s, cuda %s %s\n", PCFailedReasons[rh], cuda ? PCFailedReasons[rc] : "(not run)", rh == PC_FACTOR_NUMERIC_ZEROPIVOT && rc == PC_FACTOR_NUMERIC_ZEROPIVOT ? "PASS" : "FAIL"));
-  Count((PetscBool)(rh == PC_FACTOR_NUMERIC_ZEROPIVOT && rc == PC_FACTOR_NUMERIC_ZEROPIVOT));
+  PetscCall(PCApply(pc, b, y));
+  PetscCall(PCGetFailedReason(pc, reason));
+  PetscCall(VecMin(y, NULL, &nrm));
+  *inf = (PetscBool)PetscIsInfOrNanReal(nrm);
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a zero diagonal entry with omega = 1 and a negative shift: the device gather flags it, the host refresh names the
+   row (-ksp_view: values read from the host array), and both PCs fail as PCSOR (PC_FACTOR_NUMERIC_ZEROPIVOT) */
+static PetscErrorCode CheckZeroDiagonal(PetscBool cuda, PetscBool devmat, PetscBool exact)
+{
+  Mat            A, Ad;
+  PC             ph, pc = NULL;
+  PCFailedReason rh, rc = PC_FACTOR_NUMERIC_ZEROPIVOT;
+  PetscBool      inf, named = PETSC_TRUE, host = PETSC_TRUE, ok;
+
+  PetscFunctionBeginUser;
+  PetscCall(SmallWith(5, 5, 0.0, devmat, &A, &Ad));
+  PetscCall(MakeGS(A, "host", OrdValue(exact), "-mcck_pc_gs_diagonal_shift -0.5", &ph));
+  PetscCall(ApplyOnes(ph, A, &rh, &inf));
+  if (cuda) {
+    PetscCall(MakeGS(Ad, "cuda", OrdValue(exact), "-mcck_pc_gs_diagonal_shift -0.5", &pc));
+    PetscCall(ApplyOnes(pc, Ad, &rc, &inf));
+    PetscCall(ViewContains(pc, "FAILED: zero diagonal on row 5 ", &named));
+    PetscCall(ViewContains(pc, "values read from the matrix's host array", &host));
+  }
+  ok = (PetscBool)(rh == PC_FACTOR_NUMERIC_ZEROPIVOT && rc == PC_FACTOR_NUMERIC_ZEROPIVOT && named && host);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-5s zero diagonal (shift -0.5)%s: host %s, cuda %s, row named %s, host refresh %s %s\n", OrdName(exact), Ad != A ? " cusparse" : "", PCFailedReasons[rh], cuda ? PCFailedReasons[rc] : "(not run)", named ? "yes" : "no", host ? "yes" : "no", ok ? "PASS" : "FAIL"));
+  Count(ok);
+  PetscCall(PCDestroy(&ph));
+  PetscCall(PCDestroy(&pc));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&Ad));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a NaN off-diagonal value: the device gather flags it, the host refresh names the row and the applies return Inf;
+   then a finite value on the same pattern, PCSetUp: on the GPU again (cusparse), equal to the host PC */
+static PetscErrorCode CheckNaN(PetscBool cuda, PetscBool devmat, PetscBool exact, PetscRandom rnd)
+{
+  Mat            A, Ad;
+  PC             ph, pc = NULL;
+  PCFailedReason r;
+  PetscBool      infh, infc = PETSC_TRUE, named = PETSC_TRUE, host = PETSC_TRUE, ok;
+  const char    *name;
+
+  PetscFunctionBeginUser;
+  PetscCall(SmallWith(5, 4, (PetscScalar)NAN, devmat, &A, &Ad));
+  name = Ad != A ? "lap2d5_8^2_cusp" : "lap2d5_8^2";
+  PetscCall(MakeGS(A, "host", OrdValue(exact), "", &ph));
+  PetscCall(ApplyOnes(ph, A, &r, &infh));
+  if (cuda) {
+    PetscCall(MakeGS(Ad, "cuda", OrdValue(exact), "", &pc));
+    PetscCall(ApplyOnes(pc, Ad, &r, &infc));
+    PetscCall(ViewContains(pc, "NaN/Inf in row 5 ", &named));
+    PetscCall(ViewContains(pc, "values read from the matrix's host array", &host));
+  }
+  ok = (PetscBool)(infh && infc && named && host);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-5s NaN at (5, 4) %-15s: applies Inf: host %s, cuda %s; row named %s, host refresh %s %s\n", OrdName(exact), name, infh ? "yes" : "no", cuda ? (infc ? "yes" : "no") : "(not run)", named ? "yes" : "no", host ? "yes" : "no", ok ? "PASS" : "FAIL"));
+  Count(ok);
+  /* a finite value again: the next refresh is on the GPU */
+  PetscCall(MatSetValue(A, 5, 4, -1.0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  if (Ad != A) {
+    PetscCall(MatSetValue(Ad, 5, 4, -1.0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(Ad, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(Ad, MAT_FINAL_ASSEMBLY));
+  }
+  PetscCall(PCSetUp(ph));
+  if (cuda) {
+    PetscCall(PCSetUp(pc));
+    if (Ad != A) PetscCall(CheckViewDevice(pc, name, exact, "fixed"));
+  }
+  PetscCall(Compare(A, Ad, name, OrdName(exact), "(NaN replaced, same pattern)", cuda, rnd, "fixed", &ph, &pc));
   PetscCall(PCDestroy(&ph));
   PetscCall(PCDestroy(&pc));
   PetscCall(MatDestroy(&A));
@@ -381,21 +485,32 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomSetSeed(rnd, 20261124));
   PetscCall(PetscRandomSeed(rnd));
   if (avail) PetscCall(CheckStorages(cudaops, quick, rnd));
-  PetscCall(SpTrsvBuildStencil(24, 24, 24, 7, &A));
-  PetscCall(CheckMatrix(A, "lap3d7_24^3", avail, PETSC_FALSE, rnd));
-  if (devmat) PetscCall(CheckMatrix(A, "lap3d7_24^3_cusp", avail, PETSC_TRUE, rnd));
-  PetscCall(MatDestroy(&A));
-  if (!quick) {
-    PetscCall(SpTrsvBuildStencil(16, 16, 16, 27, &A));
-    PetscCall(CheckMatrix(A, "lap3d27_16^3", avail, PETSC_FALSE, rnd));
-    if (devmat) PetscCall(CheckMatrix(A, "lap3d27_16^3_cusp", avail, PETSC_TRUE, rnd));
+  for (PetscInt e = 0; e < 2; e++) { /* multicolor, then exact */
+    const PetscBool exact = (PetscBool)(e == 1);
+
+    PetscCall(SpTrsvBuildStencil(24, 24, 24, 7, &A));
+    PetscCall(CheckMatrix(A, "lap3d7_24^3", avail, PETSC_FALSE, exact, rnd)); /* exact: the host refresh, uploaded */
+    if (devmat) PetscCall(CheckMatrix(A, "lap3d7_24^3_cusp", avail, PETSC_TRUE, exact, rnd));
     PetscCall(MatDestroy(&A));
-    PetscCall(SpTrsvBuildBlockCD(16, 3, 0.3, MATSEQAIJ, &A));
-    PetscCall(CheckMatrix(A, "blockcd_16^3_bs3", avail, PETSC_FALSE, rnd));
-    PetscCall(MatDestroy(&A));
+    if (!quick) {
+      PetscCall(SpTrsvBuildStencil(16, 16, 16, 27, &A));
+      if (!exact) PetscCall(CheckMatrix(A, "lap3d27_16^3", avail, PETSC_FALSE, exact, rnd));
+      if (devmat) PetscCall(CheckMatrix(A, "lap3d27_16^3_cusp", avail, PETSC_TRUE, exact, rnd));
+      PetscCall(MatDestroy(&A));
+      PetscCall(SpTrsvBuildBlockCD(16, 3, 0.3, MATSEQAIJ, &A));
+      if (!exact) PetscCall(CheckMatrix(A, "blockcd_16^3_bs3", avail, PETSC_FALSE, exact, rnd));
+      if (devmat) PetscCall(CheckMatrix(A, "blockcd_16^3_cusp", avail, PETSC_TRUE, exact, rnd));
+      PetscCall(MatDestroy(&A));
+      if (exact && devmat) { /* a pattern that is not structurally symmetric: two-vector CSR sweeps */
+        PetscCall(CliqueMatrix(2000, 40, rnd, &A));
+        PetscCall(CheckMatrix(A, "clique40+rand_cusp", avail, PETSC_TRUE, exact, rnd));
+        PetscCall(MatDestroy(&A));
+      }
+    }
+    PetscCall(CheckZeroDiagonal(avail, PETSC_FALSE, exact));
+    if (devmat) PetscCall(CheckZeroDiagonal(avail, PETSC_TRUE, exact));
+    if (devmat) PetscCall(CheckNaN(avail, PETSC_TRUE, exact, rnd));
   }
-  PetscCall(CheckZeroDiagonal(avail, PETSC_FALSE));
-  if (devmat) PetscCall(CheckZeroDiagonal(avail, PETSC_TRUE));
   PetscCall(PetscRandomDestroy(&rnd));
   if (!avail) PetscCall(PetscPrintf(PETSC_COMM_SELF, "check_multicolor: device comparisons skipped (host executor only)\n"));
   if (require && !avail) nfail++;

@@ -7,8 +7,8 @@
 # It uses a carried CUDA PETSc install (PETSC_DIR, default ./.petsc-cuda: a stripped copy made by
 # scripts/build-petsc-cuda.sh --carry; its configuration files are relocated to where it lies), builds
 # the plugin (make WITH_CUDA=1 lib) and tests/device/check_kernels.c, runs the check on the generated
-# matrices and on every .mtx.gz of SPTRSV_MATDIR (default tests/data/matrices), the multicolor sweeps of PC gs
-# (tests/device/check_multicolor.c, CUDA against the host executor), then runs compute-sanitizer
+# matrices and on every .mtx.gz of SPTRSV_MATDIR (default tests/data/matrices), the multicolor sweeps of PC gs and the
+# exact ordering's device value refresh (tests/device/check_multicolor.c, CUDA against the host executor), then runs compute-sanitizer
 # (memcheck, racecheck, synccheck: must be clean; initcheck: advisory) on two small cases.
 # Logs and a summary go to $OUT (when set) or tests/out/device. Exit status 0 iff every required step passed.
 # SPTRSV_DEVICE_STEPS (an extended regex of step names) runs only those steps (the builds always run), to split the
@@ -135,7 +135,7 @@ FUZZ=$ROOT/tests/device/check_fuzz
 step build-analysis 1 120 "${MAKE[@]}" tests/device/check_analysis || finish
 ANALYSIS=$ROOT/tests/device/check_analysis
 
-# the multicolor sweeps of PC gs (CUDA kernels against the host executor, cusparse matrices read in place)
+# the multicolor sweeps of PC gs and the exact ordering's GPU refresh (CUDA against the host, cusparse matrices read in place)
 step build-multicolor 1 120 "${MAKE[@]}" tests/device/check_multicolor || finish
 MCCHECK=$ROOT/tests/device/check_multicolor
 

@@ -200,6 +200,7 @@ static const FuzzOptSpec factor_opts[] = {
   {"-mat_sptrsv_fuse_passes", {"1", "2"}, {"bogus", "0", "-3"}, {OPT_BAD_ERROR, OPT_BAD_NAMED, OPT_BAD_NAMED}},
   {"-mat_sptrsv_graph", {"true", "false"}, {"perhaps"}, {OPT_BAD_ERROR}},
   {"-mat_sptrsv_spin_ns", {"0", "100"}, {"-1"}, {OPT_BAD_NAMED}},
+  {"-mat_sptrsv_subgraph_rows", {"0", "1", "3", "64"}, {"-1"}, {OPT_BAD_NAMED}},
 };
 
 static const FuzzOptSpec isai_opts[] = {

@@ -356,7 +356,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
   SpTrsvCUDACall(cudaMalloc((void **)&f->ticket, sizeof(unsigned long long)));
   SpTrsvCUDACall(cudaMemsetAsync(f->ticket, 0, sizeof(unsigned long long), st));
   PetscCall(SpTrsvCUDATriSetupEnd(s));
-  SpTrsvCUDACall(SpTrsvCUDASyncFreeGather(d, st));
+  if (!s->tri->values_unset) SpTrsvCUDACall(SpTrsvCUDASyncFreeGather(d, st)); /* else the numeric phase gathers */
   SpTrsvCUDACall(cudaStreamSynchronize(st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -454,12 +454,12 @@ static PetscErrorCode SpTrsvCUDASyncFreeUpdateValues(SpTrsvSolver s)
 }
 
 /* new values already on the device (GPU numeric factorization): the CSR values, then the ELL image */
-static PetscErrorCode SpTrsvCUDASyncFreeUpdateValuesDevice(SpTrsvSolver s, const PetscScalar *a, const PetscScalar *d)
+static PetscErrorCode SpTrsvCUDASyncFreeUpdateValuesDevice(SpTrsvSolver s, const PetscScalar *a, const PetscScalar *d, const PetscScalar *r)
 {
   cudaStream_t st = NULL;
 
   PetscFunctionBegin;
-  PetscCall(SpTrsvCUDATriUpdateValuesDevice(s, a, d));
+  PetscCall(SpTrsvCUDATriUpdateValuesDevice(s, a, d, r));
   PetscCall(SpTrsvCUDAGetStream(&st));
   SpTrsvCUDACall(SpTrsvCUDASyncFreeGather((SpTrsvCUDATriData *)s->bdata, st));
   SpTrsvCUDACall(cudaStreamSynchronize(st));

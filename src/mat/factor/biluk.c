@@ -78,7 +78,7 @@ static PetscErrorCode SpTrsvBILUCheckNatural(IS is, const char *name)
 PetscErrorCode SpTrsvBILUSymbolic(const SpTrsvBlockCSR *A, IS isrow, IS iscol, const MatFactorInfo *info, SpTrsvBILU f)
 {
   const PetscInt n = f->n, bs = f->bs;
-  PetscInt      *ident, *li, *lj, *ui, *uj;
+  PetscInt      *li, *lj, *ui, *uj;
 
   PetscFunctionBegin;
   PetscCall(SpTrsvBILUCheckInput(A, f));
@@ -97,9 +97,7 @@ PetscErrorCode SpTrsvBILUSymbolic(const SpTrsvBlockCSR *A, IS isrow, IS iscol, c
     PetscCheck(loc >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Matrix is missing the diagonal block of block row %" PetscInt_FMT " (rows %" PetscInt_FMT " to %" PetscInt_FMT ")", r, r * bs, r * bs + bs - 1);
     f->adiag[r] = A->i[r] + loc;
   }
-  PetscCall(SpTrsvFactorInvertPerm(n, NULL, &ident));
-  PetscCall(SpTrsvFactorILUPattern(n, f->levels, PETSC_FALSE, info->fill, A->i, A->j, NULL, ident, PETSC_FALSE, &li, &lj, &ui, &uj));
-  PetscCall(PetscFree(ident));
+  PetscCall(SpTrsvFactorILUPattern(n, f->levels, PETSC_FALSE, info->fill, A->i, A->j, f->adiag, NULL, NULL, PETSC_FALSE, &li, &lj, &ui, &uj));
   PetscCall(SpTrsvBlockTriCreate(n, bs, SPTRSV_LOWER, PETSC_TRUE, li, lj, &f->L));
   PetscCall(SpTrsvBlockTriCreate(n, bs, SPTRSV_UPPER, PETSC_FALSE, ui, uj, &f->U));
   PetscCall(PetscCalloc1((size_t)n * bs * bs + 1, &f->work));

@@ -92,6 +92,10 @@ PetscErrorCode SpTrsvFactorGetPerm(IS is, PetscInt n, const char *name, PetscInt
   if (!is) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(ISGetLocalSize(is, &m));
   PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The %s permutation has size %" PetscInt_FMT ", the matrix has %" PetscInt_FMT " rows", name, m, n);
+  /* an IS that already knows it is the identity (MatGetOrdering()'s natural ordering sets it): no pass over it */
+  PetscCall(ISGetInfo(is, IS_IDENTITY, IS_LOCAL, PETSC_FALSE, &identity));
+  if (identity) PetscFunctionReturn(PETSC_SUCCESS);
+  identity = PETSC_TRUE;
   PetscCall(ISGetIndices(is, &idx));
   PetscCall(PetscBTCreate(n, &seen));
   for (PetscInt k = 0; k < n; k++) {
@@ -133,11 +137,15 @@ PetscErrorCode SpTrsvFactorFindDiagonal(PetscInt n, const PetscInt *ai, const Pe
   for (PetscInt i = 0; i < n; i++) {
     PetscInt lo = ai[i], hi = ai[i + 1];
 
-    /* binary search: columns ascend in each row */
-    while (lo < hi) {
-      PetscInt mid = lo + (hi - lo) / 2;
-      if (aj[mid] < i) lo = mid + 1;
-      else hi = mid;
+    /* columns ascend in each row: a scan of a short row (stencils) is cheaper than a search, else binary search */
+    if (hi - lo <= 16) {
+      while (lo < hi && aj[lo] < i) lo++;
+    } else {
+      while (lo < hi) {
+        PetscInt mid = lo + (hi - lo) / 2;
+        if (aj[mid] < i) lo = mid + 1;
+        else hi = mid;
+      }
     }
     PetscCheck(lo < ai[i + 1] && aj[lo] == i, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Matrix is missing diagonal entry in row %" PetscInt_FMT, i);
     adiag[i] = lo;

@@ -125,8 +125,8 @@ static PetscErrorCode SpTrsvICCSymbolicRows(PetscInt n, PetscInt levels, PetscRe
     /* store the strict part of row k and its levels */
     lev[k] = -1;
     for (c = nxt[k]; c < n; c = nxt[c]) {
-      PetscCall(SpTrsvIntBufPush(&wk->uj, c));
-      if (levels > 0) PetscCall(SpTrsvIntBufPush(&wk->ul, lev[c]));
+      PetscCall(SpTrsvIntBufAppend(&wk->uj, c));
+      if (levels > 0) PetscCall(SpTrsvIntBufAppend(&wk->ul, lev[c]));
       lev[c] = -1;
     }
     ui[k + 1] = (PetscInt)wk->uj.n;
@@ -198,8 +198,8 @@ PetscErrorCode SpTrsvFactorICCSymbolic(Mat A, IS perm, const MatFactorInfo *info
   }
   PetscCall(SpTrsvTriCreate(n, SPTRSV_LOWER, PETSC_TRUE, &fac->L));
   PetscCall(SpTrsvTriCreate(n, SPTRSV_UPPER, PETSC_FALSE, &fac->U));
-  PetscCall(SpTrsvTriSetPattern(fac->L, li, lj));
-  PetscCall(SpTrsvTriSetPattern(fac->U, wk.ui, ujv));
+  PetscCall(SpTrsvTriSetPatternTrusted(fac->L, li, lj, PETSC_TRUE));
+  PetscCall(SpTrsvTriSetPatternTrusted(fac->U, wk.ui, ujv, PETSC_TRUE));
   wk.ui = NULL;
   PetscCall(SpTrsvICCWorkFree(&wk));
   PetscCall(

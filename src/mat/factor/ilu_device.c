@@ -70,8 +70,65 @@ static PetscInt SpTrsvILUDeviceFind(const PetscInt *cols, PetscInt lo, PetscInt 
 }
 
 /*
+  The map of A's nonzeros into F = [L strict | pivots | U strict] (see SpTrsvFactorILUDeviceSetUp()), and the
+  flops of a pass, in one walk over the rows; *missing: the first nonzero of A outside the factor's pattern (-1:
+  none, which is always the case: every entry of A lies in the level-0 pattern). Without a column permutation
+  the columns of A's row and of the factored row both ascend: a merge, no search; with one, a binary search.
+*/
+static PetscErrorCode SpTrsvILUDeviceMap(SpTrsvFactor fac, const PetscInt *ai, const PetscInt *aj, PetscInt *amap, PetscLogDouble *flops, PetscInt *missing)
+{
+  SpTrsvILUSym   *sym = (SpTrsvILUSym *)fac->sym;
+  const PetscInt  n = fac->n, *rp = fac->rperm, *ic = sym->icperm, *li = fac->L->i, *lj = fac->L->j, *ui = fac->U->i, *uj = fac->U->j, nnzL = li[n];
+  PetscLogDouble f = n;
+
+  PetscFunctionBegin;
+  *missing = -1;
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt row = rp ? rp[i] : i;
+    PetscInt       q = li[i], r = ui[i];
+
+    for (PetscInt p = li[i]; p < li[i + 1]; p++) f += 1 + 2.0 * (ui[lj[p] + 1] - ui[lj[p]]);
+    for (PetscInt p = ai[row]; p < ai[row + 1]; p++) {
+      PetscInt s;
+
+      if (ic) {
+        const PetscInt c = ic[aj[p]];
+
+        if (c < i) s = SpTrsvILUDeviceFind(lj, li[i], li[i + 1], c); /* F[0 .. nnzL): L->a */
+        else if (c == i) s = nnzL + i;                                   /* F[nnzL + i]: the pivot */
+        else {
+          s = SpTrsvILUDeviceFind(uj, ui[i], ui[i + 1], c); /* F[nnzL + n ..): U->a */
+          if (s >= 0) s += nnzL + n;
+        }
+      } else {
+        const PetscInt c = aj[p];
+
+        if (c < i) {
+          while (q < li[i + 1] && lj[q] < c) q++;
+          s = (q < li[i + 1] && lj[q] == c) ? q : -1;
+        } else if (c == i) s = nnzL + i;
+        else {
+          while (r < ui[i + 1] && uj[r] < c) r++;
+          s = (r < ui[i + 1] && uj[r] == c) ? nnzL + n + r : -1;
+        }
+      }
+      if (s < 0) {
+        *missing = p;
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+      amap[p] = s;
+    }
+  }
+  *flops = f;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   SpTrsvFactorILUDeviceSetUp - after SpTrsvFactorILUSymbolic(A, ...): the map of A's nonzeros into the factor's
-  value storage F = [L strict | pivots | U strict] and the device copies of the pattern (once per pattern)
+  value storage F = [L strict | pivots | U strict] and the device copies of the pattern (once per pattern).
+  ILU(0) in the natural ordering: the factor's pattern is A's, split at the diagonal, and the implementation
+  makes the map itself from the row pointers of A, L and U and A's diagonal positions (no map on the host, none
+  uploaded): see SpTrsvILUDeviceOps.
 */
 PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat A, SpTrsvFactor fac)
 {
@@ -90,37 +147,28 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat A, SpTrsvFactor fac)
 PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, const SpTrsvILUDeviceOps *ops)
 {
   SpTrsvILUSym   *sym = (SpTrsvILUSym *)fac->sym;
-  const PetscInt  n   = fac->n, *rp = fac->rperm, *li = fac->L->i, *lj = fac->L->j, *ui = fac->U->i, *uj = fac->U->j, nnzL = li[n];
   const PetscInt *ai, *aj;
-  PetscInt       *amap, missing = -1;
+  PetscInt       *amap = NULL, missing = -1;
+  PetscLogDouble  flops = 0;
+  PetscBool       natural;
   SpTrsvILUDevice d    = NULL;
   PetscErrorCode  ierr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   PetscCheck(fac->ftype == MAT_FACTOR_ILU && sym && fac->L && fac->U, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The GPU numeric phase needs an ILU factor after its symbolic phase");
   PetscCall(SpTrsvILUDeviceDestroy(&fac->device));
+  natural = (PetscBool)(fac->levels == 0 && !fac->rperm && !sym->icperm);
   PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, NULL));
-  PetscCall(PetscMalloc1(ai[n] + 1, &amap));
-  for (PetscInt i = 0; i < n && missing < 0; i++) {
-    const PetscInt row = rp ? rp[i] : i;
-    for (PetscInt p = ai[row]; p < ai[row + 1]; p++) {
-      const PetscInt c = sym->icperm[aj[p]];
-      PetscInt       s;
+  if (natural) { /* the flops of a pass: the map is the implementation's */
+    const PetscInt n = fac->n, *li = fac->L->i, *lj = fac->L->j, *ui = fac->U->i;
 
-      if (c < i) s = SpTrsvILUDeviceFind(lj, li[i], li[i + 1], c); /* F[0 .. nnzL): L->a */
-      else if (c == i) s = nnzL + i;                                   /* F[nnzL + i]: the pivot */
-      else {
-        s = SpTrsvILUDeviceFind(uj, ui[i], ui[i + 1], c); /* F[nnzL + n ..): U->a */
-        if (s >= 0) s += nnzL + n;
-      }
-      if (s < 0) { /* cannot happen: every entry of A lies in the level-0 pattern */
-        missing = p;
-        break;
-      }
-      amap[p] = s;
-    }
+    flops = n;
+    for (PetscInt p = 0; p < li[n]; p++) flops += 1 + 2.0 * (ui[lj[p] + 1] - ui[lj[p]]);
+  } else {
+    ierr = PetscMalloc1(ai[fac->n] + 1, &amap);
+    if (!ierr) ierr = SpTrsvILUDeviceMap(fac, ai, aj, amap, &flops, &missing);
   }
-  if (missing < 0) {
+  if (!ierr && missing < 0) {
     ierr = PetscNew(&d);
     if (!ierr) d->ops = ops;
     if (!ierr) ierr = (*ops->create)(fac, ai, sym->adiag, amap, &d->ctx);
@@ -130,9 +178,7 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, const SpTr
   if (ierr) PetscCall(PetscFree(d));
   PetscCall(ierr);
   PetscCheck(missing < 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Nonzero %" PetscInt_FMT " of the matrix is missing from its ILU pattern", missing);
-  for (PetscInt i = 0; i < n; i++)
-    for (PetscInt p = li[i]; p < li[i + 1]; p++) d->flops += 1 + 2.0 * (ui[lj[p] + 1] - ui[lj[p]]);
-  d->flops += n;
+  d->flops        = flops;
   fac->device     = d;
   fac->host_stale = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -35,7 +35,16 @@ static PetscErrorCode SpTrsvILUEmulCreate(SpTrsvFactor fac, const PetscInt *ai, 
   PetscCall(PetscArraycpy(e->lj, fac->L->j, e->nnzL));
   PetscCall(PetscArraycpy(e->ui, fac->U->i, n + 1));
   PetscCall(PetscArraycpy(e->uj, fac->U->j, e->nnzU));
-  PetscCall(PetscArraycpy(e->amap, amap, e->nnzA));
+  if (amap) PetscCall(PetscArraycpy(e->amap, amap, e->nnzA));
+  else { /* ILU(0), natural ordering: the map the CUDA implementation makes on the device (SpTrsvILUNaturalMapKernel) */
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscInt d = adiag[i];
+
+      for (PetscInt p = ai[i]; p < d; p++) e->amap[p] = e->li[i] + (p - ai[i]);
+      e->amap[d] = e->nnzL + i;
+      for (PetscInt p = d + 1; p < ai[i + 1]; p++) e->amap[p] = e->nnzL + n + e->ui[i] + (p - d - 1);
+    }
+  }
   PetscCall(PetscArraycpy(e->ai, ai, n + 1));
   PetscCall(PetscArraycpy(e->adiag, adiag, n));
   PetscCall(PetscMalloc2(e->nnzL + n + e->nnzU + 1, &e->F, n + 1, &e->idiag));

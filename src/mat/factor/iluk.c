@@ -78,12 +78,16 @@ static PetscErrorCode SpTrsvILUSymbolicRows(PetscInt n, PetscInt levels, PetscBo
     PetscBool      hasdiag = PETSC_FALSE;
 
     /* level-0 entries: the pattern of row r[i] of A, in factor numbering, sorted */
-    for (PetscInt t = 0; t < nz; t++) cols[t] = icp[aj[ai[row] + t]];
-    if (sort) PetscCall(PetscSortInt(nz, cols));
+    const PetscInt *acols = aj + ai[row];
+    if (icp) {
+      for (PetscInt t = 0; t < nz; t++) cols[t] = icp[acols[t]];
+      if (sort) PetscCall(PetscSortInt(nz, cols));
+      acols = cols;
+    }
     for (PetscInt t = 0; t < nz; t++) {
-      nxt[last]    = cols[t];
-      lev[cols[t]] = 0;
-      last         = cols[t];
+      nxt[last]     = acols[t];
+      lev[acols[t]] = 0;
+      last          = acols[t];
     }
     nxt[last] = n;
 
@@ -104,11 +108,11 @@ static PetscErrorCode SpTrsvILUSymbolicRows(PetscInt n, PetscInt levels, PetscBo
 
     /* store the row: strict lower part into L, strict upper part (and its levels) into U */
     for (c = nxt[n]; c < n; c = nxt[c]) {
-      if (c < i) PetscCall(SpTrsvIntBufPush(&wk->lj, c));
+      if (c < i) PetscCall(SpTrsvIntBufAppend(&wk->lj, c));
       else if (c == i) hasdiag = PETSC_TRUE;
       else {
-        PetscCall(SpTrsvIntBufPush(&wk->uj, c));
-        if (levels > 0) PetscCall(SpTrsvIntBufPush(&wk->ul, lev[c]));
+        PetscCall(SpTrsvIntBufAppend(&wk->uj, c));
+        if (levels > 0) PetscCall(SpTrsvIntBufAppend(&wk->ul, lev[c]));
       }
       lev[c] = -1;
     }
@@ -121,41 +125,79 @@ static PetscErrorCode SpTrsvILUSymbolicRows(PetscInt n, PetscInt levels, PetscBo
 
 /*
   SpTrsvFactorILUPattern - the patterns of L and U (strict parts, CSR, PetscMalloc'ed) of ILU(levels) of the
-  CSR pattern ai/aj with row order rp (NULL: natural) and inverse column order icp (never NULL; sort:
-  icp is not the identity). Shared by ILU(k) and the block ILU(k) (on the block pattern).
+  CSR pattern ai/aj with row order rp (NULL: natural) and inverse column order icp (NULL: natural; sort: icp is
+  not the identity); adiag (may be NULL) the positions of the diagonal entries of the rows of ai/aj, all present.
+  Shared by ILU(k) and the block ILU(k) (on the block pattern).
 */
 /* ILU(0): no fill, so the factored row i is row rp[i] of A with its columns renumbered by icp, split at the diagonal
-   (sorted when icp is not the identity): one pass, where the level-of-fill merge would walk a linked list per row */
-static PetscErrorCode SpTrsvILUPatternLevel0(PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscInt *rp, const PetscInt *icp, PetscBool sort, PetscInt **li, PetscInt **lj, PetscInt **ui, PetscInt **uj)
+   (sorted when icp is not the identity): where the level-of-fill merge would walk a linked list per row.
+   Without a column permutation the columns of a row ascend already: the split point of each row (its diagonal
+   position when known, else a binary search) gives the row pointers in one pass over the rows, and the rows
+   are copied as they are; with one, two passes over the entries (count, then fill and sort). */
+static PetscErrorCode SpTrsvILUPatternLevel0(PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscInt *adiag, const PetscInt *rp, const PetscInt *icp, PetscBool sort, PetscInt **li, PetscInt **lj, PetscInt **ui, PetscInt **uj)
 {
   PetscInt nl = 0, nu = 0, *Li, *Lj, *Ui, *Uj;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < n; i++) {
-    const PetscInt row = rp ? rp[i] : i;
-    for (PetscInt p = ai[row]; p < ai[row + 1]; p++) {
-      const PetscInt c = icp[aj[p]];
-      if (c < i) nl++;
-      else if (c > i) nu++;
-    }
-  }
   PetscCall(PetscMalloc1(n + 1, &Li));
-  PetscCall(PetscMalloc1(nl + 1, &Lj));
   PetscCall(PetscMalloc1(n + 1, &Ui));
-  PetscCall(PetscMalloc1(nu + 1, &Uj));
-  Li[0] = Ui[0] = nl = nu = 0;
-  for (PetscInt i = 0; i < n; i++) {
-    const PetscInt row = rp ? rp[i] : i;
-    for (PetscInt p = ai[row]; p < ai[row + 1]; p++) {
-      const PetscInt c = icp[aj[p]];
-      if (c < i) Lj[nl++] = c;
-      else if (c > i) Uj[nu++] = c;
+  Li[0] = Ui[0] = 0;
+  if (!icp) {
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscInt row = rp ? rp[i] : i;
+      PetscInt       lo, hi;
+
+      if (adiag && !rp) { /* factored row i is row i of A: its diagonal splits it */
+        lo = adiag[i];
+        hi = lo + 1;
+      } else { /* the first column >= i, then past column i if present */
+        lo = ai[row];
+        hi = ai[row + 1];
+        while (lo < hi) {
+          const PetscInt mid = lo + (hi - lo) / 2;
+          if (aj[mid] < i) lo = mid + 1;
+          else hi = mid;
+        }
+        hi = (lo < ai[row + 1] && aj[lo] == i) ? lo + 1 : lo;
+      }
+      Li[i + 1] = Li[i] + (lo - ai[row]);
+      Ui[i + 1] = Ui[i] + (ai[row + 1] - hi);
     }
-    Li[i + 1] = nl;
-    Ui[i + 1] = nu;
-    if (sort) {
-      PetscCall(PetscSortInt(Li[i + 1] - Li[i], Lj + Li[i]));
-      PetscCall(PetscSortInt(Ui[i + 1] - Ui[i], Uj + Ui[i]));
+    PetscCall(PetscMalloc1(Li[n] + 1, &Lj));
+    PetscCall(PetscMalloc1(Ui[n] + 1, &Uj));
+    for (PetscInt i = 0; i < n; i++) { /* short rows: a loop, not a memcpy() call per row */
+      const PetscInt  row = rp ? rp[i] : i, nli = Li[i + 1] - Li[i], nui = Ui[i + 1] - Ui[i];
+      const PetscInt *al = aj + ai[row], *au = aj + ai[row + 1] - nui;
+      PetscInt       *l = Lj + Li[i], *u = Uj + Ui[i];
+
+      for (PetscInt k = 0; k < nli; k++) l[k] = al[k];
+      for (PetscInt k = 0; k < nui; k++) u[k] = au[k];
+    }
+  } else {
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscInt row = rp ? rp[i] : i;
+      for (PetscInt p = ai[row]; p < ai[row + 1]; p++) {
+        const PetscInt c = icp[aj[p]];
+        if (c < i) nl++;
+        else if (c > i) nu++;
+      }
+    }
+    PetscCall(PetscMalloc1(nl + 1, &Lj));
+    PetscCall(PetscMalloc1(nu + 1, &Uj));
+    nl = nu = 0;
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscInt row = rp ? rp[i] : i;
+      for (PetscInt p = ai[row]; p < ai[row + 1]; p++) {
+        const PetscInt c = icp[aj[p]];
+        if (c < i) Lj[nl++] = c;
+        else if (c > i) Uj[nu++] = c;
+      }
+      Li[i + 1] = nl;
+      Ui[i + 1] = nu;
+      if (sort) {
+        PetscCall(PetscSortInt(Li[i + 1] - Li[i], Lj + Li[i]));
+        PetscCall(PetscSortInt(Ui[i + 1] - Ui[i], Uj + Ui[i]));
+      }
     }
   }
   *li = Li;
@@ -165,14 +207,14 @@ static PetscErrorCode SpTrsvILUPatternLevel0(PetscInt n, const PetscInt *ai, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvFactorILUPattern(PetscInt n, PetscInt levels, PetscBool diagonal_fill, PetscReal fill, const PetscInt *ai, const PetscInt *aj, const PetscInt *rp, const PetscInt *icp, PetscBool sort, PetscInt **li, PetscInt **lj, PetscInt **ui, PetscInt **uj)
+PetscErrorCode SpTrsvFactorILUPattern(PetscInt n, PetscInt levels, PetscBool diagonal_fill, PetscReal fill, const PetscInt *ai, const PetscInt *aj, const PetscInt *adiag, const PetscInt *rp, const PetscInt *icp, PetscBool sort, PetscInt **li, PetscInt **lj, PetscInt **ui, PetscInt **uj)
 {
   SpTrsvILUWork  wk = {0};
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
   if (!levels) { /* the diagonal is not stored in L or U: diagonal_fill changes nothing at level 0 */
-    PetscCall(SpTrsvILUPatternLevel0(n, ai, aj, rp, icp, sort, li, lj, ui, uj));
+    PetscCall(SpTrsvILUPatternLevel0(n, ai, aj, adiag, rp, icp, sort, li, lj, ui, uj));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   ierr = SpTrsvILUSymbolicRows(n, levels, diagonal_fill, fill, ai, aj, rp, icp, sort, &wk);
@@ -209,20 +251,20 @@ PetscErrorCode SpTrsvFactorILUSymbolic(Mat A, IS isrow, IS iscol, const MatFacto
   PetscCall(PetscMalloc1(n + 1, &sym->work));
   PetscCall(SpTrsvFactorGetPerm(isrow, n, "row", &fac->rperm));
   PetscCall(SpTrsvFactorGetPerm(iscol, n, "column", &fac->cperm));
-  PetscCall(SpTrsvFactorInvertPerm(n, fac->cperm, &sym->icperm));
+  if (fac->cperm) PetscCall(SpTrsvFactorInvertPerm(n, fac->cperm, &sym->icperm)); /* else NULL: the identity */
 
   PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, NULL));
   sym->nnzA = ai[n];
   fac->nnzA = ai[n];
   ierr      = SpTrsvFactorFindDiagonal(n, ai, aj, sym->adiag);
-  if (!ierr) ierr = SpTrsvFactorILUPattern(n, levels, (PetscBool)(info->diagonal_fill != 0.0), info->fill, ai, aj, fac->rperm, sym->icperm, (PetscBool)(fac->cperm != NULL), &li, &lj, &ui, &uj);
+  if (!ierr) ierr = SpTrsvFactorILUPattern(n, levels, (PetscBool)(info->diagonal_fill != 0.0), info->fill, ai, aj, sym->adiag, fac->rperm, sym->icperm, (PetscBool)(fac->cperm != NULL), &li, &lj, &ui, &uj);
   PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, NULL));
   PetscCall(ierr);
 
   PetscCall(SpTrsvTriCreate(n, SPTRSV_LOWER, PETSC_TRUE, &fac->L));
   PetscCall(SpTrsvTriCreate(n, SPTRSV_UPPER, PETSC_FALSE, &fac->U));
-  PetscCall(SpTrsvTriSetPattern(fac->L, li, lj));
-  PetscCall(SpTrsvTriSetPattern(fac->U, ui, uj));
+  PetscCall(SpTrsvTriSetPatternTrusted(fac->L, li, lj, PETSC_FALSE));
+  PetscCall(SpTrsvTriSetPatternTrusted(fac->U, ui, uj, PETSC_FALSE));
   PetscCall(PetscInfo(A, "ILU(%" PetscInt_FMT "): %" PetscInt_FMT " nonzeros in L, %" PetscInt_FMT " in U (with diagonal), fill ratio needed %g given %g\n", levels, fac->L->i[n], fac->U->i[n] + n,
                       sym->nnzA ? (double)(((PetscReal)fac->L->i[n] + fac->U->i[n] + n) / sym->nnzA) : 0.0, (double)info->fill));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -258,7 +300,10 @@ static PetscErrorCode SpTrsvILUNumericRows(SpTrsvFactor fac, const MatFactorInfo
       for (PetscInt p = li[i]; p < li[i + 1]; p++) w[lj[p]] = 0.0;
       w[i] = 0.0;
       for (PetscInt p = ui[i]; p < ui[i + 1]; p++) w[uj[p]] = 0.0;
-      for (PetscInt p = ai[row]; p < ai[row + 1]; p++) w[ic[aj[p]]] = aa[p];
+      if (ic)
+        for (PetscInt p = ai[row]; p < ai[row + 1]; p++) w[ic[aj[p]]] = aa[p];
+      else
+        for (PetscInt p = ai[row]; p < ai[row + 1]; p++) w[aj[p]] = aa[p];
       w[i] += sctx->shift_amount;
 
       /* eliminate with the rows k of L(i,:), in increasing order; updates outside the pattern of

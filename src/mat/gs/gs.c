@@ -135,6 +135,7 @@ static PetscErrorCode SpTrsvGSFillValues(SpTrsvGS gs, Mat A)
   gs->nonfinite_col   = -1;
   gs->nonfinite_idiag = PETSC_FALSE;
   gs->devvalues       = PETSC_FALSE;
+  gs->host_stale      = PETSC_FALSE; /* the host copies are the newest values again */
   if (mc) PetscCall(SpTrsvMCGetHostPattern(mc)); /* built on the GPU: the host copy is fetched for this host refresh only */
   PetscCall(MatSeqAIJGetArrayRead(A, &aa));
   for (PetscInt r = 0; r < gs->n; r++) {
@@ -169,10 +170,73 @@ static PetscErrorCode SpTrsvGSFillValues(SpTrsvGS gs, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* exact ordering, after a device refresh (host_stale): solver s takes the values of the last device gather, device to
+   device (sweep solvers: T's values, idiag and the rest's values; transposed solvers: T's values and idiag); s NULL
+   (not made yet) or host copies current: nothing to do */
+static PetscErrorCode SpTrsvGSSolverFromDevice(SpTrsvGS gs, SpTrsvSolver s)
+{
+  PetscFunctionBegin;
+  if (!s || !gs->host_stale) PetscFunctionReturn(PETSC_SUCCESS);
+#if defined(PETSC_HAVE_CUDA) && defined(PETSC_SPTRSV_HAVE_CUDA)
+  {
+    const PetscScalar *la, *ua, *idiag;
+
+    PetscCall(SpTrsvGSExactDeviceGetArrays(gs->exdev, &la, &ua, &idiag));
+    PetscCall(SpTrsvSolverUpdateValuesDevice(s, s->tri == gs->L ? la : ua, idiag, s->rest ? (s->rest == gs->L ? la : ua) : NULL));
+  }
+#else
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "Host copies marked stale without a device refresh");
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#if defined(PETSC_HAVE_CUDA) && defined(PETSC_SPTRSV_HAVE_CUDA)
+
 /*
-  multicolor on the GPU: gather the values of a MATSEQAIJCUSPARSE matrix from its device array in place (no host
-  copy of the values is read or made); *done is false when that is not possible (another matrix type, a PETSc
-  without CUDA, the host backend) or when the values need the host's diagnostics (a NaN/Inf or a zero diagonal
+  exact ordering: L's and U's values and idiag gathered from the device array of A (T->a's, T->idiag's layouts,
+  SpTrsvGSExactDevice) on the CUDA backend when the path's CUDA executor takes device values, handed to the sweep
+  solvers (and the transposed ones when made) device to device. L and U get a new state; their host copies are stale
+  (host_stale) until SpTrsvGSSyncHost() downloads them. On the first fill the solvers do not exist yet: they take the
+  values once made (SpTrsvGSCreate()).
+*/
+static PetscErrorCode SpTrsvGSFillValuesDeviceExact(SpTrsvGS gs, const PetscScalar *dv, PetscBool *clean)
+{
+  const SpTrsvExecutor *exec;
+
+  PetscFunctionBegin;
+  *clean = PETSC_FALSE;
+  if (gs->backend->slot != SPTRSV_EXEC_CUDA) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SpTrsvPathGetExecutor(gs->path, SPTRSV_EXEC_CUDA, &exec));
+  if (!exec->update_values_device) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!gs->exdev) PetscCall(SpTrsvGSExactDeviceCreate(gs->n, gs->L->i[gs->n], gs->U->i[gs->n], gs->lmap, gs->umap, gs->dmap, gs->omega, gs->shift, &gs->exdev));
+  PetscCall(SpTrsvGSExactDeviceGather(gs->exdev, dv, clean));
+  if (!*clean) PetscFunctionReturn(PETSC_SUCCESS);
+  gs->L->state++; /* new values, on the device only */
+  gs->U->state++;
+  gs->host_stale = PETSC_TRUE;
+  PetscCall(SpTrsvGSSolverFromDevice(gs, gs->fwd));
+  PetscCall(SpTrsvGSSolverFromDevice(gs, gs->bwd));
+  PetscCall(SpTrsvGSSolverFromDevice(gs, gs->fwdT));
+  PetscCall(SpTrsvGSSolverFromDevice(gs, gs->bwdT));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* multicolor: into the colour-ordered storage on the GPU (and that of A^T when made) */
+static PetscErrorCode SpTrsvGSFillValuesDeviceMC(SpTrsvGS gs, const PetscScalar *dv, PetscBool *clean)
+{
+  PetscFunctionBegin;
+  *clean = PETSC_FALSE;
+  if (!gs->mc->dev) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SpTrsvMCSetValuesDevice(gs->mc, dv, clean));
+  if (*clean && gs->mcT) PetscCall(SpTrsvMCSetValuesDevice(gs->mcT, dv, clean));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
+/*
+  on the GPU: gather the values of a MATSEQAIJCUSPARSE matrix from its device array in place (no host copy of the
+  values is read or made), for either ordering; *done is false when that is not possible (another matrix type, a
+  PETSc without CUDA, the host backend) or when the values need the host's diagnostics (a NaN/Inf or a zero diagonal
   entry under the rules above), and the caller reads the host values instead
 */
 static PetscErrorCode SpTrsvGSFillValuesDevice(SpTrsvGS gs, Mat A, PetscBool *done)
@@ -180,27 +244,57 @@ static PetscErrorCode SpTrsvGSFillValuesDevice(SpTrsvGS gs, Mat A, PetscBool *do
   PetscFunctionBegin;
   *done = PETSC_FALSE;
 #if defined(PETSC_HAVE_CUDA) && defined(PETSC_SPTRSV_HAVE_CUDA)
-  if (gs->ordering == SPTRSV_GS_ORDERING_MULTICOLOR && gs->mc->dev) {
-    PetscBool          dev, clean = PETSC_FALSE;
+  {
+    PetscBool          dev;
     const PetscScalar *dv;
 
     PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &dev));
-    if (dev) {
-      PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &dv));
-      PetscCall(SpTrsvMCSetValuesDevice(gs->mc, dv, &clean));
-      if (clean && gs->mcT) PetscCall(SpTrsvMCSetValuesDevice(gs->mcT, dv, &clean));
-      PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &dv));
-    }
-    if (clean) {
-      gs->zerodiag_row    = -1;
-      gs->nonfinite_row   = -1;
-      gs->nonfinite_col   = -1;
-      gs->nonfinite_idiag = PETSC_FALSE;
-      gs->devvalues       = PETSC_TRUE;
-      gs->dscale_valid    = PETSC_FALSE;
-      *done               = PETSC_TRUE;
-    }
+    if (!dev || gs->backend->slot != SPTRSV_EXEC_CUDA) PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &dv));
+    if (gs->ordering == SPTRSV_GS_ORDERING_EXACT) PetscCall(SpTrsvGSFillValuesDeviceExact(gs, dv, done));
+    else PetscCall(SpTrsvGSFillValuesDeviceMC(gs, dv, done));
+    PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &dv));
   }
+  if (*done) {
+    gs->zerodiag_row    = -1;
+    gs->nonfinite_row   = -1;
+    gs->nonfinite_col   = -1;
+    gs->nonfinite_idiag = PETSC_FALSE;
+    gs->devvalues       = PETSC_TRUE;
+    gs->dscale_valid    = PETSC_FALSE;
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  exact ordering: make the host copies L->a, U->a and idiag current after a device refresh (one download of the values
+  the solvers hold; the CSC views refreshed, L and U get a new state, and the solvers that held the device values stay
+  current: nothing is uploaded again); for what only the host has (the transposed symmetric sweep's scaling)
+*/
+static PetscErrorCode SpTrsvGSSyncHost(SpTrsvGS gs)
+{
+  PetscFunctionBegin;
+  if (!gs->host_stale) PetscFunctionReturn(PETSC_SUCCESS);
+#if defined(PETSC_HAVE_CUDA) && defined(PETSC_SPTRSV_HAVE_CUDA)
+  {
+    SpTrsvSolver s[4] = {gs->fwd, gs->bwd, gs->fwdT, gs->bwdT};
+    PetscBool    current[4];
+
+    for (PetscInt k = 0; k < 4; k++) current[k] = (PetscBool)(s[k] && s[k]->state == s[k]->tri->state && (!s[k]->rest || s[k]->rest_state == s[k]->rest->state));
+    PetscCall(SpTrsvGSExactDeviceDownload(gs->exdev, gs->L->a, gs->U->a, gs->L->idiag));
+    PetscCall(PetscArraycpy(gs->U->idiag, gs->L->idiag, gs->n));
+    gs->host_stale = PETSC_FALSE;
+    PetscCall(SpTrsvTriValuesChanged(gs->L));
+    PetscCall(SpTrsvTriValuesChanged(gs->U));
+    for (PetscInt k = 0; k < 4; k++)
+      if (current[k]) {
+        s[k]->state = s[k]->tri->state;
+        if (s[k]->rest) s[k]->rest_state = s[k]->rest->state;
+      }
+  }
+#else
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "Host copies marked stale without a device refresh");
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -218,7 +312,8 @@ static PetscErrorCode SpTrsvGSRefresh(SpTrsvGS gs, Mat A)
 
 /*
   SpTrsvGSCreate - split a sequential AIJ matrix, analyse both sweeps with the plan type and hand them
-  to the backend (one symbolic phase per pattern)
+  to the backend (one symbolic phase per pattern); the first values are read as every later set (SpTrsvGSRefresh():
+  on the GPU from a MATSEQAIJCUSPARSE's device array where possible)
 */
 /* the checks and the fields both orderings share: a square matrix, omega in (0, 2) */
 static PetscErrorCode SpTrsvGSNew(Mat A, PetscReal omega, PetscReal shift, SpTrsvFormat format, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvGS *gsout)
@@ -250,9 +345,13 @@ PetscErrorCode SpTrsvGSCreate(Mat A, PetscReal omega, PetscReal shift, SpTrsvFor
   gs->path = path;
   ierr     = SpTrsvGSSplit(gs, A);
   if (!ierr) ierr = SpTrsvGSCheckStructSym(gs);
-  if (!ierr) ierr = SpTrsvGSFillValues(gs, A);
+  if (!ierr) ierr = SpTrsvGSRefresh(gs, A);
+  if (!ierr && gs->host_stale) /* gathered on the GPU: the solvers' setup uploads placeholders (finite; the values follow) */
+    for (PetscInt i = 0; i < gs->n; i++) gs->L->idiag[i] = gs->U->idiag[i] = 1.0;
   if (!ierr) ierr = SpTrsvSolverCreateSweep(gs->L, gs->U, omega, format, path, backend, opts, &gs->fwd);
   if (!ierr) ierr = SpTrsvSolverCreateSweep(gs->U, gs->L, omega, format, path, backend, opts, &gs->bwd);
+  if (!ierr) ierr = SpTrsvGSSolverFromDevice(gs, gs->fwd);
+  if (!ierr) ierr = SpTrsvGSSolverFromDevice(gs, gs->bwd);
   if (!ierr) ierr = (*backend->vec_alloc)(gs->n, &gs->xold);
   if (!ierr) ierr = (*backend->vec_alloc)(gs->n, &gs->dscale);
   if (ierr) { /* a missing or zero diagonal entry: nothing is kept */
@@ -293,8 +392,10 @@ PetscErrorCode SpTrsvGSCreateMulticolor(Mat A, PetscReal omega, PetscReal shift,
 }
 
 /*
-  SpTrsvGSUpdateValues - new values of A on the same pattern (the solvers refresh their copies on the
-  next sweep); multicolor: one gather, on the device in place for a MATSEQAIJCUSPARSE matrix on the CUDA backend
+  SpTrsvGSUpdateValues - new values of A on the same pattern. For a MATSEQAIJCUSPARSE matrix on the CUDA backend,
+  one gather on the device in place: multicolor into its storage; exact into L's, U's values and idiag, handed to the
+  solvers device to device (SpTrsvGSFillValuesDevice()). Otherwise (or when a value needs the host to name it) from
+  the host array; the exact ordering's solvers then refresh their copies on the next sweep.
 */
 PetscErrorCode SpTrsvGSUpdateValues(SpTrsvGS gs, Mat A)
 {
@@ -425,8 +526,15 @@ PetscErrorCode SpTrsvGSApplyTranspose(SpTrsvGS gs, SpTrsvGSSweep type, const Pet
     PetscCall(SpTrsvGSApplyTransposeMC(gs, type, b, x, work));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (!gs->fwdT) PetscCall(SpTrsvSolverCreateWithOptions(gs->L, PETSC_TRUE, gs->format, gs->path, gs->backend, &gs->opts, &gs->fwdT));
-  if (!gs->bwdT) PetscCall(SpTrsvSolverCreateWithOptions(gs->U, PETSC_TRUE, gs->format, gs->path, gs->backend, &gs->opts, &gs->bwdT));
+  /* after a device refresh the setup uploads stale host copies; the device values follow, device to device */
+  if (!gs->fwdT) {
+    PetscCall(SpTrsvSolverCreateWithOptions(gs->L, PETSC_TRUE, gs->format, gs->path, gs->backend, &gs->opts, &gs->fwdT));
+    PetscCall(SpTrsvGSSolverFromDevice(gs, gs->fwdT));
+  }
+  if (!gs->bwdT) {
+    PetscCall(SpTrsvSolverCreateWithOptions(gs->U, PETSC_TRUE, gs->format, gs->path, gs->backend, &gs->opts, &gs->bwdT));
+    PetscCall(SpTrsvGSSolverFromDevice(gs, gs->bwdT));
+  }
   switch (type) {
   case SPTRSV_GS_FORWARD:
     PetscCall(SpTrsvSolverApply(gs->fwdT, b, x));
@@ -437,7 +545,10 @@ PetscErrorCode SpTrsvGSApplyTranspose(SpTrsvGS gs, SpTrsvGSSweep type, const Pet
     gs->flops += SpTrsvSolverFlops(gs->bwdT);
     break;
   case SPTRSV_GS_SYMMETRIC:
-    if (!gs->dscale_valid) PetscCall(SpTrsvGSSetDScale(gs, gs->L->idiag));
+    if (!gs->dscale_valid) {
+      PetscCall(SpTrsvGSSyncHost(gs)); /* the inverse diagonal on the host (once per device refresh) */
+      PetscCall(SpTrsvGSSetDScale(gs, gs->L->idiag));
+    }
     PetscCall(SpTrsvSolverApply(gs->bwdT, b, work));
     PetscCall((*gs->backend->pointwise_mult)(gs->n, gs->dscale, work, work));
     PetscCall(SpTrsvSolverApply(gs->fwdT, work, x));
@@ -463,6 +574,9 @@ PetscErrorCode SpTrsvGSDestroy(SpTrsvGS *gsp)
   PetscCall(SpTrsvTriDestroy(&gs->L));
   PetscCall(SpTrsvTriDestroy(&gs->U));
   PetscCall(PetscFree3(gs->lmap, gs->umap, gs->dmap));
+#if defined(PETSC_HAVE_CUDA) && defined(PETSC_SPTRSV_HAVE_CUDA)
+  PetscCall(SpTrsvGSExactDeviceDestroy(&gs->exdev));
+#endif
   PetscCall(SpTrsvMCDestroy(&gs->mc));
   PetscCall(SpTrsvMCDestroy(&gs->mcT));
   PetscCall(PetscFree(gs->didiag));

@@ -20,6 +20,13 @@ static const char cite_freire[] = "@article{freire2022sptrsv,\n"
                                   "  title   = {A new level-set analysis and sparse storage format for the {SpTRSV} in {GPUs}},\n"
                                   "  year    = {2022}\n}\n";
 
+/* paper 004: locality-aware sub-graph partition */
+static PetscBool  cited_picciau = PETSC_FALSE;
+static const char cite_picciau[] = "@inproceedings{picciau2016locality,\n"
+                                   "  author = {Andrea Picciau and Gordon E. Inggs and John Wickerson and Eric C. Kerrigan and George A. Constantinides},\n"
+                                   "  title  = {Balancing locality and concurrency: solving sparse triangular systems on {GPUs}},\n"
+                                   "  year   = {2016}\n}\n";
+
 /*
    X(name, MatSolverType, summary, ILU, ICC, CSC, sweeps, citation, cited): one line per path. name is the
    suffix of SpTrsvAnalyze_<name>, SpTrsvExecHost_<name>, SpTrsvExecCUDA_<name>, SpTrsvOptions_<name>
@@ -28,7 +35,8 @@ static const char cite_freire[] = "@article{freire2022sptrsv,\n"
 #define SPTRSV_PATHS(X) \
   X(level, MATSOLVERSPTRSVLEVEL, "level-set scheduling: rows grouped by dependency depth, one barrier per level (paper 000)", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, cite_li2020, &cited_li2020) \
   X(element, MATSOLVERSPTRSVELEMENT, "element scheduling: one warp per row in level order, each waits only for its own dependencies (paper 000)", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, cite_li2020, &cited_li2020) \
-  X(syncfree, MATSOLVERSPTRSVSYNCFREE, "sync-free with warp packing: rows binned by length, 32/K rows of K lanes per warp, each waits on its own dependencies (paper 001)", PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, cite_freire, &cited_freire)
+  X(syncfree, MATSOLVERSPTRSVSYNCFREE, "sync-free with warp packing: rows binned by length, 32/K rows of K lanes per warp, each waits on its own dependencies (paper 001)", PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, cite_freire, &cited_freire) \
+  X(locality, MATSOLVERSPTRSVLOCALITY, "locality-aware sub-graphs: the DAG cut into sub-graphs whose x fits in a block's shared memory, one block per sub-graph, one launch per sub-graph level, rows in conflict-free slots (paper 004)", PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, cite_picciau, &cited_picciau)
 
 #define SPTRSV_PATH_DECL(name, ...) SPTRSV_PATH_DECLARE(name);
 SPTRSV_PATHS(SPTRSV_PATH_DECL)

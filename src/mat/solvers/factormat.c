@@ -94,8 +94,8 @@ static PetscErrorCode MatSpTrsvSolverFromDevice(Mat_SpTrsv *sp, SpTrsvSolver s)
 
   PetscFunctionBegin;
   PetscCall(SpTrsvFactorILUDeviceGetArrays(sp->fac, &la, &ua, &idiag));
-  if (s->tri == sp->fac->L) PetscCall(SpTrsvSolverUpdateValuesDevice(s, la, NULL));
-  else PetscCall(SpTrsvSolverUpdateValuesDevice(s, ua, idiag));
+  if (s->tri == sp->fac->L) PetscCall(SpTrsvSolverUpdateValuesDevice(s, la, NULL, NULL));
+  else PetscCall(SpTrsvSolverUpdateValuesDevice(s, ua, idiag, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

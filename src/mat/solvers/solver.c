@@ -21,6 +21,7 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   opts->blocks_per_sm = 0;
   opts->relabel       = SPTRSV_RELABEL_AUTO;
   opts->analysis_device = PETSC_TRUE; /* CUDA backend only (SpTrsvSolverCreate_Private turns it off elsewhere) */
+  opts->subgraph_rows   = 0;          /* locality: the shared-memory capacity of a block */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -28,7 +29,7 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   SpTrsvSolverOptionsDefault - SpTrsvSolverOptionsInitialize(); a program that uses the solver API directly (no factor
   Mat, so no prefix) may override them with the global -mat_sptrsv_graph, -mat_sptrsv_fuse_passes, -mat_sptrsv_levels,
   -mat_sptrsv_storage, -mat_sptrsv_dispatch, -mat_sptrsv_max_lanes, -mat_sptrsv_spin_ns, -mat_sptrsv_blocks_per_sm,
-  -mat_sptrsv_relabel and -mat_sptrsv_analysis
+  -mat_sptrsv_relabel, -mat_sptrsv_analysis and -mat_sptrsv_subgraph_rows
 */
 PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
 {
@@ -57,6 +58,7 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
   }
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_analysis", str, sizeof(str), &flg));
   if (flg) PetscCall(PetscStrcmp(str, "device", &opts->analysis_device));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_subgraph_rows", &opts->subgraph_rows, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -165,17 +167,20 @@ PetscErrorCode SpTrsvSolverUpdateValues(SpTrsvSolver s)
 
 /*
   SpTrsvSolverUpdateValuesDevice - the triangle's new values are already on the device (a GPU numeric
-  factorization): a = T's CSR values, d = T's inverted diagonal (NULL for a unit triangle), device arrays in
-  T->a's and T->idiag's layouts. The executor copies them into its own order and the solver is marked
-  current, so SpTrsvSolverUpdateValues() does not upload the (stale) host values later.
+  factorization, PC gs's device refresh): a = T's CSR values, d = T's inverted diagonal (NULL for a unit triangle),
+  r = the rest's CSR values of a sweep solver (NULL for a plain triangle), device arrays in T->a's, T->idiag's and
+  R->a's layouts. The executor copies them into its own order (a CSC sweep's keep / idiag too) and the solver is
+  marked current, so SpTrsvSolverUpdateValues() does not upload the (stale) host values later; the host cdiag of a
+  CSC sweep is recomputed at the next host refresh.
 */
-PetscErrorCode SpTrsvSolverUpdateValuesDevice(SpTrsvSolver s, const PetscScalar *a, const PetscScalar *d)
+PetscErrorCode SpTrsvSolverUpdateValuesDevice(SpTrsvSolver s, const PetscScalar *a, const PetscScalar *d, const PetscScalar *r)
 {
   PetscFunctionBegin;
   PetscCheck(s->exec->update_values_device, PETSC_COMM_SELF, PETSC_ERR_SUP, "The %s executor cannot take values from the device", s->backend->name);
-  PetscCheck(!s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "Device values for a sweep solver are not supported");
-  PetscCall((*s->exec->update_values_device)(s, a, d));
+  PetscCheck(!s->rest == !r, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s", s->rest ? "Device values for a sweep solver need the rest's values" : "Device rest values for a solver without a rest");
+  PetscCall((*s->exec->update_values_device)(s, a, d, r));
   s->state = s->tri->state;
+  if (s->rest) s->rest_state = s->rest->state;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -472,6 +472,7 @@ static PetscErrorCode PCView_GS(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(SpTrsvPlanView(jac->gs->bwd->plan, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "values %s\n", jac->gs->devvalues ? "gathered on the GPU from the matrix's device array (no host copy)" : "read from the matrix's host array"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "sweeps so far %" PetscInt_FMT "\n", jac->gs->nsweeps));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Markdown table of the speed-up over cuSPARSE SpSV (the bench CSV's vs_cusparse column: cuSPARSE time / ours) of
+chosen variants, one row per matrix, with the geometric mean and the count of matrices where each variant is faster
+than cuSPARSE.
+
+  python3 examples/benchmarks/variant-table.py CSV [--kind LU] [--variants A,B,...] [--prefix element-]
+
+--variants: the columns (default: every variant whose name starts with --prefix, cuSPARSE and the host reference
+excluded). Rows keep the CSV's order. A missing measurement is '-'.
+"""
+import argparse
+import csv
+import math
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("csv")
+    ap.add_argument("--kind", default="LU")
+    ap.add_argument("--variants", default="")
+    ap.add_argument("--prefix", default="")
+    a = ap.parse_args()
+    rows = [r for r in csv.DictReader(open(a.csv, newline="")) if r["kind"] == a.kind]
+    table, labels = {}, []
+    for r in rows:
+        if r["label"] not in table:
+            table[r["label"]] = {}
+            labels.append(r["label"])
+        if r["vs_cusparse"]:
+            table[r["label"]][r["variant"]] = float(r["vs_cusparse"])
+    if a.variants:
+        cols = a.variants.split(",")
+    else:
+        skip = ("cusparse-spsv", "host-reference", "matsolve-petsc-cusparse", "matsolve-sptrsv")
+        cols = sorted({v for d in table.values() for v in d if v.startswith(a.prefix) and v not in skip})
+    print("| matrix | " + " | ".join(cols) + " |")
+    print("|---|" + "---|" * len(cols))
+    logs = {c: [] for c in cols}
+    wins = {c: 0 for c in cols}
+    for lab in labels:
+        cells = []
+        for c in cols:
+            v = table[lab].get(c)
+            if v:
+                logs[c].append(math.log(v))
+                wins[c] += v > 1.0
+                cells.append("%.2fx" % v)
+            else:
+                cells.append("-")
+        print("| %s | %s |" % (lab, " | ".join(cells)))
+    print("| geometric mean | " + " | ".join(("%.2fx" % math.exp(sum(logs[c]) / len(logs[c]))) if logs[c] else "-" for c in cols) + " |")
+    print("| faster than cuSPARSE | " + " | ".join("%d of %d" % (wins[c], len(logs[c])) for c in cols) + " |")
+
+
+if __name__ == "__main__":
+    main()

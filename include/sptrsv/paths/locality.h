@@ -1,0 +1,79 @@
+/* The locality path's partition and schedule (plan->data of sptrsv_locality, paper 004): the sub-graph partition of
+   src/mat/analysis/partition.c, the plan built from it by src/mat/paths/locality.c, read by its host executor and by
+   its CUDA executor (src/cuda/paths/locality.cu) (private to the plugin) */
+#pragma once
+#include <sptrsv/path.h>
+
+/*
+   Sub-graph partition of a DAG given by the rows of op(T): row i depends on the rows rj[ri[i] .. ri[i+1]-1].
+   - sub[i]: the sub-graph of row i. Feasible: every dependency j of i has sub[j] <= sub[i] (edges go from a lower or
+     equal sub-graph index to a higher one), and no sub-graph holds more than nmax rows.
+   - sublevel[g]: sub-graph levels, sublevel[g] = 1 + max sublevel[g'] over the sub-graphs g' != g with an edge into
+     g (0 when none). Sub-graphs are numbered by level, so the sub-graphs of level l are a contiguous range: no edge
+     joins two sub-graphs of one level, and they run concurrently (one launch per level, one block per sub-graph).
+   - slot[i]: the time slot of row i inside its sub-graph, slot[i] = 1 + max slot[j] over the dependencies j of i in
+     the same sub-graph (0 when none): a row is computed strictly after every in-sub-graph dependency, and the rows of
+     one slot write different entries and read only entries of earlier slots (no read-write conflict).
+*/
+typedef enum {
+  SPTRSV_PARTITION_OUTDEG_DESC, /* waves sorted by descending out-degree, then index (the paper's first criterion) */
+  SPTRSV_PARTITION_OUTDEG_ASC,  /* ascending out-degree, then index */
+  SPTRSV_PARTITION_INDEX,       /* ascending index */
+  SPTRSV_PARTITION_FALLBACK     /* index order, as many sub-graphs as needed (always succeeds) */
+} SpTrsvPartitionCriterion;
+
+typedef struct {
+  PetscInt  n, nmax;
+  PetscInt  nsub, nsublevels, nslots; /* sub-graphs, sub-graph levels, slots (summed over the sub-graphs) */
+  PetscInt *sub;                      /* n */
+  PetscInt *slot;                     /* n */
+  PetscInt *sublevel;                 /* nsub, non-decreasing */
+  /* how the heuristic went (for -ksp_view and the tests) */
+  PetscInt ncomp;      /* weakly connected components (an isolated row is one) */
+  PetscInt nmerged;    /* sub-graphs made of whole components (small ones merged) */
+  PetscInt nlarge;     /* components larger than nmax, split by the greedy assignment */
+  PetscInt nattempts;  /* greedy attempts over all large components */
+  PetscInt nfallback;  /* large components that needed the fallback (more than ceil(size / nmax) sub-graphs) */
+  PetscInt worst_crit; /* the last criterion any large component needed (SpTrsvPartitionCriterion), -1 if none */
+} SpTrsvPartition;
+
+SPTRSV_INTERN PetscErrorCode SpTrsvPartitionCreate(PetscInt, const PetscInt *, const PetscInt *, PetscInt, SpTrsvPartition *);
+SPTRSV_INTERN PetscErrorCode SpTrsvPartitionCheck(PetscInt, const PetscInt *, const PetscInt *, const SpTrsvPartition *);
+SPTRSV_INTERN PetscErrorCode SpTrsvPartitionDestroy(SpTrsvPartition *);
+SPTRSV_INTERN const char    *SpTrsvPartitionCriterionName(PetscInt);
+
+/*
+   Shared memory: the default n_max is the largest x a block can hold in shared memory on sm_90 (227 KB of opt-in
+   dynamic shared memory per block), one PetscScalar per row; -mat_sptrsv_subgraph_rows caps it. The CUDA executor
+   checks the device's own limit at setup and names the option when a sub-graph does not fit.
+*/
+#define SPTRSV_LOCALITY_SMEM_BYTES (227 * 1024)
+#define SPTRSV_LOCALITY_MAX_BLOCK  1024
+
+/*
+   The plan (plan->data). plan->order lists the rows by sub-graph (sub-graphs by level), inside a sub-graph by slot,
+   inside a slot by row index. Sub-graph g holds positions subptr[g] .. subptr[g+1]-1; its slots are s = sslot[g] ..
+   sslot[g+1]-1, slot s holding positions slotptr[s] .. slotptr[s+1]-1; sub-graph level l holds sub-graphs
+   levptr[l] .. levptr[l+1]-1 (one launch, one block each).
+   The entries of the row at position k are stored in the order the kernel reads them: q = ptr[k] .. ptr[k+1]-1,
+   where ptr[k] = sum of the lengths of the earlier positions; the external ones (a column in an earlier sub-graph)
+   first, q < split[k], then the internal ones. emap[q] is the index of entry q in the rows of op(T) (op->rj, op->ra);
+   col[q] is its column for an external entry (global x) and, for an internal one, the column's offset in the
+   sub-graph (its shared-memory word: position - subptr[g]).
+*/
+typedef struct {
+  PetscInt  nmax;                      /* the cap the partition used */
+  PetscInt  nsub, nsublevels, nslots;  /* sub-graphs, sub-graph levels (launches), slots */
+  PetscInt *subptr, *sslot, *slotptr;  /* nsub + 1, nsub + 1, nslots + 1 */
+  PetscInt *levptr;                    /* nsublevels + 1 */
+  PetscInt *ptr, *split, *emap, *col;  /* n + 1, n, nnz, nnz */
+  PetscInt  max_sub_rows, max_slot_rows, max_slots; /* largest sub-graph, widest slot, most slots of one sub-graph */
+  PetscInt  max_level_subs;                         /* most sub-graphs in one level (the widest launch) */
+  PetscInt  nint, next;                             /* internal and external entries */
+  int       K;                                      /* lanes per row (2..32, a power of two) */
+  int       block;                                  /* threads per block (a multiple of 32, at most SPTRSV_LOCALITY_MAX_BLOCK) */
+  SpTrsvPartition part;                             /* the partition's figures (its arrays freed) */
+} SpTrsvLocalitySchedule;
+
+SPTRSV_INTERN PetscErrorCode SpTrsvLocalityScheduleCheck(const SpTrsvOp *, SpTrsvPlan);
+SPTRSV_PATH_DECLARE(locality);

@@ -1,0 +1,277 @@
+/*
+   sptrsv_locality (paper 004, Picciau et al.): locality-aware sub-graph scheduling. The analysis partitions the DAG of
+   op(T) into sub-graphs whose x fits in a block's shared memory (src/mat/analysis/partition.c: feasible partition,
+   sub-graph levels, time slots), orders the rows by sub-graph and slot, and stores every row's entries external first
+   (a column in an earlier sub-graph, read from global x) then internal (a column of its own sub-graph, read from shared
+   memory at the column's offset) (include/sptrsv/paths/locality.h). One launch per sub-graph level, one block per
+   sub-graph: load b, subtract the external entries, then the slots one after the other with a barrier between them,
+   then write x back. The host executor runs that schedule (a buffer in place of shared memory, each row summed in
+   column order as PETSc does) and checks it once per pattern.
+*/
+#include <sptrsv/paths/locality.h>
+#include <sptrsv/paths/level.h> /* SpTrsvLanesPerRow */
+#include <sptrsv/hostexec.h>
+#include <petsctime.h>
+
+/* rows a block's shared memory holds by default: one PetscScalar per row */
+static PetscInt SpTrsvLocalityDefaultRows(void)
+{
+  return (PetscInt)(SPTRSV_LOCALITY_SMEM_BYTES / sizeof(PetscScalar));
+}
+
+static PetscErrorCode SpTrsvLocalityScheduleDestroy(SpTrsvPlan plan)
+{
+  SpTrsvLocalitySchedule *ls = (SpTrsvLocalitySchedule *)plan->data;
+
+  PetscFunctionBegin;
+  if (ls) {
+    PetscCall(PetscFree4(ls->subptr, ls->sslot, ls->slotptr, ls->levptr));
+    PetscCall(PetscFree4(ls->ptr, ls->split, ls->emap, ls->col));
+  }
+  PetscCall(PetscFree(plan->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvLocalityScheduleView(SpTrsvPlan plan, PetscViewer viewer)
+{
+  SpTrsvLocalitySchedule *ls  = (SpTrsvLocalitySchedule *)plan->data;
+  const PetscInt          nnz = ls->nint + ls->next;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "locality: %" PetscInt_FMT " sub-graphs of at most %" PetscInt_FMT " rows (largest %" PetscInt_FMT "), %" PetscInt_FMT " sub-graph levels (launches, at most %" PetscInt_FMT " sub-graphs each)\n", ls->nsub, ls->nmax, ls->max_sub_rows, ls->nsublevels, ls->max_level_subs));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "slots %" PetscInt_FMT " (at most %" PetscInt_FMT " in a sub-graph, at most %" PetscInt_FMT " rows in a slot); entries internal %.1f%%, external %.1f%%\n", ls->nslots, ls->max_slots, ls->max_slot_rows, nnz ? 100.0 * (double)ls->nint / (double)nnz : 0.0, nnz ? 100.0 * (double)ls->next / (double)nnz : 0.0));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "partition: %" PetscInt_FMT " components, %" PetscInt_FMT " sub-graphs of merged components, %" PetscInt_FMT " components split (%" PetscInt_FMT " greedy attempts%s%s)\n", ls->part.ncomp, ls->part.nmerged, ls->part.nlarge, ls->part.nattempts, ls->part.nlarge ? ", last criterion " : "", ls->part.nlarge ? SpTrsvPartitionCriterionName(ls->part.worst_crit) : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA block: %d threads, %d lanes per row, %zu bytes of shared memory\n", ls->block, ls->K, (size_t)ls->max_sub_rows * sizeof(PetscScalar)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the plan's order and storage from the partition (see SpTrsvLocalitySchedule) */
+static PetscErrorCode SpTrsvLocalityBuild(const SpTrsvOp *op, SpTrsvPlan p, const SpTrsvPartition *part, SpTrsvLocalitySchedule *ls)
+{
+  const PetscInt n = op->n, nnz = op->nnz, ns = part->nsub;
+  PetscInt      *gslot, *cnt, *pos;
+
+  PetscFunctionBegin;
+  ls->nsub       = ns;
+  ls->nsublevels = part->nsublevels;
+  ls->nslots     = part->nslots;
+  PetscCall(PetscMalloc4(ns + 1, &ls->subptr, ns + 1, &ls->sslot, part->nslots + 1, &ls->slotptr, part->nsublevels + 1, &ls->levptr));
+  PetscCall(PetscMalloc4(n + 1, &ls->ptr, n + 1, &ls->split, nnz + 1, &ls->emap, nnz + 1, &ls->col));
+  PetscCall(PetscMalloc3(n + 1, &gslot, part->nslots + 1, &cnt, n + 1, &pos));
+  /* slots per sub-graph, global slot numbers, then a counting sort of the rows by global slot (stable in the row) */
+  for (PetscInt g = 0; g <= ns; g++) ls->sslot[g] = 0;
+  for (PetscInt i = 0; i < n; i++) ls->sslot[part->sub[i] + 1] = PetscMax(ls->sslot[part->sub[i] + 1], part->slot[i] + 1);
+  for (PetscInt g = 0; g < ns; g++) ls->sslot[g + 1] += ls->sslot[g];
+  PetscCheck(ls->sslot[ns] == part->nslots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality: %" PetscInt_FMT " slots counted, the partition says %" PetscInt_FMT, ls->sslot[ns], part->nslots);
+  for (PetscInt s = 0; s <= part->nslots; s++) ls->slotptr[s] = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    gslot[i] = ls->sslot[part->sub[i]] + part->slot[i];
+    ls->slotptr[gslot[i] + 1]++;
+  }
+  for (PetscInt s = 0; s < part->nslots; s++) ls->slotptr[s + 1] += ls->slotptr[s];
+  for (PetscInt s = 0; s < part->nslots; s++) cnt[s] = ls->slotptr[s];
+  for (PetscInt i = 0; i < n; i++) p->order[cnt[gslot[i]]++] = i;
+  for (PetscInt k = 0; k < n; k++) pos[p->order[k]] = k;
+  for (PetscInt g = 0; g <= ns; g++) ls->subptr[g] = ls->slotptr[ls->sslot[g]];
+  for (PetscInt l = 0; l <= part->nsublevels; l++) ls->levptr[l] = 0;
+  for (PetscInt g = 0; g < ns; g++) ls->levptr[part->sublevel[g] + 1]++;
+  for (PetscInt l = 0; l < part->nsublevels; l++) ls->levptr[l + 1] += ls->levptr[l];
+  /* figures */
+  ls->max_sub_rows = ls->max_slot_rows = ls->max_slots = ls->max_level_subs = 0;
+  for (PetscInt g = 0; g < ns; g++) {
+    ls->max_sub_rows = PetscMax(ls->max_sub_rows, ls->subptr[g + 1] - ls->subptr[g]);
+    ls->max_slots    = PetscMax(ls->max_slots, ls->sslot[g + 1] - ls->sslot[g]);
+  }
+  for (PetscInt s = 0; s < part->nslots; s++) ls->max_slot_rows = PetscMax(ls->max_slot_rows, ls->slotptr[s + 1] - ls->slotptr[s]);
+  for (PetscInt l = 0; l < part->nsublevels; l++) ls->max_level_subs = PetscMax(ls->max_level_subs, ls->levptr[l + 1] - ls->levptr[l]);
+  /* every row's entries: external first, then internal with the column's offset in the sub-graph */
+  ls->nint = ls->next = 0;
+  ls->ptr[0]          = 0;
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscInt i = p->order[k], g = part->sub[i];
+    PetscInt       q = ls->ptr[k];
+    for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++)
+      if (part->sub[op->rj[e]] != g) {
+        ls->emap[q]  = e;
+        ls->col[q++] = op->rj[e];
+      }
+    ls->split[k] = q;
+    ls->next += q - ls->ptr[k];
+    for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++)
+      if (part->sub[op->rj[e]] == g) {
+        ls->emap[q]  = e;
+        ls->col[q++] = pos[op->rj[e]] - ls->subptr[g];
+      }
+    ls->nint += q - ls->split[k];
+    ls->ptr[k + 1] = q;
+  }
+  /* launch geometry: K lanes per row from the mean row length; enough groups for the largest sub-graph's rows, at
+     most SPTRSV_LOCALITY_MAX_BLOCK threads (the block loops over more) */
+  ls->K     = SpTrsvLanesPerRow(n ? (PetscReal)nnz / n : 0);
+  ls->block = (int)PetscMin((PetscInt64)SPTRSV_LOCALITY_MAX_BLOCK, PetscMax((PetscInt64)32, ((PetscInt64)ls->K * ls->max_sub_rows + 31) / 32 * 32));
+  PetscCall(PetscFree3(gslot, cnt, pos));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvSolverOptions *opts, SpTrsvPlan *plan)
+{
+  SpTrsvPlan              p;
+  SpTrsvLocalitySchedule *ls;
+  SpTrsvPartition         part;
+  PetscLogDouble          t0, t1;
+
+  PetscFunctionBegin;
+  PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality reads rows: the CSR format only");
+  PetscCheck(opts->subgraph_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_subgraph_rows must be >= 0 (0: what a block's shared memory holds), got %" PetscInt_FMT, opts->subgraph_rows);
+  PetscCall(PetscTime(&t0));
+  PetscCall(SpTrsvPlanCreateLevelSets(op, &p)); /* the level figures of -ksp_view; the order is replaced */
+  PetscCall(PetscFree(p->levptr));              /* the order is not by level any more */
+  PetscCall(PetscNew(&ls));
+  p->data        = ls;
+  p->destroydata = SpTrsvLocalityScheduleDestroy;
+  p->view        = SpTrsvLocalityScheduleView;
+  ls->nmax       = opts->subgraph_rows > 0 ? opts->subgraph_rows : SpTrsvLocalityDefaultRows();
+  PetscCall(SpTrsvPartitionCreate(op->n, op->ri, op->rj, ls->nmax, &part));
+  PetscCall(SpTrsvLocalityBuild(op, p, &part, ls));
+  ls->part          = part;
+  ls->part.sub      = NULL; /* the figures stay, the arrays go */
+  ls->part.slot     = NULL;
+  ls->part.sublevel = NULL;
+  PetscCall(SpTrsvPartitionDestroy(&part));
+  PetscCall(PetscTime(&t1));
+  p->stats.analysis_time = t1 - t0;
+  *plan                  = p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvLocalityScheduleCheck - what the kernel relies on: the order puts every dependency first; sub-graphs, slots
+  and levels tile the positions (sub-graphs of 1 .. nmax rows, non-empty slots, every sub-graph in one level); each
+  row's storage holds exactly its entries, the external ones first, each from a sub-graph of an earlier level (an
+  earlier launch), the internal ones at the right shared-memory offset and from an earlier slot of the same
+  sub-graph; K and the block fit the kernel
+*/
+PetscErrorCode SpTrsvLocalityScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
+{
+  SpTrsvLocalitySchedule *ls = (SpTrsvLocalitySchedule *)plan->data;
+  const PetscInt          n  = op->n;
+  PetscInt               *pos, *subof, *slotof, *levof, *seen;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvPlanCheckDispatchOrder(op, plan));
+  PetscCheck(ls->K >= 2 && ls->K <= 32 && (ls->K & (ls->K - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: %d lanes per row", ls->K);
+  PetscCheck(ls->block >= 32 && ls->block <= SPTRSV_LOCALITY_MAX_BLOCK && ls->block % 32 == 0 && ls->block >= ls->K, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: blocks of %d threads", ls->block);
+  PetscCheck(ls->subptr[0] == 0 && ls->subptr[ls->nsub] == n && ls->sslot[0] == 0 && ls->sslot[ls->nsub] == ls->nslots && ls->levptr[0] == 0 && ls->levptr[ls->nsublevels] == ls->nsub, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: sub-graphs, slots or levels do not cover the rows");
+  PetscCall(PetscMalloc5(n + 1, &pos, n + 1, &subof, n + 1, &slotof, ls->nsub + 1, &levof, n + 1, &seen));
+  for (PetscInt k = 0; k < n; k++) pos[plan->order[k]] = k;
+  for (PetscInt l = 0; l < ls->nsublevels; l++) {
+    PetscCheck(ls->levptr[l + 1] > ls->levptr[l], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: sub-graph level %" PetscInt_FMT " is empty", l);
+    for (PetscInt g = ls->levptr[l]; g < ls->levptr[l + 1]; g++) levof[g] = l;
+  }
+  for (PetscInt g = 0; g < ls->nsub; g++) {
+    const PetscInt rows = ls->subptr[g + 1] - ls->subptr[g];
+    PetscCheck(rows >= 1 && rows <= ls->nmax && rows <= ls->max_sub_rows, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: sub-graph %" PetscInt_FMT " holds %" PetscInt_FMT " rows (at most %" PetscInt_FMT ")", g, rows, ls->nmax);
+    PetscCheck(ls->sslot[g + 1] > ls->sslot[g] && ls->slotptr[ls->sslot[g]] == ls->subptr[g] && ls->slotptr[ls->sslot[g + 1]] == ls->subptr[g + 1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: the slots of sub-graph %" PetscInt_FMT " do not tile it", g);
+    for (PetscInt s = ls->sslot[g]; s < ls->sslot[g + 1]; s++) {
+      PetscCheck(ls->slotptr[s + 1] > ls->slotptr[s], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: slot %" PetscInt_FMT " of sub-graph %" PetscInt_FMT " is empty", s - ls->sslot[g], g);
+      for (PetscInt k = ls->slotptr[s]; k < ls->slotptr[s + 1]; k++) {
+        subof[k]  = g;
+        slotof[k] = s;
+      }
+    }
+  }
+  for (PetscInt i = 0; i < n; i++) seen[i] = -1;
+  PetscCheck(ls->ptr[0] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: storage starts at %" PetscInt_FMT, ls->ptr[0]);
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscInt i = plan->order[k], g = subof[k];
+    PetscCheck(ls->ptr[k + 1] - ls->ptr[k] == op->ri[i + 1] - op->ri[i] && ls->split[k] >= ls->ptr[k] && ls->split[k] <= ls->ptr[k + 1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: row %" PetscInt_FMT " stores %" PetscInt_FMT " entries, it has %" PetscInt_FMT, i, ls->ptr[k + 1] - ls->ptr[k], op->ri[i + 1] - op->ri[i]);
+    for (PetscInt q = ls->ptr[k]; q < ls->ptr[k + 1]; q++) {
+      const PetscInt e = ls->emap[q];
+      PetscInt       j, kj;
+      PetscCheck(e >= op->ri[i] && e < op->ri[i + 1] && seen[e - op->ri[i]] != k, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: row %" PetscInt_FMT ": slot %" PetscInt_FMT " maps to entry %" PetscInt_FMT " (not its own, or twice)", i, q, e);
+      seen[e - op->ri[i]] = k; /* entries of this row seen at position k: a map onto the row's entries */
+      j                   = op->rj[e];
+      kj                  = pos[j];
+      if (q < ls->split[k]) PetscCheck(ls->col[q] == j && levof[subof[kj]] < levof[g], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: row %" PetscInt_FMT " (sub-graph %" PetscInt_FMT ") reads row %" PetscInt_FMT " as external, column %" PetscInt_FMT ", from sub-graph %" PetscInt_FMT ": not an earlier launch", i, g, j, ls->col[q], subof[kj]);
+      else PetscCheck(subof[kj] == g && ls->col[q] == kj - ls->subptr[g] && slotof[kj] < slotof[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: row %" PetscInt_FMT " (sub-graph %" PetscInt_FMT ") reads row %" PetscInt_FMT " as internal at offset %" PetscInt_FMT ": wrong sub-graph, offset, or not an earlier slot", i, g, j, ls->col[q]);
+    }
+  }
+  PetscCall(PetscFree5(pos, subof, slotof, levof, seen));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- host executor: the kernel's schedule, one sub-graph after the other, a buffer for its shared memory ----
+
+   The host runs the sub-graphs in index (= level) order and, inside each, the slots in order; internal values come from
+   the buffer xl (the block's shared memory: offsets from the plan), external ones from x (earlier sub-graphs, written
+   back already), and x is written when the sub-graph is done. Each row sums its entries in column order, as PETSc's own
+   solve does, so iteration histories match PETSc's to rounding; the kernel's split of a row into an external and an
+   internal sum changes only the rounding (the device check compares the two). */
+typedef struct {
+  PetscScalar *xl;   /* max_sub_rows: the sub-graph's x */
+  PetscInt    *hcol; /* nnz, by entry of op(T): the global column of an external entry, -(offset + 1) of an internal one */
+} SpTrsvHostLocality;
+
+static PetscErrorCode SpTrsvHostLocalitySetup(SpTrsvSolver s)
+{
+  SpTrsvLocalitySchedule *ls = (SpTrsvLocalitySchedule *)s->plan->data;
+  SpTrsvHostLocality     *h;
+
+  PetscFunctionBegin;
+  PetscCheck(!s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality has no Gauss-Seidel sweeps");
+  PetscCall(SpTrsvLocalityScheduleCheck(&s->op, s->plan));
+  PetscCall(PetscNew(&h));
+  PetscCall(PetscMalloc2(ls->max_sub_rows + 1, &h->xl, s->op.nnz + 1, &h->hcol));
+  for (PetscInt k = 0; k < s->op.n; k++)
+    for (PetscInt q = ls->ptr[k]; q < ls->ptr[k + 1]; q++) h->hcol[ls->emap[q]] = q < ls->split[k] ? ls->col[q] : -(ls->col[q] + 1);
+  s->bdata = h;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvHostLocalitySolve(SpTrsvSolver s, const PetscScalar *b, PetscScalar *x)
+{
+  const SpTrsvLocalitySchedule *ls    = (const SpTrsvLocalitySchedule *)s->plan->data;
+  const SpTrsvHostLocality     *h     = (const SpTrsvHostLocality *)s->bdata;
+  const SpTrsvOp               *op    = &s->op;
+  const PetscInt               *order = s->plan->order;
+  PetscScalar                  *xl    = h->xl;
+
+  PetscFunctionBegin;
+  for (PetscInt g = 0; g < ls->nsub; g++) { /* level after level: sub-graphs are numbered by level */
+    const PetscInt k0 = ls->subptr[g], k1 = ls->subptr[g + 1];
+    for (PetscInt sl = ls->sslot[g]; sl < ls->sslot[g + 1]; sl++) /* the slots in turn (a barrier between them on the GPU) */
+      for (PetscInt k = ls->slotptr[sl]; k < ls->slotptr[sl + 1]; k++) {
+        const PetscInt i = order[k];
+        PetscScalar    v = b[i];
+        for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) {
+          const PetscInt c = h->hcol[e];
+          v -= op->ra[e] * (c >= 0 ? x[c] : xl[-c - 1]);
+        }
+        xl[k - k0] = op->unit ? v : v * op->idiag[i];
+      }
+    for (PetscInt k = k0; k < k1; k++) x[order[k]] = xl[k - k0]; /* write back */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvHostLocalityDestroy(SpTrsvSolver s)
+{
+  SpTrsvHostLocality *h = (SpTrsvHostLocality *)s->bdata;
+
+  PetscFunctionBegin;
+  if (h) PetscCall(PetscFree2(h->xl, h->hcol));
+  PetscCall(PetscFree(s->bdata));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const SpTrsvExecutor SpTrsvExecHost_locality = {SpTrsvHostLocalitySetup, SpTrsvHostOrderedUpdateValues, SpTrsvHostLocalitySolve, NULL, SpTrsvHostLocalityDestroy, NULL};
+
+/* the locality path's options, read with the factor's prefix */
+PetscErrorCode SpTrsvOptions_locality(SpTrsvOptionItems PetscOptionsObject, SpTrsvSolverOptions *opts)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches (one per sub-graph level) as a CUDA graph", "MatSolverType sptrsv_locality", opts->use_graph, &opts->use_graph, NULL));
+  PetscCall(PetscOptionsInt("-mat_sptrsv_subgraph_rows", "Rows per sub-graph at most (0: what a block's shared memory holds, 227 KB on sm_90)", "MatSolverType sptrsv_locality", opts->subgraph_rows, &opts->subgraph_rows, NULL));
+  PetscCheck(opts->subgraph_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_subgraph_rows must be >= 0 (0: what a block's shared memory holds), got %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opts->subgraph_rows);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

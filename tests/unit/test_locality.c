@@ -1,0 +1,592 @@
+static char help[] = "Unit tests of the locality path's analysis (paper 004): the sub-graph partition is feasible (edges only from a lower or\n"
+                     "equal sub-graph to a higher one, at most n_max rows each), its sub-graph levels and time slots are exact and\n"
+                     "conflict-free, on hand-checked, random and structured triangles (banded, block-diagonal, chains, empty rows,\n"
+                     "stars, grids), both orientations, many caps; a corrupted partition or schedule is rejected; the host executor\n"
+                     "matches the level path, and MatSolve, MatSolveTranspose, MatMatSolve(Transpose) match PETSc's ILU/ICC.\n";
+
+#include <sptrsv/paths/locality.h>
+#include <petscksp.h>
+#include "../../examples/common/stencil.h"
+#include "unit_common.h"
+
+typedef enum {
+  SHAPE_RANDOM,
+  SHAPE_BANDED,
+  SHAPE_BLOCKDIAG,
+  SHAPE_CHAINS,
+  SHAPE_EMPTY,
+  SHAPE_SPARSEROWS,
+  SHAPE_STAR,
+  SHAPE_GRID,
+  SHAPE_N
+} Shape;
+static const char *ShapeNames[] = {"random", "banded", "block-diagonal", "chains", "empty", "mostly-empty-rows", "star", "grid"};
+
+/* partitions whose large components needed more than one greedy attempt (a fallback), and partitions where a large
+   component's split put several sub-graphs on level 0 (n_init > 1 succeeded) */
+static PetscInt nfallback = 0, nwide = 0;
+
+static PetscReal Rand(PetscRandom rnd)
+{
+  PetscReal r;
+  (void)PetscRandomGetValueReal(rnd, &r);
+  return r;
+}
+
+/* a strict lower pattern of n rows (columns ascending) of one of the shapes; param: density, bandwidth, block size,
+   number of chains */
+static PetscErrorCode MakePattern(PetscRandom rnd, Shape shape, PetscInt n, PetscReal param, PetscInt **ai, PetscInt **aj)
+{
+  PetscInt nnz = 0, cap = 8 * n + 16, nx = 1, bstart = 0, bsize = 1;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(n + 1, ai));
+  PetscCall(PetscMalloc1(cap, aj));
+  while (nx * nx < n) nx++;
+  (*ai)[0] = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt lo = 0, hi = 0; /* random candidates j in [lo, hi) kept with probability pr */
+    PetscReal pr = 0;
+    switch (shape) {
+    case SHAPE_RANDOM:
+      lo = 0, hi = i, pr = param;
+      break;
+    case SHAPE_BANDED:
+      lo = PetscMax(0, i - (PetscInt)param), hi = i, pr = 0.7;
+      break;
+    case SHAPE_BLOCKDIAG:
+      if (i >= bstart + bsize) {
+        bstart = i;
+        bsize  = 1 + (PetscInt)(Rand(rnd) * param);
+      }
+      lo = bstart, hi = i, pr = 0.3;
+      break;
+    case SHAPE_CHAINS:
+      if (i >= (PetscInt)param) lo = i - (PetscInt)param, hi = lo + 1, pr = 1.0;
+      break;
+    case SHAPE_EMPTY:
+      break;
+    case SHAPE_SPARSEROWS:
+      if (Rand(rnd) < 0.2) lo = 0, hi = i, pr = 2.5 / (i + 1);
+      break;
+    case SHAPE_STAR: /* row 0 the root, every other row depends on it, the last on every row */
+      if (i == n - 1) lo = 0, hi = i, pr = 1.0;
+      else if (i > 0) lo = 0, hi = 1, pr = 1.0;
+      break;
+    case SHAPE_GRID: /* 5-point: south and west neighbours on an nx-wide grid (columns ascending) */
+      if (i >= nx) (*aj)[nnz++] = i - nx;
+      if (i % nx) (*aj)[nnz++] = i - 1;
+      break;
+    default:
+      break;
+    }
+    for (PetscInt j = lo; j < hi; j++)
+      if (Rand(rnd) < pr) {
+        if (nnz == cap) {
+          cap *= 2;
+          PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)cap, aj));
+        }
+        (*aj)[nnz++] = j;
+      }
+    (*ai)[i + 1] = nnz;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* union-find components of the test's own, to check the partition's figures */
+static PetscInt Root(PetscInt *par, PetscInt x)
+{
+  while (par[x] != x) x = par[x] = par[par[x]];
+  return x;
+}
+
+/*
+  Verify - the partition checked from its definition, independently of SpTrsvPartitionCheck: feasible, at most nmax
+  rows, levels and slots exact (1 + the max over the relevant dependencies), levels non-decreasing, the slot count, the
+  components (each small one whole in one sub-graph, each large one in exactly ceil(size / nmax) sub-graphs)
+*/
+static PetscErrorCode Verify(const char *what, PetscInt n, const PetscInt *ri, const PetscInt *rj, PetscInt nmax, const SpTrsvPartition *p)
+{
+  PetscInt *size, *maxslot, *lev, *par, *csize, *csub, ncomp = 0, nlarge = 0, want_sub = 0, nslots = 0;
+  PetscBool feasible = PETSC_TRUE, slots = PETSC_TRUE, levels = PETSC_TRUE, whole = PETSC_TRUE, ranges = PETSC_TRUE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc3(p->nsub + 1, &size, p->nsub + 1, &maxslot, p->nsub + 1, &lev));
+  PetscCall(PetscMalloc3(n + 1, &par, n + 1, &csize, n + 1, &csub));
+  for (PetscInt i = 0; i < n; i++) {
+    if (p->sub[i] < 0 || p->sub[i] >= p->nsub) {
+      ranges = PETSC_FALSE;
+      continue;
+    }
+    size[p->sub[i]]++;
+  }
+  EXPECT(ranges, "%s: a row outside the sub-graphs", what);
+  if (!ranges) goto done;
+  for (PetscInt g = 0; g < p->nsub; g++) {
+    if (size[g] < 1 || size[g] > nmax) ranges = PETSC_FALSE;
+    if (g && p->sublevel[g] < p->sublevel[g - 1]) levels = PETSC_FALSE;
+    maxslot[g] = -1;
+  }
+  EXPECT(ranges, "%s: a sub-graph empty or over %" PetscInt_FMT " rows", what, nmax);
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt s = 0;
+    for (PetscInt q = ri[i]; q < ri[i + 1]; q++) {
+      const PetscInt j = rj[q], gi = p->sub[i], gj = p->sub[j];
+      if (gj > gi) feasible = PETSC_FALSE;
+      else if (gj == gi) s = PetscMax(s, p->slot[j] + 1);
+      else lev[gi] = PetscMax(lev[gi], p->sublevel[gj] + 1);
+      if (gj == gi && p->slot[j] >= p->slot[i]) slots = PETSC_FALSE;
+      if (gj != gi && p->sublevel[gj] >= p->sublevel[gi]) levels = PETSC_FALSE;
+    }
+    if (p->slot[i] != s) slots = PETSC_FALSE;
+    maxslot[p->sub[i]] = PetscMax(maxslot[p->sub[i]], p->slot[i]);
+  }
+  for (PetscInt g = 0; g < p->nsub; g++) {
+    if (lev[g] != p->sublevel[g]) levels = PETSC_FALSE;
+    nslots += maxslot[g] + 1;
+  }
+  EXPECT(feasible, "%s: an edge goes from a higher sub-graph to a lower one", what);
+  EXPECT(slots, "%s: slots not 1 + the max over the in-sub-graph dependencies", what);
+  EXPECT(levels, "%s: sub-graph levels wrong or decreasing", what);
+  EXPECT(nslots == p->nslots, "%s: %" PetscInt_FMT " slots, counted %" PetscInt_FMT, what, p->nslots, nslots);
+  EXPECT(!p->nsub || p->nsublevels == p->sublevel[p->nsub - 1] + 1, "%s: %" PetscInt_FMT " sub-graph levels", what, p->nsublevels);
+  /* components */
+  for (PetscInt i = 0; i < n; i++) par[i] = i;
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt q = ri[i]; q < ri[i + 1]; q++) par[Root(par, i)] = Root(par, rj[q]);
+  for (PetscInt i = 0; i < n; i++) {
+    csize[i] = 0;
+    csub[i]  = -1;
+  }
+  for (PetscInt i = 0; i < n; i++) csize[Root(par, i)]++;
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt r = Root(par, i);
+    if (csize[r] <= nmax) {
+      if (csub[r] < 0) csub[r] = p->sub[i];
+      else if (csub[r] != p->sub[i]) whole = PETSC_FALSE;
+    }
+  }
+  for (PetscInt i = 0; i < n; i++)
+    if (Root(par, i) == i) {
+      ncomp++;
+      if (csize[i] > nmax) {
+        nlarge++;
+        want_sub += (csize[i] + nmax - 1) / nmax;
+      }
+    }
+  EXPECT(whole, "%s: a component of at most %" PetscInt_FMT " rows is cut", what, nmax);
+  EXPECT(ncomp == p->ncomp && nlarge == p->nlarge, "%s: %" PetscInt_FMT " components (%" PetscInt_FMT " large), counted %" PetscInt_FMT " (%" PetscInt_FMT ")", what, p->ncomp, p->nlarge, ncomp, nlarge);
+  EXPECT(p->nsub == p->nmerged + want_sub, "%s: %" PetscInt_FMT " sub-graphs, expected %" PetscInt_FMT " merged + %" PetscInt_FMT " split", what, p->nsub, p->nmerged, want_sub);
+  EXPECT(p->nattempts >= p->nlarge, "%s: %" PetscInt_FMT " greedy attempts for %" PetscInt_FMT " large components", what, p->nattempts, p->nlarge);
+done:
+  PetscCall(PetscFree3(size, maxslot, lev));
+  PetscCall(PetscFree3(par, csize, csub));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SpTrsvPartitionCheck must pass on p and fail (PETSC_ERR_PLIB) on a copy with a slot or a level made to conflict,
+   and with a cap below the largest sub-graph */
+static PetscErrorCode CheckAndCorrupt(const char *what, PetscInt n, const PetscInt *ri, const PetscInt *rj, SpTrsvPartition *p)
+{
+  PetscErrorCode ierr;
+  PetscInt       maxsize = 0, *size;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SpTrsvPartitionCheck(n, ri, rj, p);
+  PetscCall(PetscPopErrorHandler());
+  EXPECT(!ierr, "%s: SpTrsvPartitionCheck rejects the partition (error %d)", what, (int)ierr);
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt q = ri[i]; q < ri[i + 1]; q++) {
+      const PetscInt j = rj[q];
+      PetscInt       save, *field;
+      if (p->sub[i] == p->sub[j]) field = &p->slot[i], save = *field, *field = p->slot[j];
+      else field = &p->sublevel[p->sub[i]], save = *field, *field = p->sublevel[p->sub[j]];
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = SpTrsvPartitionCheck(n, ri, rj, p);
+      PetscCall(PetscPopErrorHandler());
+      *field = save;
+      EXPECT(ierr == PETSC_ERR_PLIB, "%s: a conflicting %s passed the check (error %d)", what, p->sub[i] == p->sub[j] ? "slot" : "sub-graph level", (int)ierr);
+      i = n; /* one corruption per partition */
+      break;
+    }
+  PetscCall(PetscCalloc1(p->nsub + 1, &size));
+  for (PetscInt i = 0; i < n; i++) size[p->sub[i]]++;
+  for (PetscInt g = 0; g < p->nsub; g++) maxsize = PetscMax(maxsize, size[g]);
+  PetscCall(PetscFree(size));
+  if (maxsize > 1) {
+    const PetscInt nmax = p->nmax;
+    p->nmax             = maxsize - 1;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = SpTrsvPartitionCheck(n, ri, rj, p);
+    PetscCall(PetscPopErrorHandler());
+    p->nmax = nmax;
+    EXPECT(ierr == PETSC_ERR_PLIB, "%s: a sub-graph over the cap passed the check (error %d)", what, (int)ierr);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  KernelEmulation - what the CUDA kernel computes, from the arrays it reads: per sub-graph, b minus the external entries
+  (ptr[k] .. split[k]-1, col = global row) into a buffer, then the slots with the internal entries (split[k] ..
+  ptr[k+1]-1, col = offset in the buffer), then the write-back; values through emap
+*/
+static void KernelEmulation(const SpTrsvOp *op, SpTrsvPlan plan, const PetscScalar *b, PetscScalar *xl, PetscScalar *x)
+{
+  const SpTrsvLocalitySchedule *ls = (const SpTrsvLocalitySchedule *)plan->data;
+
+  for (PetscInt l = 0; l < ls->nsublevels; l++)
+    for (PetscInt g = ls->levptr[l]; g < ls->levptr[l + 1]; g++) {
+      const PetscInt k0 = ls->subptr[g], k1 = ls->subptr[g + 1];
+      for (PetscInt k = k0; k < k1; k++) {
+        PetscScalar v = b[plan->order[k]];
+        for (PetscInt q = ls->ptr[k]; q < ls->split[k]; q++) v -= op->ra[ls->emap[q]] * x[ls->col[q]];
+        xl[k - k0] = v;
+      }
+      for (PetscInt sl = ls->sslot[g]; sl < ls->sslot[g + 1]; sl++)
+        for (PetscInt k = ls->slotptr[sl]; k < ls->slotptr[sl + 1]; k++) {
+          PetscScalar v = xl[k - k0];
+          for (PetscInt q = ls->split[k]; q < ls->ptr[k + 1]; q++) v -= op->ra[ls->emap[q]] * xl[ls->col[q]];
+          xl[k - k0] = op->unit ? v : v * op->idiag[plan->order[k]];
+        }
+      for (PetscInt k = k0; k < k1; k++) x[plan->order[k]] = xl[k - k0];
+    }
+}
+
+/*
+  Solves - the path end to end on the host: the plan of op(T) with this cap passes SpTrsvLocalityScheduleCheck (run by
+  the host executor's setup), its solve matches the level path's to rounding, and a plan with one internal column moved
+  to a wrong offset, or an external entry claimed by a sub-graph of the same level, is rejected
+*/
+static PetscErrorCode Solves(const char *what, SpTrsvTri t, PetscBool tr, PetscInt nmax, const PetscScalar *b, PetscScalar *x, PetscScalar *xref)
+{
+  SpTrsvSolverOptions opts;
+  SpTrsvPath          locality, level;
+  SpTrsvSolver        s, ref;
+  PetscReal           err = 0, nrm = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvPathFind("locality", &locality));
+  PetscCall(SpTrsvPathFind("level", &level));
+  PetscCall(SpTrsvSolverOptionsInitialize(&opts));
+  opts.subgraph_rows = nmax;
+  PetscCall(SpTrsvSolverCreateWithOptions(t, tr, SPTRSV_FORMAT_CSR, level, &SpTrsvBackendHost, &opts, &ref));
+  PetscCall(SpTrsvSolverCreateWithOptions(t, tr, SPTRSV_FORMAT_CSR, locality, &SpTrsvBackendHost, &opts, &s));
+  PetscCall(SpTrsvSolverApply(ref, b, xref));
+  for (PetscInt i = 0; i < t->n; i++) x[i] = -12345.0;
+  PetscCall(SpTrsvSolverApply(s, b, x));
+  for (PetscInt i = 0; i < t->n; i++) {
+    err = PetscMax(err, PetscAbsScalar(x[i] - xref[i]));
+    nrm = PetscMax(nrm, PetscAbsScalar(xref[i]));
+  }
+  EXPECT(err <= 1e-12 * PetscMax(nrm, 1.0), "%s: host solve differs from the level path by %g", what, (double)err);
+  { /* the kernel's order of operations (external sum, then internal sums slot by slot) on the plan's arrays */
+    PetscScalar *xl;
+    PetscCall(PetscMalloc1(((SpTrsvLocalitySchedule *)s->plan->data)->max_sub_rows + 1, &xl));
+    for (PetscInt i = 0; i < t->n; i++) x[i] = -12345.0;
+    KernelEmulation(&s->op, s->plan, b, xl, x);
+    PetscCall(PetscFree(xl));
+    err = 0;
+    for (PetscInt i = 0; i < t->n; i++) err = PetscMax(err, PetscAbsScalar(x[i] - xref[i]));
+    EXPECT(err <= 1e-12 * PetscMax(nrm, 1.0), "%s: the kernel's schedule, emulated, differs from the level path by %g", what, (double)err);
+  }
+  { /* corruptions the schedule check must catch */
+    SpTrsvLocalitySchedule *ls = (SpTrsvLocalitySchedule *)s->plan->data;
+    PetscErrorCode          ierr;
+    for (PetscInt k = 0; k < t->n; k++) {
+      if (ls->split[k] < ls->ptr[k + 1]) { /* an internal entry: point it at its own row */
+        const PetscInt q = ls->split[k], save = ls->col[q];
+        PetscInt       g = 0;
+        while (ls->subptr[g + 1] <= k) g++;
+        ls->col[q] = k - ls->subptr[g];
+        PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+        ierr = SpTrsvLocalityScheduleCheck(&s->op, s->plan);
+        PetscCall(PetscPopErrorHandler());
+        ls->col[q] = save;
+        EXPECT(ierr == PETSC_ERR_PLIB, "%s: an internal entry read from its own row's word passed the check (error %d)", what, (int)ierr);
+        break;
+      }
+    }
+    if (ls->nsublevels > 1) { /* two levels merged into one: an external entry then comes from the same launch */
+      const PetscInt save = ls->levptr[1];
+      ls->levptr[1]       = ls->levptr[2];
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = SpTrsvLocalityScheduleCheck(&s->op, s->plan);
+      PetscCall(PetscPopErrorHandler());
+      ls->levptr[1] = save;
+      EXPECT(ierr == PETSC_ERR_PLIB, "%s: external entries from the same launch passed the check (error %d)", what, (int)ierr);
+    }
+  }
+  PetscCall(SpTrsvSolverDestroy(&s));
+  PetscCall(SpTrsvSolverDestroy(&ref));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* one pattern, both orientations (op(T) = T and T^T), every cap */
+static PetscErrorCode TestPattern(const char *name, PetscInt n, PetscInt *ai, PetscInt *aj, PetscInt ncaps, const PetscInt *caps)
+{
+  SpTrsvTri    t;
+  PetscScalar *b, *x, *xref;
+  PetscBool    unit = (PetscBool)(n % 2); /* both kinds of diagonal */
+
+  PetscFunctionBeginUser;
+  PetscCall(TriFromCSR(n, SPTRSV_LOWER, unit, ai, aj, &t));
+  /* values: |entries| of a row sum below 1, diagonal in [1, 2): solutions of order one */
+  for (PetscInt i = 0; i < n; i++) {
+    for (PetscInt p = t->i[i]; p < t->i[i + 1]; p++) t->a[p] = (PetscScalar)(((i * 7 + p * 13) % 19) - 9) / (10.0 * (t->i[i + 1] - t->i[i]));
+    if (!unit) t->idiag[i] = 1.0 / (1.0 + (PetscReal)((i * 5) % 11) / 11.0);
+  }
+  PetscCall(SpTrsvTriValuesChanged(t));
+  PetscCall(PetscMalloc3(n + 1, &b, n + 1, &x, n + 1, &xref));
+  for (PetscInt i = 0; i < n; i++) b[i] = (PetscScalar)((i * 3) % 17) / 17.0 - 0.5;
+  for (PetscInt tr = 0; tr < 2; tr++)
+    for (PetscInt c = 0; c < ncaps; c++) {
+      SpTrsvOp        op;
+      SpTrsvPartition p;
+      char            what[256];
+      const PetscInt  nmax = caps[c] > 0 ? caps[c] : n + 1 - caps[c]; /* caps <= 0: n + 1 - cap (all of it fits) */
+      PetscCall(SpTrsvTriGetOp(t, (PetscBool)tr, &op));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "%s n=%" PetscInt_FMT " nnz=%" PetscInt_FMT "%s nmax=%" PetscInt_FMT, name, n, op.nnz, tr ? " (transpose)" : "", nmax));
+      PetscCall(SpTrsvPartitionCreate(n, op.ri, op.rj, nmax, &p));
+      PetscCall(Verify(what, n, op.ri, op.rj, nmax, &p));
+      if (p.nattempts > p.nlarge) nfallback++;
+      {
+        PetscInt on0 = 0;
+        for (PetscInt g = 0; g < p.nsub; g++) on0 += p.sublevel[g] == 0;
+        if (on0 > p.nmerged + p.nlarge) nwide++;
+      }
+      PetscCall(CheckAndCorrupt(what, n, op.ri, op.rj, &p));
+      PetscCall(SpTrsvPartitionDestroy(&p));
+      PetscCall(Solves(what, t, (PetscBool)tr, nmax, b, x, xref));
+    }
+  PetscCall(PetscFree3(b, x, xref));
+  PetscCall(SpTrsvTriDestroy(&t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* hand-checked: a chain 0-1-2, an isolated row 3, a pair 4 -> 5; nmax = 3 merges {3} and {4,5} (smallest first: 1 + 2
+   rows) and keeps the chain whole: 2 sub-graphs on one level, slots 2 + 3. A 10-row chain with nmax = 4: one root,
+   n_split = 3 sub-graphs {0..3} {4..7} {8,9} on levels 0, 1, 2, 10 slots. */
+static PetscErrorCode TestHand(void)
+{
+  const PetscInt  ai[] = {0, 0, 1, 2, 2, 2, 3}, aj[] = {0, 1, 4};
+  const PetscInt  sub[] = {1, 1, 1, 0, 0, 0}, slot[] = {0, 1, 2, 0, 0, 1};
+  PetscInt        ci[11], cj[9];
+  SpTrsvPartition p;
+  PetscBool       same1, same2;
+
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvPartitionCreate(6, ai, aj, 3, &p));
+  PetscCall(PetscArraycmp(p.sub, sub, 6, &same1));
+  PetscCall(PetscArraycmp(p.slot, slot, 6, &same2));
+  EXPECT(p.nsub == 2 && p.nsublevels == 1 && p.nslots == 5 && p.ncomp == 3 && p.nmerged == 2 && p.nlarge == 0 && same1 && same2, "hand: %" PetscInt_FMT " sub-graphs, %" PetscInt_FMT " levels, %" PetscInt_FMT " slots, %" PetscInt_FMT " components, %s sub-graphs, %s slots", p.nsub, p.nsublevels, p.nslots, p.ncomp, same1 ? "right" : "wrong", same2 ? "right" : "wrong");
+  PetscCall(SpTrsvPartitionDestroy(&p));
+  ci[0] = 0;
+  for (PetscInt i = 0; i < 10; i++) {
+    if (i) cj[i - 1] = i - 1;
+    ci[i + 1] = i;
+  }
+  PetscCall(SpTrsvPartitionCreate(10, ci, cj, 4, &p));
+  {
+    const PetscInt csub[] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2}, cslot[] = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1}, clev[] = {0, 1, 2};
+    PetscBool      s3;
+    PetscCall(PetscArraycmp(p.sub, csub, 10, &same1));
+    PetscCall(PetscArraycmp(p.slot, cslot, 10, &same2));
+    PetscCall(PetscArraycmp(p.sublevel, clev, 3, &s3));
+    EXPECT(p.nsub == 3 && p.nsublevels == 3 && p.nslots == 10 && p.nlarge == 1 && p.nattempts == 1 && same1 && same2 && s3, "hand chain: %" PetscInt_FMT " sub-graphs, %" PetscInt_FMT " levels, %" PetscInt_FMT " slots, %" PetscInt_FMT " attempts", p.nsub, p.nsublevels, p.nslots, p.nattempts);
+  }
+  PetscCall(SpTrsvPartitionDestroy(&p));
+  /* no rows */
+  PetscCall(SpTrsvPartitionCreate(0, ci, cj, 4, &p));
+  EXPECT(p.nsub == 0 && p.nsublevels == 0 && p.nslots == 0, "empty: %" PetscInt_FMT " sub-graphs", p.nsub);
+  PetscCall(SpTrsvPartitionDestroy(&p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a large component with many roots: the first attempts (n_init > 1) may fail and fall back; the result is still
+   exactly ceil(n / nmax) sub-graphs (Verify), and several sub-graphs share level 0 when n_init > 1 succeeded */
+static PetscErrorCode TestManyRoots(PetscRandom rnd)
+{
+  const PetscInt n = 400;
+  PetscInt      *ai, *aj, nnz = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(n + 1, &ai, 4 * n, &aj));
+  ai[0] = 0;
+  for (PetscInt i = 0; i < n; i++) { /* rows 0..99 roots, each later row depends on 1-3 random earlier rows */
+    if (i >= 100) {
+      PetscInt c[3], m = 1 + (PetscInt)(Rand(rnd) * 3);
+      for (PetscInt t = 0; t < m; t++) c[t] = (PetscInt)(Rand(rnd) * i);
+      PetscCall(PetscSortRemoveDupsInt(&m, c));
+      for (PetscInt t = 0; t < m; t++) aj[nnz++] = c[t];
+    }
+    ai[i + 1] = nnz;
+  }
+  {
+    const PetscInt caps[] = {7, 30, 50, 101, 399};
+    const PetscInt f0 = nfallback, w0 = nwide;
+    PetscCall(TestPattern("many-roots", n, ai, aj, 5, caps));
+    EXPECT(nfallback > f0, "many roots: no partition needed a fallback (the retries are untested)");
+    EXPECT(nwide > w0, "many roots: no split put two sub-graphs on level 0 (n_init > 1 never succeeded)");
+  }
+  PetscCall(PetscFree2(ai, aj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ILU(levels)/ICC(levels) factors of A with type, the numeric phase with the same info (ICC: PETSc's positive-definite
+   shift); the options (-mat_sptrsv_subgraph_rows) are read at the symbolic phase */
+static PetscErrorCode Factor(Mat A, MatSolverType type, MatFactorType ft, PetscInt levels, MatOrderingType ord, Mat *F)
+{
+  MatFactorInfo info;
+  IS            row, col;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatFactorInfoInitialize(&info));
+  info.levels      = levels;
+  info.fill        = 1.0;
+  info.shifttype   = (PetscReal)(ft == MAT_FACTOR_ICC ? MAT_SHIFT_POSITIVE_DEFINITE : MAT_SHIFT_NONE);
+  info.shiftamount = 100.0 * PETSC_MACHINE_EPSILON;
+  info.zeropivot   = 100.0 * PETSC_MACHINE_EPSILON;
+  PetscCall(MatGetOrdering(A, ord, &row, &col));
+  if (!*F) {
+    PetscCall(MatGetFactor(A, type, ft, F));
+    if (ft == MAT_FACTOR_ICC) PetscCall(MatICCFactorSymbolic(*F, A, row, &info));
+    else PetscCall(MatILUFactorSymbolic(*F, A, row, col, &info));
+  }
+  if (ft == MAT_FACTOR_ICC) PetscCall(MatCholeskyFactorNumeric(*F, A, &info));
+  else PetscCall(MatLUFactorNumeric(*F, A, &info));
+  PetscCall(ISDestroy(&row));
+  PetscCall(ISDestroy(&col));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ||X - Y||_max / ||Y||_max */
+static PetscErrorCode MatRelDiff(Mat X, Mat Y, PetscReal *d)
+{
+  Mat       W;
+  PetscReal ny;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatDuplicate(X, MAT_COPY_VALUES, &W));
+  PetscCall(MatAXPY(W, -1.0, Y, SAME_NONZERO_PATTERN));
+  PetscCall(MatNorm(W, NORM_MAX, d));
+  PetscCall(MatNorm(Y, NORM_MAX, &ny));
+  *d /= PetscMax(ny, PETSC_SMALL);
+  PetscCall(MatDestroy(&W));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  TestFactorSolves - the path behind PETSc's factor interface against PETSc's native factor: MatSolve,
+  MatSolveTranspose (one column of the dense blocks each), MatMatSolve and MatMatSolveTranspose with 3 right-hand
+  sides, before and after a numeric refactorization on the same pattern (new values, same analysis)
+*/
+static PetscErrorCode TestFactorSolves(PetscRandom rnd, PetscInt m, PetscReal beta, MatFactorType ft, PetscInt levels, MatOrderingType ord, const char *rows)
+{
+  Mat       A, Fn = NULL, Fs = NULL, B, X, Xn;
+  PetscInt  n;
+  PetscReal d;
+
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvBuildConvDiff2D(m, beta, &A));
+  PetscCall(MatGetSize(A, &n, NULL));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_subgraph_rows", rows));
+  PetscCall(Factor(A, MATSOLVERPETSC, ft, levels, ord, &Fn));
+  PetscCall(Factor(A, MATSOLVERSPTRSVLOCALITY, ft, levels, ord, &Fs));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_subgraph_rows"));
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, 3, NULL, &B));
+  PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+  PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &Xn));
+  for (PetscInt phase = 0; phase < 2; phase++) {
+    if (phase) { /* new values, same pattern */
+      PetscCall(MatScale(A, 2.0));
+      PetscCall(MatShift(A, 1.0));
+      PetscCall(Factor(A, MATSOLVERPETSC, ft, levels, ord, &Fn));
+      PetscCall(Factor(A, MATSOLVERSPTRSVLOCALITY, ft, levels, ord, &Fs));
+    }
+    PetscCall(MatSetRandom(B, rnd));
+    for (PetscInt tr = 0; tr < 2; tr++) {
+      Vec b, x, xn;
+      PetscCall(MatDenseGetColumnVecRead(B, 0, &b));
+      PetscCall(MatDenseGetColumnVecWrite(X, 0, &x));
+      PetscCall(MatDenseGetColumnVecWrite(Xn, 0, &xn));
+      if (tr) {
+        PetscCall(MatSolveTranspose(Fs, b, x));
+        PetscCall(MatSolveTranspose(Fn, b, xn));
+      } else {
+        PetscCall(MatSolve(Fs, b, x));
+        PetscCall(MatSolve(Fn, b, xn));
+      }
+      PetscCall(MatDenseRestoreColumnVecWrite(Xn, 0, &xn));
+      PetscCall(MatDenseRestoreColumnVecWrite(X, 0, &x));
+      PetscCall(MatDenseRestoreColumnVecRead(B, 0, &b));
+      if (tr) {
+        PetscCall(MatMatSolveTranspose(Fs, B, X));
+        PetscCall(MatMatSolveTranspose(Fn, B, Xn));
+      } else {
+        PetscCall(MatMatSolve(Fs, B, X));
+        PetscCall(MatMatSolve(Fn, B, Xn));
+      }
+      PetscCall(MatRelDiff(X, Xn, &d));
+      EXPECT(d < 1e-12, "%s(%" PetscInt_FMT ") %s m=%" PetscInt_FMT " rows %s%s: MatMatSolve%s differs from PETSc's by %g", ft == MAT_FACTOR_ICC ? "ICC" : "ILU", levels, ord, m, rows, phase ? " (refactored)" : "", tr ? "Transpose" : "", (double)d);
+    }
+  }
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&X));
+  PetscCall(MatDestroy(&Xn));
+  PetscCall(MatDestroy(&Fn));
+  PetscCall(MatDestroy(&Fs));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscRandom    rnd;
+  const PetscInt caps[] = {1, 2, 3, 5, 16, 64, 0};
+  const PetscInt sizes[] = {1, 2, 17, 150, 600};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SpTrsvInitializePackage());
+  PetscCall(TestHand());
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 20261124));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(TestManyRoots(rnd));
+  for (PetscInt s = 0; s < SHAPE_N; s++)
+    for (PetscInt z = 0; z < (PetscInt)(sizeof(sizes) / sizeof(sizes[0])); z++)
+      for (PetscInt rep = 0; rep < 3; rep++) {
+        const PetscReal param[] = {rep == 0 ? 0.02 : (rep == 1 ? 0.1 : 0.5), 1.0 + 4 * rep, 3.0 + 20 * rep, 1.0 + 3 * rep, 0, 0, 0, 0};
+        PetscInt       *ai, *aj;
+        char            name[64];
+        PetscCall(MakePattern(rnd, (Shape)s, sizes[z], param[s], &ai, &aj));
+        PetscCall(PetscSNPrintf(name, sizeof(name), "%s(%g)", ShapeNames[s], (double)param[s]));
+        PetscCall(TestPattern(name, sizes[z], ai, aj, (PetscInt)(sizeof(caps) / sizeof(caps[0])), caps));
+        PetscCall(PetscFree(ai));
+        PetscCall(PetscFree(aj));
+      }
+  { /* a long chain and a wide grid: the analysis stays linear */
+    PetscInt      *ai, *aj;
+    const PetscInt big[] = {1000, 0};
+    PetscCall(MakePattern(rnd, SHAPE_CHAINS, 200000, 3.0, &ai, &aj));
+    PetscCall(TestPattern("chains-big", 200000, ai, aj, 2, big));
+    PetscCall(PetscFree(ai));
+    PetscCall(PetscFree(aj));
+    PetscCall(MakePattern(rnd, SHAPE_GRID, 90000, 0, &ai, &aj));
+    PetscCall(TestPattern("grid-big", 90000, ai, aj, 2, big));
+    PetscCall(PetscFree(ai));
+    PetscCall(PetscFree(aj));
+  }
+  PetscCall(TestFactorSolves(rnd, 20, 0.3, MAT_FACTOR_ILU, 0, MATORDERINGNATURAL, "0"));
+  PetscCall(TestFactorSolves(rnd, 20, 0.3, MAT_FACTOR_ILU, 0, MATORDERINGNATURAL, "17"));
+  PetscCall(TestFactorSolves(rnd, 20, 0.3, MAT_FACTOR_ILU, 2, MATORDERINGNATURAL, "64"));
+  PetscCall(TestFactorSolves(rnd, 20, 0.3, MAT_FACTOR_ILU, 1, MATORDERINGRCM, "5"));
+  PetscCall(TestFactorSolves(rnd, 20, 0.3, MAT_FACTOR_ILU, 0, MATORDERINGND, "100"));
+  PetscCall(TestFactorSolves(rnd, 20, 0.0, MAT_FACTOR_ICC, 0, MATORDERINGNATURAL, "33"));
+  PetscCall(TestFactorSolves(rnd, 20, 0.0, MAT_FACTOR_ICC, 2, MATORDERINGRCM, "0"));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_locality: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
+  PetscCall(PetscFinalize());
+  return nfail ? 1 : 0;
+}
