@@ -226,6 +226,53 @@ static const FuzzOptSpec gs_opts[] = {
   {"-pc_sor_its", {"1", "2"}, {NULL}, {OPT_VALID}},
 };
 
+/* a copy of A without inodes: PCSOR sweeps inode blocks otherwise (other iterates than row-by-row Gauss-Seidel) */
+static PetscErrorCode FuzzCopyNoInode(Mat A, Mat *B)
+{
+  PetscInt m, n;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &m, &n));
+  PetscCall(MatCreate(PETSC_COMM_SELF, B));
+  PetscCall(MatSetSizes(*B, m, n, m, n));
+  PetscCall(MatSetType(*B, MATSEQAIJ));
+  PetscCall(MatSetOption(*B, MAT_USE_INODES, PETSC_FALSE));
+  {
+    PetscInt *nnz;
+
+    PetscCall(PetscMalloc1(m + 1, &nnz));
+    for (PetscInt i = 0; i < m; i++) {
+      PetscInt nc;
+
+      PetscCall(MatGetRow(A, i, &nc, NULL, NULL));
+      nnz[i] = nc;
+      PetscCall(MatRestoreRow(A, i, &nc, NULL, NULL)); /* which zeroes nc */
+    }
+    PetscCall(MatSeqAIJSetPreallocation(*B, 0, nnz));
+    PetscCall(PetscFree(nnz));
+  }
+  for (PetscInt i = 0; i < m; i++) {
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscInt           nc;
+
+    PetscCall(MatGetRow(A, i, &nc, &cols, &vals));
+    PetscCall(MatSetValues(*B, 1, &i, nc, cols, vals, INSERT_VALUES));
+    PetscCall(MatRestoreRow(A, i, &nc, &cols, &vals));
+  }
+  PetscCall(MatAssemblyBegin(*B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*B, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscBool FuzzFinite(Mat A)
+{
+  PetscReal an = 0;
+
+  if (MatNorm(A, NORM_FROBENIUS, &an)) return PETSC_FALSE;
+  return (PetscBool)!PetscIsInfOrNanReal(an);
+}
+
 /* ---- judging a KSP solve --------------------------------------------------------------------------------- */
 static PetscErrorCode FuzzRhs(FuzzRng *r, Mat A, Vec *b, Vec *x)
 {
@@ -320,40 +367,6 @@ static PetscErrorCode FuzzCompare(Vec b, Vec y1, Vec y2, const char *what, FuzzR
   tol = 1e-9 * PetscMax(1.0, nb > 0 ? n2 / nb : 1.0) * PetscMax(n2, PETSC_SMALL);
   if (!(d <= tol)) FuzzFail(res, "%s: ours differs from PETSc's by %g (|y| %g, tolerance %g)", what, (double)d, (double)n2, (double)tol);
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* a copy of A without inodes: PCSOR sweeps inode blocks otherwise (other iterates than row-by-row Gauss-Seidel) */
-static PetscErrorCode FuzzCopyNoInode(Mat A, Mat *B)
-{
-  PetscInt m, n;
-
-  PetscFunctionBegin;
-  PetscCall(MatGetSize(A, &m, &n));
-  PetscCall(MatCreate(PETSC_COMM_SELF, B));
-  PetscCall(MatSetSizes(*B, m, n, m, n));
-  PetscCall(MatSetType(*B, MATSEQAIJ));
-  PetscCall(MatSetOption(*B, MAT_USE_INODES, PETSC_FALSE));
-  PetscCall(MatSeqAIJSetPreallocation(*B, n, NULL));
-  for (PetscInt i = 0; i < m; i++) {
-    const PetscInt    *cols;
-    const PetscScalar *vals;
-    PetscInt           nc;
-
-    PetscCall(MatGetRow(A, i, &nc, &cols, &vals));
-    PetscCall(MatSetValues(*B, 1, &i, nc, cols, vals, INSERT_VALUES));
-    PetscCall(MatRestoreRow(A, i, &nc, &cols, &vals));
-  }
-  PetscCall(MatAssemblyBegin(*B, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*B, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscBool FuzzFinite(Mat A)
-{
-  PetscReal an = 0;
-
-  if (MatNorm(A, NORM_FROBENIUS, &an)) return PETSC_FALSE;
-  return (PetscBool)!PetscIsInfOrNanReal(an);
 }
 
 /* ---- the consumers ------------------------------------------------------------------------------------------ */
@@ -687,12 +700,20 @@ PetscErrorCode FuzzConsume(FuzzCtx *ctx, FuzzRng *r, Mat A, PetscBool sym, FuzzR
   PetscCall(MatGetSize(A, &m, &n));
   res->empty = (PetscBool)(!m || !n); /* nothing is set up: an option checked at setup is never looked at */
   if (fuzz_trace) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  consumer draw %g\n", u));
-  if (u < 0.35) PetscCall(FuzzConsumeFactor(ctx, r, A, sym, res));
-  else if (u < 0.50) PetscCall(FuzzConsumeISAI(ctx, r, A, res));
+  if (u < 0.35 || u >= 0.85) {
+    /* ours and PETSc's factor of the same inode-free copy: PETSc's orderings of a matrix with inodes are computed on
+       the compressed graph (another permutation than the copy's), and PETSc 3.26.1's inode ILU crashed on seed 1
+       case 7837 (a 5x5 SPD matrix, 1wd ordering) */
+    Mat B;
+
+    PetscCall(FuzzCopyNoInode(A, &B));
+    if (u < 0.35) PetscCall(FuzzConsumeFactor(ctx, r, B, sym, res));
+    else PetscCall(FuzzConsumeRepattern(ctx, r, B, res));
+    PetscCall(MatDestroy(&B));
+  } else if (u < 0.50) PetscCall(FuzzConsumeISAI(ctx, r, A, res));
   else if (u < 0.65) PetscCall(FuzzConsumeGS(ctx, r, A, PETSC_FALSE, res));
   else if (u < 0.75) PetscCall(FuzzConsumeGS(ctx, r, A, PETSC_TRUE, res));
-  else if (u < 0.85) PetscCall(FuzzConsumeWrongVector(ctx, r, A, res));
-  else PetscCall(FuzzConsumeRepattern(ctx, r, A, res));
+  else PetscCall(FuzzConsumeWrongVector(ctx, r, A, res));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -736,7 +757,7 @@ PetscErrorCode FuzzReport(FuzzCtx *ctx, long long seed, PetscLogDouble secs)
   for (PetscInt k = 0; k < ctx->npaths; k++) PetscCall(PetscPrintf(PETSC_COMM_SELF, " %s", ctx->paths[k]));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "; gs schedulers:"));
   for (PetscInt k = 0; k < ctx->nsweep; k++) PetscCall(PetscPrintf(PETSC_COMM_SELF, " %s", ctx->sweep[k]));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n# among the errors: %" PetscInt_FMT " binary files MatLoad accepted with column indices out of range (PETSc 3.18 does not check them; the driver stops these); %" PetscInt_FMT " cases whose error left memory in PETSc's own error paths\n", ctx->corrupt, ctx->petscleaks));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n# among the errors: %" PetscInt_FMT " binary files MatLoad accepted with column indices out of range or 2^31-1 columns (PETSc 3.18 and 3.26 do not check them; the driver stops these); %" PetscInt_FMT " cases whose error left memory in PETSc's own error paths\n", ctx->corrupt, ctx->petscleaks));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "fuzz_input: %" PetscInt_FMT " cases, %" PetscInt_FMT " errors (expected), %" PetscInt_FMT " correct, %" PetscInt_FMT " diverged, %" PetscInt_FMT " failures\n", ctx->ncases, ctx->nerror, ctx->ncorrect, ctx->ndiverged, ctx->nfail));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
