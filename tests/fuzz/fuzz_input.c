@@ -29,6 +29,7 @@ static const long long fuzz_regressions[][2] = {
   {1, 192}, {1, 243}, {1, 341}, {1, 351},    /* PC gs multicolor: a missing or zero diagonal left the colouring and storage behind */
   {1, 103}, {1, 247},                        /* Matrix Market reader: duplicate entries beyond m * n were refused */
   {5, 6892},                                 /* the driver's own judgement: an entry of -9e17 needs the backward error, not ||r|| / ||b|| */
+  {1, 7837}, {1, 8036},                      /* the driver's reference (PETSc 3.26.1): its inode ILU crashed; its inode ordering differed */
   {0, 0}                                     /* end */
 };
 
