@@ -413,6 +413,15 @@ run_test unit/fuzz-syncfree-host unit_test tests/device/check_fuzz -backend host
 # the device check of the multicolor sweeps (tests/device/check_multicolor.c) without a GPU: it builds, runs the host
 # executor through every option set and value refresh, and the zero-diagonal failure (the comparisons need the GPU)
 run_test unit/check-multicolor-host unit_test tests/device/check_multicolor -quick
+# hostile input (tests/fuzz/fuzz_input): 10^4 spoiled or valid Matrix Market / PETSc binary files through every sptrsv_*
+# solver type, PC isai and PC gs, plus the (seed, case) pairs that once failed (-regression); the last line must
+# report 0 failures (docs/TESTING.md, "Hostile input")
+fuzz_input_case() {
+  need_file tests/fuzz/fuzz_input "make unit-tests" || return 1
+  unit_test tests/fuzz/fuzz_input "$@" || return 1
+  grep -Eq '^fuzz_input: [0-9]+ cases, .* 0 failures$' "$OUT/unit.out" || fail "no 'fuzz_input: N cases ... 0 failures' line"
+}
+run_test unit/fuzz-input-host fuzz_input_case -backend host -seed 1 -cases 10000 -regression
 
 # b. the demo program: it asserts iterations and residual norms of petsc vs sptrsv_level itself
 run_test ex1/default-n12 ex1_case 1 -n 12

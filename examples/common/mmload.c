@@ -163,7 +163,7 @@ static PetscErrorCode MMReadEntries(MMReader *r, MMTriplets *t)
   PetscCheck(m >= 0 && n >= 0 && nz >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s line %" PetscInt64_FMT ": negative size", r->path, r->lineno);
   PetscCheck(m <= PETSC_INT_MAX && n <= PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "%s: %lld x %lld is too large for PetscInt", r->path, m, n);
   PetscCheck(sym == MM_GENERAL || m == n, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: a symmetric or skew-symmetric matrix must be square, got %lld x %lld", r->path, m, n);
-  PetscCheck(nz <= (long long)m * n, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s: %lld entries do not fit in a %lld x %lld matrix", r->path, nz, m, n);
+  /* nz may exceed m * n: duplicate entries are summed */
   cap = sym == MM_GENERAL ? nz : 2 * nz;
   PetscCheck(cap <= PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "%s: %lld entries are too many for PetscInt", r->path, nz);
   t->m = (PetscInt)m;

@@ -224,7 +224,9 @@ PetscErrorCode SpTrsvFactorReportNonFiniteFactor(PetscInt r, PetscInt c, PetscBo
    - POSITIVE_DEFINITE: Re(pv) <= zeropivot*rs restarts with shift = fraction * shift_top, where
                  shift_top = 1.1 * max_i (sum_j |a_ij| - |a_ii| - Re(a_ii)) (at least zeropivot);
                  the fraction is bisected in [0,1] for at most 5 tries: a successful pass with a
-                 positive fraction tries a smaller one (SpTrsvShiftRefine()).
+                 positive fraction tries a smaller one (SpTrsvShiftRefine()). A non-positive pivot in
+                 the pass after the 5 tries (with the largest shift) is a zero pivot, as for NONE
+                 (PETSc restarts for ever there).
    - INBLOCKS:   |pv| <= zeropivot adds shiftamount to that pivot only; no restart.
    A NaN pivot is not a zero pivot (it is caught when the values of the factor are checked).
 */
@@ -291,7 +293,16 @@ PetscErrorCode SpTrsvShiftCheckPivot(const MatFactorInfo *info, SpTrsvShiftCtx *
       sctx->nshift++;
     }
   } else if (info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE) {
-    if (PetscRealPart(pv) <= info->zeropivot * sctx->rs && notnan) {
+    if (PetscRealPart(pv) <= info->zeropivot * sctx->rs && notnan && sctx->nshift > sctx->nshift_max) {
+      /* the pass with the largest shift met a non-positive pivot too (an ICC of a matrix far from symmetric
+         positive definite): PETSc would restart for ever; a failed factorization instead, as a zero pivot */
+      PetscCheck(!sctx->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Non-positive pivot %g in row %" PetscInt_FMT " of the factored matrix (row %" PetscInt_FMT " of the input) even with the largest positive-definite shift %g; use -pc_factor_shift_type nonzero", (double)PetscRealPart(pv), row, inrow, (double)sctx->shift_amount);
+      PetscCall(PetscInfo(NULL, "Non-positive pivot %g in row %" PetscInt_FMT " (row %" PetscInt_FMT " of the input) with the largest positive-definite shift %g\n", (double)PetscRealPart(pv), row, inrow, (double)sctx->shift_amount));
+      sctx->zeropivot = PETSC_TRUE;
+      sctx->nzeropivot++;
+      sctx->zeropivot_row   = row;
+      sctx->zeropivot_value = PetscAbsScalar(pv);
+    } else if (PetscRealPart(pv) <= info->zeropivot * sctx->rs && notnan) {
       if (sctx->nshift == sctx->nshift_max) {
         sctx->shift_fraction = sctx->shift_hi;
       } else {

@@ -14,11 +14,20 @@ static PetscErrorCode SpTrsvGSSplit(SpTrsvGS gs, Mat A)
   PetscFunctionBegin;
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot get the rows of the matrix");
-  for (PetscInt r = 0; r < n; r++)
+  for (PetscInt r = 0; r < n; r++) {
+    PetscBool hasdiag = PETSC_FALSE;
+
     for (PetscInt p = ia[r]; p < ia[r + 1]; p++) {
       if (ja[p] < r) nl++;
       else if (ja[p] > r) nu++;
+      else hasdiag = PETSC_TRUE;
     }
+    if (!hasdiag) { /* before anything is allocated (nothing left behind by the error) */
+      nr = n;
+      PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ia, &ja, &done));
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Gauss-Seidel: row %" PetscInt_FMT " has no diagonal entry", r);
+    }
+  }
   /* separate allocations: SpTrsvTriSetPattern takes ownership and frees each one */
   PetscCall(PetscMalloc1(n + 1, &li));
   PetscCall(PetscMalloc1(nl + 1, &lj));
@@ -328,22 +337,27 @@ static PetscErrorCode SpTrsvGSNew(Mat A, PetscReal omega, PetscReal shift, SpTrs
 
 PetscErrorCode SpTrsvGSCreate(Mat A, PetscReal omega, PetscReal shift, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvGS *gsout)
 {
-  SpTrsvGS gs;
+  SpTrsvGS       gs;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(SpTrsvGSNew(A, omega, shift, format, backend, opts, &gs));
   gs->path = path;
-  PetscCall(SpTrsvGSSplit(gs, A));
-  PetscCall(SpTrsvGSCheckStructSym(gs));
-  PetscCall(SpTrsvGSRefresh(gs, A));
-  if (gs->host_stale) /* gathered on the GPU: the solvers' setup uploads placeholders (finite; the values follow) */
+  ierr     = SpTrsvGSSplit(gs, A);
+  if (!ierr) ierr = SpTrsvGSCheckStructSym(gs);
+  if (!ierr) ierr = SpTrsvGSRefresh(gs, A);
+  if (!ierr && gs->host_stale) /* gathered on the GPU: the solvers' setup uploads placeholders (finite; the values follow) */
     for (PetscInt i = 0; i < gs->n; i++) gs->L->idiag[i] = gs->U->idiag[i] = 1.0;
-  PetscCall(SpTrsvSolverCreateSweep(gs->L, gs->U, omega, format, path, backend, opts, &gs->fwd));
-  PetscCall(SpTrsvSolverCreateSweep(gs->U, gs->L, omega, format, path, backend, opts, &gs->bwd));
-  PetscCall(SpTrsvGSSolverFromDevice(gs, gs->fwd));
-  PetscCall(SpTrsvGSSolverFromDevice(gs, gs->bwd));
-  PetscCall((*backend->vec_alloc)(gs->n, &gs->xold));
-  PetscCall((*backend->vec_alloc)(gs->n, &gs->dscale));
+  if (!ierr) ierr = SpTrsvSolverCreateSweep(gs->L, gs->U, omega, format, path, backend, opts, &gs->fwd);
+  if (!ierr) ierr = SpTrsvSolverCreateSweep(gs->U, gs->L, omega, format, path, backend, opts, &gs->bwd);
+  if (!ierr) ierr = SpTrsvGSSolverFromDevice(gs, gs->fwd);
+  if (!ierr) ierr = SpTrsvGSSolverFromDevice(gs, gs->bwd);
+  if (!ierr) ierr = (*backend->vec_alloc)(gs->n, &gs->xold);
+  if (!ierr) ierr = (*backend->vec_alloc)(gs->n, &gs->dscale);
+  if (ierr) { /* a missing or zero diagonal entry: nothing is kept */
+    PetscCall(SpTrsvGSDestroy(&gs));
+    PetscCall(ierr);
+  }
   *gsout = gs;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -355,19 +369,24 @@ PetscErrorCode SpTrsvGSCreate(Mat A, PetscReal omega, PetscReal shift, SpTrsvFor
 */
 PetscErrorCode SpTrsvGSCreateMulticolor(Mat A, PetscReal omega, PetscReal shift, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, const SpTrsvColoringSpec *spec, const char option[], SpTrsvGS *gsout)
 {
-  SpTrsvGS gs;
+  SpTrsvGS       gs;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(SpTrsvGSNew(A, omega, shift, SPTRSV_FORMAT_CSR, backend, opts, &gs));
   PetscCall(MatGetSize(A, &gs->n, NULL));
   gs->ordering  = SPTRSV_GS_ORDERING_MULTICOLOR;
   gs->structsym = PETSC_TRUE; /* sweeps are in place whatever the pattern: a colour's rows do not read each other */
-  PetscCall(SpTrsvMCCreate(A, omega, shift, backend, opts->use_graph, spec, option, &gs->mc));
-  PetscCall(PetscMalloc1(gs->n + 1, &gs->didiag));
-  PetscCall(PetscObjectReference((PetscObject)A));
-  gs->A = A;
-  PetscCall(SpTrsvGSRefresh(gs, A));
-  PetscCall((*backend->vec_alloc)(gs->n, &gs->dscale));
+  ierr = SpTrsvMCCreate(A, omega, shift, backend, opts->use_graph, spec, option, &gs->mc);
+  if (!ierr) ierr = PetscMalloc1(gs->n + 1, &gs->didiag);
+  if (!ierr) ierr = PetscObjectReference((PetscObject)A);
+  if (!ierr) gs->A = A;
+  if (!ierr) ierr = SpTrsvGSRefresh(gs, A);
+  if (!ierr) ierr = (*backend->vec_alloc)(gs->n, &gs->dscale);
+  if (ierr) { /* a missing or zero diagonal entry, a bad colouring: nothing is kept */
+    PetscCall(SpTrsvGSDestroy(&gs));
+    PetscCall(ierr);
+  }
   *gsout = gs;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

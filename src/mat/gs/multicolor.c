@@ -28,7 +28,11 @@ static PetscErrorCode SpTrsvMCBuild(SpTrsvMC mc, const PetscInt *ia, const Petsc
         mc->nnz++;
       }
     }
-  for (PetscInt k = 0; k < n; k++) PetscCheck(mc->dmap[k] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Gauss-Seidel: row %" PetscInt_FMT " has no diagonal entry", mc->perm[k]);
+  for (PetscInt k = 0; k < n; k++)
+    if (mc->dmap[k] < 0) { /* the caller destroys mc; the work arrays go here */
+      PetscCall(PetscFree2(cnt, next));
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Gauss-Seidel: row %" PetscInt_FMT " has no diagonal entry", mc->perm[k]);
+    }
   mc->ptr[0] = 0;
   for (PetscInt k = 0; k < n; k++) mc->ptr[k + 1] = mc->ptr[k] + cnt[k];
   PetscCall(PetscMalloc2(mc->nnz + 1, &mc->idx, mc->nnz + 1, &mc->vmap));
@@ -160,25 +164,31 @@ PetscErrorCode SpTrsvMCCreate(Mat A, PetscReal omega, PetscReal shift, const SpT
   PetscInt        n, nr, *color;
   const PetscInt *ia, *ja;
   PetscBool       done;
+  PetscErrorCode  ierr;
 
   PetscFunctionBegin;
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot get the rows of the matrix");
   PetscCall(SpTrsvMCNew(n, omega, shift, backend, use_graph, PETSC_FALSE, &mc));
   if (backend->memtype != PETSC_MEMTYPE_HOST) {
-    PetscCall(SpTrsvMCCreateOnDevice(mc, A, spec, option, ia, ja));
+    ierr = SpTrsvMCCreateOnDevice(mc, A, spec, option, ia, ja);
   } else {
     PetscCall(PetscMalloc1(n + 1, &color));
-    PetscCall(SpTrsvMCColorHost(mc, spec, option, ia, ja, &mc->ncolors, color));
-    PetscCall(PetscMalloc1(mc->ncolors + 1, &mc->colptr));
-    PetscCall(PetscMalloc2(n + 1, &mc->perm, n + 1, &mc->ipos));
-    PetscCall(SpTrsvColoringOrder(n, &mc->ncolors, color, mc->colptr, mc->perm));
+    ierr = SpTrsvMCColorHost(mc, spec, option, ia, ja, &mc->ncolors, color);
+    if (!ierr) ierr = PetscMalloc1(mc->ncolors + 1, &mc->colptr);
+    if (!ierr) ierr = PetscMalloc2(n + 1, &mc->perm, n + 1, &mc->ipos);
+    if (!ierr) ierr = SpTrsvColoringOrder(n, &mc->ncolors, color, mc->colptr, mc->perm);
     PetscCall(PetscFree(color));
-    for (PetscInt k = 0; k < n; k++) mc->ipos[mc->perm[k]] = k;
-    PetscCall(SpTrsvMCBuild(mc, ia, ja));
+    if (!ierr)
+      for (PetscInt k = 0; k < n; k++) mc->ipos[mc->perm[k]] = k;
+    if (!ierr) ierr = SpTrsvMCBuild(mc, ia, ja);
   }
   nr = n; /* MatRestoreRowIJ() may reset its size argument */
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nr, &ia, &ja, &done));
+  if (ierr) { /* e.g. a row without a diagonal entry: nothing is kept */
+    PetscCall(SpTrsvMCDestroy(&mc));
+    PetscCall(ierr);
+  }
   *mcout = mc;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -86,7 +86,8 @@ static PetscErrorCode SpTrsvSolverComputeCDiag(SpTrsvSolver s)
 /* create, analyse (pattern of op(T) only) and hand to the backend; rest and omega only for sweeps */
 static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transpose, SpTrsvTri rest, PetscReal omega, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvSolver *solver)
 {
-  SpTrsvSolver s;
+  SpTrsvSolver   s;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));
@@ -106,8 +107,12 @@ static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transp
   PetscCall(PetscLogEventBegin(SPTRSV_Analysis, 0, 0, 0, 0));
   if (format == SPTRSV_FORMAT_CSC) PetscCall(SpTrsvTriBuildCSC(tri)); /* the columns of op(T) (a transpose builds it anyway) */
   PetscCall(SpTrsvTriGetOp(tri, transpose, &s->op));
-  PetscCall(SpTrsvPlanCreate(&s->op, path, format, &s->opts, &s->plan));
+  ierr = SpTrsvPlanCreate(&s->op, path, format, &s->opts, &s->plan);
   PetscCall(PetscLogEventEnd(SPTRSV_Analysis, 0, 0, 0, 0));
+  if (ierr) { /* e.g. an option value the path rejects: nothing is kept */
+    PetscCall(PetscFree(s));
+    PetscCall(ierr);
+  }
   if (rest && format == SPTRSV_FORMAT_CSC) {
     PetscCall(PetscMalloc1(tri->n + 1, &s->cdiag));
     PetscCall(SpTrsvSolverComputeCDiag(s));

@@ -290,7 +290,7 @@ static PetscErrorCode PCISAISetInt_Private(PC pc, PetscInt *field, PetscInt valu
 static PetscErrorCode PCISAISetPower_ISAI(PC pc, PetscInt k)
 {
   PetscFunctionBegin;
-  PetscCheck(k >= 1 && k <= 4, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Pattern power %" PetscInt_FMT " is outside 1 .. 4", k);
+  PetscCheck(k >= 1 && k <= 4, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Pattern power %" PetscInt_FMT " is outside 1 .. 4 (-%spc_isai_power, PCISAISetPower())", k, ((PetscObject)pc)->prefix ? ((PetscObject)pc)->prefix : "");
   PetscCall(PCISAISetInt_Private(pc, &((PC_ISAI *)pc->data)->opts.power, k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -298,7 +298,7 @@ static PetscErrorCode PCISAISetPower_ISAI(PC pc, PetscInt k)
 static PetscErrorCode PCISAISetLevels_ISAI(PC pc, PetscInt levels)
 {
   PetscFunctionBegin;
-  PetscCheck(levels >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be nonnegative, got %" PetscInt_FMT, levels);
+  PetscCheck(levels >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be nonnegative, got %" PetscInt_FMT " (-%spc_isai_levels, PCISAISetLevels())", levels, ((PetscObject)pc)->prefix ? ((PetscObject)pc)->prefix : "");
   PetscCall(PCISAISetInt_Private(pc, &((PC_ISAI *)pc->data)->levels, levels));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -306,7 +306,7 @@ static PetscErrorCode PCISAISetLevels_ISAI(PC pc, PetscInt levels)
 static PetscErrorCode PCISAISetBlockSize_ISAI(PC pc, PetscInt bs)
 {
   PetscFunctionBegin;
-  PetscCheck(bs >= 0 && bs <= SPTRSV_BS_MAX, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Block size %" PetscInt_FMT " is outside 0 (the matrix's) .. %d", bs, SPTRSV_BS_MAX);
+  PetscCheck(bs >= 0 && bs <= SPTRSV_BS_MAX, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Block size %" PetscInt_FMT " is outside 0 (the matrix's) .. %d (-%spc_isai_block_size, PCISAISetBlockSize())", bs, SPTRSV_BS_MAX, ((PetscObject)pc)->prefix ? ((PetscObject)pc)->prefix : "");
   PetscCall(PCISAISetInt_Private(pc, &((PC_ISAI *)pc->data)->bsreq, bs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -314,7 +314,7 @@ static PetscErrorCode PCISAISetBlockSize_ISAI(PC pc, PetscInt bs)
 static PetscErrorCode PCISAISetRelaxationSteps_ISAI(PC pc, PetscInt m)
 {
   PetscFunctionBegin;
-  PetscCheck(m >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Relaxation steps must be nonnegative, got %" PetscInt_FMT, m);
+  PetscCheck(m >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Relaxation steps must be nonnegative, got %" PetscInt_FMT " (-%spc_isai_relaxation_steps, PCISAISetRelaxationSteps())", m, ((PetscObject)pc)->prefix ? ((PetscObject)pc)->prefix : "");
   PetscCall(PCISAISetInt_Private(pc, &((PC_ISAI *)pc->data)->opts.relax, m));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
