@@ -362,7 +362,7 @@ static PetscErrorCode RunPetscCusparse(Bench *B, Mat A, const MatFactorInfo *inf
 
 static PetscErrorCode Report(Bench *B)
 {
-  static const char *hdr = "label,kind,variant,n,nnz,levels_L,levels_U,reps,median_ms,min_ms,gflops,gbs,bound_pct,bw_gbs,bytes,flops,vs_cusparse,vs_petsc_cusparse,setup_ms,breakeven_solves,max_rel_err,timing,device\n";
+  static const char *hdr = "label,kind,variant,n,nnz,levels_L,levels_U,reps,median_ms,min_ms,gflops,gbs,bound_pct,bw_gbs,bytes,flops,vs_cusparse,vs_petsc_cusparse,setup_ms,breakeven_solves,max_rel_err,timing,device,nnz_L,nnz_U,maxlev_L,maxlev_U,maxrow_L,maxrow_U\n";
 
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n%-22s %9s %10s %11s %-3s %-26s %5s %10s %9s %9s %7s %8s %8s %9s %9s %9s %s\n", "case", "n", "nnz", "levels", "tri", "variant", "reps", "median_ms", "GFLOP/s", "GB/s", "%bound", "vs_cusp", "vs_petsc", "setup_ms", "breakeven", "max_err", "timing"));
@@ -398,8 +398,11 @@ static PetscErrorCode Report(Bench *B)
     else PetscCall(PetscSNPrintf(s_lev, sizeof(s_lev), "%" PetscInt_FMT, B->Ls.nlevels));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-22s %9" PetscInt_FMT " %10lld %11s %-3s %-26s %5" PetscInt_FMT " %10.4f %9.2f %9.1f %7s %8s %8s %9s %9s %9s %s\n", B->label, B->n, (long long)nnz, s_lev, r->kind, r->variant, r->reps, r->med_ms, gflops, gbs, s_bound, s_cus, s_pc, s_setup, s_be, s_err, r->timing));
     if (B->csv) {
-      fprintf(B->csv, "%s,%s,%s,%lld,%lld,%lld,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%s,%.6g,%.6g,%.6g,%s,%s,%s,%s,%s,%s,\"%s\"\n", B->label, r->kind, r->variant, (long long)B->n, (long long)nnz, (long long)B->Ls.nlevels, lu ? (long long)B->Us.nlevels : 0LL, (long long)r->reps, r->med_ms, r->min_ms, gflops, gbs, strcmp(s_bound, "-") ? s_bound : "", B->bw_gbs, bytes, flops, strcmp(s_cus, "-") ? s_cus : "",
-              strcmp(s_pc, "-") ? s_pc : "", strcmp(s_setup, "-") ? s_setup : "", strcmp(s_be, "-") ? s_be : "", strcmp(s_err, "-") ? s_err : "", r->timing, B->device);
+      fprintf(B->csv, "%s,%s,%s,%lld,%lld,%lld,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%s,%.6g,%.6g,%.6g,%s,%s,%s,%s,%s,%s,\"%s\",%lld,%lld,%lld,%lld,%lld,%lld\n", B->label, r->kind, r->variant, (long long)B->n, (long long)nnz, (long long)B->Ls.nlevels, lu ? (long long)B->Us.nlevels : 0LL, (long long)r->reps, r->med_ms, r->min_ms, gflops, gbs, strcmp(s_bound, "-") ? s_bound : "", B->bw_gbs, bytes, flops, strcmp(s_cus, "-") ? s_cus : "",
+              strcmp(s_pc, "-") ? s_pc : "", strcmp(s_setup, "-") ? s_setup : "", strcmp(s_be, "-") ? s_be : "", strcmp(s_err, "-") ? s_err : "", r->timing, B->device,
+              /* the features of each triangle the automatic choice reads (strict nonzeros, widest level, longest row): its cost
+                 model is fitted on them (examples/benchmarks/fit-auto-model.py) */
+              (long long)B->nnzL, (long long)B->nnzU, (long long)B->Ls.max_level_rows, (long long)B->Us.max_level_rows, (long long)B->Ls.max_row_nnz, (long long)B->Us.max_row_nnz);
     }
   }
   if (B->csv) fflush(B->csv);
