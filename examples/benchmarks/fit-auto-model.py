@@ -18,7 +18,8 @@ the reference CSV (--ref, the run that timed every path). Also: the fallback rul
 Usage:
   python3 examples/benchmarks/fit-auto-model.py --gpu h100 --features docs/perf-data/auto-features.csv \\
       --ref docs/perf-data/paths-run1-bench.csv docs/perf-data/syncfree-run7-bench.csv docs/perf-data/locality-run1-bench.csv \\
-      [--write src/mat/paths/auto_models/h100.h] [--markdown]
+      [--write src/mat/paths/auto_models/h100.h]
+The output is Markdown (docs/PERFORMANCE.md, "Automatic path choice", is that output).
 """
 import argparse
 import csv
@@ -235,6 +236,25 @@ def validate(times, feats, ref, solves=None, rule=False):
     return rows
 
 
+def validate_lower(times, feats, ref):
+    """leave-one-out on the lower triangle alone (bench's kind L): the choice for L, its measured time, the best, cuSPARSE"""
+    rows, seen = [], set()
+    for (src, lab), d in times.items():
+        if src not in ref or lab not in feats or lab in seen:
+            continue
+        cands = [p for p in PATHS if (p, "L") in d]
+        if not cands:
+            continue
+        seen.add(lab)
+        model = fit(times, feats, exclude=lab)
+        p = choose(model, feats[lab]["L"], [c for c in cands if c in model])
+        best = min(cands, key=lambda c: d[(c, "L")][0])
+        t, tb = d[(p, "L")][0], d[(best, "L")][0]
+        cus = d.get(("cusparse", "L"))
+        rows.append(dict(label=lab, cands=cands, pL=p, pU=p, t=t, best=best, ratio=t / tb, vs=cus[0] / t if cus else None, vsbest=cus[0] / tb if cus else None))
+    return rows
+
+
 def summary(rows):
     ok = sum(1 for r in rows if r["ratio"] <= TOL + 1e-12)
     slow = [r["label"] for r in rows if r["vs"] is not None and r["vs"] < 1.0]
@@ -277,7 +297,6 @@ def main():
     ap.add_argument("--features", action="append", default=[], help="CSV with the feature columns (auto-features.sh)")
     ap.add_argument("--ref", action="append", default=[], help="CSV(s) whose matrices are validated (default: the first CSV)")
     ap.add_argument("--write", help="write the model constants (fitted on every row) to this header")
-    ap.add_argument("--markdown", action="store_true", help="print the tables as Markdown for docs/PERFORMANCE.md")
     a = ap.parse_args()
     times, _ = read_times(a.csv)
     feats = read_features(a.features + a.csv)
@@ -299,6 +318,10 @@ def main():
     full = [r for r in rows if len(r["cands"]) == 4]
     ok, n, slow = summary(full)
     print(f"Matrices timed on every path: {ok} of {n} within 10% of the best ({100.0 * ok / max(1, n):.0f}%), slower than cuSPARSE: {len(slow)}" + (f" ({', '.join(slow)})" if slow else "") + "\n")
+    rl = validate_lower(times, feats, ref)
+    ok, n, slow = summary(rl)
+    detail = "".join(f"; {r['label']}: {r['pL']} {r['vs']:.2f}x cuSPARSE, the best path ({r['best']}) {r['vsbest']:.2f}x" for r in rl if r["vs"] is not None and r["vs"] < 1.0)
+    print(f"The lower triangle alone (kind L): {ok} of {n} within 10% of the best, slower than cuSPARSE: {len(slow)}{detail}\n")
     rr = validate(times, feats, ref, rule=True)
     ok, n, slow = summary(rr)
     print(f"Fallback rule (no model: sync-free unless fewer than 4 rows per level, then level): {ok} of {n} within 10% of the best, slower than cuSPARSE: {len(slow)}" + (f" ({', '.join(slow)})" if slow else "") + "\n")
