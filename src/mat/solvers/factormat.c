@@ -93,15 +93,14 @@ static PetscErrorCode MatSpTrsvAutoCreate(Mat F, PetscInt k)
   PetscCall(SpTrsvAutoRank(model, host, &f, sp->autoopts.nsolves, ncand, cand, c));
   for (PetscInt j = 0; j < c->ncand && !sp->tri[0][k]; j++) {
     PetscErrorCode ierr;
-    const char    *text = NULL;
-    char          *specific = NULL;
+    const char    *text = NULL, *specific = NULL;
 
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     ierr = SpTrsvSolverCreateWithOptions(T, PETSC_FALSE, sp->format, c->cand[j], sp->backend, &sp->opts, &sp->tri[0][k]);
     PetscCall(PetscPopErrorHandler());
     if (!ierr) break;
     sp->tri[0][k] = NULL;
-    (void)PetscErrorMessage(ierr, &text, &specific);
+    (void)PetscErrorMessage(ierr, &text, (void *)&specific); /* char ** before PETSc 3.20, const char ** after */
     PetscCall(PetscInfo(F, "%s: path %s refused the %s triangle: %s\n", MATSOLVERSPTRSV, c->cand[j]->name, k ? "U" : "L", specific ? specific : (text ? text : "?")));
     PetscCall(SpTrsvAutoReject(c, j, specific ? specific : (text ? text : "error")));
   }
