@@ -24,6 +24,7 @@ The output is Markdown (docs/PERFORMANCE.md, "Automatic path choice", is that ou
 import argparse
 import csv
 import itertools
+import math
 import sys
 
 PATHS = ["level", "element", "syncfree", "locality"]
@@ -175,15 +176,35 @@ def choose(model, f, cands, solves=None):
     return min(cands, key=lambda p: predict(model, p, f, solves))
 
 
-def fallback_rule(f, cands):
-    """the rule without a model (the same in C, SpTrsvAutoFallback): sync-free unless the triangle is a near chain
-    (mean rows per level below 4: the level path's fused single-block launches are as fast and its setup cheaper)"""
+LOCALITY_ONE_SUBGRAPH = 29056  # rows whose x fit in one block's shared memory on sm_90 (double): one sub-graph, one launch
+RULE = (4, "locality")  # the fallback rule of auto.c (SPTRSV_AUTO_CHAIN_ROWS): the best of search_rules() on the H100 data
+
+
+def fallback_rule(f, cands, rule=None):
+    """the rule without a model (the same in C, SpTrsvAutoRulePlace): sync-free, unless the triangle is close to a chain
+    (fewer than rule[0] rows per level on average), then rule[1] (locality only while the triangle fits one sub-graph,
+    else level)"""
+    th, alt = rule or RULE
     mean = f["n"] / max(1, f["levels"])
-    pref = ["level", "syncfree", "element", "locality"] if mean < 4 else ["syncfree", "level", "element", "locality"]
+    if alt == "locality" and f["n"] > LOCALITY_ONE_SUBGRAPH:
+        alt = "level"
+    pref = ([alt] + [p for p in ["syncfree", "level", "element", "locality"] if p != alt]) if mean < th else ["syncfree", "level", "element", "locality"]
     for p in pref:
         if p in cands:
             return p
     return cands[0]
+
+
+def search_rules(times, feats, ref):
+    """score every rule (threshold, path for near chains): matrices within 10% of the best, then the mean log ratio"""
+    out = []
+    for th in (1, 2, 4, 8, 16, 32):
+        for alt in ("level", "locality", "element"):
+            rows = validate(times, feats, ref, rule=(th, alt))
+            ok, n, slow = summary(rows)
+            out.append((ok, -sum(math.log(r["ratio"]) for r in rows) / n, -th, th, alt, n, len(slow)))
+    out.sort(reverse=True)
+    return out
 
 
 def matrix_time(d, pL, pU, solves=None):
@@ -206,7 +227,7 @@ def matrix_time(d, pL, pU, solves=None):
     return a + b - c, True
 
 
-def validate(times, feats, ref, solves=None, rule=False):
+def validate(times, feats, ref, solves=None, rule=None):
     """leave-one-out over the matrices of the reference CSVs: rows (label, cands, chosen L/U, best, ratio, vs cusparse)"""
     rows = []
     for (src, lab), d in times.items():
@@ -220,7 +241,7 @@ def validate(times, feats, ref, solves=None, rule=False):
         model = None if rule else fit(times, feats, exclude=lab)
         fL, fU = feats[lab]["L"], feats[lab]["U"]
         if rule:
-            pL, pU = fallback_rule(fL, cands), fallback_rule(fU, cands)
+            pL, pU = fallback_rule(fL, cands, rule), fallback_rule(fU, cands, rule)
         else:
             cm = [p for p in cands if p in model]
             pL, pU = choose(model, fL, cm, solves), choose(model, fU, cm, solves)
@@ -322,9 +343,10 @@ def main():
     ok, n, slow = summary(rl)
     detail = "".join(f"; {r['label']}: {r['pL']} {r['vs']:.2f}x cuSPARSE, the best path ({r['best']}) {r['vsbest']:.2f}x" for r in rl if r["vs"] is not None and r["vs"] < 1.0)
     print(f"The lower triangle alone (kind L): {ok} of {n} within 10% of the best, slower than cuSPARSE: {len(slow)}{detail}\n")
-    rr = validate(times, feats, ref, rule=True)
+    rr = validate(times, feats, ref, rule=RULE)
     ok, n, slow = summary(rr)
-    print(f"Fallback rule (no model: sync-free unless fewer than 4 rows per level, then level): {ok} of {n} within 10% of the best, slower than cuSPARSE: {len(slow)}" + (f" ({', '.join(slow)})" if slow else "") + "\n")
+    print(f"Fallback rule (no model: sync-free, unless fewer than {RULE[0]} rows per level: then {RULE[1]} up to {LOCALITY_ONE_SUBGRAPH} rows, level above): {ok} of {n} within 10% of the best, slower than cuSPARSE: {len(slow)}" + (f" ({', '.join(slow)})" if slow else "") + "\n")
+    print("Rules searched (sync-free unless fewer than T rows per level, then P), best first: " + "; ".join(f"T={th} {alt}: {ok}/{n}, mean ratio {math.exp(-g):.3f}" for ok, g, _, th, alt, n, _s in search_rules(times, feats, ref)[:6]) + "\n")
     for k in SOLVE_COUNTS:
         rk = validate(times, feats, ref, solves=k)
         ok, n, slow = summary(rk)

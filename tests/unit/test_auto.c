@@ -99,14 +99,16 @@ static PetscErrorCode TestRules(void)
   SpTrsvPath       cand[SPTRSV_AUTO_MAXPATHS], two[2];
   PetscInt         ncand;
   SpTrsvAutoChoice c;
-  SpTrsvStats      wide = Features(1000000, 2000000, 1999), chain = Features(1000, 999, 1000);
+  SpTrsvStats      wide = Features(1000000, 2000000, 1999), chain = Features(1000, 999, 1000), longchain = Features(200000, 199999, 200000);
 
   PetscFunctionBeginUser;
   PetscCall(AllPaths(&ncand, cand));
   PetscCall(SpTrsvAutoRank(NULL, PETSC_FALSE, &wide, 0, ncand, cand, &c));
   EXPECT(!strcmp(c.chosen->name, "syncfree") && !strcmp(c.cand[1]->name, "level"), "fallback rule, wide levels: %s then %s", c.chosen->name, c.cand[1]->name);
   PetscCall(SpTrsvAutoRank(NULL, PETSC_FALSE, &chain, 0, ncand, cand, &c));
-  EXPECT(!strcmp(c.chosen->name, "level"), "fallback rule, a chain: %s", c.chosen->name);
+  EXPECT(!strcmp(c.chosen->name, "locality") && !strcmp(c.cand[1]->name, "syncfree"), "fallback rule, a chain of one sub-graph: %s then %s", c.chosen->name, c.cand[1]->name);
+  PetscCall(SpTrsvAutoRank(NULL, PETSC_FALSE, &longchain, 0, ncand, cand, &c));
+  EXPECT(!strcmp(c.chosen->name, "level"), "fallback rule, a chain of 200000 rows: %s", c.chosen->name);
   EXPECT(!strncmp(c.reason, "fallback rule", 13), "fallback rule: reason '%s'", c.reason);
   PetscCall(SpTrsvAutoRank(NULL, PETSC_TRUE, &wide, 0, ncand, cand, &c));
   EXPECT(!strcmp(c.chosen->name, "level") && !strncmp(c.reason, "host rule", 9), "host rule: %s (%s)", c.chosen->name, c.reason);
