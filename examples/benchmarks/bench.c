@@ -19,7 +19,9 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
                            "  -label <name>      case name (default: from the matrix)\n"
                            "  -bw_gbs <GB/s>     device bandwidth of the bound (default: measured here, cudaMemcpy device to device)\n"
                            "  -bw_mib <1024>     size of that copy in MiB (read + write bytes are counted)\n"
-                           "  -petsc_cusparse <true>  also time MatSolve of PETSc's own cusparse ILU(0) (needs a CUDA PETSc)\n\n";
+                           "  -petsc_cusparse <true>  also time MatSolve of PETSc's own cusparse ILU(0) (needs a CUDA PETSc)\n"
+                           "  -bench_matsolve_type <sptrsv_level>  MatSolverType of the factor timed through MatSolve (rows matsolve-sptrsv*;\n"
+                           "                     another type names them matsolve-TYPE*; sptrsv (the automatic choice, printed): matsolve-sptrsv_auto*)\n\n";
 
 #include "bench.h"
 
@@ -282,15 +284,20 @@ static PetscErrorCode VecErr(Bench *B, Vec x, double *err)
 /* MatSolve through the sptrsv_level factor F (its own backend, csr, graph on) */
 static PetscErrorCode RunMatSolve(Bench *B, Mat F, PetscBool device, double factor_ms)
 {
-  MatSolveCtx c = {F, NULL, NULL};
-  Result     *r;
+  MatSolveCtx   c = {F, NULL, NULL};
+  Result       *r;
+  MatSolverType type;
+  char          name[64];
 #if defined(PETSC_HAVE_CUDA)
-  const char *name = device ? "matsolve-sptrsv" : "matsolve-sptrsv-host";
+  const char *suffix = device ? "" : "-host";
 #else
-  const char *name = device ? "matsolve-sptrsv-hostvec" : "matsolve-sptrsv-host";
+  const char *suffix = device ? "-hostvec" : "-host";
 #endif
 
   PetscFunctionBeginUser;
+  PetscCall(MatFactorGetSolverType(F, &type));
+  /* sptrsv_level keeps the historical name matsolve-sptrsv; the automatic type is matsolve-sptrsv_auto */
+  PetscCall(PetscSNPrintf(name, sizeof(name), "matsolve-%s%s", !strcmp(type, MATSOLVERSPTRSVLEVEL) ? "sptrsv" : (!strcmp(type, MATSOLVERSPTRSV) ? "sptrsv_auto" : type), suffix));
   PetscCall(MakeSolveVecs(B, device, &c.b, &c.x));
   if ((r = NewResult(B, name, "LU"))) {
     PetscCall(TimeSolves(B, device ? ON_DEVICE : ON_HOST, device ? B->min_reps : 1, SolveMat, &c, r));
@@ -362,7 +369,7 @@ static PetscErrorCode RunPetscCusparse(Bench *B, Mat A, const MatFactorInfo *inf
 
 static PetscErrorCode Report(Bench *B)
 {
-  static const char *hdr = "label,kind,variant,n,nnz,levels_L,levels_U,reps,median_ms,min_ms,gflops,gbs,bound_pct,bw_gbs,bytes,flops,vs_cusparse,vs_petsc_cusparse,setup_ms,breakeven_solves,max_rel_err,timing,device\n";
+  static const char *hdr = "label,kind,variant,n,nnz,levels_L,levels_U,reps,median_ms,min_ms,gflops,gbs,bound_pct,bw_gbs,bytes,flops,vs_cusparse,vs_petsc_cusparse,setup_ms,breakeven_solves,max_rel_err,timing,device,nnz_L,nnz_U,maxlev_L,maxlev_U,maxrow_L,maxrow_U\n";
 
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n%-22s %9s %10s %11s %-3s %-26s %5s %10s %9s %9s %7s %8s %8s %9s %9s %9s %s\n", "case", "n", "nnz", "levels", "tri", "variant", "reps", "median_ms", "GFLOP/s", "GB/s", "%bound", "vs_cusp", "vs_petsc", "setup_ms", "breakeven", "max_err", "timing"));
@@ -398,8 +405,11 @@ static PetscErrorCode Report(Bench *B)
     else PetscCall(PetscSNPrintf(s_lev, sizeof(s_lev), "%" PetscInt_FMT, B->Ls.nlevels));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-22s %9" PetscInt_FMT " %10lld %11s %-3s %-26s %5" PetscInt_FMT " %10.4f %9.2f %9.1f %7s %8s %8s %9s %9s %9s %s\n", B->label, B->n, (long long)nnz, s_lev, r->kind, r->variant, r->reps, r->med_ms, gflops, gbs, s_bound, s_cus, s_pc, s_setup, s_be, s_err, r->timing));
     if (B->csv) {
-      fprintf(B->csv, "%s,%s,%s,%lld,%lld,%lld,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%s,%.6g,%.6g,%.6g,%s,%s,%s,%s,%s,%s,\"%s\"\n", B->label, r->kind, r->variant, (long long)B->n, (long long)nnz, (long long)B->Ls.nlevels, lu ? (long long)B->Us.nlevels : 0LL, (long long)r->reps, r->med_ms, r->min_ms, gflops, gbs, strcmp(s_bound, "-") ? s_bound : "", B->bw_gbs, bytes, flops, strcmp(s_cus, "-") ? s_cus : "",
-              strcmp(s_pc, "-") ? s_pc : "", strcmp(s_setup, "-") ? s_setup : "", strcmp(s_be, "-") ? s_be : "", strcmp(s_err, "-") ? s_err : "", r->timing, B->device);
+      fprintf(B->csv, "%s,%s,%s,%lld,%lld,%lld,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%s,%.6g,%.6g,%.6g,%s,%s,%s,%s,%s,%s,\"%s\",%lld,%lld,%lld,%lld,%lld,%lld\n", B->label, r->kind, r->variant, (long long)B->n, (long long)nnz, (long long)B->Ls.nlevels, lu ? (long long)B->Us.nlevels : 0LL, (long long)r->reps, r->med_ms, r->min_ms, gflops, gbs, strcmp(s_bound, "-") ? s_bound : "", B->bw_gbs, bytes, flops, strcmp(s_cus, "-") ? s_cus : "",
+              strcmp(s_pc, "-") ? s_pc : "", strcmp(s_setup, "-") ? s_setup : "", strcmp(s_be, "-") ? s_be : "", strcmp(s_err, "-") ? s_err : "", r->timing, B->device,
+              /* the features of each triangle the automatic choice reads (strict nonzeros, widest level, longest row): its cost
+                 model is fitted on them (examples/benchmarks/fit-auto-model.py) */
+              (long long)B->nnzL, (long long)B->nnzU, (long long)B->Ls.max_level_rows, (long long)B->Us.max_level_rows, (long long)B->Ls.max_row_nnz, (long long)B->Us.max_row_nnz);
     }
   }
   if (B->csv) fflush(B->csv);
@@ -415,6 +425,7 @@ int main(int argc, char **argv)
   IS                      row, col;
   MatFactorInfo           info;
   PetscBool               petsc_cusparse = PETSC_TRUE, gpu = PETSC_FALSE, file = PETSC_FALSE;
+  char                    mstype[64] = MATSOLVERSPTRSVLEVEL;
   const SpTrsvBackendOps *cuda = NULL;
   const char             *why = "";
   SpTrsvFactor            fac;
@@ -427,6 +438,7 @@ int main(int argc, char **argv)
   memset(&B, 0, sizeof(B));
   PetscCall(BenchGetOptions(&B));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-petsc_cusparse", &petsc_cusparse, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-bench_matsolve_type", mstype, sizeof(mstype), NULL));
   PetscCall(BenchLoadMatrix(&B, "bench", &A, &file));
 
   /* ---- the GPU ---- */
@@ -453,7 +465,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_format", "csr"));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_graph", "1"));
   PetscCall(PetscTime(&t0));
-  PetscCall(MatGetFactor(A, MATSOLVERSPTRSVLEVEL, MAT_FACTOR_ILU, &F));
+  PetscCall(MatGetFactor(A, mstype, MAT_FACTOR_ILU, &F));
+  PetscCheck(F, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "-bench_matsolve_type %s: no such MatSolverType for ILU", mstype);
   PetscCall(MatILUFactorSymbolic(F, A, row, col, &info));
   PetscCall(MatLUFactorNumeric(F, A, &info));
   PetscCall(PetscTime(&t1));
@@ -461,6 +474,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_format"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_graph"));
   factor_ms = 1e3 * (t1 - t0);
+  if (strcmp(mstype, MATSOLVERSPTRSVLEVEL)) { /* e.g. sptrsv's choice */
+    PetscCall(PetscViewerPushFormat(PETSC_VIEWER_STDOUT_SELF, PETSC_VIEWER_ASCII_INFO));
+    PetscCall(MatView(F, PETSC_VIEWER_STDOUT_SELF));
+    PetscCall(PetscViewerPopFormat(PETSC_VIEWER_STDOUT_SELF));
+  }
   fac       = ((Mat_SpTrsv *)F->data)->fac;
   PetscCheck(!fac->rperm && !fac->cperm, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected the natural ordering (no permutations)");
   B.nnzL = fac->L->i[B.n];

@@ -37,6 +37,7 @@ typedef struct {
 SPTRSV_INTERN const SpTrsvBackendOps SpTrsvBackendHost;
 SPTRSV_INTERN PetscErrorCode         SpTrsvBackendCUDAGet(const SpTrsvBackendOps **, PetscBool *, const char **);
 SPTRSV_INTERN PetscErrorCode         SpTrsvBackendCUDAGetStream(void *); /* CUDA builds: *(cudaStream_t *) = the stream the solves use */
+SPTRSV_INTERN PetscErrorCode         SpTrsvBackendCUDAGetDeviceName(char *, size_t); /* the current device's name ("" without one) */
 /* what decides the CUDA variant of a caller whose GPU code is not (only) the plugin's CUDA backend (PC isai's
    apply runs PETSc's cuSPARSE matrices): whether it can run, whether auto takes it, and why (for the messages) */
 typedef struct {

@@ -2,10 +2,15 @@
 #pragma once
 #include <sptrsv/backend.h>
 #include <sptrsv/factor.h>
+#include <sptrsv/auto.h>
 #include <petsc/private/matimpl.h>
 
 typedef struct {
-  SpTrsvPath              path;
+  SpTrsvPath              path;       /* NULL for MatSolverType sptrsv: the path of each triangle is chosen (tripath) */
+  PetscBool               automatic;  /* MatSolverType sptrsv */
+  SpTrsvAutoOptions       autoopts;   /* its options */
+  SpTrsvAutoChoice        choice[2];  /* its choice for L and U, and why */
+  SpTrsvPath              tripath[2]; /* the path of L and of U (their transposes take the same) */
   SpTrsvFactor            fac;
   SpTrsvFormat            format;
   SpTrsvBackendType       backendreq;

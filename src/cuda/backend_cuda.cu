@@ -368,3 +368,22 @@ PetscErrorCode SpTrsvBackendCUDAGet(const SpTrsvBackendOps **ops, PetscBool *ava
   *why       = sptrsv_cuda_why;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+  SpTrsvBackendCUDAGetDeviceName - the name of the current CUDA device (cudaGetDeviceProperties), for the automatic path
+  choice's cost model; "" when there is none
+*/
+PetscErrorCode SpTrsvBackendCUDAGetDeviceName(char *name, size_t len)
+{
+  int                   dev = 0;
+  struct cudaDeviceProp prop;
+
+  PetscFunctionBegin;
+  if (len) name[0] = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) {
+    (void)cudaGetLastError();
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscStrncpy(name, prop.name, len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -14,6 +14,13 @@ PetscErrorCode SpTrsvBackendCUDAGet(const SpTrsvBackendOps **ops, PetscBool *ava
   *why       = "the plugin was built without CUDA (WITH_CUDA=0)";
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode SpTrsvBackendCUDAGetDeviceName(char *name, size_t len)
+{
+  PetscFunctionBegin;
+  if (len) name[0] = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 #endif
 
 /*

@@ -63,6 +63,14 @@ static const struct _n_SpTrsvPath SpTrsvPaths[] = {SPTRSV_PATHS(SPTRSV_PATH_ENTR
   }
 SPTRSV_PATHS(SPTRSV_PATH_GETFACTOR)
 
+/* MatSolverType sptrsv: no path of its own; the factor chooses one per triangle (src/mat/paths/auto.c) */
+PetscErrorCode MatGetFactor_SpTrsv_auto(Mat A, MatFactorType ftype, Mat *F)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGetFactor_SpTrsv(A, ftype, NULL, F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SpTrsvPathGetCount(PetscInt *n)
 {
   PetscFunctionBegin;
@@ -133,7 +141,8 @@ PetscErrorCode SpTrsvPathGetExecutor(SpTrsvPath path, SpTrsvExecSlot slot, const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the MatSolverTypes: every path for every matrix type and factor type it supports */
+/* the MatSolverTypes: every path for every matrix type and factor type it supports; name NULL: sptrsv (automatic, ILU
+   and ICC: every path takes both) */
 #define SPTRSV_PATH_REGISTER(name, ...) PetscCall(SpTrsvPathRegister_Private(#name, MatGetFactor_SpTrsv_##name));
 static PetscErrorCode SpTrsvPathRegister_Private(const char *name, PetscErrorCode (*getfactor)(Mat, MatFactorType, Mat *))
 {
@@ -145,6 +154,13 @@ static PetscErrorCode SpTrsvPathRegister_Private(const char *name, PetscErrorCod
   SpTrsvPath    path;
 
   PetscFunctionBegin;
+  if (!name) {
+    for (PetscInt m = 0; mtypes[m]; m++) {
+      PetscCall(MatSolverTypeRegister(MATSOLVERSPTRSV, mtypes[m], MAT_FACTOR_ILU, getfactor));
+      PetscCall(MatSolverTypeRegister(MATSOLVERSPTRSV, mtypes[m], MAT_FACTOR_ICC, getfactor));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(SpTrsvPathFind(name, &path));
   for (PetscInt m = 0; mtypes[m]; m++) {
     if (path->ilu) PetscCall(MatSolverTypeRegister(path->solvertype, mtypes[m], MAT_FACTOR_ILU, getfactor));
@@ -157,5 +173,6 @@ PetscErrorCode SpTrsvPathRegisterAll(void)
 {
   PetscFunctionBegin;
   SPTRSV_PATHS(SPTRSV_PATH_REGISTER)
+  PetscCall(SpTrsvPathRegister_Private(NULL, MatGetFactor_SpTrsv_auto));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -12,9 +12,19 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
   PetscCall(PetscOptionsEnum("-mat_sptrsv_format", "Storage the solves read: rows (csr) or columns (csc)", "MatSolverType sptrsv", SpTrsvFormats, (PetscEnum)sp->format, (PetscEnum *)&sp->format, NULL));
   PetscCall(PetscOptionsEnum("-mat_sptrsv_backend", "Where the solves run", "MatSolverType sptrsv", SpTrsvBackendTypes, (PetscEnum)sp->backendreq, (PetscEnum *)&sp->backendreq, NULL));
   PetscCall(PetscOptionsBool("-mat_sptrsv_factor_device", "ILU: numeric factorization on the GPU when the solves run there (ICC: always on the host)", "MatSolverType sptrsv", sp->factor_device, &sp->factor_device, NULL));
-  if (sp->path->options) PetscCall((*sp->path->options)(PetscOptionsObject, &sp->opts));
+  if (sp->automatic) { /* the choice's options, and every path's own (whichever is chosen reads them) */
+    PetscInt npaths;
+
+    PetscCall(SpTrsvAutoOptionsRead(PetscOptionsObject, (PetscObject)F, &sp->autoopts));
+    PetscCall(SpTrsvPathGetCount(&npaths));
+    for (PetscInt k = 0; k < npaths; k++) {
+      SpTrsvPath path;
+      PetscCall(SpTrsvPathGetByIndex(k, &path));
+      if (path->options) PetscCall((*path->options)(PetscOptionsObject, &sp->opts));
+    }
+  } else if (sp->path->options) PetscCall((*sp->path->options)(PetscOptionsObject, &sp->opts));
   PetscOptionsEnd();
-  if (sp->format == SPTRSV_FORMAT_CSC && !sp->path->csc) {
+  if (!sp->automatic && sp->format == SPTRSV_FORMAT_CSC && !sp->path->csc) {
     char option[256];
     PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_format", option, sizeof(option)));
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "%s reads rows only: %s csc is not supported, use csr", sp->path->solvertype, option);
@@ -37,6 +47,68 @@ static PetscErrorCode MatSpTrsvFreeSolves(Mat_SpTrsv *sp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  MatSpTrsvAutoCreate - MatSolverType sptrsv: the solver of L (k = 0) or U (k = 1) on the path the chooser ranks first among
+  the candidates (-mat_sptrsv_auto_candidates, else every path) that take the factor type, the format and the backend;
+  a candidate whose analysis or setup refuses the triangle is passed over for the next one (-ksp_view says so)
+*/
+static PetscErrorCode MatSpTrsvAutoCreate(Mat F, PetscInt k)
+{
+  Mat_SpTrsv            *sp = (Mat_SpTrsv *)F->data;
+  SpTrsvTri              T  = k ? sp->fac->U : sp->fac->L;
+  SpTrsvAutoChoice      *c  = &sp->choice[k];
+  SpTrsvPath             cand[SPTRSV_AUTO_MAXPATHS];
+  PetscInt               ncand = 0, npaths;
+  const SpTrsvAutoModel *model = NULL;
+  PetscBool              isauto, host = PETSC_FALSE;
+  SpTrsvOp               op;
+  SpTrsvStats            f;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvPathGetCount(&npaths));
+  for (PetscInt p = 0; p < (sp->autoopts.ncand ? sp->autoopts.ncand : npaths); p++) {
+    SpTrsvPath path;
+
+    if (sp->autoopts.ncand) path = sp->autoopts.cand[p];
+    else PetscCall(SpTrsvPathGetByIndex(p, &path));
+    if (!(sp->fac->ftype == MAT_FACTOR_ICC ? path->icc : path->ilu)) continue;
+    if (sp->format == SPTRSV_FORMAT_CSC && !path->csc) continue;
+    if (!path->exec[sp->backend->slot]) continue;
+    if (ncand < SPTRSV_AUTO_MAXPATHS) cand[ncand++] = path;
+  }
+  if (!ncand) {
+    char option[256];
+    PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_auto_candidates", option, sizeof(option)));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: no candidate path solves %s factors in format %s on the %s backend (%s)", MATSOLVERSPTRSV, sp->fac->ftype == MAT_FACTOR_ICC ? "ICC" : "ILU", SpTrsvFormats[sp->format], sp->backend->name, sp->autoopts.ncand ? option : "every path");
+  }
+  PetscCall(PetscStrcasecmp(sp->autoopts.model, "auto", &isauto));
+  if (!isauto) PetscCall(SpTrsvAutoModelFind(sp->autoopts.model, &model));
+  else if (sp->backend->slot == SPTRSV_EXEC_CUDA) {
+    char device[256];
+    PetscCall(SpTrsvBackendCUDAGetDeviceName(device, sizeof(device)));
+    PetscCall(SpTrsvAutoModelForDevice(device, &model)); /* NULL: the fallback rule */
+  } else host = PETSC_TRUE;
+  PetscCall(SpTrsvTriGetOp(T, PETSC_FALSE, &op));
+  PetscCall(SpTrsvAutoFeatures(&op, &f));
+  PetscCall(SpTrsvAutoRank(model, host, &f, sp->autoopts.nsolves, ncand, cand, c));
+  for (PetscInt j = 0; j < c->ncand && !sp->tri[0][k]; j++) {
+    PetscErrorCode ierr;
+    const char    *text = NULL, *specific = NULL;
+
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = SpTrsvSolverCreateWithOptions(T, PETSC_FALSE, sp->format, c->cand[j], sp->backend, &sp->opts, &sp->tri[0][k]);
+    PetscCall(PetscPopErrorHandler());
+    if (!ierr) break;
+    sp->tri[0][k] = NULL;
+    (void)PetscErrorMessage(ierr, &text, (void *)&specific); /* char ** before PETSc 3.20, const char ** after */
+    PetscCall(PetscInfo(F, "%s: path %s refused the %s triangle: %s\n", MATSOLVERSPTRSV, c->cand[j]->name, k ? "U" : "L", specific ? specific : (text ? text : "?")));
+    PetscCall(SpTrsvAutoReject(c, j, specific ? specific : (text ? text : "error")));
+  }
+  PetscCheck(sp->tri[0][k], PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: every candidate path refused the %s triangle (-info says why)", MATSOLVERSPTRSV, k ? "U" : "L");
+  sp->tripath[k] = c->chosen;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* after the symbolic factorization: choose the backend, analyse L and U, allocate work vectors */
 static PetscErrorCode MatSpTrsvAnalyze(Mat F)
 {
@@ -51,14 +123,21 @@ static PetscErrorCode MatSpTrsvAnalyze(Mat F)
   PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_backend", option, sizeof(option)));
   PetscCall(SpTrsvBackendSelect(sp->backendreq, option, NULL, &slot, sp->backend_note, sizeof(sp->backend_note)));
   PetscCall(SpTrsvBackendGet(slot, &sp->backend));
-  PetscCall(SpTrsvSolverCreateWithOptions(fac->L, PETSC_FALSE, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[0][0]));
-  PetscCall(SpTrsvSolverCreateWithOptions(fac->U, PETSC_FALSE, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[0][1]));
+  if (sp->automatic) {
+    PetscCall(MatSpTrsvAutoCreate(F, 0));
+    PetscCall(MatSpTrsvAutoCreate(F, 1));
+  } else {
+    sp->tripath[0] = sp->tripath[1] = sp->path;
+    PetscCall(SpTrsvSolverCreateWithOptions(fac->L, PETSC_FALSE, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[0][0]));
+    PetscCall(SpTrsvSolverCreateWithOptions(fac->U, PETSC_FALSE, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[0][1]));
+  }
   if (fac->rperm) PetscCall((*sp->backend->perm_create)(n, fac->rperm, &sp->rperm));
   if (fac->cperm) PetscCall((*sp->backend->perm_create)(n, fac->cperm, &sp->cperm));
   PetscCall((*sp->backend->vec_alloc)(n, &sp->w1));
   PetscCall((*sp->backend->vec_alloc)(n, &sp->w2));
   PetscCall(SpTrsvStagingCreate(sp->backend, n, &sp->staging));
-  if (sp->path->citation) PetscCall(PetscCitationsRegister(sp->path->citation, sp->path->cited));
+  for (PetscInt k = 0; k < 2; k++)
+    if (sp->tripath[k]->citation) PetscCall(PetscCitationsRegister(sp->tripath[k]->citation, sp->tripath[k]->cited));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -78,7 +157,7 @@ static PetscErrorCode MatSpTrsvSetUpNumeric(Mat F, Mat A)
   else if (sp->backend->slot != SPTRSV_EXEC_CUDA) PetscCall(PetscStrncpy(sp->numeric_note, "host (the solves run on the host)", sizeof(sp->numeric_note)));
   else if (!sp->factor_device) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (%s 0)", option));
   else if (!avail) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (%s)", why));
-  else if (!sp->tri[0][0]->exec->update_values_device) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (the CUDA executor of %s takes host values only)", sp->path->solvertype));
+  else if (!sp->tri[0][0]->exec->update_values_device || !sp->tri[0][1]->exec->update_values_device) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (the CUDA executor of %s takes host values only)", sp->tripath[sp->tri[0][0]->exec->update_values_device ? 1 : 0]->solvertype));
   else {
     PetscCall(SpTrsvFactorILUDeviceSetUp(A, sp->fac));
     sp->numeric_device = PETSC_TRUE;
@@ -161,8 +240,8 @@ static PetscErrorCode MatSolve_SpTrsv_Private(Mat F, Vec b, Vec x, PetscBool tra
   PetscCall(PetscLogEventBegin(SPTRSV_Solve, F, b, x, 0));
   if (transpose && !sp->tri[1][0]) {
     /* transposed triangles are analysed on first use: U^T is lower, L^T is upper */
-    PetscCall(SpTrsvSolverCreateWithOptions(sp->fac->U, PETSC_TRUE, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[1][1]));
-    PetscCall(SpTrsvSolverCreateWithOptions(sp->fac->L, PETSC_TRUE, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[1][0]));
+    PetscCall(SpTrsvSolverCreateWithOptions(sp->fac->U, PETSC_TRUE, sp->format, sp->tripath[1], sp->backend, &sp->opts, &sp->tri[1][1]));
+    PetscCall(SpTrsvSolverCreateWithOptions(sp->fac->L, PETSC_TRUE, sp->format, sp->tripath[0], sp->backend, &sp->opts, &sp->tri[1][0]));
     if (sp->fac->host_stale) { /* the values of a GPU numeric phase: device to device, no download */
       PetscCall(MatSpTrsvSolverFromDevice(sp, sp->tri[1][1]));
       PetscCall(MatSpTrsvSolverFromDevice(sp, sp->tri[1][0]));
@@ -354,7 +433,8 @@ static PetscErrorCode MatView_SpTrsv(Mat F, PetscViewer viewer)
   if (!iascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerGetFormat(viewer, &format));
   if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL && format != PETSC_VIEWER_DEFAULT) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "petsc-sptrsv: path %s, format %s\n", sp->path->solvertype, SpTrsvFormats[sp->format]));
+  if (sp->automatic && sp->tri[0][0]) PetscCall(PetscViewerASCIIPrintf(viewer, "petsc-sptrsv: path %s (automatic: L %s, U %s), format %s\n", MATSOLVERSPTRSV, sp->tripath[0]->solvertype, sp->tripath[1]->solvertype, SpTrsvFormats[sp->format]));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "petsc-sptrsv: path %s, format %s\n", sp->automatic ? MATSOLVERSPTRSV : sp->path->solvertype, SpTrsvFormats[sp->format]));
   if (!sp->fac || !sp->backend) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "backend %s (%s)%s\n", sp->backend->name, sp->backend_note, sp->staging.copies ? "; vectors copied to and from the device" : ""));
@@ -367,6 +447,7 @@ static PetscErrorCode MatView_SpTrsv(Mat F, PetscViewer viewer)
       if (!s) continue;
       PetscCall(PetscViewerASCIIPrintf(viewer, "%s%s:\n", names[k], t ? "^T" : ""));
       PetscCall(PetscViewerASCIIPushTab(viewer));
+      if (sp->automatic && !t) PetscCall(SpTrsvAutoView(&sp->choice[k], viewer));
       PetscCall(SpTrsvPlanView(s->plan, viewer));
       PetscCall(PetscViewerASCIIPopTab(viewer));
     }
@@ -377,8 +458,10 @@ static PetscErrorCode MatView_SpTrsv(Mat F, PetscViewer viewer)
 
 static PetscErrorCode MatFactorGetSolverType_SpTrsv(Mat F, MatSolverType *type)
 {
+  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
+
   PetscFunctionBegin;
-  *type = ((Mat_SpTrsv *)F->data)->path->solvertype;
+  *type = sp->automatic ? MATSOLVERSPTRSV : sp->path->solvertype;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -417,23 +500,27 @@ static PetscErrorCode MatDestroy_SpTrsv(Mat F)
 }
 
 /*
-  MatGetFactor_SpTrsv - the factor matrix of a path (ILU and ICC for now)
+  MatGetFactor_SpTrsv - the factor matrix of a path (ILU and ICC for now); path NULL: MatSolverType sptrsv, a path per
+  triangle chosen at the symbolic phase
 */
 PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, Mat *F)
 {
   Mat         B;
   Mat_SpTrsv *sp;
+  const char *stype = path ? path->solvertype : MATSOLVERSPTRSV;
 
   PetscFunctionBegin;
   PetscCall(SpTrsvInitializePackage()); /* events and citations, when a program registered the constructor itself */
-  PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s supports ILU and ICC factorizations", path->solvertype);
-  PetscCheck(A->rmap->n == A->cmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s needs a square matrix, got %" PetscInt_FMT " x %" PetscInt_FMT, path->solvertype, A->rmap->n, A->cmap->n);
+  PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s supports ILU and ICC factorizations", stype);
+  PetscCheck(A->rmap->n == A->cmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s needs a square matrix, got %" PetscInt_FMT " x %" PetscInt_FMT, stype, A->rmap->n, A->cmap->n);
   PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));
   PetscCall(MatSetSizes(B, A->rmap->n, A->cmap->n, PETSC_DETERMINE, PETSC_DETERMINE));
   PetscCall(PetscStrallocpy("sptrsv", &((PetscObject)B)->type_name));
   PetscCall(MatSetUp(B));
   PetscCall(PetscNew(&sp));
   sp->path       = path;
+  sp->automatic  = (PetscBool)!path;
+  PetscCall(PetscStrncpy(sp->autoopts.model, "auto", sizeof(sp->autoopts.model)));
   sp->format     = SPTRSV_FORMAT_CSR;
   sp->backendreq = SPTRSV_BACKEND_AUTO;
   sp->factor_device = PETSC_TRUE; /* used when the solves run on the GPU */
@@ -443,7 +530,7 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, 
   B->canuseordering = PETSC_TRUE;
   PetscCall(PetscStrallocpy(MATORDERINGNATURAL, (char **)&B->preferredordering[ftype])); /* as PETSc's ILU/ICC */
   PetscCall(PetscFree(B->solvertype));
-  PetscCall(PetscStrallocpy(path->solvertype, &B->solvertype));
+  PetscCall(PetscStrallocpy(stype, &B->solvertype));
   if (ftype == MAT_FACTOR_ILU) B->ops->ilufactorsymbolic = MatILUFactorSymbolic_SpTrsv;
   else B->ops->iccfactorsymbolic = MatICCFactorSymbolic_SpTrsv;
   B->ops->getinfo = MatGetInfo_SpTrsv;

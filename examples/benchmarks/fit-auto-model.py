@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+"""fit-auto-model.py: the cost model of the automatic path choice (MatSolverType sptrsv), fitted on benchmark CSVs.
+
+Per candidate path p (its default variant) and per triangle T:
+    solve_ms(p, T) = s0 + s1 * levels + s2 * nnz/1e6 + s3 * n/1e6 + s4 * levels * min(1, n/levels/1024) + s5 * levels * nnz/n
+    setup_ms(p, T) = u0 + u1 * levels + u2 * nnz/1e6 + u3 * n/1e6
+with nonnegative constants, fitted by least squares in relative error (every equation divided by the measured time).
+A bench CSV gives two equations per matrix and path: kind L (the lower triangle: x(L) . c = t_L) and kind LU (L then U:
+(x(L) + x(U)) . c = t_LU), so nothing is subtracted. The features (n, strict nonzeros, levels, widest level, longest
+row) come from the CSV's own columns when a run recorded them (bench writes nnz_L, nnz_U, maxlev_*, maxrow_*), else from
+--features (examples/benchmarks/auto-features.sh: bench's host analysis of the same matrices).
+
+Leave-one-out validation: every matrix is chosen by a model fitted without any row of that matrix (in any CSV). The
+choice is made per triangle (L and U separately), as the factor does; the matrix's time is the measured LU time when both
+triangles get the same path, else t_pL(L) + t_pU(LU) - t_pU(L) (marked "mixed"). Best: the fastest candidate measured in
+the reference CSV (--ref, the run that timed every path). Also: the fallback rule (no model) and its own score.
+
+Usage:
+  python3 examples/benchmarks/fit-auto-model.py --gpu h100 --features docs/perf-data/auto-features.csv \\
+      --ref docs/perf-data/paths-run1-bench.csv docs/perf-data/syncfree-run7-bench.csv docs/perf-data/locality-run1-bench.csv \\
+      [--write src/mat/paths/auto_models/h100.h]
+The output is Markdown (docs/PERFORMANCE.md, "Automatic path choice", is that output).
+"""
+import argparse
+import csv
+import itertools
+import math
+import sys
+
+PATHS = ["level", "element", "syncfree", "locality"]
+VARIANT = {"level": "level-csr-graph", "element": "element-csr-graph", "syncfree": "syncfree-asap-csr", "locality": "locality-csr-graph"}
+CUSPARSE = "cusparse-spsv"
+SOLVE_TERMS = ["const", "levels", "nnz_M", "n_M", "levels_x_fill", "levels_x_rowlen"]
+SETUP_TERMS = ["const", "levels", "nnz_M", "n_M"]
+TOL = 1.10  # "within 10% of the best path"
+SOLVE_COUNTS = [10, 100, 1000]
+
+
+def solve_x(f):
+    """the solve features of one triangle f = dict(n, nnz, levels, ...): a constant (launch, graph replay), a cost per
+    level (one dependent step), per nonzero and per row (bandwidth), per level scaled by how much of a 1024-thread block
+    its mean level fills (a wide level is a launch of its own in the level path, a narrow one a fused step) and per level
+    scaled by the mean row length (a step's latency grows with the row it reads); the same in C: SpTrsvAutoSolveTerms"""
+    lev, n = max(1, f["levels"]), max(1, f["n"])
+    return [1.0, f["levels"], f["nnz"] / 1e6, f["n"] / 1e6, f["levels"] * min(1.0, n / lev / 1024.0), f["levels"] * f["nnz"] / n]
+
+
+def setup_x(f):
+    return [1.0, f["levels"], f["nnz"] / 1e6, f["n"] / 1e6]
+
+
+# ---- small dense linear algebra (no numpy on the CI machine) ------------------------------------------------------------
+
+
+def lstsq(A, b):
+    """least squares by the normal equations (a few columns), Gaussian elimination with partial pivoting; None if singular"""
+    k = len(A[0])
+    M = [[sum(r[i] * r[j] for r in A) for j in range(k)] + [sum(r[i] * y for r, y in zip(A, b))] for i in range(k)]
+    for c in range(k):
+        p = max(range(c, k), key=lambda r: abs(M[r][c]))
+        if abs(M[p][c]) < 1e-300:
+            return None
+        M[c], M[p] = M[p], M[c]
+        for r in range(k):
+            if r != c:
+                f = M[r][c] / M[c][c]
+                M[r] = [a - f * b_ for a, b_ in zip(M[r], M[c])]
+    return [M[i][k] / M[i][i] for i in range(k)]
+
+
+def nnls(A, b):
+    """nonnegative least squares by enumeration of the supports (at most 6 columns: 63 solves)"""
+    k = len(A[0])
+    best, bestres = [0.0] * k, sum(y * y for y in b)
+    for size in range(1, k + 1):
+        for S in itertools.combinations(range(k), size):
+            sol = lstsq([[r[j] for j in S] for r in A], b)
+            if sol is None or min(sol) < 0:
+                continue
+            c = [0.0] * k
+            for j, v in zip(S, sol):
+                c[j] = v
+            res = sum((sum(ci * xi for ci, xi in zip(c, r)) - y) ** 2 for r, y in zip(A, b))
+            if res < bestres - 1e-15:
+                best, bestres = c, res
+    return best
+
+
+def dot(c, x):
+    return sum(a * b for a, b in zip(c, x))
+
+
+# ---- data -----------------------------------------------------------------------------------------------------------------
+
+
+def read_features(paths):
+    """label -> {'L': f, 'U': f}, from rows that carry the feature columns"""
+    feats = {}
+    for p in paths:
+        for r in csv.DictReader(open(p)):
+            if r.get("maxrow_L") in (None, ""):
+                continue
+            n = int(r["n"])
+            feats[r["label"]] = {
+                "L": dict(n=n, nnz=int(r["nnz_L"]), levels=int(r["levels_L"]) if r["kind"] == "L" else int(r["levels_L"]), maxlev=int(r["maxlev_L"]), maxrow=int(r["maxrow_L"])),
+                "U": dict(n=n, nnz=int(r["nnz_U"]), levels=None, maxlev=int(r["maxlev_U"]), maxrow=int(r["maxrow_U"])),
+            }
+            if r["kind"] == "LU":
+                feats[r["label"]]["U"]["levels"] = int(r["levels_U"])
+    for lab, d in feats.items():
+        if d["U"]["levels"] is None:
+            sys.exit(f"features of {lab}: no LU row (levels of U unknown)")
+    return feats
+
+
+def read_times(paths):
+    """(csv, label) -> {(path or 'cusparse', kind): (median_ms, setup_ms)}, and the labels in order"""
+    times, order = {}, []
+    for p in paths:
+        for r in csv.DictReader(open(p)):
+            key = None
+            if r["variant"] == CUSPARSE:
+                key = "cusparse"
+            for path, v in VARIANT.items():
+                if r["variant"] == v:
+                    key = path
+            if key is None or r["median_ms"] in ("", None):
+                continue
+            d = times.setdefault((p, r["label"]), {})
+            d[(key, r["kind"])] = (float(r["median_ms"]), float(r["setup_ms"]) if r["setup_ms"] not in ("", None) else None)
+            if r["label"] not in order:
+                order.append(r["label"])
+    return times, order
+
+
+# ---- the model --------------------------------------------------------------------------------------------------------------
+
+
+def fit(times, feats, exclude=None):
+    """constants per path: {'solve': [...], 'setup': [...]} fitted on every CSV row except the matrix exclude"""
+    model = {}
+    for path in PATHS:
+        A, b, As, bs = [], [], [], []
+        for (src, lab), d in times.items():
+            if lab == exclude or lab not in feats:
+                continue
+            fL, fU = feats[lab]["L"], feats[lab]["U"]
+            xL = solve_x(fL)
+            xLU = [a + c for a, c in zip(xL, solve_x(fU))]
+            sL = setup_x(fL)
+            sLU = [a + c for a, c in zip(sL, setup_x(fU))]
+            for kind, x, s in (("L", xL, sL), ("LU", xLU, sLU)):
+                if (path, kind) not in d:
+                    continue
+                t, su = d[(path, kind)]
+                A.append([v / t for v in x])
+                b.append(1.0)
+                if su is not None and su > 0:
+                    As.append([v / su for v in s])
+                    bs.append(1.0)
+        if not A:
+            continue
+        model[path] = {"solve": nnls(A, b), "setup": nnls(As, bs) if As else [0.0] * len(SETUP_TERMS)}
+    return model
+
+
+def predict(model, path, f, solves=None):
+    """predicted ms of one triangle: the solve, or setup + solves x solve"""
+    t = dot(model[path]["solve"], solve_x(f))
+    if solves:
+        t = dot(model[path]["setup"], setup_x(f)) + solves * t
+    return t
+
+
+def choose(model, f, cands, solves=None):
+    return min(cands, key=lambda p: predict(model, p, f, solves))
+
+
+LOCALITY_ONE_SUBGRAPH = 29056  # rows whose x fit in one block's shared memory on sm_90 (double): one sub-graph, one launch
+RULE = (4, "locality")  # the fallback rule of auto.c (SPTRSV_AUTO_CHAIN_ROWS): the best of search_rules() on the H100 data
+
+
+def fallback_rule(f, cands, rule=None):
+    """the rule without a model (the same in C, SpTrsvAutoRulePlace): sync-free, unless the triangle is close to a chain
+    (fewer than rule[0] rows per level on average), then rule[1] (locality only while the triangle fits one sub-graph,
+    else level)"""
+    th, alt = rule or RULE
+    mean = f["n"] / max(1, f["levels"])
+    if alt == "locality" and f["n"] > LOCALITY_ONE_SUBGRAPH:
+        alt = "level"
+    pref = ([alt] + [p for p in ["syncfree", "level", "element", "locality"] if p != alt]) if mean < th else ["syncfree", "level", "element", "locality"]
+    for p in pref:
+        if p in cands:
+            return p
+    return cands[0]
+
+
+def search_rules(times, feats, ref):
+    """score every rule (threshold, path for near chains): matrices within 10% of the best, then the mean log ratio"""
+    out = []
+    for th in (1, 2, 4, 8, 16, 32):
+        for alt in ("level", "locality", "element"):
+            rows = validate(times, feats, ref, rule=(th, alt))
+            ok, n, slow = summary(rows)
+            out.append((ok, -sum(math.log(r["ratio"]) for r in rows) / n, -th, th, alt, n, len(slow)))
+    out.sort(reverse=True)
+    return out
+
+
+def matrix_time(d, pL, pU, solves=None):
+    """measured (or composed) LU time of a per-triangle choice; None if a needed time is missing"""
+    def total(p, kind):
+        if (p, kind) not in d:
+            return None
+        t, su = d[(p, kind)]
+        if solves:
+            if su is None:
+                return None
+            return su + solves * t
+        return t
+
+    if pL == pU:
+        return total(pL, "LU"), False
+    a, b, c = total(pL, "L"), total(pU, "LU"), total(pU, "L")
+    if None in (a, b, c):
+        return None, True
+    return a + b - c, True
+
+
+def validate(times, feats, ref, solves=None, rule=None):
+    """leave-one-out over the matrices of the reference CSVs: rows (label, cands, chosen L/U, best, ratio, vs cusparse)"""
+    rows = []
+    for (src, lab), d in times.items():
+        if src not in ref or lab not in feats:
+            continue
+        cands = [p for p in PATHS if (p, "LU") in d and (p, "L") in d and (not solves or d[(p, "LU")][1] is not None)]
+        if not cands:
+            continue
+        if any(r["label"] == lab for r in rows):
+            continue  # the first reference CSV that has the matrix
+        model = None if rule else fit(times, feats, exclude=lab)
+        fL, fU = feats[lab]["L"], feats[lab]["U"]
+        if rule:
+            pL, pU = fallback_rule(fL, cands, rule), fallback_rule(fU, cands, rule)
+        else:
+            cm = [p for p in cands if p in model]
+            pL, pU = choose(model, fL, cm, solves), choose(model, fU, cm, solves)
+        t, mixed = matrix_time(d, pL, pU, solves)
+        tb = {p: matrix_time(d, p, p, solves)[0] for p in cands}
+        best = min(tb, key=tb.get)
+        cus = d.get(("cusparse", "LU"))
+        vs = None
+        if cus and t:
+            tc = cus[0] if not solves else (cus[1] + solves * cus[0] if cus[1] is not None else None)
+            vs = tc / t if tc else None
+        rows.append(dict(label=lab, src=src, cands=cands, pL=pL, pU=pU, mixed=mixed, t=t, best=best, tbest=tb[best], ratio=t / tb[best], vs=vs))
+    return rows
+
+
+def validate_lower(times, feats, ref):
+    """leave-one-out on the lower triangle alone (bench's kind L): the choice for L, its measured time, the best, cuSPARSE"""
+    rows, seen = [], set()
+    for (src, lab), d in times.items():
+        if src not in ref or lab not in feats or lab in seen:
+            continue
+        cands = [p for p in PATHS if (p, "L") in d]
+        if not cands:
+            continue
+        seen.add(lab)
+        model = fit(times, feats, exclude=lab)
+        p = choose(model, feats[lab]["L"], [c for c in cands if c in model])
+        best = min(cands, key=lambda c: d[(c, "L")][0])
+        t, tb = d[(p, "L")][0], d[(best, "L")][0]
+        cus = d.get(("cusparse", "L"))
+        rows.append(dict(label=lab, cands=cands, pL=p, pU=p, t=t, best=best, ratio=t / tb, vs=cus[0] / t if cus else None, vsbest=cus[0] / tb if cus else None))
+    return rows
+
+
+def summary(rows):
+    ok = sum(1 for r in rows if r["ratio"] <= TOL + 1e-12)
+    slow = [r["label"] for r in rows if r["vs"] is not None and r["vs"] < 1.0]
+    return ok, len(rows), slow
+
+
+def table(rows, title):
+    out = [f"**{title}**", "", "| matrix | candidates | chosen L / U | best | chosen / best | speed-up vs cuSPARSE |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        ch = r["pL"] if r["pL"] == r["pU"] else f"{r['pL']} / {r['pU']} (mixed)"
+        vs = f"{r['vs']:.2f}" if r["vs"] is not None else "-"
+        c = "all 4" if len(r["cands"]) == 4 else ",".join(r["cands"])
+        out.append(f"| {r['label']} | {c} | {ch} | {r['best']} | {r['ratio']:.3f} | {vs} |")
+    ok, n, slow = summary(rows)
+    out += ["", f"within 10% of the best: {ok} of {n} ({100.0 * ok / n:.0f}%); slower than cuSPARSE: {len(slow)}" + (f" ({', '.join(slow)})" if slow else ""), ""]
+    return "\n".join(out)
+
+
+def write_header(model, gpu, path, command):
+    lines = [
+        f"/* Cost model of the automatic path choice for the {gpu.upper()} (generated by examples/benchmarks/fit-auto-model.py; do not edit).",
+        f"   Refit: {command}",
+        "   solve_ms = sum_k solve[k] * x_k, x = (1, levels, nnz/1e6, n/1e6, levels * min(1, n/levels/1024), levels * nnz/n)",
+        "   setup_ms = sum_k setup[k] * y_k, y = (1, levels, nnz/1e6, n/1e6)   (nnz: strict entries of the triangle) */",
+        f"/* SPTRSV_AUTO_MODEL(path, solve constants, setup constants) */",
+    ]
+    for p in PATHS:
+        if p not in model:
+            continue
+        s = ", ".join(f"{v:.6e}" for v in model[p]["solve"])
+        u = ", ".join(f"{v:.6e}" for v in model[p]["setup"])
+        lines.append(f"SPTRSV_AUTO_MODEL({p}, SPTRSV_AUTO_SOLVE({s}), SPTRSV_AUTO_SETUP({u}))")
+    open(path, "w").write("\n".join(lines) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("csv", nargs="+", help="benchmark CSVs of one GPU model (bench -csv)")
+    ap.add_argument("--gpu", default="h100", help="GPU model name of the model file")
+    ap.add_argument("--features", action="append", default=[], help="CSV with the feature columns (auto-features.sh)")
+    ap.add_argument("--ref", action="append", default=[], help="CSV(s) whose matrices are validated (default: the first CSV)")
+    ap.add_argument("--write", help="write the model constants (fitted on every row) to this header")
+    a = ap.parse_args()
+    times, _ = read_times(a.csv)
+    feats = read_features(a.features + a.csv)
+    ref = a.ref or [a.csv[0]]
+    missing = sorted({lab for (_, lab) in times if lab not in feats})
+    if missing:
+        print(f"no features for {', '.join(missing)}: their rows are not used", file=sys.stderr)
+    command = "python3 examples/benchmarks/fit-auto-model.py " + " ".join(sys.argv[1:])
+    model = fit(times, feats)
+    print(f"# Automatic path choice: leave-one-out validation ({a.gpu})\n")
+    print(f"Command: `{command}`\n")
+    print("Constants fitted on every row (ms; solve terms " + ", ".join(SOLVE_TERMS) + "; setup terms " + ", ".join(SETUP_TERMS) + "):\n")
+    for p in PATHS:
+        if p in model:
+            print(f"- {p}: solve " + " ".join(f"{v:.3e}" for v in model[p]["solve"]) + "; setup " + " ".join(f"{v:.3e}" for v in model[p]["setup"]))
+    print()
+    rows = validate(times, feats, ref)
+    print(table(rows, "Solve time (the default: expected solves unknown), L then U"))
+    full = [r for r in rows if len(r["cands"]) == 4]
+    ok, n, slow = summary(full)
+    print(f"Matrices timed on every path: {ok} of {n} within 10% of the best ({100.0 * ok / max(1, n):.0f}%), slower than cuSPARSE: {len(slow)}" + (f" ({', '.join(slow)})" if slow else "") + "\n")
+    rl = validate_lower(times, feats, ref)
+    ok, n, slow = summary(rl)
+    detail = "".join(f"; {r['label']}: {r['pL']} {r['vs']:.2f}x cuSPARSE, the best path ({r['best']}) {r['vsbest']:.2f}x" for r in rl if r["vs"] is not None and r["vs"] < 1.0)
+    print(f"The lower triangle alone (kind L): {ok} of {n} within 10% of the best, slower than cuSPARSE: {len(slow)}{detail}\n")
+    rr = validate(times, feats, ref, rule=RULE)
+    ok, n, slow = summary(rr)
+    print(f"Fallback rule (no model: sync-free, unless fewer than {RULE[0]} rows per level: then {RULE[1]} up to {LOCALITY_ONE_SUBGRAPH} rows, level above): {ok} of {n} within 10% of the best, slower than cuSPARSE: {len(slow)}" + (f" ({', '.join(slow)})" if slow else "") + "\n")
+    print("Rules searched (sync-free unless fewer than T rows per level, then P), best first: " + "; ".join(f"T={th} {alt}: {ok}/{n}, mean ratio {math.exp(-g):.3f}" for ok, g, _, th, alt, n, _s in search_rules(times, feats, ref)[:6]) + "\n")
+    for k in SOLVE_COUNTS:
+        rk = validate(times, feats, ref, solves=k)
+        ok, n, slow = summary(rk)
+        worst = max(rk, key=lambda r: r["ratio"])
+        print(f"Setup + {k} solves: {ok} of {n} within 10% of the best, slower than cuSPARSE (setup + {k} solves): {len(slow)}" + (f" ({', '.join(slow)})" if slow else "") + f"; worst {worst['label']} {worst['ratio']:.2f} ({worst['pL']}/{worst['pU']} vs {worst['best']})\n")
+    if a.write:
+        write_header(model, a.gpu, a.write, command)
+        print(f"wrote {a.write}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+/* SpTrsvAuto: the automatic path choice of MatSolverType sptrsv (private to the plugin)
+
+   One chooser for every triangle: the features of the triangle (its level analysis: SpTrsvStats), a cost model per
+   path with constants fitted once per GPU model from the benchmark CSVs (src/mat/paths/auto_models/<gpu>.h, written by
+   examples/benchmarks/fit-auto-model.py), or a fixed rule when no model fits the device. The chooser ranks the candidate
+   paths; the factor (factormat.c) takes the first whose analysis and setup accept the triangle.
+*/
+#pragma once
+#include <sptrsv/backend.h>
+
+#define SPTRSV_AUTO_NSOLVE   6 /* solve terms: 1, levels, nnz/1e6, n/1e6, levels * min(1, n/levels/1024), levels * nnz/n */
+#define SPTRSV_AUTO_NSETUP   4 /* setup terms: 1, levels, nnz/1e6, n/1e6 */
+#define SPTRSV_AUTO_MAXPATHS 8
+
+/* the constants of one path in one GPU model (milliseconds) */
+typedef struct {
+  const char *path;
+  PetscReal   solve[SPTRSV_AUTO_NSOLVE];
+  PetscReal   setup[SPTRSV_AUTO_NSETUP];
+} SpTrsvAutoCost;
+
+/* a GPU model's cost model: its name (-mat_sptrsv_auto_model), the text its device name contains, its constants */
+typedef struct {
+  const char           *name;
+  const char           *device;
+  const SpTrsvAutoCost *cost;
+  PetscInt              ncost;
+} SpTrsvAutoModel;
+
+/* what the chooser decided for one triangle, and why (for -ksp_view) */
+typedef struct {
+  SpTrsvStats            f;     /* the features: the level analysis of the triangle */
+  const SpTrsvAutoModel *model; /* NULL: the fallback rule (or the host rule) */
+  PetscInt               nsolves; /* expected solves (0: unknown, solve time only) */
+  PetscInt               ncand;
+  SpTrsvPath             cand[SPTRSV_AUTO_MAXPATHS];     /* the candidates, best first */
+  PetscReal              solve_ms[SPTRSV_AUTO_MAXPATHS]; /* predictions (model only) */
+  PetscReal              setup_ms[SPTRSV_AUTO_MAXPATHS];
+  PetscBool              rejected[SPTRSV_AUTO_MAXPATHS]; /* its analysis or setup refused the triangle */
+  char                   rejected_why[SPTRSV_AUTO_MAXPATHS][128];
+  SpTrsvPath             chosen;
+  char                   reason[160];
+} SpTrsvAutoChoice;
+
+/* the options of the automatic choice (read by the factor with its prefix) */
+typedef struct {
+  PetscInt  nsolves;                        /* -mat_sptrsv_expected_solves (0: unknown) */
+  PetscInt  ncand;                          /* -mat_sptrsv_auto_candidates (0: every path) */
+  SpTrsvPath cand[SPTRSV_AUTO_MAXPATHS];
+  char      model[32];                      /* -mat_sptrsv_auto_model: auto, none or a model's name */
+} SpTrsvAutoOptions;
+
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoModelFind(const char *, const SpTrsvAutoModel **);        /* by name ("none": NULL); error naming the models */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoModelForDevice(const char *, const SpTrsvAutoModel **);   /* the model whose device text the name contains, or NULL */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoModelNames(char *, size_t);                              /* "h100" ..., for messages and -help */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoFeatures(const SpTrsvOp *, SpTrsvStats *);               /* one host level analysis */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoPredict(const SpTrsvAutoModel *, SpTrsvPath, const SpTrsvStats *, PetscReal *, PetscReal *); /* solve, setup ms; -1: no constants */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoRank(const SpTrsvAutoModel *, PetscBool, const SpTrsvStats *, PetscInt, PetscInt, const SpTrsvPath[], SpTrsvAutoChoice *);
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoReject(SpTrsvAutoChoice *, PetscInt, const char *);       /* candidate k refused the triangle: the next one */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoView(const SpTrsvAutoChoice *, PetscViewer);
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoOptionsRead(SpTrsvOptionItems, PetscObject, SpTrsvAutoOptions *);
