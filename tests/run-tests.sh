@@ -613,7 +613,7 @@ run_test gs/multicolor-galerkin-auto-view ours_grep ex45 "-da_grid_x 17 -da_grid
 run_test gs/multicolor-galerkin-dmda-fails ours_fails ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -ksp_type cg -pc_type mg -pc_mg_levels 3 -pc_mg_galerkin -mg_levels_pc_type gs -mg_levels_pc_gs_ordering multicolor -mg_levels_pc_gs_coloring dmda" "pc_gs_coloring dmda: the DMDA's rule \(star stencil of width 1, 1 components per node\) gives local row"
 run_test gs/options-file-mg-multicolor gs_mc_converges 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -ksp_type cg -pc_mg_levels 3 -options_file $ROOT/petscconf-snippets/gs-mg-multicolor.opts" 10
 run_test gs/multicolor-dmda-no-dm-fails ours_fails ex2 "-m 10 -n 10 -pc_type gs $MC -pc_gs_coloring dmda" "-pc_gs_coloring dmda needs a DMDA on the PC"
-run_test gs/multicolor-help ours_grep ex2 "-m 30 -n 30 -pc_type gs -help" "-pc_gs_ordering <now exact : formerly exact> Order of the rows" "\(choose one of\) exact multicolor"
+run_test gs/multicolor-help ours_grep ex2 "-m 30 -n 30 -pc_type gs -help" "-pc_gs_ordering <now exact : formerly exact> Order of the rows" "\(choose one of\) exact multicolor" "-pc_gs_coloring <now auto : formerly auto> Multicolor: the colouring" "\(choose one of\) auto natural jp dmda"
 run_test gs/multicolor-bad-value ours_fails ex2 "-m 10 -n 10 -pc_type bjacobi -sub_pc_type gs -sub_pc_gs_ordering colour" "Unknown option colour for -sub_pc_gs_ordering"
 
 OURS="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv_level"

@@ -643,8 +643,9 @@ PetscErrorCode PCGSSetIterations(PC pc, PetscInt its)
    on stencil matrices) with the newest values of the other colours: it is exactly `PCSOR`'s sweep of the
    colour-permuted matrix, not of the matrix itself, so iteration counts differ (often a few more). Type,
    omega, iterations, local iterations, the diagonal shift and the transposed application keep their meaning;
-   -pc_gs_scheduler and -pc_gs_format apply to the exact ordering only. The colouring is made once per nonzero
-   pattern; new values on the same pattern are one gather, on the GPU from a MATSEQAIJCUSPARSE's device values.
+   -pc_gs_scheduler and -pc_gs_format apply to the exact ordering only. The colouring (-pc_gs_coloring) and the
+   colour-ordered storage are made once per nonzero pattern, on the GPU for the CUDA backend; new values on the same
+   pattern are one gather, on the GPU from a MATSEQAIJCUSPARSE's device values.
 
    Level: intermediate
 
@@ -694,6 +695,8 @@ PetscErrorCode PCGSSetScheduler(PC pc, const char scheduler[])
 .  -pc_gs_diagonal_shift <shift> - added to the diagonal
 .  -pc_gs_ordering <exact,multicolor> - natural row order (PCSOR's iterates) or colour by colour (one launch per
                   colour, `PCGSSetOrdering()`)
+.  -pc_gs_coloring <auto,natural,jp,dmda> - multicolor: the colouring (auto: the rule of the PC's DMDA when it colours
+                  the matrix, else jp, a parallel greedy colouring made on the GPU for the CUDA backend)
 .  -pc_gs_scheduler <level,element,auto> - scheduling of the rows (auto: element on the GPU)
 .  -pc_gs_format <csr,csc> - rows (fused sweeps, in place for structurally symmetric patterns, else
                              from a copy of the old iterate) or columns (right-hand side update + solve)
