@@ -19,6 +19,13 @@
 #define SPTRSV_CUDA_ROW_BLOCK          256
 #define SPTRSV_CUDA_GRAPH_MIN_LAUNCHES 2
 
+/* blocks of SPTRSV_CUDA_VEC_BLOCK threads for a grid-stride loop over n items (at least 1, at most 65536) */
+static inline unsigned int SpTrsvCUDAVecGrid(PetscInt n)
+{
+  const PetscInt64 blocks = ((PetscInt64)n + SPTRSV_CUDA_VEC_BLOCK - 1) / SPTRSV_CUDA_VEC_BLOCK;
+  return (unsigned int)PetscMax(1, PetscMin(blocks, (PetscInt64)65536));
+}
+
 /* the rest R of a sweep solver (see SpTrsvSolver in backend.h), rows stored in the triangle's schedule
    order like T: the entries of row order[k] are ptr[k] .. ptr[k+1]-1. Unused (NULL) for a plain
    triangle. */

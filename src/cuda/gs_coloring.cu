@@ -23,12 +23,6 @@
 #include <climits>
 #include <cub/cub.cuh>
 
-static unsigned int SpTrsvColGrid(PetscInt n)
-{
-  const PetscInt64 blocks = ((PetscInt64)n + SPTRSV_CUDA_VEC_BLOCK - 1) / SPTRSV_CUDA_VEC_BLOCK;
-  return (unsigned int)PetscMax(1, PetscMin(blocks, (PetscInt64)65536));
-}
-
 __global__ void SpTrsvColGridKernel(int n, SpTrsvGrid grid, int *__restrict__ color)
 {
   for (size_t r = (size_t)blockIdx.x * blockDim.x + threadIdx.x; r < (size_t)n; r += (size_t)gridDim.x * blockDim.x) color[r] = (int)SpTrsvGridColor(&grid, (PetscInt)r);
@@ -135,18 +129,18 @@ static PetscErrorCode SpTrsvCUDAColoringJP(PetscInt n, const int *ia, const int 
   SpTrsvCUDACall(cudaMemsetAsync(ti, 0, (size_t)(n + 1) * sizeof(int), st));
   SpTrsvCUDACall(cudaMemsetAsync(fill, 0, (size_t)n * sizeof(int), st));
   SpTrsvCUDACall(cudaMemsetAsync(color, 0xff, (size_t)n * sizeof(int), st)); /* -1: uncoloured */
-  SpTrsvColCountKernel<<<SpTrsvColGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)n, ia, ja, ti);
+  SpTrsvColCountKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)n, ia, ja, ti);
   SpTrsvCUDACheckLaunch();
   SpTrsvCUDACall(cub::DeviceScan::InclusiveSum(NULL, bytes, ti, ti, (int)n + 1, st));
   SpTrsvCUDACall(cudaMalloc(&temp, bytes));
   SpTrsvCUDACall(cub::DeviceScan::InclusiveSum(temp, bytes, ti, ti, (int)n + 1, st));
-  SpTrsvColFillKernel<<<SpTrsvColGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)n, ia, ja, ti, fill, tj);
+  SpTrsvColFillKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)n, ia, ja, ti, fill, tj);
   SpTrsvCUDACheckLaunch();
   SpTrsvCUDACall(cudaMemsetAsync(cnt + 1, 0, sizeof(int), st));
   for (*rounds = 0;; (*rounds)++) {
     PetscCheck(*rounds <= n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The GPU colouring did not end after %" PetscInt_FMT " rounds (%d rows left)", *rounds, h[0]);
     SpTrsvCUDACall(cudaMemsetAsync(cnt, 0, sizeof(int), st));
-    SpTrsvColJPKernel<<<SpTrsvColGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)n, ia, ja, ti, tj, color, cnt, cnt + 1);
+    SpTrsvColJPKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)n, ia, ja, ti, tj, color, cnt, cnt + 1);
     SpTrsvCUDACheckLaunch();
     SpTrsvCUDACall(cudaMemcpyAsync(h, cnt, 2 * sizeof(int), cudaMemcpyDeviceToHost, st));
     SpTrsvCUDACall(cudaStreamSynchronize(st));
@@ -177,11 +171,11 @@ PetscErrorCode SpTrsvCUDAColoring(PetscInt n, const int *ia, const int *ja, SpTr
   if (type == SPTRSV_COLORING_DMDA) {
     int *bad = NULL, hbad = INT_MAX;
 
-    SpTrsvColGridKernel<<<SpTrsvColGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)n, *grid, color);
+    SpTrsvColGridKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)n, *grid, color);
     SpTrsvCUDACheckLaunch();
     SpTrsvCUDACall(cudaMalloc((void **)&bad, sizeof(int)));
     SpTrsvCUDACall(cudaMemcpyAsync(bad, &hbad, sizeof(int), cudaMemcpyHostToDevice, st));
-    SpTrsvColCheckKernel<<<SpTrsvColGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)n, ia, ja, color, bad);
+    SpTrsvColCheckKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)n, ia, ja, color, bad);
     SpTrsvCUDACheckLaunch();
     SpTrsvCUDACall(cudaMemcpyAsync(&hbad, bad, sizeof(int), cudaMemcpyDeviceToHost, st));
     SpTrsvCUDACall(cudaStreamSynchronize(st));

@@ -242,9 +242,9 @@ PetscErrorCode SpTrsvCUDAMCCreateFromColors(SpTrsvMC mc, const int *ia, const in
   SpTrsvCUDACall(cudaMemcpyAsync(cnt + ncolors, &hmiss, sizeof(int), cudaMemcpyHostToDevice, st));
   SpTrsvCUDACall(cudaMemsetAsync(len + n, 0, sizeof(int), st));
   if (n) {
-    SpTrsvMCIotaKernel<<<SpTrsvCUDAGSGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, rows);
+    SpTrsvMCIotaKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, rows);
     SpTrsvCUDACheckLaunch();
-    SpTrsvMCCountKernel<<<SpTrsvCUDAGSGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, color, cnt);
+    SpTrsvMCCountKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, color, cnt);
     SpTrsvCUDACheckLaunch();
     /* stable: the rows of a colour stay ascending */
     SpTrsvCUDACall(cub::DeviceRadixSort::SortPairs(NULL, bytes, color, keys, rows, g->perm, n, 0, endbit, st));
@@ -252,7 +252,7 @@ PetscErrorCode SpTrsvCUDAMCCreateFromColors(SpTrsvMC mc, const int *ia, const in
     bytes = PetscMax(bytes, b2);
     SpTrsvCUDACall(cudaMalloc(&temp, bytes));
     SpTrsvCUDACall(cub::DeviceRadixSort::SortPairs(temp, bytes, color, keys, rows, g->perm, n, 0, endbit, st));
-    SpTrsvMCLengthKernel<<<SpTrsvCUDAGSGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, ia, ja, g->perm, len, g->dmap, cnt + ncolors);
+    SpTrsvMCLengthKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, ia, ja, g->perm, len, g->dmap, cnt + ncolors);
     SpTrsvCUDACheckLaunch();
     SpTrsvCUDACall(cub::DeviceScan::ExclusiveSum(temp, bytes, len, g->ptr, n + 1, st));
   } else SpTrsvCUDACall(cudaMemsetAsync(g->ptr, 0, sizeof(int), st));
@@ -282,7 +282,7 @@ PetscErrorCode SpTrsvCUDAMCCreateFromColors(SpTrsvMC mc, const int *ia, const in
   SpTrsvCUDACall(cudaMalloc((void **)&g->idx, (size_t)(nnz + 1) * sizeof(int)));
   SpTrsvCUDACall(cudaMalloc((void **)&g->vmap, (size_t)(nnz + 1) * sizeof(int)));
   if (n) {
-    SpTrsvMCFillKernel<<<SpTrsvCUDAGSGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, ia, ja, g->perm, g->ptr, g->idx, g->vmap);
+    SpTrsvMCFillKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, ia, ja, g->perm, g->ptr, g->idx, g->vmap);
     SpTrsvCUDACheckLaunch();
   }
   PetscCall(SpTrsvMCFinishDevice(mc, g));

@@ -3,13 +3,7 @@
    index maps of an ordering, NaN/Inf values and MatSOR's failing diagonals flagged for the host to name.
 */
 #include "gs_values.h"
-#include "device_tri.h" /* SPTRSV_CUDA_VEC_BLOCK */
-
-unsigned int SpTrsvCUDAGSGrid(PetscInt n)
-{
-  const PetscInt64 blocks = ((PetscInt64)n + SPTRSV_CUDA_VEC_BLOCK - 1) / SPTRSV_CUDA_VEC_BLOCK;
-  return (unsigned int)PetscMax(1, PetscMin(blocks, (PetscInt64)65536));
-}
+#include "device_tri.h" /* SPTRSV_CUDA_VEC_BLOCK, SpTrsvCUDAVecGrid() */
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
 /* val[q] = a[map[q]]; a non-finite value sets the flag */
@@ -36,14 +30,14 @@ __global__ void SpTrsvGSInvDiagKernel(int n, const int *__restrict__ dmap, const
 cudaError_t SpTrsvCUDALaunchGSGather(int nnz, const int *map, const PetscScalar *a, PetscScalar *val, int *flag, cudaStream_t st)
 {
   if (!nnz) return cudaSuccess;
-  SpTrsvGSGatherKernel<<<SpTrsvCUDAGSGrid(nnz), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(nnz, map, a, val, flag);
+  SpTrsvGSGatherKernel<<<SpTrsvCUDAVecGrid(nnz), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(nnz, map, a, val, flag);
   return cudaGetLastError();
 }
 
 cudaError_t SpTrsvCUDALaunchGSInvDiag(int n, const int *dmap, const PetscScalar *a, PetscScalar *idiag, PetscReal omega, PetscReal shift, int plain, int *flag, cudaStream_t st)
 {
   if (!n) return cudaSuccess;
-  SpTrsvGSInvDiagKernel<<<SpTrsvCUDAGSGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, dmap, a, idiag, omega, shift, plain, flag);
+  SpTrsvGSInvDiagKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, dmap, a, idiag, omega, shift, plain, flag);
   return cudaGetLastError();
 }
 #else /* complex or exotic scalars: the CUDA backend reports itself unavailable, nothing here is called */

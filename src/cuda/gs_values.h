@@ -12,7 +12,5 @@
 #pragma once
 #include "cuda_check.h"
 
-/* blocks of SPTRSV_CUDA_VEC_BLOCK threads for a grid-stride loop over n items (at least 1, at most 65536) */
-unsigned int SpTrsvCUDAGSGrid(PetscInt);
 cudaError_t  SpTrsvCUDALaunchGSGather(int, const int *, const PetscScalar *, PetscScalar *, int *, cudaStream_t);
 cudaError_t  SpTrsvCUDALaunchGSInvDiag(int, const int *, const PetscScalar *, PetscScalar *, PetscReal, PetscReal, int, int *, cudaStream_t);

@@ -53,12 +53,6 @@ __global__ void SpTrsvScatterKernel(PetscInt n, const int *perm, const PetscScal
 
 /* ---- launchers ----------------------------------------------------------------------------------- */
 
-static unsigned int SpTrsvVecGrid(PetscInt n)
-{
-  const PetscInt64 blocks = ((PetscInt64)n + SPTRSV_CUDA_VEC_BLOCK - 1) / SPTRSV_CUDA_VEC_BLOCK;
-  return (unsigned int)PetscMax(1, PetscMin(blocks, (PetscInt64)65536)); /* grid-stride loops do the rest */
-}
-
 cudaError_t SpTrsvCUDALaunchSweepRHS(const SpTrsvCUDATri *t, PetscInt n, SpTrsvCUDAVecPtrs v, PetscScalar *w, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
 {
   const int          K    = t->rest.K;
@@ -69,7 +63,7 @@ cudaError_t SpTrsvCUDALaunchSweepRHS(const SpTrsvCUDATri *t, PetscInt n, SpTrsvC
 
 cudaError_t SpTrsvCUDALaunchCopyRHS(PetscInt n, const PetscScalar *w, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
 {
-  SpTrsvCopyKernel<<<SpTrsvVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, w, v, vp);
+  SpTrsvCopyKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, w, v, vp);
   return cudaGetLastError();
 }
 
@@ -81,19 +75,19 @@ cudaError_t SpTrsvCUDALaunchSetVecPtrs(SpTrsvCUDAVecPtrs *vp, SpTrsvCUDAVecPtrs 
 
 cudaError_t SpTrsvCUDALaunchPointwiseMult(PetscInt n, const PetscScalar *d, const PetscScalar *x, PetscScalar *y, cudaStream_t st)
 {
-  SpTrsvPointwiseMultKernel<<<SpTrsvVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, d, x, y);
+  SpTrsvPointwiseMultKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, d, x, y);
   return cudaGetLastError();
 }
 
 cudaError_t SpTrsvCUDALaunchGather(PetscInt n, const int *perm, const PetscScalar *x, PetscScalar *y, cudaStream_t st)
 {
-  SpTrsvGatherKernel<<<SpTrsvVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, perm, x, y);
+  SpTrsvGatherKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, perm, x, y);
   return cudaGetLastError();
 }
 
 cudaError_t SpTrsvCUDALaunchScatter(PetscInt n, const int *perm, const PetscScalar *x, PetscScalar *y, cudaStream_t st)
 {
-  SpTrsvScatterKernel<<<SpTrsvVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, perm, x, y);
+  SpTrsvScatterKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, perm, x, y);
   return cudaGetLastError();
 }
 
