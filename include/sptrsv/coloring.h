@@ -2,6 +2,7 @@
    src/mat/gs/coloring.c, and its GPU twin in src/cuda/gs_coloring.cu) */
 #pragma once
 #include <sptrsv/compat.h>
+#include <petscdm.h>
 
 /*
    The graph of a square CSR pattern (ia, ja) is symmetrized: rows r and c are adjacent when (r, c) or (c, r)
@@ -103,6 +104,7 @@ static inline SPTRSV_HOST_DEVICE PetscInt SpTrsvGridColor(const SpTrsvGrid *g, P
 SPTRSV_INTERN PetscErrorCode SpTrsvColoringGreedy(PetscInt, const PetscInt *, const PetscInt *, const PetscInt *, PetscInt *, PetscInt *);
 SPTRSV_INTERN PetscErrorCode SpTrsvColoringJP(PetscInt, const PetscInt *, const PetscInt *, PetscInt *, PetscInt *);
 SPTRSV_INTERN PetscErrorCode SpTrsvColoringGridRule(const SpTrsvGrid *, PetscInt, PetscInt *, PetscInt *);
+SPTRSV_INTERN PetscErrorCode SpTrsvGridFromDM(DM, PetscInt, SpTrsvGrid *);
 SPTRSV_INTERN PetscErrorCode SpTrsvColoringCheck(PetscInt, const PetscInt *, const PetscInt *, const PetscInt *, PetscInt *);
 SPTRSV_INTERN PetscErrorCode SpTrsvColoringOrder(PetscInt, PetscInt *, const PetscInt *, PetscInt *, PetscInt *);
 

@@ -319,7 +319,6 @@ PetscErrorCode SpTrsvCUDAMCColorAndCreate(SpTrsvMC mc, const int *ia, const int 
   } else {
     SpTrsvCUDACall(cudaMalloc((void **)&color, (size_t)(mc->n + 1) * sizeof(int)));
     if (spec->grid.dim > 0 && (type == SPTRSV_COLORING_DMDA || type == SPTRSV_COLORING_AUTO)) {
-      PetscCheck((PetscInt64)spec->grid.xm * spec->grid.ym * spec->grid.zm * spec->grid.dof == (PetscInt64)mc->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The DMDA has %" PetscInt_FMT " local rows, the matrix %" PetscInt_FMT, spec->grid.xm * spec->grid.ym * spec->grid.zm * spec->grid.dof, mc->n);
       PetscCall(SpTrsvCUDAColoring(mc->n, ia, ja, SPTRSV_COLORING_DMDA, &spec->grid, color, &nc, &bad, &rounds));
       if (bad < 0) type = SPTRSV_COLORING_DMDA;
       else {

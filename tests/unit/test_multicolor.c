@@ -94,22 +94,10 @@ static PetscErrorCode Colour(Mat A, PetscInt *ncolors, PetscInt **perm)
     PetscCall(SpTrsvColoringJP(n, ia, ja, ncolors, color));
     PetscCall(CheckJPGreedy(n, ia, ja, color));
   } else {
-    SpTrsvGrid      g;
-    PetscInt        dim, dof, sw, xs, ys, zs, xm, ym, zm;
-    DMDAStencilType st;
+    SpTrsvGrid g;
 
-    PetscCall(DMDAGetInfo(pcdm, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, NULL, NULL, NULL, &st));
-    PetscCall(DMDAGetCorners(pcdm, &xs, &ys, &zs, &xm, &ym, &zm));
-    g.dim = dim;
-    g.dof = dof;
-    g.s   = sw;
-    g.box = (PetscBool)(st == DMDA_STENCIL_BOX);
-    g.xs  = xs;
-    g.ys  = ys;
-    g.zs  = zs;
-    g.xm  = xm;
-    g.ym  = ym;
-    g.zm  = zm;
+    PetscCall(SpTrsvGridFromDM(pcdm, n, &g));
+    EXPECT(g.dim > 0, "the DMDA's grid does not describe the matrix's %" PetscInt_FMT " rows", n);
     PetscCall(SpTrsvColoringGridRule(&g, n, ncolors, color));
   }
   PetscCall(SpTrsvColoringCheck(n, ia, ja, color, &bad));

@@ -4,6 +4,7 @@
    (src/cuda/gs_coloring.cu) give the same colours.
 */
 #include <sptrsv/coloring.h>
+#include <petscdmda.h>
 
 const char *const SpTrsvColoringTypes[] = {"auto", "natural", "jp", "dmda", "SpTrsvColoringType", "SPTRSV_COLORING_", NULL};
 
@@ -81,6 +82,33 @@ PetscErrorCode SpTrsvColoringGridRule(const SpTrsvGrid *grid, PetscInt n, PetscI
   PetscCheck(grid->dim > 0 && (PetscInt64)grid->xm * grid->ym * grid->zm * grid->dof == (PetscInt64)n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The DMDA has %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " local nodes with %" PetscInt_FMT " components, the matrix %" PetscInt_FMT " local rows", grid->xm, grid->ym, grid->zm, grid->dof, n);
   for (PetscInt r = 0; r < n; r++) color[r] = SpTrsvGridColor(grid, r);
   *ncolors = SpTrsvGridColors(grid);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SpTrsvGridFromDM - the local box of dm when it is a DMDA whose local rows number nrows; grid->dim = 0 otherwise */
+PetscErrorCode SpTrsvGridFromDM(DM dm, PetscInt nrows, SpTrsvGrid *grid)
+{
+  PetscBool       isda = PETSC_FALSE;
+  PetscInt        dim, dof, s, xs, ys, zs, xm, ym, zm;
+  DMDAStencilType st;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(grid, sizeof(*grid)));
+  if (dm) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  if (!isda) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMDAGetInfo(dm, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &s, NULL, NULL, NULL, &st));
+  PetscCall(DMDAGetCorners(dm, &xs, &ys, &zs, &xm, &ym, &zm));
+  if ((PetscInt64)xm * ym * zm * dof != (PetscInt64)nrows || dim < 1) PetscFunctionReturn(PETSC_SUCCESS); /* not the DM's rows */
+  grid->dim = dim;
+  grid->dof = dof;
+  grid->s   = s;
+  grid->box = (PetscBool)(st == DMDA_STENCIL_BOX);
+  grid->xs  = xs;
+  grid->ys  = ys;
+  grid->zs  = zs;
+  grid->xm  = xm;
+  grid->ym  = ym;
+  grid->zm  = zm;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

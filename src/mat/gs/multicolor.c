@@ -99,7 +99,6 @@ static PetscErrorCode SpTrsvMCColorHost(SpTrsvMC mc, const SpTrsvColoringSpec *s
   SpTrsvColoringType type = spec->type;
 
   PetscFunctionBegin;
-  PetscCheck(type != SPTRSV_COLORING_DMDA || spec->grid.dim > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "%s dmda needs a DMDA on the PC (KSPSetDM(), PCSetDM()) whose local rows are the matrix's", option);
   if (spec->grid.dim > 0 && (type == SPTRSV_COLORING_DMDA || type == SPTRSV_COLORING_AUTO)) {
     PetscInt bad;
 
@@ -127,7 +126,6 @@ static PetscErrorCode SpTrsvMCCreateOnDevice(SpTrsvMC mc, Mat A, const SpTrsvCol
     const PetscInt *dia = NULL, *dja = NULL;
     PetscInt       *hcolor = NULL, nc = 0;
 
-    PetscCheck(spec->type != SPTRSV_COLORING_DMDA || spec->grid.dim > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "%s dmda needs a DMDA on the PC (KSPSetDM(), PCSetDM()) whose local rows are the matrix's", option);
   #if defined(PETSC_HAVE_CUDA)
     {
       PetscBool cusp = PETSC_FALSE;
@@ -167,6 +165,10 @@ PetscErrorCode SpTrsvMCCreate(Mat A, PetscReal omega, PetscReal shift, const SpT
   PetscErrorCode  ierr;
 
   PetscFunctionBegin;
+  /* the grid, for both backends: given for dmda, and describing the matrix's rows */
+  PetscCall(MatGetSize(A, &n, NULL));
+  PetscCheck(spec->type != SPTRSV_COLORING_DMDA || spec->grid.dim > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "%s dmda needs a DMDA on the PC (KSPSetDM(), PCSetDM()) whose local rows are the matrix's", option);
+  PetscCheck(spec->grid.dim <= 0 || (PetscInt64)spec->grid.xm * spec->grid.ym * spec->grid.zm * spec->grid.dof == (PetscInt64)n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The DMDA has %" PetscInt_FMT " local rows, the matrix %" PetscInt_FMT, spec->grid.xm * spec->grid.ym * spec->grid.zm * spec->grid.dof, n);
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot get the rows of the matrix");
   PetscCall(SpTrsvMCNew(n, omega, shift, backend, use_graph, PETSC_FALSE, &mc));

@@ -5,7 +5,6 @@
 */
 #include <sptrsv/gs.h>
 #include <petsc/private/pcimpl.h>
-#include <petscdmda.h>
 
 const char *const PCGSTypes[]      = {"", "forward", "backward", "symmetric", "PCGSType", "PC_GS_", NULL};
 const char *const PCGSOrderings[]  = {"exact", "multicolor", "PCGSOrdering", "PC_GS_ORDERING_", NULL};
@@ -116,34 +115,6 @@ static PetscErrorCode PCGSFailed_Private(PC pc, Vec y, PetscBool *failed)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the local box of the PC's DMDA when its rows are those of Aloc (the dmda colouring rule); grid->dim = 0 otherwise */
-static PetscErrorCode PCGSGetGrid_Private(PC pc, Mat Aloc, SpTrsvGrid *grid)
-{
-  PetscBool       isda = PETSC_FALSE;
-  PetscInt        dim, dof, s, xs, ys, zs, xm, ym, zm, m;
-  DMDAStencilType st;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMemzero(grid, sizeof(*grid)));
-  if (pc->dm) PetscCall(PetscObjectTypeCompare((PetscObject)pc->dm, DMDA, &isda));
-  if (!isda) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(DMDAGetInfo(pc->dm, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &s, NULL, NULL, NULL, &st));
-  PetscCall(DMDAGetCorners(pc->dm, &xs, &ys, &zs, &xm, &ym, &zm));
-  PetscCall(MatGetLocalSize(Aloc, &m, NULL));
-  if ((PetscInt64)xm * ym * zm * dof != (PetscInt64)m || dim < 1) PetscFunctionReturn(PETSC_SUCCESS); /* not the DM's rows */
-  grid->dim = dim;
-  grid->dof = dof;
-  grid->s   = s;
-  grid->box = (PetscBool)(st == DMDA_STENCIL_BOX);
-  grid->xs  = xs;
-  grid->ys  = ys;
-  grid->zs  = zs;
-  grid->xm  = xm;
-  grid->ym  = ym;
-  grid->zm  = zm;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode PCSetUp_GS(PC pc)
 {
   PC_GS    *jac = (PC_GS *)pc->data;
@@ -170,9 +141,11 @@ static PetscErrorCode PCSetUp_GS(PC pc)
     PetscCall(SpTrsvPathFind(automatic ? (jac->backend->memtype == PETSC_MEMTYPE_HOST ? "level" : "element") : jac->scheduler, &jac->path));
     if (jac->ordering == PC_GS_ORDERING_MULTICOLOR) {
       SpTrsvColoringSpec spec;
+      PetscInt           m;
 
       spec.type = jac->coloring;
-      PetscCall(PCGSGetGrid_Private(pc, Aloc, &spec.grid));
+      PetscCall(MatGetLocalSize(Aloc, &m, NULL));
+      PetscCall(SpTrsvGridFromDM(pc->dm, m, &spec.grid)); /* the dmda rule's grid, when the PC's DMDA has Aloc's rows */
       PetscCall(SpTrsvOptionName((PetscObject)pc, "pc_gs_coloring", jac->coloring_option, sizeof(jac->coloring_option)));
       PetscCall(SpTrsvGSCreateMulticolor(Aloc, jac->omega, jac->shift, jac->backend, &jac->opts, &spec, jac->coloring_option, &jac->gs));
     }
