@@ -30,6 +30,11 @@ struct _n_SpTrsvTri {
   PetscInt     state;        /* bumped by SpTrsvTriValuesChanged() */
   PetscBool    values_unset; /* a and idiag not written yet (SpTrsvTriSetPatternTrusted() without zeroing): a copy made
                                 now is dead, the numeric phase refreshes every copy; cleared by SpTrsvTriValuesChanged() */
+  /* supernode partition known from the factorization (a supernodal direct solver), NULL when none: supernode k holds
+     rows/columns [super[k], super[k+1]), nsuper + 1 entries, super[0] = 0, super[nsuper] = n; owned by T
+     (SpTrsvTriSetSupernodes()); a path that groups rows or columns into dense blocks may use it as a hint */
+  PetscInt  nsuper;
+  PetscInt *super;
 };
 
 /*
@@ -47,6 +52,8 @@ typedef struct {
   const PetscInt    *ci, *cj; /* columns of op(T) */
   const PetscScalar *ca;
   const PetscScalar *idiag;
+  PetscInt           nsuper; /* T's supernode partition (the same for op(T) = T^T); 0 and NULL when none is known */
+  const PetscInt    *super;
 } SpTrsvOp;
 
 SPTRSV_INTERN PetscErrorCode SpTrsvTriCreate(PetscInt, SpTrsvUplo, PetscBool, SpTrsvTri *);
@@ -58,4 +65,5 @@ SPTRSV_INTERN PetscErrorCode SpTrsvTriGetOp(SpTrsvTri, PetscBool, SpTrsvOp *);
 SPTRSV_INTERN PetscErrorCode SpTrsvTriCheckPattern(SpTrsvTri);
 SPTRSV_INTERN PetscErrorCode SpTrsvTriCheckValues(SpTrsvTri);
 SPTRSV_INTERN PetscErrorCode SpTrsvTriFindNonFinite(SpTrsvTri, PetscInt *, PetscInt *);
+SPTRSV_INTERN PetscErrorCode SpTrsvTriSetSupernodes(SpTrsvTri, PetscInt, const PetscInt *); /* copies; nsuper 0 clears */
 SPTRSV_INTERN PetscErrorCode SpTrsvTriDestroy(SpTrsvTri *);

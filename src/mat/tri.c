@@ -192,6 +192,8 @@ PetscErrorCode SpTrsvTriGetOp(SpTrsvTri t, PetscBool transpose, SpTrsvOp *op)
   op->nnz   = t->i[t->n];
   op->idiag = t->idiag;
   op->lower = (PetscBool)((t->uplo == SPTRSV_LOWER) != transpose);
+  op->nsuper = t->nsuper;
+  op->super  = t->super;
   if (!transpose) {
     op->ri = t->i;  op->rj = t->j;  op->ra = t->a;
     op->ci = t->has_csc ? t->ci : NULL; op->cj = t->has_csc ? t->cj : NULL; op->ca = t->has_csc ? t->ca : NULL;
@@ -199,6 +201,25 @@ PetscErrorCode SpTrsvTriGetOp(SpTrsvTri t, PetscBool transpose, SpTrsvOp *op)
     op->ri = t->ci; op->rj = t->cj; op->ra = t->ca;
     op->ci = t->i;  op->cj = t->j;  op->ca = t->a;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvTriSetSupernodes - records the supernode partition of T known from its factorization (copied): nsuper
+  supernodes, supernode k = rows/columns [super[k], super[k+1]); nsuper = 0 clears it. Checked: it must start at 0,
+  increase strictly and end at n.
+*/
+PetscErrorCode SpTrsvTriSetSupernodes(SpTrsvTri t, PetscInt nsuper, const PetscInt *super)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(t->super));
+  t->nsuper = 0;
+  if (nsuper <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(super[0] == 0 && super[nsuper] == t->n, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Supernode partition must cover [0, %" PetscInt_FMT "), got [%" PetscInt_FMT ", %" PetscInt_FMT ")", t->n, super[0], super[nsuper]);
+  for (PetscInt k = 0; k < nsuper; k++) PetscCheck(super[k + 1] > super[k], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Supernode %" PetscInt_FMT " is empty or reversed: [%" PetscInt_FMT ", %" PetscInt_FMT ")", k, super[k], super[k + 1]);
+  PetscCall(PetscMalloc1(nsuper + 1, &t->super));
+  PetscCall(PetscArraycpy(t->super, super, nsuper + 1));
+  t->nsuper = nsuper;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -214,6 +235,7 @@ PetscErrorCode SpTrsvTriDestroy(SpTrsvTri *tri)
   PetscCall(PetscFree(t->idiag));
   PetscCall(PetscFree3(t->ci, t->cj, t->cmap));
   PetscCall(PetscFree(t->ca));
+  PetscCall(PetscFree(t->super));
   PetscCall(PetscFree(t));
   *tri = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
