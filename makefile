@@ -126,12 +126,17 @@ tests/device/check_factor: tests/device/check_factor.c $(STENCIL_SRC) examples/c
 tests/device/check_multicolor: tests/device/check_multicolor.c $(STENCIL_SRC) $(SPTRSV_AR)
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< $(STENCIL_SRC) $(INTERNAL_LIBS)
 
+# one GPU per MPI rank (tests/device/check_multigpu.c): 2 GPUs in tests/device/run-multigpu.sh, the host mode (skips, and the
+# detection on synthetic PCI bus ids) in the test suite (tests/suites/mpi.sh); the public API only
+tests/device/check_multigpu: tests/device/check_multigpu.c $(SPTRSV_AR)
+	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< $(INTERNAL_LIBS)
+
 # the hostile-input fuzz driver (tests/fuzz/): spoiled Matrix Market and PETSc binary files through every solver type and PC
 FUZZ_SRC := tests/fuzz/fuzz_input.c tests/fuzz/fuzz_consume.c tests/fuzz/fuzz_gen.c examples/common/mmload.c
 tests/fuzz/fuzz_input: $(FUZZ_SRC) tests/fuzz/fuzz.h tests/fuzz/fuzz_case.h examples/common/mmload.h $(SPTRSV_AR)
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $(FUZZ_SRC) $(INTERNAL_LIBS)
 
-unit-tests: $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_analysis tests/device/check_multicolor tests/fuzz/fuzz_input
+unit-tests: $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_analysis tests/device/check_multicolor tests/device/check_multigpu tests/fuzz/fuzz_input
 
 check: lib examples unit-tests
 	@bash tests/run-tests.sh
@@ -154,6 +159,6 @@ else
 clean: sptrsv-clean
 endif
 sptrsv-clean:
-	rm -rf build lib $(EXAMPLES) $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_multicolor tests/fuzz/fuzz_input tests/out
+	rm -rf build lib $(EXAMPLES) $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_multicolor tests/device/check_multigpu tests/fuzz/fuzz_input tests/out
 
 .PHONY: relink-always lib examples unit-tests check demo install sptrsv-clean

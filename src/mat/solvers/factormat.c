@@ -438,6 +438,7 @@ static PetscErrorCode MatView_SpTrsv(Mat F, PetscViewer viewer)
   if (!sp->fac || !sp->backend) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "backend %s (%s)%s\n", sp->backend->name, sp->backend_note, sp->staging.copies ? "; vectors copied to and from the device" : ""));
+  PetscCall(SpTrsvStagingView(&sp->staging, viewer));
   if (sp->backend->memtype != PETSC_MEMTYPE_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA graphs %s\n", sp->opts.use_graph ? "on" : "off"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "factor %s(%" PetscInt_FMT "), ordering %s, shift %g (%" PetscInt_FMT " tries)\n", sp->fac->ftype == MAT_FACTOR_ICC ? "ICC" : "ILU", sp->fac->levels, (sp->fac->rperm || sp->fac->cperm) ? "permuted" : "natural", (double)sp->fac->shift_amount, sp->fac->nshifts));
   PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: %s\n", sp->numeric_note));
@@ -485,6 +486,29 @@ static PetscErrorCode MatSpTrsvGetBackend_SpTrsv(Mat F, const char **name)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the device record of the factor's staging, with its work vectors, permutations and the executors' arrays checked */
+static PetscErrorCode MatSpTrsvGetDeviceInfo_SpTrsv(Mat F, SpTrsvDeviceInfo *info)
+{
+  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
+  const void *bufs[4 + 4 * 16];
+  PetscInt    n = 0, m;
+
+  PetscFunctionBegin;
+  PetscCheck(sp->backend, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "MatSpTrsvGetDeviceInfo: the factor has no symbolic factorization yet");
+  bufs[n++] = sp->w1;
+  bufs[n++] = sp->w2;
+  bufs[n++] = sp->rperm;
+  bufs[n++] = sp->cperm;
+  for (PetscInt t = 0; t < 2; t++)
+    for (PetscInt k = 0; k < 2; k++) {
+      PetscCall(SpTrsvSolverGetDeviceBuffers(sp->tri[t][k], 16, &bufs[n], &m));
+      n += m;
+    }
+  if (sp->backend->memtype == PETSC_MEMTYPE_HOST) n = 0; /* host arrays: nothing to check */
+  PetscCall(SpTrsvStagingGetDeviceInfo(&sp->staging, n, bufs, info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatDestroy_SpTrsv(Mat F)
 {
   Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
@@ -496,6 +520,7 @@ static PetscErrorCode MatDestroy_SpTrsv(Mat F)
   PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatFactorGetSolverType_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatSpTrsvGetStats_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatSpTrsvGetBackend_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatSpTrsvGetDeviceInfo_C", NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -541,6 +566,7 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, 
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", MatFactorGetSolverType_SpTrsv));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSpTrsvGetStats_C", MatSpTrsvGetStats_SpTrsv));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSpTrsvGetBackend_C", MatSpTrsvGetBackend_SpTrsv));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSpTrsvGetDeviceInfo_C", MatSpTrsvGetDeviceInfo_SpTrsv));
   *F = B;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -589,5 +615,31 @@ PetscErrorCode MatSpTrsvGetBackend(Mat F, const char **name)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(F, MAT_CLASSID, 1);
   PetscUseMethod(F, "MatSpTrsvGetBackend_C", (Mat, const char **), (F, name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+   MatSpTrsvGetDeviceInfo - the GPU a petsc-sptrsv factor runs on, from the factor's own record (made at its symbolic
+   factorization on the CUDA backend), with a check that its device buffers (work vectors, permutations, staging
+   buffers, the triangles' arrays) live on that GPU
+
+   Not Collective
+
+   Input Parameter:
+.  F - a factor matrix of an sptrsv_* MatSolverType, after its symbolic factorization
+
+   Output Parameter:
+.  info - id -1 (nothing checked) on the host backend; else device number, PCI bus id, name, devices seen, and
+          nbuffers / nforeign: buffers checked, and those not on that device (0)
+
+   Level: intermediate
+
+.seealso: `SpTrsvDeviceInfo`, `PCGSGetDeviceInfo()`, `MatSpTrsvGetBackend()`
+@*/
+PetscErrorCode MatSpTrsvGetDeviceInfo(Mat F, SpTrsvDeviceInfo *info)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(F, MAT_CLASSID, 1);
+  PetscUseMethod(F, "MatSpTrsvGetDeviceInfo_C", (Mat, SpTrsvDeviceInfo *), (F, info));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
