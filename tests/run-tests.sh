@@ -660,6 +660,9 @@ run_test bad/empty-n0-icc mm_both_pass "-builtin empty" "^Reason [A-Z_]+ iterati
 # g. PC isai (tests/suites/isai.sh)
 . "$ROOT/tests/suites/isai.sh"
 
+# i. several ranks: bjacobi/asm sub-solvers and PC gs on 2 ranks, the one-GPU-per-rank check (tests/suites/mpi.sh)
+. "$ROOT/tests/suites/mpi.sh"
+
 # the demo script
 run_test demo/demo.sh bash examples/demo.sh
 

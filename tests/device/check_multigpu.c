@@ -208,6 +208,28 @@ static PetscErrorCode Verdict(PetscMPIInt size, const Rank *r, PetscInt gpus_per
     if (gpus_per_node > 0) g = gpus_per_node;
     need = PetscMin(nr, g);
     ngpus += nd;
+    /* and evenly: no GPU with more than ceil(ranks / GPUs used) ranks (rank % devices gives that) */
+    if (need > 0) {
+      for (PetscMPIInt j = i; j < size; j++) {
+        PetscInt  on = 0;
+        PetscBool same;
+
+        PetscCall(PetscStrcmp(r[i].host, r[j].host, &same));
+        if (!same) continue;
+        for (PetscMPIInt k = i; k < size; k++) {
+          PetscBool h, p;
+
+          PetscCall(PetscStrcmp(r[i].host, r[k].host, &h));
+          PetscCall(PetscStrcmp(r[j].pci, r[k].pci, &p));
+          if (h && p) on++;
+        }
+        if (on > (nr + need - 1) / need) {
+          PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: node %s: %" PetscInt_FMT " of its %" PetscInt_FMT " ranks on the GPU at PCI %s (at most %" PetscInt_FMT " per GPU when %" PetscInt_FMT " GPUs are shared evenly)\n", expect ? "FAIL" : "NOTE", r[i].host, on, nr, r[j].pci, (nr + need - 1) / need, need));
+          if (expect) *ok = PETSC_FALSE;
+          break;
+        }
+      }
+    }
     if (nd < need) {
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: node %s: %" PetscInt_FMT " ranks share %" PetscInt_FMT " GPU%s while the node has %" PetscInt_FMT " (expected %" PetscInt_FMT " distinct):", expect ? "FAIL" : "NOTE", r[i].host, nr, nd, nd == 1 ? "" : "s", g, need));
       for (PetscMPIInt j = i; j < size; j++) {
