@@ -177,13 +177,26 @@ PetscErrorCode SpTrsvStagingApply(SpTrsvStaging *st, Vec b, Vec x, PetscBool rea
 
 /*
   SpTrsvStagingView - the device an object runs on, for its -ksp_view: "CUDA device 1 of 2 (PCI 0000:1b:00.0, NVIDIA H200)";
-  nothing on the host backend
+  nothing on the host backend. On a parallel viewer (PC gs on a parallel matrix: each rank sweeps its own block) every
+  rank prints its own line, "[rank] CUDA device ...", collectively.
 */
 PetscErrorCode SpTrsvStagingView(const SpTrsvStaging *st, PetscViewer viewer)
 {
+  MPI_Comm    comm;
+  PetscMPIInt size, rank;
+
   PetscFunctionBegin;
-  if (st->device.id < 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA device %" PetscInt_FMT " of %" PetscInt_FMT " (PCI %s, %s)\n", st->device.id, st->device.ndevices, st->device.pci, st->device.name));
+  PetscCall(PetscObjectGetComm((PetscObject)viewer, &comm));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (size == 1) {
+    if (st->device.id >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA device %" PetscInt_FMT " of %" PetscInt_FMT " (PCI %s, %s)\n", st->device.id, st->device.ndevices, st->device.pci, st->device.name));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscViewerASCIIPushSynchronized(viewer));
+  if (st->device.id >= 0) PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "[%d] CUDA device %" PetscInt_FMT " of %" PetscInt_FMT " (PCI %s, %s)\n", rank, st->device.id, st->device.ndevices, st->device.pci, st->device.name));
+  PetscCall(PetscViewerFlush(viewer));
+  PetscCall(PetscViewerASCIIPopSynchronized(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
