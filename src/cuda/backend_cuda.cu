@@ -7,6 +7,10 @@
      level) and of the pattern in the orientation the format reads (CSR: rows of op(T); CSC: columns),
      and the values; update_values (numeric refactorization) re-uploads the values only, into the same
      buffers. All device memory is allocated at setup or by vec_alloc/perm_create, never in a solve.
+   - Device: one per process (one GPU per MPI rank), chosen once before anything touches a GPU: a CUDA PETSc's device
+     of the rank (-device_select_cuda, by default rank % devices), else the same rule applied here; made current,
+     recorded (SpTrsvDeviceInfo, copied into every object's staging) and checked to be current when an object runs
+     and when the plugin's own streams are used (SpTrsvBackendCUDACheckCurrent).
    - Stream: with a PETSc built with CUDA, the stream of PETSc's current device context (the one its
      CUDA vectors use), looked up per call; otherwise one non-blocking stream of our own, created once.
      A solve only enqueues work: no synchronisation, no allocation. The one synchronisation is in the
