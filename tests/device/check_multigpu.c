@@ -74,6 +74,12 @@ static PetscErrorCode Assemble(DM da, Mat A, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* two fixed-size record fields equal */
+static PetscBool Same(const char *a, const char *b)
+{
+  return strcmp(a, b) ? PETSC_FALSE : PETSC_TRUE;
+}
+
 /* add one object's record to the rank's */
 static void Merge(Rank *r, const SpTrsvDeviceInfo *info)
 {
@@ -185,22 +191,22 @@ static PetscErrorCode Verdict(PetscMPIInt size, const Rank *r, PetscInt gpus_per
     PetscInt  nr = 0, nd = 0, g = 0, need;
 
     for (PetscMPIInt j = 0; j < i && first; j++) {
-      PetscCall(PetscStrcmp(r[i].host, r[j].host, &flg));
+      flg = Same(r[i].host, r[j].host);
       if (flg) first = PETSC_FALSE;
     }
     if (!first) continue; /* node already done */
     for (PetscMPIInt j = i; j < size; j++) {
       PetscBool same, seen = PETSC_FALSE;
 
-      PetscCall(PetscStrcmp(r[i].host, r[j].host, &same));
+      same = Same(r[i].host, r[j].host);
       if (!same) continue;
       nr++;
       g = PetscMax(g, r[j].ndevices);
       for (PetscMPIInt k = i; k < j && !seen; k++) {
         PetscBool h, p;
 
-        PetscCall(PetscStrcmp(r[i].host, r[k].host, &h));
-        PetscCall(PetscStrcmp(r[j].pci, r[k].pci, &p));
+        h = Same(r[i].host, r[k].host);
+        p = Same(r[j].pci, r[k].pci);
         if (h && p) seen = PETSC_TRUE;
       }
       if (!seen) nd++;
@@ -214,13 +220,13 @@ static PetscErrorCode Verdict(PetscMPIInt size, const Rank *r, PetscInt gpus_per
         PetscInt  on = 0;
         PetscBool same;
 
-        PetscCall(PetscStrcmp(r[i].host, r[j].host, &same));
+        same = Same(r[i].host, r[j].host);
         if (!same) continue;
         for (PetscMPIInt k = i; k < size; k++) {
           PetscBool h, p;
 
-          PetscCall(PetscStrcmp(r[i].host, r[k].host, &h));
-          PetscCall(PetscStrcmp(r[j].pci, r[k].pci, &p));
+          h = Same(r[i].host, r[k].host);
+          p = Same(r[j].pci, r[k].pci);
           if (h && p) on++;
         }
         if (on > (nr + need - 1) / need) {
@@ -235,7 +241,7 @@ static PetscErrorCode Verdict(PetscMPIInt size, const Rank *r, PetscInt gpus_per
       for (PetscMPIInt j = i; j < size; j++) {
         PetscBool same;
 
-        PetscCall(PetscStrcmp(r[i].host, r[j].host, &same));
+        same = Same(r[i].host, r[j].host);
         if (same) PetscCall(PetscPrintf(PETSC_COMM_SELF, " rank %d on PCI %s;", j, r[j].pci));
       }
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s\n", expect ? "" : " allowed by -expect_distinct_gpus 0"));
