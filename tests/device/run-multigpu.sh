@@ -156,7 +156,16 @@ for pc in bjacobi asm; do
   PCARGS=(-pc_type "$pc" -sub_pc_type ilu)
   refs=()
   if [ "$GPU" = 1 ]; then
-    step "a-$pc-np2-cusparse" 1 "$TIMEOUT" "${MPIEXEC[@]}" 2 "$EX45" -ksp_converged_reason "${TYPES[@]}" "${EX45G[@]}" "${GMRES[@]}" "${PCARGS[@]}" -sub_pc_factor_mat_solver_type cusparse && converged "$LOGDIR/a-$pc-np2-cusparse.log" && refs+=("cusparse:a-$pc-np2-cusparse")
+    # PETSc's cusparse blocks: required for block Jacobi (cusparse blocks of an MPIAIJCUSPARSE); advisory for ASM, whose
+    # overlapping blocks PETSc may extract as host AIJ matrices, which cusparse does not factor (petsc is then the reference)
+    req=1
+    [ "$pc" = asm ] && req=0
+    if step "a-$pc-np2-cusparse" "$req" "$TIMEOUT" "${MPIEXEC[@]}" 2 "$EX45" -ksp_converged_reason "${TYPES[@]}" "${EX45G[@]}" "${GMRES[@]}" "${PCARGS[@]}" -sub_pc_factor_mat_solver_type cusparse && converged "$LOGDIR/a-$pc-np2-cusparse.log"; then
+      refs+=("cusparse:a-$pc-np2-cusparse")
+    else
+      record "a-$pc-np2-cusparse-reference" "$([ "$req" = 1 ] && echo FAIL || echo ADVISORY)" 0
+      [ "$req" = 1 ] && FAILED=1
+    fi
   fi
   reference "a-$pc-np2-petsc" 2 "${EX45G[@]}" "${GMRES[@]}" "${PCARGS[@]}" -sub_pc_factor_mat_solver_type petsc && refs+=("petsc:$REF_LOG")
   for s in $OURS; do
