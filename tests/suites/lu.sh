@@ -7,7 +7,7 @@
 #    is at most max(10 x native's, 1e-12) (the factors differ: SuperLU pivots, PETSc does not, so the residuals agree
 #    to rounding, not digit by digit); -ksp_view names SOLVER and shows the factor's line; no option left unused.
 lu_case() {
-  local prog=$1 args=$2 solver=$3 exe=$OUT/bin/$1 a=$OUT/native.out b=$OUT/ours.out
+  local args=$2 solver=$3 exe=$OUT/bin/$1 a=$OUT/native.out b=$OUT/ours.out
   need_file "$exe" "see the build/programs test" || return 1
   # shellcheck disable=SC2086
   prun "$a" "$exe" $args -pc_factor_mat_solver_type petsc -ksp_converged_reason -ksp_monitor_true_residual || fail "native run failed" || return 1

@@ -1,7 +1,9 @@
 static char help[] = "LU (SuperLU) and Cholesky (CHOLMOD) factors of every sptrsv_* MatSolverType against PETSc's native ones.\n\
 Options:\n\
   -matdir <dir>   directory of the Matrix Market test matrices (default tests/data/matrices)\n\
-  -eps_factor <f> allowed backward error: native's + f machine epsilons (default 100)\n\n";
+  -eps_factor <f> allowed backward error: native's + f machine epsilons (default 100)\n\
+  -backend <host|cuda> where the paths solve (default host; cuda: every factor must say it solves there)\n\
+  -quick          the generated matrices and the failure cases only (compute-sanitizer)\n\n";
 
 /*
    For every matrix, factor type (LU, Cholesky where A is SPD) and MatSolverType (every registry path and the automatic
@@ -28,6 +30,7 @@ Options:\n\
 
 static char      matdir[PETSC_MAX_PATH_LEN] = "tests/data/matrices";
 static PetscReal eps_factor                 = 100;
+static char      backend[16]                = "host";
 
 /* backward error of x for op(A) x = b */
 static PetscErrorCode BackwardError(Mat A, PetscBool transpose, Vec b, Vec x, PetscReal *berr)
@@ -220,6 +223,11 @@ static PetscErrorCode CheckMatrix(const char *mname, Mat A, MatFactorType ftype)
         EXPECT(dmax <= 1e-14 * xn, "%s: MatMatSolve%s differs from MatSolve%s by %.3e (|X| %.3e)", name, t ? "Transpose" : "", t ? "Transpose" : "", (double)dmax, (double)xn);
       }
     }
+    {
+      const char *be;
+      PetscCall(MatSpTrsvGetBackend(F, &be));
+      EXPECT(!strcmp(be, backend), "%s: solves on the %s backend, asked for %s", name, be, backend);
+    }
     PetscCall(MatSpTrsvGetFactorHost(F, &fac));
     PetscCall(CheckSupernodes(name, fac));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "#   %-50s backward errors %.2e %.2e, %" PetscInt_FMT " supernodes\n", name, (double)e[0], (double)e[1], fac->L->nsuper));
@@ -408,12 +416,15 @@ int main(int argc, char **argv)
   const char *lu_files[]   = {"west0479", "olm1000", "cryg2500", "rajat19", "bp_1200", "nnc1374", "watt_2", "adder_dcop_05", "494_bus", "bcsstk13"};
   const char *chol_files[] = {"494_bus", "bcsstk13"};
   Mat         A;
+  PetscBool   quick = PETSC_FALSE;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-backend", backend, sizeof(backend), NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-quick", &quick, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-matdir", matdir, sizeof(matdir), NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-eps_factor", &eps_factor, NULL));
   PetscCall(SpTrsvInitializePackage());
-  PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_backend", "host"));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_backend", backend));
 
   /* generated: 2-D and 3-D Laplacians (SPD), a nonsymmetric convection-diffusion operator */
   PetscCall(SpTrsvBuildStencil(24, 24, 1, 5, &A));
@@ -436,7 +447,7 @@ int main(int argc, char **argv)
   PetscCall(MatDestroy(&A));
 
   /* the shipped matrices */
-  for (size_t f = 0; f < sizeof(lu_files) / sizeof(lu_files[0]) + sizeof(chol_files) / sizeof(chol_files[0]); f++) {
+  for (size_t f = 0; !quick && f < sizeof(lu_files) / sizeof(lu_files[0]) + sizeof(chol_files) / sizeof(chol_files[0]); f++) {
     const PetscBool lu   = (PetscBool)(f < sizeof(lu_files) / sizeof(lu_files[0]));
     const char     *name = lu ? lu_files[f] : chol_files[f - sizeof(lu_files) / sizeof(lu_files[0])];
     char            path[PETSC_MAX_PATH_LEN];
