@@ -387,6 +387,33 @@ static PetscErrorCode CheckFailure(MatFactorType ftype, MatSolverType stype)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* a structurally singular matrix (column 1 without entries, then two columns sharing one row): an error, not a crash */
+static PetscErrorCode CheckStructurallySingular(MatSolverType stype)
+{
+  const PetscInt rows[2][4] = {{0, 1, 1, 2}, {0, 0, 1, 2}}, cols[2][4] = {{0, 0, 2, 2}, {0, 1, 2, 2}};
+
+  PetscFunctionBeginUser;
+  for (PetscInt c = 0; c < 2; c++) {
+    Mat            A, F = NULL;
+    PetscBool      failed;
+    PetscErrorCode ierr;
+
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 3, 3, 3, NULL, &A));
+    for (PetscInt k = 0; k < 4; k++) PetscCall(MatSetValue(A, rows[c][k], cols[c][k], 1.0 + k, INSERT_VALUES));
+    if (c) PetscCall(MatSetValue(A, 1, 1, 0.0, INSERT_VALUES)); /* an explicit zero keeps row 1 (and column 1) structural */
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = Factor(A, stype, MAT_FACTOR_LU, MATORDERINGNATURAL, &F, &failed);
+    PetscCall(PetscPopErrorHandler());
+    if (c == 0) EXPECT(ierr == PETSC_ERR_MAT_LU_ZRPVT, "%s: a matrix with an empty column gives error %d, expected PETSC_ERR_MAT_LU_ZRPVT", stype, (int)ierr);
+    else EXPECT(!ierr || ierr == PETSC_ERR_MAT_LU_ZRPVT, "%s: a matrix with an explicit zero on the diagonal gives error %d", stype, (int)ierr);
+    PetscCall(MatDestroy(&F));
+    PetscCall(MatDestroy(&A));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the libraries' own orderings (-mat_sptrsv_lu_ordering colamd, -mat_sptrsv_cholesky_ordering amd|metis|auto) */
 static PetscErrorCode CheckOwnOrdering(const char *mname, Mat A, MatFactorType ftype, const char *option, const char *value)
 {
@@ -469,6 +496,7 @@ int main(int argc, char **argv)
   PetscCall(CheckFailure(MAT_FACTOR_LU, MATSOLVERSPTRSVLEVEL));
   PetscCall(CheckFailure(MAT_FACTOR_CHOLESKY, MATSOLVERSPTRSVLEVEL));
   PetscCall(CheckFailure(MAT_FACTOR_LU, MATSOLVERSPTRSVSYNCFREE));
+  PetscCall(CheckStructurallySingular(MATSOLVERSPTRSVLEVEL));
 
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_direct: %" PetscInt_FMT " checks passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());

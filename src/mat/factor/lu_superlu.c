@@ -294,6 +294,61 @@ static PetscErrorCode SpTrsvLUFactorize(SpTrsvLUSym *sym, const PetscScalar *aa,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  SpTrsvLUStructuralRank - a column of A that no maximum transversal covers (-1: A is structurally nonsingular), by
+  depth-first augmenting paths (MC21) on the CSC. SuperLU's pivot search reads out of bounds on a column left without
+  any candidate row, which only a structurally singular matrix can give (its symbolic factorization has no
+  cancellation): such a matrix is refused before dgstrf.
+*/
+static PetscErrorCode SpTrsvLUStructuralRank(PetscInt n, const int *colptr, const int *rowind, PetscInt *badcol)
+{
+  PetscInt *rowmatch, *stamp, *stack, *via, *next;
+
+  PetscFunctionBegin;
+  *badcol = -1;
+  PetscCall(PetscMalloc5(n + 1, &rowmatch, n + 1, &stamp, n + 1, &stack, n + 1, &via, n + 1, &next));
+  for (PetscInt r = 0; r < n; r++) rowmatch[r] = stamp[r] = -1;
+  for (PetscInt j = 0; j < n && *badcol < 0; j++) {
+    PetscInt top = 0, found = -1;
+
+    for (PetscInt p = colptr[j]; p < colptr[j + 1] && found < 0; p++) /* cheap assignment first */
+      if (rowmatch[rowind[p]] < 0) found = rowind[p];
+    if (found >= 0) {
+      rowmatch[found] = j;
+      continue;
+    }
+    stack[0] = j;
+    next[0]  = colptr[j];
+    while (top >= 0 && found < 0) {
+      const PetscInt c = stack[top];
+
+      if (next[top] < colptr[c + 1]) {
+        const PetscInt r = rowind[next[top]++];
+
+        if (stamp[r] == j) continue;
+        stamp[r] = j;
+        if (rowmatch[r] < 0) found = r;
+        else { /* go on through the column that holds r */
+          top++;
+          stack[top] = rowmatch[r];
+          via[top]   = r;
+          next[top]  = colptr[rowmatch[r]];
+        }
+      } else top--;
+    }
+    if (found < 0) *badcol = j;
+    else
+      for (PetscInt r = found; top >= 0; top--) { /* augment: each column on the path takes the row found after it */
+        const PetscInt c = stack[top], prev = top ? via[top] : -1;
+
+        rowmatch[r] = c;
+        r           = prev;
+      }
+  }
+  PetscCall(PetscFree5(rowmatch, stamp, stack, via, next));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the symbolic phase with A's CSR at hand: the CSC map, the column ordering, the first factorization */
 static PetscErrorCode SpTrsvLUSymbolicCore(Mat A, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, IS col, const SpTrsvDirectOptions *o, SpTrsvFactor fac, SpTrsvLUSym *sym)
 {
@@ -322,6 +377,12 @@ static PetscErrorCode SpTrsvLUSymbolicCore(Mat A, const PetscInt *ai, const Pets
       sym->nzval[q]  = 0.0;
     }
   PetscCall(PetscFree(pos));
+  {
+    PetscInt badcol;
+
+    PetscCall(SpTrsvLUStructuralRank(n, sym->colptr, sym->rowind, &badcol));
+    PetscCheck(badcol < 0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "The matrix is structurally singular: no pivot can be found for column %" PetscInt_FMT " (a maximum transversal leaves it uncovered); SuperLU cannot factor it", badcol);
+  }
   /* the column ordering: PETSc's column IS (perm_c0[col[k]] = k), or COLAMD (also when the PC passed no IS:
      -pc_factor_mat_ordering_type external) */
   if (o->lu_ordering == SPTRSV_LU_ORDERING_COLAMD || !col) {
