@@ -38,14 +38,24 @@
 */
 #include <sptrsv/paths/locality.h>
 
+/* the growth's key fields (SpTrsvRegionsKey): gain 17 bits, distance 15 bits, topological position 31 bits */
+#define SPTRSV_REGIONS_GAIN_MAX ((PetscInt64)(1 << 17) - 1)
+#define SPTRSV_REGIONS_DIST_MAX ((PetscInt64)(1 << 15) - 1)
+#define SPTRSV_REGIONS_POS_MAX  ((PetscInt64)2147483647)
+
 struct _n_SpTrsvRegions {
   SpTrsvDAG G;
   PetscInt *torder;   /* n: a topological order (Kahn's, from the roots, ties by row) */
   PetscInt *compof;   /* n: component of each row */
   PetscInt *compsize; /* ncomp */
+  PetscInt *compptr, *compord, *cursor; /* ncomp + 1, n, ncomp: each component's rows in the topological order, and
+                                           the first of them not yet looked at by the growth */
   PetscInt  ncomp;
   /* work, n each */
   PetscInt *region, *t, *queue, *rem, *stamp, *subof;
+  PetscInt *tpos, *pend, *dist;          /* position in torder; dependencies not placed yet; distance to the seed */
+  PetscInt64 *heap;                      /* the growth's candidates (keys), a max-heap with stale entries */
+  PetscInt    nheap, capheap;
 };
 
 PetscErrorCode SpTrsvRegionsCreate(PetscInt n, const PetscInt *ri, const PetscInt *rj, SpTrsvRegions *reg)
@@ -91,6 +101,17 @@ PetscErrorCode SpTrsvRegionsCreate(PetscInt n, const PetscInt *ri, const PetscIn
     }
   }
   PetscCheck(tail == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Regions: %" PetscInt_FMT " of %" PetscInt_FMT " rows in a topological order (the pattern has a cycle)", tail, n);
+#if defined(PETSC_USE_64BIT_INDICES)
+  PetscCheck((PetscInt64)n <= SPTRSV_REGIONS_POS_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "Regions: %" PetscInt_FMT " rows, at most %lld", n, (long long)SPTRSV_REGIONS_POS_MAX);
+#endif
+  PetscCall(PetscMalloc3(n + 1, &r->tpos, n + 1, &r->pend, n + 1, &r->dist));
+  for (PetscInt a = 0; a < n; a++) r->tpos[r->torder[a]] = a;
+  /* each component's rows in the topological order */
+  PetscCall(PetscMalloc3(r->ncomp + 1, &r->compptr, n + 1, &r->compord, r->ncomp + 1, &r->cursor));
+  r->compptr[0] = 0;
+  for (PetscInt c = 0; c < r->ncomp; c++) r->compptr[c + 1] = r->compptr[c] + r->compsize[c];
+  for (PetscInt c = 0; c < r->ncomp; c++) r->cursor[c] = r->compptr[c];
+  for (PetscInt a = 0; a < n; a++) r->compord[r->cursor[r->compof[r->torder[a]]]++] = r->torder[a];
   *reg = r;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -104,48 +125,127 @@ PetscErrorCode SpTrsvRegionsDestroy(SpTrsvRegions *reg)
   PetscCall(SpTrsvDAGDestroy(&r->G));
   PetscCall(PetscFree3(r->torder, r->compof, r->compsize));
   PetscCall(PetscFree6(r->region, r->t, r->queue, r->rem, r->stamp, r->subof));
+  PetscCall(PetscFree3(r->tpos, r->pend, r->dist));
+  PetscCall(PetscFree3(r->compptr, r->compord, r->cursor));
+  PetscCall(PetscFree(r->heap));
   PetscCall(PetscFree(*reg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* step 1: region[] by breadth-first growth (see the top of this file); returns the number of regions and of
-   components cut between regions */
+/* the growth's priority of a candidate row: most neighbours in the region first (gain), then nearest to the seed
+   (dist), then first in the topological order (tpos); packed into one key, larger = first */
+static inline PetscInt64 SpTrsvRegionsKey(PetscInt gain, PetscInt dist, PetscInt tpos)
+{
+  const PetscInt64 g = PetscMin((PetscInt64)gain, SPTRSV_REGIONS_GAIN_MAX), d = PetscMin((PetscInt64)dist, SPTRSV_REGIONS_DIST_MAX);
+  return (g << 46) | ((SPTRSV_REGIONS_DIST_MAX - d) << 31) | (SPTRSV_REGIONS_POS_MAX - tpos);
+}
+
+static PetscErrorCode SpTrsvRegionsPush(SpTrsvRegions r, PetscInt64 key)
+{
+  PetscInt k;
+
+  PetscFunctionBegin;
+  if (r->nheap == r->capheap) {
+    r->capheap = 2 * r->capheap + 64;
+    PetscCall(PetscRealloc(sizeof(PetscInt64) * (size_t)r->capheap, &r->heap));
+  }
+  for (k = r->nheap++; k > 0 && r->heap[(k - 1) / 2] < key; k = (k - 1) / 2) r->heap[k] = r->heap[(k - 1) / 2];
+  r->heap[k] = key;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscInt64 SpTrsvRegionsPop(SpTrsvRegions r)
+{
+  const PetscInt64 top = r->heap[0], last = r->heap[--r->nheap];
+  PetscInt         k   = 0;
+
+  while (2 * k + 1 < r->nheap) {
+    PetscInt c = 2 * k + 1;
+    if (c + 1 < r->nheap && r->heap[c + 1] > r->heap[c]) c++;
+    if (r->heap[c] <= last) break;
+    r->heap[k] = r->heap[c];
+    k          = c;
+  }
+  if (r->nheap) r->heap[k] = last;
+  return top;
+}
+
+/* add row v to region cur; a dependant whose dependencies are now all placed is ready: it joins the candidates, with
+   its gain (dependencies in the region) and distance (1 + the nearest of them) */
+static PetscErrorCode SpTrsvRegionsAdd(SpTrsvRegions r, PetscInt v, PetscInt cur)
+{
+  const SpTrsvDAG *G = &r->G;
+
+  PetscFunctionBegin;
+  r->region[v] = cur;
+  r->rem[r->compof[v]]--;
+  for (PetscInt q = G->cptr[v]; q < G->cptr[v + 1]; q++) {
+    const PetscInt u = G->cidx[q];
+    PetscInt       gain = 0, dist = PETSC_MAX_INT;
+    if (--r->pend[u]) continue;
+    for (PetscInt e = G->ri[u]; e < G->ri[u + 1]; e++)
+      if (r->region[G->rj[e]] == cur) {
+        gain++;
+        dist = PetscMin(dist, r->dist[G->rj[e]] + 1);
+      }
+    r->dist[u] = dist; /* gain >= 1: v is a dependency */
+    PetscCall(SpTrsvRegionsPush(r, SpTrsvRegionsKey(gain, dist, r->tpos[u])));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* step 1: region[] by greedy growth (see the top of this file); returns the number of regions and of components cut
+   between regions */
 static PetscErrorCode SpTrsvRegionsGrow(SpTrsvRegions r, PetscInt R, PetscInt *nreg, PetscInt *ncut)
 {
   const SpTrsvDAG *G = &r->G;
   const PetscInt   n = G->n;
   PetscInt         cur = -1, fill = 0, cut = 0;
+  PetscBool        closed_ok = PETSC_TRUE;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < n; i++) r->region[i] = -1;
-  for (PetscInt c = 0; c < r->ncomp; c++) r->rem[c] = r->compsize[c];
+  for (PetscInt i = 0; i < n; i++) {
+    r->region[i] = -1;
+    r->pend[i]   = G->ri[i + 1] - G->ri[i];
+  }
+  for (PetscInt c = 0; c < r->ncomp; c++) {
+    r->rem[c]    = r->compsize[c];
+    r->cursor[c] = r->compptr[c];
+  }
   *nreg = 0;
   for (PetscInt a = 0; a < n; a++) {
     const PetscInt seed = r->torder[a], c = r->compof[seed];
-    PetscInt       head = 0, tail = 0;
-    if (r->region[seed] >= 0) continue;
-    if (cur < 0 || fill >= R || (r->rem[c] <= R && r->rem[c] > R - fill)) { /* a new region */
+    if (r->region[seed] >= 0) continue; /* the first unplaced row of the order: ready */
+    if (cur < 0 || fill >= R || !closed_ok || (r->rem[c] <= R && r->rem[c] > R - fill)) { /* a new region */
       cur  = (*nreg)++;
       fill = 0;
     }
-    r->region[seed]  = cur;
-    r->queue[tail++] = seed;
+    r->nheap      = 0;
+    r->dist[seed] = 0;
+    PetscCall(SpTrsvRegionsAdd(r, seed, cur));
     fill++;
-    r->rem[c]--;
-    while (head < tail && fill < R) {
-      const PetscInt v = r->queue[head++];
-      for (PetscInt side = 0; side < 2 && fill < R; side++) {
-        const PetscInt *ptr = side ? G->cptr : G->ri, *idx = side ? G->cidx : G->rj;
-        for (PetscInt q = ptr[v]; q < ptr[v + 1] && fill < R; q++) {
-          const PetscInt u = idx[q];
-          if (r->region[u] >= 0) continue;
-          r->region[u]     = cur;
-          r->queue[tail++] = u;
-          fill++;
-          r->rem[c]--;
-        }
+    for (;;) {
+      while (r->nheap && fill < R) {
+        const PetscInt64 key = SpTrsvRegionsPop(r);
+        const PetscInt   u   = r->torder[(PetscInt)(SPTRSV_REGIONS_POS_MAX - (key & SPTRSV_REGIONS_POS_MAX))];
+        if (r->region[u] >= 0) continue;
+        PetscCall(SpTrsvRegionsAdd(r, u, cur));
+        fill++;
+      }
+      /* the candidates ran dry: a component of at most R rows is kept whole (its first unplaced row in the order is
+         ready: its dependencies come before it and are placed), a larger one closes the region */
+      if (fill >= R || !r->rem[c] || r->compsize[c] > R) break;
+      while (r->region[r->compord[r->cursor[c]]] >= 0) r->cursor[c]++;
+      {
+        const PetscInt s2 = r->compord[r->cursor[c]];
+        r->nheap          = 0;
+        r->dist[s2]       = 0;
+        PetscCall(SpTrsvRegionsAdd(r, s2, cur));
+        fill++;
       }
     }
+    /* the next seed joins this region only if this component is done (small components packed together) */
+    closed_ok = (PetscBool)(r->rem[c] == 0);
   }
   /* components cut between regions (rem reused: the first region of each, -2 once a second one is seen) */
   for (PetscInt c = 0; c < r->ncomp; c++) r->rem[c] = -1;
@@ -172,7 +272,7 @@ PetscErrorCode SpTrsvRegionsPartition(SpTrsvRegions r, PetscInt R, PetscInt nmax
 {
   const SpTrsvDAG *G = &r->G;
   const PetscInt   n = G->n;
-  PetscInt         nreg, ncut, nt = 0, ns = 0, *tptr, *byt;
+  PetscInt         nreg = 0, ncut = 0, nt = 0, ns = 0, *tptr, *byt;
 
   PetscFunctionBegin;
   PetscCheck(nmax >= 1 && R >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Regions hold at least one row: got R = %" PetscInt_FMT " and a cap of %" PetscInt_FMT " rows", R, nmax);
