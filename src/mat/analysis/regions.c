@@ -181,7 +181,7 @@ static PetscErrorCode SpTrsvRegionsAdd(SpTrsvRegions r, PetscInt v, PetscInt cur
   r->rem[r->compof[v]]--;
   for (PetscInt q = G->cptr[v]; q < G->cptr[v + 1]; q++) {
     const PetscInt u = G->cidx[q];
-    PetscInt       gain = 0, dist = PETSC_MAX_INT;
+    PetscInt       gain = 0, dist = PETSC_INT_MAX;
     if (--r->pend[u]) continue;
     for (PetscInt e = G->ri[u]; e < G->ri[u + 1]; e++)
       if (r->region[G->rj[e]] == cur) {
