@@ -28,7 +28,7 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
 #include <string.h>
 
 #define MAXCASES 64
-#define MAXCFG   24
+#define MAXCFG   32
 
 typedef enum {
   GEN_STENCIL,
@@ -53,6 +53,7 @@ typedef struct {
   const char *solver;          /* NULL: sptrsv_level */
   const char *levels, *storage; /* sptrsv_syncfree: -mat_sptrsv_levels, -mat_sptrsv_storage (NULL: the defaults) */
   const char *subgraph_rows;    /* sptrsv_locality: -mat_sptrsv_subgraph_rows (NULL: the default) */
+  const char *partition;        /* sptrsv_locality: -mat_sptrsv_locality_partition (NULL: the default, auto) */
 } Config;
 
 /* a short tag of a configuration's path and options, for the report */
@@ -61,7 +62,11 @@ static const char *ConfigTag(const Config *cfg)
   if (!cfg->solver) return "    ";
   if (!strcmp(cfg->solver, MATSOLVERSPTRSVELEMENT)) return "-elm";
 #if defined(MATSOLVERSPTRSVLOCALITY)
-  if (!strcmp(cfg->solver, MATSOLVERSPTRSVLOCALITY)) return cfg->subgraph_rows ? "-locr" : "-loc";
+  if (!strcmp(cfg->solver, MATSOLVERSPTRSVLOCALITY)) {
+    if (cfg->partition && !strcmp(cfg->partition, "regions")) return cfg->subgraph_rows ? "-lgr" : "-lg";
+    if (cfg->partition && !strcmp(cfg->partition, "paper")) return "-lp";
+    return cfg->subgraph_rows ? "-locr" : "-loc";
+  }
 #endif
   if (cfg->levels && !strcmp(cfg->levels, "alap")) return cfg->storage && !strcmp(cfg->storage, "warpell") ? "-sfae" : "-sfa";
   if (cfg->levels && !strcmp(cfg->levels, "natural")) return cfg->storage && !strcmp(cfg->storage, "warpell") ? "-sfne" : "-sfn";
@@ -177,6 +182,7 @@ static PetscErrorCode MakeFactor(Mat A, const Case *c, IS row, IS col, const Con
   if (cfg->levels) PetscCall(PetscOptionsSetValue(NULL, strcmp(cfg->levels, "natural") ? "-mat_sptrsv_levels" : "-mat_sptrsv_dispatch", cfg->levels));
   if (cfg->storage) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_storage", cfg->storage));
   if (cfg->subgraph_rows) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_subgraph_rows", cfg->subgraph_rows));
+  if (cfg->partition) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_locality_partition", cfg->partition));
   PetscCall(MatGetFactor(A, cfg->solver ? cfg->solver : MATSOLVERSPTRSVLEVEL, MAT_FACTOR_ILU, F));
   PetscCall(MatILUFactorSymbolic(*F, A, row, col, &info));
   PetscCall(MatLUFactorNumeric(*F, A, &info));
@@ -192,6 +198,7 @@ static PetscErrorCode MakeFactor(Mat A, const Case *c, IS row, IS col, const Con
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_dispatch"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_subgraph_rows"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_locality_partition"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -681,6 +688,7 @@ int main(int argc, char **argv)
 #endif
 #if defined(MATSOLVERSPTRSVLOCALITY)
   cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64"};
+  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64", "regions"};
 #endif
   PetscCall(SpTrsvBackendCUDAGet(&cuda, &avail, &why));
   if (avail) {
@@ -704,6 +712,10 @@ int main(int argc, char **argv)
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL};
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL};
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64"};
+    /* each partitioner forced: the paper's, and the regions (the best R of the model, and regions within 64 rows) */
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, "paper"};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, "regions"};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64", "regions"};
 #endif
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, the level, element, syncfree and locality paths, and host csc, host syncfree and host locality with host csr\n", why));
   } else {
