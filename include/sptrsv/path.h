@@ -28,6 +28,11 @@ typedef struct {
   PetscInt  relabel;     /* syncfree, CUDA: the published solution indexed by dispatch position (1), by row (0), or chosen by the analysis (SPTRSV_RELABEL_AUTO) (-mat_sptrsv_relabel) */
   PetscBool analysis_device; /* syncfree, CUDA: build the schedule on the GPU (-mat_sptrsv_analysis device); ignored by other backends */
   PetscInt  subgraph_rows;   /* locality: rows per sub-graph at most (-mat_sptrsv_subgraph_rows; 0: what a block's shared memory holds) */
+  PetscInt  supernode_mode;  /* supernodal: SpTrsvSupernodeMode, auto/push/pull (-mat_sptrsv_supernode_mode) */
+  PetscBool invert_diag;     /* supernodal: GEMV with the inverted diagonal blocks instead of a TRSV (-mat_sptrsv_invert_diag) */
+  PetscBool supernode_merge; /* supernodal: merge neighbouring supernodes of the same block structure (-mat_sptrsv_merge) */
+  PetscReal supernode_relax; /* supernodal: merge neighbours while explicit zeros stay within this fraction (-mat_sptrsv_supernode_relax) */
+  PetscInt  supernode_cublas_width; /* supernodal, CUDA: supernodes at least this wide run through cuBLAS (-mat_sptrsv_supernode_cublas_width) */
 } SpTrsvSolverOptions;
 
 /* an executor: how one backend runs the plans of one path (all arrays in the backend's memory) */
