@@ -130,7 +130,7 @@ static PetscErrorCode SpTrsvSupernodalBuild(const SpTrsvOp *op, const SpTrsvSupe
       ss->max_cublas_m = PetscMax(ss->max_cublas_m, (PetscInt)m);
     }
   }
-  PetscCheck(ss->dptr[ns] < PETSC_MAX_INT && ss->optr[ns] < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_supernodal: %" PetscInt64_FMT " + %" PetscInt64_FMT " stored block entries do not fit PetscInt indices (reduce -mat_sptrsv_supernode_relax or turn off -mat_sptrsv_merge)", ss->dptr[ns], ss->optr[ns]);
+  PetscCheck(ss->dptr[ns] < PETSC_INT_MAX && ss->optr[ns] < PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_supernodal: %" PetscInt64_FMT " + %" PetscInt64_FMT " stored block entries do not fit PetscInt indices (reduce -mat_sptrsv_supernode_relax or turn off -mat_sptrsv_merge)", ss->dptr[ns], ss->optr[ns]);
   PetscCall(PetscMalloc2(ss->dptr[ns] + 1, &ss->dmap, ss->optr[ns] + 1, &ss->omap));
   PetscCall(PetscMalloc1(op->n + 1, &pos));
   for (PetscInt K = 0; K < ns; K++) SpTrsvSupernodalMaps(l, ss, K, pos);
