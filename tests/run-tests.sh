@@ -507,7 +507,7 @@ run_test ex2/supernodal-icc1-cg-push-merge with_solver sptrsv_supernodal compare
 run_test ex2/supernodal-bicg-transpose-relax with_solver sptrsv_supernodal compare_case 1 ex2 "-m 40 -n 40 -ksp_type bicg -pc_type ilu -pc_factor_levels 1 -ksp_monitor" "-mat_sptrsv_supernode_relax 0.3"
 run_test ex2/supernodal-bjacobi-np2 with_solver sptrsv_supernodal compare_case 2 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -ksp_monitor" "-sub_mat_sptrsv_invert_diag" sub_
 run_test ex2/options-file-ilu-supernodal with_solver sptrsv_supernodal compare_case 1 ex2 "-m 60 -n 60 -pc_type ilu -ksp_monitor" "-options_file $ROOT/petscconf-snippets/ilu-supernodal.opts"
-run_test ex45/supernodal-grid13-ilu3-nd with_solver sptrsv_supernodal compare_case 1 ex45 "-da_grid_x 13 -da_grid_y 13 -da_grid_z 13 -pc_type ilu -pc_factor_levels 3 -pc_factor_mat_ordering_type nd -ksp_monitor" "-mat_sptrsv_supernode_cublas_width 16"
+run_test ex45/supernodal-grid13-ilu6-nd-relax with_solver sptrsv_supernodal compare_case 1 ex45 "-da_grid_x 13 -da_grid_y 13 -da_grid_z 13 -pc_type ilu -pc_factor_levels 6 -pc_factor_mat_ordering_type nd -ksp_monitor" "-mat_sptrsv_supernode_relax 0.5 -mat_sptrsv_supernode_cublas_width 16"
 run_test ex19/supernodal-newton-ilu1-pull with_solver sptrsv_supernodal compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -pc_factor_levels 1 -mat_no_inode -snes_monitor -ksp_monitor" "$SN_MODE pull"
 run_test matrices/supernodal-cryg2500-ilu1-merge with_solver sptrsv_supernodal mm_compare cryg2500 "-ksp_type gmres -ksp_gmres_restart 100 -ksp_max_it 2000 -pc_type ilu -pc_factor_levels 1 -ksp_rtol 1e-8 -mat_sptrsv_merge"
 
