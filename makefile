@@ -47,7 +47,7 @@ SPTRSV_DEFS := $(if $(filter 1,$(WITH_CUDA)),-DPETSC_SPTRSV_HAVE_CUDA=1)
 SPTRSV_CPP  := -Iinclude $(PETSC_CC_INCLUDES) $(SPTRSV_DEFS)
 MPI_INC     := $(shell $(PCC) --showme:compile 2>/dev/null)
 ifeq ($(WITH_CUDA),1)
-  CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcudart -lstdc++
+  CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcublas -lcudart -lstdc++
 endif
 NVCC_FLAGS  := -O3 -std=c++17 -Xcompiler -fPIC,-Wall,-fvisibility=hidden -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) -gencode arch=compute_$(CUDA_ARCH),code=compute_$(CUDA_ARCH) -lineinfo
 LINK_LIBS   := $(PETSC_LIB) $(DIRECT_LIBS)

@@ -500,6 +500,19 @@ run_test ex45/locality-grid17-rows256 with_solver sptrsv_locality compare_case 1
 run_test ex19/locality-newton-ilu0-rows100 with_solver sptrsv_locality compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -mat_no_inode -snes_monitor -ksp_monitor" "$LOC_ROWS 100"
 run_test matrices/locality-cryg2500-ilu1-rows300 with_solver sptrsv_locality mm_compare cryg2500 "-ksp_type gmres -ksp_gmres_restart 100 -ksp_max_it 2000 -pc_type ilu -pc_factor_levels 1 -ksp_rtol 1e-8 $LOC_ROWS 300"
 
+# the supernodal path (paper 002): runs of rows/columns as dense blocks (exact, merged, relaxed), push or pull, the
+# inverted diagonal; same factors. Pull sums every row in PETSc's order; push and the inverse round differently
+SN_MODE="-mat_sptrsv_supernode_mode"
+run_test ex2/supernodal-ilu0 with_solver sptrsv_supernodal compare_case 1 ex2 "$EX2" ""
+run_test ex2/supernodal-ilu2-pull-invert with_solver sptrsv_supernodal compare_case 1 ex2 "$EX2 -pc_factor_levels 2" "$SN_MODE pull -mat_sptrsv_invert_diag"
+run_test ex2/supernodal-icc1-cg-push-merge with_solver sptrsv_supernodal compare_case 1 ex2 "-m 60 -n 60 -ksp_type cg -pc_type icc -pc_factor_levels 1 -ksp_monitor" "$SN_MODE push -mat_sptrsv_merge"
+run_test ex2/supernodal-bicg-transpose-relax with_solver sptrsv_supernodal compare_case 1 ex2 "-m 40 -n 40 -ksp_type bicg -pc_type ilu -pc_factor_levels 1 -ksp_monitor" "-mat_sptrsv_supernode_relax 0.3"
+run_test ex2/supernodal-bjacobi-np2 with_solver sptrsv_supernodal compare_case 2 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -ksp_monitor" "-sub_mat_sptrsv_invert_diag" sub_
+run_test ex2/options-file-ilu-supernodal with_solver sptrsv_supernodal compare_case 1 ex2 "-m 60 -n 60 -pc_type ilu -ksp_monitor" "-options_file $ROOT/petscconf-snippets/ilu-supernodal.opts"
+run_test ex45/supernodal-grid13-ilu6-nd-relax with_solver sptrsv_supernodal compare_case 1 ex45 "-da_grid_x 13 -da_grid_y 13 -da_grid_z 13 -pc_type ilu -pc_factor_levels 6 -pc_factor_mat_ordering_type nd -ksp_monitor" "-mat_sptrsv_supernode_relax 0.5 -mat_sptrsv_supernode_cublas_width 16"
+run_test ex19/supernodal-newton-ilu1-pull with_solver sptrsv_supernodal compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -pc_factor_levels 1 -mat_no_inode -snes_monitor -ksp_monitor" "$SN_MODE pull"
+run_test matrices/supernodal-cryg2500-ilu1-merge with_solver sptrsv_supernodal mm_compare cryg2500 "-ksp_type gmres -ksp_gmres_restart 100 -ksp_max_it 2000 -pc_type ilu -pc_factor_levels 1 -ksp_rtol 1e-8 -mat_sptrsv_merge"
+
 # the automatic path (sptrsv): a path per triangle; on the host backend the host rule (level) unless a model or the
 # fallback rule is asked for, which runs the GPU choices (syncfree, locality, ... host executors) on the same factors
 AUTO_H100="-mat_sptrsv_auto_model h100"
@@ -545,13 +558,18 @@ run_test view/locality-bad-partition ours_fails ex2 "$LOC -mat_sptrsv_locality_p
 run_test view/locality-help ours_grep ex2 "$LOC -help" "-mat_sptrsv_subgraph_rows <(now )?0" "-mat_sptrsv_graph" "-mat_sptrsv_locality_partition <(now )?auto" "-mat_sptrsv_locality_sms <(now )?132"
 run_test view/locality-csc-error ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_locality -sub_mat_sptrsv_format csc" "sptrsv_locality reads rows only: -sub_mat_sptrsv_format csc is not supported"
 run_test view/locality-bad-rows ours_fails ex2 "$LOC -mat_sptrsv_subgraph_rows -3" "-mat_sptrsv_subgraph_rows must be >= 0"
+SN="-m 30 -n 30 -pc_type ilu -pc_factor_levels 2 -pc_factor_mat_solver_type sptrsv_supernodal"
+run_test view/supernodal-ksp-view ours_grep ex2 "$SN -mat_sptrsv_supernode_relax 0.3 -ksp_view" "schedule supernodal" "supernodal: push \(columns\), [0-9]+ supernodes, width mean [0-9.]+ max [0-9]+, [0-9]+ levels of the supernodal DAG" "supernodal: pull \(rows\), [0-9]+ supernodes" "partition: [0-9]+ exact supernodes detected; merged 0 \(same structure\), [1-9][0-9]* \(relaxed\)" "stored entries [0-9]+, explicit zeros added [1-9][0-9]* \([0-9.]+%\), bytes [0-9.e+]+; diagonal blocks solved \(TRSV\)" "CUDA: [0-9]+ supernodes through cuBLAS \(at least 256 wide"
+run_test view/supernodal-help ours_grep ex2 "$SN -help" "-mat_sptrsv_supernode_mode <(now )?auto" "-mat_sptrsv_invert_diag" "-mat_sptrsv_merge" "-mat_sptrsv_supernode_relax" "-mat_sptrsv_supernode_cublas_width <(now )?256" "-mat_sptrsv_graph"
+run_test view/supernodal-csc-error ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_supernodal -sub_mat_sptrsv_format csc" "sptrsv_supernodal reads rows only: -sub_mat_sptrsv_format csc is not supported"
+run_test view/supernodal-bad-relax ours_fails ex2 "$SN -mat_sptrsv_supernode_relax 1.5" "-mat_sptrsv_supernode_relax must be in \[0, 1\), got 1.5"
 AUTO="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv -mat_sptrsv_backend host"
 run_test view/auto-ksp-view-host ours_grep ex2 "$AUTO -ksp_view" "package used to perform factorization: sptrsv$" "path sptrsv \(automatic: L sptrsv_level, U sptrsv_level\), format csr" "automatic choice: level \(host rule: level on the host backend" "features: rows 900, nnz 1740, levels \(critical path\) 59, rows per level mean 15.3 max 30, row length mean 1.93 max 2 \(spread 1.0\)" "rule order: level, syncfree, element, locality" "schedule level: 59 levels"
 run_test view/auto-ksp-view-h100 ours_grep ex2 "$AUTO $AUTO_H100 -mat_sptrsv_expected_solves 50 -ksp_view" "automatic choice: level \(smallest predicted setup \+ 50 solves \(model h100\)\)" "predicted: level [0-9.]+ ms \(setup [0-9.]+ \+ 50 x solve [0-9.]+\), [a-z]+ [0-9.]+ ms" "features: .* expected solves 50"
 run_test view/auto-ksp-view-h100-solve ours_grep ex2 "$AUTO $AUTO_H100 -ksp_view" "automatic choice: [a-z]+ \(smallest predicted solve time \(model h100\)\)" "predicted: [a-z]+ [0-9.e-]+ ms \(setup [0-9.e-]+\), [a-z]+ [0-9.e-]+ ms \(setup [0-9.e-]+\), [a-z]+ [0-9.e-]+ ms \(setup [0-9.e-]+\), [a-z]+ [0-9.e-]+ ms"
 run_test view/auto-fallback-refused ours_grep ex2 "$AUTO -mat_sptrsv_auto_model none -mat_sptrsv_auto_candidates syncfree,level -mat_sptrsv_max_lanes 3 -ksp_view" "automatic choice: level \(fallback rule: sync-free; below 4 rows per level locality up to 29056 rows, level above\)" "rule order: syncfree \[refused\], level" "syncfree refused the triangle: -mat_sptrsv_max_lanes must be 1, 2, 4, 8, 16 or 32, got 3"
 run_test view/auto-help ours_grep ex2 "$AUTO -help" "-mat_sptrsv_expected_solves <(now )?0" "-mat_sptrsv_auto_candidates" "-mat_sptrsv_auto_model <(now )?auto" "-mat_sptrsv_subgraph_rows" "-mat_sptrsv_levels"
-run_test view/auto-bad-candidate ours_fails ex2 "$AUTO -mat_sptrsv_auto_candidates level,bogus" "-mat_sptrsv_auto_candidates: bogus is not a path \(paths: level,element,syncfree,locality\)"
+run_test view/auto-bad-candidate ours_fails ex2 "$AUTO -mat_sptrsv_auto_candidates level,bogus" "-mat_sptrsv_auto_candidates: bogus is not a path \(paths: level,element,syncfree,locality,supernodal\)"
 run_test view/auto-bad-model ours_fails ex2 "$AUTO -mat_sptrsv_auto_model a100" "-mat_sptrsv_auto_model a100: no such cost model \(auto, none, h100\)"
 run_test view/auto-bad-solves ours_fails ex2 "$AUTO -mat_sptrsv_expected_solves -2" "-mat_sptrsv_expected_solves -2: must be 0 \(unknown\) or a positive count"
 run_test view/auto-csc-no-candidate ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv -sub_mat_sptrsv_format csc -sub_mat_sptrsv_auto_candidates syncfree,locality" "sptrsv: no candidate path solves ILU factors in format csc on the host backend \(-sub_mat_sptrsv_auto_candidates\)"

@@ -20,6 +20,8 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
                            "  -bw_gbs <GB/s>     device bandwidth of the bound (default: measured here, cudaMemcpy device to device)\n"
                            "  -bw_mib <1024>     size of that copy in MiB (read + write bytes are counted)\n"
                            "  -petsc_cusparse <true>  also time MatSolve of PETSc's own cusparse ILU(0) (needs a CUDA PETSc)\n"
+                           "  -bench_levels <0>  ILU(k) instead of ILU(0) (large k: the exact LU)\n"
+                           "  -bench_ordering <ord>  permute the matrix first (e.g. nd: wide supernodes for sptrsv_supernodal)\n"
                            "  -bench_matsolve_type <sptrsv_level>  MatSolverType of the factor timed through MatSolve (rows matsolve-sptrsv*;\n"
                            "                     another type names them matsolve-TYPE*; sptrsv (the automatic choice, printed): matsolve-sptrsv_auto*)\n"
                            "  -bench_locality <auto,paper,regions>  the locality path once per partitioner (-mat_sptrsv_locality_partition),\n"
@@ -132,7 +134,7 @@ static PetscErrorCode RunHostReference(Bench *B, SpTrsvFactor fac)
 typedef struct {
   SpTrsvFormat format;
   char         suffix[40];
-  char         opt[4][2][32]; /* global options set for the setup (empty name: end) */
+  char         opt[4][2][40]; /* global options set for the setup (empty name: end) */
 } KernelVariant;
 
 static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *nv)
@@ -160,6 +162,28 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   nlist = 16;
+  { /* supernodal: graph on; auto (push L, pull U), pull, the inverted diagonal, merged + relaxed (0.3) */
+    PetscBool sn;
+    PetscCall(PetscStrcmp(path->name, "supernodal", &sn));
+    if (sn) {
+      const char *suffix[] = {"auto", "pull", "inv", "merge-relax"};
+      const char *o1[][2]  = {{"", ""}, {"-mat_sptrsv_supernode_mode", "pull"}, {"-mat_sptrsv_invert_diag", "1"}, {"-mat_sptrsv_merge", "1"}};
+      for (n = 0; n < 4; n++) {
+        v[n].format = SPTRSV_FORMAT_CSR;
+        PetscCall(PetscStrncpy(v[n].suffix, suffix[n], sizeof(v[n].suffix)));
+        PetscCall(PetscStrncpy(v[n].opt[0][0], "-mat_sptrsv_graph", sizeof(v[n].opt[0][0])));
+        PetscCall(PetscStrncpy(v[n].opt[0][1], "1", sizeof(v[n].opt[0][1])));
+        PetscCall(PetscStrncpy(v[n].opt[1][0], o1[n][0], sizeof(v[n].opt[1][0])));
+        PetscCall(PetscStrncpy(v[n].opt[1][1], o1[n][1], sizeof(v[n].opt[1][1])));
+        if (n == 3) {
+          PetscCall(PetscStrncpy(v[n].opt[2][0], "-mat_sptrsv_supernode_relax", sizeof(v[n].opt[2][0])));
+          PetscCall(PetscStrncpy(v[n].opt[2][1], "0.3", sizeof(v[n].opt[2][1])));
+        }
+      }
+      *nv = n;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   if (!sf) {
     for (PetscInt f = 0; f < (path->csc ? 2 : 1); f++)
       for (PetscInt g = 0; g < 2; g++) {
@@ -477,7 +501,8 @@ int main(int argc, char **argv)
   IS                      row, col;
   MatFactorInfo           info;
   PetscBool               petsc_cusparse = PETSC_TRUE, gpu = PETSC_FALSE, file = PETSC_FALSE, estimate = PETSC_FALSE;
-  char                    mstype[64] = MATSOLVERSPTRSVLEVEL;
+  char                    mstype[64] = MATSOLVERSPTRSVLEVEL, ord[64] = "";
+  PetscInt                levels = 0;
   const SpTrsvBackendOps *cuda = NULL;
   const char             *why = "";
   SpTrsvFactor            fac;
@@ -492,6 +517,24 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-petsc_cusparse", &petsc_cusparse, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-bench_matsolve_type", mstype, sizeof(mstype), NULL));
   PetscCall(BenchLoadMatrix(&B, "bench", &A, &file));
+  /* -bench_ordering ORD: A is permuted once (the factor is then made in its natural ordering, as the kernels and cuSPARSE
+     compare on the same L and U); -bench_levels K: ILU(K) (large K: the exact LU, wide supernodes under nd) */
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_levels", &levels, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-bench_ordering", ord, sizeof(ord), NULL));
+  if (ord[0]) {
+    IS  rp, cp;
+    Mat Ap;
+    PetscCall(MatGetOrdering(A, ord, &rp, &cp));
+    PetscCall(MatPermute(A, rp, cp, &Ap));
+    PetscCall(ISDestroy(&rp));
+    PetscCall(ISDestroy(&cp));
+    PetscCall(MatDestroy(&A));
+    A = Ap;
+  }
+  if (levels > 0 && petsc_cusparse) {
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "-bench_levels %" PetscInt_FMT ": PETSc's cusparse ILU(0) rows are left out (another factor)\n", levels));
+    petsc_cusparse = PETSC_FALSE;
+  }
 
   /* ---- the GPU ---- */
   PetscCall(SpTrsvBackendCUDAGet(&cuda, &gpu, &why));
@@ -504,7 +547,7 @@ int main(int argc, char **argv)
 
   /* ---- ILU(0), natural ordering: the factor MatSolve uses; its triangles feed every other variant ---- */
   PetscCall(MatFactorInfoInitialize(&info));
-  info.levels        = 0;
+  info.levels        = levels;
   info.fill          = 1.0;
   info.diagonal_fill = 0;
   info.zeropivot     = 100.0 * PETSC_MACHINE_EPSILON;
@@ -550,7 +593,7 @@ int main(int argc, char **argv)
   PetscCall(PetscMalloc4(B.n, &B.b, B.n, &B.yref, B.n, &B.xref, B.n, &B.hbuf));
   BenchFillRandom(B.n, &seed, B.b);
   PetscCall(RunHostReference(&B, fac));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "ILU(0): nnz(L) = %" PetscInt_FMT " + nnz(U) = %" PetscInt_FMT " strict + %" PetscInt_FMT " diagonal; levels L = %" PetscInt_FMT ", U = %" PetscInt_FMT "; bytes per solve (model) L = %.4g, U = %.4g; factorization %.1f ms (backend %s)\n", B.nnzL, B.nnzU, B.n, B.Ls.nlevels, B.Us.nlevels, B.Ls.bytes_per_solve, B.Us.bytes_per_solve, factor_ms, gpu ? "cuda" : "host"));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "ILU(%" PetscInt_FMT "): nnz(L) = %" PetscInt_FMT " + nnz(U) = %" PetscInt_FMT " strict + %" PetscInt_FMT " diagonal; levels L = %" PetscInt_FMT ", U = %" PetscInt_FMT "; bytes per solve (model) L = %.4g, U = %.4g; factorization %.1f ms (backend %s)\n", levels, B.nnzL, B.nnzU, B.n, B.Ls.nlevels, B.Us.nlevels, B.Ls.bytes_per_solve, B.Us.bytes_per_solve, factor_ms, gpu ? "cuda" : "host"));
 
   if (!gpu) {
     double err;

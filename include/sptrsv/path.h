@@ -30,6 +30,11 @@ typedef struct {
   PetscInt  subgraph_rows;   /* locality: rows per sub-graph at most (-mat_sptrsv_subgraph_rows; 0: what a block's shared memory holds) */
   PetscInt  locality_partition; /* locality: SpTrsvLocalityPartitioner, auto (0), paper (1) or regions (2) (-mat_sptrsv_locality_partition) */
   PetscInt  locality_sms;       /* locality: multiprocessors the cost model fills (-mat_sptrsv_locality_sms; 132, the H100's) */
+  PetscInt  supernode_mode;  /* supernodal: SpTrsvSupernodeMode, auto/push/pull (-mat_sptrsv_supernode_mode) */
+  PetscBool invert_diag;     /* supernodal: GEMV with the inverted diagonal blocks instead of a TRSV (-mat_sptrsv_invert_diag) */
+  PetscBool supernode_merge; /* supernodal: merge neighbouring supernodes of the same block structure (-mat_sptrsv_merge) */
+  PetscReal supernode_relax; /* supernodal: merge neighbours while explicit zeros stay within this fraction (-mat_sptrsv_supernode_relax) */
+  PetscInt  supernode_cublas_width; /* supernodal, CUDA: supernodes at least this wide run through cuBLAS (-mat_sptrsv_supernode_cublas_width) */
 } SpTrsvSolverOptions;
 
 /* an executor: how one backend runs the plans of one path (all arrays in the backend's memory) */

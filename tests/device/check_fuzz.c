@@ -2,7 +2,8 @@ static const char help[] = "GPU fuzz check of the sync-free kernels with a watch
                            "Random triangles (random sparsity, long chains, a row depending on every earlier row, empty rows, very long\n"
                            "rows, levels of one row, 1e5 levels), lower or upper, unit or not, plain or transposed, each solved by every\n"
                            "sync-free variant on the GPU (sptrsv_syncfree: asap/alap/natural x csr/warpell, asap with the analysis on the\n"
-                           "GPU; sptrsv_element: csr, csc; sptrsv_locality: the default sub-graph cap and 64 rows) and\n"
+                           "GPU; sptrsv_element: csr, csc; sptrsv_locality: the default sub-graph cap and 64 rows; sptrsv_supernodal: default,\n"
+                           "pull + inverted diagonal + relaxed merging, push + merging + cuBLAS from width 4, up to 1e5 rows on the GPU) and\n"
                            "compared with the host backend. A solve that does not finish within -timeout seconds is a hang: the case's\n"
                            "seed is printed and the program exits at once (status 3).\n"
                            "  -cases <10000>   number of random triangles\n"
@@ -11,7 +12,7 @@ static const char help[] = "GPU fuzz check of the sync-free kernels with a watch
                            "  -timeout <10>    seconds before a solve counts as hung\n"
                            "  -backend <cuda>   cuda, or host (the host executors of the same variants: checks the generator and schedules)\n"
                            "  -big_every <2000> seeds that are multiples of this are large shapes (1e6-row chain, 1e5 levels)\n"
-                           "  -only_path <name> run only the variants of this path (syncfree, element, locality)\n\n";
+                           "  -only_path <name> run only the variants of this path (syncfree, element, locality, supernodal)\n\n";
 
 #include <sptrsv/backend.h>
 #include <petsctime.h>
@@ -33,29 +34,45 @@ typedef struct {
   const char  *relabel;   /* -mat_sptrsv_relabel (NULL: not set) */
   const char  *analysis;  /* -mat_sptrsv_analysis (NULL: not set) */
   const char  *subgraph_rows; /* -mat_sptrsv_subgraph_rows (NULL: not set) */
+  const char  *extra;     /* more options, inserted as a string (NULL: none); cleared by ClearExtra() */
+  PetscInt     gpu_max_n; /* on the GPU only triangles of at most this many rows (0: all) */
 } Variant;
 
 static const Variant variants[] = {
-  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr"    , NULL, "false", NULL, NULL},
-  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-asap-warpell", NULL, NULL, NULL, NULL},
-  {"syncfree", "alap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-alap-csr"    , NULL, NULL, NULL, NULL},
-  {"syncfree", "alap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell", NULL, NULL, NULL, NULL},
-  {"syncfree", "natural", "csr",  SPTRSV_FORMAT_CSR, "syncfree-natural-csr" , NULL, NULL, NULL, NULL},
-  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell", NULL, NULL, NULL, NULL},
-  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell-l1", "1", NULL, NULL, NULL},
-  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-l4", "4", NULL, NULL, NULL},
-  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-r",  NULL, "true", NULL, NULL},
-  {"syncfree", "alap",    "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell-r", NULL, "true", NULL, NULL},
-  {"syncfree", "natural", "csr",     SPTRSV_FORMAT_CSR, "syncfree-natural-csr-l1-r", "1", "true", NULL, NULL},
-  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr"     , NULL, NULL, "device", NULL},
-  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell" , NULL, NULL, "device", NULL},
-  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell-l4", "4", NULL, "device", NULL},
-  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr-r"   , NULL, "true", "device", NULL},
-  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSR, "element-csr",           NULL, NULL, NULL, NULL},
-  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSC, "element-csc",           NULL, NULL, NULL, NULL},
-  {"locality", NULL,   NULL,      SPTRSV_FORMAT_CSR, "locality",              NULL, NULL, NULL, NULL},
-  {"locality", NULL,   NULL,      SPTRSV_FORMAT_CSR, "locality-rows64",       NULL, NULL, NULL, "64"},
+  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr"    , NULL, "false", NULL, NULL, NULL, 0},
+  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-asap-warpell", NULL, NULL, NULL, NULL, NULL, 0},
+  {"syncfree", "alap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-alap-csr"    , NULL, NULL, NULL, NULL, NULL, 0},
+  {"syncfree", "alap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell", NULL, NULL, NULL, NULL, NULL, 0},
+  {"syncfree", "natural", "csr",  SPTRSV_FORMAT_CSR, "syncfree-natural-csr" , NULL, NULL, NULL, NULL, NULL, 0},
+  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell", NULL, NULL, NULL, NULL, NULL, 0},
+  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell-l1", "1", NULL, NULL, NULL, NULL, 0},
+  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-l4", "4", NULL, NULL, NULL, NULL, 0},
+  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-r",  NULL, "true", NULL, NULL, NULL, 0},
+  {"syncfree", "alap",    "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell-r", NULL, "true", NULL, NULL, NULL, 0},
+  {"syncfree", "natural", "csr",     SPTRSV_FORMAT_CSR, "syncfree-natural-csr-l1-r", "1", "true", NULL, NULL, NULL, 0},
+  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr"     , NULL, NULL, "device", NULL, NULL, 0},
+  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell" , NULL, NULL, "device", NULL, NULL, 0},
+  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell-l4", "4", NULL, "device", NULL, NULL, 0},
+  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr-r"   , NULL, "true", "device", NULL, NULL, 0},
+  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSR, "element-csr",           NULL, NULL, NULL, NULL, NULL, 0},
+  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSC, "element-csc",           NULL, NULL, NULL, NULL, NULL, 0},
+  {"locality", NULL,   NULL,      SPTRSV_FORMAT_CSR, "locality",              NULL, NULL, NULL, NULL, NULL, 0},
+  {"locality", NULL,   NULL,      SPTRSV_FORMAT_CSR, "locality-rows64",       NULL, NULL, NULL, "64", NULL, 0},
+  /* supernodal: one launch per supernodal level, so the 1e6-row chain (5e5 levels) is left to the host */
+  {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal",            NULL, NULL, NULL, NULL, NULL, 100000},
+  {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-pull-inv-relax", NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_supernode_relax 0.4", 100000},
+  {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-push-merge-cublas", NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_merge -mat_sptrsv_supernode_cublas_width 4", 100000},
 };
+
+/* the options a variant's extra string may set */
+static PetscErrorCode ClearExtra(void)
+{
+  const char *keys[] = {"-mat_sptrsv_supernode_mode", "-mat_sptrsv_invert_diag", "-mat_sptrsv_merge", "-mat_sptrsv_supernode_relax", "-mat_sptrsv_supernode_cublas_width"};
+
+  PetscFunctionBeginUser;
+  for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) PetscCall(PetscOptionsClearValue(NULL, keys[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 #define NVARIANTS ((PetscInt)(sizeof(variants) / sizeof(variants[0])))
 
 /* xorshift64*: the same cases on every machine */
@@ -254,6 +271,7 @@ int main(int argc, char **argv)
         PetscReal    err = 0;
         char         what[160];
         if (only_path[0] && strcmp(only_path, variants[v].path)) continue;
+        if (gpu && variants[v].gpu_max_n && n > variants[v].gpu_max_n) continue;
         PetscCall(PetscSNPrintf(what, sizeof(what), "%s %s n=%" PetscInt_FMT " %s%s%s", shapes[shape], variants[v].tag, n, T->uplo == SPTRSV_LOWER ? "lower" : "upper", unit ? " unit" : "", tr ? " transposed" : ""));
         PetscCall(SpTrsvPathFind(variants[v].path, &path));
         if (variants[v].levels) PetscCall(PetscOptionsSetValue(NULL, strcmp(variants[v].levels, "natural") ? "-mat_sptrsv_levels" : "-mat_sptrsv_dispatch", variants[v].levels));
@@ -262,6 +280,7 @@ int main(int argc, char **argv)
         if (variants[v].relabel) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_relabel", variants[v].relabel));
         if (variants[v].analysis) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_analysis", variants[v].analysis));
         if (variants[v].subgraph_rows) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_subgraph_rows", variants[v].subgraph_rows));
+        if (variants[v].extra) PetscCall(PetscOptionsInsertString(NULL, variants[v].extra));
         PetscCall(SpTrsvSolverCreate(T, (PetscBool)tr, variants[v].format, path, be, &sv));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_levels"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_dispatch"));
@@ -270,6 +289,7 @@ int main(int argc, char **argv)
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_analysis"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_subgraph_rows"));
+        PetscCall(ClearExtra());
         /* two solves back to back: on the GPU the second runs on the other half of the epoch state */
         for (PetscInt rep = 0; rep < 2; rep++) {
           for (PetscInt i = 0; i < n; i++) x[i] = -12345.0; /* a stale value must not survive */

@@ -8,6 +8,7 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
                            "  -tol_mm <1e-9>    max relative error for the Matrix Market files\n"
                            "  -no_refactor      skip the refactorization check (MatScale + MatShift, MatLUFactorNumeric again)\n"
                            "  -list             print the case names and exit\n"
+                           "  -only_solver <t>  only the configurations of this MatSolverType (e.g. sptrsv_supernodal)\n"
                            "  -gs_quick         PC gs sweeps and PC isai: small cases only (the case names gs and isai select these checks)\n"
                            "Direct sweep-solver checks (check_sweeps.c, cases sweep_* and pointwise) compare both backends with a\n"
                            "natural-order SOR sweep.\n";
@@ -45,6 +46,8 @@ typedef struct {
   char     path[PETSC_MAX_PATH_LEN];
   PetscBool rcm; /* reverse Cuthill-McKee ordering (exercises the permutation gather/scatter) */
   PetscBool element_only; /* large dependency shapes: only the element configurations, one right-hand side */
+  PetscInt  levels;       /* ILU(levels) (0 for the other cases); with nd: wide supernodes for sptrsv_supernodal */
+  PetscBool nd;           /* nested-dissection ordering */
 } Case;
 
 typedef struct {
@@ -54,11 +57,24 @@ typedef struct {
   const char *levels, *storage; /* sptrsv_syncfree: -mat_sptrsv_levels, -mat_sptrsv_storage (NULL: the defaults) */
   const char *subgraph_rows;    /* sptrsv_locality: -mat_sptrsv_subgraph_rows (NULL: the default) */
   const char *partition;        /* sptrsv_locality: -mat_sptrsv_locality_partition (NULL: the default, auto) */
+  const char *extra;            /* more options (sptrsv_supernodal), cleared by ClearExtra() (NULL: none) */
+  const char *tag;              /* the report's tag (NULL: from the options above) */
 } Config;
+
+/* the options a configuration's extra string may set */
+static PetscErrorCode ClearExtra(void)
+{
+  const char *keys[] = {"-mat_sptrsv_supernode_mode", "-mat_sptrsv_invert_diag", "-mat_sptrsv_merge", "-mat_sptrsv_supernode_relax", "-mat_sptrsv_supernode_cublas_width"};
+
+  PetscFunctionBeginUser;
+  for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) PetscCall(PetscOptionsClearValue(NULL, keys[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* a short tag of a configuration's path and options, for the report */
 static const char *ConfigTag(const Config *cfg)
 {
+  if (cfg->tag) return cfg->tag;
   if (!cfg->solver) return "    ";
   if (!strcmp(cfg->solver, MATSOLVERSPTRSVELEMENT)) return "-elm";
 #if defined(MATSOLVERSPTRSVLOCALITY)
@@ -152,7 +168,7 @@ static PetscErrorCode BuildCase(const Case *c, Mat *A)
 static void FactorInfo(const Case *c, MatFactorInfo *info)
 {
   (void)MatFactorInfoInitialize(info);
-  info->levels        = 0;
+  info->levels        = c->levels;
   info->fill          = 1.0;
   info->diagonal_fill = 0;
   info->zeropivot     = 100.0 * PETSC_MACHINE_EPSILON;
@@ -183,6 +199,7 @@ static PetscErrorCode MakeFactor(Mat A, const Case *c, IS row, IS col, const Con
   if (cfg->storage) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_storage", cfg->storage));
   if (cfg->subgraph_rows) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_subgraph_rows", cfg->subgraph_rows));
   if (cfg->partition) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_locality_partition", cfg->partition));
+  if (cfg->extra) PetscCall(PetscOptionsInsertString(NULL, cfg->extra));
   PetscCall(MatGetFactor(A, cfg->solver ? cfg->solver : MATSOLVERSPTRSVLEVEL, MAT_FACTOR_ILU, F));
   PetscCall(MatILUFactorSymbolic(*F, A, row, col, &info));
   PetscCall(MatLUFactorNumeric(*F, A, &info));
@@ -199,6 +216,7 @@ static PetscErrorCode MakeFactor(Mat A, const Case *c, IS row, IS col, const Con
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_subgraph_rows"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_locality_partition"));
+  PetscCall(ClearExtra());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -321,7 +339,7 @@ static PetscErrorCode RunCase(const Case *c, PetscInt ncfg, const Config *cfgs, 
   PetscCall(BuildCase(c, &A));
   PetscCall(MatGetSize(A, &n, NULL));
   PetscCall(MatGetInfo(A, MAT_LOCAL, &minfo));
-  PetscCall(MatGetOrdering(A, c->rcm ? MATORDERINGRCM : MATORDERINGNATURAL, &row, &col));
+  PetscCall(MatGetOrdering(A, c->nd ? MATORDERINGND : (c->rcm ? MATORDERINGRCM : MATORDERINGNATURAL), &row, &col));
 
   /* the reference factor; a Matrix Market matrix whose ILU(0) fails is skipped */
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -339,6 +357,7 @@ static PetscErrorCode RunCase(const Case *c, PetscInt ncfg, const Config *cfgs, 
     PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_dispatch"));
     PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
     PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_subgraph_rows"));
+    PetscCall(ClearExtra());
     if (c->type == GEN_FILE) {
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-26s %8" PetscInt_FMT " %9.0f  SKIP: factorization failed (error %d: %s)\n", c->name, n, (double)minfo.nz_used, (int)ierr, specific ? specific : (text ? text : "?")));
       nskip++;
@@ -409,6 +428,25 @@ static PetscErrorCode AddStencil(Case *cases, PetscInt *nc, PetscInt npts, Petsc
   c->rcm  = rcm;
   if (nz == 1) PetscCall(PetscSNPrintf(c->name, sizeof(c->name), "lap2d%" PetscInt_FMT "_%" PetscInt_FMT "x%" PetscInt_FMT "%s", npts, nx, ny, rcm ? "_rcm" : ""));
   else PetscCall(PetscSNPrintf(c->name, sizeof(c->name), "lap3d%" PetscInt_FMT "_%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT "%s", npts, nx, ny, nz, rcm ? "_rcm" : ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a stencil with an ILU(levels) factor in nested-dissection order: wide supernodes (near-exact LU for large levels) */
+static PetscErrorCode AddFilled(Case *cases, PetscInt *nc, PetscInt npts, PetscInt nx, PetscInt ny, PetscInt nz, PetscInt levels)
+{
+  Case *c;
+
+  PetscFunctionBeginUser;
+  PetscCall(AddStencil(cases, nc, npts, nx, ny, nz, PETSC_FALSE));
+  c         = &cases[*nc - 1];
+  c->levels = levels;
+  c->nd     = PETSC_TRUE;
+  PetscCall(PetscStrlcat(c->name, "_nd_ilu", sizeof(c->name)));
+  {
+    char lv[16];
+    PetscCall(PetscSNPrintf(lv, sizeof(lv), "%" PetscInt_FMT, levels));
+    PetscCall(PetscStrlcat(c->name, lv, sizeof(c->name)));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -618,7 +656,7 @@ int main(int argc, char **argv)
   Case                    *cases;
   PetscInt                 ncases = 0, ncfg = 0, nrhs = 3;
   Config                   cfgs[MAXCFG];
-  char                     matdir[PETSC_MAX_PATH_LEN] = "", only[4096] = "";
+  char                     matdir[PETSC_MAX_PATH_LEN] = "", only[4096] = "", only_solver[64] = "";
   PetscBool                hasdir = PETSC_FALSE, hasonly = PETSC_FALSE, norefac = PETSC_FALSE, list = PETSC_FALSE, avail;
   PetscReal                tol = 1e-12, tol_mm = 1e-9;
   const SpTrsvBackendOps  *cuda;
@@ -634,6 +672,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol_mm", &tol_mm, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-no_refactor", &norefac, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-list", &list, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-only_solver", only_solver, sizeof(only_solver), NULL));
   PetscCheck(nrhs >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-nrhs must be positive");
 
   PetscCall(PetscMalloc1(MAXCASES, &cases));
@@ -655,6 +694,9 @@ int main(int argc, char **argv)
   PetscCall(AddStencil(cases, &ncases, 27, 48, 48, 48, PETSC_FALSE));
   PetscCall(AddStencil(cases, &ncases, 27, 8, 8, 1024, PETSC_FALSE));
   PetscCall(AddStencil(cases, &ncases, 27, 16, 16, 16, PETSC_TRUE));
+  /* filled factors in nested dissection: wide supernodes (sptrsv_supernodal's team and cuBLAS kernels) */
+  PetscCall(AddFilled(cases, &ncases, 5, 96, 96, 1, 40));
+  PetscCall(AddFilled(cases, &ncases, 7, 20, 20, 20, 30));
   /* chains: one row per level */
   PetscCall(AddChain(cases, &ncases, 100000, 2));
   PetscCall(AddChain(cases, &ncases, 100000, 3));
@@ -690,6 +732,10 @@ int main(int argc, char **argv)
   cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64"};
   cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64", "regions"};
 #endif
+#if defined(MATSOLVERSPTRSVSUPERNODAL)
+  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, NULL, "-sn"};
+  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_merge", "-snpim"};
+#endif
   PetscCall(SpTrsvBackendCUDAGet(&cuda, &avail, &why));
   if (avail) {
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, NULL};
@@ -717,7 +763,16 @@ int main(int argc, char **argv)
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, "regions"};
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64", "regions"};
 #endif
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, the level, element, syncfree and locality paths, and host csc, host syncfree and host locality with host csr\n", why));
+#if defined(MATSOLVERSPTRSVSUPERNODAL)
+    /* auto (push for L, pull for U) with and without a graph; pull with the inverted diagonal; push with merging and
+       relaxation and cuBLAS from width 8; pull with cuBLAS from width 8 (the filled cases have such supernodes) */
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, NULL, "-sn"};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, NULL, "-sn"};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag", "-snpi"};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_merge -mat_sptrsv_supernode_relax 0.3 -mat_sptrsv_supernode_cublas_width 8", "-snmc"};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_supernode_cublas_width 8", "-snpc"};
+#endif
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, the level, element, syncfree, locality and supernodal paths, and host csc, host syncfree, host locality and host supernodal with host csr\n", why));
   } else {
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend unavailable (%s): SKIPPING the CUDA comparisons; comparing host csc with host csr only\n", why));
   }
@@ -726,6 +781,13 @@ int main(int argc, char **argv)
 #else
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "PETSc without CUDA: cuda solves copy host vectors in and out\n"));
 #endif
+  if (only_solver[0]) { /* -only_solver: the configurations of one MatSolverType (sptrsv_level for the level ones) */
+    PetscInt keep = 0;
+    for (PetscInt f = 0; f < ncfg; f++)
+      if (!strcmp(cfgs[f].solver ? cfgs[f].solver : MATSOLVERSPTRSVLEVEL, only_solver)) cfgs[keep++] = cfgs[f];
+    ncfg = keep;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "-only_solver %s: %" PetscInt_FMT " configurations\n", only_solver, ncfg));
+  }
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
   PetscCall(PetscRandomSetSeed(rnd, 20240607));
@@ -737,7 +799,7 @@ int main(int argc, char **argv)
       Config   ecfg[MAXCFG];
       PetscInt ne = 0;
       for (PetscInt f = 0; f < ncfg; f++)
-        if (!strcmp(cfgs[f].backend, "host") || cfgs[f].solver) ecfg[ne++] = cfgs[f];
+        if (!strcmp(cfgs[f].backend, "host") || (cfgs[f].solver && !cfgs[f].extra && !cfgs[f].tag)) ecfg[ne++] = cfgs[f]; /* not the supernodal ones: a launch per level */
       PetscCall(RunCase(&cases[k], ne, ecfg, 1, tol, PETSC_FALSE, rnd));
     } else PetscCall(RunCase(&cases[k], ncfg, cfgs, nrhs, cases[k].type == GEN_FILE ? tol_mm : tol, (PetscBool)!norefac, rnd));
   }

@@ -201,6 +201,12 @@ fi
 # ---- the fuzz check: SPTRSV_FUZZ_CASES random triangles (default 10000), every sync-free variant, watchdog ---------
 step fuzz-syncfree 1 480 "$FUZZ" -cases "${SPTRSV_FUZZ_CASES:-10000}" -timeout 10
 
+# ---- the supernodal path (paper 002) alone: its configurations on small, filled (wide supernodes, cuBLAS) and chain
+# cases, and its fuzz variants (SPTRSV_DEVICE_STEPS='check-supernodal|fuzz-supernodal|sanitizer-.*-supernodal')
+SN_CASES=(-only_solver sptrsv_supernodal -cases lap2d5_64x64,lap3d7_32x32x32,lap3d27_16x16x16_rcm,lap2d5_96x96_nd_ilu40,lap3d7_20x20x20_nd_ilu30,lap2d9_256x256,chain_tridiag_100000)
+step check-supernodal 1 300 "$CHECK" "${SN_CASES[@]}"
+step fuzz-supernodal 1 300 "$FUZZ" -only_path supernodal -cases "${SPTRSV_FUZZ_CASES_SUPERNODAL:-1500}" -timeout 10
+
 # ---- compute-sanitizer on small cases (fused segments + separate launches + graphs, perms) ---------
 SAN=$(command -v compute-sanitizer || echo "$CUDA_HOME/bin/compute-sanitizer")
 # shellcheck disable=SC2054 # one comma-separated option value
@@ -222,6 +228,10 @@ if [ -x "$SAN" ]; then
   step sanitizer-racecheck-fuzz 1 300 "$SAN" --tool racecheck --error-exitcode 97 "$FUZZ" -cases 20 -big_every 0 -timeout 60
   step sanitizer-memcheck-analysis 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$ANALYSIS" -random 10 -matdir /nonexistent
   [ -n "$DIRECTCHECK" ] && step sanitizer-memcheck-direct 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$DIRECTCHECK" -backend cuda -quick
+  SN_SMALL=(-only_solver sptrsv_supernodal -cases lap2d5_64x64,lap2d5_96x96_nd_ilu40 -nrhs 1 -no_refactor)
+  step sanitizer-memcheck-supernodal 1 180 "$SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${SN_SMALL[@]}"
+  step sanitizer-racecheck-supernodal 1 180 "$SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${SN_SMALL[@]}"
+  step sanitizer-synccheck-supernodal 1 180 "$SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${SN_SMALL[@]}"
   step sanitizer-initcheck 0 180 "$SAN" --tool initcheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
 else
   say "compute-sanitizer not found ($SAN)"

@@ -24,6 +24,11 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   opts->subgraph_rows   = 0;          /* locality: the shared-memory capacity of a block */
   opts->locality_partition = 0;      /* locality: auto (SPTRSV_LOCALITY_PARTITION_AUTO) */
   opts->locality_sms       = 132;    /* locality: the H100's multiprocessors (SPTRSV_LOCALITY_DEFAULT_SMS) */
+  opts->supernode_mode  = 0;          /* supernodal: auto (push for a lower op(T), pull for an upper one) */
+  opts->invert_diag     = PETSC_FALSE;
+  opts->supernode_merge = PETSC_FALSE;
+  opts->supernode_relax = 0;
+  opts->supernode_cublas_width = 256; /* SPTRSV_SUPERNODE_CUBLAS_WIDTH */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -31,8 +36,9 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   SpTrsvSolverOptionsDefault - SpTrsvSolverOptionsInitialize(); a program that uses the solver API directly (no factor
   Mat, so no prefix) may override them with the global -mat_sptrsv_graph, -mat_sptrsv_fuse_passes, -mat_sptrsv_levels,
   -mat_sptrsv_storage, -mat_sptrsv_dispatch, -mat_sptrsv_max_lanes, -mat_sptrsv_spin_ns, -mat_sptrsv_blocks_per_sm,
-  -mat_sptrsv_relabel, -mat_sptrsv_analysis, -mat_sptrsv_subgraph_rows, -mat_sptrsv_locality_partition and
-  -mat_sptrsv_locality_sms
+  -mat_sptrsv_relabel, -mat_sptrsv_analysis, -mat_sptrsv_subgraph_rows, -mat_sptrsv_locality_partition,
+  -mat_sptrsv_locality_sms and the supernodal path's -mat_sptrsv_supernode_mode, -mat_sptrsv_invert_diag,
+  -mat_sptrsv_merge, -mat_sptrsv_supernode_relax, -mat_sptrsv_supernode_cublas_width
 */
 PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
 {
@@ -73,6 +79,17 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
     PetscCheck(match, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_partition must be auto, paper or regions, got %s", str);
   }
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_locality_sms", &opts->locality_sms, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_supernode_mode", str, sizeof(str), &flg));
+  if (flg) {
+    PetscBool push, pull;
+    PetscCall(PetscStrcasecmp(str, "push", &push));
+    PetscCall(PetscStrcasecmp(str, "pull", &pull));
+    opts->supernode_mode = push ? 1 : (pull ? 2 : 0);
+  }
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_invert_diag", &opts->invert_diag, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_merge", &opts->supernode_merge, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_supernode_relax", &opts->supernode_relax, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_supernode_cublas_width", &opts->supernode_cublas_width, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

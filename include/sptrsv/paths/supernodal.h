@@ -1,0 +1,132 @@
+/* The supernodal path's partition and schedule (plan->data of sptrsv_supernodal, paper 002, Yamazaki et al.): the
+   supernode detection and merging of src/mat/analysis/supernode.c, the dense-block storage and the level schedule built
+   from it by src/mat/paths/supernodal.c, read by its host executor and by its CUDA executor
+   (src/cuda/paths/supernodal.cu) (private to the plugin) */
+#pragma once
+#include <sptrsv/path.h>
+
+/*
+   Lines. A supernodal solve reads op(T) by lines: its rows (pull: x_K = D_K^{-1} (b_K - O_K x[U_K]), O_K the rows of
+   supernode K left of (lower) / right of (upper) its diagonal block) or its columns (push: x_K = D_K^{-1} w_K, then
+   w[U_K] -= O_K x_K, O_K the columns of K below / above the diagonal block). A line's entries are given by a CSR-like
+   pair (ptr, idx), indices ascending; map[p] is the entry's index in the rows of op(T) (op->ra), so values always come
+   from the rows of op(T), whatever the mode (no CSC view needed). In "before" orientation the entries of a line that
+   share its supernode lie before it (pull on a lower op(T), push on an upper one); in "after" orientation after it.
+
+   Supernode K = lines [super[K], super[K+1]), w = super[K+1] - super[K] wide. It is "exact" when its diagonal block is
+   dense (every line holds every earlier (before) / later (after) index of K) and every line has the same entries outside
+   K. A partition of lines into contiguous supernodes is stored with explicit zeros wherever the pattern is not dense:
+   the diagonal block is dense w x w, the off-diagonal block w x m over the union U_K of the lines' entries outside K
+   (m = |U_K|, sorted).
+*/
+typedef struct {
+  PetscInt        n;
+  const PetscInt *ptr, *idx, *map; /* n + 1, nnz, nnz (map NULL: the identity) */
+  PetscBool       before;
+  PetscInt       *own_ptr, *own_idx, *own_map; /* the columns made by SpTrsvSupernodeLinesCreate (push), else NULL */
+} SpTrsvSupernodeLines;
+
+/* how the partition was found (for -ksp_view and the tests) */
+typedef struct {
+  PetscInt  ns_exact;  /* supernodes after detection (or after splitting the factorization's partition) */
+  PetscInt  ns_hint;   /* supernodes of the factorization's partition (0: none given) */
+  PetscInt  hint_split; /* hint supernodes split because their diagonal block was not dense */
+  PetscInt  nmerged;   /* merges by -mat_sptrsv_merge (same block structure) */
+  PetscInt  nrelaxed;  /* merges by -mat_sptrsv_supernode_relax */
+} SpTrsvSupernodeFigures;
+
+/* widest supernode a merge may make (exact and given supernodes are never capped) */
+#define SPTRSV_SUPERNODE_MERGE_MAX_WIDTH 256
+
+SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeLinesCreate(const SpTrsvOp *, PetscBool, SpTrsvSupernodeLines *);
+SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeLinesDestroy(SpTrsvSupernodeLines *);
+SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeDetect(const SpTrsvSupernodeLines *, PetscInt, const PetscInt *, PetscInt *, PetscInt **, SpTrsvSupernodeFigures *);
+SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeUnion(const SpTrsvSupernodeLines *, PetscInt, const PetscInt *, PetscInt **, PetscInt **);
+SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeMerge(const SpTrsvSupernodeLines *, PetscBool, PetscReal, PetscInt *, PetscInt *, SpTrsvSupernodeFigures *);
+SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeDAG(const SpTrsvSupernodeLines *, PetscBool, PetscInt, const PetscInt *, const PetscInt *, const PetscInt *, PetscInt **, PetscInt **);
+SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeIsExact(const SpTrsvSupernodeLines *, PetscInt, PetscInt, PetscBool, PetscBool *);
+
+/*
+   The schedule (plan->data). Supernodes are numbered by index (K covers lines super[K] .. super[K+1]-1); they run in the
+   order sorder[0 .. ns-1]: by level of the supernodal DAG, inside a level the team supernodes (one CUDA block each, one
+   launch per level) first, then the cuBLAS ones (device-wide dtrsv/dgemv, one after the other). Level l holds positions
+   slevptr[l] .. slevptr[l+1]-1, of which the first nteam[l] are team supernodes. plan->order lists the rows of op(T) in
+   that order (a supernode's rows ascending).
+   Storage of supernode K (w wide, m = uptr[K+1] - uptr[K], U_K = uidx[uptr[K] ..]):
+   - diagonal block D at dval + dptr[K], w x w column-major in op(T)'s coordinates (D[(i - s) + (j - s) w] = op(T)_ij),
+     its diagonal holding the inverted diagonal idiag_i (1 for a unit triangle); with invert_diag the executors keep its
+     inverse X (same layout) for a GEMV instead of a TRSV;
+   - off-diagonal block O at oval + optr[K], line-major: O[(t - s) m + c] is the entry of line t at index U_K[c] (pull:
+     op(T)_{t, U_K[c]}; push: op(T)_{U_K[c], t}).
+   Value maps (numeric phase = gather): dmap[dptr[K] + q] and omap[optr[K] + q] give the index in op->ra of each stored
+   value, SPTRSV_SUPERNODE_ZERO for an explicit zero and, in dmap, SPTRSV_SUPERNODE_DIAG for a diagonal entry.
+*/
+#define SPTRSV_SUPERNODE_ZERO (-1)
+#define SPTRSV_SUPERNODE_DIAG (-2)
+
+/* CUDA geometry: threads per team block at most / at least, the widest team supernode (wider ones always use cuBLAS;
+   the block keeps 2 w values in shared memory), and at most how many cuBLAS supernodes one level may have before its
+   wide supernodes go back to the team kernel (cuBLAS calls run one after the other) */
+#define SPTRSV_SUPERNODE_BLOCK_MAX      256
+#define SPTRSV_SUPERNODE_TEAM_MAX_WIDTH 2048
+#define SPTRSV_SUPERNODE_CUBLAS_PER_LEVEL 8
+#define SPTRSV_SUPERNODE_CUBLAS_WIDTH   256 /* default -mat_sptrsv_supernode_cublas_width */
+
+typedef enum {
+  SPTRSV_SUPERNODE_MODE_AUTO, /* push for a lower op(T), pull for an upper one */
+  SPTRSV_SUPERNODE_MODE_PUSH,
+  SPTRSV_SUPERNODE_MODE_PULL
+} SpTrsvSupernodeMode;
+
+typedef struct {
+  PetscBool  push, lower, invert;
+  PetscInt   ns, nlevels;
+  PetscInt  *super;           /* ns + 1 */
+  PetscInt  *sorder;          /* ns: supernodes in run order */
+  PetscInt  *slevptr, *nteam; /* nlevels + 1, nlevels */
+  PetscInt  *uptr, *uidx;     /* ns + 1, uptr[ns] */
+  PetscInt64 *dptr, *optr;    /* ns + 1 each */
+  PetscInt  *dmap, *omap;     /* dptr[ns], optr[ns] */
+  int       *block;           /* nlevels: CUDA threads per team block */
+  PetscInt  *wmax;            /* nlevels: widest team supernode of the level (shared memory: 2 wmax scalars) */
+  PetscInt   cublas_width;    /* the option the cuBLAS choice used */
+  PetscInt   ncublas;         /* cuBLAS supernodes */
+  PetscInt   max_w, max_m, max_cublas_w, max_cublas_m; /* widest supernode, longest U_K; the same over cuBLAS ones */
+  PetscInt64 nzeros;          /* explicit zeros stored (off the diagonal) */
+  PetscInt   max_level_sn;    /* most supernodes in one level */
+  SpTrsvSupernodeFigures fig;
+  PetscBool  from_hint;       /* the partition started from the factorization's (op->super) */
+} SpTrsvSupernodalSchedule;
+
+SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalScheduleCheck(const SpTrsvOp *, SpTrsvPlan);
+
+/*
+   The inverse of a diagonal block, one column at a time (host and device share it): column j of X = D^{-1} for a dense
+   lower (upper) triangular w x w column-major D whose diagonal holds the inverted diagonal.
+     lower: X_jj = D_jj, X_ij = -D_ii sum_{k=j}^{i-1} D_ik X_kj (i = j+1 .. w-1), 0 above;
+     upper: X_jj = D_jj, X_ij = -D_ii sum_{k=i+1}^{j} D_ik X_kj (i = j-1 .. 0), 0 below.
+*/
+#if defined(__CUDACC__)
+  #define SPTRSV_HD __host__ __device__
+#else
+  #define SPTRSV_HD
+#endif
+static inline SPTRSV_HD void SpTrsvSupernodeInvertColumn(PetscInt w, const PetscScalar *D, PetscScalar *X, PetscInt j, PetscBool lower)
+{
+  for (PetscInt i = 0; i < w; i++) X[i + j * w] = 0;
+  X[j + j * w] = D[j + j * w];
+  if (lower)
+    for (PetscInt i = j + 1; i < w; i++) {
+      PetscScalar s = 0;
+      for (PetscInt k = j; k < i; k++) s += D[i + k * w] * X[k + j * w];
+      X[i + j * w] = -s * D[i + i * w];
+    }
+  else
+    for (PetscInt i = j - 1; i >= 0; i--) {
+      PetscScalar s = 0;
+      for (PetscInt k = i + 1; k <= j; k++) s += D[i + k * w] * X[k + j * w];
+      X[i + j * w] = -s * D[i + i * w];
+    }
+}
+
+SPTRSV_PATH_DECLARE(supernodal);

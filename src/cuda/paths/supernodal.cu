@@ -1,0 +1,478 @@
+/*
+   Supernode-based level-set solves on the GPU (paper 002, sptrsv_supernodal).
+
+   The analysis (src/mat/analysis/supernode.c, src/mat/paths/supernodal.c; include/sptrsv/paths/supernodal.h) grouped the
+   lines of op(T) (rows: pull; columns: push) into supernodes K = [s, s + w) with a dense w x w diagonal block D (column-
+   major, its diagonal holding the inverted diagonal) and a dense w x m off-diagonal block O over the sorted outside
+   indices U_K (line-major), and ordered the supernodes by levels of the supernodal DAG, each level's team supernodes
+   first, then its cuBLAS ones.
+
+   Numeric phase (on the GPU, also after a host refresh): the triangle's values arrive in plan order (d_val, d_idiag of
+   SpTrsvCUDATriData, host or device refresh), SpTrsvSupernodeGather fills D and O through the value maps, then with
+   -mat_sptrsv_invert_diag SpTrsvSupernodeInvert computes X = D^{-1} of every team supernode (one block per supernode, a
+   thread per column: SpTrsvSupernodeInvertColumn, the host's arithmetic), and SpTrsvSupernodeScaleRows turns the blocks
+   of the cuBLAS supernodes into the row-scaled form a unit-diagonal dtrsv takes (D_ij *= D_ii for i != j; pull: O's rows
+   too), since D's diagonal holds 1/d_i.
+
+   Solve: (push: x = b first) per level one launch of SpTrsvSupernodeTeam, one block per team supernode:
+     pull: r = b_K - O x[U_K] (a warp per row of O, lanes over its columns, shuffle sum) in shared memory;
+     push: r = x_K (b minus the pushes of earlier levels);
+     then x_K = X r (GEMV, a thread per row) or the column sweep of D (a barrier per column: x_j = r_j D_jj, every
+     thread then updates its rows r_i -= D_ij x_j), x_K written to global x;
+     push: then a thread per outside row c: atomicAdd(x[U_K[c]], -sum_t O[t m + c] x_t).
+   Then the level's cuBLAS supernodes, one after the other on the stream: a small kernel stages r (scaled by the inverted
+   diagonal) and, for pull, x[U_K] into private buffers, cublas<t>gemv for the off-diagonal block (pull: before; push:
+   after), cublas<t>trsv (unit diagonal, row-scaled D), a small kernel writes x_K back (push: and subtracts the update
+   from x[U_K]). cuBLAS only sees the private buffers, so the whole sequence is captured in the solve's CUDA graph like
+   the kernels, which read b and x through the device struct of SpTrsvCUDATriData.
+
+   Why it is correct, and why it cannot deadlock.
+   - No thread waits for another except at __syncthreads(), which every thread of a block reaches: the loop bounds (w,
+     m, the columns) are the same for every thread of the block, the warp loop over rows has warp-uniform bounds for the
+     shuffles, nothing returns early. Blocks never wait for each other: a launch finishes however few blocks are resident.
+   - Pull: x[U_K] belongs to supernodes of earlier levels (SpTrsvSupernodalScheduleCheck), written by earlier launches
+     on the same stream; no block of this launch writes them. x_K is written once, by K's block.
+   - Push: every supernode that pushes into K is in an earlier level, so x_K holds b_K minus all its updates when K's
+     block reads it; the updates of this launch go to rows of supernodes of later levels only, by atomics (several
+     blocks may update one row). The order of those atomic additions is not fixed, so push results may differ from run
+     to run in the last bits: the device checks compare with a tolerance.
+   - cuBLAS supernodes run after the level's team launch and before the next level, in stream order.
+*/
+#include <sptrsv/paths/supernodal.h>
+#include "../row_ops.cuh"
+#include <cublas_v2.h>
+#include <climits>
+
+/* the device schedule as the kernels take it */
+typedef struct {
+  const int         *super, *sorder, *uptr, *uidx;
+  const long long   *dptr, *optr;
+  const PetscScalar *D, *X, *O;
+} SpTrsvCUDASupernodalArrays;
+
+typedef struct {
+  const SpTrsvSupernodalSchedule *ss; /* the plan's (it outlives the executor) */
+  SpTrsvCUDASupernodalArrays      a;
+  int                            *d_super, *d_sorder, *d_uptr, *d_uidx, *d_dmap, *d_omap, *d_invlist, *d_cublist;
+  long long                      *d_dptr, *d_optr;
+  PetscScalar                    *d_D, *d_X, *d_O, *d_br, *d_bg; /* blocks, inverses, cuBLAS work (max widths) */
+  PetscInt                        ninv, ncub;                     /* team supernodes inverted, cuBLAS supernodes */
+} SpTrsvCUDASupernodal;
+
+/* one cuBLAS handle for the process, created at the first setup that needs it, destroyed at PetscFinalize */
+static cublasHandle_t SpTrsvCublasHandle = NULL;
+
+static PetscErrorCode SpTrsvCublasFinalize(void)
+{
+  PetscFunctionBegin;
+  if (SpTrsvCublasHandle) (void)cublasDestroy(SpTrsvCublasHandle);
+  SpTrsvCublasHandle = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvCublasGet(void)
+{
+  PetscFunctionBegin;
+  if (!SpTrsvCublasHandle) {
+    const cublasStatus_t st = cublasCreate(&SpTrsvCublasHandle);
+    PetscCheck(st == CUBLAS_STATUS_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_GPU, "sptrsv_supernodal: cublasCreate failed (status %d)", (int)st);
+    PetscCall(PetscRegisterFinalize(SpTrsvCublasFinalize));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#if defined(SPTRSV_CUDA_SCALAR_OK)
+
+/* D and O from the values in plan order: map >= 0 a slot of val, -1 an explicit zero, -(2 + k) the inverted diagonal of
+   plan position k (1 for a unit diagonal) */
+__global__ void SpTrsvSupernodeGather(long long nD, long long nO, const int *__restrict__ dmap, const int *__restrict__ omap, const PetscScalar *__restrict__ val, const PetscScalar *__restrict__ idiag, PetscScalar *__restrict__ D, PetscScalar *__restrict__ O)
+{
+  for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < nD + nO; t += (long long)gridDim.x * blockDim.x) {
+    if (t < nD) {
+      const int mp = dmap[t];
+      D[t]         = mp >= 0 ? val[mp] : (mp == -1 ? (PetscScalar)0 : (idiag ? idiag[-mp - 2] : (PetscScalar)1));
+    } else {
+      const int mp = omap[t - nD];
+      O[t - nD]    = mp >= 0 ? val[mp] : (PetscScalar)0;
+    }
+  }
+}
+
+/* X = D^{-1} of the supernodes list[blockIdx.x], a thread per column */
+__global__ void SpTrsvSupernodeInvert(const int *__restrict__ list, const SpTrsvCUDASupernodalArrays a, PetscScalar *X, bool lower)
+{
+  const int       K = list[blockIdx.x];
+  const int       w = a.super[K + 1] - a.super[K];
+  const long long d = a.dptr[K];
+
+  for (int j = (int)threadIdx.x; j < w; j += (int)blockDim.x) SpTrsvSupernodeInvertColumn(w, a.D + d, X + d, j, lower ? PETSC_TRUE : PETSC_FALSE);
+}
+
+/* the cuBLAS supernodes list[blockIdx.x]: rows of D (off its diagonal) and, pull, of O scaled by D's diagonal */
+__global__ void SpTrsvSupernodeScaleRows(const int *__restrict__ list, const SpTrsvCUDASupernodalArrays a, PetscScalar *D, PetscScalar *O, bool pull)
+{
+  const int       K = list[blockIdx.x];
+  const int       w = a.super[K + 1] - a.super[K], m = a.uptr[K + 1] - a.uptr[K];
+  PetscScalar    *Dk = D + a.dptr[K], *Ok = O + a.optr[K];
+  const long long ww = (long long)w * w, wm = (long long)w * m;
+
+  for (long long t = threadIdx.x; t < ww; t += blockDim.x) {
+    const long long i = t % w;
+    if (i != t / w) Dk[t] *= Dk[i + i * w]; /* the diagonal is never written */
+  }
+  if (pull)
+    for (long long t = threadIdx.x; t < wm; t += blockDim.x) Ok[t] *= Dk[(t / m) * (w + 1)];
+}
+
+/* one block per team supernode sorder[pos0 + blockIdx.x] (see the top of this file); shared memory: 2 w scalars */
+template <bool PUSH, bool INV, bool LOWER>
+__global__ void __launch_bounds__(SPTRSV_SUPERNODE_BLOCK_MAX) SpTrsvSupernodeTeam(const SpTrsvCUDASupernodalArrays a, int pos0, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
+{
+  extern __shared__ __align__(16) unsigned char sptrsv_supernode_smem[];
+  PetscScalar       *r  = reinterpret_cast<PetscScalar *>(sptrsv_supernode_smem);
+  const int          K  = __ldg(a.sorder + pos0 + (int)blockIdx.x);
+  const int          s  = __ldg(a.super + K), w = __ldg(a.super + K + 1) - s;
+  const int          u0 = __ldg(a.uptr + K), m = __ldg(a.uptr + K + 1) - u0;
+  const int         *U  = a.uidx + u0;
+  const PetscScalar *O  = a.O + __ldg(a.optr + K);
+  const long long    d0 = __ldg(a.dptr + K);
+  PetscScalar       *y  = r + w;
+  const int          tid = (int)threadIdx.x, nt = (int)blockDim.x;
+
+  if (vp) SpTrsvReadVecPtrs<false>(v, vp);
+  if (PUSH) {
+    for (int i = tid; i < w; i += nt) r[i] = v.x[s + i];
+  } else {
+    const int warp = tid >> 5, lane = tid & 31, nw = nt >> 5;
+    for (int i = warp; i < w; i += nw) { /* warp-uniform bounds: every lane reaches the shuffles */
+      PetscScalar sum = 0;
+      for (int c = lane; c < m; c += 32) sum += __ldg(O + (long long)i * m + c) * v.x[__ldg(U + c)];
+      sum = SpTrsvGroupSum<32>(sum);
+      if (lane == 0) r[i] = v.b[s + i] - sum;
+    }
+  }
+  __syncthreads();
+  if (INV) {
+    const PetscScalar *X = a.X + d0;
+    for (int i = tid; i < w; i += nt) {
+      PetscScalar acc = 0;
+      for (int j = 0; j < w; j++) acc += __ldg(X + i + (long long)j * w) * r[j];
+      v.x[s + i] = acc;
+      if (PUSH) y[i] = acc;
+    }
+  } else {
+    const PetscScalar *D = a.D + d0;
+    if (LOWER)
+      for (int j = 0; j < w; j++) {
+        const PetscScalar xj = r[j] * __ldg(D + j + (long long)j * w);
+        for (int i = j + 1 + tid; i < w; i += nt) r[i] -= __ldg(D + i + (long long)j * w) * xj;
+        __syncthreads(); /* r[j + 1] final before the next column reads it */
+      }
+    else
+      for (int j = w - 1; j >= 0; j--) {
+        const PetscScalar xj = r[j] * __ldg(D + j + (long long)j * w);
+        for (int i = tid; i < j; i += nt) r[i] -= __ldg(D + i + (long long)j * w) * xj;
+        __syncthreads();
+      }
+    for (int i = tid; i < w; i += nt) {
+      const PetscScalar xi = r[i] * __ldg(D + i + (long long)i * w);
+      v.x[s + i]           = xi;
+      if (PUSH) y[i] = xi;
+    }
+  }
+  if (PUSH) {
+    __syncthreads(); /* y complete */
+    for (int c = tid; c < m; c += nt) {
+      PetscScalar acc = 0;
+      for (int t = 0; t < w; t++) acc += __ldg(O + (long long)t * m + c) * y[t];
+      atomicAdd(v.x + __ldg(U + c), -acc);
+    }
+  }
+}
+
+/* cuBLAS supernode, before the BLAS calls: br = (push ? x_K : b_K) .* diag(D), pull: bg = x[U_K] */
+template <bool PUSH>
+__global__ void SpTrsvSupernodeCublasIn(int s, int w, const int *__restrict__ U, int m, const PetscScalar *__restrict__ D, PetscScalar *br, PetscScalar *bg, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
+{
+  if (vp) SpTrsvReadVecPtrs<false>(v, vp);
+  for (int t = blockIdx.x * blockDim.x + threadIdx.x; t < w || (!PUSH && t < m); t += gridDim.x * blockDim.x) {
+    if (t < w) br[t] = (PUSH ? v.x[s + t] : v.b[s + t]) * D[t + (long long)t * w];
+    if (!PUSH && t < m) bg[t] = v.x[U[t]];
+  }
+}
+
+/* after: x_K = br, push: x[U_K] -= bg */
+template <bool PUSH>
+__global__ void SpTrsvSupernodeCublasOut(int s, int w, const int *__restrict__ U, int m, const PetscScalar *br, const PetscScalar *bg, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
+{
+  if (vp) SpTrsvReadVecPtrs<false>(v, vp);
+  for (int t = blockIdx.x * blockDim.x + threadIdx.x; t < w || (PUSH && t < m); t += gridDim.x * blockDim.x) {
+    if (t < w) v.x[s + t] = br[t];
+    if (PUSH && t < m) v.x[U[t]] -= bg[t];
+  }
+}
+
+  #if defined(PETSC_USE_REAL_SINGLE)
+    #define SpTrsvCublasGemv cublasSgemv
+    #define SpTrsvCublasTrsv cublasStrsv
+  #else
+    #define SpTrsvCublasGemv cublasDgemv
+    #define SpTrsvCublasTrsv cublasDtrsv
+  #endif
+
+static cudaError_t SpTrsvCublasError(cublasStatus_t st)
+{
+  return st == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown; /* a launch hook reports CUDA errors only */
+}
+
+/* one cuBLAS supernode K (see the top of this file) */
+static cudaError_t SpTrsvSupernodeCublas(const SpTrsvCUDASupernodal &sc, PetscInt K, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
+{
+  const SpTrsvSupernodalSchedule *ss = sc.ss;
+  const int                       s = (int)ss->super[K], w = (int)(ss->super[K + 1] - ss->super[K]), m = (int)(ss->uptr[K + 1] - ss->uptr[K]);
+  const int                      *U = sc.d_uidx + ss->uptr[K];
+  const PetscScalar              *D = sc.d_D + ss->dptr[K], *O = sc.d_O + ss->optr[K];
+  const PetscScalar               one = 1, mone = -1, zero = 0;
+  const unsigned int              grid = SpTrsvCUDAVecGrid(PetscMax(w, m));
+  const cublasFillMode_t          fill = ss->lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+  cudaError_t                     err;
+
+  if (ss->push) SpTrsvSupernodeCublasIn<true><<<grid, SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(s, w, U, m, D, sc.d_br, sc.d_bg, v, vp);
+  else SpTrsvSupernodeCublasIn<false><<<grid, SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(s, w, U, m, D, sc.d_br, sc.d_bg, v, vp);
+  if ((err = cudaGetLastError()) != cudaSuccess) return err;
+  if (!ss->push && m && (err = SpTrsvCublasError(SpTrsvCublasGemv(SpTrsvCublasHandle, CUBLAS_OP_T, m, w, &mone, O, m, sc.d_bg, 1, &one, sc.d_br, 1))) != cudaSuccess) return err;
+  if ((err = SpTrsvCublasError(SpTrsvCublasTrsv(SpTrsvCublasHandle, fill, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, w, D, w, sc.d_br, 1))) != cudaSuccess) return err;
+  if (ss->push && m && (err = SpTrsvCublasError(SpTrsvCublasGemv(SpTrsvCublasHandle, CUBLAS_OP_N, m, w, &one, O, m, sc.d_br, 1, &zero, sc.d_bg, 1))) != cudaSuccess) return err;
+  if (ss->push) SpTrsvSupernodeCublasOut<true><<<grid, SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(s, w, U, m, sc.d_br, sc.d_bg, v, vp);
+  else SpTrsvSupernodeCublasOut<false><<<grid, SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(s, w, U, m, sc.d_br, sc.d_bg, v, vp);
+  return cudaGetLastError();
+}
+
+typedef void (*SpTrsvSupernodeTeamFn)(const SpTrsvCUDASupernodalArrays, int, SpTrsvCUDAVecPtrs, const SpTrsvCUDAVecPtrs *);
+/* the team kernel instance for (push, invert, lower): index 4 push + 2 invert + lower */
+static const SpTrsvSupernodeTeamFn SpTrsvSupernodeTeamKernels[8] = {SpTrsvSupernodeTeam<false, false, false>, SpTrsvSupernodeTeam<false, false, true>, SpTrsvSupernodeTeam<false, true, false>, SpTrsvSupernodeTeam<false, true, true>,
+                                                                    SpTrsvSupernodeTeam<true, false, false>,  SpTrsvSupernodeTeam<true, false, true>,  SpTrsvSupernodeTeam<true, true, false>,  SpTrsvSupernodeTeam<true, true, true>};
+
+/* the whole launch sequence of a solve (SpTrsvCUDALaunchFn); no sweeps */
+static cudaError_t SpTrsvCUDASupernodalLaunch(const SpTrsvCUDATriData *d, PetscBool sweep, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
+{
+  const SpTrsvCUDASupernodal     &sc = *(const SpTrsvCUDASupernodal *)d->path;
+  const SpTrsvSupernodalSchedule *ss = sc.ss;
+  const SpTrsvSupernodeTeamFn     team = SpTrsvSupernodeTeamKernels[4 * (ss->push ? 1 : 0) + 2 * (ss->invert ? 1 : 0) + (ss->lower ? 1 : 0)];
+  cudaError_t                     err;
+
+  if (sweep) return cudaErrorNotSupported;
+  if (ss->push && (err = SpTrsvCUDALaunchCopyRHS(d->n, NULL, v, vp, st)) != cudaSuccess) return err; /* x = b */
+  if (sc.ncub && (err = SpTrsvCublasError(cublasSetStream(SpTrsvCublasHandle, st))) != cudaSuccess) return err;
+  for (PetscInt l = 0; l < ss->nlevels; l++) {
+    const PetscInt p0 = ss->slevptr[l], nteam = ss->nteam[l];
+    if (nteam) {
+      team<<<(unsigned int)nteam, ss->block[l], 2 * (size_t)ss->wmax[l] * sizeof(PetscScalar), st>>>(sc.a, (int)p0, v, vp);
+      if ((err = cudaGetLastError()) != cudaSuccess) return err;
+    }
+    for (PetscInt k = p0 + nteam; k < ss->slevptr[l + 1]; k++)
+      if ((err = SpTrsvSupernodeCublas(sc, ss->sorder[k], v, vp, st)) != cudaSuccess) return err;
+  }
+  return cudaSuccess;
+}
+
+/* the numeric phase on the device: D, O from the values in plan order, X, the row scaling of the cuBLAS supernodes */
+static PetscErrorCode SpTrsvCUDASupernodalNumeric(SpTrsvSolver s)
+{
+  SpTrsvCUDATriData              *d  = (SpTrsvCUDATriData *)s->bdata;
+  SpTrsvCUDASupernodal           *sc = (SpTrsvCUDASupernodal *)d->path;
+  const SpTrsvSupernodalSchedule *ss = sc->ss;
+  const long long                 nD = (long long)ss->dptr[ss->ns], nO = (long long)ss->optr[ss->ns];
+  cudaStream_t                    st = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  if (nD + nO) {
+    SpTrsvSupernodeGather<<<SpTrsvCUDAVecGrid((PetscInt)PetscMin(nD + nO, (long long)PETSC_INT_MAX)), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(nD, nO, sc->d_dmap, sc->d_omap, d->d_val, d->unit ? NULL : d->d_idiag, sc->d_D, sc->d_O);
+    SpTrsvCUDACheckLaunch();
+  }
+  if (sc->ninv) {
+    SpTrsvSupernodeInvert<<<(unsigned int)sc->ninv, 128, 0, st>>>(sc->d_invlist, sc->a, sc->d_X, ss->lower ? true : false);
+    SpTrsvCUDACheckLaunch();
+  }
+  if (sc->ncub) {
+    SpTrsvSupernodeScaleRows<<<(unsigned int)sc->ncub, SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(sc->d_cublist, sc->a, sc->d_D, sc->d_O, ss->push ? false : true);
+    SpTrsvCUDACheckLaunch();
+  }
+  SpTrsvCUDACall(cudaStreamSynchronize(st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#else /* complex or exotic scalars: the backend reports itself unavailable and never launches these */
+
+static cudaError_t SpTrsvCUDASupernodalLaunch(const SpTrsvCUDATriData *d, PetscBool sweep, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
+{
+  return cudaErrorNotSupported;
+}
+
+static PetscErrorCode SpTrsvCUDASupernodalNumeric(SpTrsvSolver s)
+{
+  PetscFunctionBegin;
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_supernodal: the CUDA kernels take real scalars only");
+}
+#endif
+
+/* launches of a solve (SpTrsvCUDALaunchesFn): the push copy, a team launch per level that has team supernodes, the
+   kernels and cuBLAS calls of the cuBLAS supernodes */
+static PetscInt SpTrsvCUDASupernodalLaunches(const SpTrsvCUDATriData *d, PetscBool sweep)
+{
+  const SpTrsvSupernodalSchedule *ss = ((const SpTrsvCUDASupernodal *)d->path)->ss;
+  PetscInt                        n  = ss->push ? 1 : 0;
+
+  for (PetscInt l = 0; l < ss->nlevels; l++) n += ss->nteam[l] ? 1 : 0;
+  return n + 4 * ss->ncublas;
+}
+
+static PetscErrorCode SpTrsvCUDASupernodalDestroy(SpTrsvCUDATriData *d)
+{
+  SpTrsvCUDASupernodal *sc = (SpTrsvCUDASupernodal *)d->path;
+
+  PetscFunctionBegin;
+  if (!sc) PetscFunctionReturn(PETSC_SUCCESS);
+  SpTrsvCUDACall(cudaFree(sc->d_super));
+  SpTrsvCUDACall(cudaFree(sc->d_sorder));
+  SpTrsvCUDACall(cudaFree(sc->d_uptr));
+  SpTrsvCUDACall(cudaFree(sc->d_uidx));
+  SpTrsvCUDACall(cudaFree(sc->d_dmap));
+  SpTrsvCUDACall(cudaFree(sc->d_omap));
+  SpTrsvCUDACall(cudaFree(sc->d_invlist));
+  SpTrsvCUDACall(cudaFree(sc->d_cublist));
+  SpTrsvCUDACall(cudaFree(sc->d_dptr));
+  SpTrsvCUDACall(cudaFree(sc->d_optr));
+  SpTrsvCUDACall(cudaFree(sc->d_D));
+  SpTrsvCUDACall(cudaFree(sc->d_X));
+  SpTrsvCUDACall(cudaFree(sc->d_O));
+  SpTrsvCUDACall(cudaFree(sc->d_br));
+  SpTrsvCUDACall(cudaFree(sc->d_bg));
+  PetscCall(PetscFree(d->path));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* n PetscInt64 offsets as a new device array of long long (synchronous) */
+static PetscErrorCode SpTrsvCUDAUploadOffsets(const PetscInt64 *h, PetscInt n, long long **dd, cudaStream_t st)
+{
+  long long *t;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(n + 1, &t));
+  for (PetscInt k = 0; k < n; k++) t[k] = (long long)h[k];
+  SpTrsvCUDACall(cudaMalloc((void **)dd, (size_t)(n + 1) * sizeof(long long)));
+  SpTrsvCUDACall(cudaMemcpyAsync(*dd, t, (size_t)n * sizeof(long long), cudaMemcpyHostToDevice, st));
+  SpTrsvCUDACall(cudaStreamSynchronize(st));
+  PetscCall(PetscFree(t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvCUDAMallocScalars(PetscScalar **p, long long n)
+{
+  PetscFunctionBegin;
+  SpTrsvCUDACall(cudaMalloc((void **)p, (size_t)(n + 1) * sizeof(PetscScalar)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvCUDASupernodalSetup - the triangle in plan order (SpTrsvCUDATriSetupBegin: the values' route from the host or the
+  device factorization), the schedule, the value maps translated to plan-order slots, the blocks and cuBLAS buffers; then
+  SpTrsvCUDATriSetupEnd (values, graph capture) and the numeric phase when the values exist
+*/
+static PetscErrorCode SpTrsvCUDASupernodalSetup(SpTrsvSolver s)
+{
+  const SpTrsvSupernodalSchedule *ss = (const SpTrsvSupernodalSchedule *)s->plan->data;
+  const long long                 nD = (long long)ss->dptr[ss->ns], nO = (long long)ss->optr[ss->ns];
+  SpTrsvCUDATriData              *d;
+  SpTrsvCUDASupernodal           *sc;
+  cudaStream_t                    st = NULL;
+  PetscInt                       *vinv, *pos, *inv, *cub;
+  int                            *hm;
+
+  PetscFunctionBegin;
+  PetscCheck(!s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_supernodal has no Gauss-Seidel sweeps");
+  PetscCheck(ss->ns < INT_MAX && ss->uptr[ss->ns] < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "sptrsv_supernodal: the CUDA kernels use 32-bit indices");
+  PetscCall(SpTrsvSupernodalScheduleCheck(&s->op, s->plan));
+  PetscCall(SpTrsvCUDATriSetupBegin(s, SpTrsvCUDASupernodalLaunch, SpTrsvCUDASupernodalLaunches, &d));
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  PetscCall(PetscNew(&sc));
+  d->path         = sc;
+  d->path_destroy = SpTrsvCUDASupernodalDestroy;
+  sc->ss          = ss;
+  /* value maps: entries of op(T) -> slots of d_val (plan order), diagonal -> plan position */
+  PetscCall(PetscMalloc4(d->nnz + 1, &vinv, d->n + 1, &pos, ss->ns + 1, &inv, ss->ns + 1, &cub));
+  for (PetscInt q = 0; q < d->nnz; q++) vinv[d->vmap[q]] = q;
+  for (PetscInt k = 0; k < d->n; k++) pos[s->plan->order[k]] = k;
+  PetscCall(PetscMalloc1(PetscMax(nD, nO) + 1, &hm));
+  for (PetscInt K = 0; K < ss->ns; K++) {
+    const PetscInt s0 = ss->super[K], w = ss->super[K + 1] - s0;
+    for (PetscInt64 t = ss->dptr[K]; t < ss->dptr[K + 1]; t++) {
+      const PetscInt mp = ss->dmap[t];
+      hm[t]             = mp >= 0 ? (int)vinv[mp] : (mp == SPTRSV_SUPERNODE_ZERO ? -1 : (int)(-2 - pos[s0 + (t - ss->dptr[K]) % w]));
+    }
+  }
+  SpTrsvCUDACall(cudaMalloc((void **)&sc->d_dmap, (size_t)(nD + 1) * sizeof(int)));
+  SpTrsvCUDACall(cudaMemcpy(sc->d_dmap, hm, (size_t)nD * sizeof(int), cudaMemcpyHostToDevice));
+  for (long long t = 0; t < nO; t++) hm[t] = ss->omap[t] >= 0 ? (int)vinv[ss->omap[t]] : -1;
+  SpTrsvCUDACall(cudaMalloc((void **)&sc->d_omap, (size_t)(nO + 1) * sizeof(int)));
+  SpTrsvCUDACall(cudaMemcpy(sc->d_omap, hm, (size_t)nO * sizeof(int), cudaMemcpyHostToDevice));
+  PetscCall(PetscFree(hm));
+  /* the schedule */
+  PetscCall(SpTrsvCUDAUploadIndices(ss->super, ss->ns + 1, &sc->d_super, st));
+  PetscCall(SpTrsvCUDAUploadIndices(ss->sorder, ss->ns, &sc->d_sorder, st));
+  PetscCall(SpTrsvCUDAUploadIndices(ss->uptr, ss->ns + 1, &sc->d_uptr, st));
+  PetscCall(SpTrsvCUDAUploadIndices(ss->uidx, ss->uptr[ss->ns], &sc->d_uidx, st));
+  PetscCall(SpTrsvCUDAUploadOffsets(ss->dptr, ss->ns + 1, &sc->d_dptr, st));
+  PetscCall(SpTrsvCUDAUploadOffsets(ss->optr, ss->ns + 1, &sc->d_optr, st));
+  PetscCall(SpTrsvCUDAMallocScalars(&sc->d_D, nD));
+  PetscCall(SpTrsvCUDAMallocScalars(&sc->d_O, nO));
+  if (ss->invert) PetscCall(SpTrsvCUDAMallocScalars(&sc->d_X, nD));
+  /* which supernodes are inverted (team ones, with the option) and which run through cuBLAS */
+  for (PetscInt l = 0; l < ss->nlevels; l++)
+    for (PetscInt k = ss->slevptr[l]; k < ss->slevptr[l + 1]; k++) {
+      if (k < ss->slevptr[l] + ss->nteam[l]) {
+        if (ss->invert) inv[sc->ninv++] = ss->sorder[k];
+      } else cub[sc->ncub++] = ss->sorder[k];
+    }
+  if (sc->ninv) PetscCall(SpTrsvCUDAUploadIndices(inv, sc->ninv, &sc->d_invlist, st));
+  if (sc->ncub) {
+    PetscCall(SpTrsvCUDAUploadIndices(cub, sc->ncub, &sc->d_cublist, st));
+    PetscCall(SpTrsvCUDAMallocScalars(&sc->d_br, ss->max_cublas_w));
+    PetscCall(SpTrsvCUDAMallocScalars(&sc->d_bg, ss->max_cublas_m));
+    PetscCall(SpTrsvCublasGet());
+  }
+  PetscCall(PetscFree4(vinv, pos, inv, cub));
+  sc->a.super  = sc->d_super;
+  sc->a.sorder = sc->d_sorder;
+  sc->a.uptr   = sc->d_uptr;
+  sc->a.uidx   = sc->d_uidx;
+  sc->a.dptr   = sc->d_dptr;
+  sc->a.optr   = sc->d_optr;
+  sc->a.D      = sc->d_D;
+  sc->a.X      = sc->d_X;
+  sc->a.O      = sc->d_O;
+  PetscCall(SpTrsvCUDATriSetupEnd(s));
+  if (!s->tri->values_unset) PetscCall(SpTrsvCUDASupernodalNumeric(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* new values from the host: the plan-order copy, then the blocks */
+static PetscErrorCode SpTrsvCUDASupernodalUpdateValues(SpTrsvSolver s)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDATriUpdateValues(s));
+  PetscCall(SpTrsvCUDASupernodalNumeric(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* new values on the device (the GPU numeric factorization): the plan-order gather, then the blocks, all on the GPU */
+static PetscErrorCode SpTrsvCUDASupernodalUpdateValuesDevice(SpTrsvSolver s, const PetscScalar *a, const PetscScalar *dg, const PetscScalar *r)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDATriUpdateValuesDevice(s, a, dg, r));
+  PetscCall(SpTrsvCUDASupernodalNumeric(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const SpTrsvExecutor SpTrsvExecCUDA_supernodal = {SpTrsvCUDASupernodalSetup, SpTrsvCUDASupernodalUpdateValues, SpTrsvCUDATriSolve, NULL, SpTrsvCUDATriDestroy, SpTrsvCUDASupernodalUpdateValuesDevice};

@@ -1,0 +1,438 @@
+/*
+   sptrsv_supernodal (paper 002, Yamazaki et al.): supernode-based level-set solves. The analysis groups the lines
+   (rows: pull; columns: push) of op(T) into supernodes (src/mat/analysis/supernode.c: detection or the factorization's
+   partition, merging), stores each as a dense diagonal block and a dense off-diagonal block over the union of its
+   lines' outside indices (explicit zeros where the pattern has none), and schedules the supernodes by levels of the
+   supernodal DAG (include/sptrsv/paths/supernodal.h). The numeric phase is a gather through the value maps (and, with
+   -mat_sptrsv_invert_diag, the inversion of the diagonal blocks of the team supernodes). The host executor runs that
+   schedule, summing each row in column order as PETSc does in pull mode; the CUDA executor
+   (src/cuda/paths/supernodal.cu) runs one launch per level, one block per supernode, and cuBLAS for the few wide
+   supernodes near the root.
+*/
+#include <sptrsv/paths/supernodal.h>
+#include <sptrsv/hostexec.h>
+#include <petsctime.h>
+
+static const char *const SpTrsvSupernodeModes[] = {"auto", "push", "pull", "SpTrsvSupernodeMode", "SPTRSV_SUPERNODE_MODE_", NULL};
+
+static PetscErrorCode SpTrsvSupernodalScheduleDestroy(SpTrsvPlan plan)
+{
+  SpTrsvSupernodalSchedule *ss = (SpTrsvSupernodalSchedule *)plan->data;
+
+  PetscFunctionBegin;
+  if (ss) {
+    PetscCall(PetscFree4(ss->super, ss->sorder, ss->slevptr, ss->nteam));
+    PetscCall(PetscFree(ss->uptr));
+    PetscCall(PetscFree(ss->uidx));
+    PetscCall(PetscFree2(ss->dptr, ss->optr));
+    PetscCall(PetscFree2(ss->dmap, ss->omap));
+    PetscCall(PetscFree2(ss->block, ss->wmax));
+  }
+  PetscCall(PetscFree(plan->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* stored scalars (diagonal blocks, their inverses where used, off-diagonal blocks) and 32-bit indices of the schedule */
+static PetscLogDouble SpTrsvSupernodalBytes(const SpTrsvSupernodalSchedule *ss)
+{
+  PetscLogDouble b = (PetscLogDouble)(ss->dptr[ss->ns] * (ss->invert ? 2 : 1) + ss->optr[ss->ns]) * sizeof(PetscScalar);
+  return b + (PetscLogDouble)(4 * ss->ns + ss->uptr[ss->ns]) * sizeof(int) + 2.0 * ss->ns * sizeof(PetscInt64);
+}
+
+static PetscErrorCode SpTrsvSupernodalScheduleView(SpTrsvPlan plan, PetscViewer viewer)
+{
+  SpTrsvSupernodalSchedule *ss = (SpTrsvSupernodalSchedule *)plan->data;
+  const PetscInt64          stored = ss->dptr[ss->ns] + ss->optr[ss->ns];
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "supernodal: %s, %" PetscInt_FMT " supernodes, width mean %.2f max %" PetscInt_FMT ", %" PetscInt_FMT " levels of the supernodal DAG (at most %" PetscInt_FMT " supernodes in one)\n", ss->push ? "push (columns)" : "pull (rows)", ss->ns, ss->ns ? (double)plan->n / (double)ss->ns : 0.0, ss->max_w, ss->nlevels, ss->max_level_sn));
+  if (ss->from_hint) PetscCall(PetscViewerASCIIPrintf(viewer, "partition: the factorization's %" PetscInt_FMT " supernodes, %" PetscInt_FMT " split where the diagonal block is not dense; merged %" PetscInt_FMT " (same structure), %" PetscInt_FMT " (relaxed)\n", ss->fig.ns_hint, ss->fig.hint_split, ss->fig.nmerged, ss->fig.nrelaxed));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "partition: %" PetscInt_FMT " exact supernodes detected; merged %" PetscInt_FMT " (same structure), %" PetscInt_FMT " (relaxed)\n", ss->fig.ns_exact, ss->fig.nmerged, ss->fig.nrelaxed));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "stored entries %" PetscInt64_FMT ", explicit zeros added %" PetscInt64_FMT " (%.1f%%), bytes %.4g; diagonal blocks %s\n", stored, ss->nzeros, stored ? 100.0 * (double)ss->nzeros / (double)stored : 0.0, SpTrsvSupernodalBytes(ss), ss->invert ? "inverted (GEMV)" : "solved (TRSV)"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA: %" PetscInt_FMT " supernodes through cuBLAS (at least %" PetscInt_FMT " wide, widest %" PetscInt_FMT "), the rest one block each\n", ss->ncublas, ss->cublas_width, ss->max_cublas_w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the value maps of supernode K (see SpTrsvSupernodalSchedule); pos: a work array of n entries */
+static void SpTrsvSupernodalMaps(const SpTrsvSupernodeLines *l, SpTrsvSupernodalSchedule *ss, PetscInt K, PetscInt *pos)
+{
+  const PetscInt s = ss->super[K], e = ss->super[K + 1], w = e - s, u0 = ss->uptr[K], m = ss->uptr[K + 1] - u0;
+  PetscInt      *dm = ss->dmap + ss->dptr[K], *om = ss->omap + ss->optr[K];
+
+  for (PetscInt q = 0; q < w * w; q++) dm[q] = SPTRSV_SUPERNODE_ZERO;
+  for (PetscInt q = 0; q < w * m; q++) om[q] = SPTRSV_SUPERNODE_ZERO;
+  for (PetscInt i = 0; i < w; i++) dm[i + i * w] = SPTRSV_SUPERNODE_DIAG;
+  for (PetscInt c = 0; c < m; c++) pos[ss->uidx[u0 + c]] = c;
+  for (PetscInt t = s; t < e; t++)
+    for (PetscInt p = l->ptr[t]; p < l->ptr[t + 1]; p++) {
+      const PetscInt j = l->idx[p], v = l->map ? l->map[p] : p;
+      if (j >= s && j < e) {
+        if (ss->push) dm[(j - s) + (t - s) * w] = v; /* line t is column t of op(T), j its row */
+        else dm[(t - s) + (j - s) * w] = v;
+      } else om[(t - s) * m + pos[j]] = v;
+    }
+}
+
+/*
+  SpTrsvSupernodalBuild - levels of the supernodal DAG, the cuBLAS choice, the run order, plan->order, the storage
+  offsets and value maps, the launch geometry and the figures
+*/
+static PetscErrorCode SpTrsvSupernodalBuild(const SpTrsvOp *op, const SpTrsvSupernodeLines *l, const SpTrsvSolverOptions *opts, SpTrsvPlan p, SpTrsvSupernodalSchedule *ss)
+{
+  const PetscInt ns = ss->ns;
+  PetscInt      *dptr, *didx, *slev, *key, *cnt, *wide, *pos, nkey;
+  PetscBool     *cub;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvSupernodeUnion(l, ns, ss->super, &ss->uptr, &ss->uidx));
+  PetscCall(SpTrsvSupernodeDAG(l, ss->push, ns, ss->super, ss->uptr, ss->uidx, &dptr, &didx));
+  PetscCall(PetscMalloc3(ns + 1, &slev, ns + 1, &key, ns + 1, &cub));
+  PetscCall(SpTrsvLevelsCompute(ns, dptr, didx, op->lower, slev, &ss->nlevels));
+  if (!ns) ss->nlevels = 0;
+  PetscCall(PetscFree(dptr));
+  PetscCall(PetscFree(didx));
+  /* cuBLAS: wider than a team block may be, or at least cublas_width wide in a level with few such supernodes */
+  PetscCall(PetscCalloc1(ss->nlevels + 1, &wide));
+  for (PetscInt K = 0; K < ns; K++)
+    if (ss->super[K + 1] - ss->super[K] >= ss->cublas_width) wide[slev[K]]++;
+  ss->ncublas = 0;
+  for (PetscInt K = 0; K < ns; K++) {
+    const PetscInt w = ss->super[K + 1] - ss->super[K];
+    cub[K]           = (PetscBool)(w > SPTRSV_SUPERNODE_TEAM_MAX_WIDTH || (w >= ss->cublas_width && wide[slev[K]] <= SPTRSV_SUPERNODE_CUBLAS_PER_LEVEL));
+    key[K]           = 2 * slev[K] + (cub[K] ? 1 : 0);
+    ss->ncublas += cub[K] ? 1 : 0;
+  }
+  PetscCall(PetscFree(wide));
+  /* run order: a stable counting sort by (level, cuBLAS) */
+  nkey = 2 * ss->nlevels;
+  PetscCall(PetscCalloc1(nkey + 1, &cnt));
+  for (PetscInt K = 0; K < ns; K++) cnt[key[K] + 1]++;
+  for (PetscInt k = 0; k < nkey; k++) cnt[k + 1] += cnt[k];
+  for (PetscInt l2 = 0; l2 <= ss->nlevels; l2++) ss->slevptr[l2] = cnt[2 * l2];
+  for (PetscInt l2 = 0; l2 < ss->nlevels; l2++) ss->nteam[l2] = cnt[2 * l2 + 1] - cnt[2 * l2];
+  for (PetscInt K = 0; K < ns; K++) ss->sorder[cnt[key[K]]++] = K;
+  PetscCall(PetscFree(cnt));
+  /* plan->order: the rows of the supernodes in run order */
+  for (PetscInt k = 0, q = 0; k < ns; k++)
+    for (PetscInt t = ss->super[ss->sorder[k]]; t < ss->super[ss->sorder[k] + 1]; t++) p->order[q++] = t;
+  /* storage and value maps */
+  PetscCall(PetscMalloc2(ns + 1, &ss->dptr, ns + 1, &ss->optr));
+  ss->dptr[0] = ss->optr[0] = 0;
+  ss->max_w = ss->max_m = ss->max_cublas_w = ss->max_cublas_m = 0;
+  for (PetscInt K = 0; K < ns; K++) {
+    const PetscInt64 w = ss->super[K + 1] - ss->super[K], m = ss->uptr[K + 1] - ss->uptr[K];
+    ss->dptr[K + 1]    = ss->dptr[K] + w * w;
+    ss->optr[K + 1]    = ss->optr[K] + w * m;
+    ss->max_w          = PetscMax(ss->max_w, (PetscInt)w);
+    ss->max_m          = PetscMax(ss->max_m, (PetscInt)m);
+    if (cub[K]) {
+      ss->max_cublas_w = PetscMax(ss->max_cublas_w, (PetscInt)w);
+      ss->max_cublas_m = PetscMax(ss->max_cublas_m, (PetscInt)m);
+    }
+  }
+  PetscCheck(ss->dptr[ns] < PETSC_INT_MAX && ss->optr[ns] < PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_supernodal: %" PetscInt64_FMT " + %" PetscInt64_FMT " stored block entries do not fit PetscInt indices (reduce -mat_sptrsv_supernode_relax or turn off -mat_sptrsv_merge)", ss->dptr[ns], ss->optr[ns]);
+  PetscCall(PetscMalloc2(ss->dptr[ns] + 1, &ss->dmap, ss->optr[ns] + 1, &ss->omap));
+  PetscCall(PetscMalloc1(op->n + 1, &pos));
+  for (PetscInt K = 0; K < ns; K++) SpTrsvSupernodalMaps(l, ss, K, pos);
+  PetscCall(PetscFree(pos));
+  /* explicit zeros: stored off-diagonal entries (strict triangle of D, O) minus the entries of op(T) */
+  ss->nzeros = -(PetscInt64)op->nnz;
+  for (PetscInt K = 0; K < ns; K++) {
+    const PetscInt64 w = ss->super[K + 1] - ss->super[K];
+    ss->nzeros += w * (w - 1) / 2 + (ss->optr[K + 1] - ss->optr[K]);
+  }
+  /* launch geometry per level, over its team supernodes: pull, a warp per row of the widest (at most 8); push, a thread
+     per index of the widest diagonal block or off-diagonal list (at most SPTRSV_SUPERNODE_BLOCK_MAX) */
+  PetscCall(PetscMalloc2(ss->nlevels + 1, &ss->block, ss->nlevels + 1, &ss->wmax));
+  ss->max_level_sn = 0;
+  for (PetscInt lv = 0; lv < ss->nlevels; lv++) {
+    PetscInt wm = 0, mm = 0;
+    ss->max_level_sn = PetscMax(ss->max_level_sn, ss->slevptr[lv + 1] - ss->slevptr[lv]);
+    for (PetscInt k = ss->slevptr[lv]; k < ss->slevptr[lv] + ss->nteam[lv]; k++) {
+      const PetscInt K = ss->sorder[k];
+      wm               = PetscMax(wm, ss->super[K + 1] - ss->super[K]);
+      mm               = PetscMax(mm, ss->uptr[K + 1] - ss->uptr[K]);
+    }
+    ss->wmax[lv] = wm;
+    if (ss->push) ss->block[lv] = (int)PetscMin((PetscInt)SPTRSV_SUPERNODE_BLOCK_MAX, PetscMax((PetscInt)32, (PetscMax(wm, mm) + 31) / 32 * 32));
+    else ss->block[lv] = (int)(32 * PetscMin((PetscInt)(SPTRSV_SUPERNODE_BLOCK_MAX / 32), PetscMax((PetscInt)1, wm)));
+  }
+  PetscCall(PetscFree3(slev, key, cub));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvSolverOptions *opts, SpTrsvPlan *plan)
+{
+  SpTrsvPlan                p;
+  SpTrsvSupernodalSchedule *ss;
+  SpTrsvSupernodeLines      l;
+  PetscInt                 *super, ns;
+  PetscLogDouble            t0, t1;
+
+  PetscFunctionBegin;
+  PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_supernodal reads rows: the CSR format only (push or pull is -mat_sptrsv_supernode_mode)");
+  PetscCheck(opts->supernode_relax >= 0 && opts->supernode_relax < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_relax must be in [0, 1), got %g", (double)opts->supernode_relax);
+  PetscCheck(opts->supernode_cublas_width >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_cublas_width must be >= 1, got %" PetscInt_FMT, opts->supernode_cublas_width);
+  PetscCheck(opts->supernode_mode >= SPTRSV_SUPERNODE_MODE_AUTO && opts->supernode_mode <= SPTRSV_SUPERNODE_MODE_PULL, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_mode: unknown mode %" PetscInt_FMT, opts->supernode_mode);
+  PetscCall(PetscTime(&t0));
+  PetscCall(SpTrsvPlanCreateLevelSets(op, &p)); /* the row-level figures of -ksp_view; the order is replaced */
+  PetscCall(PetscFree(p->levptr));              /* the order is by supernode level, not by row level */
+  PetscCall(PetscNew(&ss));
+  p->data          = ss;
+  p->destroydata   = SpTrsvSupernodalScheduleDestroy;
+  p->view          = SpTrsvSupernodalScheduleView;
+  ss->lower        = op->lower;
+  ss->push         = opts->supernode_mode == SPTRSV_SUPERNODE_MODE_PUSH || (opts->supernode_mode == SPTRSV_SUPERNODE_MODE_AUTO && op->lower);
+  ss->invert       = opts->invert_diag;
+  ss->cublas_width = opts->supernode_cublas_width;
+  ss->from_hint    = (PetscBool)(op->nsuper > 0);
+  PetscCall(SpTrsvSupernodeLinesCreate(op, ss->push, &l));
+  PetscCall(SpTrsvSupernodeDetect(&l, op->nsuper, op->super, &ns, &super, &ss->fig));
+  PetscCall(SpTrsvSupernodeMerge(&l, opts->supernode_merge, opts->supernode_relax, &ns, super, &ss->fig));
+  ss->ns = ns;
+  PetscCall(PetscMalloc4(ns + 1, &ss->super, ns + 1, &ss->sorder, op->n + 2, &ss->slevptr, op->n + 1, &ss->nteam));
+  PetscCall(PetscArraycpy(ss->super, super, ns + 1));
+  PetscCall(PetscFree(super));
+  PetscCall(SpTrsvSupernodalBuild(op, &l, opts, p, ss));
+  PetscCall(SpTrsvSupernodeLinesDestroy(&l));
+  PetscCall(PetscTime(&t1));
+  p->stats.analysis_time   = t1 - t0;
+  p->stats.bytes_per_solve = SpTrsvSupernodalBytes(ss) + (PetscLogDouble)op->n * 2 * sizeof(PetscScalar);
+  *plan                    = p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvSupernodalScheduleCheck - what the executors rely on: the partition tiles the lines; the run order is a
+  permutation, levels non-empty, team supernodes first and no wider than a team block may be; every entry of op(T)
+  outside its row's supernode comes from a supernode of an earlier level; U_K ascending and outside K; every entry of
+  op(T) stored exactly once, at its place, every other stored value an explicit zero (diagonal: the diagonal code);
+  plan->order lists the rows in run order; the launch geometry fits
+*/
+PetscErrorCode SpTrsvSupernodalScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
+{
+  SpTrsvSupernodalSchedule *ss = (SpTrsvSupernodalSchedule *)plan->data;
+  const PetscInt            n = op->n, ns = ss->ns;
+  PetscInt                 *sn, *lev, *seen, q = 0;
+  PetscInt64                nmapped = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(ss->super[0] == 0 && ss->super[ns] == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: the partition covers [%" PetscInt_FMT ", %" PetscInt_FMT "), not [0, %" PetscInt_FMT ")", ss->super[0], ss->super[ns], n);
+  PetscCall(PetscMalloc3(n + 1, &sn, ns + 1, &lev, ns + 1, &seen));
+  for (PetscInt K = 0; K < ns; K++) {
+    PetscCheck(ss->super[K + 1] > ss->super[K], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: supernode %" PetscInt_FMT " is empty", K);
+    for (PetscInt t = ss->super[K]; t < ss->super[K + 1]; t++) sn[t] = K;
+    seen[K] = 0;
+    lev[K]  = -1;
+  }
+  PetscCheck(ss->slevptr[0] == 0 && ss->slevptr[ss->nlevels] == ns, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: the levels hold %" PetscInt_FMT " of %" PetscInt_FMT " supernodes", ss->slevptr[ss->nlevels] - ss->slevptr[0], ns);
+  for (PetscInt l = 0; l < ss->nlevels; l++) {
+    PetscCheck(ss->slevptr[l + 1] > ss->slevptr[l] && ss->nteam[l] >= 0 && ss->nteam[l] <= ss->slevptr[l + 1] - ss->slevptr[l], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: level %" PetscInt_FMT " is empty or its team part malformed", l);
+    PetscCheck(ss->block[l] >= 32 && ss->block[l] <= SPTRSV_SUPERNODE_BLOCK_MAX && ss->block[l] % 32 == 0 && ss->wmax[l] <= SPTRSV_SUPERNODE_TEAM_MAX_WIDTH, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: level %" PetscInt_FMT ": blocks of %d threads, widest team supernode %" PetscInt_FMT, l, ss->block[l], ss->wmax[l]);
+    for (PetscInt k = ss->slevptr[l]; k < ss->slevptr[l + 1]; k++) {
+      const PetscInt K = ss->sorder[k];
+      PetscCheck(K >= 0 && K < ns && !seen[K], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: position %" PetscInt_FMT " holds supernode %" PetscInt_FMT " (out of range or twice)", k, K);
+      seen[K] = 1;
+      lev[K]  = l;
+      if (k < ss->slevptr[l] + ss->nteam[l]) PetscCheck(ss->super[K + 1] - ss->super[K] <= ss->wmax[l], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: team supernode %" PetscInt_FMT " is wider than its level's %" PetscInt_FMT, K, ss->wmax[l]);
+      for (PetscInt t = ss->super[K]; t < ss->super[K + 1]; t++, q++) PetscCheck(plan->order[q] == t, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: order[%" PetscInt_FMT "] is %" PetscInt_FMT ", expected row %" PetscInt_FMT, q, plan->order[q], t);
+    }
+  }
+  for (PetscInt K = 0; K < ns; K++) {
+    for (PetscInt c = ss->uptr[K]; c < ss->uptr[K + 1]; c++) {
+      const PetscInt j = ss->uidx[c];
+      PetscCheck(j >= 0 && j < n && (j < ss->super[K] || j >= ss->super[K + 1]) && (c == ss->uptr[K] || j > ss->uidx[c - 1]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: supernode %" PetscInt_FMT ": outside index %" PetscInt_FMT " not ascending or inside", K, j);
+    }
+    for (PetscInt64 d = ss->dptr[K]; d < ss->dptr[K + 1]; d++) nmapped += ss->dmap[d] >= 0;
+    for (PetscInt64 o = ss->optr[K]; o < ss->optr[K + 1]; o++) nmapped += ss->omap[o] >= 0;
+  }
+  PetscCheck(nmapped == op->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: %" PetscInt64_FMT " stored values map to entries of op(T), it has %" PetscInt_FMT, nmapped, op->nnz);
+  /* every entry (i, j): dependencies first, stored at its place */
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) {
+      const PetscInt j = op->rj[e], K = sn[i], J = sn[j];
+      const PetscInt s = ss->super[K], w = ss->super[K + 1] - s;
+      PetscInt64     at;
+      if (J == K) at = ss->dptr[K] + (i - s) + (PetscInt64)(j - s) * w;
+      else {
+        const PetscInt S = ss->push ? J : K, line = ss->push ? j : i, other = ss->push ? i : j, m = ss->uptr[S + 1] - ss->uptr[S];
+        PetscInt       c;
+        PetscCheck(lev[J] < lev[K], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: row %" PetscInt_FMT " (supernode %" PetscInt_FMT ", level %" PetscInt_FMT ") reads column %" PetscInt_FMT " of supernode %" PetscInt_FMT " at level %" PetscInt_FMT, i, K, lev[K], j, J, lev[J]);
+        PetscCall(PetscFindInt(other, m, ss->uidx + ss->uptr[S], &c));
+        PetscCheck(c >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is not in the outside list of supernode %" PetscInt_FMT, i, j, S);
+        at = -1 - (ss->optr[S] + (PetscInt64)(line - ss->super[S]) * m + c);
+      }
+      if (at >= 0) PetscCheck(ss->dmap[at] == e, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is not at its place in the diagonal block of supernode %" PetscInt_FMT, i, j, K);
+      else PetscCheck(ss->omap[-1 - at] == e, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is not at its place in an off-diagonal block", i, j);
+    }
+  for (PetscInt K = 0; K < ns; K++) {
+    const PetscInt w = ss->super[K + 1] - ss->super[K];
+    for (PetscInt i = 0; i < w; i++) PetscCheck(ss->dmap[ss->dptr[K] + i + (PetscInt64)i * w] == SPTRSV_SUPERNODE_DIAG, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: supernode %" PetscInt_FMT ": diagonal entry %" PetscInt_FMT " not marked", K, i);
+  }
+  PetscCall(PetscFree3(sn, lev, seen));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- host executor: the plan's supernodes in run order, dense blocks gathered on the host ----
+
+   Pull: each row of a supernode is summed in column order (lower: the outside indices, all left of the block, then the
+   block's; upper: the block's, then the outside ones, all right of it), as PETSc's own solve sums it, explicit zeros
+   adding nothing, then multiplied by its inverted diagonal: PETSc's residual histories to rounding. Push: x = b, then per
+   supernode a column sweep of its diagonal block and the update of the rows of U_K. With the inverted diagonal (team
+   supernodes only: cuBLAS supernodes always solve) r_K = b_K - O x[U_K] (pull) then x_K = X r_K. */
+typedef struct {
+  PetscScalar *D, *X, *O; /* dptr[ns], dptr[ns] (inverted), optr[ns] */
+  PetscScalar *r;         /* max_w */
+  PetscBool   *inv;       /* ns: this supernode uses X */
+} SpTrsvHostSupernodal;
+
+static PetscErrorCode SpTrsvHostSupernodalNumeric(SpTrsvSolver s)
+{
+  const SpTrsvSupernodalSchedule *ss = (const SpTrsvSupernodalSchedule *)s->plan->data;
+  SpTrsvHostSupernodal           *h  = (SpTrsvHostSupernodal *)s->bdata;
+  const SpTrsvOp                 *op = &s->op;
+
+  PetscFunctionBegin;
+  for (PetscInt K = 0; K < ss->ns; K++) {
+    const PetscInt s0 = ss->super[K], w = ss->super[K + 1] - s0;
+    for (PetscInt64 q = ss->dptr[K]; q < ss->dptr[K + 1]; q++) {
+      const PetscInt v = ss->dmap[q], i = s0 + (PetscInt)((q - ss->dptr[K]) % w);
+      h->D[q]          = v >= 0 ? op->ra[v] : (v == SPTRSV_SUPERNODE_DIAG ? (op->unit ? 1.0 : op->idiag[i]) : 0.0);
+    }
+    for (PetscInt64 q = ss->optr[K]; q < ss->optr[K + 1]; q++) h->O[q] = ss->omap[q] >= 0 ? op->ra[ss->omap[q]] : 0.0;
+    if (h->inv[K])
+      for (PetscInt j = 0; j < w; j++) SpTrsvSupernodeInvertColumn(w, h->D + ss->dptr[K], h->X + ss->dptr[K], j, ss->lower);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvHostSupernodalSetup(SpTrsvSolver s)
+{
+  const SpTrsvSupernodalSchedule *ss = (const SpTrsvSupernodalSchedule *)s->plan->data;
+  SpTrsvHostSupernodal           *h;
+
+  PetscFunctionBegin;
+  PetscCheck(!s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_supernodal has no Gauss-Seidel sweeps");
+  PetscCall(SpTrsvSupernodalScheduleCheck(&s->op, s->plan));
+  PetscCall(PetscNew(&h));
+  s->bdata = h;
+  PetscCall(PetscMalloc5(ss->dptr[ss->ns] + 1, &h->D, ss->invert ? ss->dptr[ss->ns] + 1 : 1, &h->X, ss->optr[ss->ns] + 1, &h->O, ss->max_w + 1, &h->r, ss->ns + 1, &h->inv));
+  for (PetscInt l = 0; l < ss->nlevels; l++)
+    for (PetscInt k = ss->slevptr[l]; k < ss->slevptr[l + 1]; k++) h->inv[ss->sorder[k]] = (PetscBool)(ss->invert && k < ss->slevptr[l] + ss->nteam[l]);
+  if (!s->tri->values_unset) PetscCall(SpTrsvHostSupernodalNumeric(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* one supernode, pull */
+static void SpTrsvHostSupernodePull(const SpTrsvSupernodalSchedule *ss, const SpTrsvHostSupernodal *h, PetscInt K, const PetscScalar *b, PetscScalar *x)
+{
+  const PetscInt     s = ss->super[K], w = ss->super[K + 1] - s, m = ss->uptr[K + 1] - ss->uptr[K];
+  const PetscInt    *U = ss->uidx + ss->uptr[K];
+  const PetscScalar *D = h->D + ss->dptr[K], *O = h->O + ss->optr[K];
+
+  if (h->inv[K]) {
+    const PetscScalar *X = h->X + ss->dptr[K];
+    for (PetscInt i = 0; i < w; i++) {
+      PetscScalar v = b[s + i];
+      for (PetscInt c = 0; c < m; c++) v -= O[i * m + c] * x[U[c]];
+      h->r[i] = v;
+    }
+    for (PetscInt i = 0; i < w; i++) {
+      PetscScalar v = 0;
+      for (PetscInt j = 0; j < w; j++) v += X[i + j * w] * h->r[j];
+      x[s + i] = v;
+    }
+  } else if (ss->lower)
+    for (PetscInt i = 0; i < w; i++) {
+      PetscScalar v = b[s + i];
+      for (PetscInt c = 0; c < m; c++) v -= O[i * m + c] * x[U[c]];
+      for (PetscInt j = 0; j < i; j++) v -= D[i + j * w] * x[s + j];
+      x[s + i] = v * D[i + i * w];
+    }
+  else
+    for (PetscInt i = w - 1; i >= 0; i--) {
+      PetscScalar v = b[s + i];
+      for (PetscInt j = i + 1; j < w; j++) v -= D[i + j * w] * x[s + j];
+      for (PetscInt c = 0; c < m; c++) v -= O[i * m + c] * x[U[c]];
+      x[s + i] = v * D[i + i * w];
+    }
+}
+
+/* one supernode, push (x holds b minus the pushes of earlier levels) */
+static void SpTrsvHostSupernodePush(const SpTrsvSupernodalSchedule *ss, const SpTrsvHostSupernodal *h, PetscInt K, PetscScalar *x)
+{
+  const PetscInt     s = ss->super[K], w = ss->super[K + 1] - s, m = ss->uptr[K + 1] - ss->uptr[K];
+  const PetscInt    *U = ss->uidx + ss->uptr[K];
+  const PetscScalar *D = h->D + ss->dptr[K], *O = h->O + ss->optr[K];
+
+  if (h->inv[K]) {
+    const PetscScalar *X = h->X + ss->dptr[K];
+    for (PetscInt i = 0; i < w; i++) {
+      PetscScalar v = 0;
+      for (PetscInt j = 0; j < w; j++) v += X[i + j * w] * x[s + j];
+      h->r[i] = v;
+    }
+    for (PetscInt i = 0; i < w; i++) x[s + i] = h->r[i];
+  } else if (ss->lower)
+    for (PetscInt j = 0; j < w; j++) {
+      const PetscScalar xj = x[s + j] * D[j + j * w];
+      x[s + j]             = xj;
+      for (PetscInt i = j + 1; i < w; i++) x[s + i] -= D[i + j * w] * xj;
+    }
+  else
+    for (PetscInt j = w - 1; j >= 0; j--) {
+      const PetscScalar xj = x[s + j] * D[j + j * w];
+      x[s + j]             = xj;
+      for (PetscInt i = 0; i < j; i++) x[s + i] -= D[i + j * w] * xj;
+    }
+  for (PetscInt c = 0; c < m; c++) {
+    PetscScalar v = 0;
+    for (PetscInt t = 0; t < w; t++) v += O[t * m + c] * x[s + t];
+    x[U[c]] -= v;
+  }
+}
+
+static PetscErrorCode SpTrsvHostSupernodalSolve(SpTrsvSolver s, const PetscScalar *b, PetscScalar *x)
+{
+  const SpTrsvSupernodalSchedule *ss = (const SpTrsvSupernodalSchedule *)s->plan->data;
+  const SpTrsvHostSupernodal     *h  = (const SpTrsvHostSupernodal *)s->bdata;
+
+  PetscFunctionBegin;
+  if (ss->push) PetscCall(PetscArraycpy(x, b, s->op.n));
+  for (PetscInt k = 0; k < ss->ns; k++) { /* run order: level by level */
+    if (ss->push) SpTrsvHostSupernodePush(ss, h, ss->sorder[k], x);
+    else SpTrsvHostSupernodePull(ss, h, ss->sorder[k], b, x);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvHostSupernodalDestroy(SpTrsvSolver s)
+{
+  SpTrsvHostSupernodal *h = (SpTrsvHostSupernodal *)s->bdata;
+
+  PetscFunctionBegin;
+  if (h) PetscCall(PetscFree5(h->D, h->X, h->O, h->r, h->inv));
+  PetscCall(PetscFree(s->bdata));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const SpTrsvExecutor SpTrsvExecHost_supernodal = {SpTrsvHostSupernodalSetup, SpTrsvHostSupernodalNumeric, SpTrsvHostSupernodalSolve, NULL, SpTrsvHostSupernodalDestroy, NULL};
+
+/* the supernodal path's options, read with the factor's prefix */
+PetscErrorCode SpTrsvOptions_supernodal(SpTrsvOptionItems PetscOptionsObject, SpTrsvSolverOptions *opts)
+{
+  PetscEnum   mode = (PetscEnum)opts->supernode_mode;
+  const char *pre  = PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "";
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches (one per supernodal level, cuBLAS calls) as a CUDA graph", "MatSolverType sptrsv_supernodal", opts->use_graph, &opts->use_graph, NULL));
+  PetscCall(PetscOptionsEnum("-mat_sptrsv_supernode_mode", "Push (columns: solve a supernode, then update the rows it reaches; atomics on the GPU) or pull (rows: gather the solved x first); auto: push for a lower op(T), pull for an upper one", "MatSolverType sptrsv_supernodal", SpTrsvSupernodeModes, mode, &mode, NULL));
+  opts->supernode_mode = (PetscInt)mode;
+  PetscCall(PetscOptionsBool("-mat_sptrsv_invert_diag", "Invert the diagonal blocks at the numeric phase and apply them by GEMV instead of a TRSV (team supernodes)", "MatSolverType sptrsv_supernodal", opts->invert_diag, &opts->invert_diag, NULL));
+  PetscCall(PetscOptionsBool("-mat_sptrsv_merge", "Merge neighbouring supernodes with the same block structure (explicit zeros stored)", "MatSolverType sptrsv_supernodal", opts->supernode_merge, &opts->supernode_merge, NULL));
+  PetscCall(PetscOptionsReal("-mat_sptrsv_supernode_relax", "Merge neighbouring supernodes while the explicit zeros stay within this fraction of the stored entries (0: exact supernodes only)", "MatSolverType sptrsv_supernodal", opts->supernode_relax, &opts->supernode_relax, NULL));
+  PetscCheck(opts->supernode_relax >= 0 && opts->supernode_relax < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_relax must be in [0, 1), got %g", pre, (double)opts->supernode_relax);
+  PetscCall(PetscOptionsInt("-mat_sptrsv_supernode_cublas_width", "CUDA: supernodes at least this wide run through cuBLAS (when their level has few of them)", "MatSolverType sptrsv_supernodal", opts->supernode_cublas_width, &opts->supernode_cublas_width, NULL));
+  PetscCheck(opts->supernode_cublas_width >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_cublas_width must be >= 1, got %" PetscInt_FMT, pre, opts->supernode_cublas_width);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
