@@ -21,6 +21,14 @@ PetscErrorCode SpTrsvBackendCUDAGetDeviceName(char *name, size_t len)
   if (len) name[0] = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode SpTrsvDeviceMemoryGetInfo(PetscInt64 *freeb, PetscInt64 *total)
+{
+  PetscFunctionBegin;
+  if (freeb) *freeb = 0;
+  if (total) *total = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 #endif
 
 /*

@@ -12,6 +12,7 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
   PetscCall(PetscOptionsEnum("-mat_sptrsv_format", "Storage the solves read: rows (csr) or columns (csc)", "MatSolverType sptrsv", SpTrsvFormats, (PetscEnum)sp->format, (PetscEnum *)&sp->format, NULL));
   PetscCall(PetscOptionsEnum("-mat_sptrsv_backend", "Where the solves run", "MatSolverType sptrsv", SpTrsvBackendTypes, (PetscEnum)sp->backendreq, (PetscEnum *)&sp->backendreq, NULL));
   PetscCall(PetscOptionsBool("-mat_sptrsv_factor_device", "ILU: numeric factorization on the GPU when the solves run there (ICC: always on the host)", "MatSolverType sptrsv", sp->factor_device, &sp->factor_device, NULL));
+  PetscCall(PetscOptionsBool("-mat_sptrsv_compare_cusparse_memory", "CUDA: at the symbolic phase, ask cuSPARSE what its SpSV would hold for L and U (matrix + buffer), shown by -ksp_view", "MatSolverType sptrsv", sp->compare_cusparse, &sp->compare_cusparse, NULL));
   if (sp->automatic) { /* the choice's options, and every path's own (whichever is chosen reads them) */
     PetscInt npaths;
 
@@ -252,7 +253,7 @@ static PetscErrorCode MatSolve_SpTrsv_Private(Mat F, Vec b, Vec x, PetscBool tra
       for (PetscInt k = 0; k < 2; k++)
         if (sp->tri[t][k] && sp->tri[t][k]->state != sp->tri[t][k]->tri->state) PetscCall(MatSpTrsvSolverFromDevice(sp, sp->tri[t][k]));
   }
-  PetscCall(SpTrsvStagingApply(&sp->staging, b, x, PETSC_FALSE, MatSpTrsvSolveArrays, &ctx));
+  SpTrsvDevMemScope(&sp->mem, SpTrsvStagingApply(&sp->staging, b, x, PETSC_FALSE, MatSpTrsvSolveArrays, &ctx));
   PetscCall(PetscLogEventEnd(SPTRSV_Solve, F, b, x, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -334,7 +335,7 @@ static PetscErrorCode MatFactorNumeric_SpTrsv(Mat F, Mat A, const MatFactorInfo 
   PetscCall(MatSpTrsvCheckInput(F, A));
   PetscCall(PetscLogEventBegin(SPTRSV_Numeric, F, A, 0, 0));
   if (sp->fac->ftype == MAT_FACTOR_ICC) PetscCall(SpTrsvFactorICCNumeric(A, info, sp->fac));
-  else if (sp->numeric_device) PetscCall(SpTrsvFactorILUNumericDevice(A, info, sp->fac));
+  else if (sp->numeric_device) SpTrsvDevMemScope(&sp->mem, SpTrsvFactorILUNumericDevice(A, info, sp->fac));
   else PetscCall(SpTrsvFactorILUNumeric(A, info, sp->fac));
   F->factorerrortype             = sp->fac->error;
   F->factorerror_zeropivot_value = sp->fac->error ? sp->fac->zeropivot_value : 0.0;
@@ -378,10 +379,11 @@ static PetscErrorCode MatILUFactorSymbolic_SpTrsv(Mat F, Mat A, IS row, IS col, 
   PetscCall(PetscLogEventBegin(SPTRSV_FactorSym, F, A, 0, 0));
   PetscCall(SpTrsvFactorILUSymbolic(A, row, col, info, ((Mat_SpTrsv *)F->data)->fac));
   PetscCall(PetscLogEventEnd(SPTRSV_FactorSym, F, A, 0, 0));
-  PetscCall(MatSpTrsvAnalyze(F));
+  SpTrsvDevMemScope(&((Mat_SpTrsv *)F->data)->mem, MatSpTrsvAnalyze(F));
   PetscCall(PetscLogEventBegin(SPTRSV_NumericSetUp, F, A, 0, 0));
-  PetscCall(MatSpTrsvSetUpNumeric(F, A));
+  SpTrsvDevMemScope(&((Mat_SpTrsv *)F->data)->mem, MatSpTrsvSetUpNumeric(F, A));
   PetscCall(PetscLogEventEnd(SPTRSV_NumericSetUp, F, A, 0, 0));
+  PetscCall(MatSpTrsvCompareCusparse(F));
   PetscCall(PetscLogEventEnd(SPTRSV_Symbolic, F, A, 0, 0));
   F->ops->lufactornumeric = MatFactorNumeric_SpTrsv;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -395,10 +397,11 @@ static PetscErrorCode MatICCFactorSymbolic_SpTrsv(Mat F, Mat A, IS perm, const M
   PetscCall(PetscLogEventBegin(SPTRSV_FactorSym, F, A, 0, 0));
   PetscCall(SpTrsvFactorICCSymbolic(A, perm, info, ((Mat_SpTrsv *)F->data)->fac));
   PetscCall(PetscLogEventEnd(SPTRSV_FactorSym, F, A, 0, 0));
-  PetscCall(MatSpTrsvAnalyze(F));
+  SpTrsvDevMemScope(&((Mat_SpTrsv *)F->data)->mem, MatSpTrsvAnalyze(F));
   PetscCall(PetscLogEventBegin(SPTRSV_NumericSetUp, F, A, 0, 0));
-  PetscCall(MatSpTrsvSetUpNumeric(F, A));
+  SpTrsvDevMemScope(&((Mat_SpTrsv *)F->data)->mem, MatSpTrsvSetUpNumeric(F, A));
   PetscCall(PetscLogEventEnd(SPTRSV_NumericSetUp, F, A, 0, 0));
+  PetscCall(MatSpTrsvCompareCusparse(F));
   PetscCall(PetscLogEventEnd(SPTRSV_Symbolic, F, A, 0, 0));
   F->ops->choleskyfactornumeric = MatFactorNumeric_SpTrsv;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -441,6 +444,7 @@ static PetscErrorCode MatView_SpTrsv(Mat F, PetscViewer viewer)
   if (sp->backend->memtype != PETSC_MEMTYPE_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA graphs %s\n", sp->opts.use_graph ? "on" : "off"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "factor %s(%" PetscInt_FMT "), ordering %s, shift %g (%" PetscInt_FMT " tries)\n", sp->fac->ftype == MAT_FACTOR_ICC ? "ICC" : "ILU", sp->fac->levels, (sp->fac->rperm || sp->fac->cperm) ? "permuted" : "natural", (double)sp->fac->shift_amount, sp->fac->nshifts));
   PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: %s\n", sp->numeric_note));
+  PetscCall(MatSpTrsvViewMemory(F, viewer));
   for (PetscInt t = 0; t < 2; t++) {
     for (PetscInt k = 0; k < 2; k++) {
       SpTrsvSolver s = sp->tri[t][k];
@@ -492,10 +496,12 @@ static PetscErrorCode MatDestroy_SpTrsv(Mat F)
   PetscFunctionBegin;
   PetscCall(MatSpTrsvFreeSolves(sp));
   PetscCall(SpTrsvFactorDestroy(&sp->fac));
+  SpTrsvDevMemDetach(&sp->mem);
   PetscCall(PetscFree(F->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatFactorGetSolverType_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatSpTrsvGetStats_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatSpTrsvGetBackend_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatSpTrsvGetDeviceMemory_C", NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -541,6 +547,7 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, 
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", MatFactorGetSolverType_SpTrsv));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSpTrsvGetStats_C", MatSpTrsvGetStats_SpTrsv));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSpTrsvGetBackend_C", MatSpTrsvGetBackend_SpTrsv));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSpTrsvGetDeviceMemory_C", MatSpTrsvGetDeviceMemory_SpTrsv));
   *F = B;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
