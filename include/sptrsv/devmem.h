@@ -3,8 +3,11 @@
    Every device allocation of the plugin goes through SpTrsvCUDAMalloc()/SpTrsvCUDAFree() (src/cuda/cuda_check.h),
    which record it here: a table from the device address to its size and to the tally (SpTrsvDevMem) that was
    current when it was made. A tally belongs to one object (a solver, a factor, a PC gs or PC isai): the object
-   makes its tally current around the calls that allocate (SpTrsvDevMemBegin/End, nestable: an allocation counts
-   for the innermost tally only), and -ksp_view prints its bytes. A free takes the bytes off the tally it was
+   makes its tally current around the calls that allocate (SpTrsvDevMemBegin/End, nestable), and -ksp_view prints its
+   bytes. Tallies nest: the tally current when another is first made current becomes its parent (a factor's solvers
+   are children of the factor's tally, PC gs's sweep solvers of the PC's), and an allocation counts in its tally and
+   every ancestor. An object's tally must outlive the objects made inside it, which ownership gives (an object
+   destroys what it made before itself). A free takes the bytes off the tally it was
    counted in and off the plugin's total, whichever scope is current then. An object detaches its tally when it
    is destroyed (SpTrsvDevMemDetach): allocations still counted there (none, unless something leaked) stay in the
    plugin's total only, so no table entry points into freed memory.
@@ -18,11 +21,13 @@
 #include <sptrsv/compat.h>
 #include <sptrsv/tri.h>
 
-typedef struct {
-  PetscInt64 bytes;  /* live bytes counted here */
-  PetscInt64 peak;   /* the largest value bytes had */
-  PetscInt64 allocs; /* allocations counted here, ever */
-} SpTrsvDevMem;
+typedef struct _n_SpTrsvDevMem SpTrsvDevMem;
+struct _n_SpTrsvDevMem {
+  PetscInt64    bytes;  /* live bytes counted here (and in the tallies made current inside it: its children) */
+  PetscInt64    peak;   /* the largest value bytes had */
+  PetscInt64    allocs; /* allocations counted here, ever */
+  SpTrsvDevMem *parent; /* the tally current when this one was first made current: it counts this one's bytes too */
+};
 
 /* make m current (NULL: none) until the matching End; *saved keeps the previous one */
 SPTRSV_INTERN void SpTrsvDevMemBegin(SpTrsvDevMem *m, SpTrsvDevMem **saved);

@@ -58,7 +58,12 @@ static PetscErrorCode SpTrsvDevMemGrow(void)
 
 void SpTrsvDevMemBegin(SpTrsvDevMem *m, SpTrsvDevMem **saved)
 {
-  *saved     = dm_current;
+  *saved = dm_current;
+  if (m && !m->allocs && !m->parent && dm_current != m) { /* first use: the current tally adopts it (no cycles: m is new) */
+    SpTrsvDevMem *a = dm_current;
+    while (a && a != m) a = a->parent;
+    if (!a) m->parent = dm_current;
+  }
   dm_current = m;
 }
 
@@ -69,10 +74,11 @@ void SpTrsvDevMemEnd(SpTrsvDevMem *saved)
 
 static void SpTrsvDevMemCount(SpTrsvDevMem *m, PetscInt64 bytes)
 {
-  if (!m) return;
-  m->bytes += bytes;
-  if (bytes > 0) m->allocs++;
-  if (m->bytes > m->peak) m->peak = m->bytes;
+  for (; m; m = m->parent) {
+    m->bytes += bytes;
+    if (bytes > 0) m->allocs++;
+    if (m->bytes > m->peak) m->peak = m->bytes;
+  }
 }
 
 PetscErrorCode SpTrsvDevMemAdd(const void *p, size_t bytes)
@@ -83,12 +89,15 @@ PetscErrorCode SpTrsvDevMemAdd(const void *p, size_t bytes)
   if (!p) PetscFunctionReturn(PETSC_SUCCESS);
   if (2 * (dm_count + 1) > dm_cap) PetscCall(SpTrsvDevMemGrow());
   s = SpTrsvDevMemFind((uintptr_t)p);
-  if (dm_table[s].key) SpTrsvDevMemCount(dm_table[s].tally, -dm_table[s].bytes); /* an address freed behind our back, reused */
+  if (dm_table[s].key) { /* an address freed behind our back, reused */
+    SpTrsvDevMemCount(&dm_total, -dm_table[s].bytes);
+    SpTrsvDevMemCount(dm_table[s].tally, -dm_table[s].bytes);
+  }
   else dm_count++;
   dm_table[s].key   = (uintptr_t)p;
   dm_table[s].bytes = (PetscInt64)bytes;
   dm_table[s].tally = dm_current;
-  SpTrsvDevMemCount(&dm_total, (PetscInt64)bytes);
+  SpTrsvDevMemCount(&dm_total, (PetscInt64)bytes); /* dm_total has no parent */
   SpTrsvDevMemCount(dm_current, (PetscInt64)bytes);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -125,9 +134,13 @@ void SpTrsvDevMemRemove(const void *p)
 void SpTrsvDevMemDetach(SpTrsvDevMem *m)
 {
   if (!m) return;
-  for (size_t s = 0; s < dm_cap; s++)
-    if (dm_table[s].key && dm_table[s].tally == m) dm_table[s].tally = NULL;
-  if (dm_current == m) dm_current = NULL;
+  for (size_t s = 0; s < dm_cap; s++) {
+    if (!dm_table[s].key) continue;
+    if (dm_table[s].tally == m) dm_table[s].tally = m->parent; /* a leak stays counted where it is visible */
+    for (SpTrsvDevMem *a = dm_table[s].tally; a; a = a->parent)
+      if (a->parent == m) a->parent = m->parent;
+  }
+  if (dm_current == m) dm_current = m->parent;
 }
 
 void SpTrsvDevMemInjectFailure(PetscInt64 k)

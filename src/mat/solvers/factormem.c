@@ -4,7 +4,8 @@
    Every device allocation of the plugin is counted in the tally that is current when it is made
    (include/sptrsv/devmem.h): a solver's own (setup, value refreshes, solves: pattern in plan order, values, inverted
    diagonal, schedule, graph parameters, value maps, a path's work arrays) or the factor's (the GPU numeric factor
-   and its maps, the permutations, the work vectors and staging buffers). These are exact byte counts of the
+   and its maps, the permutations, the work vectors and staging buffers); the solvers' tallies are children of the
+   factor's, so sp->mem.bytes is the factor's total. These are exact byte counts of the
    cudaMalloc requests, not estimates; CUDA graphs and the CUDA context are not in them. */
 #include <sptrsv/factormat.h>
 
@@ -30,7 +31,7 @@ PetscErrorCode MatSpTrsvGetDeviceMemory_SpTrsv(Mat F, PetscInt64 *L, PetscInt64 
   PetscFunctionBegin;
   if (L) *L = MatSpTrsvTriBytes(sp, 0);
   if (U) *U = MatSpTrsvTriBytes(sp, 1);
-  if (rest) *rest = sp->mem.bytes;
+  if (rest) *rest = sp->mem.bytes - MatSpTrsvTriBytes(sp, 0) - MatSpTrsvTriBytes(sp, 1); /* the solvers are children of sp->mem */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -75,7 +76,7 @@ PetscErrorCode MatSpTrsvCompareCusparse(Mat F)
 PetscErrorCode MatSpTrsvViewMemory(Mat F, PetscViewer viewer)
 {
   Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
-  PetscInt64  L  = MatSpTrsvTriBytes(sp, 0), U = MatSpTrsvTriBytes(sp, 1), rest = sp->mem.bytes;
+  PetscInt64  L  = MatSpTrsvTriBytes(sp, 0), U = MatSpTrsvTriBytes(sp, 1), rest = sp->mem.bytes - L - U;
 
   PetscFunctionBegin;
   if (sp->backend->memtype == PETSC_MEMTYPE_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "device memory: none (host backend)\n"));
