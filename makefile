@@ -131,7 +131,12 @@ FUZZ_SRC := tests/fuzz/fuzz_input.c tests/fuzz/fuzz_consume.c tests/fuzz/fuzz_ge
 tests/fuzz/fuzz_input: $(FUZZ_SRC) tests/fuzz/fuzz.h tests/fuzz/fuzz_case.h examples/common/mmload.h $(SPTRSV_AR)
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $(FUZZ_SRC) $(INTERNAL_LIBS)
 
-unit-tests: $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_analysis tests/device/check_multicolor tests/fuzz/fuzz_input
+# the long-run and leak check (tests/device/check_longrun.c): GPU in tests/device/run.sh (step longrun), a short host
+# version in the test suite
+tests/device/check_longrun: tests/device/check_longrun.c $(STENCIL_SRC) $(SPTRSV_AR)
+	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< $(STENCIL_SRC) $(INTERNAL_LIBS)
+
+unit-tests: $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_analysis tests/device/check_multicolor tests/device/check_longrun tests/fuzz/fuzz_input
 
 check: lib examples unit-tests
 	@bash tests/run-tests.sh
@@ -154,6 +159,6 @@ else
 clean: sptrsv-clean
 endif
 sptrsv-clean:
-	rm -rf build lib $(EXAMPLES) $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_multicolor tests/fuzz/fuzz_input tests/out
+	rm -rf build lib $(EXAMPLES) $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_multicolor tests/device/check_longrun tests/fuzz/fuzz_input tests/out
 
 .PHONY: relink-always lib examples unit-tests check demo install sptrsv-clean
