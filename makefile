@@ -72,7 +72,7 @@ $(OBJDIR)/%.o: %.cu
 -include $(OBJS:.o=.d)
 
 # ---- programs linked against the plugin ------------------------------------------------------
-EXAMPLES   := examples/ex1 examples/ex2_register examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai examples/benchmarks/bench_ilu_setup
+EXAMPLES   := examples/ex1 examples/ex2_register examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai examples/benchmarks/bench_ilu_setup examples/benchmarks/large
 UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
 PROG_LIBS  := -Llib -lpetscsptrsv -Wl,-rpath,$(CURDIR)/lib $(LINK_LIBS) -lz $(CUDA_LIBS)
 # programs that call internal functions link the static archive
@@ -97,6 +97,9 @@ examples/benchmarks/bench_isai: $(BENCH_ISAI_SRC) examples/common/mmload.c $(BEN
 # the host set-up passes of ILU(k) (issue 12)
 examples/benchmarks/bench_ilu_setup: $(BENCH_ILU_SRC) $(BENCH_HDR) $(SPTRSV_AR)
 	$(BENCH_LINK)
+# large problems (issue 15): the 3-D Laplacian at 256^3 through ILU(k)/GMRES(30) (examples/benchmarks/run-large-device.sh)
+examples/benchmarks/large: examples/benchmarks/large.c $(STENCIL_SRC) $(BENCH_HDR) $(SPTRSV_AR)
+	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ examples/benchmarks/large.c $(STENCIL_SRC) $(INTERNAL_LIBS)
 
 examples/%: examples/%.c $(SPTRSV_LIB) examples/common/mmload.c
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< examples/common/mmload.c $(PROG_LIBS)
@@ -104,7 +107,7 @@ examples/%: examples/%.c $(SPTRSV_LIB) examples/common/mmload.c
 tests/unit/%: tests/unit/%.c $(SPTRSV_AR) examples/common/mmload.c $(STENCIL_SRC)
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< examples/common/mmload.c $(STENCIL_SRC) $(INTERNAL_LIBS)
 
-examples: $(filter-out $(if $(wildcard examples/benchmarks/bench.c),,examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai examples/benchmarks/bench_ilu_setup),$(EXAMPLES))
+examples: $(filter-out $(if $(wildcard examples/benchmarks/bench.c),,examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai examples/benchmarks/bench_ilu_setup examples/benchmarks/large),$(EXAMPLES))
 # the fuzz driver of the sync-free kernels (tests/device/check_fuzz.c): GPU with a watchdog in tests/device/run.sh,
 # host executors in the test suite; the CUDA runtime header for CUDA builds
 tests/device/check_fuzz: tests/device/check_fuzz.c $(SPTRSV_AR)

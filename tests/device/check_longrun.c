@@ -9,7 +9,8 @@ static char help[] = "Long runs and leaks in one process (issue 15, item 3): for
                      "k-th device allocation (k = 1..K) of a factor's setup made to fail: a PETSc error naming the allocation, never\n"
                      "a crash, nothing left behind.\n"
                      "Options: -n <100> grid side (2-D 5-point), -backend host|cuda, -refactor <10000>, -solves <100000>,\n"
-                     "-pc_setups <1000> (PC gs, PC isai), -paths a,b (default: every path and sptrsv), -tol_mb <4>, -faults <0>\n";
+                     "-pc_setups <1000> (PC gs, PC isai), -paths a,b (default: every path and sptrsv), -tol_mb <4>, -faults <0>,\n"
+                     "-aijcusparse (the matrix as MATSEQAIJCUSPARSE: a CUDA PETSc)\n";
 
 #include <petscksp.h>
 #include <petscsptrsv.h>
@@ -87,13 +88,20 @@ static PetscErrorCode RelDiff(Vec y, Vec z, PetscReal *r)
 /* y = PETSc's own preconditioner (ILU(0) or SOR with the same options) applied to b, on A as it is now */
 static PetscErrorCode Reference(Mat A, const char *pctype, const char *prefix, Vec b, Vec y)
 {
-  KSP ksp;
-  PC  pc;
+  KSP       ksp;
+  PC        pc;
+  Mat       B;
+  PetscBool seqaij;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &seqaij));
+  if (seqaij) {
+    B = A;
+    PetscCall(PetscObjectReference((PetscObject)A));
+  } else PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &B)); /* PETSc's own ILU and SOR on a host copy */
   PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
   PetscCall(KSPSetOptionsPrefix(ksp, prefix));
-  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetOperators(ksp, B, B));
   PetscCall(KSPSetType(ksp, KSPPREONLY));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, pctype));
@@ -102,6 +110,7 @@ static PetscErrorCode Reference(Mat A, const char *pctype, const char *prefix, V
   PetscCall(KSPSetUp(ksp));
   PetscCall(PCApply(pc, b, y));
   PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -235,7 +244,7 @@ static PetscErrorCode Faults(Mat A, const char *solver, const char *prefix, Pets
     KSP            ksp;
     PC             pc;
     PetscErrorCode ierr;
-    char          *msg = NULL;
+    const char    *msg = NULL;
 
     PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
     PetscCall(KSPSetOptionsPrefix(ksp, prefix));
@@ -251,7 +260,7 @@ static PetscErrorCode Faults(Mat A, const char *solver, const char *prefix, Pets
     PetscCall(PetscPopErrorHandler());
     SpTrsvDevMemInjectFailure(0);
     if (ierr) {
-      (void)PetscErrorMessage(ierr, NULL, &msg);
+      (void)PetscErrorMessage(ierr, &msg, NULL);
       EXPECT(ierr == PETSC_ERR_MEM, "%s, fault %" PetscInt_FMT ": error %d (%s), expected PETSC_ERR_MEM", solver, k, (int)ierr, msg ? msg : "");
       (*survived)++;
     }
@@ -289,6 +298,8 @@ int main(int argc, char **argv)
   PetscCall(SpTrsvPathGetNames(PETSC_FALSE, &npaths, &names));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "check_longrun: 2-D 5-point Laplacian %" PetscInt_FMT "^2, backend %s, %" PetscInt_FMT " refactorizations and %" PetscInt_FMT " solves per path, %" PetscInt_FMT " PC gs / PC isai setups\n", n, backend, nref, nsolve, nsetup));
   PetscCall(SpTrsvBuildStencil(n, n, 1, 5, &A));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-aijcusparse", &flg));
+  if (flg) PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &A)); /* values read on the GPU in place (a CUDA PETSc) */
   PetscCall(TakeSnap(&start));
   /* the options of each KSP, by prefix: ours on the backend asked for, PETSc's references */
   PetscCall(PetscOptionsSetValue(NULL, "-lr_mat_sptrsv_backend", backend));
@@ -322,7 +333,7 @@ int main(int argc, char **argv)
   /* PC gs: the exact (PCSOR's iterates) and multicolor orderings; PC isai with enough relaxation steps to be the exact factor */
   PetscCall(LoadPC(A, "PC gs exact, symmetric", PCGS, NULL, "lrgs_", PCSOR, "refsor_", nsetup, nsolve / 10, tol_mb, 1e-10));
   PetscCall(LoadPC(A, "PC gs multicolor, symmetric", PCGS, NULL, "lrmc_", PCGS, "lrmc_", nsetup, nsolve / 10, tol_mb, 1e-10));
-  PetscCall(LoadPC(A, "PC isai", PCISAI, NULL, "lris_", PCILU, "refilu_", nsetup, nsolve / 10, tol_mb, 1e-6));
+  PetscCall(LoadPC(A, "PC isai", PCISAI, NULL, "lris_", PCILU, "refilu_", nsetup, nsolve / 100, tol_mb, 1e-6)); /* an apply is 122 SpMVs */
   PetscCall(MatDestroy(&A));
   PetscCall(TakeSnap(&end));
   EXPECT(end.plugin == 0, "the plugin still holds %" PetscInt64_FMT " device bytes at the end", end.plugin);

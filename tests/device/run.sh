@@ -11,6 +11,8 @@
 # exact ordering's device value refresh (tests/device/check_multicolor.c, CUDA against the host executor), then runs compute-sanitizer
 # (memcheck, racecheck, synccheck: must be clean; initcheck: advisory) on two small cases.
 # Logs and a summary go to $OUT (when set) or tests/out/device. Exit status 0 iff every required step passed.
+# Step longrun (tests/device/check_longrun.c): long runs and leaks (issue 15): refactorizations, solves, PC gs / PC isai
+# setups with the device memory measured before and after, and injected allocation faults.
 # SPTRSV_DEVICE_STEPS (an extended regex of step names) runs only those steps (the builds always run), to split the
 # check over several device calls; SPTRSV_CHECK_KERNELS_TIMEOUT (default 540 s) bounds check-kernels.
 set -u
@@ -139,6 +141,10 @@ ANALYSIS=$ROOT/tests/device/check_analysis
 step build-multicolor 1 120 "${MAKE[@]}" tests/device/check_multicolor || finish
 MCCHECK=$ROOT/tests/device/check_multicolor
 
+# the long-run and leak check (issue 15): refactorizations, solves, PC gs / PC isai setups, device memory before and after
+step build-longrun 1 120 "${MAKE[@]}" tests/device/check_longrun || finish
+LONGRUN=$ROOT/tests/device/check_longrun
+
 # ---- the comparison ------------------------------------------------------------------------------
 MATARGS=()
 if [ -d "$MATDIR" ]; then MATARGS=(-matdir "$MATDIR"); else say "no matrix directory $MATDIR: generated matrices only"; fi
@@ -161,6 +167,12 @@ step check-factor 1 300 "$CHECKF" "${MATARGS[@]}"
 
 # ---- the multicolor sweeps of PC gs on the GPU against the host executor ----------------------------------
 step check-multicolor 1 300 "$MCCHECK" -require_cuda
+
+# ---- long runs and leaks on the GPU (issue 15): per path 10^4 refactorizations and 10^5 solves (SPTRSV_LONGRUN_ARGS
+# to change), 10^3 PC gs / PC isai setups, the matrix as MATSEQAIJCUSPARSE, 60 injected allocation faults per path;
+# the plugin's device bytes must not change, the GPU's free memory by at most 4 MB; expected well under 200 s ----------
+# shellcheck disable=SC2086 # SPTRSV_LONGRUN_ARGS is a list of options
+step longrun 1 400 "$LONGRUN" -backend cuda -aijcusparse -faults 60 ${SPTRSV_LONGRUN_ARGS:-}
 
 # ---- the fuzz check: SPTRSV_FUZZ_CASES random triangles (default 10000), every sync-free variant, watchdog ---------
 step fuzz-syncfree 1 480 "$FUZZ" -cases "${SPTRSV_FUZZ_CASES:-10000}" -timeout 10
