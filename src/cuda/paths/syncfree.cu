@@ -331,7 +331,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
   SpTrsvCUDASyncFree           *f;
 
   PetscFunctionBegin;
-  if (!d->path) { /* a host schedule attached its state before its uploads (SpTrsvCUDASyncFreeAttach) */
+  if (!d->path) { /* the device analysis: the state is made here (a host schedule attached it before its uploads) */
     PetscCall(PetscNew(&f));
     d->path         = f;
     d->path_destroy = SpTrsvCUDASyncFreeDestroy;
