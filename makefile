@@ -86,7 +86,7 @@ $(OBJDIR)/%.o: %.cu
 -include $(OBJS:.o=.d)
 
 # ---- programs linked against the plugin ------------------------------------------------------
-EXAMPLES   := examples/ex1 examples/ex2_register examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai examples/benchmarks/bench_ilu_setup
+EXAMPLES   := examples/ex1 examples/ex2_register examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai examples/benchmarks/bench_ilu_setup examples/benchmarks/large
 UNIT_TESTS := $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
 PROG_LIBS  := -Llib -lpetscsptrsv -Wl,-rpath,$(CURDIR)/lib $(LINK_LIBS) -lz $(CUDA_LIBS)
 # programs that call internal functions link the static archive
@@ -111,6 +111,9 @@ examples/benchmarks/bench_isai: $(BENCH_ISAI_SRC) examples/common/mmload.c $(BEN
 # the host set-up passes of ILU(k) (issue 12)
 examples/benchmarks/bench_ilu_setup: $(BENCH_ILU_SRC) $(BENCH_HDR) $(SPTRSV_AR)
 	$(BENCH_LINK)
+# large problems (issue 15): the 3-D Laplacian at 256^3 through ILU(k)/GMRES(30) (examples/benchmarks/run-large-device.sh)
+examples/benchmarks/large: examples/benchmarks/large.c $(STENCIL_SRC) $(BENCH_HDR) $(SPTRSV_AR)
+	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ examples/benchmarks/large.c $(STENCIL_SRC) $(INTERNAL_LIBS)
 
 examples/%: examples/%.c $(SPTRSV_LIB) examples/common/mmload.c
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< examples/common/mmload.c $(PROG_LIBS)
@@ -118,7 +121,7 @@ examples/%: examples/%.c $(SPTRSV_LIB) examples/common/mmload.c
 tests/unit/%: tests/unit/%.c $(SPTRSV_AR) examples/common/mmload.c $(STENCIL_SRC)
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< examples/common/mmload.c $(STENCIL_SRC) $(INTERNAL_LIBS)
 
-examples: $(filter-out $(if $(wildcard examples/benchmarks/bench.c),,examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai examples/benchmarks/bench_ilu_setup),$(EXAMPLES))
+examples: $(filter-out $(if $(wildcard examples/benchmarks/bench.c),,examples/benchmarks/bench examples/benchmarks/bench_gs examples/benchmarks/bench_isai examples/benchmarks/bench_ilu_setup examples/benchmarks/large),$(EXAMPLES))
 # the fuzz driver of the sync-free kernels (tests/device/check_fuzz.c): GPU with a watchdog in tests/device/run.sh,
 # host executors in the test suite; the CUDA runtime header for CUDA builds
 tests/device/check_fuzz: tests/device/check_fuzz.c $(SPTRSV_AR)
@@ -150,7 +153,12 @@ FUZZ_SRC := tests/fuzz/fuzz_input.c tests/fuzz/fuzz_consume.c tests/fuzz/fuzz_ge
 tests/fuzz/fuzz_input: $(FUZZ_SRC) tests/fuzz/fuzz.h tests/fuzz/fuzz_case.h examples/common/mmload.h $(SPTRSV_AR)
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $(FUZZ_SRC) $(INTERNAL_LIBS)
 
-unit-tests: $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_analysis tests/device/check_multicolor tests/device/check_multigpu tests/fuzz/fuzz_input
+# the long-run and leak check (tests/device/check_longrun.c): GPU in tests/device/run.sh (step longrun), a short host
+# version in the test suite
+tests/device/check_longrun: tests/device/check_longrun.c $(STENCIL_SRC) $(SPTRSV_AR)
+	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< $(STENCIL_SRC) $(INTERNAL_LIBS)
+
+unit-tests: $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_analysis tests/device/check_multicolor tests/device/check_multigpu tests/device/check_longrun tests/fuzz/fuzz_input
 
 check: lib examples unit-tests
 	@bash tests/run-tests.sh
@@ -173,6 +181,6 @@ else
 clean: sptrsv-clean
 endif
 sptrsv-clean:
-	rm -rf build lib $(EXAMPLES) $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_multicolor tests/device/check_multigpu tests/fuzz/fuzz_input tests/out
+	rm -rf build lib $(EXAMPLES) $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_multicolor tests/device/check_multigpu tests/device/check_longrun tests/fuzz/fuzz_input tests/out
 
 .PHONY: relink-always lib examples unit-tests check demo install sptrsv-clean

@@ -99,6 +99,13 @@ typedef struct {
   PetscInt nforeign;  /* of them, how many are not device memory of device id (0 unless something is wrong) */
 } SpTrsvDeviceInfo;
 PETSC_EXTERN PetscErrorCode MatSpTrsvGetDeviceInfo(Mat, SpTrsvDeviceInfo *);
+/* Device memory (docs/USAGE.md, "Device memory"): what a factor holds on the GPU (L's and U's solvers with their
+   transposes, and the rest: GPU numeric factor, permutations, work vectors; bytes, 0 on the host backend); what the
+   plugin holds in all (live bytes, their peak, allocations made, allocations live); the GPU's free and total memory
+   (cudaMemGetInfo; 0 without a CUDA build or a GPU) */
+PETSC_EXTERN PetscErrorCode MatSpTrsvGetDeviceMemory(Mat, PetscInt64 *, PetscInt64 *, PetscInt64 *);
+PETSC_EXTERN PetscErrorCode SpTrsvDeviceMemoryGetUsage(PetscInt64 *, PetscInt64 *, PetscInt64 *, PetscInt64 *);
+PETSC_EXTERN PetscErrorCode SpTrsvDeviceMemoryGetInfo(PetscInt64 *, PetscInt64 *);
 
 /* ---- PC gs: Gauss-Seidel / SOR sweeps on the GPU ------------------------------------------------ */
 #define PCGS "gs"

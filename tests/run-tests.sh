@@ -413,6 +413,10 @@ run_test unit/fuzz-syncfree-host unit_test tests/device/check_fuzz -backend host
 # the device check of the multicolor sweeps (tests/device/check_multicolor.c) without a GPU: it builds, runs the host
 # executor through every option set and value refresh, and the zero-diagonal failure (the comparisons need the GPU)
 run_test unit/check-multicolor-host unit_test tests/device/check_multicolor -quick
+# the long-run and leak check (tests/device/check_longrun.c) on the host backend: 10^3 refactorizations and 10^4 solves
+# per path, 10^2 PC gs / PC isai setups, PETSc's tracing malloc: no host growth, results equal to PETSc's ILU/SOR, the
+# factor lifetime rules (the GPU run is tests/device/run.sh's step longrun)
+run_test unit/check-longrun-host unit_test tests/device/check_longrun -backend host -n 30 -refactor 1000 -solves 10000 -pc_setups 100 -malloc_debug
 # hostile input (tests/fuzz/fuzz_input): 10^4 spoiled or valid Matrix Market / PETSc binary files through every sptrsv_*
 # solver type, PC isai and PC gs, plus the (seed, case) pairs that once failed (-regression); the last line must
 # report 0 failures (docs/TESTING.md, "Hostile input")
@@ -541,6 +545,12 @@ run_test view/bad-option-sub-prefix ours_fails ex2 "-m 10 -n 10 -pc_type bjacobi
 run_test view/ksp-view ours_grep ex2 "$OURS -ksp_view" "sptrsv_level" "[0-9]+ levels" "rows per level"
 run_test view/log-view ours_grep ex2 "$OURS -log_view" "^SpTrsvSolve " "^SpTrsvSymbolic " "^SpTrsvNumeric " "^MatSolve "
 run_test view/help ours_grep ex2 "$OURS -help" "-mat_sptrsv_backend" "-mat_sptrsv_format"
+# device memory in -ksp_view (docs/USAGE.md, "Device memory"): none on the host backend; the cuSPARSE comparison needs
+# the CUDA backend and says so; the option is listed by -help; PC gs and PC isai print their line too
+run_test view/device-memory ours_grep ex2 "$OURS -mat_sptrsv_backend host -mat_sptrsv_compare_cusparse_memory -ksp_view -options_left" "device memory: none \(host backend\)" "cuSPARSE SpSV comparison: not computed \(the cuSPARSE comparison needs the CUDA backend\)" "There are no unused options"
+run_test view/device-memory-help ours_grep ex2 "$OURS -help" "-mat_sptrsv_compare_cusparse_memory:? <(now )?FALSE"
+run_test view/device-memory-gs ours_grep ex2 "-m 30 -n 30 -pc_type gs -pc_gs_backend host -ksp_view" "type: gs" "device memory: none \(host backend\)"
+run_test view/device-memory-isai ours_grep ex2 "-m 12 -n 12 -pc_type isai -pc_isai_backend host -ksp_view" "type: isai" "  device memory: none \(host backend\)"
 run_test view/factor-device-help ours_grep ex2 "$OURS -help" "-mat_sptrsv_factor_device:? <(now )?TRUE"
 run_test view/factor-device-host ours_grep ex2 "$OURS -mat_sptrsv_backend host -mat_sptrsv_factor_device 1 -ksp_view" "numeric factorization: host \(the solves run on the host\)"
 run_test view/factor-device-off ours_grep ex2 "$OURS -mat_sptrsv_backend host -mat_sptrsv_factor_device 0 -ksp_view" "numeric factorization: host"

@@ -1,6 +1,7 @@
 /* SpTrsvBackend: where plans run (private to the plugin) */
 #pragma once
 #include <sptrsv/path.h>
+#include <sptrsv/devmem.h>
 
 /*
    A backend is a small table of functions: where the solves run (its executor slot in every path's
@@ -112,6 +113,7 @@ struct _n_SpTrsvSolver {
   void                   *bdata; /* the executor's data (device copy of plan and values) */
   PetscInt                state; /* tri->state the backend copy was made from */
   SpTrsvSolverOptions     opts;
+  SpTrsvDevMem            mem;   /* the executor's device memory (include/sptrsv/devmem.h): counted around its calls */
 };
 
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreate(SpTrsvTri, PetscBool, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, SpTrsvSolver *);

@@ -27,8 +27,17 @@ typedef struct {
   PetscBool               numeric_device;  /* it does (decided at the symbolic phase) */
   char                    numeric_note[256]; /* where the numeric phase runs and why, for -ksp_view */
   SpTrsvDirectOptions     direct;            /* LU / Cholesky: the direct solver's options (direct.h) */
+  SpTrsvDevMem            mem;               /* device memory of the factor outside its solvers (GPU numeric factor, permutations, work vectors) */
+  PetscBool               compare_cusparse;  /* -mat_sptrsv_compare_cusparse_memory */
+  PetscBool               cusp_done;         /* the comparison below was computed */
+  PetscInt64              cusp_mat[2], cusp_buf[2]; /* what cusparseSpSV would hold for L and U: matrix, buffer */
+  char                    cusp_note[256];    /* why it was not computed */
 } Mat_SpTrsv;
 
 SPTRSV_INTERN PetscErrorCode MatGetFactor_SpTrsv(Mat, MatFactorType, SpTrsvPath, Mat *);
 /* the factor of an sptrsv factor Mat with current host values (downloaded after a GPU numeric phase) */
 SPTRSV_INTERN PetscErrorCode MatSpTrsvGetFactorHost(Mat, SpTrsvFactor *);
+/* device memory of a factor (factormem.c): the -ksp_view lines, and the cuSPARSE comparison made at the symbolic phase */
+SPTRSV_INTERN PetscErrorCode MatSpTrsvViewMemory(Mat, PetscViewer);
+SPTRSV_INTERN PetscErrorCode MatSpTrsvCompareCusparse(Mat);
+SPTRSV_INTERN PetscErrorCode MatSpTrsvGetDeviceMemory_SpTrsv(Mat, PetscInt64 *, PetscInt64 *, PetscInt64 *);

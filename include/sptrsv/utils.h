@@ -25,6 +25,11 @@ static inline PetscErrorCode SpTrsvIntBufAppend(SpTrsvIntBuf *b, PetscInt v)
 
 /* counts accumulated in 64 bits must fit in PetscInt (with room for a "+ 1"); what names them in the error */
 SPTRSV_INTERN PetscErrorCode SpTrsvCheckCount(PetscInt64, const char *);
+/* an array the CUDA kernels index with int: count < INT_MAX, else an error naming it (what) and the way around it
+   (avoid, e.g. "use -mat_sptrsv_storage csr"; may be NULL) */
+SPTRSV_INTERN PetscErrorCode SpTrsvCheckIndex32(PetscInt64, const char *, const char *);
+/* *count = a * b when it fits in PetscInt (with room for a "+ 1"), else an error naming what */
+SPTRSV_INTERN PetscErrorCode SpTrsvCheckProduct(PetscInt64, PetscInt64, const char *, PetscInt64 *);
 
 /* the CSR arrays of a MATSEQAIJ (or a derived type) without copies; values optional (NULL) */
 SPTRSV_INTERN PetscErrorCode SpTrsvMatGetCSR(Mat, const PetscInt **, const PetscInt **, const PetscScalar **);

@@ -127,12 +127,65 @@ PetscErrorCode SpTrsvBackendCUDAGetStream(void *stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ---- device allocations (cuda_check.h) ------------------------------------------------------------ */
+
+PetscErrorCode SpTrsvCUDAMalloc(void **p, size_t bytes, const char *what)
+{
+  cudaError_t err;
+
+  PetscFunctionBegin;
+  *p  = NULL;
+  err = SpTrsvDevMemShouldFail() ? cudaErrorMemoryAllocation : cudaMalloc(p, bytes);
+  if (PetscUnlikely(err != cudaSuccess)) {
+    size_t freeb = 0, total = 0;
+
+    *p = NULL;
+    (void)cudaGetLastError(); /* out of memory is not sticky: clear it */
+    if (cudaMemGetInfo(&freeb, &total) != cudaSuccess) {
+      (void)cudaGetLastError();
+      freeb = total = 0;
+    }
+    PetscCall(SpTrsvDevMemAllocFailed(bytes, what, freeb, total, cudaGetErrorName(err)));
+  }
+  {
+    const PetscErrorCode ierr = SpTrsvDevMemAdd(*p, bytes);
+    if (ierr) {
+      (void)cudaFree(*p);
+      *p = NULL;
+      PetscCall(ierr);
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+cudaError_t SpTrsvCUDAFree(const void *p)
+{
+  if (!p) return cudaSuccess;
+  SpTrsvDevMemRemove(p);
+  return cudaFree((void *)p);
+}
+
+/* the GPU's free and total memory (cudaMemGetInfo) */
+PetscErrorCode SpTrsvDeviceMemoryGetInfo(PetscInt64 *freeb, PetscInt64 *total)
+{
+  size_t f = 0, t = 0;
+  int    ndev = 0;
+
+  PetscFunctionBegin;
+  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 1) {
+    (void)cudaGetLastError();
+  } else SpTrsvCUDACall(cudaMemGetInfo(&f, &t));
+  if (freeb) *freeb = (PetscInt64)f;
+  if (total) *total = (PetscInt64)t;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---- index uploads (cuda_upload.h) --------------------------------------------------------------- */
 
 PetscErrorCode SpTrsvCUDAMallocInt(int **d, PetscInt n, const int *h, cudaStream_t st)
 {
   PetscFunctionBegin;
-  SpTrsvCUDACall(cudaMalloc((void **)d, (size_t)(n + 1) * sizeof(int)));
+  PetscCall(SpTrsvCUDAMalloc((void **)d, ((size_t)n + 1) * sizeof(int), "an index array"));
   if (n) SpTrsvCUDACall(cudaMemcpyAsync(*d, h, (size_t)n * sizeof(int), cudaMemcpyHostToDevice, st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -155,14 +208,14 @@ PetscErrorCode SpTrsvCUDAUploadIndices(const PetscInt *h, PetscInt len, int **d,
 static PetscErrorCode SpTrsvCUDAVecAlloc(PetscInt n, PetscScalar **v)
 {
   PetscFunctionBegin;
-  SpTrsvCUDACall(cudaMalloc((void **)v, (size_t)(n + 1) * sizeof(PetscScalar)));
+  PetscCall(SpTrsvCUDAMalloc((void **)v, ((size_t)n + 1) * sizeof(PetscScalar), "a work vector"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode SpTrsvCUDAVecFree(PetscScalar **v)
 {
   PetscFunctionBegin;
-  SpTrsvCUDACall(cudaFree(*v));
+  SpTrsvCUDACall(SpTrsvCUDAFree(*v));
   *v = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -183,7 +236,7 @@ static PetscErrorCode SpTrsvCUDAPermCreate(PetscInt n, const PetscInt *idx, void
 static PetscErrorCode SpTrsvCUDAPermDestroy(void **perm)
 {
   PetscFunctionBegin;
-  SpTrsvCUDACall(cudaFree(*perm));
+  SpTrsvCUDACall(SpTrsvCUDAFree(*perm));
   *perm = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

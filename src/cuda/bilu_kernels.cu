@@ -199,9 +199,9 @@ PetscErrorCode SpTrsvCUDABILUCreate(SpTrsvBILU f, PetscInt nval, const PetscInt 
   PetscCall(SpTrsvCUDAUploadIndices(amap, nval, &g->amap, g->stream));
   PetscCall(PetscFree3(fi, fj, fd));
   PetscCall(PetscFree2(level, order));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->fa, sizeof(PetscScalar) * ((size_t)bs2 * nnzF + 1)));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->idiag, sizeof(PetscScalar) * ((size_t)bs2 * n + 1)));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->flags, sizeof(unsigned long long) * 2));
+  PetscCall(SpTrsvCUDAMalloc((void **)&g->fa, sizeof(PetscScalar) * ((size_t)bs2 * nnzF + 1), "g->fa"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&g->idiag, sizeof(PetscScalar) * ((size_t)bs2 * n + 1), "g->idiag"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&g->flags, sizeof(unsigned long long) * 2, "g->flags"));
   *gp = g;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -214,7 +214,7 @@ PetscErrorCode SpTrsvCUDABILUNumeric(SpTrsvCUDABILU g, const PetscScalar *vals, 
   PetscFunctionBegin;
   *badval = *zerorow = *zeropivot = -1;
   if (!PetscMemTypeDevice(mtype)) { /* host values: through a staging buffer */
-    if (!g->stage) SpTrsvCUDACall(cudaMalloc((void **)&g->stage, sizeof(PetscScalar) * ((size_t)g->nval + 1)));
+    if (!g->stage) PetscCall(SpTrsvCUDAMalloc((void **)&g->stage, sizeof(PetscScalar) * ((size_t)g->nval + 1), "g->stage"));
     SpTrsvCUDACall(cudaMemcpyAsync(g->stage, vals, sizeof(PetscScalar) * g->nval, cudaMemcpyHostToDevice, g->stream));
     dv = g->stage;
   }
@@ -279,15 +279,15 @@ PetscErrorCode SpTrsvCUDABILUDestroy(SpTrsvCUDABILU *gp)
   PetscFunctionBegin;
   if (!g) PetscFunctionReturn(PETSC_SUCCESS);
   SpTrsvCUDACall(cudaStreamSynchronize(g->stream)); /* no kernel of ours still reads what is freed */
-  SpTrsvCUDACall(cudaFree(g->fi));
-  SpTrsvCUDACall(cudaFree(g->fj));
-  SpTrsvCUDACall(cudaFree(g->fd));
-  SpTrsvCUDACall(cudaFree(g->order));
-  SpTrsvCUDACall(cudaFree(g->amap));
-  SpTrsvCUDACall(cudaFree(g->fa));
-  SpTrsvCUDACall(cudaFree(g->idiag));
-  SpTrsvCUDACall(cudaFree(g->stage));
-  SpTrsvCUDACall(cudaFree(g->flags));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->fi));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->fj));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->fd));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->order));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->amap));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->fa));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->idiag));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->stage));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->flags));
   PetscCall(PetscFree(g->levptr));
   PetscCall(PetscFree(g));
   *gp = NULL;

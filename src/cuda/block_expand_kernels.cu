@@ -79,9 +79,9 @@ PetscErrorCode SpTrsvCUDAExpandDestroy(SpTrsvCUDAExpand *ep)
   PetscFunctionBegin;
   if (!e) PetscFunctionReturn(PETSC_SUCCESS);
   SpTrsvCUDACall(cudaStreamSynchronize(e->stream));
-  SpTrsvCUDACall(cudaFree(e->bi));
-  SpTrsvCUDACall(cudaFree(e->brow));
-  SpTrsvCUDACall(cudaFree(e->src));
+  SpTrsvCUDACall(SpTrsvCUDAFree(e->bi));
+  SpTrsvCUDACall(SpTrsvCUDAFree(e->brow));
+  SpTrsvCUDACall(SpTrsvCUDAFree(e->src));
   PetscCall(PetscFree(e));
   *ep = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -73,8 +73,8 @@ PetscErrorCode SpTrsvCUDABSRDestroy(SpTrsvCUDABSR *bp)
   PetscFunctionBegin;
   if (!b) PetscFunctionReturn(PETSC_SUCCESS);
   SpTrsvCUDACall(cudaStreamSynchronize(b->stream));
-  SpTrsvCUDACall(cudaFree(b->bi));
-  SpTrsvCUDACall(cudaFree(b->bj));
+  SpTrsvCUDACall(SpTrsvCUDAFree(b->bi));
+  SpTrsvCUDACall(SpTrsvCUDAFree(b->bj));
   SpTrsvCusparseCall(cusparseDestroyMatDescr(b->descr));
   SpTrsvCusparseCall(cusparseDestroy(b->handle));
   PetscCall(PetscFree(b));

@@ -68,7 +68,7 @@ static PetscErrorCode SpTrsvCUDATriCaptureGraph(SpTrsvCUDATriData *d, PetscBool 
 
   PetscFunctionBegin;
   PetscCall(SpTrsvCUDAGetCaptureStream(&cs));
-  if (!d->d_vp) SpTrsvCUDACall(cudaMalloc((void **)&d->d_vp, sizeof(SpTrsvCUDAVecPtrs)));
+  if (!d->d_vp) PetscCall(SpTrsvCUDAMalloc((void **)&d->d_vp, sizeof(SpTrsvCUDAVecPtrs), "d->d_vp"));
   SpTrsvCUDACall(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal));
   lerr = (*d->launch)(d, sweep, none, d->d_vp, cs);
   cerr = cudaStreamEndCapture(cs, &graph); /* always end the capture, even after an error */
@@ -111,10 +111,10 @@ static PetscErrorCode SpTrsvCUDATriSetupRest(SpTrsvSolver s, cudaStream_t st)
   }
   PetscCall(SpTrsvCUDAMallocInt(&d->d_rptr, d->n + 1, h_rptr, st));
   PetscCall(SpTrsvCUDAMallocInt(&d->d_ridx, d->rnnz, h_ridx, st));
-  SpTrsvCUDACall(cudaMalloc((void **)&d->d_rval, (size_t)(d->rnnz + 1) * sizeof(PetscScalar)));
+  PetscCall(SpTrsvCUDAMalloc((void **)&d->d_rval, (size_t)(d->rnnz + 1) * sizeof(PetscScalar), "d->d_rval"));
   if (s->cdiag) {
-    SpTrsvCUDACall(cudaMalloc((void **)&d->d_cdiag, (size_t)(d->n + 1) * sizeof(PetscScalar)));
-    SpTrsvCUDACall(cudaMalloc((void **)&d->d_w, (size_t)(d->n + 1) * sizeof(PetscScalar)));
+    PetscCall(SpTrsvCUDAMalloc((void **)&d->d_cdiag, (size_t)(d->n + 1) * sizeof(PetscScalar), "d->d_cdiag"));
+    PetscCall(SpTrsvCUDAMalloc((void **)&d->d_w, (size_t)(d->n + 1) * sizeof(PetscScalar), "d->d_w"));
   }
   SpTrsvCUDACall(cudaStreamSynchronize(st)); /* the index arrays may be freed */
   PetscCall(PetscFree2(h_rptr, h_ridx));
@@ -174,8 +174,8 @@ PetscErrorCode SpTrsvCUDATriSetupBegin(SpTrsvSolver s, SpTrsvCUDALaunchFn launch
   PetscCall(SpTrsvCUDAMallocInt(&d->d_order, d->n, h_order, st));
   PetscCall(SpTrsvCUDAMallocInt(&d->d_ptr, d->n + 1, d->h_ptr, st));
   PetscCall(SpTrsvCUDAMallocInt(&d->d_idx, d->nnz, d->h_idx, st));
-  SpTrsvCUDACall(cudaMalloc((void **)&d->d_val, (size_t)(d->nnz + 1) * sizeof(PetscScalar)));
-  if (!d->unit) SpTrsvCUDACall(cudaMalloc((void **)&d->d_idiag, (size_t)(d->n + 1) * sizeof(PetscScalar)));
+  PetscCall(SpTrsvCUDAMalloc((void **)&d->d_val, (size_t)(d->nnz + 1) * sizeof(PetscScalar), "d->d_val"));
+  if (!d->unit) PetscCall(SpTrsvCUDAMalloc((void **)&d->d_idiag, (size_t)(d->n + 1) * sizeof(PetscScalar), "d->d_idiag"));
   if (s->rest) PetscCall(SpTrsvCUDATriSetupRest(s, st));
   SpTrsvCUDACall(cudaStreamSynchronize(st)); /* h_order may be freed */
   PetscCall(PetscFree(h_order));
@@ -210,11 +210,11 @@ PetscErrorCode SpTrsvCUDATriSetupBeginDevice(SpTrsvSolver s, SpTrsvCUDALaunchFn 
   d->d_ptr    = d_ptr;
   d->d_idx    = d_idx;
   d->d_vmap   = d_vmap;
-  SpTrsvCUDACall(cudaMalloc((void **)&d->d_val, (size_t)(d->nnz + 1) * sizeof(PetscScalar)));
-  SpTrsvCUDACall(cudaMalloc((void **)&d->d_raw, (size_t)(d->nnz + 1) * sizeof(PetscScalar)));
+  PetscCall(SpTrsvCUDAMalloc((void **)&d->d_val, (size_t)(d->nnz + 1) * sizeof(PetscScalar), "d->d_val"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&d->d_raw, (size_t)(d->nnz + 1) * sizeof(PetscScalar), "d->d_raw"));
   if (!d->unit) {
-    SpTrsvCUDACall(cudaMalloc((void **)&d->d_idiag, (size_t)(d->n + 1) * sizeof(PetscScalar)));
-    SpTrsvCUDACall(cudaMalloc((void **)&d->d_rawdiag, (size_t)(d->n + 1) * sizeof(PetscScalar)));
+    PetscCall(SpTrsvCUDAMalloc((void **)&d->d_idiag, (size_t)(d->n + 1) * sizeof(PetscScalar), "d->d_idiag"));
+    PetscCall(SpTrsvCUDAMalloc((void **)&d->d_rawdiag, (size_t)(d->n + 1) * sizeof(PetscScalar), "d->d_rawdiag"));
   }
   d->tri.order = d->d_order;
   d->tri.ptr   = d->d_ptr;
@@ -392,22 +392,22 @@ PetscErrorCode SpTrsvCUDATriDestroy(SpTrsvSolver s)
   if (d->path_destroy) PetscCall((*d->path_destroy)(d));
   for (PetscInt g = 0; g < 2; g++)
     if (d->graph[g].exec) SpTrsvCUDACall(cudaGraphExecDestroy(d->graph[g].exec));
-  SpTrsvCUDACall(cudaFree(d->d_vp));
-  SpTrsvCUDACall(cudaFree(d->d_order));
-  SpTrsvCUDACall(cudaFree(d->d_ptr));
-  SpTrsvCUDACall(cudaFree(d->d_idx));
-  if (d->d_csrmap != d->d_vmap) SpTrsvCUDACall(cudaFree(d->d_csrmap));
-  SpTrsvCUDACall(cudaFree(d->d_rvmap));
-  SpTrsvCUDACall(cudaFree(d->d_val));
-  SpTrsvCUDACall(cudaFree(d->d_idiag));
-  SpTrsvCUDACall(cudaFree(d->d_rptr));
-  SpTrsvCUDACall(cudaFree(d->d_ridx));
-  SpTrsvCUDACall(cudaFree(d->d_rval));
-  SpTrsvCUDACall(cudaFree(d->d_cdiag));
-  SpTrsvCUDACall(cudaFree(d->d_w));
-  SpTrsvCUDACall(cudaFree(d->d_vmap));
-  SpTrsvCUDACall(cudaFree(d->d_raw));
-  SpTrsvCUDACall(cudaFree(d->d_rawdiag));
+  SpTrsvCUDACall(SpTrsvCUDAFree(d->d_vp));
+  SpTrsvCUDACall(SpTrsvCUDAFree(d->d_order));
+  SpTrsvCUDACall(SpTrsvCUDAFree(d->d_ptr));
+  SpTrsvCUDACall(SpTrsvCUDAFree(d->d_idx));
+  if (d->d_csrmap != d->d_vmap) SpTrsvCUDACall(SpTrsvCUDAFree(d->d_csrmap));
+  SpTrsvCUDACall(SpTrsvCUDAFree(d->d_rvmap));
+  SpTrsvCUDACall(SpTrsvCUDAFree(d->d_val));
+  SpTrsvCUDACall(SpTrsvCUDAFree(d->d_idiag));
+  SpTrsvCUDACall(SpTrsvCUDAFree(d->d_rptr));
+  SpTrsvCUDACall(SpTrsvCUDAFree(d->d_ridx));
+  SpTrsvCUDACall(SpTrsvCUDAFree(d->d_rval));
+  SpTrsvCUDACall(SpTrsvCUDAFree(d->d_cdiag));
+  SpTrsvCUDACall(SpTrsvCUDAFree(d->d_w));
+  SpTrsvCUDACall(SpTrsvCUDAFree(d->d_vmap));
+  SpTrsvCUDACall(SpTrsvCUDAFree(d->d_raw));
+  SpTrsvCUDACall(SpTrsvCUDAFree(d->d_rawdiag));
   PetscCall(PetscFree2(d->h_ptr, d->h_idx)); /* when setup stopped between its two steps */
   PetscCall(PetscFree3(d->rvmap, d->h_rval, d->h_cdiag));
   PetscCall(PetscFree4(d->vmap, d->horder, d->h_val, d->h_idiag));

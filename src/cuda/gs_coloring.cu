@@ -110,7 +110,7 @@ __global__ void SpTrsvColJPKernel(int n, const int *__restrict__ ia, const int *
   }
 }
 
-#define SPTRSV_COL_MALLOC(ptr, count) SpTrsvCUDACall(cudaMalloc((void **)&(ptr), (size_t)((count) + 1) * sizeof(*(ptr))))
+#define SPTRSV_COL_MALLOC(ptr, count) SpTrsvCUDAMallocN(ptr, count)
 
 /* the jp rounds; the transposed pattern is freed before returning */
 static PetscErrorCode SpTrsvCUDAColoringJP(PetscInt n, const int *ia, const int *ja, int *color, PetscInt *ncolors, PetscInt *rounds, cudaStream_t st)
@@ -132,7 +132,7 @@ static PetscErrorCode SpTrsvCUDAColoringJP(PetscInt n, const int *ia, const int 
   SpTrsvColCountKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)n, ia, ja, ti);
   SpTrsvCUDACheckLaunch();
   SpTrsvCUDACall(cub::DeviceScan::InclusiveSum(NULL, bytes, ti, ti, (int)n + 1, st));
-  SpTrsvCUDACall(cudaMalloc(&temp, bytes));
+  PetscCall(SpTrsvCUDAMalloc((void **)&temp, bytes, "temp"));
   SpTrsvCUDACall(cub::DeviceScan::InclusiveSum(temp, bytes, ti, ti, (int)n + 1, st));
   SpTrsvColFillKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)n, ia, ja, ti, fill, tj);
   SpTrsvCUDACheckLaunch();
@@ -148,11 +148,11 @@ static PetscErrorCode SpTrsvCUDAColoringJP(PetscInt n, const int *ia, const int 
   }
   (*rounds)++;
   *ncolors = n ? h[1] + 1 : 0;
-  SpTrsvCUDACall(cudaFree(temp));
-  SpTrsvCUDACall(cudaFree(ti));
-  SpTrsvCUDACall(cudaFree(tj));
-  SpTrsvCUDACall(cudaFree(fill));
-  SpTrsvCUDACall(cudaFree(cnt));
+  SpTrsvCUDACall(SpTrsvCUDAFree(temp));
+  SpTrsvCUDACall(SpTrsvCUDAFree(ti));
+  SpTrsvCUDACall(SpTrsvCUDAFree(tj));
+  SpTrsvCUDACall(SpTrsvCUDAFree(fill));
+  SpTrsvCUDACall(SpTrsvCUDAFree(cnt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -173,13 +173,13 @@ PetscErrorCode SpTrsvCUDAColoring(PetscInt n, const int *ia, const int *ja, SpTr
 
     SpTrsvColGridKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)n, *grid, color);
     SpTrsvCUDACheckLaunch();
-    SpTrsvCUDACall(cudaMalloc((void **)&bad, sizeof(int)));
+    PetscCall(SpTrsvCUDAMalloc((void **)&bad, sizeof(int), "bad"));
     SpTrsvCUDACall(cudaMemcpyAsync(bad, &hbad, sizeof(int), cudaMemcpyHostToDevice, st));
     SpTrsvColCheckKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)n, ia, ja, color, bad);
     SpTrsvCUDACheckLaunch();
     SpTrsvCUDACall(cudaMemcpyAsync(&hbad, bad, sizeof(int), cudaMemcpyDeviceToHost, st));
     SpTrsvCUDACall(cudaStreamSynchronize(st));
-    SpTrsvCUDACall(cudaFree(bad));
+    SpTrsvCUDACall(SpTrsvCUDAFree(bad));
     *badrow  = hbad == INT_MAX ? -1 : hbad;
     *ncolors = SpTrsvGridColors(grid);
   } else {

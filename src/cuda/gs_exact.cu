@@ -53,10 +53,10 @@ PetscErrorCode SpTrsvGSExactDeviceCreate(PetscInt n, PetscInt nl, PetscInt nu, c
   PetscCall(SpTrsvCUDAUploadIndices(lmap, nl, &ex->lmap, st));
   PetscCall(SpTrsvCUDAUploadIndices(umap, nu, &ex->umap, st));
   PetscCall(SpTrsvCUDAUploadIndices(dmap, n, &ex->dmap, st));
-  SpTrsvCUDACall(cudaMalloc((void **)&ex->la, (size_t)(nl + 1) * sizeof(PetscScalar)));
-  SpTrsvCUDACall(cudaMalloc((void **)&ex->ua, (size_t)(nu + 1) * sizeof(PetscScalar)));
-  SpTrsvCUDACall(cudaMalloc((void **)&ex->idiag, (size_t)(n + 1) * sizeof(PetscScalar)));
-  SpTrsvCUDACall(cudaMalloc((void **)&ex->flag, sizeof(int)));
+  PetscCall(SpTrsvCUDAMalloc((void **)&ex->la, (size_t)(nl + 1) * sizeof(PetscScalar), "ex->la"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&ex->ua, (size_t)(nu + 1) * sizeof(PetscScalar), "ex->ua"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&ex->idiag, (size_t)(n + 1) * sizeof(PetscScalar), "ex->idiag"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&ex->flag, sizeof(int), "ex->flag"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -108,13 +108,13 @@ PetscErrorCode SpTrsvGSExactDeviceDestroy(SpTrsvGSExactDevice *exp)
 
   PetscFunctionBegin;
   if (!ex) PetscFunctionReturn(PETSC_SUCCESS);
-  SpTrsvCUDACall(cudaFree(ex->lmap));
-  SpTrsvCUDACall(cudaFree(ex->umap));
-  SpTrsvCUDACall(cudaFree(ex->dmap));
-  SpTrsvCUDACall(cudaFree(ex->la));
-  SpTrsvCUDACall(cudaFree(ex->ua));
-  SpTrsvCUDACall(cudaFree(ex->idiag));
-  SpTrsvCUDACall(cudaFree(ex->flag));
+  SpTrsvCUDACall(SpTrsvCUDAFree(ex->lmap));
+  SpTrsvCUDACall(SpTrsvCUDAFree(ex->umap));
+  SpTrsvCUDACall(SpTrsvCUDAFree(ex->dmap));
+  SpTrsvCUDACall(SpTrsvCUDAFree(ex->la));
+  SpTrsvCUDACall(SpTrsvCUDAFree(ex->ua));
+  SpTrsvCUDACall(SpTrsvCUDAFree(ex->idiag));
+  SpTrsvCUDACall(SpTrsvCUDAFree(ex->flag));
   PetscCall(PetscFree(*exp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -93,7 +93,7 @@ static PetscErrorCode SpTrsvMCCapture(SpTrsvCUDAMC g, PetscBool backward)
 
   PetscFunctionBegin;
   PetscCall(SpTrsvCUDAGetCaptureStream(&cs));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->d_vp[backward], sizeof(SpTrsvCUDAVecPtrs)));
+  PetscCall(SpTrsvCUDAMalloc((void **)&g->d_vp[backward], sizeof(SpTrsvCUDAVecPtrs), "g->d_vp[backward]"));
   SpTrsvCUDACall(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal));
   lerr = SpTrsvMCLaunch(g, backward, none, g->d_vp[backward], cs);
   cerr = cudaStreamEndCapture(cs, &graph); /* always end the capture */
@@ -139,9 +139,9 @@ static PetscErrorCode SpTrsvMCFinishDevice(SpTrsvMC mc, SpTrsvCUDAMC g)
   while (g->K < 32 && (PetscInt64)g->K * g->n < g->nnz) g->K *= 2;
   PetscCall(PetscMalloc1(mc->ncolors + 1, &g->colptr));
   PetscCall(PetscArraycpy(g->colptr, mc->colptr, mc->ncolors + 1));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->val, (size_t)(g->nnz + 1) * sizeof(PetscScalar)));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->idiag, (size_t)(g->n + 1) * sizeof(PetscScalar)));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->flag, sizeof(int)));
+  PetscCall(SpTrsvCUDAMalloc((void **)&g->val, (size_t)(g->nnz + 1) * sizeof(PetscScalar), "g->val"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&g->idiag, (size_t)(g->n + 1) * sizeof(PetscScalar), "g->idiag"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&g->flag, sizeof(int), "g->flag"));
   if (g->use_graph && g->n && g->ncolors >= SPTRSV_CUDA_GRAPH_MIN_LAUNCHES)
     for (PetscInt d = 0; d < 2; d++) PetscCall(SpTrsvMCCapture(g, (PetscBool)d));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -231,13 +231,13 @@ PetscErrorCode SpTrsvCUDAMCCreateFromColors(SpTrsvMC mc, const int *ia, const in
   PetscCall(SpTrsvMCNewDevice(mc, &g));
   *gout = g; /* freed by SpTrsvCUDAMCDestroy() from here on */
   while (endbit < 31 && ((PetscInt64)1 << endbit) < ncolors) endbit++;
-  SpTrsvCUDACall(cudaMalloc((void **)&g->perm, (size_t)(n + 1) * sizeof(int)));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->ptr, (size_t)(n + 1) * sizeof(int)));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->dmap, (size_t)(n + 1) * sizeof(int)));
-  SpTrsvCUDACall(cudaMalloc((void **)&keys, (size_t)(n + 1) * sizeof(int)));
-  SpTrsvCUDACall(cudaMalloc((void **)&rows, (size_t)(n + 1) * sizeof(int)));
-  SpTrsvCUDACall(cudaMalloc((void **)&len, (size_t)(n + 1) * sizeof(int)));
-  SpTrsvCUDACall(cudaMalloc((void **)&cnt, (size_t)(ncolors + 2) * sizeof(int)));
+  PetscCall(SpTrsvCUDAMalloc((void **)&g->perm, (size_t)(n + 1) * sizeof(int), "g->perm"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&g->ptr, (size_t)(n + 1) * sizeof(int), "g->ptr"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&g->dmap, (size_t)(n + 1) * sizeof(int), "g->dmap"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&keys, (size_t)(n + 1) * sizeof(int), "keys"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&rows, (size_t)(n + 1) * sizeof(int), "rows"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&len, (size_t)(n + 1) * sizeof(int), "len"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&cnt, (size_t)(ncolors + 2) * sizeof(int), "cnt"));
   SpTrsvCUDACall(cudaMemsetAsync(cnt, 0, (size_t)ncolors * sizeof(int), st));
   SpTrsvCUDACall(cudaMemcpyAsync(cnt + ncolors, &hmiss, sizeof(int), cudaMemcpyHostToDevice, st));
   SpTrsvCUDACall(cudaMemsetAsync(len + n, 0, sizeof(int), st));
@@ -250,7 +250,7 @@ PetscErrorCode SpTrsvCUDAMCCreateFromColors(SpTrsvMC mc, const int *ia, const in
     SpTrsvCUDACall(cub::DeviceRadixSort::SortPairs(NULL, bytes, color, keys, rows, g->perm, n, 0, endbit, st));
     SpTrsvCUDACall(cub::DeviceScan::ExclusiveSum(NULL, b2, len, g->ptr, n + 1, st));
     bytes = PetscMax(bytes, b2);
-    SpTrsvCUDACall(cudaMalloc(&temp, bytes));
+    PetscCall(SpTrsvCUDAMalloc((void **)&temp, bytes, "temp"));
     SpTrsvCUDACall(cub::DeviceRadixSort::SortPairs(temp, bytes, color, keys, rows, g->perm, n, 0, endbit, st));
     SpTrsvMCLengthKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, ia, ja, g->perm, len, g->dmap, cnt + ncolors);
     SpTrsvCUDACheckLaunch();
@@ -261,11 +261,11 @@ PetscErrorCode SpTrsvCUDAMCCreateFromColors(SpTrsvMC mc, const int *ia, const in
   SpTrsvCUDACall(cudaMemcpyAsync(&nnz, g->ptr + n, sizeof(int), cudaMemcpyDeviceToHost, st));
   SpTrsvCUDACall(cudaStreamSynchronize(st));
   hmiss = hcnt[ncolors];
-  SpTrsvCUDACall(cudaFree(keys));
-  SpTrsvCUDACall(cudaFree(rows));
-  SpTrsvCUDACall(cudaFree(len));
-  SpTrsvCUDACall(cudaFree(cnt));
-  SpTrsvCUDACall(cudaFree(temp));
+  SpTrsvCUDACall(SpTrsvCUDAFree(keys));
+  SpTrsvCUDACall(SpTrsvCUDAFree(rows));
+  SpTrsvCUDACall(SpTrsvCUDAFree(len));
+  SpTrsvCUDACall(SpTrsvCUDAFree(cnt));
+  SpTrsvCUDACall(SpTrsvCUDAFree(temp));
   if (hmiss != INT_MAX) PetscCall(PetscFree(hcnt));
   PetscCheck(hmiss == INT_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Gauss-Seidel: row %d has no diagonal entry", hmiss);
   /* the non-empty colours */
@@ -279,8 +279,8 @@ PetscErrorCode SpTrsvCUDAMCCreateFromColors(SpTrsvMC mc, const int *ia, const in
     }
   PetscCall(PetscFree(hcnt));
   mc->nnz = nnz;
-  SpTrsvCUDACall(cudaMalloc((void **)&g->idx, (size_t)(nnz + 1) * sizeof(int)));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->vmap, (size_t)(nnz + 1) * sizeof(int)));
+  PetscCall(SpTrsvCUDAMalloc((void **)&g->idx, (size_t)(nnz + 1) * sizeof(int), "g->idx"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&g->vmap, (size_t)(nnz + 1) * sizeof(int), "g->vmap"));
   if (n) {
     SpTrsvMCFillKernel<<<SpTrsvCUDAVecGrid(n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(n, ia, ja, g->perm, g->ptr, g->idx, g->vmap);
     SpTrsvCUDACheckLaunch();
@@ -317,7 +317,7 @@ PetscErrorCode SpTrsvCUDAMCColorAndCreate(SpTrsvMC mc, const int *ia, const int 
     PetscCall(SpTrsvCUDAUploadIndices(hcolor, mc->n, &color, st));
     type = SPTRSV_COLORING_NATURAL;
   } else {
-    SpTrsvCUDACall(cudaMalloc((void **)&color, (size_t)(mc->n + 1) * sizeof(int)));
+    PetscCall(SpTrsvCUDAMalloc((void **)&color, (size_t)(mc->n + 1) * sizeof(int), "color"));
     if (spec->grid.dim > 0 && (type == SPTRSV_COLORING_DMDA || type == SPTRSV_COLORING_AUTO)) {
       PetscCall(SpTrsvCUDAColoring(mc->n, ia, ja, SPTRSV_COLORING_DMDA, &spec->grid, color, &nc, &bad, &rounds));
       if (bad < 0) type = SPTRSV_COLORING_DMDA;
@@ -335,9 +335,9 @@ PetscErrorCode SpTrsvCUDAMCColorAndCreate(SpTrsvMC mc, const int *ia, const int 
     mc->on_device = PETSC_TRUE;
     PetscCall(SpTrsvCUDAMCCreateFromColors(mc, ia, ja, color, nc, gout));
   }
-  SpTrsvCUDACall(cudaFree(uia));
-  SpTrsvCUDACall(cudaFree(uja));
-  SpTrsvCUDACall(cudaFree(color));
+  SpTrsvCUDACall(SpTrsvCUDAFree(uia));
+  SpTrsvCUDACall(SpTrsvCUDAFree(uja));
+  SpTrsvCUDACall(SpTrsvCUDAFree(color));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -463,16 +463,16 @@ PetscErrorCode SpTrsvCUDAMCDestroy(SpTrsvCUDAMC *gp)
   if (!g) PetscFunctionReturn(PETSC_SUCCESS);
   for (int d = 0; d < 2; d++) {
     if (g->graph[d].exec) SpTrsvCUDACall(cudaGraphExecDestroy(g->graph[d].exec));
-    SpTrsvCUDACall(cudaFree(g->d_vp[d]));
+    SpTrsvCUDACall(SpTrsvCUDAFree(g->d_vp[d]));
   }
-  SpTrsvCUDACall(cudaFree(g->perm));
-  SpTrsvCUDACall(cudaFree(g->ptr));
-  SpTrsvCUDACall(cudaFree(g->idx));
-  SpTrsvCUDACall(cudaFree(g->vmap));
-  SpTrsvCUDACall(cudaFree(g->dmap));
-  SpTrsvCUDACall(cudaFree(g->val));
-  SpTrsvCUDACall(cudaFree(g->idiag));
-  SpTrsvCUDACall(cudaFree(g->flag));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->perm));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->ptr));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->idx));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->vmap));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->dmap));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->val));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->idiag));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->flag));
   PetscCall(PetscFree(g->colptr));
   PetscCall(PetscFree(*gp));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -245,7 +245,7 @@ static PetscErrorCode SpTrsvCUDAILUCreate(SpTrsvFactor fac, const PetscInt *ai, 
   off[0] = 0;
   for (int k = 0; k < NSEG; k++) off[k + 1] = off[k] + len[k];
   nup = amap ? off[NSEG] : off[AM]; /* what comes from the host: everything but a map made here */
-  SpTrsvCUDACall(cudaMalloc((void **)&g->idx, sizeof(int) * (off[NSEG] + 1)));
+  PetscCall(SpTrsvCUDAMalloc((void **)&g->idx, sizeof(int) * (off[NSEG] + 1), "g->idx"));
   for (int k = 0; k < NSEG; k++) seg[k] = g->idx + off[k];
   if (sizeof(PetscInt) == sizeof(int)) {
     for (int k = 0; k < NSEG; k++)
@@ -269,10 +269,10 @@ static PetscErrorCode SpTrsvCUDAILUCreate(SpTrsvFactor fac, const PetscInt *ai, 
     SpTrsvCUDACheckLaunch();
   }
   /* F and idiag; flags, done and ticket (flags first: the 8-byte words) */
-  SpTrsvCUDACall(cudaMalloc((void **)&g->F, sizeof(PetscScalar) * ((size_t)g->nnzF + 1 + (size_t)n + 1)));
+  PetscCall(SpTrsvCUDAMalloc((void **)&g->F, sizeof(PetscScalar) * ((size_t)g->nnzF + 1 + (size_t)n + 1), "g->F"));
   g->idiag = g->F + g->nnzF + 1;
   fbytes   = sizeof(g->hflags) + sizeof(unsigned int) * ((size_t)n + 1) + sizeof(int);
-  SpTrsvCUDACall(cudaMalloc((void **)&g->flags, fbytes));
+  PetscCall(SpTrsvCUDAMalloc((void **)&g->flags, fbytes, "g->flags"));
   g->done   = (unsigned int *)(g->flags + SPTRSV_ILU_NFLAGS);
   g->ticket = (int *)(g->done + n + 1);
   SpTrsvCUDACall(cudaMemsetAsync(g->done, 0, sizeof(unsigned int) * ((size_t)n + 1), g->stream));
@@ -289,7 +289,7 @@ static PetscErrorCode SpTrsvCUDAILUSetInput(void *ctx, const PetscScalar *a, Pet
   PetscFunctionBegin;
   if (PetscMemTypeDevice(mtype)) g->input = a;
   else {
-    if (!g->stage) SpTrsvCUDACall(cudaMalloc((void **)&g->stage, sizeof(PetscScalar) * ((size_t)g->nnzA + 1)));
+    if (!g->stage) PetscCall(SpTrsvCUDAMalloc((void **)&g->stage, sizeof(PetscScalar) * ((size_t)g->nnzA + 1), "g->stage"));
     if (g->nnzA) SpTrsvCUDACall(cudaMemcpyAsync(g->stage, a, sizeof(PetscScalar) * g->nnzA, cudaMemcpyHostToDevice, g->stream));
     g->input = g->stage;
   }
@@ -422,10 +422,10 @@ static PetscErrorCode SpTrsvCUDAILUDestroy(void **gp)
   PetscFunctionBegin;
   if (!g) PetscFunctionReturn(PETSC_SUCCESS);
   SpTrsvCUDACall(cudaStreamSynchronize(g->stream)); /* no kernel of ours still reads what is freed */
-  SpTrsvCUDACall(cudaFree(g->idx));
-  SpTrsvCUDACall(cudaFree(g->F));
-  SpTrsvCUDACall(cudaFree(g->stage));
-  SpTrsvCUDACall(cudaFree(g->flags));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->idx));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->F));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->stage));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->flags));
   PetscCall(PetscFree(g));
   *gp = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);

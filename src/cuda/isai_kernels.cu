@@ -98,7 +98,7 @@ static PetscErrorCode SpTrsvCUDAISAIUploadColumns(SpTrsvCUDAISAI g, SpTrsvISAI N
   PetscCall(SpTrsvCUDAUploadIndices(N->ci, N->n + 1, &g->ci, g->stream));
   PetscCall(SpTrsvCUDAUploadIndices(N->cr, g->nnzN, &g->cr, g->stream));
   PetscCall(SpTrsvCUDAUploadIndices(N->cmap, g->nnzN, &g->cmap, g->stream));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->na, sizeof(PetscScalar) * ((size_t)g->bs * g->bs * g->nnzN + 1)));
+  PetscCall(SpTrsvCUDAMalloc((void **)&g->na, sizeof(PetscScalar) * ((size_t)g->bs * g->bs * g->nnzN + 1), "g->na"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -120,8 +120,8 @@ PetscErrorCode SpTrsvCUDAISAICreate(SpTrsvISAI N, SpTrsvBlockTri T, SpTrsvCUDAIS
   PetscCall(SpTrsvCUDAISAIUploadColumns(g, N));
   PetscCall(SpTrsvCUDAUploadIndices(T->i, T->n + 1, &g->ti, g->stream));
   PetscCall(SpTrsvCUDAUploadIndices(T->j, g->nnzT, &g->tj, g->stream));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->ta, sizeof(PetscScalar) * (bs2 * g->nnzT + 1)));
-  SpTrsvCUDACall(cudaMalloc((void **)&g->tidiag, sizeof(PetscScalar) * (bs2 * g->n + 1)));
+  PetscCall(SpTrsvCUDAMalloc((void **)&g->ta, sizeof(PetscScalar) * (bs2 * g->nnzT + 1), "g->ta"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&g->tidiag, sizeof(PetscScalar) * (bs2 * g->n + 1), "g->tidiag"));
   g->rb     = g->ti;
   g->re     = g->ti + 1;
   g->cj     = g->tj;
@@ -227,14 +227,14 @@ PetscErrorCode SpTrsvCUDAISAIDestroy(SpTrsvCUDAISAI *gp)
   PetscFunctionBegin;
   if (!g) PetscFunctionReturn(PETSC_SUCCESS);
   SpTrsvCUDACall(cudaStreamSynchronize(g->stream)); /* no kernel of ours still reads what is freed */
-  SpTrsvCUDACall(cudaFree(g->ti));
-  SpTrsvCUDACall(cudaFree(g->tj));
-  SpTrsvCUDACall(cudaFree(g->ci));
-  SpTrsvCUDACall(cudaFree(g->cr));
-  SpTrsvCUDACall(cudaFree(g->cmap));
-  SpTrsvCUDACall(cudaFree(g->ta));
-  SpTrsvCUDACall(cudaFree(g->tidiag));
-  SpTrsvCUDACall(cudaFree(g->na));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->ti));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->tj));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->ci));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->cr));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->cmap));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->ta));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->tidiag));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->na));
   PetscCall(PetscFree(g));
   *gp = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -46,6 +46,14 @@ PetscErrorCode SpTrsvSolverGetDeviceBuffers(SpTrsvSolver s, PetscInt max, const 
   *n = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode SpTrsvDeviceMemoryGetInfo(PetscInt64 *freeb, PetscInt64 *total)
+{
+  PetscFunctionBegin;
+  if (freeb) *freeb = 0;
+  if (total) *total = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 #endif
 
 /*

@@ -1,6 +1,7 @@
 /* Small helpers shared by the factorizations, the block triangles and the ISAI: growable index arrays,
    count checks, CSR access */
 #include <sptrsv/utils.h>
+#include <limits.h>
 
 /*
   SpTrsvMatGetCSR - the row pointers, column indices (ascending in each row) and values of a MATSEQAIJ,
@@ -37,6 +38,30 @@ PetscErrorCode SpTrsvCheckCount(PetscInt64 count, const char *what)
 {
   PetscFunctionBegin;
   PetscCheck(count < (PetscInt64)PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "The factor has too many %s (%" PetscInt64_FMT ") for PetscInt: reduce the levels of fill or configure PETSc with --with-64-bit-indices", what, count);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvCheckIndex32 - an array the CUDA kernels index with 32-bit ints (int) must hold fewer than INT_MAX entries
+  (room for the "+ 1" of the allocations); what names it in the error, avoid (may be NULL) says how to do without it,
+  e.g. SpTrsvCheckIndex32(32 * nwarps, "The warp-packed ELL image", "use -mat_sptrsv_storage csr")
+*/
+PetscErrorCode SpTrsvCheckIndex32(PetscInt64 count, const char *what, const char *avoid)
+{
+  PetscFunctionBegin;
+  PetscCheck(count >= 0 && count < (PetscInt64)INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "%s of %" PetscInt64_FMT " entries (%.2g) exceeds 32-bit indexing (at most %d)%s%s", what, count, (double)count, INT_MAX - 1, avoid ? "; " : "", avoid ? avoid : "");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvCheckProduct - count = a * b computed in 64 bits; an error naming what when it does not fit in PetscInt
+  (with room for a "+ 1"): for sizes such as blocks x bs^2 that index host arrays with PetscInt
+*/
+PetscErrorCode SpTrsvCheckProduct(PetscInt64 a, PetscInt64 b, const char *what, PetscInt64 *count)
+{
+  PetscFunctionBegin;
+  PetscCheck(a >= 0 && b >= 0 && (b == 0 || a <= ((PetscInt64)PETSC_INT_MAX - 1) / b), PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "%s: %" PetscInt64_FMT " x %" PetscInt64_FMT " = %.3g entries do not fit in PetscInt (at most %" PetscInt_FMT "): reduce the problem or configure PETSc with --with-64-bit-indices", what, a, b, (double)a * (double)b, PETSC_INT_MAX - 1);
+  if (count) *count = a * b;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

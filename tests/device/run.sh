@@ -13,6 +13,8 @@
 # .carry/directlibs from scripts/carry-direct-libs.sh, carried beside .petsc-cuda), then runs compute-sanitizer
 # (memcheck, racecheck, synccheck: must be clean; initcheck: advisory) on two small cases.
 # Logs and a summary go to $OUT (when set) or tests/out/device. Exit status 0 iff every required step passed.
+# Step longrun (tests/device/check_longrun.c): long runs and leaks (issue 15): refactorizations, solves, PC gs / PC isai
+# setups with the device memory measured before and after, and injected allocation faults.
 # SPTRSV_DEVICE_STEPS (an extended regex of step names) runs only those steps (the builds always run), to split the
 # check over several device calls; SPTRSV_CHECK_KERNELS_TIMEOUT (default 540 s) bounds check-kernels.
 set -u
@@ -169,6 +171,9 @@ if [ -d "$DIRECT/lib" ] && [ -n "$MM_SRC" ]; then
 else
   record build-direct SKIPPED 0 "no .carry/directlibs (scripts/carry-direct-libs.sh) or no zlib"
 fi
+# the long-run and leak check (issue 15): refactorizations, solves, PC gs / PC isai setups, device memory before and after
+step build-longrun 1 120 "${MAKE[@]}" tests/device/check_longrun || finish
+LONGRUN=$ROOT/tests/device/check_longrun
 
 # ---- the comparison ------------------------------------------------------------------------------
 MATARGS=()
@@ -197,6 +202,11 @@ step check-multicolor 1 300 "$MCCHECK" -require_cuda
 if [ -n "$DIRECTCHECK" ]; then
   step check-direct 1 300 "$DIRECTCHECK" -backend cuda -matdir "$ROOT/tests/data/matrices"
 fi
+# ---- long runs and leaks on the GPU (issue 15): per path 10^4 refactorizations and 10^5 solves (SPTRSV_LONGRUN_ARGS
+# to change), 10^3 PC gs / PC isai setups, the matrix as MATSEQAIJCUSPARSE, 60 injected allocation faults per path;
+# the plugin's device bytes must not change, the GPU's free memory by at most 4 MB; expected well under 200 s ----------
+# shellcheck disable=SC2086 # SPTRSV_LONGRUN_ARGS is a list of options
+step longrun 1 400 "$LONGRUN" -backend cuda -aijcusparse -faults 60 ${SPTRSV_LONGRUN_ARGS:-}
 
 # ---- the fuzz check: SPTRSV_FUZZ_CASES random triangles (default 10000), every sync-free variant, watchdog ---------
 step fuzz-syncfree 1 480 "$FUZZ" -cases "${SPTRSV_FUZZ_CASES:-10000}" -timeout 10

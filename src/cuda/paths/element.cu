@@ -204,10 +204,10 @@ static PetscErrorCode SpTrsvCUDAElementDestroy(SpTrsvCUDATriData *d)
 
   PetscFunctionBegin;
   if (!e) PetscFunctionReturn(PETSC_SUCCESS);
-  SpTrsvCUDACall(cudaFree((void *)e->aux));
-  SpTrsvCUDACall(cudaFree(e->flag));
-  SpTrsvCUDACall(cudaFree(e->acc));
-  SpTrsvCUDACall(cudaFree(e->ticket));
+  SpTrsvCUDACall(SpTrsvCUDAFree((void *)e->aux));
+  SpTrsvCUDACall(SpTrsvCUDAFree(e->flag));
+  SpTrsvCUDACall(SpTrsvCUDAFree(e->acc));
+  SpTrsvCUDACall(SpTrsvCUDAFree(e->ticket));
   PetscCall(PetscFree(d->path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -236,13 +236,13 @@ static PetscErrorCode SpTrsvCUDAElementSetup(SpTrsvSolver s)
   for (PetscInt k = 0; k < n; k++) aux[k] = es->csc ? (int)es->aux[k] : (es->aux[k] < 0 ? -1 : d->h_ptr[k] + (int)es->aux[k]);
   PetscCall(SpTrsvCUDAMallocInt(&d_aux, n, aux, st));
   e->aux = d_aux;
-  SpTrsvCUDACall(cudaMalloc((void **)&e->flag, (size_t)(n + 1) * sizeof(unsigned int)));
+  PetscCall(SpTrsvCUDAMalloc((void **)&e->flag, (size_t)(n + 1) * sizeof(unsigned int), "e->flag"));
   SpTrsvCUDACall(cudaMemsetAsync(e->flag, 0, (size_t)(n + 1) * sizeof(unsigned int), st));
   if (d->csc) {
-    SpTrsvCUDACall(cudaMalloc((void **)&e->acc, (size_t)(n + 1) * sizeof(PetscScalar)));
+    PetscCall(SpTrsvCUDAMalloc((void **)&e->acc, (size_t)(n + 1) * sizeof(PetscScalar), "e->acc"));
     SpTrsvCUDACall(cudaMemsetAsync(e->acc, 0, (size_t)(n + 1) * sizeof(PetscScalar), st));
   }
-  SpTrsvCUDACall(cudaMalloc((void **)&e->ticket, sizeof(unsigned long long)));
+  PetscCall(SpTrsvCUDAMalloc((void **)&e->ticket, sizeof(unsigned long long), "e->ticket"));
   SpTrsvCUDACall(cudaMemsetAsync(e->ticket, 0, sizeof(unsigned long long), st));
   e->nblocks = (int)((n + SPTRSV_ELEMENT_WARPS - 1) / SPTRSV_ELEMENT_WARPS);
   SpTrsvCUDACall(cudaStreamSynchronize(st)); /* aux may be freed */

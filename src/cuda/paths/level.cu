@@ -244,8 +244,8 @@ static PetscErrorCode SpTrsvCUDALevelDestroy(SpTrsvCUDATriData *d)
 
   PetscFunctionBegin;
   if (!lv) PetscFunctionReturn(PETSC_SUCCESS);
-  SpTrsvCUDACall(cudaFree(lv->d_levptr));
-  SpTrsvCUDACall(cudaFree(lv->d_levK));
+  SpTrsvCUDACall(SpTrsvCUDAFree(lv->d_levptr));
+  SpTrsvCUDACall(SpTrsvCUDAFree(lv->d_levK));
   PetscCall(PetscFree(d->path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

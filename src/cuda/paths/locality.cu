@@ -182,10 +182,10 @@ static PetscErrorCode SpTrsvCUDALocalityDestroy(SpTrsvCUDATriData *d)
 
   PetscFunctionBegin;
   if (!lc) PetscFunctionReturn(PETSC_SUCCESS);
-  SpTrsvCUDACall(cudaFree(lc->d_subptr));
-  SpTrsvCUDACall(cudaFree(lc->d_sslot));
-  SpTrsvCUDACall(cudaFree(lc->d_slotptr));
-  SpTrsvCUDACall(cudaFree(lc->d_split));
+  SpTrsvCUDACall(SpTrsvCUDAFree(lc->d_subptr));
+  SpTrsvCUDACall(SpTrsvCUDAFree(lc->d_sslot));
+  SpTrsvCUDACall(SpTrsvCUDAFree(lc->d_slotptr));
+  SpTrsvCUDACall(SpTrsvCUDAFree(lc->d_split));
   PetscCall(PetscFree3(lc->g0, lc->grid, lc->smem));
   PetscCall(PetscFree(d->path));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -334,21 +334,21 @@ static PetscErrorCode SpTrsvCUDASupernodalDestroy(SpTrsvCUDATriData *d)
 
   PetscFunctionBegin;
   if (!sc) PetscFunctionReturn(PETSC_SUCCESS);
-  SpTrsvCUDACall(cudaFree(sc->d_super));
-  SpTrsvCUDACall(cudaFree(sc->d_sorder));
-  SpTrsvCUDACall(cudaFree(sc->d_uptr));
-  SpTrsvCUDACall(cudaFree(sc->d_uidx));
-  SpTrsvCUDACall(cudaFree(sc->d_dmap));
-  SpTrsvCUDACall(cudaFree(sc->d_omap));
-  SpTrsvCUDACall(cudaFree(sc->d_invlist));
-  SpTrsvCUDACall(cudaFree(sc->d_cublist));
-  SpTrsvCUDACall(cudaFree(sc->d_dptr));
-  SpTrsvCUDACall(cudaFree(sc->d_optr));
-  SpTrsvCUDACall(cudaFree(sc->d_D));
-  SpTrsvCUDACall(cudaFree(sc->d_X));
-  SpTrsvCUDACall(cudaFree(sc->d_O));
-  SpTrsvCUDACall(cudaFree(sc->d_br));
-  SpTrsvCUDACall(cudaFree(sc->d_bg));
+  SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_super));
+  SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_sorder));
+  SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_uptr));
+  SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_uidx));
+  SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_dmap));
+  SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_omap));
+  SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_invlist));
+  SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_cublist));
+  SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_dptr));
+  SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_optr));
+  SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_D));
+  SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_X));
+  SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_O));
+  SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_br));
+  SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_bg));
   PetscCall(PetscFree(d->path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -361,7 +361,7 @@ static PetscErrorCode SpTrsvCUDAUploadOffsets(const PetscInt64 *h, PetscInt n, l
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(n + 1, &t));
   for (PetscInt k = 0; k < n; k++) t[k] = (long long)h[k];
-  SpTrsvCUDACall(cudaMalloc((void **)dd, (size_t)(n + 1) * sizeof(long long)));
+  PetscCall(SpTrsvCUDAMalloc((void **)dd, (size_t)(n + 1) * sizeof(long long), "sptrsv_supernodal"));
   SpTrsvCUDACall(cudaMemcpyAsync(*dd, t, (size_t)n * sizeof(long long), cudaMemcpyHostToDevice, st));
   SpTrsvCUDACall(cudaStreamSynchronize(st));
   PetscCall(PetscFree(t));
@@ -371,7 +371,7 @@ static PetscErrorCode SpTrsvCUDAUploadOffsets(const PetscInt64 *h, PetscInt n, l
 static PetscErrorCode SpTrsvCUDAMallocScalars(PetscScalar **p, long long n)
 {
   PetscFunctionBegin;
-  SpTrsvCUDACall(cudaMalloc((void **)p, (size_t)(n + 1) * sizeof(PetscScalar)));
+  PetscCall(SpTrsvCUDAMalloc((void **)p, (size_t)(n + 1) * sizeof(PetscScalar), "sptrsv_supernodal"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -412,10 +412,10 @@ static PetscErrorCode SpTrsvCUDASupernodalSetup(SpTrsvSolver s)
       hm[t]             = mp >= 0 ? (int)vinv[mp] : (mp == SPTRSV_SUPERNODE_ZERO ? -1 : (int)(-2 - pos[s0 + (t - ss->dptr[K]) % w]));
     }
   }
-  SpTrsvCUDACall(cudaMalloc((void **)&sc->d_dmap, (size_t)(nD + 1) * sizeof(int)));
+  PetscCall(SpTrsvCUDAMalloc((void **)&sc->d_dmap, (size_t)(nD + 1) * sizeof(int), "sptrsv_supernodal"));
   SpTrsvCUDACall(cudaMemcpy(sc->d_dmap, hm, (size_t)nD * sizeof(int), cudaMemcpyHostToDevice));
   for (long long t = 0; t < nO; t++) hm[t] = ss->omap[t] >= 0 ? (int)vinv[ss->omap[t]] : -1;
-  SpTrsvCUDACall(cudaMalloc((void **)&sc->d_omap, (size_t)(nO + 1) * sizeof(int)));
+  PetscCall(SpTrsvCUDAMalloc((void **)&sc->d_omap, (size_t)(nO + 1) * sizeof(int), "sptrsv_supernodal"));
   SpTrsvCUDACall(cudaMemcpy(sc->d_omap, hm, (size_t)nO * sizeof(int), cudaMemcpyHostToDevice));
   PetscCall(PetscFree(hm));
   /* the schedule */

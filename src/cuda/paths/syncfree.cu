@@ -268,13 +268,13 @@ static PetscErrorCode SpTrsvCUDASyncFreeDestroy(SpTrsvCUDATriData *d)
 
   PetscFunctionBegin;
   if (!f) PetscFunctionReturn(PETSC_SUCCESS);
-  SpTrsvCUDACall(cudaFree((void *)f->wstart));
-  SpTrsvCUDACall(cudaFree((void *)f->wlanes));
-  SpTrsvCUDACall(cudaFree((void *)f->ellidx));
-  SpTrsvCUDACall(cudaFree(f->ellval));
-  SpTrsvCUDACall(cudaFree((void *)f->ellpos));
-  SpTrsvCUDACall(cudaFree(f->xs));
-  SpTrsvCUDACall(cudaFree(f->ticket));
+  SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->wstart));
+  SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->wlanes));
+  SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->ellidx));
+  SpTrsvCUDACall(SpTrsvCUDAFree(f->ellval));
+  SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->ellpos));
+  SpTrsvCUDACall(SpTrsvCUDAFree(f->xs));
+  SpTrsvCUDACall(SpTrsvCUDAFree(f->ticket));
   PetscCall(PetscFree(d->path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -287,7 +287,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupELL(const SpTrsvSyncFreeSchedule *s
   int           *idx, *pos;
 
   PetscFunctionBegin;
-  PetscCheck(sf->nwarps < INT_MAX / 32, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "-mat_sptrsv_storage warpell: %" PetscInt_FMT " warps need more than 32-bit slot indices", sf->nwarps);
+  PetscCall(SpTrsvSyncFreeCheckELL(sf->nwarps));
   PetscCall(PetscMalloc2(m + 1, &idx, m + 1, &pos));
   for (PetscInt w = 0; w < sf->nwarps; w++) {
     const int K = sf->wlanes[w] & (SPTRSV_SYNCFREE_TAIL - 1);
@@ -331,13 +331,16 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
   SpTrsvCUDASyncFree           *f;
 
   PetscFunctionBegin;
-  PetscCall(PetscNew(&f));
-  d->path         = f;
-  d->path_destroy = SpTrsvCUDASyncFreeDestroy;
-  f->wstart       = d_ws;
-  f->wlanes       = d_wl;
-  f->ellidx       = d_ellidx;
-  f->ellpos       = d_ellpos;
+  if (!d->path) { /* the device analysis: the state is made here (a host schedule attached it before its uploads) */
+    PetscCall(PetscNew(&f));
+    d->path         = f;
+    d->path_destroy = SpTrsvCUDASyncFreeDestroy;
+  }
+  f = (SpTrsvCUDASyncFree *)d->path;
+  if (d_ws) f->wstart = d_ws;
+  if (d_wl) f->wlanes = d_wl;
+  if (d_ellidx) f->ellidx = d_ellidx;
+  if (d_ellpos) f->ellpos = d_ellpos;
   f->nwarps       = (int)sf->nwarps;
   f->nslots       = (int)((sf->nwarps + SPTRSV_SYNCFREE_WARPS - 1) / SPTRSV_SYNCFREE_WARPS);
   f->nblocks      = f->nslots;
@@ -350,10 +353,10 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
     SpTrsvCUDACall(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
     f->nblocks = (int)PetscMin((PetscInt)f->nslots, sf->blocks_per_sm * (PetscInt)nsm);
   }
-  if (f->ellidx) SpTrsvCUDACall(cudaMalloc((void **)&f->ellval, (size_t)(32 * sf->nwarps + 1) * sizeof(PetscScalar)));
-  SpTrsvCUDACall(cudaMalloc((void **)&f->xs, (size_t)(2 * d->n + 1) * sizeof(SpTrsvSyncFreeWord)));
-  SpTrsvCUDACall(cudaMemsetAsync(f->xs, 0xFF, (size_t)(2 * d->n + 1) * sizeof(SpTrsvSyncFreeWord), st)); /* the sentinel: all ones */
-  SpTrsvCUDACall(cudaMalloc((void **)&f->ticket, sizeof(unsigned long long)));
+  if (f->ellidx) PetscCall(SpTrsvCUDAMalloc((void **)&f->ellval, (32 * (size_t)sf->nwarps + 1) * sizeof(PetscScalar), "f->ellval"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&f->xs, (2 * (size_t)d->n + 1) * sizeof(SpTrsvSyncFreeWord), "f->xs"));
+  SpTrsvCUDACall(cudaMemsetAsync(f->xs, 0xFF, (2 * (size_t)d->n + 1) * sizeof(SpTrsvSyncFreeWord), st)); /* the sentinel: all ones */
+  PetscCall(SpTrsvCUDAMalloc((void **)&f->ticket, sizeof(unsigned long long), "f->ticket"));
   SpTrsvCUDACall(cudaMemsetAsync(f->ticket, 0, sizeof(unsigned long long), st));
   PetscCall(SpTrsvCUDATriSetupEnd(s));
   if (!s->tri->values_unset) SpTrsvCUDACall(SpTrsvCUDASyncFreeGather(d, st)); /* else the numeric phase gathers */
@@ -376,7 +379,16 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupDevice(SpTrsvSolver s)
   PetscCall(SpTrsvSyncFreeAnalyzeDevice(&s->op, s->plan, st, &order, &ptr, &idx, &vmap, &ws, &wl, &ellidx, &ellpos));
   PetscCall(PetscTime(&t1));
   s->plan->stats.analysis_time = t1 - t0;
-  PetscCall(SpTrsvCUDATriSetupBeginDevice(s, SpTrsvCUDASyncFreeLaunch, SpTrsvCUDASyncFreeLaunches, order, ptr, idx, vmap, &d));
+  {
+    const PetscErrorCode ierr = SpTrsvCUDATriSetupBeginDevice(s, SpTrsvCUDASyncFreeLaunch, SpTrsvCUDASyncFreeLaunches, order, ptr, idx, vmap, &d);
+    if (ierr) { /* the pattern was taken over (the solver's destroy frees it); the schedule was not */
+      SpTrsvCUDACall(SpTrsvCUDAFree(ws));
+      SpTrsvCUDACall(SpTrsvCUDAFree(wl));
+      SpTrsvCUDACall(SpTrsvCUDAFree(ellidx));
+      SpTrsvCUDACall(SpTrsvCUDAFree(ellpos));
+      PetscCall(ierr);
+    }
+  }
   PetscCall(SpTrsvCUDASyncFreeSetupFinish(s, d, ws, wl, ellidx, ellpos, st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -386,8 +398,10 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetup(SpTrsvSolver s)
 {
   const SpTrsvSyncFreeSchedule *sf = (const SpTrsvSyncFreeSchedule *)s->plan->data;
   SpTrsvCUDATriData            *d;
+  SpTrsvCUDASyncFree           *f;
   int                          *ws, *d_ws = NULL, *d_wl = NULL, *d_ellidx = NULL, *d_ellpos = NULL;
   cudaStream_t                  st = NULL;
+  PetscErrorCode                ierr;
 
   PetscFunctionBegin;
   PetscCheck(s->format == SPTRSV_FORMAT_CSR && !s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_syncfree solves with rows (CSR) and runs no sweeps");
@@ -397,15 +411,27 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetup(SpTrsvSolver s)
   }
   PetscCall(SpTrsvCUDATriSetupBegin(s, SpTrsvCUDASyncFreeLaunch, SpTrsvCUDASyncFreeLaunches, &d));
   PetscCall(SpTrsvCUDAGetStream(&st));
+  PetscCall(PetscNew(&f)); /* attached first, each array as soon as it exists: a failed allocation leaves nothing behind */
+  d->path         = f;
+  d->path_destroy = SpTrsvCUDASyncFreeDestroy;
   PetscCall(PetscMalloc1(sf->nwarps + 1, &ws));
   for (PetscInt w = 0; w <= sf->nwarps; w++) ws[w] = (int)sf->wstart[w];
-  PetscCall(SpTrsvCUDAMallocInt(&d_ws, sf->nwarps + 1, ws, st));
-  PetscCall(SpTrsvCUDAMallocInt(&d_wl, sf->nwarps, sf->wlanes, st));
-  if (sf->relabel) PetscCall(SpTrsvCUDASyncFreeRelabel(d, st));
-  if (sf->warpell) PetscCall(SpTrsvCUDASyncFreeSetupELL(sf, d, &d_ellidx, &d_ellpos, st));
-  SpTrsvCUDACall(cudaStreamSynchronize(st)); /* ws may be freed */
+  ierr = SpTrsvCUDAMallocInt(&d_ws, sf->nwarps + 1, ws, st);
+  f->wstart = d_ws;
+  if (!ierr) {
+    ierr      = SpTrsvCUDAMallocInt(&d_wl, sf->nwarps, sf->wlanes, st);
+    f->wlanes = d_wl;
+  }
+  if (!ierr && sf->relabel) ierr = SpTrsvCUDASyncFreeRelabel(d, st);
+  if (!ierr && sf->warpell) {
+    ierr      = SpTrsvCUDASyncFreeSetupELL(sf, d, &d_ellidx, &d_ellpos, st);
+    f->ellidx = d_ellidx;
+    f->ellpos = d_ellpos;
+  }
+  if (!ierr) ierr = cudaStreamSynchronize(st) == cudaSuccess ? PETSC_SUCCESS : PETSC_ERR_GPU; /* ws may be freed */
   PetscCall(PetscFree(ws));
-  PetscCall(SpTrsvCUDASyncFreeSetupFinish(s, d, d_ws, d_wl, d_ellidx, d_ellpos, st));
+  PetscCall(ierr);
+  PetscCall(SpTrsvCUDASyncFreeSetupFinish(s, d, NULL, NULL, NULL, NULL, st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -434,8 +460,8 @@ PetscErrorCode SpTrsvCUDASyncFreeGetSchedule(SpTrsvSolver s, PetscInt *nwarps, i
   SpTrsvCUDACall(cudaMemcpy(*wlanes, f->wlanes, (size_t)nw * sizeof(int), cudaMemcpyDeviceToHost));
   *ellidx = NULL;
   if (f->ellidx) {
-    PetscCall(PetscMalloc1(32 * nw + 1, ellidx));
-    SpTrsvCUDACall(cudaMemcpy(*ellidx, f->ellidx, (size_t)(32 * nw) * sizeof(int), cudaMemcpyDeviceToHost));
+    PetscCall(PetscMalloc1(32 * (size_t)nw + 1, ellidx));
+    SpTrsvCUDACall(cudaMemcpy(*ellidx, f->ellidx, 32 * (size_t)nw * sizeof(int), cudaMemcpyDeviceToHost));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

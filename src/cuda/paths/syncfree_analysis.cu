@@ -215,8 +215,8 @@ static PetscErrorCode SpTrsvSFATemp(SpTrsvSFAScratch *w, size_t bytes)
 {
   PetscFunctionBegin;
   if (bytes > w->temp_bytes) {
-    SpTrsvCUDACall(cudaFree(w->temp));
-    SpTrsvCUDACall(cudaMalloc(&w->temp, bytes));
+    SpTrsvCUDACall(SpTrsvCUDAFree(w->temp));
+    PetscCall(SpTrsvCUDAMalloc((void **)&w->temp, bytes, "w->temp"));
     w->temp_bytes = bytes;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -225,20 +225,21 @@ static PetscErrorCode SpTrsvSFATemp(SpTrsvSFAScratch *w, size_t bytes)
 static PetscErrorCode SpTrsvSFAScratchFree(SpTrsvSFAScratch *w)
 {
   PetscFunctionBegin;
-  SpTrsvCUDACall(cudaFree(w->ri));
-  SpTrsvCUDACall(cudaFree(w->rj));
-  SpTrsvCUDACall(cudaFree(w->lev));
-  SpTrsvCUDACall(cudaFree(w->rows));
-  SpTrsvCUDACall(cudaFree(w->count));
-  SpTrsvCUDACall(cudaFree(w->head));
-  SpTrsvCUDACall(cudaFree(w->runstart));
-  SpTrsvCUDACall(cudaFree(w->len));
-  SpTrsvCUDACall(cudaFree(w->start));
-  SpTrsvCUDACall(cudaFree(w->wid));
-  SpTrsvCUDACall(cudaFree(w->key));
-  SpTrsvCUDACall(cudaFree(w->skey));
-  SpTrsvCUDACall(cudaFree(w->temp));
-  SpTrsvCUDACall(cudaFree(w->fig));
+  SpTrsvCUDACall(SpTrsvCUDAFree(w->ri));
+  SpTrsvCUDACall(SpTrsvCUDAFree(w->rj));
+  SpTrsvCUDACall(SpTrsvCUDAFree(w->lev));
+  SpTrsvCUDACall(SpTrsvCUDAFree(w->rows));
+  SpTrsvCUDACall(SpTrsvCUDAFree(w->count));
+  SpTrsvCUDACall(SpTrsvCUDAFree(w->head));
+  SpTrsvCUDACall(SpTrsvCUDAFree(w->runstart));
+  SpTrsvCUDACall(SpTrsvCUDAFree(w->len));
+  SpTrsvCUDACall(SpTrsvCUDAFree(w->start));
+  SpTrsvCUDACall(SpTrsvCUDAFree(w->wid));
+  SpTrsvCUDACall(SpTrsvCUDAFree(w->key));
+  SpTrsvCUDACall(SpTrsvCUDAFree(w->skey));
+  SpTrsvCUDACall(SpTrsvCUDAFree(w->temp));
+  SpTrsvCUDACall(SpTrsvCUDAFree(w->fig));
+  PetscCall(PetscMemzero(w, sizeof(*w))); /* freed once: a later error path finds NULL pointers */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -247,32 +248,29 @@ static PetscErrorCode SpTrsvSFAUploadInt(const PetscInt *h, PetscInt len, int **
 {
   PetscFunctionBegin;
   if (sizeof(PetscInt) == sizeof(int)) {
-    SpTrsvCUDACall(cudaMalloc((void **)d, (size_t)(len + 1) * sizeof(int)));
+    PetscCall(SpTrsvCUDAMalloc((void **)d, (size_t)(len + 1) * sizeof(int), "d"));
     if (len) SpTrsvCUDACall(cudaMemcpyAsync(*d, h, (size_t)len * sizeof(int), cudaMemcpyHostToDevice, st)); /* pageable: staged before it returns */
   } else PetscCall(SpTrsvCUDAUploadIndices(h, len, d, st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-  #define SPTRSV_SFA_MALLOC(ptr, count) SpTrsvCUDACall(cudaMalloc((void **)&(ptr), (size_t)((count) + 1) * sizeof(*(ptr))))
+  #define SPTRSV_SFA_MALLOC(ptr, count) SpTrsvCUDAMallocN(ptr, count)
 
 /*
   SpTrsvSyncFreeAnalyzeDevice - the schedule of op(T) on the device (see the file header). Output (device, owned
   by the caller): order (n), ptr (n + 1), idx and vmap (nnz), wstart (nwarps + 1), wlanes (nwarps); with warpell
   ellidx and ellpos (32 nwarps). On the host: plan->nlevels, plan->stats, and sf's nwarps, bin counts, ell_filled.
 */
-PetscErrorCode SpTrsvSyncFreeAnalyzeDevice(const SpTrsvOp *op, SpTrsvPlan plan, cudaStream_t st, int **order, int **ptr, int **idx, int **vmap, int **wstart, int **wlanes, int **ellidx, int **ellpos)
+static PetscErrorCode SpTrsvSyncFreeAnalyzeDevice_Private(const SpTrsvOp *op, SpTrsvPlan plan, cudaStream_t st, int **order, int **ptr, int **idx, int **vmap, int **wstart, int **wlanes, int **ellidx, int **ellpos, SpTrsvSFAScratch &w)
 {
   SpTrsvSyncFreeSchedule *sf = (SpTrsvSyncFreeSchedule *)plan->data;
   const int               n  = (int)op->n, nnz = (int)op->nnz;
-  SpTrsvSFAScratch        w;
   SpTrsvSFAFigures        fig;
   int                     nwarps = 0, last[2] = {0, 0}, maxcount = 0, endbit = 3;
   size_t                  bytes = 0;
 
   PetscFunctionBegin;
-  PetscCheck(op->n < (1 << 28) && op->nnz < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "-mat_sptrsv_analysis device: n = %" PetscInt_FMT " must be below 2^28 (sort keys) and nnz = %" PetscInt_FMT " below 2^31", op->n, op->nnz);
-  PetscCall(PetscMemzero(&w, sizeof(w)));
-  *order = *ptr = *idx = *vmap = *wstart = *wlanes = *ellidx = *ellpos = NULL;
+  PetscCheck(op->n < (1 << 28) && op->nnz < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "-mat_sptrsv_analysis device: n = %" PetscInt_FMT " must be below 2^28 (sort keys) and nnz = %" PetscInt_FMT " below 2^31; use -mat_sptrsv_analysis host", op->n, op->nnz);
   /* the rows of op(T), once, 32-bit */
   PetscCall(SpTrsvSFAUploadInt(op->ri, op->n + 1, &w.ri, st));
   PetscCall(SpTrsvSFAUploadInt(op->rj, op->nnz, &w.rj, st));
@@ -282,7 +280,7 @@ PetscErrorCode SpTrsvSyncFreeAnalyzeDevice(const SpTrsvOp *op, SpTrsvPlan plan, 
   SPTRSV_SFA_MALLOC(w.key, n);
   SPTRSV_SFA_MALLOC(w.skey, n);
   SPTRSV_SFA_MALLOC(*order, n);
-  SpTrsvCUDACall(cudaMalloc((void **)&w.fig, sizeof(SpTrsvSFAFigures)));
+  PetscCall(SpTrsvCUDAMalloc((void **)&w.fig, sizeof(SpTrsvSFAFigures), "w.fig"));
   SpTrsvCUDACall(cudaMemsetAsync(w.fig, 0, sizeof(SpTrsvSFAFigures), st));
   SpTrsvCUDACall(cudaMemsetAsync(w.lev, 0xFF, (size_t)(n + 1) * sizeof(int), st)); /* -1: not yet leveled */
   SpTrsvCUDACall(cudaMemsetAsync(w.count, 0, (size_t)(n + 1) * sizeof(int), st));
@@ -349,7 +347,7 @@ PetscErrorCode SpTrsvSyncFreeAnalyzeDevice(const SpTrsvOp *op, SpTrsvPlan plan, 
   }
   /* 5. the ELL image */
   if (sf->warpell) {
-    PetscCheck(nwarps < INT_MAX / 32, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "-mat_sptrsv_storage warpell: %d warps need more than 32-bit slot indices", nwarps);
+    PetscCall(SpTrsvSyncFreeCheckELL(nwarps));
     SPTRSV_SFA_MALLOC(*ellidx, 32 * nwarps);
     SPTRSV_SFA_MALLOC(*ellpos, 32 * nwarps);
     if (nwarps) {
@@ -388,6 +386,31 @@ PetscErrorCode SpTrsvSyncFreeAnalyzeDevice(const SpTrsvOp *op, SpTrsvPlan plan, 
     sf->binwarps[b] = fig.binwarps[b];
   }
   PetscCall(SpTrsvPlanSetStats(op, plan, maxcount, n ? fig.maxlen : 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the analysis above; on an error (a failed device allocation, an index limit) its scratch and outputs are freed */
+PetscErrorCode SpTrsvSyncFreeAnalyzeDevice(const SpTrsvOp *op, SpTrsvPlan plan, cudaStream_t st, int **order, int **ptr, int **idx, int **vmap, int **wstart, int **wlanes, int **ellidx, int **ellpos)
+{
+  SpTrsvSFAScratch w;
+  PetscErrorCode   ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&w, sizeof(w)));
+  *order = *ptr = *idx = *vmap = *wstart = *wlanes = *ellidx = *ellpos = NULL;
+  ierr = SpTrsvSyncFreeAnalyzeDevice_Private(op, plan, st, order, ptr, idx, vmap, wstart, wlanes, ellidx, ellpos, w);
+  if (ierr) {
+    int **out[] = {order, ptr, idx, vmap, wstart, wlanes, ellidx, ellpos};
+
+    (void)cudaStreamSynchronize(st);
+    (void)cudaGetLastError();
+    (void)SpTrsvSFAScratchFree(&w); /* NULL pointers are skipped */
+    for (int k = 0; k < 8; k++) {
+      (void)SpTrsvCUDAFree(*out[k]);
+      *out[k] = NULL;
+    }
+    PetscCall(ierr);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

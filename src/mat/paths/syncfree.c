@@ -8,6 +8,7 @@
    once per pattern: it is what the deadlock-freedom argument of src/cuda/paths/syncfree.cu rests on.
 */
 #include <sptrsv/paths/syncfree.h>
+#include <sptrsv/utils.h>
 #include <sptrsv/hostexec.h>
 #include <petsctime.h>
 
@@ -167,11 +168,19 @@ static PetscErrorCode SpTrsvSyncFreePackNatural(const SpTrsvOp *op, SpTrsvPlan p
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SpTrsvSyncFreeCheckELL(PetscInt64 nwarps)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCheckIndex32(32 * nwarps, "The warp-packed ELL image (32 slots per warp)", "use -mat_sptrsv_storage csr"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the warp-packed ELL image: slot 32 w + g K + e holds entry e of row g of warp w */
 static PetscErrorCode SpTrsvSyncFreeBuildELL(const SpTrsvOp *op, SpTrsvPlan p, SpTrsvSyncFreeSchedule *sf)
 {
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(32 * sf->nwarps + 1, &sf->ellmap));
+  PetscCall(SpTrsvSyncFreeCheckELL(sf->nwarps));
+  PetscCall(PetscMalloc1(32 * (size_t)sf->nwarps + 1, &sf->ellmap));
   sf->ell_filled = 0;
   for (PetscInt w = 0; w < sf->nwarps; w++) {
     const int K = sf->wlanes[w] & (SPTRSV_SYNCFREE_TAIL - 1);

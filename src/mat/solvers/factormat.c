@@ -13,6 +13,7 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
   PetscCall(PetscOptionsEnum("-mat_sptrsv_backend", "Where the solves run", "MatSolverType sptrsv", SpTrsvBackendTypes, (PetscEnum)sp->backendreq, (PetscEnum *)&sp->backendreq, NULL));
   PetscCall(PetscOptionsBool("-mat_sptrsv_factor_device", "ILU: numeric factorization on the GPU when the solves run there (ICC: always on the host)", "MatSolverType sptrsv", sp->factor_device, &sp->factor_device, NULL));
   if (F->factortype == MAT_FACTOR_LU || F->factortype == MAT_FACTOR_CHOLESKY) PetscCall(SpTrsvDirectOptionsRead(PetscOptionsObject, (PetscObject)F, F->factortype, &sp->direct));
+  PetscCall(PetscOptionsBool("-mat_sptrsv_compare_cusparse_memory", "CUDA: at the symbolic phase, ask cuSPARSE what its SpSV would hold for L and U (matrix + buffer), shown by -ksp_view", "MatSolverType sptrsv", sp->compare_cusparse, &sp->compare_cusparse, NULL));
   if (sp->automatic) { /* the choice's options, and every path's own (whichever is chosen reads them) */
     PetscInt npaths;
 
@@ -254,7 +255,7 @@ static PetscErrorCode MatSolve_SpTrsv_Private(Mat F, Vec b, Vec x, PetscBool tra
       for (PetscInt k = 0; k < 2; k++)
         if (sp->tri[t][k] && sp->tri[t][k]->state != sp->tri[t][k]->tri->state) PetscCall(MatSpTrsvSolverFromDevice(sp, sp->tri[t][k]));
   }
-  PetscCall(SpTrsvStagingApply(&sp->staging, b, x, PETSC_FALSE, MatSpTrsvSolveArrays, &ctx));
+  SpTrsvDevMemScope(&sp->mem, SpTrsvStagingApply(&sp->staging, b, x, PETSC_FALSE, MatSpTrsvSolveArrays, &ctx));
   PetscCall(PetscLogEventEnd(SPTRSV_Solve, F, b, x, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -340,10 +341,10 @@ static PetscErrorCode MatFactorNumeric_SpTrsv(Mat F, Mat A, const MatFactorInfo 
   else if (sp->fac->ftype == MAT_FACTOR_LU) {
     PetscCall(SpTrsvFactorLUNumeric(A, info, sp->fac));
     if (SpTrsvFactorDirectHead(sp->fac)->rebuilt) { /* a new pivot order: new triangles, a new analysis */
-      PetscCall(MatSpTrsvAnalyze(F));
-      PetscCall(MatSpTrsvSetUpNumeric(F, A));
+      SpTrsvDevMemScope(&sp->mem, MatSpTrsvAnalyze(F));
+      SpTrsvDevMemScope(&sp->mem, MatSpTrsvSetUpNumeric(F, A));
     }
-  } else if (sp->numeric_device) PetscCall(SpTrsvFactorILUNumericDevice(A, info, sp->fac));
+  } else if (sp->numeric_device) SpTrsvDevMemScope(&sp->mem, SpTrsvFactorILUNumericDevice(A, info, sp->fac));
   else PetscCall(SpTrsvFactorILUNumeric(A, info, sp->fac));
   F->factorerrortype             = sp->fac->error;
   F->factorerror_zeropivot_value = sp->fac->error ? sp->fac->zeropivot_value : 0.0;
@@ -406,10 +407,11 @@ static PetscErrorCode MatSpTrsvSymbolic(Mat F, Mat A, MatFactorType ftype, IS ro
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Factor type %s", MatFactorTypes[ftype]);
   }
   PetscCall(PetscLogEventEnd(SPTRSV_FactorSym, F, A, 0, 0));
-  PetscCall(MatSpTrsvAnalyze(F));
+  SpTrsvDevMemScope(&((Mat_SpTrsv *)F->data)->mem, MatSpTrsvAnalyze(F));
   PetscCall(PetscLogEventBegin(SPTRSV_NumericSetUp, F, A, 0, 0));
-  PetscCall(MatSpTrsvSetUpNumeric(F, A));
+  SpTrsvDevMemScope(&((Mat_SpTrsv *)F->data)->mem, MatSpTrsvSetUpNumeric(F, A));
   PetscCall(PetscLogEventEnd(SPTRSV_NumericSetUp, F, A, 0, 0));
+  PetscCall(MatSpTrsvCompareCusparse(F));
   PetscCall(PetscLogEventEnd(SPTRSV_Symbolic, F, A, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -486,6 +488,7 @@ static PetscErrorCode MatView_SpTrsv(Mat F, PetscViewer viewer)
   if (SpTrsvFactorDirectHead(sp->fac)) PetscCall(SpTrsvFactorDirectView(sp->fac, viewer));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "factor %s(%" PetscInt_FMT "), ordering %s, shift %g (%" PetscInt_FMT " tries)\n", sp->fac->ftype == MAT_FACTOR_ICC ? "ICC" : "ILU", sp->fac->levels, (sp->fac->rperm || sp->fac->cperm) ? "permuted" : "natural", (double)sp->fac->shift_amount, sp->fac->nshifts));
   PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: %s\n", sp->numeric_note));
+  PetscCall(MatSpTrsvViewMemory(F, viewer));
   for (PetscInt t = 0; t < 2; t++) {
     for (PetscInt k = 0; k < 2; k++) {
       SpTrsvSolver s = sp->tri[t][k];
@@ -560,11 +563,13 @@ static PetscErrorCode MatDestroy_SpTrsv(Mat F)
   PetscFunctionBegin;
   PetscCall(MatSpTrsvFreeSolves(sp));
   PetscCall(SpTrsvFactorDestroy(&sp->fac));
+  SpTrsvDevMemDetach(&sp->mem);
   PetscCall(PetscFree(F->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatFactorGetSolverType_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatSpTrsvGetStats_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatSpTrsvGetBackend_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatSpTrsvGetDeviceInfo_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatSpTrsvGetDeviceMemory_C", NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -615,6 +620,7 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, 
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSpTrsvGetStats_C", MatSpTrsvGetStats_SpTrsv));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSpTrsvGetBackend_C", MatSpTrsvGetBackend_SpTrsv));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSpTrsvGetDeviceInfo_C", MatSpTrsvGetDeviceInfo_SpTrsv));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSpTrsvGetDeviceMemory_C", MatSpTrsvGetDeviceMemory_SpTrsv));
   *F = B;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -149,8 +149,18 @@ static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transp
     PetscCall(SpTrsvSolverComputeCDiag(s));
   }
   PetscCall(PetscLogEventBegin(SPTRSV_Upload, 0, 0, 0, 0));
-  PetscCall((*s->exec->setup)(s));
+  {
+    SpTrsvDevMem *saved;
+
+    SpTrsvDevMemBegin(&s->mem, &saved);
+    ierr = (*s->exec->setup)(s);
+    SpTrsvDevMemEnd(saved);
+  }
   PetscCall(PetscLogEventEnd(SPTRSV_Upload, 0, 0, 0, 0));
+  if (ierr) { /* e.g. a device allocation that failed: give back what the setup made, then report */
+    PetscCall(SpTrsvSolverDestroy(&s));
+    PetscCall(ierr);
+  }
   s->state      = tri->state;
   s->rest_state = rest ? rest->state : 0;
   *solver       = s;
@@ -190,7 +200,7 @@ PetscErrorCode SpTrsvSolverUpdateValues(SpTrsvSolver s)
   PetscFunctionBegin;
   if (s->state == s->tri->state && (!s->rest || s->rest_state == s->rest->state)) PetscFunctionReturn(PETSC_SUCCESS);
   if (s->cdiag) PetscCall(SpTrsvSolverComputeCDiag(s));
-  PetscCall((*s->exec->update_values)(s));
+  SpTrsvDevMemScope(&s->mem, (*s->exec->update_values)(s));
   s->state = s->tri->state;
   if (s->rest) s->rest_state = s->rest->state;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -209,7 +219,7 @@ PetscErrorCode SpTrsvSolverUpdateValuesDevice(SpTrsvSolver s, const PetscScalar 
   PetscFunctionBegin;
   PetscCheck(s->exec->update_values_device, PETSC_COMM_SELF, PETSC_ERR_SUP, "The %s executor cannot take values from the device", s->backend->name);
   PetscCheck(!s->rest == !r, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s", s->rest ? "Device values for a sweep solver need the rest's values" : "Device rest values for a solver without a rest");
-  PetscCall((*s->exec->update_values_device)(s, a, d, r));
+  SpTrsvDevMemScope(&s->mem, (*s->exec->update_values_device)(s, a, d, r));
   s->state = s->tri->state;
   if (s->rest) s->rest_state = s->rest->state;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -223,7 +233,7 @@ PetscErrorCode SpTrsvSolverApply(SpTrsvSolver s, const PetscScalar *b, PetscScal
 {
   PetscFunctionBegin;
   PetscCall(SpTrsvSolverUpdateValues(s));
-  PetscCall((*s->exec->solve)(s, b, x));
+  SpTrsvDevMemScope(&s->mem, (*s->exec->solve)(s, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -238,7 +248,7 @@ PetscErrorCode SpTrsvSolverSweep(SpTrsvSolver s, const PetscScalar *b, const Pet
   PetscFunctionBegin;
   PetscCheck(s->rest, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Not a sweep solver");
   PetscCall(SpTrsvSolverUpdateValues(s));
-  PetscCall((*s->exec->sweep)(s, b, xold, x));
+  SpTrsvDevMemScope(&s->mem, (*s->exec->sweep)(s, b, xold, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -264,6 +274,7 @@ PetscErrorCode SpTrsvSolverDestroy(SpTrsvSolver *solver)
   if (s->exec) PetscCall((*s->exec->destroy)(s));
   PetscCall(SpTrsvPlanDestroy(&s->plan));
   PetscCall(PetscFree(s->cdiag));
+  SpTrsvDevMemDetach(&s->mem); /* nothing should be left; if something is, no table entry points into s */
   PetscCall(PetscFree(s));
   *solver = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -38,6 +38,7 @@ typedef struct {
   char                    backend_note[256];
   SpTrsvStaging           staging; /* PETSc vectors on the backend */
   PetscScalar            *work;    /* backend work vector of the transposed application */
+  SpTrsvDevMem            mem;     /* its device memory: sweep solvers (children), storage, values, work vectors */
 } PC_GS;
 
 static PetscErrorCode PCGSFree_Private(PC_GS *jac)
@@ -115,7 +116,7 @@ static PetscErrorCode PCGSFailed_Private(PC pc, Vec y, PetscBool *failed)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSetUp_GS(PC pc)
+static PetscErrorCode PCSetUp_GS_Private(PC pc)
 {
   PC_GS    *jac = (PC_GS *)pc->data;
   Mat       Aloc  = NULL;
@@ -192,6 +193,14 @@ static PetscErrorCode PCGSRunArrays(void *ctx, const PetscScalar *b, PetscScalar
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the setup with the PC's tally current (every device allocation it makes is counted for -ksp_view) */
+static PetscErrorCode PCSetUp_GS(PC pc)
+{
+  PetscFunctionBegin;
+  SpTrsvDevMemScope(&((PC_GS *)pc->data)->mem, PCSetUp_GS_Private(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCGSRun_Private(PC pc, PCGSOp op, Vec b, Vec x, PetscInt its, PetscBool zero_guess)
 {
   PC_GS     *jac = (PC_GS *)pc->data;
@@ -199,7 +208,7 @@ static PetscErrorCode PCGSRun_Private(PC pc, PCGSOp op, Vec b, Vec x, PetscInt i
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SPTRSV_GSApply, pc, b, x, 0));
-  PetscCall(SpTrsvStagingApply(&jac->staging, b, x, (PetscBool)!zero_guess, PCGSRunArrays, &ctx));
+  SpTrsvDevMemScope(&jac->mem, SpTrsvStagingApply(&jac->staging, b, x, (PetscBool)!zero_guess, PCGSRunArrays, &ctx));
   PetscCall(PetscLogEventEnd(SPTRSV_GSApply, pc, b, x, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -380,6 +389,15 @@ static PetscErrorCode PCSetFromOptions_GS(PC pc, SpTrsvOptionItems PetscOptionsO
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the device memory line of -ksp_view (exact bytes of the plugin's allocations; PETSc's own matrix is not in it) */
+static PetscErrorCode PCGSViewMemory_Private(PC_GS *jac, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  if (jac->backend->memtype == PETSC_MEMTYPE_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "device memory: none (host backend)\n"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "device memory: %.2f MB (sweep solvers or colour-ordered storage, values, maps, work vectors; peak %.2f MB)\n", (double)jac->mem.bytes / 1e6, (double)jac->mem.peak / 1e6));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCView_GS(PC pc, PetscViewer viewer)
 {
   PC_GS    *jac = (PC_GS *)pc->data;
@@ -432,6 +450,7 @@ static PetscErrorCode PCView_GS(PC pc, PetscViewer viewer)
     PetscCall(SpTrsvMCView(jac->gs->mc, viewer));
     PetscCall(PetscViewerASCIIPrintf(viewer, "values %s\n", jac->gs->devvalues ? "gathered on the GPU from the matrix's device array (no host copy)" : "read from the matrix's host array"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "sweeps so far %" PetscInt_FMT "\n", jac->gs->nsweeps));
+    PetscCall(PCGSViewMemory_Private(jac, viewer));
     PetscCall(PetscViewerASCIIPopTab(viewer));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -449,6 +468,7 @@ static PetscErrorCode PCView_GS(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "values %s\n", jac->gs->devvalues ? "gathered on the GPU from the matrix's device array (no host copy)" : "read from the matrix's host array"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "sweeps so far %" PetscInt_FMT "\n", jac->gs->nsweeps));
+  PetscCall(PCGSViewMemory_Private(jac, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -552,6 +572,7 @@ static PetscErrorCode PCDestroy_GS(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetIterations_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetScheduler_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetOrdering_C", NULL));
+  SpTrsvDevMemDetach(&((PC_GS *)pc->data)->mem);
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

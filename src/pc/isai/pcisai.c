@@ -33,6 +33,7 @@ typedef struct {
   PetscInt       failrow; /* the (scalar) row of the zero pivot */
   PetscBool      nonfinite;
   PetscInt       nsetups;
+  SpTrsvDevMem   mem; /* the plugin's device memory of the preconditioner (GPU factor, column solves, value expansion) */
 } PC_ISAI;
 
 static const char *const PCISAIFactorTypes[] = {"ilu", "icc"};
@@ -88,7 +89,7 @@ static PetscErrorCode PCISAISelectBackend_Private(PC pc, SpTrsvExecSlot *slot)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSetUp_ISAI(PC pc)
+static PetscErrorCode PCSetUp_ISAI_Private(PC pc)
 {
   PC_ISAI       *jac = (PC_ISAI *)pc->data;
   Mat            P   = pc->pmat;
@@ -144,6 +145,14 @@ static PetscErrorCode PCSetUp_ISAI(PC pc)
 /* after a failed numeric setup the apply returns Inf, as MatSolve() does for a failed factor: KSP then stops
    with KSP_DIVERGED_PC_FAILED (a zero pivot: pc->failedreason is set) or KSP_DIVERGED_NANORINF (NaN/Inf);
    otherwise M^{-1} x = N_U (N_L x), or its transpose N_L^T (N_U^T x) */
+/* the setup with the PC's tally current (every device allocation of the plugin it makes is counted for -ksp_view) */
+static PetscErrorCode PCSetUp_ISAI(PC pc)
+{
+  PetscFunctionBegin;
+  SpTrsvDevMemScope(&((PC_ISAI *)pc->data)->mem, PCSetUp_ISAI_Private(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCISAIApply_Private(PC pc, PetscBool transpose, Vec x, Vec y)
 {
   PC_ISAI *jac = (PC_ISAI *)pc->data;
@@ -154,7 +163,7 @@ static PetscErrorCode PCISAIApply_Private(PC pc, PetscBool transpose, Vec x, Vec
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(SPTRSV_ISAIApply, pc, x, y, 0));
-  PetscCall(SpTrsvISAIPrecApply(jac->prec, transpose, x, y));
+  SpTrsvDevMemScope(&jac->mem, SpTrsvISAIPrecApply(jac->prec, transpose, x, y));
   PetscCall(PetscLogEventEnd(SPTRSV_ISAIApply, pc, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -238,6 +247,36 @@ static PetscErrorCode PCISAIGetInfo_ISAI(PC pc, PCISAIInfo *info)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the device memory line of -ksp_view: the plugin's allocations exactly; the device matrices the apply multiplies by are
+   PETSc's (MATSEQAIJCUSPARSE), estimated as their CSR (values + 32-bit indices + row pointers) */
+static PetscErrorCode PCISAIViewMemory_Private(PC_ISAI *jac, PetscViewer viewer)
+{
+  const SpTrsvISAIPrec p = jac->prec;
+  Mat                  M[4];
+  PetscLogDouble       petsc = 0;
+
+  PetscFunctionBegin;
+  if (!p->gpu) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  device memory: none (host backend)\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  M[0] = p->AL;
+  M[1] = p->AU;
+  M[2] = p->ATL;
+  M[3] = p->ATU;
+  for (PetscInt k = 0; k < 4; k++) {
+    MatInfo  info;
+    PetscInt m;
+
+    if (!M[k] || (k >= 2 && (M[k] == M[0] || M[k] == M[1]))) continue;
+    PetscCall(MatGetInfo(M[k], MAT_LOCAL, &info));
+    PetscCall(MatGetLocalSize(M[k], &m, NULL));
+    petsc += info.nz_used * (sizeof(PetscScalar) + sizeof(int)) + (m + 1.0) * sizeof(int);
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  device memory: plugin %.2f MB (GPU factor, column solves, value expansion; peak %.2f MB); PETSc's apply matrices about %.2f MB (their CSR)\n", (double)jac->mem.bytes / 1e6, (double)jac->mem.peak / 1e6, petsc / 1e6));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCView_ISAI(PC pc, PetscViewer viewer)
 {
   PC_ISAI             *jac = (PC_ISAI *)pc->data;
@@ -268,6 +307,7 @@ static PetscErrorCode PCView_ISAI(PC pc, PetscViewer viewer)
   if (p->gpufactor) PetscCall(PetscViewerASCIIPrintf(viewer, "  factorization on the GPU (%" PetscInt_FMT " level sets); the numeric setup stays on the device; symbolic phase (host: patterns, maps, matrices) %.3e s\n", s.nlevels, s.time_symbolic));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s (requested %s): column solves on the %s; apply: %" PetscInt_FMT " SpMVs with %s matrices%s\n", p->gpu ? "cuda" : "host", SpTrsvBackendTypes[jac->backendreq], p->gpucols ? "GPU" : "host", 2 + 4 * s.relaxation_steps, ((PetscObject)p->AL)->type_name,
                                    p->bsrapply && jac->opts.bsr && !s.relaxation_steps ? " (forward applies on CUDA vectors: cuSPARSE BSR SpMV)" : ""));
+  PetscCall(PCISAIViewMemory_Private(jac, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -347,6 +387,7 @@ static PetscErrorCode PCDestroy_ISAI(PC pc)
   PetscFunctionBegin;
   PetscCall(PCReset_ISAI(pc));
   for (size_t k = 0; k < sizeof(PCISAIComposed) / sizeof(PCISAIComposed[0]); k++) PetscCall(PetscObjectComposeFunction((PetscObject)pc, PCISAIComposed[k], NULL));
+  SpTrsvDevMemDetach(&((PC_ISAI *)pc->data)->mem);
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
