@@ -27,7 +27,8 @@ static const char help[] = "Shift-and-invert eigensolves (SLEPc EPS, ST sinvert)
                            "  -require_run <bool>    fail when no solver type besides the reference was compared (default false)\n"
                            "  -repeat <k>            EPSSolve k times per solver type, report the fastest (timing, default 1)\n"
                            "  -query                 only print which solver types are available for -factor, then exit\n"
-                           "  -write_binary <file>   write A (and B) to a PETSc binary file and exit (input for SLEPc's ex7)\n"
+                           "  -write_binary <file>   write A to the PETSc binary file <file> (and B to <file>.B) and exit: input for\n"
+                           "                         SLEPc's eps ex7 (-f1 <file> -f2 <file>.B)\n"
                            "Prints one line per solver type: nconv, iterations, max relative eigenvalue difference from the\n"
                            "reference, worst backward error, EPSSetUp and EPSSolve seconds, backend; exits nonzero on any mismatch.\n\n";
 
@@ -392,11 +393,19 @@ int main(int argc, char **argv)
   if (flg) {
     PetscViewer v;
 
+    char wfileB[PETSC_MAX_PATH_LEN + 2];
+
     PetscCall(PetscViewerBinaryOpen(PETSC_COMM_SELF, wfile, FILE_MODE_WRITE, &v));
     PetscCall(MatView(p.A, v));
-    if (p.B) PetscCall(MatView(p.B, v));
     PetscCall(PetscViewerDestroy(&v));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "wrote A%s (%" PetscInt_FMT " x %" PetscInt_FMT ") to %s\n", p.B ? " and B" : "", N, N, wfile));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "wrote A (%" PetscInt_FMT " x %" PetscInt_FMT ") to %s\n", N, N, wfile));
+    if (p.B) {
+      PetscCall(PetscSNPrintf(wfileB, sizeof(wfileB), "%s.B", wfile));
+      PetscCall(PetscViewerBinaryOpen(PETSC_COMM_SELF, wfileB, FILE_MODE_WRITE, &v));
+      PetscCall(MatView(p.B, v));
+      PetscCall(PetscViewerDestroy(&v));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "wrote B to %s\n", wfileB));
+    }
     goto done;
   }
 
