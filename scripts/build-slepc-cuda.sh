@@ -4,8 +4,6 @@
 # Run with --help for usage.
 set -euo pipefail
 
-SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-
 : "${PREFIX:=/opt/slepc-cuda}"
 : "${PETSC_DIR:=/opt/petsc-cuda}"
 : "${SLEPC_VERSION:=3.26.1}"

@@ -9,7 +9,9 @@
 # the plugin (make WITH_CUDA=1 lib) and tests/device/check_kernels.c, runs the check on the generated
 # matrices and on every .mtx.gz of SPTRSV_MATDIR (default tests/data/matrices), the multicolor sweeps of PC gs and the
 # exact ordering's device value refresh (tests/device/check_multicolor.c, CUDA against the host executor), then runs compute-sanitizer
-# (memcheck, racecheck, synccheck: must be clean; initcheck: advisory) on two small cases.
+# (memcheck, racecheck, synccheck: must be clean; initcheck: advisory) on two small cases. With a carried CUDA SLEPc
+# (.slepc-cuda, scripts/build-slepc-cuda.sh --carry) it also runs SLEPc's shift-and-invert with every sptrsv_* solver
+# type on the CUDA backend (steps slepc, slepc-timing: tests/device/slepc.sh).
 # Logs and a summary go to $OUT (when set) or tests/out/device. Exit status 0 iff every required step passed.
 # SPTRSV_DEVICE_STEPS (an extended regex of step names) runs only those steps (the builds always run), to split the
 # check over several device calls; SPTRSV_CHECK_KERNELS_TIMEOUT (default 540 s) bounds check-kernels.
@@ -139,6 +141,18 @@ ANALYSIS=$ROOT/tests/device/check_analysis
 step build-multicolor 1 120 "${MAKE[@]}" tests/device/check_multicolor || finish
 MCCHECK=$ROOT/tests/device/check_multicolor
 
+# SLEPc (issue 13): a carried CUDA SLEPc (SLEPC_DIR, default ./.slepc-cuda: scripts/build-slepc-cuda.sh --carry),
+# relocated like PETSc, and tests/slepc/eps_sinvert built against it; without one the slepc steps are skipped (ADVISORY),
+# or fail when SPTRSV_DEVICE_STEPS names them
+export SLEPC_DIR=${SLEPC_DIR:-$ROOT/.slepc-cuda}
+SLEPC_BUILT=0
+if [ -f "$SLEPC_DIR/include/slepceps.h" ]; then
+  # shellcheck source=tests/device/slepc-relocate.sh
+  source "$ROOT/tests/device/slepc-relocate.sh"
+  export LD_LIBRARY_PATH=$SLEPC_DIR/lib:$LD_LIBRARY_PATH
+  if step relocate-slepc 1 60 relocate_slepc && step build-slepc 1 120 "${MAKE[@]}" SLEPC_DIR="$SLEPC_DIR" tests/slepc/eps_sinvert; then SLEPC_BUILT=1; fi
+fi
+
 # ---- the comparison ------------------------------------------------------------------------------
 MATARGS=()
 if [ -d "$MATDIR" ]; then MATARGS=(-matdir "$MATDIR"); else say "no matrix directory $MATDIR: generated matrices only"; fi
@@ -164,6 +178,24 @@ step check-multicolor 1 300 "$MCCHECK" -require_cuda
 
 # ---- the fuzz check: SPTRSV_FUZZ_CASES random triangles (default 10000), every sync-free variant, watchdog ---------
 step fuzz-syncfree 1 480 "$FUZZ" -cases "${SPTRSV_FUZZ_CASES:-10000}" -timeout 10
+
+# ---- SLEPc: shift-and-invert EPSSolve with every sptrsv_* type on the CUDA backend against PETSc's factorization ---------
+# (tests/device/slepc.sh: eigenvalues to 1e-10 relative; slepc-timing: EPSSolve seconds per path, advisory)
+# shellcheck source=tests/device/slepc.sh
+source "$ROOT/tests/device/slepc.sh"
+if [ "$SLEPC_BUILT" = 1 ]; then
+  step slepc 1 180 slepc_check
+  step slepc-timing 0 300 slepc_timing
+else
+  for s in slepc slepc-timing; do
+    if [ -n "${SPTRSV_DEVICE_STEPS:-}" ] && [[ "$s" =~ ^(${SPTRSV_DEVICE_STEPS})$ ]] && [ "$s" = slepc ]; then
+      record "$s" FAIL 0 "no SLEPc built (SLEPC_DIR=$SLEPC_DIR: carry .slepc-cuda, scripts/build-slepc-cuda.sh --carry)"
+      FAILED=1
+    else
+      record "$s" ADVISORY 0 "no SLEPc built (SLEPC_DIR=$SLEPC_DIR: carry .slepc-cuda, scripts/build-slepc-cuda.sh --carry)"
+    fi
+  done
+fi
 
 # ---- compute-sanitizer on small cases (fused segments + separate launches + graphs, perms) ---------
 SAN=$(command -v compute-sanitizer || echo "$CUDA_HOME/bin/compute-sanitizer")

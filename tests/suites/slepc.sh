@@ -135,7 +135,7 @@ PY
 # slepc_tutorial PROG FACTOR "ARGS": PROG (ex7 or ex13) natively and then with each of our solver types that has FACTOR
 # (lu, cholesky, ilu, icc: -st_pc_type FACTOR); every option used, -eps_view names our type, eigenvalues as native's
 slepc_tutorial() {
-  local prog=$1 factor=$2 args=$3 exe=$OUT/slepc-bin/$1 a=$OUT/native.out b=$OUT/ours.out q=$OUT/query.out types t n=0
+  local factor=$2 args=$3 exe=$OUT/slepc-bin/$1 a=$OUT/native.out b=$OUT/ours.out q=$OUT/query.out types t n=0
   slepc_found || skip "no SLEPc at SLEPC_DIR=$SLEPC_DIR (Debian package slepc-dev)" || return
   need_file "$exe" "see the slepc/build-tutorials test" || return 1
   need_file "$EPS_SINVERT" "make unit-tests builds it when SLEPc is found" || return 1
@@ -199,7 +199,9 @@ slepc_compare_detects() {
   local e=$OUT/slepc-bin/ex13
   slepc_found || skip "no SLEPc at SLEPC_DIR=$SLEPC_DIR (Debian package slepc-dev)" || return
   need_file "$e" "see the slepc/build-tutorials test" || return 1
+  # shellcheck disable=SC2086
   prun "$OUT/a.out" "$e" -n 20 -eps_nev 4 -st_type sinvert -eps_target 0 $ETOL -eps_view_values ::ascii_matlab >/dev/null || return 1
+  # shellcheck disable=SC2086
   prun "$OUT/b.out" "$e" -n 20 -m 21 -eps_nev 4 -st_type sinvert -eps_target 0 $ETOL -eps_view_values ::ascii_matlab >/dev/null || return 1
   if compare_eigs "$OUT/a.out" "$OUT/b.out"; then fail "the eigenvalues of two different grids compared equal"; return 1; fi
   compare_eigs "$OUT/a.out" "$OUT/a.out" || fail "a run's eigenvalues differ from themselves"
