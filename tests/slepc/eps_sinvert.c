@@ -29,6 +29,8 @@ static const char help[] = "Shift-and-invert eigensolves (SLEPc EPS, ST sinvert)
                            "  -query                 only print which solver types are available for -factor, then exit\n"
                            "  -write_binary <file>   write A to the PETSc binary file <file> (and B to <file>.B) and exit: input for\n"
                            "                         SLEPc's eps ex7 (-f1 <file> -f2 <file>.B)\n"
+                           "The plugin's options take the ST's prefix: -st_mat_sptrsv_backend cuda, -st_mat_sptrsv_format csc, ...;\n"
+                           "with at least one of ours compared, an option that no run used is a failure.\n"
                            "Prints one line per solver type: nconv, iterations, max relative eigenvalue difference from the\n"
                            "reference, worst backward error, EPSSetUp and EPSSolve seconds, backend; exits nonzero on any mismatch.\n\n";
 
@@ -463,6 +465,15 @@ int main(int argc, char **argv)
       }
       if (t) ncompared++;
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-18s %-8s %5" PetscInt_FMT " %5" PetscInt_FMT " %12.3e %12.3e %10.4f %10.4f %-8s %s\n", r->type, p.fname, r->nconv, r->its, (double)r->maxdiff, (double)r->maxerr, r->tsetup, r->tsolve, r->backend, res));
+    }
+  }
+  if (ncompared) { /* a misspelt or unprefixed option (the ST's factor reads -st_mat_sptrsv_*) must not pass unnoticed */
+    PetscInt nunused;
+
+    PetscCall(PetscOptionsAllUsed(NULL, &nunused));
+    if (nunused) {
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "FAILED: %" PetscInt_FMT " option%s set but not used (the ST's factorization reads -st_mat_sptrsv_*; run with -options_left)\n", nunused, nunused > 1 ? "s" : ""));
+      nfail++;
     }
   }
   if (require_run && !ncompared) {

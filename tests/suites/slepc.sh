@@ -56,7 +56,7 @@ eps_controls() {
 }
 
 # eps_detects: the checks can fail: -check_rtol -1, a backward-error bound of 0, -require_run with nothing to compare,
-# -require_backend with a backend no factor runs on
+# -require_backend with a backend no factor runs on, an option nothing used
 eps_detects() {
   local o=$OUT/eps.out
   slepc_found || skip "no SLEPc at SLEPC_DIR=$SLEPC_DIR (Debian package slepc-dev)" || return
@@ -70,7 +70,10 @@ eps_detects() {
   grep -q "^skipped: sptrsv_nosuchpath not registered" "$o" || fail "no 'skipped: sptrsv_nosuchpath not registered' line" || return 1
   grep -q "^FAILED: no solver type was compared" "$o" || fail "no 'FAILED: no solver type was compared' line" || return 1
   if prun "$o" "$EPS_SINVERT" -solver_types petsc,sptrsv_level -factor icc -n 12 -require_backend nosuchbackend; then fail "exited 0 with -require_backend nosuchbackend"; return 1; fi
-  grep -q "^FAILED: sptrsv_level ran on backend host, not nosuchbackend" "$o" || fail "no 'FAILED: ... ran on backend' line"
+  grep -q "^FAILED: sptrsv_level ran on backend host, not nosuchbackend" "$o" || fail "no 'FAILED: ... ran on backend' line" || return 1
+  # the ST's factor reads -st_mat_sptrsv_*: an unprefixed plugin option is never used, which must not pass unnoticed
+  if prun "$o" "$EPS_SINVERT" -solver_types petsc,sptrsv_level -factor icc -n 12 -mat_sptrsv_backend host; then fail "exited 0 with an unused -mat_sptrsv_backend"; return 1; fi
+  grep -q "^FAILED: 1 option set but not used" "$o" || fail "no 'FAILED: 1 option set but not used' line"
 }
 
 # ---- SLEPc's tutorials ---------------------------------------------------------------------------------------------------
