@@ -158,7 +158,17 @@ tests/fuzz/fuzz_input: $(FUZZ_SRC) tests/fuzz/fuzz.h tests/fuzz/fuzz_case.h exam
 tests/device/check_longrun: tests/device/check_longrun.c $(STENCIL_SRC) $(SPTRSV_AR)
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< $(STENCIL_SRC) $(INTERNAL_LIBS)
 
-unit-tests: $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_analysis tests/device/check_multicolor tests/device/check_multigpu tests/device/check_longrun tests/fuzz/fuzz_input
+# the SLEPc shift-and-invert check (tests/slepc/eps_sinvert.c, tests/suites/slepc.sh): built when a SLEPc is found at
+# SLEPC_DIR (Debian's slepc-dev: /usr/lib/slepc, library libslepc_real; a SLEPc of its own: libslepc, e.g. the CUDA one
+# of scripts/build-slepc-cuda.sh); without one the suite reports its tests skipped
+SLEPC_DIR     ?= /usr/lib/slepc
+SLEPC_LIBNAME := $(patsubst lib%.so,%,$(notdir $(firstword $(wildcard $(SLEPC_DIR)/lib/libslepc_real.so $(SLEPC_DIR)/lib/libslepc.so))))
+SLEPC_TESTS   := $(if $(SLEPC_LIBNAME),tests/slepc/eps_sinvert)
+tests/slepc/eps_sinvert: tests/slepc/eps_sinvert.c examples/common/mmload.c examples/common/mmload.h $(SPTRSV_AR)
+	@test -n "$(SLEPC_LIBNAME)" || { echo "no SLEPc at SLEPC_DIR=$(SLEPC_DIR) (lib/libslepc_real.so or lib/libslepc.so): install slepc-dev or set SLEPC_DIR"; exit 1; }
+	$(PCC) $(PCC_FLAGS) $(WARN) -I$(SLEPC_DIR)/include $(SPTRSV_CPP) -o $@ $< examples/common/mmload.c -L$(SLEPC_DIR)/lib -Wl,-rpath,$(SLEPC_DIR)/lib -l$(SLEPC_LIBNAME) $(INTERNAL_LIBS)
+
+unit-tests: $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_analysis tests/device/check_multicolor tests/device/check_multigpu tests/device/check_longrun tests/fuzz/fuzz_input $(SLEPC_TESTS)
 
 check: lib examples unit-tests
 	@bash tests/run-tests.sh
@@ -181,6 +191,6 @@ else
 clean: sptrsv-clean
 endif
 sptrsv-clean:
-	rm -rf build lib $(EXAMPLES) $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_multicolor tests/device/check_multigpu tests/device/check_longrun tests/fuzz/fuzz_input tests/out
+	rm -rf build lib $(EXAMPLES) $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_multicolor tests/device/check_multigpu tests/device/check_longrun tests/fuzz/fuzz_input tests/slepc/eps_sinvert tests/out
 
 .PHONY: relink-always lib examples unit-tests check demo install sptrsv-clean

@@ -35,6 +35,9 @@ if [ "${SPTRSV_NO_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null 2>&1; then
   # PETSc's tutorial sources (the tests build ksp ex2/ex45 and snes ex19): the package of the installed PETSc
   ver=$(sed -n 's/^#define PETSC_VERSION_\(MAJOR\|MINOR\) *\([0-9]*\).*/\2/p' /usr/lib/petsc/include/petscversion.h 2>/dev/null | paste -sd. -)
   if [ -n "$ver" ] && ! installed "libpetsc$ver-dev-examples"; then apt_install "libpetsc$ver-dev-examples"; fi
+  # SLEPc's tutorial sources and small test matrices (tests/suites/slepc.sh builds eps ex7/ex13, reads bfw62a/b)
+  sver=$(sed -n 's/^#define SLEPC_VERSION_\(MAJOR\|MINOR\) *\([0-9]*\).*/\2/p' /usr/lib/slepc/include/slepcversion.h 2>/dev/null | paste -sd. -)
+  if [ -n "$sver" ] && ! installed "libslepc$sver-dev-examples"; then apt_install "libslepc$sver-dev-examples"; fi
 fi
 
 echo "setup: make -j$(nproc) $*"

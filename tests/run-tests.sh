@@ -5,10 +5,12 @@
 #   bash tests/run-tests.sh REGEX      run only the tests whose name matches REGEX (bash =~), e.g. 'ex2/'
 #   bash tests/run-tests.sh -l         list the test names
 #
-# Prints "ok N name" or "not ok N name" (failing output indented below) per test, then "N passed, N failed";
+# Prints "ok N name" or "not ok N name" (failing output indented below) per test, "ok N name # SKIP reason" for a test
+# that found something it needs missing (e.g. SLEPc), then "N passed, N failed" (", N skipped" when some were);
 # exits nonzero iff a test failed. Full logs: tests/out/logs/<name>.log. Scratch builds: tests/out/.
 # Environment: PETSC_DIR (default /usr/lib/petsc), SPTRSV_MATDIR (default tests/data/matrices: tests/data/matdir.sh),
-# SPTRSV_TEST_TIMEOUT (seconds per command, default 300), PETSC_EXAMPLES_DIR (PETSc's examples/src).
+# SPTRSV_TEST_TIMEOUT (seconds per command, default 300), PETSC_EXAMPLES_DIR (PETSc's examples/src), SLEPC_DIR (default
+# /usr/lib/slepc), SLEPC_EXAMPLES_DIR (SLEPc's examples/src).
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 ROOT=$(pwd)
@@ -22,7 +24,7 @@ FILTER=""
 LIST=0
 case "${1:-}" in
   -l | --list) LIST=1 ;;
-  -h | --help) sed -n '2,10p' "${BASH_SOURCE[0]}"; exit 0 ;;
+  -h | --help) sed -n '2,13p' "${BASH_SOURCE[0]}"; exit 0 ;;
   *) FILTER=${1:-} ;;
 esac
 mkdir -p "$LOGS"
@@ -38,7 +40,7 @@ if mpiexec --version 2>&1 | grep -qiE "open ?mpi|openrte"; then
   [ "$(id -u)" = 0 ] && MPIEXEC+=(--allow-run-as-root)
 fi
 
-NTEST=0 NPASS=0 NFAIL=0
+NTEST=0 NPASS=0 NFAIL=0 NSKIP=0
 T_START=$(date +%s)
 
 # run_test NAME COMMAND...: run COMMAND (a shell function or program) in a subshell, output to the log
@@ -51,9 +53,17 @@ run_test() {
     echo "$name"
     return 0
   fi
-  local log=$LOGS/${name//\//_}.log
-  if (set -o pipefail; "$@") >"$log" 2>&1; then
-    echo "ok $NTEST $name"
+  local log=$LOGS/${name//\//_}.log rc=0 notes
+  (set -o pipefail; "$@") >"$log" 2>&1 || rc=$?
+  if [ $rc = 77 ]; then
+    # skipped (the test found something it needs missing: SLEPc, a solver type's factorization); its reason is the
+    # last "SKIP: " line of the log
+    echo "ok $NTEST $name # SKIP $(sed -n 's/^SKIP: //p' "$log" | tail -n 1)"
+    NSKIP=$((NSKIP + 1))
+  elif [ $rc = 0 ]; then
+    # a test that ran with some of its solver types absent says which ("skipped: ..." lines of the log)
+    notes=$(sed -n 's/^skipped: //p' "$log" | awk '!seen[$0]++' | paste -sd';' - | sed 's/;/; /g')
+    echo "ok $NTEST $name${notes:+ (skipped: $notes)}"
     NPASS=$((NPASS + 1))
   else
     echo "not ok $NTEST $name"
@@ -90,6 +100,12 @@ prun() {
   return $rc
 }
 need_file() { [ -e "$1" ] || fail "missing $1${2:+ ($2)}"; }
+# skip REASON: end the test as skipped (exit status 77; run_test prints "ok N name # SKIP REASON"), e.g.
+#   have_thing || skip "no thing" || return
+skip() {
+  say "SKIP: $*"
+  return 77
+}
 
 # compare_monitors NATIVE OURS [RTOL]: the residual histories (-ksp_monitor, -snes_monitor) must have the same
 # iterations and agree to RTOL (default 1e-10) relative; the converged-reason lines must be identical.
@@ -697,11 +713,13 @@ run_test bad/empty-n0-icc mm_both_pass "-builtin empty" "^Reason [A-Z_]+ iterati
 
 # i. several ranks: bjacobi/asm sub-solvers and PC gs on 2 ranks, the one-GPU-per-rank check (tests/suites/mpi.sh)
 . "$ROOT/tests/suites/mpi.sh"
+# j. SLEPc: shift-and-invert eigensolves with our solver types against PETSc's factorization (tests/suites/slepc.sh)
+. "$ROOT/tests/suites/slepc.sh"
 
 # the demo script
 run_test demo/demo.sh bash examples/demo.sh
 
 [ "$LIST" = 1 ] && exit 0
-echo "# $((NPASS + NFAIL)) tests in $(($(date +%s) - T_START)) s; logs in tests/out/logs/"
-echo "$NPASS passed, $NFAIL failed"
+echo "# $((NPASS + NFAIL + NSKIP)) tests in $(($(date +%s) - T_START)) s; logs in tests/out/logs/"
+if [ "$NSKIP" = 0 ]; then echo "$NPASS passed, $NFAIL failed"; else echo "$NPASS passed, $NFAIL failed, $NSKIP skipped"; fi
 [ "$NFAIL" = 0 ]

@@ -11,7 +11,9 @@
 # exact ordering's device value refresh (tests/device/check_multicolor.c, CUDA against the host executor), the LU / Cholesky
 # factors of SuperLU / CHOLMOD through every path's CUDA executor (tests/unit/test_direct.c -backend cuda; needs
 # .carry/directlibs from scripts/carry-direct-libs.sh, carried beside .petsc-cuda), then runs compute-sanitizer
-# (memcheck, racecheck, synccheck: must be clean; initcheck: advisory) on two small cases.
+# (memcheck, racecheck, synccheck: must be clean; initcheck: advisory) on two small cases. With a carried CUDA SLEPc
+# (.slepc-cuda, scripts/build-slepc-cuda.sh --carry) it also runs SLEPc's shift-and-invert with every sptrsv_* solver
+# type on the CUDA backend (steps slepc, slepc-timing: tests/device/slepc.sh).
 # Logs and a summary go to $OUT (when set) or tests/out/device. Exit status 0 iff every required step passed.
 # Step longrun (tests/device/check_longrun.c): long runs and leaks (issue 15): refactorizations, solves, PC gs / PC isai
 # setups with the device memory measured before and after, and injected allocation faults.
@@ -174,6 +176,17 @@ fi
 # the long-run and leak check (issue 15): refactorizations, solves, PC gs / PC isai setups, device memory before and after
 step build-longrun 1 120 "${MAKE[@]}" tests/device/check_longrun || finish
 LONGRUN=$ROOT/tests/device/check_longrun
+# SLEPc (issue 13): a carried CUDA SLEPc (SLEPC_DIR, default ./.slepc-cuda: scripts/build-slepc-cuda.sh --carry),
+# relocated like PETSc, and tests/slepc/eps_sinvert built against it; without one the slepc steps are skipped (ADVISORY),
+# or fail when SPTRSV_DEVICE_STEPS names them
+export SLEPC_DIR=${SLEPC_DIR:-$ROOT/.slepc-cuda}
+SLEPC_BUILT=0
+if [ -f "$SLEPC_DIR/include/slepceps.h" ]; then
+  # shellcheck source=tests/device/slepc-relocate.sh
+  source "$ROOT/tests/device/slepc-relocate.sh"
+  export LD_LIBRARY_PATH=$SLEPC_DIR/lib:$LD_LIBRARY_PATH
+  if step relocate-slepc 1 60 relocate_slepc && step build-slepc 1 120 "${MAKE[@]}" SLEPC_DIR="$SLEPC_DIR" tests/slepc/eps_sinvert; then SLEPC_BUILT=1; fi
+fi
 
 # ---- the comparison ------------------------------------------------------------------------------
 MATARGS=()
@@ -216,6 +229,23 @@ step fuzz-syncfree 1 480 "$FUZZ" -cases "${SPTRSV_FUZZ_CASES:-10000}" -timeout 1
 SN_CASES=(-only_solver sptrsv_supernodal -cases lap2d5_64x64,lap3d7_32x32x32,lap3d27_16x16x16_rcm,lap2d5_96x96_nd_ilu40,lap3d7_20x20x20_nd_ilu30,lap2d9_256x256,chain_tridiag_100000)
 step check-supernodal 1 300 "$CHECK" "${SN_CASES[@]}"
 step fuzz-supernodal 1 300 "$FUZZ" -only_path supernodal -cases "${SPTRSV_FUZZ_CASES_SUPERNODAL:-1500}" -timeout 10
+# ---- SLEPc: shift-and-invert EPSSolve with every sptrsv_* type on the CUDA backend against PETSc's factorization ---------
+# (tests/device/slepc.sh: eigenvalues to 1e-10 relative; slepc-timing: EPSSolve seconds per path, advisory)
+# shellcheck source=tests/device/slepc.sh
+source "$ROOT/tests/device/slepc.sh"
+if [ "$SLEPC_BUILT" = 1 ]; then
+  step slepc 1 180 slepc_check
+  step slepc-timing 0 300 slepc_timing
+else
+  for s in slepc slepc-timing; do
+    if [ -n "${SPTRSV_DEVICE_STEPS:-}" ] && [[ "$s" =~ ^(${SPTRSV_DEVICE_STEPS})$ ]] && [ "$s" = slepc ]; then
+      record "$s" FAIL 0 "no SLEPc built (SLEPC_DIR=$SLEPC_DIR: carry .slepc-cuda, scripts/build-slepc-cuda.sh --carry)"
+      FAILED=1
+    else
+      record "$s" ADVISORY 0 "no SLEPc built (SLEPC_DIR=$SLEPC_DIR: carry .slepc-cuda, scripts/build-slepc-cuda.sh --carry)"
+    fi
+  done
+fi
 
 # ---- compute-sanitizer on small cases (fused segments + separate launches + graphs, perms) ---------
 SAN=$(command -v compute-sanitizer || echo "$CUDA_HOME/bin/compute-sanitizer")
