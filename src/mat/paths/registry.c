@@ -27,6 +27,22 @@ static const char cite_picciau[] = "@inproceedings{picciau2016locality,\n"
                                    "  title  = {Balancing locality and concurrency: solving sparse triangular systems on {GPUs}},\n"
                                    "  year   = {2016}\n}\n";
 
+/* paper 002 (invertOff) and the no-fill partitioned inverse of Alvarado & Schreiber */
+static PetscBool  cited_alvarado = PETSC_FALSE;
+static const char cite_alvarado[] = "@article{alvarado1993pinv,\n"
+                                    "  author  = {Fernando L. Alvarado and Robert Schreiber},\n"
+                                    "  title   = {Optimal Parallel Solution of Sparse Triangular Systems},\n"
+                                    "  journal = {SIAM Journal on Scientific Computing},\n"
+                                    "  volume  = {14},\n"
+                                    "  number  = {2},\n"
+                                    "  pages   = {446--460},\n"
+                                    "  year    = {1993}\n}\n"
+                                    "@inproceedings{yamazaki2018supernodal,\n"
+                                    "  author    = {Ichitaro Yamazaki and Sivasankaran Rajamanickam and Nathan David Ellingwood},\n"
+                                    "  title     = {Performance Portable Supernode-based Sparse Triangular Solver for Manycore Architectures},\n"
+                                    "  booktitle = {Proceedings of the 49th International Conference on Parallel Processing (ICPP)},\n"
+                                    "  year      = {2020}\n}\n";
+
 /*
    X(name, MatSolverType, summary, ILU, ICC, CSC, sweeps, citation, cited): one line per path. name is the
    suffix of SpTrsvAnalyze_<name>, SpTrsvExecHost_<name>, SpTrsvExecCUDA_<name>, SpTrsvOptions_<name>
@@ -36,7 +52,8 @@ static const char cite_picciau[] = "@inproceedings{picciau2016locality,\n"
   X(level, MATSOLVERSPTRSVLEVEL, "level-set scheduling: rows grouped by dependency depth, one barrier per level (paper 000)", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, cite_li2020, &cited_li2020) \
   X(element, MATSOLVERSPTRSVELEMENT, "element scheduling: one warp per row in level order, each waits only for its own dependencies (paper 000)", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, cite_li2020, &cited_li2020) \
   X(syncfree, MATSOLVERSPTRSVSYNCFREE, "sync-free with warp packing: rows binned by length, 32/K rows of K lanes per warp, each waits on its own dependencies (paper 001)", PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, cite_freire, &cited_freire) \
-  X(locality, MATSOLVERSPTRSVLOCALITY, "locality-aware sub-graphs: the DAG cut into sub-graphs whose x fits in a block's shared memory, one block per sub-graph, one launch per sub-graph level, rows in conflict-free slots (paper 004)", PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, cite_picciau, &cited_picciau)
+  X(locality, MATSOLVERSPTRSVLOCALITY, "locality-aware sub-graphs: the DAG cut into sub-graphs whose x fits in a block's shared memory, one block per sub-graph, one launch per sub-graph level, rows in conflict-free slots (paper 004)", PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, cite_picciau, &cited_picciau) \
+  X(pinv, MATSOLVERSPTRSVPINV, "partitioned inverse: the DAG cut into parts whose inverse-applied blocks have no fill, one sparse matrix-vector product per part, a backward-error check with a fallback (Alvarado & Schreiber; paper 002)", PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, cite_alvarado, &cited_alvarado)
 
 #define SPTRSV_PATH_DECL(name, ...) SPTRSV_PATH_DECLARE(name);
 SPTRSV_PATHS(SPTRSV_PATH_DECL)

@@ -22,6 +22,9 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   opts->relabel       = SPTRSV_RELABEL_AUTO;
   opts->analysis_device = PETSC_TRUE; /* CUDA backend only (SpTrsvSolverCreate_Private turns it off elsewhere) */
   opts->subgraph_rows   = 0;          /* locality: the shared-memory capacity of a block */
+  opts->pinv_parts      = 0;          /* pinv: whole levels (SPTRSV_PINV_PARTS_LEVELS) */
+  opts->pinv_fill       = 1.0;        /* pinv: no fill */
+  opts->pinv_tol        = 1000 * PETSC_MACHINE_EPSILON;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -29,7 +32,8 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   SpTrsvSolverOptionsDefault - SpTrsvSolverOptionsInitialize(); a program that uses the solver API directly (no factor
   Mat, so no prefix) may override them with the global -mat_sptrsv_graph, -mat_sptrsv_fuse_passes, -mat_sptrsv_levels,
   -mat_sptrsv_storage, -mat_sptrsv_dispatch, -mat_sptrsv_max_lanes, -mat_sptrsv_spin_ns, -mat_sptrsv_blocks_per_sm,
-  -mat_sptrsv_relabel, -mat_sptrsv_analysis and -mat_sptrsv_subgraph_rows
+  -mat_sptrsv_relabel, -mat_sptrsv_analysis, -mat_sptrsv_subgraph_rows, -mat_sptrsv_pinv_parts, -mat_sptrsv_pinv_fill
+  and -mat_sptrsv_pinv_tol
 */
 PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
 {
@@ -59,6 +63,14 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_analysis", str, sizeof(str), &flg));
   if (flg) PetscCall(PetscStrcmp(str, "device", &opts->analysis_device));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_subgraph_rows", &opts->subgraph_rows, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_pinv_parts", str, sizeof(str), &flg));
+  if (flg) {
+    PetscBool greedy;
+    PetscCall(PetscStrcmp(str, "greedy", &greedy));
+    opts->pinv_parts = greedy ? 1 : 0; /* SpTrsvPinvParts */
+  }
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_pinv_fill", &opts->pinv_fill, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_pinv_tol", &opts->pinv_tol, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
