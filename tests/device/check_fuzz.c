@@ -2,7 +2,8 @@ static const char help[] = "GPU fuzz check of the sync-free kernels with a watch
                            "Random triangles (random sparsity, long chains, a row depending on every earlier row, empty rows, very long\n"
                            "rows, levels of one row, 1e5 levels), lower or upper, unit or not, plain or transposed, each solved by every\n"
                            "sync-free variant on the GPU (sptrsv_syncfree: asap/alap/natural x csr/warpell, asap with the analysis on the\n"
-                           "GPU; sptrsv_element: csr, csc; sptrsv_locality: the default sub-graph cap and 64 rows) and\n"
+                           "GPU; sptrsv_element: csr, csc; sptrsv_locality: the default sub-graph cap and 64 rows;\n"
+                           "sptrsv_pinv: no fill, fill 4, greedy parts with fill 2) and\n"
                            "compared with the host backend. A solve that does not finish within -timeout seconds is a hang: the case's\n"
                            "seed is printed and the program exits at once (status 3).\n"
                            "  -cases <10000>   number of random triangles\n"
@@ -11,7 +12,7 @@ static const char help[] = "GPU fuzz check of the sync-free kernels with a watch
                            "  -timeout <10>    seconds before a solve counts as hung\n"
                            "  -backend <cuda>   cuda, or host (the host executors of the same variants: checks the generator and schedules)\n"
                            "  -big_every <2000> seeds that are multiples of this are large shapes (1e6-row chain, 1e5 levels)\n"
-                           "  -only_path <name> run only the variants of this path (syncfree, element, locality)\n\n";
+                           "  -only_path <name> run only the variants of this path (syncfree, element, locality, pinv)\n\n";
 
 #include <sptrsv/backend.h>
 #include <petsctime.h>
@@ -33,28 +34,33 @@ typedef struct {
   const char  *relabel;   /* -mat_sptrsv_relabel (NULL: not set) */
   const char  *analysis;  /* -mat_sptrsv_analysis (NULL: not set) */
   const char  *subgraph_rows; /* -mat_sptrsv_subgraph_rows (NULL: not set) */
+  const char  *pinv_fill;     /* -mat_sptrsv_pinv_fill (NULL: not set) */
+  const char  *pinv_parts;    /* -mat_sptrsv_pinv_parts (NULL: not set) */
 } Variant;
 
 static const Variant variants[] = {
-  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr"    , NULL, "false", NULL, NULL},
-  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-asap-warpell", NULL, NULL, NULL, NULL},
-  {"syncfree", "alap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-alap-csr"    , NULL, NULL, NULL, NULL},
-  {"syncfree", "alap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell", NULL, NULL, NULL, NULL},
-  {"syncfree", "natural", "csr",  SPTRSV_FORMAT_CSR, "syncfree-natural-csr" , NULL, NULL, NULL, NULL},
-  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell", NULL, NULL, NULL, NULL},
-  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell-l1", "1", NULL, NULL, NULL},
-  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-l4", "4", NULL, NULL, NULL},
-  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-r",  NULL, "true", NULL, NULL},
-  {"syncfree", "alap",    "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell-r", NULL, "true", NULL, NULL},
-  {"syncfree", "natural", "csr",     SPTRSV_FORMAT_CSR, "syncfree-natural-csr-l1-r", "1", "true", NULL, NULL},
-  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr"     , NULL, NULL, "device", NULL},
-  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell" , NULL, NULL, "device", NULL},
-  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell-l4", "4", NULL, "device", NULL},
-  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr-r"   , NULL, "true", "device", NULL},
-  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSR, "element-csr",           NULL, NULL, NULL, NULL},
-  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSC, "element-csc",           NULL, NULL, NULL, NULL},
-  {"locality", NULL,   NULL,      SPTRSV_FORMAT_CSR, "locality",              NULL, NULL, NULL, NULL},
-  {"locality", NULL,   NULL,      SPTRSV_FORMAT_CSR, "locality-rows64",       NULL, NULL, NULL, "64"},
+  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr"    , NULL, "false", NULL, NULL, NULL, NULL},
+  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-asap-warpell", NULL, NULL, NULL, NULL, NULL, NULL},
+  {"syncfree", "alap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-alap-csr"    , NULL, NULL, NULL, NULL, NULL, NULL},
+  {"syncfree", "alap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell", NULL, NULL, NULL, NULL, NULL, NULL},
+  {"syncfree", "natural", "csr",  SPTRSV_FORMAT_CSR, "syncfree-natural-csr" , NULL, NULL, NULL, NULL, NULL, NULL},
+  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell", NULL, NULL, NULL, NULL, NULL, NULL},
+  {"syncfree", "natural", "warpell", SPTRSV_FORMAT_CSR, "syncfree-natural-warpell-l1", "1", NULL, NULL, NULL, NULL, NULL},
+  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-l4", "4", NULL, NULL, NULL, NULL, NULL},
+  {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-r",  NULL, "true", NULL, NULL, NULL, NULL},
+  {"syncfree", "alap",    "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell-r", NULL, "true", NULL, NULL, NULL, NULL},
+  {"syncfree", "natural", "csr",     SPTRSV_FORMAT_CSR, "syncfree-natural-csr-l1-r", "1", "true", NULL, NULL, NULL, NULL},
+  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr"     , NULL, NULL, "device", NULL, NULL, NULL},
+  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell" , NULL, NULL, "device", NULL, NULL, NULL},
+  {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell-l4", "4", NULL, "device", NULL, NULL, NULL},
+  {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr-r"   , NULL, "true", "device", NULL, NULL, NULL},
+  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSR, "element-csr",           NULL, NULL, NULL, NULL, NULL, NULL},
+  {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSC, "element-csc",           NULL, NULL, NULL, NULL, NULL, NULL},
+  {"locality", NULL,   NULL,      SPTRSV_FORMAT_CSR, "locality",              NULL, NULL, NULL, NULL, NULL, NULL},
+  {"locality", NULL,   NULL,      SPTRSV_FORMAT_CSR, "locality-rows64",       NULL, NULL, NULL, "64", NULL, NULL},
+  {"pinv",     NULL,   NULL,      SPTRSV_FORMAT_CSR, "pinv",                  NULL, NULL, NULL, NULL, NULL, NULL},
+  {"pinv",     NULL,   NULL,      SPTRSV_FORMAT_CSR, "pinv-fill4",            NULL, NULL, NULL, NULL, "4", NULL},
+  {"pinv",     NULL,   NULL,      SPTRSV_FORMAT_CSR, "pinv-greedy-fill2",     NULL, NULL, NULL, NULL, "2", "greedy"},
 };
 #define NVARIANTS ((PetscInt)(sizeof(variants) / sizeof(variants[0])))
 
@@ -262,6 +268,8 @@ int main(int argc, char **argv)
         if (variants[v].relabel) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_relabel", variants[v].relabel));
         if (variants[v].analysis) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_analysis", variants[v].analysis));
         if (variants[v].subgraph_rows) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_subgraph_rows", variants[v].subgraph_rows));
+        if (variants[v].pinv_fill) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_pinv_fill", variants[v].pinv_fill));
+        if (variants[v].pinv_parts) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_pinv_parts", variants[v].pinv_parts));
         PetscCall(SpTrsvSolverCreate(T, (PetscBool)tr, variants[v].format, path, be, &sv));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_levels"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_dispatch"));
@@ -270,6 +278,8 @@ int main(int argc, char **argv)
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_analysis"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_subgraph_rows"));
+        PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_pinv_fill"));
+        PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_pinv_parts"));
         /* two solves back to back: on the GPU the second runs on the other half of the epoch state */
         for (PetscInt rep = 0; rep < 2; rep++) {
           for (PetscInt i = 0; i < n; i++) x[i] = -12345.0; /* a stale value must not survive */

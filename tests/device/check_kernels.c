@@ -28,7 +28,7 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
 #include <string.h>
 
 #define MAXCASES 64
-#define MAXCFG   24
+#define MAXCFG   32
 
 typedef enum {
   GEN_STENCIL,
@@ -53,6 +53,7 @@ typedef struct {
   const char *solver;          /* NULL: sptrsv_level */
   const char *levels, *storage; /* sptrsv_syncfree: -mat_sptrsv_levels, -mat_sptrsv_storage (NULL: the defaults) */
   const char *subgraph_rows;    /* sptrsv_locality: -mat_sptrsv_subgraph_rows (NULL: the default) */
+  const char *pinv_fill;        /* sptrsv_pinv: -mat_sptrsv_pinv_fill (NULL: the default, no fill) */
 } Config;
 
 /* a short tag of a configuration's path and options, for the report */
@@ -62,6 +63,9 @@ static const char *ConfigTag(const Config *cfg)
   if (!strcmp(cfg->solver, MATSOLVERSPTRSVELEMENT)) return "-elm";
 #if defined(MATSOLVERSPTRSVLOCALITY)
   if (!strcmp(cfg->solver, MATSOLVERSPTRSVLOCALITY)) return cfg->subgraph_rows ? "-locr" : "-loc";
+#endif
+#if defined(MATSOLVERSPTRSVPINV)
+  if (!strcmp(cfg->solver, MATSOLVERSPTRSVPINV)) return cfg->pinv_fill ? "-pnvf" : "-pnv";
 #endif
   if (cfg->levels && !strcmp(cfg->levels, "alap")) return cfg->storage && !strcmp(cfg->storage, "warpell") ? "-sfae" : "-sfa";
   if (cfg->levels && !strcmp(cfg->levels, "natural")) return cfg->storage && !strcmp(cfg->storage, "warpell") ? "-sfne" : "-sfn";
@@ -177,6 +181,7 @@ static PetscErrorCode MakeFactor(Mat A, const Case *c, IS row, IS col, const Con
   if (cfg->levels) PetscCall(PetscOptionsSetValue(NULL, strcmp(cfg->levels, "natural") ? "-mat_sptrsv_levels" : "-mat_sptrsv_dispatch", cfg->levels));
   if (cfg->storage) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_storage", cfg->storage));
   if (cfg->subgraph_rows) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_subgraph_rows", cfg->subgraph_rows));
+  if (cfg->pinv_fill) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_pinv_fill", cfg->pinv_fill));
   PetscCall(MatGetFactor(A, cfg->solver ? cfg->solver : MATSOLVERSPTRSVLEVEL, MAT_FACTOR_ILU, F));
   PetscCall(MatILUFactorSymbolic(*F, A, row, col, &info));
   PetscCall(MatLUFactorNumeric(*F, A, &info));
@@ -192,6 +197,7 @@ static PetscErrorCode MakeFactor(Mat A, const Case *c, IS row, IS col, const Con
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_dispatch"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_subgraph_rows"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_pinv_fill"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -332,6 +338,7 @@ static PetscErrorCode RunCase(const Case *c, PetscInt ncfg, const Config *cfgs, 
     PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_dispatch"));
     PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
     PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_subgraph_rows"));
+    PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_pinv_fill"));
     if (c->type == GEN_FILE) {
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-26s %8" PetscInt_FMT " %9.0f  SKIP: factorization failed (error %d: %s)\n", c->name, n, (double)minfo.nz_used, (int)ierr, specific ? specific : (text ? text : "?")));
       nskip++;
@@ -682,6 +689,9 @@ int main(int argc, char **argv)
 #if defined(MATSOLVERSPTRSVLOCALITY)
   cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64"};
 #endif
+#if defined(MATSOLVERSPTRSVPINV)
+  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, "4"};
+#endif
   PetscCall(SpTrsvBackendCUDAGet(&cuda, &avail, &why));
   if (avail) {
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, NULL};
@@ -705,7 +715,13 @@ int main(int argc, char **argv)
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL};
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64"};
 #endif
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, the level, element, syncfree and locality paths, and host csc, host syncfree and host locality with host csr\n", why));
+#if defined(MATSOLVERSPTRSVPINV)
+    /* no fill (parts = pairs of levels on stencils: many launches, fused runs), and fill 4 (fewer, larger parts), graphs off and on */
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, "4"};
+#endif
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, the level, element, syncfree, locality and pinv paths, and host csc, host syncfree, host locality and host pinv with host csr\n", why));
   } else {
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend unavailable (%s): SKIPPING the CUDA comparisons; comparing host csc with host csr only\n", why));
   }
