@@ -21,9 +21,23 @@ ifeq ($(origin WITH_CUDA),undefined)
 endif
 NVCC ?= $(if $(wildcard $(CUDA_HOME)/bin/nvcc),$(CUDA_HOME)/bin/nvcc,nvcc)
 
+# The direct solvers of the LU / Cholesky factors (src/mat/factor/lu_superlu.c, chol_cholmod.c): SuperLU and CHOLMOD,
+# Debian's (libsuperlu-dev, libsuitesparse-dev), linked here whether or not PETSc links them itself (Debian's PETSc
+# does, the CUDA PETSc at /opt/petsc-cuda does not). DIRECT_DIR: a folder with include/{superlu,suitesparse}/ and
+# lib/ made by scripts/carry-direct-libs.sh (default .carry/directlibs when it exists, for the GPU machine, which has
+# no such packages). WITH_SUPERLU / WITH_CHOLMOD = 0 builds without one (its factor then says so: PETSC_ERR_SUP).
+DIRECT_DIR  ?= $(if $(wildcard .carry/directlibs/lib),$(abspath .carry/directlibs))
+SUPERLU_INC ?= $(if $(DIRECT_DIR),$(DIRECT_DIR)/include/superlu,/usr/include/superlu)
+CHOLMOD_INC ?= $(if $(DIRECT_DIR),$(DIRECT_DIR)/include/suitesparse,/usr/include/suitesparse)
+WITH_SUPERLU ?= $(if $(wildcard $(SUPERLU_INC)/slu_ddefs.h),1,0)
+WITH_CHOLMOD ?= $(if $(wildcard $(CHOLMOD_INC)/cholmod.h),1,0)
+DIRECT_DEFS := $(if $(filter 1,$(WITH_SUPERLU)),-DPETSC_SPTRSV_HAVE_SUPERLU=1 -I$(SUPERLU_INC)) $(if $(filter 1,$(WITH_CHOLMOD)),-DPETSC_SPTRSV_HAVE_CHOLMOD=1 -I$(CHOLMOD_INC))
+DIRECT_RPATH := -L$(DIRECT_DIR)/lib -Wl,-rpath,$(DIRECT_DIR)/lib -Wl,-rpath-link,$(DIRECT_DIR)/lib
+DIRECT_LIBS := $(if $(DIRECT_DIR),$(DIRECT_RPATH)) $(if $(filter 1,$(WITH_SUPERLU)),-lsuperlu) $(if $(filter 1,$(WITH_CHOLMOD)),-lcholmod)
+
 SPTRSV_LIB := lib/libpetscsptrsv.so
 SPTRSV_AR  := lib/libpetscsptrsv.a
-OBJDIR     := build/$(subst /,_,$(patsubst /%,%,$(PETSC_DIR)))-cuda$(WITH_CUDA)
+OBJDIR     := build/$(subst /,_,$(patsubst /%,%,$(PETSC_DIR)))-cuda$(WITH_CUDA)-direct$(WITH_SUPERLU)$(WITH_CHOLMOD)
 SRC_C      := $(sort $(shell find src -name '*.c'))
 SRC_CU     := $(if $(filter 1,$(WITH_CUDA)),$(sort $(shell find src/cuda -name '*.cu')))
 OBJS       := $(SRC_C:%.c=$(OBJDIR)/%.o) $(SRC_CU:%.cu=$(OBJDIR)/%.o)
@@ -36,10 +50,10 @@ ifeq ($(WITH_CUDA),1)
   CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcudart -lstdc++
 endif
 NVCC_FLAGS  := -O3 -std=c++17 -Xcompiler -fPIC,-Wall,-fvisibility=hidden -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) -gencode arch=compute_$(CUDA_ARCH),code=compute_$(CUDA_ARCH) -lineinfo
-LINK_LIBS   := $(PETSC_LIB)
+LINK_LIBS   := $(PETSC_LIB) $(DIRECT_LIBS)
 
 # relink when the selected build (CUDA or not, which PETSc) differs from the last one
-BUILD_ID := $(OBJDIR) $(PETSC_DIR)
+BUILD_ID := $(OBJDIR) $(PETSC_DIR) superlu$(WITH_SUPERLU) cholmod$(WITH_CHOLMOD) $(DIRECT_DIR)
 ifneq ($(shell cat build/.selected 2>/dev/null),$(BUILD_ID))
   $(shell mkdir -p build && echo '$(BUILD_ID)' > build/.selected)
   RELINK := relink-always
@@ -47,7 +61,7 @@ endif
 relink-always:
 
 lib: $(SPTRSV_LIB) $(SPTRSV_AR)
-	@echo "Built $(SPTRSV_LIB) and $(SPTRSV_AR) (WITH_CUDA=$(WITH_CUDA), PETSC_DIR=$(PETSC_DIR))"
+	@echo "Built $(SPTRSV_LIB) and $(SPTRSV_AR) (WITH_CUDA=$(WITH_CUDA), PETSC_DIR=$(PETSC_DIR), WITH_SUPERLU=$(WITH_SUPERLU), WITH_CHOLMOD=$(WITH_CHOLMOD)$(if $(DIRECT_DIR), from $(DIRECT_DIR)))"
 
 # the shared library exports the documented API only (PETSC_EXTERN); internal functions are PETSC_INTERN (hidden).
 # The static archive holds the same objects, for the programs that call internal functions (unit tests,
@@ -63,7 +77,7 @@ $(SPTRSV_AR): $(OBJS) $(RELINK)
 
 $(OBJDIR)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(PCC) $(PCC_FLAGS) $(WARN) -fvisibility=hidden -MMD -MP $(SPTRSV_CPP) -c $< -o $@
+	$(PCC) $(PCC_FLAGS) $(WARN) -fvisibility=hidden -MMD -MP $(SPTRSV_CPP) $(DIRECT_DEFS) -c $< -o $@
 
 $(OBJDIR)/%.o: %.cu
 	@mkdir -p $(dir $@)
@@ -126,12 +140,17 @@ tests/device/check_factor: tests/device/check_factor.c $(STENCIL_SRC) examples/c
 tests/device/check_multicolor: tests/device/check_multicolor.c $(STENCIL_SRC) $(SPTRSV_AR)
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< $(STENCIL_SRC) $(INTERNAL_LIBS)
 
+# one GPU per MPI rank (tests/device/check_multigpu.c): 2 GPUs in tests/device/run-multigpu.sh, the host mode (skips, and the
+# detection on synthetic PCI bus ids) in the test suite (tests/suites/mpi.sh); the public API only
+tests/device/check_multigpu: tests/device/check_multigpu.c $(SPTRSV_AR)
+	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $< $(INTERNAL_LIBS)
+
 # the hostile-input fuzz driver (tests/fuzz/): spoiled Matrix Market and PETSc binary files through every solver type and PC
 FUZZ_SRC := tests/fuzz/fuzz_input.c tests/fuzz/fuzz_consume.c tests/fuzz/fuzz_gen.c examples/common/mmload.c
 tests/fuzz/fuzz_input: $(FUZZ_SRC) tests/fuzz/fuzz.h tests/fuzz/fuzz_case.h examples/common/mmload.h $(SPTRSV_AR)
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ $(FUZZ_SRC) $(INTERNAL_LIBS)
 
-unit-tests: $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_analysis tests/device/check_multicolor tests/fuzz/fuzz_input
+unit-tests: $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_analysis tests/device/check_multicolor tests/device/check_multigpu tests/fuzz/fuzz_input
 
 check: lib examples unit-tests
 	@bash tests/run-tests.sh
@@ -154,6 +173,6 @@ else
 clean: sptrsv-clean
 endif
 sptrsv-clean:
-	rm -rf build lib $(EXAMPLES) $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_multicolor tests/fuzz/fuzz_input tests/out
+	rm -rf build lib $(EXAMPLES) $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_multicolor tests/device/check_multigpu tests/fuzz/fuzz_input tests/out
 
 .PHONY: relink-always lib examples unit-tests check demo install sptrsv-clean

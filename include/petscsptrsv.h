@@ -83,6 +83,23 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode MatSpTrsvGetStats(Mat, SpTrsvStats *, SpTrsvStats *);
 PETSC_EXTERN PetscErrorCode MatSpTrsvGetBackend(Mat, const char **);
 
+/*S
+   SpTrsvDeviceInfo - the GPU an object of the plugin (a factor Mat, a PC gs) runs on: the object's own record, made
+   when it was set up on the CUDA backend (the device PETSc chose for the process: -device_select_cuda, by default
+   rank % number of devices), and a check of its device buffers (cudaPointerGetAttributes)
+
+   Level: intermediate
+S*/
+typedef struct {
+  PetscInt id;        /* CUDA device number in this process (as CUDA_VISIBLE_DEVICES numbers them); -1: host backend */
+  char     pci[32];   /* PCI bus id of that device (domain:bus:device.function), one name for one GPU in every process of a node */
+  char     name[256]; /* its name ("" on the host) */
+  PetscInt ndevices;  /* CUDA devices this process sees (0 on the host backend) */
+  PetscInt nbuffers;  /* device buffers of the object checked with cudaPointerGetAttributes */
+  PetscInt nforeign;  /* of them, how many are not device memory of device id (0 unless something is wrong) */
+} SpTrsvDeviceInfo;
+PETSC_EXTERN PetscErrorCode MatSpTrsvGetDeviceInfo(Mat, SpTrsvDeviceInfo *);
+
 /* ---- PC gs: Gauss-Seidel / SOR sweeps on the GPU ------------------------------------------------ */
 #define PCGS "gs"
 
@@ -123,6 +140,7 @@ PETSC_EXTERN PetscErrorCode PCGSSetOmega(PC, PetscReal);
 PETSC_EXTERN PetscErrorCode PCGSSetIterations(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCGSSetOrdering(PC, PCGSOrdering);
 PETSC_EXTERN PetscErrorCode PCGSSetScheduler(PC, const char[]); /* a path that runs sweeps ("level", "element") or "auto" */
+PETSC_EXTERN PetscErrorCode PCGSGetDeviceInfo(PC, SpTrsvDeviceInfo *); /* after PCSetUp() */
 PETSC_EXTERN PetscErrorCode PCCreate_GS(PC);
 
 /* ---- PC isai: incomplete sparse approximate inverse preconditioning ----------------------------- */

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-PKGS=(petsc-dev slepc-dev openmpi-bin libopenmpi-dev zlib1g-dev make gcc python3 gzip)
+PKGS=(petsc-dev slepc-dev openmpi-bin libopenmpi-dev zlib1g-dev make gcc python3 gzip libsuperlu-dev libsuitesparse-dev)
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 

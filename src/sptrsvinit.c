@@ -2,6 +2,7 @@
 #include <sptrsv/factormat.h>
 
 PetscLogEvent    SPTRSV_Symbolic, SPTRSV_FactorSym, SPTRSV_NumericSetUp, SPTRSV_Analysis, SPTRSV_Upload, SPTRSV_Numeric, SPTRSV_Solve, SPTRSV_GSSetup, SPTRSV_GSApply, SPTRSV_ISAISetup, SPTRSV_ISAIApply;
+PetscLogEvent    SPTRSV_LUNumeric, SPTRSV_CholNumeric, SPTRSV_DirectConvert; /* direct.h */
 static PetscBool SpTrsvPackageInitialized = PETSC_FALSE;
 
 /*@C
@@ -43,6 +44,9 @@ PetscErrorCode SpTrsvInitializePackage(void)
   PetscCall(PetscLogEventRegister("SpTrsvUpload", classid, &SPTRSV_Upload));
   PetscCall(PetscLogEventRegister("SpTrsvNumeric", classid, &SPTRSV_Numeric));
   PetscCall(PetscLogEventRegister("SpTrsvSolve", classid, &SPTRSV_Solve));
+  PetscCall(PetscLogEventRegister("SpTrsvLUNumeric", classid, &SPTRSV_LUNumeric));
+  PetscCall(PetscLogEventRegister("SpTrsvCholNumeric", classid, &SPTRSV_CholNumeric));
+  PetscCall(PetscLogEventRegister("SpTrsvDirectConv", classid, &SPTRSV_DirectConvert));
   PetscCall(PetscLogEventRegister("SpTrsvGSSetup", classid, &SPTRSV_GSSetup));
   PetscCall(PetscLogEventRegister("SpTrsvGSApply", classid, &SPTRSV_GSApply));
   PetscCall(PetscLogEventRegister("SpTrsvISAISetup", classid, &SPTRSV_ISAISetup));

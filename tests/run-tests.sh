@@ -493,6 +493,8 @@ run_test ex2/locality-ilu1-rows64 with_solver sptrsv_locality compare_case 1 ex2
 run_test ex2/locality-icc0-rows200 with_solver sptrsv_locality compare_case 1 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type icc -ksp_monitor" "$LOC_ROWS 200"
 run_test ex2/locality-bicg-transpose-rows300 with_solver sptrsv_locality compare_case 1 ex2 "-m 40 -n 40 -ksp_type bicg -pc_type ilu -ksp_monitor" "$LOC_ROWS 300"
 run_test ex2/locality-bjacobi-np2 with_solver sptrsv_locality compare_case 2 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -ksp_monitor" "-sub_mat_sptrsv_subgraph_rows 500" sub_
+run_test ex2/locality-regions-ilu0-rows64 with_solver sptrsv_locality compare_case 1 ex2 "$EX2" "-mat_sptrsv_locality_partition regions $LOC_ROWS 64"
+run_test ex2/locality-regions-bicg-transpose with_solver sptrsv_locality compare_case 1 ex2 "-m 40 -n 40 -ksp_type bicg -pc_type ilu -ksp_monitor" "-mat_sptrsv_locality_partition regions $LOC_ROWS 50"
 run_test ex2/locality-ilu1-rcm-rows1 with_solver sptrsv_locality compare_case 1 ex2 "-m 30 -n 30 -ksp_type gmres -pc_type ilu -pc_factor_levels 1 -pc_factor_mat_ordering_type rcm -ksp_monitor" "$LOC_ROWS 1"
 run_test ex45/locality-grid17-rows256 with_solver sptrsv_locality compare_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type ilu -ksp_monitor" "$LOC_ROWS 256"
 run_test ex19/locality-newton-ilu0-rows100 with_solver sptrsv_locality compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -mat_no_inode -snes_monitor -ksp_monitor" "$LOC_ROWS 100"
@@ -521,6 +523,9 @@ run_test matrices/auto-olm1000-ilu0-rule with_solver sptrsv mm_compare olm1000 "
 # f, g. PC gs (tests/suites/gs.sh)
 . "$ROOT/tests/suites/gs.sh"
 
+# i. LU (SuperLU) and Cholesky (CHOLMOD) factors through every path (tests/suites/lu.sh)
+. "$ROOT/tests/suites/lu.sh"
+
 OURS="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv_level"
 run_test view/bad-option-sub-prefix ours_fails ex2 "-m 10 -n 10 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_level -sub_mat_sptrsv_fuse_passes 0" "-sub_mat_sptrsv_fuse_passes must be >= 1"
 run_test view/ksp-view ours_grep ex2 "$OURS -ksp_view" "sptrsv_level" "[0-9]+ levels" "rows per level"
@@ -537,8 +542,10 @@ run_test view/syncfree-help ours_grep ex2 "$SF -help" "-mat_sptrsv_levels <now a
 run_test view/syncfree-csc-error ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_syncfree -sub_mat_sptrsv_format csc" "sptrsv_syncfree reads rows only: -sub_mat_sptrsv_format csc is not supported"
 run_test view/syncfree-bad-levels ours_fails ex2 "$SF -mat_sptrsv_levels late" "-mat_sptrsv_levels.*late"
 LOC="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv_locality"
-run_test view/locality-ksp-view ours_grep ex2 "$LOC -mat_sptrsv_subgraph_rows 100 -ksp_view" "schedule locality" "locality: [0-9]+ sub-graphs of at most 100 rows \(largest [0-9]+\), [0-9]+ sub-graph levels" "slots [0-9]+ \(at most [0-9]+ in a sub-graph, at most [0-9]+ rows in a slot\); entries internal [0-9.]+%, external [0-9.]+%" "partition: [0-9]+ components" "CUDA block: [0-9]+ threads, [0-9]+ lanes per row, [0-9]+ bytes of shared memory"
-run_test view/locality-help ours_grep ex2 "$LOC -help" "-mat_sptrsv_subgraph_rows <(now )?0" "-mat_sptrsv_graph"
+run_test view/locality-ksp-view ours_grep ex2 "$LOC -mat_sptrsv_subgraph_rows 100 -ksp_view" "schedule locality" "locality: [0-9]+ sub-graphs of at most 100 rows \(largest [0-9]+\), [0-9]+ sub-graph levels" "slots [0-9]+ \(at most [0-9]+ in a sub-graph, at most [0-9]+ rows in a slot\); entries internal [0-9.]+%, external [0-9.]+%" "partition: [0-9]+ components" "CUDA block: [0-9]+ threads, [0-9]+ lanes per row, [0-9]+ bytes of shared memory" "partitioner: (paper|regions) \(-mat_sptrsv_locality_partition auto\)" "  paper: [0-9]+ launches, sub-graphs per launch mean [0-9.]+ max [0-9]+, slots per sub-graph mean [0-9.]+, [0-9]+ slots on the critical path" "  regions: [0-9]+ launches" "  region rows tried \(predicted us\): [0-9]+: "
+run_test view/locality-regions-ksp-view ours_grep ex2 "$LOC -mat_sptrsv_locality_partition regions -mat_sptrsv_subgraph_rows 100 -ksp_view" "partition: [0-9]+ components, regions of at most [0-9]+ rows: [0-9]+ regions, [0-9]+ components cut between regions" "partitioner: regions \(-mat_sptrsv_locality_partition regions\)" "sub-graphs of at most 100 rows"
+run_test view/locality-bad-partition ours_fails ex2 "$LOC -mat_sptrsv_locality_partition bogus" "mat_sptrsv_locality_partition"
+run_test view/locality-help ours_grep ex2 "$LOC -help" "-mat_sptrsv_subgraph_rows <(now )?0" "-mat_sptrsv_graph" "-mat_sptrsv_locality_partition <(now )?auto" "-mat_sptrsv_locality_sms <(now )?132"
 run_test view/locality-csc-error ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_locality -sub_mat_sptrsv_format csc" "sptrsv_locality reads rows only: -sub_mat_sptrsv_format csc is not supported"
 run_test view/locality-bad-rows ours_fails ex2 "$LOC -mat_sptrsv_subgraph_rows -3" "-mat_sptrsv_subgraph_rows must be >= 0"
 AUTO="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv -mat_sptrsv_backend host"
@@ -662,6 +669,9 @@ run_test bad/empty-n0-icc mm_both_pass "-builtin empty" "^Reason [A-Z_]+ iterati
 
 # g. PC isai (tests/suites/isai.sh)
 . "$ROOT/tests/suites/isai.sh"
+
+# i. several ranks: bjacobi/asm sub-solvers and PC gs on 2 ranks, the one-GPU-per-rank check (tests/suites/mpi.sh)
+. "$ROOT/tests/suites/mpi.sh"
 
 # the demo script
 run_test demo/demo.sh bash examples/demo.sh

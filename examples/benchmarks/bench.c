@@ -21,9 +21,15 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
                            "  -bw_mib <1024>     size of that copy in MiB (read + write bytes are counted)\n"
                            "  -petsc_cusparse <true>  also time MatSolve of PETSc's own cusparse ILU(0) (needs a CUDA PETSc)\n"
                            "  -bench_matsolve_type <sptrsv_level>  MatSolverType of the factor timed through MatSolve (rows matsolve-sptrsv*;\n"
-                           "                     another type names them matsolve-TYPE*; sptrsv (the automatic choice, printed): matsolve-sptrsv_auto*)\n\n";
+                           "                     another type names them matsolve-TYPE*; sptrsv (the automatic choice, printed): matsolve-sptrsv_auto*)\n"
+                           "  -bench_locality <auto,paper,regions>  the locality path once per partitioner (-mat_sptrsv_locality_partition),\n"
+                           "                     CUDA graph only; auto keeps the default name locality-csr-graph, the others locality-csr-graph-NAME\n"
+                           "  -bench_locality_estimate  only print the locality cost model's figures of L and U for both partitioners\n"
+                           "                     (host analysis, no solves; lines locality-estimate ...) and exit\n\n";
 
 #include "bench.h"
+#include <sptrsv/paths/locality.h> /* -bench_locality_estimate: the partitioners and their cost model */
+#include <sptrsv/paths/level.h>    /* SpTrsvLanesPerRow */
 
 /* ---- solves through the private API --------------------------------------------------------------- */
 
@@ -126,7 +132,7 @@ static PetscErrorCode RunHostReference(Bench *B, SpTrsvFactor fac)
 typedef struct {
   SpTrsvFormat format;
   char         suffix[40];
-  char         opt[4][2][24]; /* global options set for the setup (empty name: end) */
+  char         opt[4][2][32]; /* global options set for the setup (empty name: end) */
 } KernelVariant;
 
 static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *nv)
@@ -158,6 +164,21 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscStrcmp(path->name, "syncfree", &sf));
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bench_locality", list, &nlist, &flg));
+  if (flg && !strcmp(path->name, "locality")) { /* one CUDA-graph variant per partitioner */
+    for (PetscInt k = 0; k < nlist && n < 16; k++, n++) {
+      v[n].format = SPTRSV_FORMAT_CSR;
+      PetscCall(PetscSNPrintf(v[n].suffix, sizeof(v[n].suffix), strcmp(list[k], "auto") ? "csr-graph-%s" : "csr-graph", list[k]));
+      PetscCall(PetscStrncpy(v[n].opt[0][0], "-mat_sptrsv_graph", sizeof(v[n].opt[0][0])));
+      PetscCall(PetscStrncpy(v[n].opt[0][1], "1", sizeof(v[n].opt[0][1])));
+      PetscCall(PetscStrncpy(v[n].opt[1][0], "-mat_sptrsv_locality_partition", sizeof(v[n].opt[1][0])));
+      PetscCall(PetscStrncpy(v[n].opt[1][1], list[k], sizeof(v[n].opt[1][1])));
+    }
+    for (PetscInt k = 0; k < nlist; k++) PetscCall(PetscFree(list[k]));
+    *nv = n;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  nlist = 16;
   if (!sf) {
     for (PetscInt f = 0; f < (path->csc ? 2 : 1); f++)
       for (PetscInt g = 0; g < 2; g++) {
@@ -437,13 +458,44 @@ static PetscErrorCode Report(Bench *B)
 
 /* ---- main ---------------------------------------------------------------------------------------- */
 
+/* -bench_locality_estimate: the locality cost model's figures (src/mat/analysis/partition_model.c) of L and U, the
+   paper's partition and the regions with their best R, from the host analysis alone */
+static PetscErrorCode LocalityEstimates(Bench *B, SpTrsvFactor fac)
+{
+  SpTrsvSolverOptions opts;
+
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvSolverOptionsDefault(&opts));
+  for (PetscInt k = 0; k < 2; k++) {
+    SpTrsvOp             op;
+    SpTrsvLocalityDevice dev;
+    PetscCall(SpTrsvTriGetOp(k ? fac->U : fac->L, PETSC_FALSE, &op));
+    dev.sms   = opts.locality_sms;
+    dev.lanes = SpTrsvLanesPerRow(op.n ? (PetscReal)op.nnz / op.n : 0);
+    for (PetscInt p = SPTRSV_LOCALITY_PARTITION_PAPER; p <= SPTRSV_LOCALITY_PARTITION_REGIONS; p++) {
+      SpTrsvPartition        part;
+      SpTrsvLocalityChoice   ch;
+      const PetscInt         nmax = opts.subgraph_rows > 0 ? opts.subgraph_rows : (PetscInt)(SPTRSV_LOCALITY_SMEM_BYTES / sizeof(PetscScalar));
+      PetscLogDouble         t0, t1;
+      const SpTrsvLocalityEstimate *e;
+      PetscCall(PetscTime(&t0));
+      PetscCall(SpTrsvPartitionChoose(op.n, op.ri, op.rj, nmax, (SpTrsvLocalityPartitioner)p, &dev, &part, &ch));
+      PetscCall(PetscTime(&t1));
+      e = p == SPTRSV_LOCALITY_PARTITION_PAPER ? &ch.paper : &ch.regions;
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "locality-estimate %s %s %s: R %" PetscInt_FMT ", launches %" PetscInt_FMT ", sub-graphs %" PetscInt_FMT " (per launch mean %.1f max %" PetscInt_FMT "), slots per sub-graph mean %.1f, critical slots %" PetscInt_FMT ", largest %" PetscInt_FMT " rows, external %.1f%%, predicted %.1f us, analysis %.0f ms\n", B->label, k ? "U" : "L", SpTrsvLocalityPartitioners[p], part.region_rows, e->launches, e->nsub, (double)e->mean_subs, e->max_subs, (double)e->mean_slots, e->crit_slots, e->max_rows, 100.0 * (double)e->ext_frac, (double)e->predicted_us, 1e3 * (t1 - t0)));
+      PetscCall(SpTrsvPartitionDestroy(&part));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Bench                   B;
   Mat                     A, F;
   IS                      row, col;
   MatFactorInfo           info;
-  PetscBool               petsc_cusparse = PETSC_TRUE, gpu = PETSC_FALSE, file = PETSC_FALSE;
+  PetscBool               petsc_cusparse = PETSC_TRUE, gpu = PETSC_FALSE, file = PETSC_FALSE, estimate = PETSC_FALSE;
   char                    mstype[64] = MATSOLVERSPTRSVLEVEL;
   const SpTrsvBackendOps *cuda = NULL;
   const char             *why = "";
@@ -502,6 +554,16 @@ int main(int argc, char **argv)
   PetscCheck(!fac->rperm && !fac->cperm, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected the natural ordering (no permutations)");
   B.nnzL = fac->L->i[B.n];
   B.nnzU = fac->U->i[B.n];
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-bench_locality_estimate", &estimate));
+  if (estimate) {
+    PetscCall(LocalityEstimates(&B, fac));
+    PetscCall(ISDestroy(&row));
+    PetscCall(ISDestroy(&col));
+    PetscCall(MatDestroy(&F));
+    PetscCall(MatDestroy(&A));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
 
   /* right-hand side in [-1, 1] (xorshift, the same on every machine), the host reference solutions */
   PetscCall(PetscMalloc4(B.n, &B.b, B.n, &B.yref, B.n, &B.xref, B.n, &B.hbuf));

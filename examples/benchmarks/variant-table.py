@@ -3,10 +3,12 @@
 chosen variants, one row per matrix, with the geometric mean and the count of matrices where each variant is faster
 than cuSPARSE.
 
-  python3 examples/benchmarks/variant-table.py CSV [--kind LU] [--variants A,B,...] [--prefix element-]
+  python3 examples/benchmarks/variant-table.py CSV [--kind LU] [--variants A,B,...] [--prefix element-] [--bound]
 
 --variants: the columns (default: every variant whose name starts with --prefix, cuSPARSE and the host reference
-excluded). Rows keep the CSV's order. A missing measurement is '-'.
+excluded). Rows keep the CSV's order. A missing measurement is '-'. --bound adds, in each cell, the fraction of the
+memory-bandwidth bound the variant reached (the CSV's bound_pct: bytes moved per solve / measured stream bandwidth,
+over the solve time).
 """
 import argparse
 import csv
@@ -19,15 +21,18 @@ def main():
     ap.add_argument("--kind", default="LU")
     ap.add_argument("--variants", default="")
     ap.add_argument("--prefix", default="")
+    ap.add_argument("--bound", action="store_true")
     a = ap.parse_args()
     rows = [r for r in csv.DictReader(open(a.csv, newline="")) if r["kind"] == a.kind]
-    table, labels = {}, []
+    table, bound, labels = {}, {}, []
     for r in rows:
         if r["label"] not in table:
             table[r["label"]] = {}
             labels.append(r["label"])
         if r["vs_cusparse"]:
             table[r["label"]][r["variant"]] = float(r["vs_cusparse"])
+        if r.get("bound_pct"):
+            bound[(r["label"], r["variant"])] = float(r["bound_pct"])
     if a.variants:
         cols = a.variants.split(",")
     else:
@@ -44,12 +49,16 @@ def main():
             if v:
                 logs[c].append(math.log(v))
                 wins[c] += v > 1.0
-                cells.append("%.2fx" % v)
+                b = bound.get((lab, c)) if a.bound else None
+                cells.append("%.2fx" % v + (" (%.1f%%)" % b if b is not None else ""))
             else:
                 cells.append("-")
         print("| %s | %s |" % (lab, " | ".join(cells)))
     print("| geometric mean | " + " | ".join(("%.2fx" % math.exp(sum(logs[c]) / len(logs[c]))) if logs[c] else "-" for c in cols) + " |")
     print("| faster than cuSPARSE | " + " | ".join("%d of %d" % (wins[c], len(logs[c])) for c in cols) + " |")
+    if a.bound:
+        print()
+        print("Cells: speed-up over cuSPARSE SpSV (fraction of the memory-bandwidth bound reached).")
 
 
 if __name__ == "__main__":

@@ -38,6 +38,18 @@ SPTRSV_INTERN const SpTrsvBackendOps SpTrsvBackendHost;
 SPTRSV_INTERN PetscErrorCode         SpTrsvBackendCUDAGet(const SpTrsvBackendOps **, PetscBool *, const char **);
 SPTRSV_INTERN PetscErrorCode         SpTrsvBackendCUDAGetStream(void *); /* CUDA builds: *(cudaStream_t *) = the stream the solves use */
 SPTRSV_INTERN PetscErrorCode         SpTrsvBackendCUDAGetDeviceName(char *, size_t); /* the current device's name ("" without one) */
+/*
+   One GPU per process: the CUDA backend runs on one device, the one PETSc chose for the process (a CUDA PETSc:
+   its default device, -device_select_cuda, by default rank % devices; without: the same rule, applied by the
+   plugin), set current before the backend allocates, creates a stream or launches anything. Objects record it
+   (SpTrsvStaging.device) and check it is still current when they run.
+*/
+SPTRSV_INTERN PetscErrorCode SpTrsvBackendCUDAGetDevice(SpTrsvDeviceInfo *); /* the backend's device (id, PCI bus id, name, devices seen); buffers 0 */
+SPTRSV_INTERN PetscErrorCode SpTrsvBackendCUDACheckCurrent(const SpTrsvDeviceInfo *); /* error unless the current device is that one */
+/* count the device buffers (NULL entries skipped) that are not device memory of info->id: adds to info->nbuffers, nforeign */
+SPTRSV_INTERN PetscErrorCode SpTrsvBackendCUDACheckBuffers(SpTrsvDeviceInfo *, PetscInt, const void *const *);
+/* the device arrays of a solver's CUDA executor (at most max of them; NULL entries possible) */
+SPTRSV_INTERN PetscErrorCode SpTrsvSolverGetDeviceBuffers(SpTrsvSolver, PetscInt, const void **, PetscInt *);
 /* what decides the CUDA variant of a caller whose GPU code is not (only) the plugin's CUDA backend (PC isai's
    apply runs PETSc's cuSPARSE matrices): whether it can run, whether auto takes it, and why (for the messages) */
 typedef struct {
@@ -63,12 +75,16 @@ typedef struct {
   PetscInt                n;
   PetscScalar            *stage_b, *stage_x; /* NULL on the host backend */
   PetscBool               copies;            /* some vector had to be copied (shown by -ksp_view) */
+  SpTrsvDeviceInfo        device;            /* the GPU the object runs on (id -1 on the host), checked at every apply */
 } SpTrsvStaging;
 
 typedef PetscErrorCode (*SpTrsvStagedOp)(void *, const PetscScalar *, PetscScalar *, PetscLogDouble *); /* ctx, b, x, flops */
 SPTRSV_INTERN PetscErrorCode SpTrsvStagingCreate(const SpTrsvBackendOps *, PetscInt, SpTrsvStaging *);
 SPTRSV_INTERN PetscErrorCode SpTrsvStagingApply(SpTrsvStaging *, Vec, Vec, PetscBool, SpTrsvStagedOp, void *);
 SPTRSV_INTERN PetscErrorCode SpTrsvStagingDestroy(SpTrsvStaging *);
+SPTRSV_INTERN PetscErrorCode SpTrsvStagingView(const SpTrsvStaging *, PetscViewer); /* the device line of -ksp_view (none on the host) */
+/* the object's device record, its staging buffers and n more device buffers (NULL entries skipped) checked */
+SPTRSV_INTERN PetscErrorCode SpTrsvStagingGetDeviceInfo(const SpTrsvStaging *, PetscInt, const void *const *, SpTrsvDeviceInfo *);
 
 /*
    SpTrsvSolver: one oriented triangle op(T) bound to a format, a plan and a backend.

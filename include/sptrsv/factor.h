@@ -6,7 +6,8 @@
 /*
    P A Q^T ~ L U with L unit lower triangular and U upper triangular (explicit, inverted diagonal).
    ICC(k) computes A ~ Ut^T D Ut and stores L = Ut^T (unit) and U = D Ut, so every factor solves the
-   same way:  x = Q^T U^{-1} L^{-1} P b.
+   same way:  x = Q^T U^{-1} L^{-1} P b. The complete LU (SuperLU) is stored as ILU, the complete Cholesky (CHOLMOD's
+   Lc Lc^T, rescaled to Lu D Lu^T) as ICC (src/mat/factor/lu_superlu.c, chol_cholmod.c).
 
    Permutations (NULL = identity): row k of the factored matrix is row rperm[k] of A; column k of the
    factored matrix is column cperm[k] of A. So (P b)_k = b[rperm[k]] and x[cperm[k]] = z_k.
@@ -14,7 +15,8 @@
 typedef struct _n_SpTrsvFactor *SpTrsvFactor;
 typedef struct _n_SpTrsvILUDevice *SpTrsvILUDevice; /* the GPU numeric phase of ILU (src/mat/factor/ilu_device.c) */
 struct _n_SpTrsvFactor {
-  MatFactorType ftype; /* MAT_FACTOR_ILU or MAT_FACTOR_ICC */
+  MatFactorType ftype; /* MAT_FACTOR_ILU, MAT_FACTOR_ICC, or the complete MAT_FACTOR_LU / MAT_FACTOR_CHOLESKY of a
+                          direct solver (direct.h: stored as ILU / ICC are, with the library's state in sym) */
   PetscInt      n;
   PetscInt      levels; /* levels of fill used */
   SpTrsvTri     L, U;

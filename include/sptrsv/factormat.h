@@ -2,6 +2,7 @@
 #pragma once
 #include <sptrsv/backend.h>
 #include <sptrsv/factor.h>
+#include <sptrsv/direct.h>
 #include <sptrsv/auto.h>
 #include <petsc/private/matimpl.h>
 
@@ -25,6 +26,7 @@ typedef struct {
   PetscBool               factor_device;   /* -mat_sptrsv_factor_device: ILU's numeric phase on the GPU when the solves run there */
   PetscBool               numeric_device;  /* it does (decided at the symbolic phase) */
   char                    numeric_note[256]; /* where the numeric phase runs and why, for -ksp_view */
+  SpTrsvDirectOptions     direct;            /* LU / Cholesky: the direct solver's options (direct.h) */
 } Mat_SpTrsv;
 
 SPTRSV_INTERN PetscErrorCode MatGetFactor_SpTrsv(Mat, MatFactorType, SpTrsvPath, Mat *);

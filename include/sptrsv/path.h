@@ -28,6 +28,8 @@ typedef struct {
   PetscInt  relabel;     /* syncfree, CUDA: the published solution indexed by dispatch position (1), by row (0), or chosen by the analysis (SPTRSV_RELABEL_AUTO) (-mat_sptrsv_relabel) */
   PetscBool analysis_device; /* syncfree, CUDA: build the schedule on the GPU (-mat_sptrsv_analysis device); ignored by other backends */
   PetscInt  subgraph_rows;   /* locality: rows per sub-graph at most (-mat_sptrsv_subgraph_rows; 0: what a block's shared memory holds) */
+  PetscInt  locality_partition; /* locality: SpTrsvLocalityPartitioner, auto (0), paper (1) or regions (2) (-mat_sptrsv_locality_partition) */
+  PetscInt  locality_sms;       /* locality: multiprocessors the cost model fills (-mat_sptrsv_locality_sms; 132, the H100's) */
   PetscInt  pinv_parts;      /* pinv: SpTrsvPinvParts, parts made of whole (group) levels or of rows (-mat_sptrsv_pinv_parts levels|greedy) */
   PetscReal pinv_fill;       /* pinv: a part's inverse-applied block holds at most this many times the substitution's entries (-mat_sptrsv_pinv_fill; 1: no fill) */
   PetscReal pinv_tol;        /* pinv: backward error above which the solves fall back (-mat_sptrsv_pinv_tol) */

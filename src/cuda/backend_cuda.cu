@@ -7,6 +7,10 @@
      level) and of the pattern in the orientation the format reads (CSR: rows of op(T); CSC: columns),
      and the values; update_values (numeric refactorization) re-uploads the values only, into the same
      buffers. All device memory is allocated at setup or by vec_alloc/perm_create, never in a solve.
+   - Device: one per process (one GPU per MPI rank), chosen once before anything touches a GPU: a CUDA PETSc's device
+     of the rank (-device_select_cuda, by default rank % devices), else the same rule applied here; made current,
+     recorded (SpTrsvDeviceInfo, copied into every object's staging) and checked to be current when an object runs
+     and when the plugin's own streams are used (SpTrsvBackendCUDACheckCurrent).
    - Stream: with a PETSc built with CUDA, the stream of PETSc's current device context (the one its
      CUDA vectors use), looked up per call; otherwise one non-blocking stream of our own, created once.
      A solve only enqueues work: no synchronisation, no allocation. The one synchronisation is in the
@@ -37,6 +41,8 @@ static PetscBool    sptrsv_cuda_checked = PETSC_FALSE, sptrsv_cuda_avail = PETSC
 static char         sptrsv_cuda_why[256];
 static cudaStream_t sptrsv_own_stream = NULL, sptrsv_capture_stream = NULL;
 static PetscBool    sptrsv_finalize_registered = PETSC_FALSE;
+/* the process's device (one GPU per MPI rank): chosen by SpTrsvCUDACheckDevice() before anything touches a device */
+static SpTrsvDeviceInfo sptrsv_cuda_device = {-1, "", "", 0, 0, 0};
 
 static PetscErrorCode SpTrsvCUDAFinalize(void)
 {
@@ -49,9 +55,26 @@ static PetscErrorCode SpTrsvCUDAFinalize(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  SpTrsvBackendCUDACheckCurrent - the current device must be the one an object was set up on (info->id): a CUDA
+  stream, a buffer or a captured graph belongs to one device, and a process that changed its device (cudaSetDevice
+  between the setup and a solve) would run this rank's work on another rank's GPU, or fail there
+*/
+PetscErrorCode SpTrsvBackendCUDACheckCurrent(const SpTrsvDeviceInfo *info)
+{
+  int cur = -1;
+
+  PetscFunctionBegin;
+  SpTrsvCUDACall(cudaGetDevice(&cur));
+  PetscCheck(cur == info->id, PETSC_COMM_SELF, PETSC_ERR_GPU, "petsc-sptrsv: this object was set up on CUDA device %" PetscInt_FMT " (PCI %s), but the current device is %d: one GPU per process, chosen by PETSc (-device_select_cuda); do not change the device after the setup", info->id, info->pci, cur);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SpTrsvCUDACreateStream(cudaStream_t *s)
 {
   PetscFunctionBegin;
+  /* the plugin's own streams are made on (and belong to) the process's device */
+  if (sptrsv_cuda_device.id >= 0) PetscCall(SpTrsvBackendCUDACheckCurrent(&sptrsv_cuda_device));
   if (!*s) {
     SpTrsvCUDACall(cudaStreamCreateWithFlags(s, cudaStreamNonBlocking));
     if (!sptrsv_finalize_registered) {
@@ -301,6 +324,80 @@ static const SpTrsvBackendOps SpTrsvBackendCUDA = {
   "cuda", PETSC_MEMTYPE_CUDA, SPTRSV_EXEC_CUDA, SpTrsvCUDAVecAlloc, SpTrsvCUDAVecFree, SpTrsvCUDAPermCreate, SpTrsvCUDAPermDestroy, SpTrsvCUDAGather, SpTrsvCUDAScatter, SpTrsvCUDACopy, SpTrsvCUDAPointwiseMult, SpTrsvCUDASetValues, SpTrsvCUDAVecGet, SpTrsvCUDAVecRestore, SpTrsvCUDAVecInPlace,
 };
 
+/*
+  SpTrsvCUDASelectDevice - the device of this process, made current: a CUDA PETSc's (PetscDeviceInitialize() picks and
+  sets it: -device_select_cuda, by default rank % ndev on PETSC_COMM_WORLD; the device of the current PetscDeviceContext
+  when that is a CUDA one); without a CUDA PETSc the same rule applied here (-device_select_cuda or -device_select, else
+  rank % ndev), since nothing else would choose and every rank would run on device 0
+*/
+static PetscErrorCode SpTrsvCUDASelectDevice(int ndev, int *dev)
+{
+  int cur = -1;
+
+  PetscFunctionBegin;
+#if defined(PETSC_HAVE_CUDA)
+  PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
+  #if PETSC_VERSION_GE(3, 19, 0)
+  {
+    PetscDeviceContext dctx;
+    PetscDeviceType    dtype;
+    PetscDevice        pdev;
+    PetscInt           id;
+
+    PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+    PetscCall(PetscDeviceContextGetDeviceType(dctx, &dtype));
+    if (dtype == PETSC_DEVICE_CUDA) {
+      PetscCall(PetscDeviceContextGetDevice(dctx, &pdev));
+      PetscCall(PetscDeviceGetDeviceId(pdev, &id));
+    } else {
+      PetscCall(PetscDeviceCreate(PETSC_DEVICE_CUDA, PETSC_DECIDE, &pdev)); /* the default CUDA device */
+      PetscCall(PetscDeviceGetDeviceId(pdev, &id));
+      PetscCall(PetscDeviceDestroy(&pdev));
+    }
+    *dev = (int)id;
+  }
+  #else
+  SpTrsvCUDACall(cudaGetDevice(dev)); /* set by PetscDeviceInitialize() */
+  #endif
+#else
+  {
+    PetscInt    sel = -1;
+    PetscBool   flg = PETSC_FALSE;
+    PetscMPIInt rank;
+
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-device_select_cuda", &sel, &flg));
+    if (!flg) PetscCall(PetscOptionsGetInt(NULL, NULL, "-device_select", &sel, &flg));
+    if (flg && sel >= 0) {
+      PetscCheck(sel < ndev, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-device_select_cuda %" PetscInt_FMT ": this process sees %d CUDA devices", sel, ndev);
+      *dev = (int)sel;
+    } else {
+      PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+      *dev = (int)(rank % ndev);
+    }
+  }
+#endif
+  PetscCheck(*dev >= 0 && *dev < ndev, PETSC_COMM_SELF, PETSC_ERR_GPU, "CUDA device %d chosen, but this process sees %d devices", *dev, ndev);
+  SpTrsvCUDACall(cudaGetDevice(&cur));
+  if (cur != *dev) SpTrsvCUDACall(cudaSetDevice(*dev));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the record every object of the backend copies: device number, PCI bus id, name, devices seen */
+static PetscErrorCode SpTrsvCUDARecordDevice(int dev, int ndev)
+{
+  struct cudaDeviceProp prop;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&sptrsv_cuda_device, sizeof(sptrsv_cuda_device)));
+  sptrsv_cuda_device.id       = dev;
+  sptrsv_cuda_device.ndevices = ndev;
+  SpTrsvCUDACall(cudaDeviceGetPCIBusId(sptrsv_cuda_device.pci, (int)sizeof(sptrsv_cuda_device.pci), dev));
+  SpTrsvCUDACall(cudaGetDeviceProperties(&prop, dev));
+  PetscCall(PetscStrncpy(sptrsv_cuda_device.name, prop.name, sizeof(sptrsv_cuda_device.name)));
+  PetscCall(PetscInfo(NULL, "petsc-sptrsv: CUDA device %d of %d (PCI %s, %s)\n", dev, ndev, sptrsv_cuda_device.pci, sptrsv_cuda_device.name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* is there a device this build can run on? Asked once; never an error (no driver = not available) */
 static PetscErrorCode SpTrsvCUDACheckDevice(void)
 {
@@ -326,20 +423,21 @@ static PetscErrorCode SpTrsvCUDACheckDevice(void)
     PetscCall(PetscSNPrintf(sptrsv_cuda_why, sizeof(sptrsv_cuda_why), "no usable CUDA device (cudaGetDeviceCount: %s)", cudaGetErrorString(err)));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-#if defined(PETSC_HAVE_CUDA)
   {
-    /* let PETSc pick and set this rank's device first, so our buffers live where its vectors do */
+    /* this rank's device first (PETSc's choice), made current before anything (the probe below included) creates a
+       context: no rank touches another rank's GPU, and our buffers live where PETSc's vectors do */
     PetscErrorCode ierr;
+    int            dev = -1;
 
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = PetscDeviceInitialize(PETSC_DEVICE_CUDA);
+    ierr = SpTrsvCUDASelectDevice(ndev, &dev);
     PetscCall(PetscPopErrorHandler());
     if (ierr) {
-      PetscCall(PetscSNPrintf(sptrsv_cuda_why, sizeof(sptrsv_cuda_why), "PETSc could not initialize its CUDA device (error %d)", (int)ierr));
+      PetscCall(PetscSNPrintf(sptrsv_cuda_why, sizeof(sptrsv_cuda_why), "the process's CUDA device could not be selected (error %d; -info says more)", (int)ierr));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
+    PetscCall(SpTrsvCUDARecordDevice(dev, ndev));
   }
-#endif
   err = SpTrsvCUDAKernelsProbe();
   if (err != cudaSuccess) {
     int dev = -1, major = 0, minor = 0;
@@ -380,10 +478,54 @@ PetscErrorCode SpTrsvBackendCUDAGetDeviceName(char *name, size_t len)
 
   PetscFunctionBegin;
   if (len) name[0] = 0;
+  if (!sptrsv_cuda_checked) PetscCall(SpTrsvCUDACheckDevice()); /* the process's device first */
+  if (sptrsv_cuda_device.id >= 0) {
+    PetscCall(PetscStrncpy(name, sptrsv_cuda_device.name, len));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (cudaGetDevice(&dev) != cudaSuccess || cudaGetDeviceProperties(&prop, dev) != cudaSuccess) {
     (void)cudaGetLastError();
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscStrncpy(name, prop.name, len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvBackendCUDAGetDevice - the backend's device record (SpTrsvCUDASelectDevice()), checked to be current; an error
+  when the backend cannot run
+*/
+PetscErrorCode SpTrsvBackendCUDAGetDevice(SpTrsvDeviceInfo *info)
+{
+  PetscFunctionBegin;
+  if (!sptrsv_cuda_checked) PetscCall(SpTrsvCUDACheckDevice());
+  PetscCheck(sptrsv_cuda_avail && sptrsv_cuda_device.id >= 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA backend cannot run: %s", sptrsv_cuda_why);
+  PetscCall(SpTrsvBackendCUDACheckCurrent(&sptrsv_cuda_device));
+  *info = sptrsv_cuda_device;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvBackendCUDACheckBuffers - where the n buffers (NULL entries skipped) live, by cudaPointerGetAttributes: each is
+  counted in info->nbuffers, and in info->nforeign unless it is device memory of device info->id (memory of another
+  GPU, host memory, or a pointer CUDA does not know)
+*/
+PetscErrorCode SpTrsvBackendCUDACheckBuffers(SpTrsvDeviceInfo *info, PetscInt n, const void *const *ptrs)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < n; k++) {
+    struct cudaPointerAttributes attr;
+    cudaError_t                  err;
+
+    if (!ptrs[k]) continue;
+    info->nbuffers++;
+    err = cudaPointerGetAttributes(&attr, ptrs[k]);
+    if (err != cudaSuccess) {
+      (void)cudaGetLastError();
+      info->nforeign++;
+      continue;
+    }
+    if (attr.type != cudaMemoryTypeDevice || attr.device != (int)info->id) info->nforeign++;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

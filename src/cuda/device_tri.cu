@@ -428,3 +428,34 @@ PetscErrorCode SpTrsvCUDATriDestroy(SpTrsvSolver s)
   PetscCall(PetscFree(s->bdata));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+  SpTrsvSolverGetDeviceBuffers - the device arrays of a solver's CUDA executor (every CUDA executor keeps its data in
+  an SpTrsvCUDATriData), for the check that an object's memory is on its process's device (SpTrsvDeviceInfo); none
+  for a solver on another backend
+*/
+PetscErrorCode SpTrsvSolverGetDeviceBuffers(SpTrsvSolver s, PetscInt max, const void **ptrs, PetscInt *n)
+{
+  const SpTrsvCUDATriData *d = s && s->backend && s->backend->slot == SPTRSV_EXEC_CUDA ? (const SpTrsvCUDATriData *)s->bdata : NULL;
+  const void              *all[12];
+  PetscInt                 m = 0;
+
+  PetscFunctionBegin;
+  *n = 0;
+  if (!d) PetscFunctionReturn(PETSC_SUCCESS);
+  all[m++] = d->d_order;
+  all[m++] = d->d_ptr;
+  all[m++] = d->d_idx;
+  all[m++] = d->d_val;
+  all[m++] = d->d_idiag;
+  all[m++] = d->d_vp;
+  all[m++] = d->d_rptr;
+  all[m++] = d->d_ridx;
+  all[m++] = d->d_rval;
+  all[m++] = d->d_w;
+  all[m++] = d->d_vmap;
+  all[m++] = d->d_csrmap;
+  for (PetscInt k = 0; k < m && *n < max; k++)
+    if (all[k]) ptrs[(*n)++] = all[k];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

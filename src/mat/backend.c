@@ -21,6 +21,31 @@ PetscErrorCode SpTrsvBackendCUDAGetDeviceName(char *name, size_t len)
   if (len) name[0] = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode SpTrsvBackendCUDAGetDevice(SpTrsvDeviceInfo *info)
+{
+  PetscFunctionBegin;
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "the plugin was built without CUDA (WITH_CUDA=0)");
+}
+
+PetscErrorCode SpTrsvBackendCUDACheckCurrent(const SpTrsvDeviceInfo *info)
+{
+  PetscFunctionBegin;
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "the plugin was built without CUDA (WITH_CUDA=0)");
+}
+
+PetscErrorCode SpTrsvBackendCUDACheckBuffers(SpTrsvDeviceInfo *info, PetscInt n, const void *const *ptrs)
+{
+  PetscFunctionBegin;
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "the plugin was built without CUDA (WITH_CUDA=0)");
+}
+
+PetscErrorCode SpTrsvSolverGetDeviceBuffers(SpTrsvSolver s, PetscInt max, const void **ptrs, PetscInt *n)
+{
+  PetscFunctionBegin;
+  *n = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 #endif
 
 /*
@@ -99,9 +124,12 @@ PetscErrorCode SpTrsvStagingCreate(const SpTrsvBackendOps *be, PetscInt n, SpTrs
 {
   PetscFunctionBegin;
   PetscCall(PetscMemzero(st, sizeof(*st)));
-  st->backend = be;
-  st->n       = n;
+  st->backend   = be;
+  st->n         = n;
+  st->device.id = -1;
   if (be->memtype != PETSC_MEMTYPE_HOST) {
+    /* the device the object runs on: its buffers are allocated there, and every apply checks it is still current */
+    PetscCall(SpTrsvBackendCUDAGetDevice(&st->device));
     PetscCall((*be->vec_alloc)(n, &st->stage_b));
     PetscCall((*be->vec_alloc)(n, &st->stage_x));
   }
@@ -133,6 +161,7 @@ PetscErrorCode SpTrsvStagingApply(SpTrsvStaging *st, Vec b, Vec x, PetscBool rea
   PetscLogDouble          flops = 0;
 
   PetscFunctionBegin;
+  if (device) PetscCall(SpTrsvBackendCUDACheckCurrent(&st->device)); /* one cudaGetDevice: no rank runs on another's GPU */
   if (!(*be->vec_in_place)(b) || !(*be->vec_in_place)(x)) st->copies = PETSC_TRUE;
   PetscCall((*be->vec_get)(b, SPTRSV_VEC_READ, st->stage_b, &ba));
   PetscCall((*be->vec_get)(x, xmode, st->stage_x, &xa));
@@ -143,5 +172,53 @@ PetscErrorCode SpTrsvStagingApply(SpTrsvStaging *st, Vec b, Vec x, PetscBool rea
   PetscCall((*be->vec_restore)(x, xmode, st->stage_x, &xa));
   if (device) PetscCall(PetscLogGpuFlops(flops));
   else PetscCall(PetscLogFlops(flops));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvStagingView - the device an object runs on, for its -ksp_view: "CUDA device 1 of 2 (PCI 0000:1b:00.0, NVIDIA H200)";
+  nothing on the host backend. On a parallel viewer (PC gs on a parallel matrix: each rank sweeps its own block) every
+  rank prints its own line, "[rank] CUDA device ...", collectively.
+*/
+PetscErrorCode SpTrsvStagingView(const SpTrsvStaging *st, PetscViewer viewer)
+{
+  MPI_Comm    comm;
+  PetscMPIInt size, rank;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetComm((PetscObject)viewer, &comm));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (size == 1) {
+    if (st->device.id >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA device %" PetscInt_FMT " of %" PetscInt_FMT " (PCI %s, %s)\n", st->device.id, st->device.ndevices, st->device.pci, st->device.name));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscViewerASCIIPushSynchronized(viewer));
+  if (st->device.id >= 0) PetscCall(PetscViewerASCIISynchronizedPrintf(viewer, "[%d] CUDA device %" PetscInt_FMT " of %" PetscInt_FMT " (PCI %s, %s)\n", rank, st->device.id, st->device.ndevices, st->device.pci, st->device.name));
+  PetscCall(PetscViewerFlush(viewer));
+  PetscCall(PetscViewerASCIIPopSynchronized(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvStagingGetDeviceInfo - an object's device record (made by SpTrsvStagingCreate) with a check of its device
+  buffers: the staging buffers and the n given (NULL entries skipped) must be device memory of that device. On the
+  host backend: id -1, nothing checked.
+*/
+PetscErrorCode SpTrsvStagingGetDeviceInfo(const SpTrsvStaging *st, PetscInt n, const void *const *ptrs, SpTrsvDeviceInfo *info)
+{
+  const void *own[2];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(info, sizeof(*info)));
+  info->id = -1;
+  if (!st->backend || st->device.id < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  *info          = st->device;
+  info->nbuffers = 0;
+  info->nforeign = 0;
+  own[0]         = st->stage_b;
+  own[1]         = st->stage_x;
+  PetscCall(SpTrsvBackendCUDACheckBuffers(info, 2, own));
+  if (n) PetscCall(SpTrsvBackendCUDACheckBuffers(info, n, ptrs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

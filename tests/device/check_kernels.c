@@ -53,6 +53,7 @@ typedef struct {
   const char *solver;          /* NULL: sptrsv_level */
   const char *levels, *storage; /* sptrsv_syncfree: -mat_sptrsv_levels, -mat_sptrsv_storage (NULL: the defaults) */
   const char *subgraph_rows;    /* sptrsv_locality: -mat_sptrsv_subgraph_rows (NULL: the default) */
+  const char *partition;        /* sptrsv_locality: -mat_sptrsv_locality_partition (NULL: the default, auto) */
   const char *pinv_fill;        /* sptrsv_pinv: -mat_sptrsv_pinv_fill (NULL: the default, no fill) */
 } Config;
 
@@ -62,7 +63,11 @@ static const char *ConfigTag(const Config *cfg)
   if (!cfg->solver) return "    ";
   if (!strcmp(cfg->solver, MATSOLVERSPTRSVELEMENT)) return "-elm";
 #if defined(MATSOLVERSPTRSVLOCALITY)
-  if (!strcmp(cfg->solver, MATSOLVERSPTRSVLOCALITY)) return cfg->subgraph_rows ? "-locr" : "-loc";
+  if (!strcmp(cfg->solver, MATSOLVERSPTRSVLOCALITY)) {
+    if (cfg->partition && !strcmp(cfg->partition, "regions")) return cfg->subgraph_rows ? "-lgr" : "-lg";
+    if (cfg->partition && !strcmp(cfg->partition, "paper")) return "-lp";
+    return cfg->subgraph_rows ? "-locr" : "-loc";
+  }
 #endif
 #if defined(MATSOLVERSPTRSVPINV)
   if (!strcmp(cfg->solver, MATSOLVERSPTRSVPINV)) return cfg->pinv_fill ? "-pnvf" : "-pnv";
@@ -181,6 +186,7 @@ static PetscErrorCode MakeFactor(Mat A, const Case *c, IS row, IS col, const Con
   if (cfg->levels) PetscCall(PetscOptionsSetValue(NULL, strcmp(cfg->levels, "natural") ? "-mat_sptrsv_levels" : "-mat_sptrsv_dispatch", cfg->levels));
   if (cfg->storage) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_storage", cfg->storage));
   if (cfg->subgraph_rows) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_subgraph_rows", cfg->subgraph_rows));
+  if (cfg->partition) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_locality_partition", cfg->partition));
   if (cfg->pinv_fill) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_pinv_fill", cfg->pinv_fill));
   PetscCall(MatGetFactor(A, cfg->solver ? cfg->solver : MATSOLVERSPTRSVLEVEL, MAT_FACTOR_ILU, F));
   PetscCall(MatILUFactorSymbolic(*F, A, row, col, &info));
@@ -197,6 +203,7 @@ static PetscErrorCode MakeFactor(Mat A, const Case *c, IS row, IS col, const Con
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_dispatch"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_subgraph_rows"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_locality_partition"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_pinv_fill"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -338,6 +345,7 @@ static PetscErrorCode RunCase(const Case *c, PetscInt ncfg, const Config *cfgs, 
     PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_dispatch"));
     PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
     PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_subgraph_rows"));
+    PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_locality_partition"));
     PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_pinv_fill"));
     if (c->type == GEN_FILE) {
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-26s %8" PetscInt_FMT " %9.0f  SKIP: factorization failed (error %d: %s)\n", c->name, n, (double)minfo.nz_used, (int)ierr, specific ? specific : (text ? text : "?")));
@@ -687,10 +695,11 @@ int main(int argc, char **argv)
   cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", "warpell", NULL, NULL};
 #endif
 #if defined(MATSOLVERSPTRSVLOCALITY)
-  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64", NULL};
+  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64"};
+  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64", "regions"};
 #endif
 #if defined(MATSOLVERSPTRSVPINV)
-  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, "4"};
+  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, "4"};
 #endif
   PetscCall(SpTrsvBackendCUDAGet(&cuda, &avail, &why));
   if (avail) {
@@ -711,15 +720,19 @@ int main(int argc, char **argv)
 #endif
 #if defined(MATSOLVERSPTRSVLOCALITY)
     /* the default cap (one block holds up to 227 KB of x), and 64 rows: many sub-graphs, levels and launches */
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64", NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64"};
+    /* each partitioner forced: the paper's, and the regions (the best R of the model, and regions within 64 rows) */
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, "paper"};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, "regions"};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64", "regions"};
 #endif
 #if defined(MATSOLVERSPTRSVPINV)
     /* no fill (parts = pairs of levels on stencils: many launches, fused runs), and fill 4 (fewer, larger parts), graphs off and on */
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, "4"};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, "4"};
 #endif
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, the level, element, syncfree, locality and pinv paths, and host csc, host syncfree, host locality and host pinv with host csr\n", why));
   } else {

@@ -8,7 +8,9 @@
 # scripts/build-petsc-cuda.sh --carry; its configuration files are relocated to where it lies), builds
 # the plugin (make WITH_CUDA=1 lib) and tests/device/check_kernels.c, runs the check on the generated
 # matrices and on every .mtx.gz of SPTRSV_MATDIR (default tests/data/matrices), the multicolor sweeps of PC gs and the
-# exact ordering's device value refresh (tests/device/check_multicolor.c, CUDA against the host executor), then runs compute-sanitizer
+# exact ordering's device value refresh (tests/device/check_multicolor.c, CUDA against the host executor), the LU / Cholesky
+# factors of SuperLU / CHOLMOD through every path's CUDA executor (tests/unit/test_direct.c -backend cuda; needs
+# .carry/directlibs from scripts/carry-direct-libs.sh, carried beside .petsc-cuda), then runs compute-sanitizer
 # (memcheck, racecheck, synccheck: must be clean; initcheck: advisory) on two small cases.
 # Logs and a summary go to $OUT (when set) or tests/out/device. Exit status 0 iff every required step passed.
 # SPTRSV_DEVICE_STEPS (an extended regex of step names) runs only those steps (the builds always run), to split the
@@ -33,6 +35,19 @@ export LD_LIBRARY_PATH=$PETSC_DIR/lib:$CUDA_HOME/lib64${LD_LIBRARY_PATH:+:$LD_LI
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
 # Ubuntu's Open MPI is not CUDA-aware: a CUDA PETSc aborts in PetscInitialize without this
 export PETSC_OPTIONS="-use_gpu_aware_mpi 0"
+# The LU (SuperLU) and Cholesky (CHOLMOD) factors: the GPU machine has neither package. scripts/carry-direct-libs.sh
+# (on the build machine) puts headers and shared objects in .carry/directlibs, which the makefile builds against when
+# it is there; the loader finds their own dependencies through LD_LIBRARY_PATH, and a runtime library ldd finds
+# missing here (libgomp, ...) through a link to the carried copy in lib/fallback (docs/TESTING.md)
+DIRECT=$ROOT/.carry/directlibs
+if [ -d "$DIRECT/lib" ]; then
+  export LD_LIBRARY_PATH=$DIRECT/lib:$LD_LIBRARY_PATH
+  mkdir -p "$ROOT/build/device/directfallback"
+  for m in $(ldd "$DIRECT/lib/libsuperlu.so.5" "$DIRECT/lib/libcholmod.so.3" 2>/dev/null | awk '/not found/ {print $1}' | sort -u); do
+    [ -e "$DIRECT/lib/fallback/$m" ] && ln -sf "$DIRECT/lib/fallback/$m" "$ROOT/build/device/directfallback/$m"
+  done
+  export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$ROOT/build/device/directfallback
+fi
 
 say() { echo "=== [$(($(date +%s) - T0)) s] $*" | tee -a "$LOGDIR/run.log"; }
 # record STEP STATUS SECONDS LOG
@@ -81,6 +96,12 @@ say "environment"
   nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv 2>&1 || echo "nvidia-smi: not available"
   nvcc --version 2>&1 | tail -n 2
   command -v mpicc && mpicc --showme:version 2>&1
+  if [ -d "$DIRECT/lib" ]; then
+    echo "direct solvers: $DIRECT (fallbacks linked: $(find "$ROOT/build/device/directfallback" -mindepth 1 -printf '%f '))"
+    ldd "$DIRECT/lib/libsuperlu.so.5" "$DIRECT/lib/libcholmod.so.3" 2>&1 | grep "not found" || echo "direct solvers: every dependency found"
+  else
+    echo "direct solvers: no .carry/directlibs (scripts/carry-direct-libs.sh): LU/Cholesky factors are built out"
+  fi
 } 2>&1 | tee -a "$LOGDIR/run.log"
 MISSING=""
 command -v nvcc >/dev/null 2>&1 || MISSING="$MISSING nvcc($CUDA_HOME/bin)"
@@ -139,6 +160,16 @@ ANALYSIS=$ROOT/tests/device/check_analysis
 step build-multicolor 1 120 "${MAKE[@]}" tests/device/check_multicolor || finish
 MCCHECK=$ROOT/tests/device/check_multicolor
 
+# the LU (SuperLU) / Cholesky (CHOLMOD) factors solved by every path on the GPU (tests/unit/test_direct.c -backend cuda);
+# needs .carry/directlibs (scripts/carry-direct-libs.sh) and the Matrix Market reader's zlib
+DIRECTCHECK=""
+if [ -d "$DIRECT/lib" ] && [ -n "$MM_SRC" ]; then
+  # shellcheck disable=SC2016 # make expands these
+  step build-direct 1 120 "${MAKE[@]}" ZLIB="$ZLIB" --eval='build/device/test_direct: tests/unit/test_direct.c $(STENCIL_SRC) examples/common/mmload.c $(SPTRSV_AR) ; $(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -o $@ tests/unit/test_direct.c $(STENCIL_SRC) examples/common/mmload.c $(SPTRSV_AR) $(LINK_LIBS) $(CUDA_LIBS) $(ZLIB)' build/device/test_direct && DIRECTCHECK=$ROOT/build/device/test_direct
+else
+  record build-direct SKIPPED 0 "no .carry/directlibs (scripts/carry-direct-libs.sh) or no zlib"
+fi
+
 # ---- the comparison ------------------------------------------------------------------------------
 MATARGS=()
 if [ -d "$MATDIR" ]; then MATARGS=(-matdir "$MATDIR"); else say "no matrix directory $MATDIR: generated matrices only"; fi
@@ -161,6 +192,11 @@ step check-factor 1 300 "$CHECKF" "${MATARGS[@]}"
 
 # ---- the multicolor sweeps of PC gs on the GPU against the host executor ----------------------------------
 step check-multicolor 1 300 "$MCCHECK" -require_cuda
+
+# ---- LU / Cholesky factors of SuperLU / CHOLMOD through every path's CUDA executor, against PETSc's own factors ------
+if [ -n "$DIRECTCHECK" ]; then
+  step check-direct 1 300 "$DIRECTCHECK" -backend cuda -matdir "$ROOT/tests/data/matrices"
+fi
 
 # ---- the fuzz check: SPTRSV_FUZZ_CASES random triangles (default 10000), every sync-free variant, watchdog ---------
 step fuzz-syncfree 1 480 "$FUZZ" -cases "${SPTRSV_FUZZ_CASES:-10000}" -timeout 10
@@ -194,6 +230,7 @@ if [ -x "$SAN" ]; then
   step sanitizer-synccheck-fuzz 1 300 "$SAN" --tool synccheck --error-exitcode 97 "$FUZZ" -cases 40 -big_every 0 -timeout 60
   step sanitizer-racecheck-fuzz 1 300 "$SAN" --tool racecheck --error-exitcode 97 "$FUZZ" -cases 20 -big_every 0 -timeout 60
   step sanitizer-memcheck-analysis 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$ANALYSIS" -random 10 -matdir /nonexistent
+  [ -n "$DIRECTCHECK" ] && step sanitizer-memcheck-direct 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$DIRECTCHECK" -backend cuda -quick
   step sanitizer-initcheck 0 180 "$SAN" --tool initcheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
 else
   say "compute-sanitizer not found ($SAN)"

@@ -2,12 +2,18 @@ static char help[] = "Unit tests of the locality path's analysis (paper 004): th
                      "equal sub-graph to a higher one, at most n_max rows each), its sub-graph levels and time slots are exact and\n"
                      "conflict-free, on hand-checked, random and structured triangles (banded, block-diagonal, chains, empty rows,\n"
                      "stars, grids), both orientations, many caps; a corrupted partition or schedule is rejected; the host executor\n"
-                     "matches the level path, and MatSolve, MatSolveTranspose, MatMatSolve(Transpose) match PETSc's ILU/ICC.\n";
+                     "matches the level path, and MatSolve, MatSolveTranspose, MatMatSolve(Transpose) match PETSc's ILU/ICC. The region\n"
+                     "partition (compact regions, coarse time) on the same triangles, grid Laplacians and the shipped matrices: feasible,\n"
+                     "levels = coarse time, parallel launches on grids within the tiles' bound, and the automatic choice.\n"
+                     "  -matdir <dir>  directory of the Matrix Market test matrices (default tests/data/matrices: run from the repository root)\n";
 
 #include <sptrsv/paths/locality.h>
 #include <petscksp.h>
 #include "../../examples/common/stencil.h"
 #include "unit_common.h"
+#include "../../examples/common/mmload.h"
+
+static char matdir[PETSC_MAX_PATH_LEN] = "tests/data/matrices";
 
 typedef enum {
   SHAPE_RANDOM,
@@ -107,6 +113,9 @@ static PetscInt Root(PetscInt *par, PetscInt x)
 */
 static PetscErrorCode Verify(const char *what, PetscInt n, const PetscInt *ri, const PetscInt *rj, PetscInt nmax, const SpTrsvPartition *p)
 {
+  /* the region partition keeps whole only the components of at most R rows, and makes as many sub-graphs as pairs */
+  const PetscBool regions = (PetscBool)(p->kind == SPTRSV_LOCALITY_PARTITION_REGIONS);
+  const PetscInt  whole_max = regions ? p->region_rows : nmax;
   PetscInt *size, *maxslot, *lev, *par, *csize, *csub, ncomp = 0, nlarge = 0, want_sub = 0, nslots = 0;
   PetscBool feasible = PETSC_TRUE, slots = PETSC_TRUE, levels = PETSC_TRUE, whole = PETSC_TRUE, ranges = PETSC_TRUE;
 
@@ -161,7 +170,7 @@ static PetscErrorCode Verify(const char *what, PetscInt n, const PetscInt *ri, c
   for (PetscInt i = 0; i < n; i++) csize[Root(par, i)]++;
   for (PetscInt i = 0; i < n; i++) {
     const PetscInt r = Root(par, i);
-    if (csize[r] <= nmax) {
+    if (csize[r] <= whole_max) {
       if (csub[r] < 0) csub[r] = p->sub[i];
       else if (csub[r] != p->sub[i]) whole = PETSC_FALSE;
     }
@@ -175,9 +184,26 @@ static PetscErrorCode Verify(const char *what, PetscInt n, const PetscInt *ri, c
       }
     }
   EXPECT(whole, "%s: a component of at most %" PetscInt_FMT " rows is cut", what, nmax);
-  EXPECT(ncomp == p->ncomp && nlarge == p->nlarge, "%s: %" PetscInt_FMT " components (%" PetscInt_FMT " large), counted %" PetscInt_FMT " (%" PetscInt_FMT ")", what, p->ncomp, p->nlarge, ncomp, nlarge);
-  EXPECT(p->nsub == p->nmerged + want_sub, "%s: %" PetscInt_FMT " sub-graphs, expected %" PetscInt_FMT " merged + %" PetscInt_FMT " split", what, p->nsub, p->nmerged, want_sub);
-  EXPECT(p->nattempts >= p->nlarge, "%s: %" PetscInt_FMT " greedy attempts for %" PetscInt_FMT " large components", what, p->nattempts, p->nlarge);
+  EXPECT(ncomp == p->ncomp, "%s: %" PetscInt_FMT " components, counted %" PetscInt_FMT, what, p->ncomp, ncomp);
+  if (!regions) {
+    EXPECT(nlarge == p->nlarge, "%s: %" PetscInt_FMT " large components, counted %" PetscInt_FMT, what, p->nlarge, nlarge);
+    EXPECT(p->nsub == p->nmerged + want_sub, "%s: %" PetscInt_FMT " sub-graphs, expected %" PetscInt_FMT " merged + %" PetscInt_FMT " split", what, p->nsub, p->nmerged, want_sub);
+    EXPECT(p->nattempts >= p->nlarge, "%s: %" PetscInt_FMT " greedy attempts for %" PetscInt_FMT " large components", what, p->nattempts, p->nlarge);
+  } else {
+    PetscInt *seen, nlev0 = 0;
+    /* a region is at most R rows and the sub-graphs of one level are regions: at least ceil(n / R) regions; every
+       sub-graph within R rows; the regions cut at most the components larger than R... or split by room */
+    EXPECT(p->region_rows >= 1 && p->region_rows <= nmax && p->nregions >= (n + p->region_rows - 1) / p->region_rows && p->nsub >= p->nregions, "%s: %" PetscInt_FMT " regions of at most %" PetscInt_FMT " rows, %" PetscInt_FMT " sub-graphs", what, p->nregions, p->region_rows, p->nsub);
+    PetscCall(PetscCalloc1(p->nsub + 1, &seen));
+    for (PetscInt i = 0; i < n; i++) seen[p->sub[i]]++;
+    for (PetscInt g = 0; g < p->nsub; g++) {
+      if (seen[g] > p->region_rows) ranges = PETSC_FALSE;
+      nlev0 += p->sublevel[g] == 0;
+    }
+    EXPECT(ranges, "%s: a sub-graph larger than a region (%" PetscInt_FMT " rows)", what, p->region_rows);
+    EXPECT(!n || nlev0 >= 1, "%s: no sub-graph on level 0", what);
+    PetscCall(PetscFree(seen));
+  }
 done:
   PetscCall(PetscFree3(size, maxslot, lev));
   PetscCall(PetscFree3(par, csize, csub));
@@ -258,7 +284,7 @@ static void KernelEmulation(const SpTrsvOp *op, SpTrsvPlan plan, const PetscScal
   the host executor's setup), its solve matches the level path's to rounding, and a plan with one internal column moved
   to a wrong offset, or an external entry claimed by a sub-graph of the same level, is rejected
 */
-static PetscErrorCode Solves(const char *what, SpTrsvTri t, PetscBool tr, PetscInt nmax, const PetscScalar *b, PetscScalar *x, PetscScalar *xref)
+static PetscErrorCode Solves(const char *what, SpTrsvTri t, PetscBool tr, PetscInt nmax, SpTrsvLocalityPartitioner kind, const PetscScalar *b, PetscScalar *x, PetscScalar *xref)
 {
   SpTrsvSolverOptions opts;
   SpTrsvPath          locality, level;
@@ -269,7 +295,8 @@ static PetscErrorCode Solves(const char *what, SpTrsvTri t, PetscBool tr, PetscI
   PetscCall(SpTrsvPathFind("locality", &locality));
   PetscCall(SpTrsvPathFind("level", &level));
   PetscCall(SpTrsvSolverOptionsInitialize(&opts));
-  opts.subgraph_rows = nmax;
+  opts.subgraph_rows      = nmax;
+  opts.locality_partition = kind;
   PetscCall(SpTrsvSolverCreateWithOptions(t, tr, SPTRSV_FORMAT_CSR, level, &SpTrsvBackendHost, &opts, &ref));
   PetscCall(SpTrsvSolverCreateWithOptions(t, tr, SPTRSV_FORMAT_CSR, locality, &SpTrsvBackendHost, &opts, &s));
   PetscCall(SpTrsvSolverApply(ref, b, xref));
@@ -357,7 +384,18 @@ static PetscErrorCode TestPattern(const char *name, PetscInt n, PetscInt *ai, Pe
       }
       PetscCall(CheckAndCorrupt(what, n, op.ri, op.rj, &p));
       PetscCall(SpTrsvPartitionDestroy(&p));
-      PetscCall(Solves(what, t, (PetscBool)tr, nmax, b, x, xref));
+      PetscCall(Solves(what, t, (PetscBool)tr, nmax, SPTRSV_LOCALITY_PARTITION_PAPER, b, x, xref));
+      /* the region partition with R = nmax and R = nmax / 3 (at least 1), then the automatic choice */
+      for (PetscInt k = 0; k < 2; k++) {
+        const PetscInt R = k ? PetscMax(1, nmax / 3) : nmax;
+        PetscCall(PetscSNPrintf(what, sizeof(what), "%s n=%" PetscInt_FMT " nnz=%" PetscInt_FMT "%s nmax=%" PetscInt_FMT " regions R=%" PetscInt_FMT, name, n, op.nnz, tr ? " (transpose)" : "", nmax, R));
+        PetscCall(SpTrsvPartitionCreateRegions(n, op.ri, op.rj, R, nmax, &p));
+        PetscCall(Verify(what, n, op.ri, op.rj, nmax, &p));
+        PetscCall(CheckAndCorrupt(what, n, op.ri, op.rj, &p));
+        PetscCall(SpTrsvPartitionDestroy(&p));
+      }
+      PetscCall(Solves(what, t, (PetscBool)tr, nmax, SPTRSV_LOCALITY_PARTITION_REGIONS, b, x, xref));
+      PetscCall(Solves(what, t, (PetscBool)tr, nmax, SPTRSV_LOCALITY_PARTITION_AUTO, b, x, xref));
     }
   PetscCall(PetscFree3(b, x, xref));
   PetscCall(SpTrsvTriDestroy(&t));
@@ -430,6 +468,166 @@ static PetscErrorCode TestManyRoots(PetscRandom rnd)
     EXPECT(nwide > w0, "many roots: no split put two sub-graphs on level 0 (n_init > 1 never succeeded)");
   }
   PetscCall(PetscFree2(ai, aj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the strict lower (upper = PETSC_FALSE) or strict upper triangle of A's pattern as a DAG (row i depends on its
+   columns): the pattern of op(L) or op(U) of A's ILU(0) factor */
+static PetscErrorCode TrianglePattern(Mat A, PetscBool upper, PetscInt *n, PetscInt **ai, PetscInt **aj)
+{
+  const PetscInt *ia, *ja;
+  PetscInt        m, nnz = 0;
+  PetscBool       done;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ia, &ja, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "no row access");
+  PetscCall(PetscMalloc1(m + 1, ai));
+  PetscCall(PetscMalloc1(ia[m] + 1, aj));
+  (*ai)[0] = 0;
+  for (PetscInt i = 0; i < m; i++) {
+    for (PetscInt q = ia[i]; q < ia[i + 1]; q++)
+      if (upper ? ja[q] > i : ja[q] < i) (*aj)[nnz++] = ja[q];
+    (*ai)[i + 1] = nnz;
+  }
+  *n = m; /* before the restore, which clears m */
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ia, &ja, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  TestRegionsGrid - the region partition of the triangles of grid Laplacians (2-D 5/9 points, 3-D 7/27 points, L and
+  U): feasible and exact (Verify, SpTrsvPartitionCheck and its corruptions), more than one sub-graph per launch (mean
+  and max), and at most twice the launches of tiles: a grid of m_1 x ... x m_d points in tiles of side s = R^(1/d)
+  has about sum_k c_k (ceil(m_k / s) + 1) wavefronts of tiles, where c_k is the step of the triangle's level along
+  dimension k (5 and 7 points: 1 each; 9 points 1, 2; 27 points 1, 2, 4: the diagonal dependencies make a level x +
+  2y (+ 4z)). The best R's prediction is never above the paper's (R up to the whole triangle is a candidate), and when
+  expect_regions the automatic choice takes the regions (on small grids the two are predicted alike: the paper's stays).
+*/
+static PetscErrorCode TestRegionsGrid(PetscInt mx, PetscInt my, PetscInt mz, PetscInt npts, PetscInt R, PetscBool expect_regions)
+{
+  Mat            A;
+  const PetscInt d = mz > 1 ? 3 : 2, diag = npts == 9 || npts == 27;
+  PetscInt       s = 1, bound;
+
+  PetscFunctionBeginUser;
+  while ((d == 2 ? (s + 1) * (s + 1) : (s + 1) * (s + 1) * (s + 1)) <= R) s++;
+  bound = 2 * ((mx + s - 1) / s + 1 + (diag ? 2 : 1) * ((my + s - 1) / s + 1) + (d == 3 ? (diag ? 4 : 1) * ((mz + s - 1) / s + 1) : 0));
+  PetscCall(SpTrsvBuildStencil(mx, my, mz, npts, &A));
+  for (PetscInt up = 0; up < 2; up++) {
+    PetscInt              n, *ai, *aj;
+    SpTrsvPartition       p;
+    SpTrsvLocalityEstimate e;
+    SpTrsvLocalityDevice  dev = {SPTRSV_LOCALITY_DEFAULT_SMS, 2};
+    SpTrsvLocalityChoice  ch;
+    char                  what[128];
+
+    PetscCall(TrianglePattern(A, (PetscBool)up, &n, &ai, &aj));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "grid %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " %" PetscInt_FMT "-point %s regions R=%" PetscInt_FMT, mx, my, mz, npts, up ? "U" : "L", R));
+    PetscCall(SpTrsvPartitionCreateRegions(n, ai, aj, R, 29056, &p));
+    PetscCall(Verify(what, n, ai, aj, 29056, &p));
+    PetscCall(CheckAndCorrupt(what, n, ai, aj, &p));
+    PetscCall(SpTrsvLocalityEstimateCreate(n, ai, aj, &p, &dev, &e));
+    EXPECT(e.launches == p.nsublevels && e.nsub == p.nsub, "%s: the estimate counts %" PetscInt_FMT " launches, %" PetscInt_FMT " sub-graphs", what, e.launches, e.nsub);
+    EXPECT(e.mean_subs > 1.0 && e.max_subs > 1, "%s: %.2f sub-graphs per launch (max %" PetscInt_FMT "): no parallelism", what, (double)e.mean_subs, e.max_subs);
+    EXPECT(p.nsublevels <= bound, "%s: %" PetscInt_FMT " launches, more than twice the tiles' %" PetscInt_FMT, what, p.nsublevels, bound / 2);
+    PetscCall(PetscInfo(NULL, "%s: %" PetscInt_FMT " launches (tiles of side %" PetscInt_FMT ": %" PetscInt_FMT "), %.1f sub-graphs per launch, max %" PetscInt_FMT ", predicted %.1f us\n", what, p.nsublevels, s, bound / 2, (double)e.mean_subs, e.max_subs, (double)e.predicted_us));
+    PetscCall(SpTrsvPartitionDestroy(&p));
+    /* the automatic choice */
+    PetscCall(SpTrsvPartitionChoose(n, ai, aj, 29056, SPTRSV_LOCALITY_PARTITION_AUTO, &dev, &p, &ch));
+    PetscCall(PetscInfo(NULL, "%s: auto chose %s (predicted paper %.1f us, regions %.1f us)\n", what, SpTrsvLocalityPartitioners[p.kind], (double)ch.paper.predicted_us, (double)ch.regions.predicted_us));
+    EXPECT(ch.have_paper && ch.have_regions && ch.ncand >= 1 && ch.regions.predicted_us <= ch.paper.predicted_us * 1.0001, "%s: the regions (best R) predicted slower (%.1f us) than the paper's partition (%.1f us)", what, (double)ch.regions.predicted_us, (double)ch.paper.predicted_us);
+    if (expect_regions) EXPECT(p.kind == SPTRSV_LOCALITY_PARTITION_REGIONS && ch.regions.launches == p.nsublevels, "%s: auto chose %s (predicted paper %.1f us, regions %.1f us)", what, SpTrsvLocalityPartitioners[p.kind], (double)ch.paper.predicted_us, (double)ch.regions.predicted_us);
+    PetscCall(PetscSNPrintf(what, sizeof(what), "grid %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " %" PetscInt_FMT "-point %s auto", mx, my, mz, npts, up ? "U" : "L"));
+    PetscCall(Verify(what, n, ai, aj, 29056, &p));
+    PetscCall(SpTrsvPartitionDestroy(&p));
+    PetscCall(PetscFree(ai));
+    PetscCall(PetscFree(aj));
+  }
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  TestRegionsChoice - the automatic choice keeps the paper's partition where the regions cannot win: a triangle that
+  fits one sub-graph and is a chain (every partition has at least as many slots on its critical path as levels), and a
+  banded chain larger than a sub-graph; the paper's and the regions' predictions are both recorded, the candidates R
+  are tried in increasing order
+*/
+static PetscErrorCode TestRegionsChoice(void)
+{
+  const PetscInt       sizes[] = {1000, 100000};
+  SpTrsvLocalityDevice dev     = {SPTRSV_LOCALITY_DEFAULT_SMS, 2};
+
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < 2; k++) {
+    const PetscInt       n = sizes[k];
+    PetscInt            *ai, *aj, nnz = 0;
+    SpTrsvPartition      p;
+    SpTrsvLocalityChoice ch;
+    PetscCall(PetscMalloc2(n + 1, &ai, 3 * n + 1, &aj));
+    ai[0] = 0;
+    for (PetscInt i = 0; i < n; i++) { /* banded, half-bandwidth 3 */
+      for (PetscInt j = PetscMax(0, i - 3); j < i; j++) aj[nnz++] = j;
+      ai[i + 1] = nnz;
+    }
+    PetscCall(SpTrsvPartitionChoose(n, ai, aj, 29056, SPTRSV_LOCALITY_PARTITION_AUTO, &dev, &p, &ch));
+    EXPECT(p.kind == SPTRSV_LOCALITY_PARTITION_PAPER && ch.have_paper && ch.have_regions && ch.paper.launches == p.nsublevels, "banded chain n=%" PetscInt_FMT ": auto chose %s (predicted paper %.1f us, regions %.1f us)", n, SpTrsvLocalityPartitioners[p.kind], (double)ch.paper.predicted_us, (double)ch.regions.predicted_us);
+    EXPECT(ch.paper.crit_slots >= n && ch.regions.crit_slots >= n, "banded chain n=%" PetscInt_FMT ": %" PetscInt_FMT " and %" PetscInt_FMT " slots on the critical path, fewer than the %" PetscInt_FMT " levels", n, ch.paper.crit_slots, ch.regions.crit_slots, n);
+    for (PetscInt c = 1; c < ch.ncand; c++) EXPECT(ch.cand_rows[c] > ch.cand_rows[c - 1], "banded chain: candidates R not increasing");
+    PetscCall(Verify("banded chain auto", n, ai, aj, 29056, &p));
+    PetscCall(SpTrsvPartitionDestroy(&p));
+    /* requested explicitly: no estimate of the other */
+    PetscCall(SpTrsvPartitionChoose(n, ai, aj, 29056, SPTRSV_LOCALITY_PARTITION_REGIONS, &dev, &p, &ch));
+    EXPECT(p.kind == SPTRSV_LOCALITY_PARTITION_REGIONS && !ch.have_paper && ch.have_regions, "banded chain n=%" PetscInt_FMT ": regions requested, %s made", n, SpTrsvLocalityPartitioners[p.kind]);
+    PetscCall(Verify("banded chain regions", n, ai, aj, 29056, &p));
+    PetscCall(SpTrsvPartitionDestroy(&p));
+    PetscCall(PetscFree2(ai, aj));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* TestRegionsMatrices - the region partition (several R) and the automatic choice on the triangles of the shipped
+   matrices (tests/data/matrices, -matdir): feasible and exact, the checks catch corruptions */
+static PetscErrorCode TestRegionsMatrices(const char *matdir)
+{
+  const char    *names[] = {"494_bus", "adder_dcop_05", "bayer10", "bcsstk13", "bp_1200", "cryg2500", "nnc1374", "olm1000", "rajat19", "watt_2", "west0479"};
+  const PetscInt Rs[]    = {1, 16, 64, 1024};
+
+  PetscFunctionBeginUser;
+  for (size_t f = 0; f < sizeof(names) / sizeof(names[0]); f++) {
+    char      file[PETSC_MAX_PATH_LEN];
+    PetscBool exists;
+    Mat       A;
+    PetscCall(PetscSNPrintf(file, sizeof(file), "%s/%s.mtx.gz", matdir, names[f]));
+    PetscCall(PetscTestFile(file, 'r', &exists));
+    EXPECT(exists, "missing %s (set -matdir)", file);
+    if (!exists) continue;
+    PetscCall(SpTrsvLoadMatrixMarket(file, &A));
+    for (PetscInt up = 0; up < 2; up++) {
+      PetscInt             n, *ai, *aj;
+      SpTrsvPartition      p;
+      SpTrsvLocalityChoice ch;
+      SpTrsvLocalityDevice dev = {SPTRSV_LOCALITY_DEFAULT_SMS, 2};
+      char                 what[128];
+      PetscCall(TrianglePattern(A, (PetscBool)up, &n, &ai, &aj));
+      for (size_t k = 0; k < sizeof(Rs) / sizeof(Rs[0]); k++) {
+        PetscCall(PetscSNPrintf(what, sizeof(what), "%s %s regions R=%" PetscInt_FMT, names[f], up ? "U" : "L", Rs[k]));
+        PetscCall(SpTrsvPartitionCreateRegions(n, ai, aj, Rs[k], 29056, &p));
+        PetscCall(Verify(what, n, ai, aj, 29056, &p));
+        PetscCall(CheckAndCorrupt(what, n, ai, aj, &p));
+        PetscCall(SpTrsvPartitionDestroy(&p));
+      }
+      PetscCall(SpTrsvPartitionChoose(n, ai, aj, 29056, SPTRSV_LOCALITY_PARTITION_AUTO, &dev, &p, &ch));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "%s %s auto (%s)", names[f], up ? "U" : "L", SpTrsvLocalityPartitioners[p.kind]));
+      PetscCall(Verify(what, n, ai, aj, 29056, &p));
+      PetscCall(PetscInfo(NULL, "%s: paper %" PetscInt_FMT " launches %.1f us, regions R=%" PetscInt_FMT " %" PetscInt_FMT " launches %.1f us\n", what, ch.paper.launches, (double)ch.paper.predicted_us, p.kind == SPTRSV_LOCALITY_PARTITION_REGIONS ? p.region_rows : 0, ch.regions.launches, (double)ch.regions.predicted_us));
+      PetscCall(SpTrsvPartitionDestroy(&p));
+      PetscCall(PetscFree(ai));
+      PetscCall(PetscFree(aj));
+    }
+    PetscCall(MatDestroy(&A));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -549,6 +747,7 @@ int main(int argc, char **argv)
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SpTrsvInitializePackage());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-matdir", matdir, sizeof(matdir), NULL));
   PetscCall(TestHand());
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 20261124));
@@ -578,6 +777,14 @@ int main(int argc, char **argv)
     PetscCall(PetscFree(ai));
     PetscCall(PetscFree(aj));
   }
+  PetscCall(TestRegionsGrid(60, 60, 1, 5, 16, PETSC_FALSE));
+  PetscCall(TestRegionsGrid(200, 200, 1, 5, 64, PETSC_FALSE));
+  PetscCall(TestRegionsGrid(400, 400, 1, 5, 64, PETSC_TRUE));
+  PetscCall(TestRegionsGrid(120, 120, 1, 9, 64, PETSC_FALSE));
+  PetscCall(TestRegionsGrid(40, 40, 40, 7, 64, PETSC_TRUE));
+  PetscCall(TestRegionsGrid(20, 24, 28, 27, 64, PETSC_FALSE));
+  PetscCall(TestRegionsChoice());
+  PetscCall(TestRegionsMatrices(matdir));
   PetscCall(TestFactorSolves(rnd, 20, 0.3, MAT_FACTOR_ILU, 0, MATORDERINGNATURAL, "0"));
   PetscCall(TestFactorSolves(rnd, 20, 0.3, MAT_FACTOR_ILU, 0, MATORDERINGNATURAL, "17"));
   PetscCall(TestFactorSolves(rnd, 20, 0.3, MAT_FACTOR_ILU, 2, MATORDERINGNATURAL, "64"));

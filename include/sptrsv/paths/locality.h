@@ -22,9 +22,20 @@ typedef enum {
   SPTRSV_PARTITION_FALLBACK     /* index order, as many sub-graphs as needed (always succeeds) */
 } SpTrsvPartitionCriterion;
 
+/* the partitioners (-mat_sptrsv_locality_partition): the paper's greedy (partition.c), compact regions with a coarse
+   time (regions.c), or the one the cost model predicts faster (partition_model.c) */
+typedef enum {
+  SPTRSV_LOCALITY_PARTITION_AUTO,
+  SPTRSV_LOCALITY_PARTITION_PAPER,
+  SPTRSV_LOCALITY_PARTITION_REGIONS
+} SpTrsvLocalityPartitioner;
+SPTRSV_INTERN const char *const SpTrsvLocalityPartitioners[]; /* "auto", "paper", "regions", then PetscOptionsEnum's tail */
+
 typedef struct {
   PetscInt  n, nmax;
   PetscInt  nsub, nsublevels, nslots; /* sub-graphs, sub-graph levels, slots (summed over the sub-graphs) */
+  PetscInt  kind;                     /* SPTRSV_LOCALITY_PARTITION_PAPER or _REGIONS: which partitioner made it */
+  PetscInt  region_rows, nregions;    /* regions: rows per region at most (R) and regions made; 0 for the paper's */
   PetscInt *sub;                      /* n */
   PetscInt *slot;                     /* n */
   PetscInt *sublevel;                 /* nsub, non-decreasing */
@@ -38,9 +49,73 @@ typedef struct {
 } SpTrsvPartition;
 
 SPTRSV_INTERN PetscErrorCode SpTrsvPartitionCreate(PetscInt, const PetscInt *, const PetscInt *, PetscInt, SpTrsvPartition *);
+/* compact regions of at most R rows (the 5th argument), coarse time = sub-graph level (src/mat/analysis/regions.c) */
+SPTRSV_INTERN PetscErrorCode SpTrsvPartitionCreateRegions(PetscInt, const PetscInt *, const PetscInt *, PetscInt, PetscInt, SpTrsvPartition *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPartitionCheck(PetscInt, const PetscInt *, const PetscInt *, const SpTrsvPartition *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPartitionDestroy(SpTrsvPartition *);
 SPTRSV_INTERN const char    *SpTrsvPartitionCriterionName(PetscInt);
+
+/* shared by partition.c and regions.c: the DAG with its children (the transpose of the dependency lists), the
+   sub-graph levels (sub-graphs renumbered by (level, index); an error names an edge that is not feasible) and the slots */
+typedef struct {
+  PetscInt        n;
+  const PetscInt *ri, *rj; /* dependencies */
+  PetscInt       *cptr, *cidx;
+} SpTrsvDAG;
+SPTRSV_INTERN PetscErrorCode SpTrsvDAGCreate(PetscInt, const PetscInt *, const PetscInt *, SpTrsvDAG *);
+SPTRSV_INTERN PetscErrorCode SpTrsvDAGDestroy(SpTrsvDAG *);
+SPTRSV_INTERN PetscErrorCode SpTrsvPartitionLevelsAndSlots(const SpTrsvDAG *, SpTrsvPartition *);
+SPTRSV_INTERN PetscErrorCode SpTrsvComponents(const SpTrsvDAG *, PetscInt *, PetscInt **, PetscInt **);
+
+/* the region partitioner's work shared by several R (the DAG, a topological order, the components): regions.c */
+typedef struct _n_SpTrsvRegions *SpTrsvRegions;
+SPTRSV_INTERN PetscErrorCode SpTrsvRegionsCreate(PetscInt, const PetscInt *, const PetscInt *, SpTrsvRegions *);
+/* R, nmax, final: final = PETSC_TRUE also recomputes levels and slots from their definitions (and checks the claim) */
+SPTRSV_INTERN PetscErrorCode SpTrsvRegionsPartition(SpTrsvRegions, PetscInt, PetscInt, PetscBool, SpTrsvPartition *);
+SPTRSV_INTERN PetscErrorCode SpTrsvRegionsDestroy(SpTrsvRegions *);
+
+/*
+   What a partition costs on the GPU, from host figures only (src/mat/analysis/partition_model.c): one launch per
+   sub-graph level; in a launch, the sub-graphs run as blocks, each through its slots (a barrier per slot) and its rows
+   and entries. The prediction, in microseconds, sums over the launches
+       alpha + beta * (most slots of a sub-graph of the launch) * waves + gamma * max(largest sub-graph's work,
+                                                                                 the launch's work / SMs)
+   with work = rows + entries, waves = ceil(sub-graphs / (SMs * blocks resident per SM)). The constants are fitted by
+   hand to the H100 runs of docs/PERFORMANCE.md (see partition_model.c).
+*/
+typedef struct {
+  PetscInt  launches;          /* sub-graph levels */
+  PetscInt  nsub;              /* sub-graphs */
+  PetscInt  max_subs;          /* most sub-graphs in one launch */
+  PetscReal mean_subs;         /* sub-graphs per launch, mean */
+  PetscReal mean_slots;        /* slots per sub-graph, mean */
+  PetscInt  crit_slots;        /* sum over the launches of the most slots of one of its sub-graphs: barrier steps on the critical path */
+  PetscInt  max_rows;          /* largest sub-graph */
+  PetscReal ext_frac;          /* external entries / entries */
+  PetscReal predicted_us;      /* the model's solve time of this triangle */
+} SpTrsvLocalityEstimate;
+
+/* the cost model's inputs besides the partition */
+typedef struct {
+  PetscInt sms;     /* multiprocessors of the GPU (-mat_sptrsv_locality_sms; 132 on the H100) */
+  PetscInt lanes;   /* K, lanes per row (the kernel's groups) */
+} SpTrsvLocalityDevice;
+
+#define SPTRSV_LOCALITY_DEFAULT_SMS 132
+
+SPTRSV_INTERN PetscErrorCode SpTrsvLocalityEstimateCreate(PetscInt, const PetscInt *, const PetscInt *, const SpTrsvPartition *, const SpTrsvLocalityDevice *, SpTrsvLocalityEstimate *);
+
+/* the choice: which partitioner, and the R of the regions (auto: the lowest predicted time over the candidates) */
+typedef struct {
+  PetscInt               requested;  /* SpTrsvLocalityPartitioner asked for */
+  PetscInt               ncand;      /* region sizes tried */
+  PetscInt               cand_rows[16];
+  PetscReal              cand_us[16];
+  SpTrsvLocalityEstimate paper, regions; /* the estimates of the two (paper: launches < 0 when not built) */
+  PetscBool              have_paper, have_regions;
+} SpTrsvLocalityChoice;
+
+SPTRSV_INTERN PetscErrorCode SpTrsvPartitionChoose(PetscInt, const PetscInt *, const PetscInt *, PetscInt, SpTrsvLocalityPartitioner, const SpTrsvLocalityDevice *, SpTrsvPartition *, SpTrsvLocalityChoice *);
 
 /*
    Shared memory: the default n_max is the largest x a block can hold in shared memory on sm_90 (227 KB of opt-in
@@ -73,6 +148,7 @@ typedef struct {
   int       K;                                      /* lanes per row (2..32, a power of two) */
   int       block;                                  /* threads per block (a multiple of 32, at most SPTRSV_LOCALITY_MAX_BLOCK) */
   SpTrsvPartition part;                             /* the partition's figures (its arrays freed) */
+  SpTrsvLocalityChoice choice;                      /* how the partitioner was chosen, the model's figures */
 } SpTrsvLocalitySchedule;
 
 SPTRSV_INTERN PetscErrorCode SpTrsvLocalityScheduleCheck(const SpTrsvOp *, SpTrsvPlan);

@@ -38,13 +38,6 @@ const char *SpTrsvPartitionCriterionName(PetscInt c)
   }
 }
 
-/* the DAG with its children (the transpose of the dependency lists) */
-typedef struct {
-  PetscInt        n;
-  const PetscInt *ri, *rj; /* dependencies */
-  PetscInt       *cptr, *cidx;
-} SpTrsvDAG;
-
 /* work arrays of the greedy assignment, sized for the largest component */
 typedef struct {
   PetscInt *pending;   /* n: dependencies not yet assigned */
@@ -167,7 +160,7 @@ static PetscErrorCode SpTrsvSplitComponent(const SpTrsvDAG *G, const PetscInt *m
 }
 
 /* components: comp[i] in 0 .. *ncomp-1 numbered by their first row; members grouped by component (compptr, compmem) */
-static PetscErrorCode SpTrsvComponents(const SpTrsvDAG *G, PetscInt *ncomp, PetscInt **compptr, PetscInt **compmem)
+PetscErrorCode SpTrsvComponents(const SpTrsvDAG *G, PetscInt *ncomp, PetscInt **compptr, PetscInt **compmem)
 {
   const PetscInt n = G->n;
   PetscInt      *parent, *id, *ptr, *mem, nc = 0;
@@ -269,13 +262,52 @@ static PetscErrorCode SpTrsvSlots(const SpTrsvDAG *G, SpTrsvPartition *part)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the sub-graph levels, then the slots, of a partition whose sub[] is set (shared with regions.c) */
+PetscErrorCode SpTrsvPartitionLevelsAndSlots(const SpTrsvDAG *G, SpTrsvPartition *part)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(part->nsub + 1, &part->sublevel));
+  PetscCall(SpTrsvSubLevels(G, part));
+  PetscCall(SpTrsvSlots(G, part));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the DAG of n rows with dependencies rj[ri[i] .. ri[i+1]-1] and its children (columns range-checked) */
+PetscErrorCode SpTrsvDAGCreate(PetscInt n, const PetscInt *ri, const PetscInt *rj, SpTrsvDAG *G)
+{
+  PetscFunctionBegin;
+  G->n  = n;
+  G->ri = ri;
+  G->rj = rj;
+  PetscCall(PetscCalloc1(n + 1, &G->cptr));
+  PetscCall(PetscMalloc1(ri[n] + 1, &G->cidx));
+  for (PetscInt q = 0; q < ri[n]; q++) {
+    PetscCheck(rj[q] >= 0 && rj[q] < n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Partition: column %" PetscInt_FMT " out of range", rj[q]);
+    G->cptr[rj[q] + 1]++;
+  }
+  for (PetscInt i = 0; i < n; i++) G->cptr[i + 1] += G->cptr[i];
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt q = ri[i]; q < ri[i + 1]; q++) G->cidx[G->cptr[rj[q]]++] = i;
+  for (PetscInt i = n; i > 0; i--) G->cptr[i] = G->cptr[i - 1];
+  G->cptr[0] = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvDAGDestroy(SpTrsvDAG *G)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(G->cptr));
+  PetscCall(PetscFree(G->cidx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   SpTrsvPartitionCreate - the partition of the DAG of n rows whose dependencies are rj[ri[i] .. ri[i+1]-1] into
   sub-graphs of at most nmax rows, with sub-graph levels and slots (see the top of this file)
 */
 PetscErrorCode SpTrsvPartitionCreate(PetscInt n, const PetscInt *ri, const PetscInt *rj, PetscInt nmax, SpTrsvPartition *part)
 {
-  SpTrsvDAG        G = {n, ri, rj, NULL, NULL};
+  SpTrsvDAG        G;
   SpTrsvGreedyWork w;
   PetscInt        *compptr = NULL, *compmem = NULL, *bysize, *sizeptr, nlargest = 0, ns = 0, fill = 0;
 
@@ -285,19 +317,9 @@ PetscErrorCode SpTrsvPartitionCreate(PetscInt n, const PetscInt *ri, const Petsc
   part->n          = n;
   part->nmax       = nmax;
   part->worst_crit = -1;
+  part->kind       = SPTRSV_LOCALITY_PARTITION_PAPER;
   PetscCall(PetscMalloc2(n + 1, &part->sub, n + 1, &part->slot));
-  /* children */
-  PetscCall(PetscCalloc1(n + 1, &G.cptr));
-  PetscCall(PetscMalloc1(ri[n] + 1, &G.cidx));
-  for (PetscInt q = 0; q < ri[n]; q++) {
-    PetscCheck(rj[q] >= 0 && rj[q] < n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Partition: column %" PetscInt_FMT " out of range", rj[q]);
-    G.cptr[rj[q] + 1]++;
-  }
-  for (PetscInt i = 0; i < n; i++) G.cptr[i + 1] += G.cptr[i];
-  for (PetscInt i = 0; i < n; i++)
-    for (PetscInt q = ri[i]; q < ri[i + 1]; q++) G.cidx[G.cptr[rj[q]]++] = i;
-  for (PetscInt i = n; i > 0; i--) G.cptr[i] = G.cptr[i - 1];
-  G.cptr[0] = 0;
+  PetscCall(SpTrsvDAGCreate(n, ri, rj, &G));
 
   PetscCall(SpTrsvComponents(&G, &part->ncomp, &compptr, &compmem));
   /* small components by size (counting sort, stable in the component number), merged smallest first */
@@ -341,15 +363,12 @@ PetscErrorCode SpTrsvPartitionCreate(PetscInt n, const PetscInt *ri, const Petsc
     PetscCall(PetscFree6(w.pending, w.cnt, w.cur, w.nxt, w.remap, w.keys));
   }
   part->nsub = ns;
-  PetscCall(PetscMalloc1(ns + 1, &part->sublevel));
-  PetscCall(SpTrsvSubLevels(&G, part));
-  PetscCall(SpTrsvSlots(&G, part));
+  PetscCall(SpTrsvPartitionLevelsAndSlots(&G, part));
   PetscCall(PetscFree(sizeptr));
   PetscCall(PetscFree(bysize));
   PetscCall(PetscFree(compptr));
   PetscCall(PetscFree(compmem));
-  PetscCall(PetscFree(G.cptr));
-  PetscCall(PetscFree(G.cidx));
+  PetscCall(SpTrsvDAGDestroy(&G));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -11,7 +11,7 @@ PetscErrorCode SpTrsvFactorCreate(MatFactorType ftype, PetscInt n, SpTrsvFactor 
   SpTrsvFactor f;
 
   PetscFunctionBegin;
-  PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC, PETSC_COMM_SELF, PETSC_ERR_SUP, "Only ILU and ICC factors are supported, not %s", MatFactorTypes[ftype]);
+  PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC || ftype == MAT_FACTOR_LU || ftype == MAT_FACTOR_CHOLESKY, PETSC_COMM_SELF, PETSC_ERR_SUP, "Only ILU, ICC, LU and Cholesky factors are supported, not %s", MatFactorTypes[ftype]);
   PetscCheck(n >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Negative size %" PetscInt_FMT, n);
   PetscCall(PetscNew(&f));
   f->ftype = ftype;

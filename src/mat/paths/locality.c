@@ -32,6 +32,32 @@ static PetscErrorCode SpTrsvLocalityScheduleDestroy(SpTrsvPlan plan)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the partitioner's choice and the cost model's figures (partition_model.c) */
+static PetscErrorCode SpTrsvLocalityEstimateView(const char *name, const SpTrsvLocalityEstimate *e, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  %s: %" PetscInt_FMT " launches, sub-graphs per launch mean %.1f max %" PetscInt_FMT ", slots per sub-graph mean %.1f, %" PetscInt_FMT " slots on the critical path, largest sub-graph %" PetscInt_FMT " rows, external entries %.1f%%, predicted %.4g us\n", name, e->launches, (double)e->mean_subs, e->max_subs, (double)e->mean_slots, e->crit_slots, e->max_rows, 100.0 * (double)e->ext_frac, (double)e->predicted_us));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvLocalityChoiceView(const SpTrsvLocalityChoice *c, PetscInt kind, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "partitioner: %s (-mat_sptrsv_locality_partition %s)\n", SpTrsvLocalityPartitioners[kind], SpTrsvLocalityPartitioners[c->requested]));
+  if (c->have_paper) PetscCall(SpTrsvLocalityEstimateView("paper", &c->paper, viewer));
+  if (c->have_regions) {
+    char     buf[512] = "";
+    size_t   len      = 0;
+    PetscCall(SpTrsvLocalityEstimateView("regions", &c->regions, viewer));
+    for (PetscInt k = 0; k < c->ncand; k++) {
+      PetscCall(PetscSNPrintf(buf + len, sizeof(buf) - len, "%s%" PetscInt_FMT ": %.4g", k ? ", " : "", c->cand_rows[k], (double)c->cand_us[k]));
+      PetscCall(PetscStrlen(buf, &len));
+    }
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  region rows tried (predicted us): %s\n", buf));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SpTrsvLocalityScheduleView(SpTrsvPlan plan, PetscViewer viewer)
 {
   SpTrsvLocalitySchedule *ls  = (SpTrsvLocalitySchedule *)plan->data;
@@ -40,7 +66,9 @@ static PetscErrorCode SpTrsvLocalityScheduleView(SpTrsvPlan plan, PetscViewer vi
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "locality: %" PetscInt_FMT " sub-graphs of at most %" PetscInt_FMT " rows (largest %" PetscInt_FMT "), %" PetscInt_FMT " sub-graph levels (launches, at most %" PetscInt_FMT " sub-graphs each)\n", ls->nsub, ls->nmax, ls->max_sub_rows, ls->nsublevels, ls->max_level_subs));
   PetscCall(PetscViewerASCIIPrintf(viewer, "slots %" PetscInt_FMT " (at most %" PetscInt_FMT " in a sub-graph, at most %" PetscInt_FMT " rows in a slot); entries internal %.1f%%, external %.1f%%\n", ls->nslots, ls->max_slots, ls->max_slot_rows, nnz ? 100.0 * (double)ls->nint / (double)nnz : 0.0, nnz ? 100.0 * (double)ls->next / (double)nnz : 0.0));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "partition: %" PetscInt_FMT " components, %" PetscInt_FMT " sub-graphs of merged components, %" PetscInt_FMT " components split (%" PetscInt_FMT " greedy attempts%s%s)\n", ls->part.ncomp, ls->part.nmerged, ls->part.nlarge, ls->part.nattempts, ls->part.nlarge ? ", last criterion " : "", ls->part.nlarge ? SpTrsvPartitionCriterionName(ls->part.worst_crit) : ""));
+  if (ls->part.kind == SPTRSV_LOCALITY_PARTITION_REGIONS) PetscCall(PetscViewerASCIIPrintf(viewer, "partition: %" PetscInt_FMT " components, regions of at most %" PetscInt_FMT " rows: %" PetscInt_FMT " regions, %" PetscInt_FMT " components cut between regions\n", ls->part.ncomp, ls->part.region_rows, ls->part.nregions, ls->part.nlarge));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "partition: %" PetscInt_FMT " components, %" PetscInt_FMT " sub-graphs of merged components, %" PetscInt_FMT " components split (%" PetscInt_FMT " greedy attempts%s%s)\n", ls->part.ncomp, ls->part.nmerged, ls->part.nlarge, ls->part.nattempts, ls->part.nlarge ? ", last criterion " : "", ls->part.nlarge ? SpTrsvPartitionCriterionName(ls->part.worst_crit) : ""));
+  PetscCall(SpTrsvLocalityChoiceView(&ls->choice, ls->part.kind, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA block: %d threads, %d lanes per row, %zu bytes of shared memory\n", ls->block, ls->K, (size_t)ls->max_sub_rows * sizeof(PetscScalar)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -131,7 +159,13 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
   p->destroydata = SpTrsvLocalityScheduleDestroy;
   p->view        = SpTrsvLocalityScheduleView;
   ls->nmax       = opts->subgraph_rows > 0 ? opts->subgraph_rows : SpTrsvLocalityDefaultRows();
-  PetscCall(SpTrsvPartitionCreate(op->n, op->ri, op->rj, ls->nmax, &part));
+  {
+    SpTrsvLocalityDevice dev;
+    dev.sms   = opts->locality_sms > 0 ? opts->locality_sms : SPTRSV_LOCALITY_DEFAULT_SMS;
+    dev.lanes = SpTrsvLanesPerRow(op->n ? (PetscReal)op->nnz / op->n : 0); /* as SpTrsvLocalityBuild */
+    PetscCheck(opts->locality_partition >= SPTRSV_LOCALITY_PARTITION_AUTO && opts->locality_partition <= SPTRSV_LOCALITY_PARTITION_REGIONS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_partition: %" PetscInt_FMT " is not a partitioner (auto, paper, regions)", opts->locality_partition);
+    PetscCall(SpTrsvPartitionChoose(op->n, op->ri, op->rj, ls->nmax, (SpTrsvLocalityPartitioner)opts->locality_partition, &dev, &part, &ls->choice));
+  }
   PetscCall(SpTrsvLocalityBuild(op, p, &part, ls));
   ls->part          = part;
   ls->part.sub      = NULL; /* the figures stay, the arrays go */
@@ -273,5 +307,12 @@ PetscErrorCode SpTrsvOptions_locality(SpTrsvOptionItems PetscOptionsObject, SpTr
   PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches (one per sub-graph level) as a CUDA graph", "MatSolverType sptrsv_locality", opts->use_graph, &opts->use_graph, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_subgraph_rows", "Rows per sub-graph at most (0: what a block's shared memory holds, 227 KB on sm_90)", "MatSolverType sptrsv_locality", opts->subgraph_rows, &opts->subgraph_rows, NULL));
   PetscCheck(opts->subgraph_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_subgraph_rows must be >= 0 (0: what a block's shared memory holds), got %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opts->subgraph_rows);
+  {
+    PetscEnum e = (PetscEnum)opts->locality_partition;
+    PetscCall(PetscOptionsEnum("-mat_sptrsv_locality_partition", "Sub-graph partition: the paper's greedy, compact regions with a coarse time, or the one the cost model predicts faster", "MatSolverType sptrsv_locality", SpTrsvLocalityPartitioners, e, &e, NULL));
+    opts->locality_partition = (PetscInt)e;
+  }
+  PetscCall(PetscOptionsInt("-mat_sptrsv_locality_sms", "Multiprocessors the partition's cost model fills (132: the H100)", "MatSolverType sptrsv_locality", opts->locality_sms, &opts->locality_sms, NULL));
+  PetscCheck(opts->locality_sms >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_sms must be >= 1, got %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opts->locality_sms);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

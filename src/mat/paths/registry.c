@@ -158,8 +158,9 @@ PetscErrorCode SpTrsvPathGetExecutor(SpTrsvPath path, SpTrsvExecSlot slot, const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the MatSolverTypes: every path for every matrix type and factor type it supports; name NULL: sptrsv (automatic, ILU
-   and ICC: every path takes both) */
+/* the MatSolverTypes: every path for every matrix type and factor type it supports (a path that takes ILU takes the
+   complete LU of SuperLU too, one that takes ICC the complete Cholesky of CHOLMOD: they are stored alike, see
+   direct.h); name NULL: sptrsv (automatic: every factor type, each path takes both kinds of triangles) */
 #define SPTRSV_PATH_REGISTER(name, ...) PetscCall(SpTrsvPathRegister_Private(#name, MatGetFactor_SpTrsv_##name));
 static PetscErrorCode SpTrsvPathRegister_Private(const char *name, PetscErrorCode (*getfactor)(Mat, MatFactorType, Mat *))
 {
@@ -175,6 +176,8 @@ static PetscErrorCode SpTrsvPathRegister_Private(const char *name, PetscErrorCod
     for (PetscInt m = 0; mtypes[m]; m++) {
       PetscCall(MatSolverTypeRegister(MATSOLVERSPTRSV, mtypes[m], MAT_FACTOR_ILU, getfactor));
       PetscCall(MatSolverTypeRegister(MATSOLVERSPTRSV, mtypes[m], MAT_FACTOR_ICC, getfactor));
+      PetscCall(MatSolverTypeRegister(MATSOLVERSPTRSV, mtypes[m], MAT_FACTOR_LU, getfactor));
+      PetscCall(MatSolverTypeRegister(MATSOLVERSPTRSV, mtypes[m], MAT_FACTOR_CHOLESKY, getfactor));
     }
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -182,6 +185,8 @@ static PetscErrorCode SpTrsvPathRegister_Private(const char *name, PetscErrorCod
   for (PetscInt m = 0; mtypes[m]; m++) {
     if (path->ilu) PetscCall(MatSolverTypeRegister(path->solvertype, mtypes[m], MAT_FACTOR_ILU, getfactor));
     if (path->icc) PetscCall(MatSolverTypeRegister(path->solvertype, mtypes[m], MAT_FACTOR_ICC, getfactor));
+    if (path->ilu) PetscCall(MatSolverTypeRegister(path->solvertype, mtypes[m], MAT_FACTOR_LU, getfactor));
+    if (path->icc) PetscCall(MatSolverTypeRegister(path->solvertype, mtypes[m], MAT_FACTOR_CHOLESKY, getfactor));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

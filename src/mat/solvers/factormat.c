@@ -12,6 +12,7 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
   PetscCall(PetscOptionsEnum("-mat_sptrsv_format", "Storage the solves read: rows (csr) or columns (csc)", "MatSolverType sptrsv", SpTrsvFormats, (PetscEnum)sp->format, (PetscEnum *)&sp->format, NULL));
   PetscCall(PetscOptionsEnum("-mat_sptrsv_backend", "Where the solves run", "MatSolverType sptrsv", SpTrsvBackendTypes, (PetscEnum)sp->backendreq, (PetscEnum *)&sp->backendreq, NULL));
   PetscCall(PetscOptionsBool("-mat_sptrsv_factor_device", "ILU: numeric factorization on the GPU when the solves run there (ICC: always on the host)", "MatSolverType sptrsv", sp->factor_device, &sp->factor_device, NULL));
+  if (F->factortype == MAT_FACTOR_LU || F->factortype == MAT_FACTOR_CHOLESKY) PetscCall(SpTrsvDirectOptionsRead(PetscOptionsObject, (PetscObject)F, F->factortype, &sp->direct));
   if (sp->automatic) { /* the choice's options, and every path's own (whichever is chosen reads them) */
     PetscInt npaths;
 
@@ -71,7 +72,7 @@ static PetscErrorCode MatSpTrsvAutoCreate(Mat F, PetscInt k)
 
     if (sp->autoopts.ncand) path = sp->autoopts.cand[p];
     else PetscCall(SpTrsvPathGetByIndex(p, &path));
-    if (!(sp->fac->ftype == MAT_FACTOR_ICC ? path->icc : path->ilu)) continue;
+    if (!(SpTrsvFactorTypeIsSymmetric(sp->fac->ftype) ? path->icc : path->ilu)) continue;
     if (sp->format == SPTRSV_FORMAT_CSC && !path->csc) continue;
     if (!path->exec[sp->backend->slot]) continue;
     if (ncand < SPTRSV_AUTO_MAXPATHS) cand[ncand++] = path;
@@ -79,7 +80,7 @@ static PetscErrorCode MatSpTrsvAutoCreate(Mat F, PetscInt k)
   if (!ncand) {
     char option[256];
     PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_auto_candidates", option, sizeof(option)));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: no candidate path solves %s factors in format %s on the %s backend (%s)", MATSOLVERSPTRSV, sp->fac->ftype == MAT_FACTOR_ICC ? "ICC" : "ILU", SpTrsvFormats[sp->format], sp->backend->name, sp->autoopts.ncand ? option : "every path");
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: no candidate path solves %s factors in format %s on the %s backend (%s)", MATSOLVERSPTRSV, SpTrsvFactorTypeName(sp->fac->ftype), SpTrsvFormats[sp->format], sp->backend->name, sp->autoopts.ncand ? option : "every path");
   }
   PetscCall(PetscStrcasecmp(sp->autoopts.model, "auto", &isauto));
   if (!isauto) PetscCall(SpTrsvAutoModelFind(sp->autoopts.model, &model));
@@ -153,7 +154,8 @@ static PetscErrorCode MatSpTrsvSetUpNumeric(Mat F, Mat A)
   sp->numeric_device = PETSC_FALSE;
   PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_factor_device", option, sizeof(option)));
   PetscCall(SpTrsvFactorILUDeviceAvailable(&avail, &why));
-  if (sp->fac->ftype == MAT_FACTOR_ICC) PetscCall(PetscStrncpy(sp->numeric_note, "host (ICC factors on the host)", sizeof(sp->numeric_note)));
+  if (SpTrsvFactorDirectHead(sp->fac)) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (%s)", SpTrsvFactorDirectHead(sp->fac)->library));
+  else if (sp->fac->ftype == MAT_FACTOR_ICC) PetscCall(PetscStrncpy(sp->numeric_note, "host (ICC factors on the host)", sizeof(sp->numeric_note)));
   else if (sp->backend->slot != SPTRSV_EXEC_CUDA) PetscCall(PetscStrncpy(sp->numeric_note, "host (the solves run on the host)", sizeof(sp->numeric_note)));
   else if (!sp->factor_device) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (%s 0)", option));
   else if (!avail) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (%s)", why));
@@ -334,7 +336,14 @@ static PetscErrorCode MatFactorNumeric_SpTrsv(Mat F, Mat A, const MatFactorInfo 
   PetscCall(MatSpTrsvCheckInput(F, A));
   PetscCall(PetscLogEventBegin(SPTRSV_Numeric, F, A, 0, 0));
   if (sp->fac->ftype == MAT_FACTOR_ICC) PetscCall(SpTrsvFactorICCNumeric(A, info, sp->fac));
-  else if (sp->numeric_device) PetscCall(SpTrsvFactorILUNumericDevice(A, info, sp->fac));
+  else if (sp->fac->ftype == MAT_FACTOR_CHOLESKY) PetscCall(SpTrsvFactorCholeskyNumeric(A, info, sp->fac));
+  else if (sp->fac->ftype == MAT_FACTOR_LU) {
+    PetscCall(SpTrsvFactorLUNumeric(A, info, sp->fac));
+    if (SpTrsvFactorDirectHead(sp->fac)->rebuilt) { /* a new pivot order: new triangles, a new analysis */
+      PetscCall(MatSpTrsvAnalyze(F));
+      PetscCall(MatSpTrsvSetUpNumeric(F, A));
+    }
+  } else if (sp->numeric_device) PetscCall(SpTrsvFactorILUNumericDevice(A, info, sp->fac));
   else PetscCall(SpTrsvFactorILUNumeric(A, info, sp->fac));
   F->factorerrortype             = sp->fac->error;
   F->factorerror_zeropivot_value = sp->fac->error ? sp->fac->zeropivot_value : 0.0;
@@ -370,19 +379,45 @@ static PetscErrorCode MatSpTrsvSymbolicBegin(Mat F, Mat A, MatFactorType ftype, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatILUFactorSymbolic_SpTrsv(Mat F, Mat A, IS row, IS col, const MatFactorInfo *info)
+/* every symbolic phase: the factor's pattern (ILU(k), ICC(k), SuperLU's LU, CHOLMOD's Cholesky), then the analysis */
+static PetscErrorCode MatSpTrsvSymbolic(Mat F, Mat A, MatFactorType ftype, IS row, IS col, const MatFactorInfo *info)
 {
+  Mat_SpTrsv *sp;
+
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SPTRSV_Symbolic, F, A, 0, 0));
-  PetscCall(MatSpTrsvSymbolicBegin(F, A, MAT_FACTOR_ILU, info));
+  PetscCall(MatSpTrsvSymbolicBegin(F, A, ftype, info));
+  sp = (Mat_SpTrsv *)F->data;
   PetscCall(PetscLogEventBegin(SPTRSV_FactorSym, F, A, 0, 0));
-  PetscCall(SpTrsvFactorILUSymbolic(A, row, col, info, ((Mat_SpTrsv *)F->data)->fac));
+  switch (ftype) {
+  case MAT_FACTOR_ILU:
+    PetscCall(SpTrsvFactorILUSymbolic(A, row, col, info, sp->fac));
+    break;
+  case MAT_FACTOR_ICC:
+    PetscCall(SpTrsvFactorICCSymbolic(A, row, info, sp->fac));
+    break;
+  case MAT_FACTOR_LU:
+    PetscCall(SpTrsvFactorLUSymbolic(A, col, info, &sp->direct, sp->fac));
+    break;
+  case MAT_FACTOR_CHOLESKY:
+    PetscCall(SpTrsvFactorCholeskySymbolic(A, row, info, &sp->direct, sp->fac));
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Factor type %s", MatFactorTypes[ftype]);
+  }
   PetscCall(PetscLogEventEnd(SPTRSV_FactorSym, F, A, 0, 0));
   PetscCall(MatSpTrsvAnalyze(F));
   PetscCall(PetscLogEventBegin(SPTRSV_NumericSetUp, F, A, 0, 0));
   PetscCall(MatSpTrsvSetUpNumeric(F, A));
   PetscCall(PetscLogEventEnd(SPTRSV_NumericSetUp, F, A, 0, 0));
   PetscCall(PetscLogEventEnd(SPTRSV_Symbolic, F, A, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatILUFactorSymbolic_SpTrsv(Mat F, Mat A, IS row, IS col, const MatFactorInfo *info)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSpTrsvSymbolic(F, A, MAT_FACTOR_ILU, row, col, info));
   F->ops->lufactornumeric = MatFactorNumeric_SpTrsv;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -390,16 +425,24 @@ static PetscErrorCode MatILUFactorSymbolic_SpTrsv(Mat F, Mat A, IS row, IS col, 
 static PetscErrorCode MatICCFactorSymbolic_SpTrsv(Mat F, Mat A, IS perm, const MatFactorInfo *info)
 {
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(SPTRSV_Symbolic, F, A, 0, 0));
-  PetscCall(MatSpTrsvSymbolicBegin(F, A, MAT_FACTOR_ICC, info));
-  PetscCall(PetscLogEventBegin(SPTRSV_FactorSym, F, A, 0, 0));
-  PetscCall(SpTrsvFactorICCSymbolic(A, perm, info, ((Mat_SpTrsv *)F->data)->fac));
-  PetscCall(PetscLogEventEnd(SPTRSV_FactorSym, F, A, 0, 0));
-  PetscCall(MatSpTrsvAnalyze(F));
-  PetscCall(PetscLogEventBegin(SPTRSV_NumericSetUp, F, A, 0, 0));
-  PetscCall(MatSpTrsvSetUpNumeric(F, A));
-  PetscCall(PetscLogEventEnd(SPTRSV_NumericSetUp, F, A, 0, 0));
-  PetscCall(PetscLogEventEnd(SPTRSV_Symbolic, F, A, 0, 0));
+  PetscCall(MatSpTrsvSymbolic(F, A, MAT_FACTOR_ICC, perm, perm, info));
+  F->ops->choleskyfactornumeric = MatFactorNumeric_SpTrsv;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* LU (SuperLU): the column IS is the ordering; the row order comes from SuperLU's pivoting */
+static PetscErrorCode MatLUFactorSymbolic_SpTrsv(Mat F, Mat A, IS row, IS col, const MatFactorInfo *info)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSpTrsvSymbolic(F, A, MAT_FACTOR_LU, row, col, info));
+  F->ops->lufactornumeric = MatFactorNumeric_SpTrsv;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatCholeskyFactorSymbolic_SpTrsv(Mat F, Mat A, IS perm, const MatFactorInfo *info)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSpTrsvSymbolic(F, A, MAT_FACTOR_CHOLESKY, perm, perm, info));
   F->ops->choleskyfactornumeric = MatFactorNumeric_SpTrsv;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -438,8 +481,10 @@ static PetscErrorCode MatView_SpTrsv(Mat F, PetscViewer viewer)
   if (!sp->fac || !sp->backend) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "backend %s (%s)%s\n", sp->backend->name, sp->backend_note, sp->staging.copies ? "; vectors copied to and from the device" : ""));
+  PetscCall(SpTrsvStagingView(&sp->staging, viewer));
   if (sp->backend->memtype != PETSC_MEMTYPE_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA graphs %s\n", sp->opts.use_graph ? "on" : "off"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "factor %s(%" PetscInt_FMT "), ordering %s, shift %g (%" PetscInt_FMT " tries)\n", sp->fac->ftype == MAT_FACTOR_ICC ? "ICC" : "ILU", sp->fac->levels, (sp->fac->rperm || sp->fac->cperm) ? "permuted" : "natural", (double)sp->fac->shift_amount, sp->fac->nshifts));
+  if (SpTrsvFactorDirectHead(sp->fac)) PetscCall(SpTrsvFactorDirectView(sp->fac, viewer));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "factor %s(%" PetscInt_FMT "), ordering %s, shift %g (%" PetscInt_FMT " tries)\n", sp->fac->ftype == MAT_FACTOR_ICC ? "ICC" : "ILU", sp->fac->levels, (sp->fac->rperm || sp->fac->cperm) ? "permuted" : "natural", (double)sp->fac->shift_amount, sp->fac->nshifts));
   PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: %s\n", sp->numeric_note));
   for (PetscInt t = 0; t < 2; t++) {
     for (PetscInt k = 0; k < 2; k++) {
@@ -485,6 +530,29 @@ static PetscErrorCode MatSpTrsvGetBackend_SpTrsv(Mat F, const char **name)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the device record of the factor's staging, with its work vectors, permutations and the executors' arrays checked */
+static PetscErrorCode MatSpTrsvGetDeviceInfo_SpTrsv(Mat F, SpTrsvDeviceInfo *info)
+{
+  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
+  const void *bufs[4 + 4 * 16];
+  PetscInt    n = 0, m;
+
+  PetscFunctionBegin;
+  PetscCheck(sp->backend, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "MatSpTrsvGetDeviceInfo: the factor has no symbolic factorization yet");
+  bufs[n++] = sp->w1;
+  bufs[n++] = sp->w2;
+  bufs[n++] = sp->rperm;
+  bufs[n++] = sp->cperm;
+  for (PetscInt t = 0; t < 2; t++)
+    for (PetscInt k = 0; k < 2; k++) {
+      PetscCall(SpTrsvSolverGetDeviceBuffers(sp->tri[t][k], 16, &bufs[n], &m));
+      n += m;
+    }
+  if (sp->backend->memtype == PETSC_MEMTYPE_HOST) n = 0; /* host arrays: nothing to check */
+  PetscCall(SpTrsvStagingGetDeviceInfo(&sp->staging, n, bufs, info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatDestroy_SpTrsv(Mat F)
 {
   Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
@@ -496,11 +564,12 @@ static PetscErrorCode MatDestroy_SpTrsv(Mat F)
   PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatFactorGetSolverType_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatSpTrsvGetStats_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatSpTrsvGetBackend_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)F, "MatSpTrsvGetDeviceInfo_C", NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-  MatGetFactor_SpTrsv - the factor matrix of a path (ILU and ICC for now); path NULL: MatSolverType sptrsv, a path per
+  MatGetFactor_SpTrsv - the factor matrix of a path (ILU, ICC; LU by SuperLU, Cholesky by CHOLMOD); path NULL: MatSolverType sptrsv, a path per
   triangle chosen at the symbolic phase
 */
 PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, Mat *F)
@@ -511,7 +580,7 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, 
 
   PetscFunctionBegin;
   PetscCall(SpTrsvInitializePackage()); /* events and citations, when a program registered the constructor itself */
-  PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s supports ILU and ICC factorizations", stype);
+  PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC || ftype == MAT_FACTOR_LU || ftype == MAT_FACTOR_CHOLESKY, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s supports ILU, ICC, LU and Cholesky factorizations", stype);
   PetscCheck(A->rmap->n == A->cmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s needs a square matrix, got %" PetscInt_FMT " x %" PetscInt_FMT, stype, A->rmap->n, A->cmap->n);
   PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));
   PetscCall(MatSetSizes(B, A->rmap->n, A->cmap->n, PETSC_DETERMINE, PETSC_DETERMINE));
@@ -528,11 +597,15 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, 
   B->data        = sp;
   B->factortype  = ftype;
   B->canuseordering = PETSC_TRUE;
-  PetscCall(PetscStrallocpy(MATORDERINGNATURAL, (char **)&B->preferredordering[ftype])); /* as PETSc's ILU/ICC */
+  /* as PETSc's own: natural for ILU/ICC, nested dissection for LU/Cholesky */
+  PetscCall(PetscStrallocpy(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC ? MATORDERINGNATURAL : MATORDERINGND, (char **)&B->preferredordering[ftype]));
+  PetscCall(SpTrsvDirectOptionsInitialize(&sp->direct));
   PetscCall(PetscFree(B->solvertype));
   PetscCall(PetscStrallocpy(stype, &B->solvertype));
   if (ftype == MAT_FACTOR_ILU) B->ops->ilufactorsymbolic = MatILUFactorSymbolic_SpTrsv;
-  else B->ops->iccfactorsymbolic = MatICCFactorSymbolic_SpTrsv;
+  else if (ftype == MAT_FACTOR_ICC) B->ops->iccfactorsymbolic = MatICCFactorSymbolic_SpTrsv;
+  else if (ftype == MAT_FACTOR_LU) B->ops->lufactorsymbolic = MatLUFactorSymbolic_SpTrsv;
+  else B->ops->choleskyfactorsymbolic = MatCholeskyFactorSymbolic_SpTrsv;
   B->ops->getinfo = MatGetInfo_SpTrsv;
   B->ops->view    = MatView_SpTrsv;
   B->ops->destroy = MatDestroy_SpTrsv;
@@ -541,6 +614,7 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, 
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", MatFactorGetSolverType_SpTrsv));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSpTrsvGetStats_C", MatSpTrsvGetStats_SpTrsv));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSpTrsvGetBackend_C", MatSpTrsvGetBackend_SpTrsv));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatSpTrsvGetDeviceInfo_C", MatSpTrsvGetDeviceInfo_SpTrsv));
   *F = B;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -589,5 +663,31 @@ PetscErrorCode MatSpTrsvGetBackend(Mat F, const char **name)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(F, MAT_CLASSID, 1);
   PetscUseMethod(F, "MatSpTrsvGetBackend_C", (Mat, const char **), (F, name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+   MatSpTrsvGetDeviceInfo - the GPU a petsc-sptrsv factor runs on, from the factor's own record (made at its symbolic
+   factorization on the CUDA backend), with a check that its device buffers (work vectors, permutations, staging
+   buffers, the triangles' arrays) live on that GPU
+
+   Not Collective
+
+   Input Parameter:
+.  F - a factor matrix of an sptrsv_* MatSolverType, after its symbolic factorization
+
+   Output Parameter:
+.  info - id -1 (nothing checked) on the host backend; else device number, PCI bus id, name, devices seen, and
+          nbuffers / nforeign: buffers checked, and those not on that device (0)
+
+   Level: intermediate
+
+.seealso: `SpTrsvDeviceInfo`, `PCGSGetDeviceInfo()`, `MatSpTrsvGetBackend()`
+@*/
+PetscErrorCode MatSpTrsvGetDeviceInfo(Mat F, SpTrsvDeviceInfo *info)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(F, MAT_CLASSID, 1);
+  PetscUseMethod(F, "MatSpTrsvGetDeviceInfo_C", (Mat, SpTrsvDeviceInfo *), (F, info));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

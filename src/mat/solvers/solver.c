@@ -22,6 +22,8 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   opts->relabel       = SPTRSV_RELABEL_AUTO;
   opts->analysis_device = PETSC_TRUE; /* CUDA backend only (SpTrsvSolverCreate_Private turns it off elsewhere) */
   opts->subgraph_rows   = 0;          /* locality: the shared-memory capacity of a block */
+  opts->locality_partition = 0;      /* locality: auto (SPTRSV_LOCALITY_PARTITION_AUTO) */
+  opts->locality_sms       = 132;    /* locality: the H100's multiprocessors (SPTRSV_LOCALITY_DEFAULT_SMS) */
   opts->pinv_parts      = 0;          /* pinv: whole levels (SPTRSV_PINV_PARTS_LEVELS) */
   opts->pinv_fill       = 1.0;        /* pinv: no fill */
   opts->pinv_tol        = 1000 * PETSC_MACHINE_EPSILON;
@@ -32,8 +34,8 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   SpTrsvSolverOptionsDefault - SpTrsvSolverOptionsInitialize(); a program that uses the solver API directly (no factor
   Mat, so no prefix) may override them with the global -mat_sptrsv_graph, -mat_sptrsv_fuse_passes, -mat_sptrsv_levels,
   -mat_sptrsv_storage, -mat_sptrsv_dispatch, -mat_sptrsv_max_lanes, -mat_sptrsv_spin_ns, -mat_sptrsv_blocks_per_sm,
-  -mat_sptrsv_relabel, -mat_sptrsv_analysis, -mat_sptrsv_subgraph_rows, -mat_sptrsv_pinv_parts, -mat_sptrsv_pinv_fill
-  and -mat_sptrsv_pinv_tol
+  -mat_sptrsv_relabel, -mat_sptrsv_analysis, -mat_sptrsv_subgraph_rows, -mat_sptrsv_locality_partition,
+  -mat_sptrsv_locality_sms, -mat_sptrsv_pinv_parts, -mat_sptrsv_pinv_fill and -mat_sptrsv_pinv_tol
 */
 PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
 {
@@ -63,6 +65,17 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_analysis", str, sizeof(str), &flg));
   if (flg) PetscCall(PetscStrcmp(str, "device", &opts->analysis_device));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_subgraph_rows", &opts->subgraph_rows, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_locality_partition", str, sizeof(str), &flg));
+  if (flg) {
+    static const char *names[] = {"auto", "paper", "regions"};
+    PetscBool          match   = PETSC_FALSE;
+    for (PetscInt k = 0; k < 3 && !match; k++) {
+      PetscCall(PetscStrcasecmp(str, names[k], &match));
+      if (match) opts->locality_partition = k;
+    }
+    PetscCheck(match, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_partition must be auto, paper or regions, got %s", str);
+  }
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_locality_sms", &opts->locality_sms, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_pinv_parts", str, sizeof(str), &flg));
   if (flg) {
     PetscBool greedy;

@@ -428,6 +428,7 @@ static PetscErrorCode PCView_GS(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  ordering multicolor: Gauss-Seidel in colour order, in-place sweeps (not PCSOR's iterates; -pc_gs_scheduler and -pc_gs_format do not apply)\n"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s (%s)%s\n", jac->backend->name, jac->backend_note, jac->staging.copies ? "; vectors copied to/from the backend" : ""));
     PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(SpTrsvStagingView(&jac->staging, viewer));
     PetscCall(SpTrsvMCView(jac->gs->mc, viewer));
     PetscCall(PetscViewerASCIIPrintf(viewer, "values %s\n", jac->gs->devvalues ? "gathered on the GPU from the matrix's device array (no host copy)" : "read from the matrix's host array"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "sweeps so far %" PetscInt_FMT "\n", jac->gs->nsweeps));
@@ -437,6 +438,7 @@ static PetscErrorCode PCView_GS(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  scheduler %s (requested %s), format %s, %s sweeps\n", jac->path->name, jac->scheduler, SpTrsvFormats[jac->format], jac->gs->structsym || jac->format == SPTRSV_FORMAT_CSC ? "in-place (one vector)" : "two-vector (pattern not structurally symmetric)"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s (%s)%s\n", jac->backend->name, jac->backend_note, jac->staging.copies ? "; vectors copied to/from the backend" : ""));
   PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(SpTrsvStagingView(&jac->staging, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "forward sweep (waits on L):\n"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(SpTrsvPlanView(jac->gs->fwd->plan, viewer));
@@ -513,10 +515,38 @@ static PetscErrorCode PCGSSetScheduler_GS(PC pc, const char s[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the device record of the PC's staging, with its work vectors and (exact ordering) its sweep solvers' arrays checked */
+static PetscErrorCode PCGSGetDeviceInfo_GS(PC pc, SpTrsvDeviceInfo *info)
+{
+  PC_GS       *jac = (PC_GS *)pc->data;
+  SpTrsvGS     gs  = jac->gs;
+  const void  *bufs[3 + 4 * 16];
+  PetscInt     n = 0, m;
+  SpTrsvSolver sv[4];
+
+  PetscFunctionBegin;
+  PetscCheck(gs && jac->backend, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "PCGSGetDeviceInfo: call PCSetUp() first");
+  bufs[n++] = jac->work;
+  bufs[n++] = gs->xold;
+  bufs[n++] = gs->dscale;
+  sv[0]     = gs->fwd;
+  sv[1]     = gs->bwd;
+  sv[2]     = gs->fwdT;
+  sv[3]     = gs->bwdT;
+  for (PetscInt k = 0; k < 4; k++) {
+    PetscCall(SpTrsvSolverGetDeviceBuffers(sv[k], 16, &bufs[n], &m));
+    n += m;
+  }
+  if (jac->backend->memtype == PETSC_MEMTYPE_HOST) n = 0;
+  PetscCall(SpTrsvStagingGetDeviceInfo(&jac->staging, n, bufs, info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCDestroy_GS(PC pc)
 {
   PetscFunctionBegin;
   PetscCall(PCReset_GS(pc));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSGetDeviceInfo_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetType_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetOmega_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetIterations_C", NULL));
@@ -632,6 +662,31 @@ PetscErrorCode PCGSSetOrdering(PC pc, PCGSOrdering ordering)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+   PCGSGetDeviceInfo - the GPU a `PCGS` sweeps on, from the PC's own record (made at its setup on the CUDA backend),
+   with a check that its device buffers (staging, work vectors, the exact ordering's sweep solvers) live on that GPU
+
+   Not Collective
+
+   Input Parameter:
+.  pc - the preconditioner context, after `PCSetUp()`
+
+   Output Parameter:
+.  info - id -1 (nothing checked) on the host backend; else device number, PCI bus id, name, devices seen, and
+          nbuffers / nforeign: buffers checked, and those not on that device (0)
+
+   Level: intermediate
+
+.seealso: `PCGS`, `SpTrsvDeviceInfo`, `MatSpTrsvGetDeviceInfo()`
+@*/
+PetscErrorCode PCGSGetDeviceInfo(PC pc, SpTrsvDeviceInfo *info)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCGSGetDeviceInfo_C", (PC, SpTrsvDeviceInfo *), (pc, info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
    PCGSSetScheduler - level-set or element (synchronization-free) scheduling of the sweeps
 
@@ -727,5 +782,6 @@ PETSC_EXTERN PetscErrorCode PCCreate_GS(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetIterations_C", PCGSSetIterations_GS));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetScheduler_C", PCGSSetScheduler_GS));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSSetOrdering_C", PCGSSetOrdering_GS));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCGSGetDeviceInfo_C", PCGSGetDeviceInfo_GS));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

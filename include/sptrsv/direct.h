@@ -1,0 +1,93 @@
+/* Complete LU and Cholesky factors from supernodal direct solvers (private to the plugin)
+
+   MAT_FACTOR_LU: SuperLU (src/mat/factor/lu_superlu.c), P_r A P_c = L U with partial pivoting.
+   MAT_FACTOR_CHOLESKY: CHOLMOD (src/mat/factor/chol_cholmod.c), P A P^T = Lc Lc^T (supernodal).
+   Both are converted once per pattern into the plugin's triangles (SpTrsvFactor: L unit lower, U upper with
+   an inverted diagonal) with the library's supernode partition recorded on both triangles
+   (SpTrsvTriSetSupernodes()), so every path solves them unchanged. The numeric phase refreshes the values;
+   for LU a new pivot sequence (or pattern of L/U) rebuilds the triangles and asks for a new analysis.
+   Built only with -DPETSC_SPTRSV_HAVE_SUPERLU / -DPETSC_SPTRSV_HAVE_CHOLMOD (the makefile sets them when the
+   headers are found); otherwise the symbolic phases fail with PETSC_ERR_SUP naming the missing library.
+*/
+#pragma once
+#include <sptrsv/factor.h>
+
+/* the ordering the LU's column permutation comes from (-mat_sptrsv_lu_ordering) */
+typedef enum {
+  SPTRSV_LU_ORDERING_PETSC,  /* the column IS of MatLUFactorSymbolic (-pc_factor_mat_ordering_type, nd by default) */
+  SPTRSV_LU_ORDERING_COLAMD  /* SuperLU's COLAMD on the pattern of A */
+} SpTrsvLUOrdering;
+SPTRSV_INTERN const char *const SpTrsvLUOrderings[];
+
+/* the ordering of the Cholesky factor (-mat_sptrsv_cholesky_ordering) */
+typedef enum {
+  SPTRSV_CHOL_ORDERING_PETSC,  /* the IS of MatCholeskyFactorSymbolic (cholmod_analyze_p with CHOLMOD_GIVEN) */
+  SPTRSV_CHOL_ORDERING_AMD,    /* CHOLMOD's AMD */
+  SPTRSV_CHOL_ORDERING_METIS,  /* CHOLMOD's METIS nested dissection */
+  SPTRSV_CHOL_ORDERING_NESDIS, /* CHOLMOD's own nested dissection */
+  SPTRSV_CHOL_ORDERING_AUTO    /* CHOLMOD's default strategy (AMD, METIS when AMD fills too much) */
+} SpTrsvCholOrdering;
+SPTRSV_INTERN const char *const SpTrsvCholOrderings[];
+
+typedef struct {
+  SpTrsvLUOrdering   lu_ordering;
+  PetscReal          pivot_threshold; /* SuperLU's DiagPivotThresh in [0, 1] (-mat_sptrsv_lu_pivot_threshold) */
+  SpTrsvCholOrdering chol_ordering;
+  char               petsc_ordering[64]; /* the name of PETSc's ordering, for the view */
+} SpTrsvDirectOptions;
+
+/* what both direct factors share at the head of their fac->sym (the view and MatGetInfo read it) */
+typedef struct {
+  char           library[32];  /* "SuperLU 5.3.0", "CHOLMOD 3.0.14" */
+  char           ordering[96]; /* the ordering actually used */
+  PetscInt       nnzL, nnzU;   /* entries of L and U including the diagonal (as PETSc counts them) */
+  PetscInt       nsuper;       /* supernodes */
+  PetscInt       maxsuper;     /* widest supernode */
+  PetscInt       nnumeric;     /* numeric factorizations so far */
+  PetscInt       nrebuild;     /* of which changed the pivot order or pattern (triangles rebuilt, analysis redone) */
+  PetscBool      rebuilt;      /* the last numeric phase rebuilt the triangles: the solvers must be made again */
+  PetscObjectId  Aid;          /* the matrix and its state whose values the symbolic phase already factored */
+  PetscObjectState Astate;
+  PetscBool      fresh;        /* the symbolic phase's factorization has not been used by a numeric phase yet */
+} SpTrsvDirectHead;
+
+SPTRSV_INTERN PetscErrorCode SpTrsvDirectOptionsInitialize(SpTrsvDirectOptions *);
+/* inside the factor's PetscOptionsBegin/End: the options of its factor type (LU or Cholesky); obj names them */
+SPTRSV_INTERN PetscErrorCode SpTrsvDirectOptionsRead(SpTrsvOptionItems, PetscObject, MatFactorType, SpTrsvDirectOptions *);
+
+/* symbolic phases: order, factor once (the pattern of a supernodal LU depends on the pivots), build the triangles
+   with their supernode partition; the IS may be NULL (MATORDERINGEXTERNAL: the library's own ordering) */
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorLUSymbolic(Mat, IS, const MatFactorInfo *, const SpTrsvDirectOptions *, SpTrsvFactor);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorCholeskySymbolic(Mat, IS, const MatFactorInfo *, const SpTrsvDirectOptions *, SpTrsvFactor);
+/* numeric phases: zero pivot / not positive definite recorded in fac->error (errors with A->erroriffailure), NaN/Inf
+   as ILU/ICC; LU: head->rebuilt tells the caller to redo the analysis */
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorLUNumeric(Mat, const MatFactorInfo *, SpTrsvFactor);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorCholeskyNumeric(Mat, const MatFactorInfo *, SpTrsvFactor);
+
+/* the factor types whose triangles are solved as ICC's (L = Ut^T, U = D Ut): a path's icc flag covers them */
+static inline PetscBool SpTrsvFactorTypeIsSymmetric(MatFactorType ftype)
+{
+  return (PetscBool)(ftype == MAT_FACTOR_ICC || ftype == MAT_FACTOR_CHOLESKY);
+}
+static inline const char *SpTrsvFactorTypeName(MatFactorType ftype)
+{
+  return ftype == MAT_FACTOR_ILU ? "ILU" : ftype == MAT_FACTOR_ICC ? "ICC" : ftype == MAT_FACTOR_LU ? "LU" : ftype == MAT_FACTOR_CHOLESKY ? "Cholesky" : "unsupported";
+}
+
+/* the head of a direct factor (NULL for ILU/ICC) */
+static inline SpTrsvDirectHead *SpTrsvFactorDirectHead(SpTrsvFactor fac)
+{
+  return (fac && (fac->ftype == MAT_FACTOR_LU || fac->ftype == MAT_FACTOR_CHOLESKY)) ? (SpTrsvDirectHead *)fac->sym : NULL;
+}
+/* one -ksp_view line: "LU (SuperLU 5.3.0, ordering nd, nnz(L)=..., nnz(U)=..., supernodes=..., mean supernode width ...)" */
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorDirectView(SpTrsvFactor, PetscViewer);
+/* the common tail of both symbolic phases' head: counts and the supernode statistics from the triangles */
+SPTRSV_INTERN PetscErrorCode SpTrsvDirectHeadSetCounts(SpTrsvFactor, SpTrsvDirectHead *);
+/* the library's zero pivot: recorded, or an error with errorif (row of the factored matrix, what the library said) */
+SPTRSV_INTERN PetscErrorCode SpTrsvDirectZeroPivot(SpTrsvFactor, PetscBool, PetscErrorCode, PetscInt, PetscReal, const char *);
+/* does the symbolic phase's factorization of A still hold (same matrix, same state)? clears the flag */
+SPTRSV_INTERN PetscErrorCode SpTrsvDirectTakeFresh(Mat, SpTrsvDirectHead *, PetscBool *);
+SPTRSV_INTERN PetscErrorCode SpTrsvDirectMarkFresh(Mat, SpTrsvDirectHead *);
+
+/* -log_view events beside PETSc's MatLUFactorNum / MatCholFctrNum: the library's factorization and the conversion */
+SPTRSV_INTERN PetscLogEvent SPTRSV_LUNumeric, SPTRSV_CholNumeric, SPTRSV_DirectConvert;

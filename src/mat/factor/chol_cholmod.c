@@ -1,0 +1,357 @@
+/*
+   Complete Cholesky of a MATSEQAIJ by CHOLMOD's supernodal factorization, converted into the plugin's triangles.
+
+   CHOLMOD reads the upper triangle of A, as PETSc's Cholesky does: A's CSR read as a CSC matrix M (column j = row j
+   of A, so M = A^T) with stype = -1 (only the lower triangle of M, i.e. the upper one of A, is used). It factors
+   P A P^T = Lc Lc^T, P from cholmod_analyze_p() (PETSc's ordering with CHOLMOD_GIVEN, or CHOLMOD's own: AMD, METIS,
+   its nested dissection, or its default strategy), always postordered; L->Perm is the final permutation, which is
+   the plugin's rperm = cperm.
+
+   Supernodal storage: supernode s holds columns [super[s], super[s+1]); its row indices are s[pi[s] ...] (the first
+   ncols are the supernode's own columns), its values a column-major block of nrows x ncols at x[px[s]].
+   The triangles are those of the ICC factor (factor.h): with d = diag(Lc), A(P,P) = Lu D Lu^T where Lu = Lc diag(d)^-1
+   is unit lower and D = diag(d)^2, stored as L = Lu and U = D Lu^T (idiag = 1/d^2), so every path solves it as an
+   ICC factor: L(r,j) = Lc(r,j)/d_j, U(j,r) = d_j Lc(r,j). The pattern depends on A's pattern and P only, so the
+   maps from the triangles' slots into Lc's values are made once by the symbolic phase.
+*/
+#include <sptrsv/direct.h>
+#include <petsc/private/matimpl.h>
+#if defined(PETSC_SPTRSV_HAVE_CHOLMOD)
+#include <cholmod.h>
+
+typedef struct {
+  SpTrsvDirectHead head; /* first: read through SpTrsvFactorDirectHead() */
+  PetscInt         n, nnzA;
+  PetscInt        *ai, *aj; /* A's CSR pattern at the symbolic phase */
+  int             *Ap, *Ai; /* the same as CHOLMOD's int arrays */
+  double          *Ax;
+  cholmod_common   c;
+  PetscBool        started;
+  cholmod_sparse   As;
+  cholmod_factor  *L;
+  PetscInt        *lmap, *umap, *dmap; /* slots of L and U, and column j's diagonal -> index in L->x */
+} SpTrsvCholSym;
+
+static const char *SpTrsvCholmodOrderingName(int ordering)
+{
+  switch (ordering) {
+  case CHOLMOD_NATURAL:
+    return "natural";
+  case CHOLMOD_GIVEN:
+    return "given";
+  case CHOLMOD_AMD:
+    return "amd";
+  case CHOLMOD_METIS:
+    return "metis";
+  case CHOLMOD_NESDIS:
+    return "nesdis";
+  case CHOLMOD_COLAMD:
+    return "colamd";
+  case CHOLMOD_POSTORDERED:
+    return "postordered";
+  default:
+    return "unknown";
+  }
+}
+
+/* CHOLMOD's errors and warnings go to -info (its return status is checked where it is called) */
+static void SpTrsvCholmodError(int status, const char *file, int line, const char *message)
+{
+  (void)PetscInfo(NULL, "CHOLMOD %s %d (%s:%d): %s\n", status < 0 ? "error" : "warning", status, file, line, message);
+}
+
+static PetscErrorCode SpTrsvCholSymDestroy(void **ctx)
+{
+  SpTrsvCholSym *sym = (SpTrsvCholSym *)*ctx;
+
+  PetscFunctionBegin;
+  if (!sym) PetscFunctionReturn(PETSC_SUCCESS);
+  if (sym->started) {
+    if (sym->L) cholmod_free_factor(&sym->L, &sym->c);
+    cholmod_finish(&sym->c);
+  }
+  PetscCall(PetscFree2(sym->ai, sym->aj));
+  PetscCall(PetscFree3(sym->Ap, sym->Ai, sym->Ax));
+  PetscCall(PetscFree3(sym->lmap, sym->umap, sym->dmap));
+  PetscCall(PetscFree(sym));
+  *ctx = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the triangles' patterns and the maps into Lc's values, from the supernodal symbolic factor */
+static PetscErrorCode SpTrsvCholBuildTriangles(SpTrsvCholSym *sym, SpTrsvFactor fac)
+{
+  const PetscInt  n = sym->n;
+  cholmod_factor *L = sym->L;
+  const int       nsup = (int)L->nsuper, *super = (const int *)L->super, *pi = (const int *)L->pi, *px = (const int *)L->px, *ls = (const int *)L->s;
+  PetscInt       *li, *lj, *ui, *uj, *lpos, *upos, *part, nz = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(L->is_super && super[0] == 0 && super[nsup] == n, PETSC_COMM_SELF, PETSC_ERR_LIB, "CHOLMOD did not return a supernodal factor covering [0, %" PetscInt_FMT ")", n);
+  PetscCall(PetscCalloc1(n + 1, &li));
+  PetscCall(PetscCalloc1(n + 1, &ui));
+  /* counts: row r of L gets one entry per column j < r of Lc with Lc(r,j) stored; row j of U one per entry below
+     the diagonal of column j */
+  for (int s = 0; s < nsup; s++) {
+    const int k1 = super[s], k2 = super[s + 1], nscol = k2 - k1, psi = pi[s], nsrow = pi[s + 1] - psi;
+
+    PetscCheck(nscol > 0 && nsrow >= nscol, PETSC_COMM_SELF, PETSC_ERR_LIB, "CHOLMOD's supernode %d: %d columns, %d rows", s, nscol, nsrow);
+    for (int i = 0; i < nsrow; i++) {
+      const int r = ls[psi + i];
+
+      if (i < nscol) PetscCheck(r == k1 + i, PETSC_COMM_SELF, PETSC_ERR_LIB, "CHOLMOD's supernode %d: row %d of its diagonal block is %d, expected %d", s, i, r, k1 + i);
+      else PetscCheck(r > ls[psi + i - 1] && r < n, PETSC_COMM_SELF, PETSC_ERR_LIB, "CHOLMOD's supernode %d: row indices not ascending at %d (%d)", s, i, r);
+    }
+    for (int j = k1; j < k2; j++) {
+      const int jj = j - k1;
+
+      ui[j + 1] += nsrow - jj - 1;
+      for (int i = jj + 1; i < nsrow; i++) li[ls[psi + i] + 1]++;
+    }
+    nz += (PetscInt)nscol * nsrow - (PetscInt)nscol * (nscol + 1) / 2;
+  }
+  for (PetscInt r = 0; r < n; r++) {
+    li[r + 1] += li[r];
+    ui[r + 1] += ui[r];
+  }
+  PetscCheck(li[n] == nz && ui[n] == nz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cholesky conversion counted %" PetscInt_FMT " and %" PetscInt_FMT " entries, expected %" PetscInt_FMT, li[n], ui[n], nz);
+  PetscCall(PetscMalloc1(nz + 1, &lj));
+  PetscCall(PetscMalloc1(nz + 1, &uj));
+  PetscCall(PetscMalloc3(nz + 1, &sym->lmap, nz + 1, &sym->umap, n + 1, &sym->dmap));
+  PetscCall(PetscMalloc2(n + 1, &lpos, n + 1, &upos));
+  PetscCall(PetscArraycpy(lpos, li, n));
+  PetscCall(PetscArraycpy(upos, ui, n));
+  /* columns in ascending order: the columns of each row of L come out sorted; a row of U is a column of Lc, whose
+     rows ascend (checked above) */
+  for (int s = 0; s < nsup; s++) {
+    const int k1 = super[s], k2 = super[s + 1], psi = pi[s], nsrow = pi[s + 1] - psi, psx = px[s];
+
+    for (int j = k1; j < k2; j++) {
+      const int jj = j - k1;
+
+      sym->dmap[j] = psx + jj + (PetscInt)jj * nsrow;
+      for (int i = jj + 1; i < nsrow; i++) {
+        const int      r = ls[psi + i];
+        const PetscInt v = psx + i + (PetscInt)jj * nsrow;
+
+        lj[lpos[r]]          = j;
+        sym->lmap[lpos[r]++] = v;
+        uj[upos[j]]          = r;
+        sym->umap[upos[j]++] = v;
+      }
+    }
+  }
+  PetscCall(PetscFree2(lpos, upos));
+  PetscCall(SpTrsvTriCreate(n, SPTRSV_LOWER, PETSC_TRUE, &fac->L));
+  PetscCall(SpTrsvTriCreate(n, SPTRSV_UPPER, PETSC_FALSE, &fac->U));
+  PetscCall(SpTrsvTriSetPatternTrusted(fac->L, li, lj, PETSC_TRUE));
+  PetscCall(SpTrsvTriSetPatternTrusted(fac->U, ui, uj, PETSC_TRUE));
+  PetscCall(PetscMalloc1(nsup + 1, &part));
+  for (int s = 0; s <= nsup; s++) part[s] = super[s];
+  PetscCall(SpTrsvTriSetSupernodes(fac->L, nsup, part));
+  PetscCall(SpTrsvTriSetSupernodes(fac->U, nsup, part));
+  PetscCall(PetscFree(part));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the symbolic phase with A's CSR at hand */
+static PetscErrorCode SpTrsvCholSymbolicCore(const PetscInt *ai, const PetscInt *aj, IS perm, const SpTrsvDirectOptions *o, SpTrsvFactor fac, SpTrsvCholSym *sym)
+{
+  const PetscInt n = fac->n, nnz = ai[n];
+  PetscInt      *pp = NULL;
+  int           *uperm = NULL;
+  PetscBool      given = (PetscBool)(o->chol_ordering == SPTRSV_CHOL_ORDERING_PETSC && perm);
+  const int     *lp;
+  PetscBool      identity = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCheck(nnz < PETSC_INT_MAX / 2, PETSC_COMM_SELF, PETSC_ERR_SUP, "CHOLMOD (int version) takes int indices: %" PetscInt_FMT " nonzeros are too many", nnz);
+  sym->nnzA = fac->nnzA = nnz;
+  PetscCall(PetscMalloc2(n + 1, &sym->ai, nnz + 1, &sym->aj));
+  PetscCall(PetscArraycpy(sym->ai, ai, n + 1));
+  PetscCall(PetscArraycpy(sym->aj, aj, nnz));
+  PetscCall(PetscMalloc3(n + 1, &sym->Ap, nnz + 1, &sym->Ai, nnz + 1, &sym->Ax));
+  for (PetscInt i = 0; i <= n; i++) sym->Ap[i] = (int)ai[i];
+  for (PetscInt p = 0; p < nnz; p++) {
+    sym->Ai[p] = (int)aj[p];
+    sym->Ax[p] = 0.0;
+  }
+  sym->As.nrow   = (size_t)n;
+  sym->As.ncol   = (size_t)n;
+  sym->As.nzmax  = (size_t)nnz;
+  sym->As.p      = sym->Ap;
+  sym->As.i      = sym->Ai;
+  sym->As.x      = sym->Ax;
+  sym->As.stype  = -1; /* M = A^T, its lower triangle = A's upper one */
+  sym->As.itype  = CHOLMOD_INT;
+  sym->As.xtype  = CHOLMOD_REAL;
+  sym->As.dtype  = CHOLMOD_DOUBLE;
+  sym->As.sorted = 1;
+  sym->As.packed = 1;
+
+  cholmod_start(&sym->c);
+  sym->started          = PETSC_TRUE;
+  sym->c.supernodal     = CHOLMOD_SUPERNODAL;
+  sym->c.print          = 0;
+  sym->c.error_handler  = SpTrsvCholmodError;
+  switch (o->chol_ordering) {
+  case SPTRSV_CHOL_ORDERING_PETSC:
+    if (given) {
+      sym->c.nmethods           = 1;
+      sym->c.method[0].ordering = CHOLMOD_GIVEN;
+      PetscCall(SpTrsvFactorGetPerm(perm, n, "symmetric", &pp));
+      PetscCall(PetscMalloc1(n + 1, &uperm));
+      for (PetscInt k = 0; k < n; k++) uperm[k] = (int)(pp ? pp[k] : k);
+      PetscCall(PetscFree(pp));
+    } /* no IS (-pc_factor_mat_ordering_type external): CHOLMOD's default strategy */
+    break;
+  case SPTRSV_CHOL_ORDERING_AMD:
+  case SPTRSV_CHOL_ORDERING_METIS:
+  case SPTRSV_CHOL_ORDERING_NESDIS:
+    sym->c.nmethods           = 1;
+    sym->c.method[0].ordering = o->chol_ordering == SPTRSV_CHOL_ORDERING_AMD ? CHOLMOD_AMD : (o->chol_ordering == SPTRSV_CHOL_ORDERING_METIS ? CHOLMOD_METIS : CHOLMOD_NESDIS);
+    break;
+  case SPTRSV_CHOL_ORDERING_AUTO:
+    break;
+  }
+  sym->L = cholmod_analyze_p(&sym->As, uperm, NULL, 0, &sym->c);
+  PetscCall(PetscFree(uperm));
+  PetscCheck(sym->L && sym->c.status >= 0, PETSC_COMM_SELF, sym->c.status == CHOLMOD_OUT_OF_MEMORY ? PETSC_ERR_MEM : PETSC_ERR_LIB, "CHOLMOD's cholmod_analyze_p failed with status %d (-info shows its message)", sym->c.status);
+  if (given) PetscCall(PetscSNPrintf(sym->head.ordering, sizeof(sym->head.ordering), "%s (PETSc's, postordered by CHOLMOD)", o->petsc_ordering));
+  else PetscCall(PetscSNPrintf(sym->head.ordering, sizeof(sym->head.ordering), "%s (CHOLMOD's%s)", SpTrsvCholmodOrderingName(sym->L->ordering), o->chol_ordering == SPTRSV_CHOL_ORDERING_PETSC || o->chol_ordering == SPTRSV_CHOL_ORDERING_AUTO ? " choice" : ""));
+  lp = (const int *)sym->L->Perm;
+  for (PetscInt k = 0; k < n && identity; k++) identity = (PetscBool)(lp[k] == k);
+  if (!identity) {
+    PetscCall(PetscMalloc1(n, &fac->rperm));
+    PetscCall(PetscMalloc1(n, &fac->cperm));
+    for (PetscInt k = 0; k < n; k++) fac->rperm[k] = fac->cperm[k] = lp[k];
+  }
+  PetscCall(SpTrsvCholBuildTriangles(sym, fac));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvFactorCholeskySymbolic - CHOLMOD's supernodal analysis with the ordering of -mat_sptrsv_cholesky_ordering, the
+  triangles' patterns and maps, the supernode partition
+*/
+PetscErrorCode SpTrsvFactorCholeskySymbolic(Mat A, IS perm, const MatFactorInfo *info, const SpTrsvDirectOptions *o, SpTrsvFactor fac)
+{
+  const PetscInt *ai, *aj;
+  SpTrsvCholSym  *sym;
+  PetscErrorCode  ierr;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvFactorCheckMat(A, fac->n));
+  PetscCheck(fac->ftype == MAT_FACTOR_CHOLESKY, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not a Cholesky factor");
+#if defined(PETSC_USE_COMPLEX) || !defined(PETSC_USE_REAL_DOUBLE)
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The Cholesky factor of the sptrsv_* solver types calls CHOLMOD's real double precision routines: build PETSc with real double scalars");
+#endif
+  PetscCheck(fac->n < PETSC_INT_MAX / 2, PETSC_COMM_SELF, PETSC_ERR_SUP, "CHOLMOD (int version) takes int indices: %" PetscInt_FMT " rows are too many", fac->n);
+  PetscCall(SpTrsvFactorReset(fac));
+  PetscCall(PetscNew(&sym));
+  fac->sym        = sym;
+  fac->symdestroy = SpTrsvCholSymDestroy;
+  sym->n          = fac->n;
+  PetscCall(PetscSNPrintf(sym->head.library, sizeof(sym->head.library), "CHOLMOD %d.%d.%d", CHOLMOD_MAIN_VERSION, CHOLMOD_SUB_VERSION, CHOLMOD_SUBSUB_VERSION));
+  if (info->shifttype != (PetscReal)MAT_SHIFT_NONE) PetscCall(PetscInfo(A, "The Cholesky factor from CHOLMOD ignores -pc_factor_shift_type\n"));
+  PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, NULL));
+  ierr = SpTrsvCholSymbolicCore(ai, aj, perm, o, fac, sym);
+  PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, NULL));
+  PetscCall(ierr);
+  PetscCall(SpTrsvDirectHeadSetCounts(fac, &sym->head));
+  PetscCall(PetscInfo(A, "Cholesky (%s, ordering %s): nnz(L) %" PetscInt_FMT ", %" PetscInt_FMT " supernodes (widest %" PetscInt_FMT "), %g flops predicted\n", sym->head.library, sym->head.ordering, sym->head.nnzL, sym->head.nsuper, sym->head.maxsuper, sym->c.fl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvFactorCholeskyNumeric - cholmod_factorize() of A's current values (NaN/Inf replaced by 0: the factor is then
+  marked non-finite and its solves give NaN), the triangles' values, then PETSc's checks: a matrix that is not
+  positive definite (CHOLMOD stops at L->minor) or a pivot d^2 <= info->zeropivot is MAT_FACTOR_NUMERIC_ZEROPIVOT (an
+  error with A->erroriffailure); NaN/Inf in the factor as for ICC
+*/
+PetscErrorCode SpTrsvFactorCholeskyNumeric(Mat A, const MatFactorInfo *info, SpTrsvFactor fac)
+{
+  SpTrsvCholSym     *sym     = (SpTrsvCholSym *)fac->sym;
+  const PetscBool    errorif = A->erroriffailure;
+  const PetscInt     n       = fac->n;
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscBool          same;
+  PetscErrorCode     ierr;
+  PetscInt           minor;
+  const double      *lx;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvFactorCheckMat(A, n));
+  PetscCheck(fac->ftype == MAT_FACTOR_CHOLESKY && sym && sym->L && fac->L && fac->U, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Call the symbolic Cholesky factorization before the numeric one");
+  PetscCall(PetscLogEventBegin(SPTRSV_CholNumeric, A, 0, 0, 0));
+  fac->error           = MAT_FACTOR_NOERROR;
+  fac->zeropivot_value = 0.0;
+  fac->zeropivot_row   = 0;
+  fac->nonfinite       = PETSC_FALSE;
+  PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, &aa));
+  same = (PetscBool)(ai[n] == sym->nnzA);
+  if (same) PetscCall(PetscArraycmp(ai, sym->ai, n + 1, &same));
+  if (same) PetscCall(PetscArraycmp(aj, sym->aj, sym->nnzA, &same));
+  ierr = same ? PETSC_SUCCESS : PETSC_ERR_ARG_WRONGSTATE;
+  if (!ierr) ierr = SpTrsvFactorCheckFinite(n, ai, aj, aa, errorif, &fac->nonfinite);
+  if (!ierr)
+    for (PetscInt p = 0; p < sym->nnzA; p++) sym->Ax[p] = PetscIsInfOrNanScalar(aa[p]) ? 0.0 : PetscRealPart(aa[p]);
+  PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, &aa));
+  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The nonzero pattern of the matrix changed since the symbolic Cholesky factorization: redo the symbolic factorization");
+  PetscCall(ierr);
+
+  cholmod_factorize(&sym->As, sym->L, &sym->c);
+  PetscCheck(sym->c.status >= 0, PETSC_COMM_SELF, sym->c.status == CHOLMOD_OUT_OF_MEMORY ? PETSC_ERR_MEM : PETSC_ERR_LIB, "CHOLMOD's cholmod_factorize failed with status %d (-info shows its message)", sym->c.status);
+  PetscCall(PetscLogFlops(sym->c.fl));
+  minor = sym->c.status == CHOLMOD_NOT_POSDEF ? (PetscInt)sym->L->minor : n;
+  lx    = (const double *)sym->L->x;
+
+  PetscCall(PetscLogEventBegin(SPTRSV_DirectConvert, 0, 0, 0, 0));
+  {
+    const PetscInt *li = fac->L->i, *lj = fac->L->j, *ui = fac->U->i;
+    PetscScalar    *la = fac->L->a, *ua = fac->U->a, *idiag = fac->U->idiag;
+
+    /* columns from minor on were not computed (the factorization stopped there): zeros, the factor has failed */
+    for (PetscInt r = 0; r < n; r++)
+      for (PetscInt p = li[r]; p < li[r + 1]; p++) la[p] = lj[p] < minor ? lx[sym->lmap[p]] / lx[sym->dmap[lj[p]]] : 0.0;
+    for (PetscInt j = 0; j < n; j++) {
+      const double d = j < minor ? lx[sym->dmap[j]] : 0.0;
+
+      for (PetscInt q = ui[j]; q < ui[j + 1]; q++) ua[q] = j < minor ? lx[sym->umap[q]] * d : 0.0;
+      idiag[j] = j < minor ? 1.0 / (d * d) : 0.0;
+    }
+  }
+  PetscCall(PetscLogEventEnd(SPTRSV_DirectConvert, 0, 0, 0, 0));
+  sym->head.nnumeric++;
+  if (fac->nonfinite) {
+    for (PetscInt k = 0; k < n; k++) fac->U->idiag[k] = (PetscScalar)NAN;
+  } else if (minor < n) {
+    char msg[256];
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "Matrix is not positive definite: CHOLMOD's supernodal Cholesky stopped at row %" PetscInt_FMT " of the factored matrix (row %" PetscInt_FMT " of the input); use -pc_type lu", minor, fac->rperm ? fac->rperm[minor] : minor));
+    PetscCall(SpTrsvDirectZeroPivot(fac, errorif, PETSC_ERR_MAT_CH_ZRPVT, minor, 0.0, msg));
+  } else {
+    for (PetscInt k = 0; k < n; k++) {
+      const PetscReal d = lx[sym->dmap[k]] * lx[sym->dmap[k]];
+
+      if (d <= info->zeropivot) {
+        char msg[256];
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "Zero pivot in row %" PetscInt_FMT " of the factored matrix (row %" PetscInt_FMT " of the input): pivot %g <= tolerance %g (CHOLMOD)", k, fac->rperm ? fac->rperm[k] : k, (double)d, (double)info->zeropivot));
+        PetscCall(SpTrsvDirectZeroPivot(fac, errorif, PETSC_ERR_MAT_CH_ZRPVT, k, d, msg));
+        break;
+      }
+    }
+    if (!fac->error) {
+      PetscInt r = -1, c = -1;
+
+      PetscCall(SpTrsvTriFindNonFinite(fac->L, &r, &c));
+      if (r < 0) PetscCall(SpTrsvTriFindNonFinite(fac->U, &r, &c));
+      if (r >= 0) PetscCall(SpTrsvFactorReportNonFiniteFactor(r, c, errorif, fac));
+    }
+  }
+  PetscCall(SpTrsvTriValuesChanged(fac->L));
+  PetscCall(SpTrsvTriValuesChanged(fac->U));
+  PetscCall(PetscLogEventEnd(SPTRSV_CholNumeric, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
