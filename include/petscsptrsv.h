@@ -17,12 +17,14 @@
 #define MATSOLVERSPTRSVSYNCFREE "sptrsv_syncfree"
 #define MATSOLVERSPTRSVLOCALITY "sptrsv_locality"
 #define MATSOLVERSPTRSVSUPERNODAL "sptrsv_supernodal"
+#define MATSOLVERSPTRSVPINV     "sptrsv_pinv"
 #define MATSOLVERSPTRSV         "sptrsv" /* automatic: a path per triangle, chosen by a cost model (docs/USAGE.md) */
 PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_level(Mat, MatFactorType, Mat *);
 PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_element(Mat, MatFactorType, Mat *);
 PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_syncfree(Mat, MatFactorType, Mat *);
 PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_locality(Mat, MatFactorType, Mat *);
 PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_supernodal(Mat, MatFactorType, Mat *);
+PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_pinv(Mat, MatFactorType, Mat *);
 PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_auto(Mat, MatFactorType, Mat *);
 
 /*E

@@ -532,6 +532,8 @@ run_test ex2/options-file-ilu-supernodal with_solver sptrsv_supernodal compare_c
 run_test ex45/supernodal-grid13-ilu6-nd-relax with_solver sptrsv_supernodal compare_case 1 ex45 "-da_grid_x 13 -da_grid_y 13 -da_grid_z 13 -pc_type ilu -pc_factor_levels 6 -pc_factor_mat_ordering_type nd -ksp_monitor" "-mat_sptrsv_supernode_relax 0.5 -mat_sptrsv_supernode_cublas_width 16"
 run_test ex19/supernodal-newton-ilu1-pull with_solver sptrsv_supernodal compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -pc_factor_levels 1 -mat_no_inode -snes_monitor -ksp_monitor" "$SN_MODE pull"
 run_test matrices/supernodal-cryg2500-ilu1-merge with_solver sptrsv_supernodal mm_compare cryg2500 "-ksp_type gmres -ksp_gmres_restart 100 -ksp_max_it 2000 -pc_type ilu -pc_factor_levels 1 -ksp_rtol 1e-8 -mat_sptrsv_merge"
+# the partitioned-inverse path (tests/suites/pinv.sh)
+. "$ROOT/tests/suites/pinv.sh"
 
 # the automatic path (sptrsv): a path per triangle; on the host backend the host rule (level) unless a model or the
 # fallback rule is asked for, which runs the GPU choices (syncfree, locality, ... host executors) on the same factors
@@ -595,7 +597,7 @@ run_test view/auto-ksp-view-h100 ours_grep ex2 "$AUTO $AUTO_H100 -mat_sptrsv_exp
 run_test view/auto-ksp-view-h100-solve ours_grep ex2 "$AUTO $AUTO_H100 -ksp_view" "automatic choice: [a-z]+ \(smallest predicted solve time \(model h100\)\)" "predicted: [a-z]+ [0-9.e-]+ ms \(setup [0-9.e-]+\), [a-z]+ [0-9.e-]+ ms \(setup [0-9.e-]+\), [a-z]+ [0-9.e-]+ ms \(setup [0-9.e-]+\), [a-z]+ [0-9.e-]+ ms"
 run_test view/auto-fallback-refused ours_grep ex2 "$AUTO -mat_sptrsv_auto_model none -mat_sptrsv_auto_candidates syncfree,level -mat_sptrsv_max_lanes 3 -ksp_view" "automatic choice: level \(fallback rule: sync-free; below 4 rows per level locality up to 29056 rows, level above\)" "rule order: syncfree \[refused\], level" "syncfree refused the triangle: -mat_sptrsv_max_lanes must be 1, 2, 4, 8, 16 or 32, got 3"
 run_test view/auto-help ours_grep ex2 "$AUTO -help" "-mat_sptrsv_expected_solves <(now )?0" "-mat_sptrsv_auto_candidates" "-mat_sptrsv_auto_model <(now )?auto" "-mat_sptrsv_subgraph_rows" "-mat_sptrsv_levels"
-run_test view/auto-bad-candidate ours_fails ex2 "$AUTO -mat_sptrsv_auto_candidates level,bogus" "-mat_sptrsv_auto_candidates: bogus is not a path \(paths: level,element,syncfree,locality,supernodal\)"
+run_test view/auto-bad-candidate ours_fails ex2 "$AUTO -mat_sptrsv_auto_candidates level,bogus" "-mat_sptrsv_auto_candidates: bogus is not a path \(paths: level,element,syncfree,locality(,[a-z]+)*\)"
 run_test view/auto-bad-model ours_fails ex2 "$AUTO -mat_sptrsv_auto_model a100" "-mat_sptrsv_auto_model a100: no such cost model \(auto, none, h100\)"
 run_test view/auto-bad-solves ours_fails ex2 "$AUTO -mat_sptrsv_expected_solves -2" "-mat_sptrsv_expected_solves -2: must be 0 \(unknown\) or a positive count"
 run_test view/auto-csc-no-candidate ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv -sub_mat_sptrsv_format csc -sub_mat_sptrsv_auto_candidates syncfree,locality" "sptrsv: no candidate path solves ILU factors in format csc on the host backend \(-sub_mat_sptrsv_auto_candidates\)"

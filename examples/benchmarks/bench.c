@@ -139,13 +139,32 @@ typedef struct {
 
 static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *nv)
 {
-  PetscBool sf;
+  PetscBool sf, pv;
   PetscInt  n = 0, nlist = 16;
   char     *list[16];
   PetscBool flg;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(v, 16 * sizeof(*v)));
+  PetscCall(PetscStrcmp(path->name, "pinv", &pv));
+  if (pv) { /* the partitioned inverse: fill limits (-bench_pinv_fill LIST, default 1,4,16), graphs on */
+    char    *fills[8];
+    PetscInt nf = 8;
+    PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bench_pinv_fill", fills, &nf, &flg));
+    if (!flg) {
+      const char *def[] = {"1", "4", "16"};
+      for (nf = 0; nf < 3; nf++) PetscCall(PetscStrallocpy(def[nf], &fills[nf]));
+    }
+    for (PetscInt k = 0; k < nf; k++, n++) {
+      v[n].format = SPTRSV_FORMAT_CSR;
+      PetscCall(PetscSNPrintf(v[n].suffix, sizeof(v[n].suffix), "fill%s", fills[k]));
+      PetscCall(PetscStrncpy(v[n].opt[0][0], "-mat_sptrsv_pinv_fill", sizeof(v[n].opt[0][0])));
+      PetscCall(PetscStrncpy(v[n].opt[0][1], fills[k], sizeof(v[n].opt[0][1])));
+      PetscCall(PetscFree(fills[k]));
+    }
+    *nv = n;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscStrcmp(path->name, "syncfree", &sf));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bench_locality", list, &nlist, &flg));
   if (flg && !strcmp(path->name, "locality")) { /* one CUDA-graph variant per partitioner */

@@ -35,6 +35,9 @@ typedef struct {
   PetscBool supernode_merge; /* supernodal: merge neighbouring supernodes of the same block structure (-mat_sptrsv_merge) */
   PetscReal supernode_relax; /* supernodal: merge neighbours while explicit zeros stay within this fraction (-mat_sptrsv_supernode_relax) */
   PetscInt  supernode_cublas_width; /* supernodal, CUDA: supernodes at least this wide run through cuBLAS (-mat_sptrsv_supernode_cublas_width) */
+  PetscInt  pinv_parts;      /* pinv: SpTrsvPinvParts, parts made of whole (group) levels or of rows (-mat_sptrsv_pinv_parts levels|greedy) */
+  PetscReal pinv_fill;       /* pinv: a part's inverse-applied block holds at most this many times the substitution's entries (-mat_sptrsv_pinv_fill; 1: no fill) */
+  PetscReal pinv_tol;        /* pinv: backward error above which the solves fall back (-mat_sptrsv_pinv_tol) */
 } SpTrsvSolverOptions;
 
 /* an executor: how one backend runs the plans of one path (all arrays in the backend's memory) */

@@ -241,6 +241,20 @@ PetscErrorCode SpTrsvCUDATriSetupEnd(SpTrsvSolver s)
   /* setup may wait: the uploads are complete before any solve, on whatever stream it runs */
   SpTrsvCUDACall(cudaStreamSynchronize(st));
   PetscCall(PetscFree2(d->h_ptr, d->h_idx));
+  PetscCall(SpTrsvCUDATriCaptureGraphs(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvCUDATriCaptureGraphs - the graphs of the path's launch sequence (with -mat_sptrsv_graph, when it has enough
+  launches): the end of SpTrsvCUDATriSetupEnd, also for a path that fills SpTrsvCUDATriData with a matrix of its own
+  (the partitioned inverse's M)
+*/
+PetscErrorCode SpTrsvCUDATriCaptureGraphs(SpTrsvSolver s)
+{
+  SpTrsvCUDATriData *d = (SpTrsvCUDATriData *)s->bdata;
+
+  PetscFunctionBegin;
   for (PetscInt sw = 0; sw < (s->rest ? 2 : 1); sw++)
     if (s->opts.use_graph && d->n && (*d->launches)(d, (PetscBool)sw) >= SPTRSV_CUDA_GRAPH_MIN_LAUNCHES) PetscCall(SpTrsvCUDATriCaptureGraph(d, (PetscBool)sw));
   PetscFunctionReturn(PETSC_SUCCESS);

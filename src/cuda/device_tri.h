@@ -126,6 +126,7 @@ struct _n_SpTrsvCUDATriData {
    End uploads the values, waits, and captures the graphs */
 PetscErrorCode SpTrsvCUDATriSetupBegin(SpTrsvSolver, SpTrsvCUDALaunchFn, SpTrsvCUDALaunchesFn, SpTrsvCUDATriData **);
 PetscErrorCode SpTrsvCUDATriSetupEnd(SpTrsvSolver);
+PetscErrorCode SpTrsvCUDATriCaptureGraphs(SpTrsvSolver); /* the graph part of SetupEnd, for a path that uploads its own matrix */
 /* instead of SetupBegin, for a pattern put in plan order on the device by the path's own analysis: takes over
    d_order (n), d_ptr (n + 1), d_idx (nnz) and d_vmap (nnz: the index of each slot's value in the rows of op(T));
    CSR, no rest */

@@ -3,7 +3,8 @@ static const char help[] = "GPU fuzz check of the sync-free kernels with a watch
                            "rows, levels of one row, 1e5 levels), lower or upper, unit or not, plain or transposed, each solved by every\n"
                            "sync-free variant on the GPU (sptrsv_syncfree: asap/alap/natural x csr/warpell, asap with the analysis on the\n"
                            "GPU; sptrsv_element: csr, csc; sptrsv_locality: the default sub-graph cap and 64 rows; sptrsv_supernodal: default,\n"
-                           "pull + inverted diagonal + relaxed merging, push + merging + cuBLAS from width 4, up to 1e5 rows on the GPU) and\n"
+                           "pull + inverted diagonal + relaxed merging, push + merging + cuBLAS from width 4, up to 1e5 rows on the GPU;\n"
+                           "sptrsv_pinv: no fill, fill 4, greedy parts with fill 2) and\n"
                            "compared with the host backend. A solve that does not finish within -timeout seconds is a hang: the case's\n"
                            "seed is printed and the program exits at once (status 3).\n"
                            "  -cases <10000>   number of random triangles\n"
@@ -12,7 +13,7 @@ static const char help[] = "GPU fuzz check of the sync-free kernels with a watch
                            "  -timeout <10>    seconds before a solve counts as hung\n"
                            "  -backend <cuda>   cuda, or host (the host executors of the same variants: checks the generator and schedules)\n"
                            "  -big_every <2000> seeds that are multiples of this are large shapes (1e6-row chain, 1e5 levels)\n"
-                           "  -only_path <name> run only the variants of this path (syncfree, element, locality, supernodal)\n\n";
+                           "  -only_path <name> run only the variants of this path (syncfree, element, locality, supernodal, pinv)\n\n";
 
 #include <sptrsv/backend.h>
 #include <petsctime.h>
@@ -62,12 +63,17 @@ static const Variant variants[] = {
   {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal",            NULL, NULL, NULL, NULL, NULL, 100000},
   {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-pull-inv-relax", NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_supernode_relax 0.4", 100000},
   {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-push-merge-cublas", NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_merge -mat_sptrsv_supernode_cublas_width 4", 100000},
+  /* pinv: no fill, fill 4, greedy parts with fill 2 */
+  {"pinv",     NULL,   NULL,      SPTRSV_FORMAT_CSR, "pinv",                  NULL, NULL, NULL, NULL, NULL, 0},
+  {"pinv",     NULL,   NULL,      SPTRSV_FORMAT_CSR, "pinv-fill4",            NULL, NULL, NULL, NULL, "-mat_sptrsv_pinv_fill 4", 0},
+  {"pinv",     NULL,   NULL,      SPTRSV_FORMAT_CSR, "pinv-greedy-fill2",     NULL, NULL, NULL, NULL, "-mat_sptrsv_pinv_fill 2 -mat_sptrsv_pinv_parts greedy", 0},
 };
 
 /* the options a variant's extra string may set */
 static PetscErrorCode ClearExtra(void)
 {
-  const char *keys[] = {"-mat_sptrsv_supernode_mode", "-mat_sptrsv_invert_diag", "-mat_sptrsv_merge", "-mat_sptrsv_supernode_relax", "-mat_sptrsv_supernode_cublas_width"};
+  const char *keys[] = {"-mat_sptrsv_supernode_mode", "-mat_sptrsv_invert_diag", "-mat_sptrsv_merge", "-mat_sptrsv_supernode_relax", "-mat_sptrsv_supernode_cublas_width",
+                        "-mat_sptrsv_pinv_fill", "-mat_sptrsv_pinv_parts"};
 
   PetscFunctionBeginUser;
   for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) PetscCall(PetscOptionsClearValue(NULL, keys[k]));

@@ -64,7 +64,8 @@ typedef struct {
 /* the options a configuration's extra string may set */
 static PetscErrorCode ClearExtra(void)
 {
-  const char *keys[] = {"-mat_sptrsv_supernode_mode", "-mat_sptrsv_invert_diag", "-mat_sptrsv_merge", "-mat_sptrsv_supernode_relax", "-mat_sptrsv_supernode_cublas_width"};
+  const char *keys[] = {"-mat_sptrsv_supernode_mode", "-mat_sptrsv_invert_diag", "-mat_sptrsv_merge", "-mat_sptrsv_supernode_relax", "-mat_sptrsv_supernode_cublas_width",
+                        "-mat_sptrsv_pinv_fill", "-mat_sptrsv_pinv_parts"};
 
   PetscFunctionBeginUser;
   for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) PetscCall(PetscOptionsClearValue(NULL, keys[k]));
@@ -358,6 +359,7 @@ static PetscErrorCode RunCase(const Case *c, PetscInt ncfg, const Config *cfgs, 
     PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
     PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_subgraph_rows"));
     PetscCall(ClearExtra());
+    PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_locality_partition"));
     if (c->type == GEN_FILE) {
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-26s %8" PetscInt_FMT " %9.0f  SKIP: factorization failed (error %d: %s)\n", c->name, n, (double)minfo.nz_used, (int)ierr, specific ? specific : (text ? text : "?")));
       nskip++;
@@ -725,8 +727,8 @@ int main(int argc, char **argv)
   /* what runs: host csc always; the CUDA combinations when a device is usable */
   cfgs[ncfg++] = (Config){"host", "csc", PETSC_FALSE, NULL};
 #if defined(MATSOLVERSPTRSVSYNCFREE)
-  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "alap", "warpell", NULL};
-  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", "warpell", NULL};
+  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "alap", "warpell", NULL, NULL};
+  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", "warpell", NULL, NULL};
 #endif
 #if defined(MATSOLVERSPTRSVLOCALITY)
   cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64"};
@@ -735,6 +737,9 @@ int main(int argc, char **argv)
 #if defined(MATSOLVERSPTRSVSUPERNODAL)
   cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, NULL, "-sn"};
   cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_merge", "-snpim"};
+#endif
+#if defined(MATSOLVERSPTRSVPINV)
+  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, "-mat_sptrsv_pinv_fill 4", "-pv4"};
 #endif
   PetscCall(SpTrsvBackendCUDAGet(&cuda, &avail, &why));
   if (avail) {
@@ -746,12 +751,12 @@ int main(int argc, char **argv)
     cfgs[ncfg++] = (Config){"cuda", "csc", PETSC_FALSE, MATSOLVERSPTRSVELEMENT};
     cfgs[ncfg++] = (Config){"cuda", "csc", PETSC_TRUE, MATSOLVERSPTRSVELEMENT};
 #if defined(MATSOLVERSPTRSVSYNCFREE)
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, NULL, NULL, NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSYNCFREE, "alap", NULL, NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "asap", "warpell", NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSYNCFREE, "alap", "warpell", NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", NULL, NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", "warpell", NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, NULL, NULL, NULL, NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSYNCFREE, "alap", NULL, NULL, NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "asap", "warpell", NULL, NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSYNCFREE, "alap", "warpell", NULL, NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", NULL, NULL, NULL};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", "warpell", NULL, NULL};
 #endif
 #if defined(MATSOLVERSPTRSVLOCALITY)
     /* the default cap (one block holds up to 227 KB of x), and 64 rows: many sub-graphs, levels and launches */
@@ -772,7 +777,13 @@ int main(int argc, char **argv)
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_merge -mat_sptrsv_supernode_relax 0.3 -mat_sptrsv_supernode_cublas_width 8", "-snmc"};
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_supernode_cublas_width 8", "-snpc"};
 #endif
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, the level, element, syncfree, locality and supernodal paths, and host csc, host syncfree, host locality and host supernodal with host csr\n", why));
+#if defined(MATSOLVERSPTRSVPINV)
+    /* no fill (parts = pairs of levels on stencils: many launches, fused runs), and fill 4 (fewer, larger parts), graphs off and on */
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, NULL, "-pv"};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, NULL, "-pv"};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, "-mat_sptrsv_pinv_fill 4", "-pv4"};
+#endif
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, the level, element, syncfree, locality, supernodal and pinv paths, and host csc, host syncfree, host locality, host supernodal and host pinv with host csr\n", why));
   } else {
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend unavailable (%s): SKIPPING the CUDA comparisons; comparing host csc with host csr only\n", why));
   }

@@ -246,6 +246,14 @@ else
     fi
   done
 fi
+# ---- the partitioned inverse (sptrsv_pinv) alone, one short call: SPTRSV_DEVICE_STEPS='pinv-.*' --------------------
+#      its kernels against the host on small Laplacians and the dense-row shape (every configuration of check_kernels,
+#      pinv's among them), its fuzz variants (no fill, fill 4, greedy fill 2; watchdog), memcheck on one small case
+PINV_CASES=(-only_solver sptrsv_pinv -cases lap2d5_64x64,lap3d7_32x32x32,lap3d27_16x16x16_rcm,elem_denserow_5000,lap3d7_20x20x20_nd_ilu30 -nrhs 1)
+step pinv-kernels 1 240 "$CHECK" "${PINV_CASES[@]}"
+step pinv-fuzz 1 240 "$FUZZ" -only_path pinv -cases "${SPTRSV_FUZZ_PINV_CASES:-2000}" -big_every 500 -timeout 10
+PINV_SAN=$(command -v compute-sanitizer || echo "$CUDA_HOME/bin/compute-sanitizer")
+[ -x "$PINV_SAN" ] && step pinv-memcheck 1 180 "$PINV_SAN" --tool memcheck --error-exitcode 97 "$CHECK" -only_solver sptrsv_pinv -cases lap3d7_32x32x32 -nrhs 1
 
 # ---- compute-sanitizer on small cases (fused segments + separate launches + graphs, perms) ---------
 SAN=$(command -v compute-sanitizer || echo "$CUDA_HOME/bin/compute-sanitizer")

@@ -56,7 +56,7 @@ PY
 
 LU_EX2="-m 40 -n 40 -ksp_type preonly -pc_type lu"
 CH_EX2="-m 40 -n 40 -ksp_type preonly -pc_type cholesky"
-for p in level element syncfree locality; do
+for p in level element syncfree locality pinv; do
   run_test "lu/ex2-preonly-lu-$p" lu_case ex2 "$LU_EX2" "sptrsv_$p"
   run_test "lu/ex2-preonly-cholesky-$p" lu_case ex2 "$CH_EX2" "sptrsv_$p"
 done
@@ -65,6 +65,9 @@ run_test lu/ex2-gmres-lu-colamd lu_case ex2 "-m 40 -n 40 -ksp_type gmres -pc_typ
 run_test lu/ex2-cg-cholesky-amd lu_case ex2 "-m 40 -n 40 -ksp_type cg -pc_type cholesky -mat_sptrsv_cholesky_ordering amd" sptrsv_syncfree
 run_test lu/ex2-bicg-transpose-lu-rcm lu_case ex2 "-m 30 -n 30 -ksp_type bicg -pc_type lu -pc_factor_mat_ordering_type rcm" sptrsv_locality
 run_test lu/ex45-lu-grid12 lu_case ex45 "-da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -ksp_type gmres -pc_type lu" sptrsv_level
+# the partitioned inverse on nested-dissection factors with their supernodes as groups (dense inverses allowed), fill 2
+run_test lu/ex45-cholesky-nd-pinv-fill2 lu_case ex45 "-da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -ksp_type gmres -pc_type cholesky -pc_factor_mat_ordering_type nd -mat_sptrsv_pinv_fill 2" sptrsv_pinv
+run_test lu/ex45-lu-nd-pinv lu_case ex45 "-da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -ksp_type gmres -pc_type lu -pc_factor_mat_ordering_type nd" sptrsv_pinv
 # Newton: the factor is refactored at every step (same pattern; SuperLU may pick other pivots: the triangles are
 # then rebuilt and analysed again, which -ksp_view counts)
 run_test lu/ex19-newton-lu lu_case ex19 "-da_grid_x 12 -da_grid_y 12 -ksp_type preonly -pc_type lu" sptrsv_element

@@ -212,7 +212,8 @@ static PetscErrorCode CheckMatrix(const char *mname, Mat A, MatFactorType ftype)
       bound[t] = ref[t] + eps_factor * eps;
       PetscCall(SolveColumns(A, F, (PetscBool)t, B, X, &e[t]));
       EXPECT(e[t] <= bound[t], "%s: %s backward error %.3e > native %.3e + %g eps", name, t ? "MatSolveTranspose" : "MatSolve", (double)e[t], (double)ref[t], (double)eps_factor);
-      /* MatMatSolve(Transpose) must give the same columns */
+      /* MatMatSolve(Transpose) must give the same columns, to rounding: the supernodal path's push mode adds with atomics on
+         the GPU, in an order that changes from run to run (1e-13 relative seen on the H100 for cryg2500, |X| 5e11) */
       if (t) PetscCall(MatMatSolveTranspose(F, B, X2));
       else PetscCall(MatMatSolve(F, B, X2));
       PetscCall(MatAXPY(X2, -1.0, X, SAME_NONZERO_PATTERN));
@@ -220,7 +221,7 @@ static PetscErrorCode CheckMatrix(const char *mname, Mat A, MatFactorType ftype)
       {
         PetscReal xn;
         PetscCall(MatNorm(X, NORM_MAX, &xn));
-        EXPECT(dmax <= 1e-14 * xn, "%s: MatMatSolve%s differs from MatSolve%s by %.3e (|X| %.3e)", name, t ? "Transpose" : "", t ? "Transpose" : "", (double)dmax, (double)xn);
+        EXPECT(dmax <= 1e-10 * xn, "%s: MatMatSolve%s differs from MatSolve%s by %.3e (|X| %.3e)", name, t ? "Transpose" : "", t ? "Transpose" : "", (double)dmax, (double)xn);
       }
     }
     {

@@ -38,4 +38,8 @@ typedef struct {
 
 SPTRSV_INTERN int            SpTrsvLanesPerRow(PetscReal);
 SPTRSV_INTERN PetscErrorCode SpTrsvLevelScheduleCheck(SpTrsvPlan, PetscInt);
+/* the same segments over any ranges of positions (nlevels, levptr, order or NULL, ptr, fuse_passes): shared with the
+   partitioned-inverse path, whose "levels" are its parts */
+SPTRSV_INTERN PetscErrorCode SpTrsvLevelSegmentsBuild(PetscInt, const PetscInt *, const PetscInt *, const PetscInt *, PetscInt, SpTrsvLevelSchedule *);
+SPTRSV_INTERN PetscErrorCode SpTrsvLevelSegmentsCheck(PetscInt, const PetscInt *, const SpTrsvLevelSchedule *, PetscInt);
 SPTRSV_PATH_DECLARE(level);

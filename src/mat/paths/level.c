@@ -51,12 +51,14 @@ static PetscErrorCode SpTrsvLevelScheduleView(SpTrsvPlan plan, PetscViewer viewe
 }
 
 /*
-  SpTrsvLevelScheduleBuild - choose K per level (from its mean row length in ptr, i.e. the rows of op(T)
-  for CSR and its columns for CSC) and group consecutive small levels into fused segments
+  SpTrsvLevelSegmentsBuild - choose K per level (from its mean row length in ptr, i.e. the rows of op(T)
+  for CSR and its columns for CSC) and group consecutive small levels into fused segments. The rows of level l
+  are the positions levptr[l] .. levptr[l+1]-1; ptr is indexed by row (order[position]), or by position when
+  order is NULL (a path that stores its own rows in plan order: the partitioned inverse). ls->seg and ls->levK
+  hold nlevels + 1 entries.
 */
-static PetscErrorCode SpTrsvLevelScheduleBuild(SpTrsvPlan plan, const PetscInt *ptr, PetscInt fuse_passes, SpTrsvLevelSchedule *ls)
+PetscErrorCode SpTrsvLevelSegmentsBuild(PetscInt nlevels, const PetscInt *levptr, const PetscInt *order, const PetscInt *ptr, PetscInt fuse_passes, SpTrsvLevelSchedule *ls)
 {
-  const PetscInt      nlevels = plan->nlevels, *levptr = plan->levptr, *order = plan->order;
   PetscBool          *small;
   PetscInt            ns = 0;
   SpTrsvLevelSegment *s;
@@ -66,7 +68,10 @@ static PetscErrorCode SpTrsvLevelScheduleBuild(SpTrsvPlan plan, const PetscInt *
   for (PetscInt l = 0; l < nlevels; l++) {
     const PetscInt rows = levptr[l + 1] - levptr[l];
     PetscInt64     len  = 0;
-    for (PetscInt k = levptr[l]; k < levptr[l + 1]; k++) len += ptr[order[k] + 1] - ptr[order[k]];
+    for (PetscInt k = levptr[l]; k < levptr[l + 1]; k++) {
+      const PetscInt i = order ? order[k] : k;
+      len += ptr[i + 1] - ptr[i];
+    }
     ls->levK[l] = SpTrsvLanesPerRow(rows ? (PetscReal)len / rows : 0);
     /* the fused block loops over the rows of a level: a level is fused when it takes at most fuse_passes
        passes of the block (one barrier instead of one launch, at the price of a single SM's throughput) */
@@ -124,7 +129,7 @@ PetscErrorCode SpTrsvAnalyze_level(const SpTrsvOp *op, SpTrsvFormat format, cons
   p->data        = ls;
   p->destroydata = SpTrsvLevelScheduleDestroy;
   p->view        = SpTrsvLevelScheduleView;
-  PetscCall(SpTrsvLevelScheduleBuild(p, format == SPTRSV_FORMAT_CSC ? op->ci : op->ri, opts->fuse_passes, ls));
+  PetscCall(SpTrsvLevelSegmentsBuild(p->nlevels, p->levptr, p->order, format == SPTRSV_FORMAT_CSC ? op->ci : op->ri, opts->fuse_passes, ls));
   PetscCall(PetscTime(&t1));
   p->stats.analysis_time = t1 - t0;
   *plan                  = p;
@@ -139,28 +144,35 @@ PetscErrorCode SpTrsvAnalyze_level(const SpTrsvOp *op, SpTrsvFormat format, cons
 */
 PetscErrorCode SpTrsvLevelScheduleCheck(SpTrsvPlan plan, PetscInt fuse_passes)
 {
-  SpTrsvLevelSchedule *ls   = (SpTrsvLevelSchedule *)plan->data;
-  PetscInt             next = 0;
+  PetscFunctionBegin;
+  PetscCall(SpTrsvLevelSegmentsCheck(plan->nlevels, plan->levptr, (const SpTrsvLevelSchedule *)plan->data, fuse_passes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SpTrsvLevelSegmentsCheck - the same check on levels given as position ranges (SpTrsvLevelSegmentsBuild()) */
+PetscErrorCode SpTrsvLevelSegmentsCheck(PetscInt nlevels, const PetscInt *levptr, const SpTrsvLevelSchedule *ls, PetscInt fuse_passes)
+{
+  PetscInt next = 0;
 
   PetscFunctionBegin;
-  for (PetscInt l = 0; l < plan->nlevels; l++) {
+  for (PetscInt l = 0; l < nlevels; l++) {
     const int K = ls->levK[l];
     PetscCheck(K >= 2 && K <= 32 && (K & (K - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Level %" PetscInt_FMT ": %d lanes per row", l, K);
   }
   for (PetscInt k = 0; k < ls->nseg; k++) {
     const SpTrsvLevelSegment *g = &ls->seg[k];
-    PetscCheck(g->l0 == next && g->l1 > g->l0 && g->l1 <= plan->nlevels, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Segment %" PetscInt_FMT " covers levels [%d, %d), expected to start at %" PetscInt_FMT, k, g->l0, g->l1, next);
-    PetscCheck(g->start == plan->levptr[g->l0] && g->start + g->nrows == plan->levptr[g->l1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Segment %" PetscInt_FMT ": rows [%d, %d) do not match its levels", k, g->start, g->start + g->nrows);
+    PetscCheck(g->l0 == next && g->l1 > g->l0 && g->l1 <= nlevels, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Segment %" PetscInt_FMT " covers levels [%d, %d), expected to start at %" PetscInt_FMT, k, g->l0, g->l1, next);
+    PetscCheck(g->start == levptr[g->l0] && g->start + g->nrows == levptr[g->l1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Segment %" PetscInt_FMT ": rows [%d, %d) do not match its levels", k, g->start, g->start + g->nrows);
     if (g->kind == SPTRSV_LEVEL_SEG_FUSED) {
       PetscCheck(g->grid == 1 && g->block % 32 == 0 && g->block >= 32 && g->block <= SPTRSV_LEVEL_FUSED_MAX_THREADS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Fused segment %" PetscInt_FMT ": %u blocks of %d threads", k, g->grid, g->block);
-      for (int l = g->l0; l < g->l1; l++) PetscCheck((PetscInt64)(plan->levptr[l + 1] - plan->levptr[l]) * ls->levK[l] <= (PetscInt64)fuse_passes * SPTRSV_LEVEL_FUSED_MAX_THREADS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Fused segment %" PetscInt_FMT ": level %d takes more than %" PetscInt_FMT " passes", k, l, fuse_passes);
+      for (int l = g->l0; l < g->l1; l++) PetscCheck((PetscInt64)(levptr[l + 1] - levptr[l]) * ls->levK[l] <= (PetscInt64)fuse_passes * SPTRSV_LEVEL_FUSED_MAX_THREADS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Fused segment %" PetscInt_FMT ": level %d takes more than %" PetscInt_FMT " passes", k, l, fuse_passes);
     } else {
       PetscCheck(g->l1 == g->l0 + 1 && g->K == ls->levK[g->l0] && g->block == SPTRSV_LEVEL_BLOCK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Level segment %" PetscInt_FMT " is malformed", k);
       PetscCheck((PetscInt64)g->grid * (g->block / g->K) >= g->nrows, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Level segment %" PetscInt_FMT ": %u blocks cannot hold %d rows", k, g->grid, g->nrows);
     }
     next = g->l1;
   }
-  PetscCheck(next == plan->nlevels, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The launch sequence covers %" PetscInt_FMT " of %" PetscInt_FMT " levels", next, plan->nlevels);
+  PetscCheck(next == nlevels, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The launch sequence covers %" PetscInt_FMT " of %" PetscInt_FMT " levels", next, nlevels);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

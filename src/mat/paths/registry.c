@@ -35,6 +35,22 @@ static const char cite_yamazaki[] = "@inproceedings{yamazaki2020supernodal,\n"
                                     "  booktitle = {Proceedings of the 49th International Conference on Parallel Processing (ICPP)},\n"
                                     "  year      = {2020}\n}\n";
 
+/* paper 002 (invertOff) and the no-fill partitioned inverse of Alvarado & Schreiber */
+static PetscBool  cited_alvarado = PETSC_FALSE;
+static const char cite_alvarado[] = "@article{alvarado1993pinv,\n"
+                                    "  author  = {Fernando L. Alvarado and Robert Schreiber},\n"
+                                    "  title   = {Optimal Parallel Solution of Sparse Triangular Systems},\n"
+                                    "  journal = {SIAM Journal on Scientific Computing},\n"
+                                    "  volume  = {14},\n"
+                                    "  number  = {2},\n"
+                                    "  pages   = {446--460},\n"
+                                    "  year    = {1993}\n}\n"
+                                    "@inproceedings{yamazaki2020supernodal,\n"
+                                    "  author    = {Ichitaro Yamazaki and Sivasankaran Rajamanickam and Nathan Ellingwood},\n"
+                                    "  title     = {Performance Portable Supernode-based Sparse Triangular Solver for Manycore Architectures},\n"
+                                    "  booktitle = {Proceedings of the 49th International Conference on Parallel Processing (ICPP)},\n"
+                                    "  year      = {2020}\n}\n";
+
 /*
    X(name, MatSolverType, summary, ILU, ICC, CSC, sweeps, citation, cited): one line per path. name is the
    suffix of SpTrsvAnalyze_<name>, SpTrsvExecHost_<name>, SpTrsvExecCUDA_<name>, SpTrsvOptions_<name>
@@ -45,7 +61,8 @@ static const char cite_yamazaki[] = "@inproceedings{yamazaki2020supernodal,\n"
   X(element, MATSOLVERSPTRSVELEMENT, "element scheduling: one warp per row in level order, each waits only for its own dependencies (paper 000)", PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, cite_li2020, &cited_li2020) \
   X(syncfree, MATSOLVERSPTRSVSYNCFREE, "sync-free with warp packing: rows binned by length, 32/K rows of K lanes per warp, each waits on its own dependencies (paper 001)", PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, cite_freire, &cited_freire) \
   X(locality, MATSOLVERSPTRSVLOCALITY, "locality-aware sub-graphs: the DAG cut into sub-graphs whose x fits in a block's shared memory, one block per sub-graph, one launch per sub-graph level, rows in conflict-free slots (paper 004)", PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, cite_picciau, &cited_picciau) \
-  X(supernodal, MATSOLVERSPTRSVSUPERNODAL, "supernodal: runs of rows/columns with one structure stored as dense blocks, one block per supernode (TRSV or inverse GEMV, then GEMV push or pull), one launch per level of the supernodal DAG, cuBLAS for wide supernodes near the root (paper 002)", PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, cite_yamazaki, &cited_yamazaki)
+  X(supernodal, MATSOLVERSPTRSVSUPERNODAL, "supernodal: runs of rows/columns with one structure stored as dense blocks, one block per supernode (TRSV or inverse GEMV, then GEMV push or pull), one launch per level of the supernodal DAG, cuBLAS for wide supernodes near the root (paper 002)", PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, cite_yamazaki, &cited_yamazaki) \
+  X(pinv, MATSOLVERSPTRSVPINV, "partitioned inverse: the DAG cut into parts whose inverse-applied blocks have no fill, one sparse matrix-vector product per part, a backward-error check with a fallback (Alvarado & Schreiber; paper 002)", PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, cite_alvarado, &cited_alvarado)
 
 #define SPTRSV_PATH_DECL(name, ...) SPTRSV_PATH_DECLARE(name);
 SPTRSV_PATHS(SPTRSV_PATH_DECL)

@@ -29,6 +29,9 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   opts->supernode_merge = PETSC_FALSE;
   opts->supernode_relax = 0;
   opts->supernode_cublas_width = 256; /* SPTRSV_SUPERNODE_CUBLAS_WIDTH */
+  opts->pinv_parts      = 0;          /* pinv: whole levels (SPTRSV_PINV_PARTS_LEVELS) */
+  opts->pinv_fill       = 1.0;        /* pinv: no fill */
+  opts->pinv_tol        = 1000 * PETSC_MACHINE_EPSILON;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -37,8 +40,9 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   Mat, so no prefix) may override them with the global -mat_sptrsv_graph, -mat_sptrsv_fuse_passes, -mat_sptrsv_levels,
   -mat_sptrsv_storage, -mat_sptrsv_dispatch, -mat_sptrsv_max_lanes, -mat_sptrsv_spin_ns, -mat_sptrsv_blocks_per_sm,
   -mat_sptrsv_relabel, -mat_sptrsv_analysis, -mat_sptrsv_subgraph_rows, -mat_sptrsv_locality_partition,
-  -mat_sptrsv_locality_sms and the supernodal path's -mat_sptrsv_supernode_mode, -mat_sptrsv_invert_diag,
-  -mat_sptrsv_merge, -mat_sptrsv_supernode_relax, -mat_sptrsv_supernode_cublas_width
+  -mat_sptrsv_locality_sms, the supernodal path's -mat_sptrsv_supernode_mode, -mat_sptrsv_invert_diag,
+  -mat_sptrsv_merge, -mat_sptrsv_supernode_relax, -mat_sptrsv_supernode_cublas_width, and -mat_sptrsv_pinv_parts,
+  -mat_sptrsv_pinv_fill and -mat_sptrsv_pinv_tol
 */
 PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
 {
@@ -90,6 +94,14 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_merge", &opts->supernode_merge, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_supernode_relax", &opts->supernode_relax, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_supernode_cublas_width", &opts->supernode_cublas_width, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_pinv_parts", str, sizeof(str), &flg));
+  if (flg) {
+    PetscBool greedy;
+    PetscCall(PetscStrcmp(str, "greedy", &greedy));
+    opts->pinv_parts = greedy ? 1 : 0; /* SpTrsvPinvParts */
+  }
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_pinv_fill", &opts->pinv_fill, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_pinv_tol", &opts->pinv_tol, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,0 +1,363 @@
+/*
+   sptrsv_pinv: the partitioned inverse (Alvarado & Schreiber; paper 002's "invertOff"). The analysis cuts the rows of
+   op(T) into parts whose inverse-applied blocks M_k = T_kk^{-1} [-E_k | I] have no fill (or at most
+   -mat_sptrsv_pinv_fill times the substitution's entries; supernodes' dense inverses always allowed): see
+   include/sptrsv/paths/pinv.h and src/mat/analysis/pinv_partition.c. The numeric phase (here, on the host, for both
+   executors) computes M row by row; a solve is then one sparse matrix-vector product per part.
+
+   Stability. Multiplying by inverses is not backward stable in general (an inverse can have entries far larger than
+   the triangle's: a unit lower bidiagonal with -2 below the diagonal has 2^(i-j) in its inverse). So every numeric
+   phase ends with a check: a right-hand side b = op(T) x_r for a random x_r in [-1, 1]^n (a fixed seed), solved by the
+   partitioned inverse exactly as the host executor does and by a plain substitution; their normwise backward errors
+   ||b - op(T) x||_inf / (||op(T)||_inf ||x||_inf + ||b||_inf) are shown by -ksp_view. (The right-hand side is made
+   from a solution, not drawn at random: a random b excites the inverse's largest entries, whose growth then dominates
+   x as well and hides the error in the norm.) When the partitioned inverse's exceeds -mat_sptrsv_pinv_tol (default
+   1000 machine epsilons) the solves of this triangle fall back to sptrsv_supernodal when that path is registered and
+   has an executor on the backend, else to sptrsv_level: the executor keeps a solver of that path on the same
+   triangle, created then (its analysis and setup), which takes the next numeric phases' values by itself; a later
+   numeric phase that passes the check frees it. The fallback is announced by PetscInfo and shown by -ksp_view. When
+   the substitution's own backward error is not finite (a zero pivot, an Inf in the factor) there is nothing to fall
+   back to: the factor's failure is reported as for every path.
+*/
+#include <sptrsv/paths/pinv.h>
+#include <sptrsv/backend.h>
+#include <petsctime.h>
+
+static PetscErrorCode SpTrsvPinvScheduleDestroy(SpTrsvPlan plan)
+{
+  SpTrsvPinvSchedule *ps = (SpTrsvPinvSchedule *)plan->data;
+
+  PetscFunctionBegin;
+  if (ps) {
+    PetscCall(PetscFree(ps->partptr));
+    PetscCall(PetscFree2(ps->ptr, ps->split));
+    PetscCall(PetscFree(ps->col));
+    PetscCall(PetscFree(ps->pos));
+    PetscCall(PetscFree2(ps->seg.seg, ps->seg.levK));
+  }
+  PetscCall(PetscFree(plan->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvPinvScheduleView(SpTrsvPlan plan, PetscViewer viewer)
+{
+  SpTrsvPinvSchedule     *ps = (SpTrsvPinvSchedule *)plan->data;
+  const SpTrsvPinvStatus *st = &ps->status;
+  PetscInt                nfused = 0, fused_parts = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "partitioned inverse: %" PetscInt_FMT " parts (%s, fill limit %g), rows per part mean %.1f max %" PetscInt_FMT "; %" PetscInt_FMT " group levels, %" PetscInt_FMT " supernodes as groups\n", ps->nparts, SpTrsvPinvPartsNames[ps->parts], (double)ps->fill,
+                                   ps->nparts ? (double)plan->n / ps->nparts : 0.0, ps->max_part_rows, plan->nlevels, ps->ngroups));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "inverse-applied blocks: %" PetscInt_FMT " entries, %.3f x the substitution's %" PetscInt_FMT ", longest row %" PetscInt_FMT "\n", ps->nnz, plan->n ? (double)ps->nnz / (double)(plan->stats.nnz + plan->n) : 1.0, plan->stats.nnz + plan->n, ps->max_row));
+  for (PetscInt k = 0; k < ps->seg.nseg; k++)
+    if (ps->seg.seg[k].kind == SPTRSV_LEVEL_SEG_FUSED) {
+      nfused++;
+      fused_parts += ps->seg.seg[k].l1 - ps->seg.seg[k].l0;
+    }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "launches %" PetscInt_FMT ": %" PetscInt_FMT " single-block runs holding %" PetscInt_FMT " parts, %" PetscInt_FMT " parts with a grid each\n", ps->seg.nseg, nfused, fused_parts, ps->seg.nseg - nfused));
+  if (!st->checked) PetscCall(PetscViewerASCIIPrintf(viewer, "stability: not checked yet (no values)\n"));
+  else {
+    char what[128];
+    if (st->fallback) PetscCall(PetscSNPrintf(what, sizeof(what), "exceeds the tolerance, solves fall back to %s", st->fallback_path));
+    else PetscCall(PetscStrncpy(what, "partitioned inverse in use", sizeof(what)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "stability: backward error %.3e (substitution %.3e), tolerance %.3e (-mat_sptrsv_pinv_tol): %s\n", (double)st->berr, (double)st->berr_subst, (double)ps->tol, what));
+    if (st->nfallbacks) PetscCall(PetscViewerASCIIPrintf(viewer, "fell back in %" PetscInt_FMT " of %" PetscInt_FMT " numeric phases\n", st->nfallbacks, st->nchecks));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvAnalyze_pinv(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvSolverOptions *opts, SpTrsvPlan *plan)
+{
+  SpTrsvPlan              p;
+  SpTrsvPinvSchedule     *ps;
+  SpTrsvPinvPartitionData d;
+  PetscLogDouble          t0, t1;
+
+  PetscFunctionBegin;
+  PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_pinv reads rows only: use -mat_sptrsv_format csr");
+  PetscCheck(opts->pinv_fill >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "mat_sptrsv_pinv_fill must be >= 1, got %g", (double)opts->pinv_fill);
+  PetscCheck(opts->pinv_tol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "mat_sptrsv_pinv_tol must be > 0, got %g", (double)opts->pinv_tol);
+  PetscCheck(opts->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "mat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, opts->fuse_passes);
+  PetscCall(PetscTime(&t0));
+  PetscCall(SpTrsvPinvPartition(op, (SpTrsvPinvParts)opts->pinv_parts, opts->pinv_fill, &d));
+  PetscCall(PetscNew(&p));
+  p->n       = op->n;
+  p->order   = d.order;
+  p->level   = d.level;
+  p->levptr  = d.levptr;
+  p->nlevels = d.nlevels;
+  PetscCall(SpTrsvPlanComputeStats(op, p));
+  PetscCall(PetscNew(&ps));
+  p->data        = ps;
+  p->destroydata = SpTrsvPinvScheduleDestroy;
+  p->view        = SpTrsvPinvScheduleView;
+  ps->parts      = (SpTrsvPinvParts)opts->pinv_parts;
+  ps->fill       = opts->pinv_fill;
+  ps->tol        = opts->pinv_tol;
+  ps->nparts     = d.nparts;
+  ps->nnz        = d.nnz;
+  ps->base       = d.base;
+  ps->ngroups    = d.ngroups;
+  ps->partptr    = d.partptr;
+  ps->ptr        = d.ptr;
+  ps->split      = d.split;
+  ps->col        = d.col;
+  PetscCall(PetscMalloc1(op->n + 1, &ps->pos));
+  for (PetscInt k = 0; k < op->n; k++) {
+    ps->pos[p->order[k]] = k;
+    ps->max_row          = PetscMax(ps->max_row, ps->ptr[k + 1] - ps->ptr[k]);
+  }
+  for (PetscInt k = 0; k < ps->nparts; k++) ps->max_part_rows = PetscMax(ps->max_part_rows, ps->partptr[k + 1] - ps->partptr[k]);
+  PetscCall(PetscMalloc2(ps->nparts + 1, &ps->seg.seg, ps->nparts + 1, &ps->seg.levK));
+  PetscCall(SpTrsvLevelSegmentsBuild(ps->nparts, ps->partptr, NULL, ps->ptr, opts->fuse_passes, &ps->seg));
+  /* bytes of a solve: M's values and 32-bit columns, its row pointers, split and order, b read once, x written once
+     and read through M's x entries */
+  p->stats.bytes_per_solve = (double)ps->nnz * (sizeof(PetscScalar) + 4) + (double)op->n * (3 * 4 + 2 * sizeof(PetscScalar));
+  PetscCall(PetscTime(&t1));
+  p->stats.analysis_time = t1 - t0;
+  *plan                  = p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the partition's invariants and the launch geometry, once per pattern (the host executor's setup, the tests) */
+PetscErrorCode SpTrsvPinvScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan, PetscInt fuse_passes)
+{
+  SpTrsvPinvSchedule     *ps = (SpTrsvPinvSchedule *)plan->data;
+  SpTrsvPinvPartitionData d;
+
+  PetscFunctionBegin;
+  d.n       = plan->n;
+  d.nlevels = plan->nlevels;
+  d.nparts  = ps->nparts;
+  d.nnz     = ps->nnz;
+  d.order   = plan->order;
+  d.level   = plan->level;
+  d.levptr  = plan->levptr;
+  d.partptr = ps->partptr;
+  d.ptr     = ps->ptr;
+  d.split   = ps->split;
+  d.col     = ps->col;
+  d.base    = ps->base;
+  d.ngroups = ps->ngroups;
+  PetscCall(SpTrsvPinvPartitionCheck(op, ps->fill, &d));
+  for (PetscInt k = 0; k < plan->n; k++) PetscCheck(plan->order[ps->pos[plan->order[k]]] == plan->order[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Partitioned inverse: position map wrong at %" PetscInt_FMT, k);
+  PetscCall(SpTrsvLevelSegmentsCheck(ps->nparts, ps->partptr, &ps->seg, fuse_passes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = the partitioned inverse applied to b, part after part, as the kernels do (each row: its x entries, then its b
+   entries) */
+PetscErrorCode SpTrsvPinvApplyHost(const SpTrsvPlan plan, const PetscScalar *val, const PetscScalar *b, PetscScalar *x)
+{
+  const SpTrsvPinvSchedule *ps = (const SpTrsvPinvSchedule *)plan->data;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < plan->n; k++) {
+    PetscScalar s = 0;
+    for (PetscInt q = ps->ptr[k]; q < ps->split[k]; q++) s += val[q] * x[ps->col[q]];
+    for (PetscInt q = ps->split[k]; q < ps->ptr[k + 1]; q++) s += val[q] * b[ps->col[q]];
+    x[plan->order[k]] = s;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* M's values: for each row in position order, the recursion of pinv.h into the dense accumulators, gathered by its
+   pattern (the accumulators are zero on the pattern first, so nothing needs clearing afterwards) */
+static PetscErrorCode SpTrsvPinvNumeric(const SpTrsvOp *op, SpTrsvPlan plan, SpTrsvPinvValues *v)
+{
+  const SpTrsvPinvSchedule *ps = (const SpTrsvPinvSchedule *)plan->data;
+  PetscScalar              *wx = v->wx, *wb = v->wb, *val = v->val;
+
+  PetscFunctionBegin;
+  for (PetscInt p = 0; p < ps->nparts; p++) {
+    const PetscInt p0 = ps->partptr[p];
+    for (PetscInt k = p0; k < ps->partptr[p + 1]; k++) {
+      const PetscInt    i = plan->order[k];
+      const PetscScalar d = op->unit ? (PetscScalar)1 : op->idiag[i];
+      for (PetscInt q = ps->ptr[k]; q < ps->split[k]; q++) wx[ps->col[q]] = 0;
+      for (PetscInt q = ps->split[k]; q < ps->ptr[k + 1]; q++) wb[ps->col[q]] = 0;
+      wb[i] = 1;
+      for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) {
+        const PetscInt    j = op->rj[e], kj = ps->pos[j];
+        const PetscScalar t = op->ra[e];
+        if (kj < p0) wx[j] -= t;
+        else {
+          for (PetscInt q = ps->ptr[kj]; q < ps->split[kj]; q++) wx[ps->col[q]] -= t * val[q];
+          for (PetscInt q = ps->split[kj]; q < ps->ptr[kj + 1]; q++) wb[ps->col[q]] -= t * val[q];
+        }
+      }
+      for (PetscInt q = ps->ptr[k]; q < ps->split[k]; q++) val[q] = d * wx[ps->col[q]];
+      for (PetscInt q = ps->split[k]; q < ps->ptr[k + 1]; q++) val[q] = d * wb[ps->col[q]];
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ||b - op(T) x||_inf / (||op(T)||_inf ||x||_inf + ||b||_inf) */
+static PetscReal SpTrsvPinvBackwardError(const SpTrsvOp *op, const PetscScalar *b, const PetscScalar *x)
+{
+  PetscReal r = 0, nt = 0, nx = 0, nb = 0;
+
+  for (PetscInt i = 0; i < op->n; i++) {
+    const PetscScalar di = op->unit ? (PetscScalar)1 : (PetscScalar)1 / op->idiag[i];
+    PetscScalar       s  = di * x[i];
+    PetscReal         rs = PetscAbsScalar(di);
+    for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) {
+      s += op->ra[e] * x[op->rj[e]];
+      rs += PetscAbsScalar(op->ra[e]);
+    }
+    r  = PetscMax(r, PetscAbsScalar(b[i] - s));
+    nt = PetscMax(nt, rs);
+    nx = PetscMax(nx, PetscAbsScalar(x[i]));
+    nb = PetscMax(nb, PetscAbsScalar(b[i]));
+  }
+  if (PetscIsInfOrNanReal(r) || PetscIsInfOrNanReal(nt * nx + nb)) return PETSC_INFINITY;
+  return nt * nx + nb > 0 ? r / (nt * nx + nb) : 0;
+}
+
+/* the path the solves fall back to: sptrsv_supernodal when registered with an executor on this backend, else level */
+static PetscErrorCode SpTrsvPinvFallbackPath(SpTrsvSolver s, SpTrsvPath *path)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvPathFindSolverType("supernodal", path));
+  if (!*path || !(*path)->exec[s->backend->slot]) PetscCall(SpTrsvPathFind("level", path));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvPinvValuesCreate(SpTrsvSolver s, SpTrsvPinvValues **values)
+{
+  const SpTrsvPinvSchedule *ps = (const SpTrsvPinvSchedule *)s->plan->data;
+  const PetscInt            n  = s->op.n;
+  SpTrsvPinvValues         *v;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&v));
+  PetscCall(PetscMalloc1(ps->nnz + 1, &v->val));
+  PetscCall(PetscMalloc5(n + 1, &v->wx, n + 1, &v->wb, n + 1, &v->xr, n + 1, &v->br, n + 1, &v->xc));
+  *values = v;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvPinvValuesDestroy(SpTrsvPinvValues **values)
+{
+  SpTrsvPinvValues *v = *values;
+
+  PetscFunctionBegin;
+  if (!v) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SpTrsvSolverDestroy(&v->fallback));
+  PetscCall(PetscFree(v->val));
+  PetscCall(PetscFree5(v->wx, v->wb, v->xr, v->br, v->xc));
+  PetscCall(PetscFree(*values));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvPinvValuesCompute - the numeric phase of either executor: M's values from op(T)'s, then the stability check
+  and the fallback decision (see the top of this file); the caller uploads v->val when the partitioned inverse is used
+*/
+PetscErrorCode SpTrsvPinvValuesCompute(SpTrsvSolver s, SpTrsvPinvValues *v)
+{
+  const SpTrsvOp     *op = &s->op;
+  SpTrsvPlan          plan = s->plan;
+  SpTrsvPinvSchedule *ps   = (SpTrsvPinvSchedule *)plan->data;
+  SpTrsvPinvStatus   *st   = &ps->status;
+  const PetscInt      n    = op->n;
+  unsigned long long  seed = 0x9e3779b97f4a7c15ULL;
+  PetscBool           fallback;
+  SpTrsvPath          fbpath;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvPinvNumeric(op, plan, v));
+  /* the check: b = op(T) x_r, x_r uniform in [-1, 1] (a 64-bit linear congruential generator, fixed seed) */
+  for (PetscInt i = 0; i < n; i++) {
+    seed     = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    v->xr[i] = (PetscScalar)(2.0 * (double)(seed >> 11) * (1.0 / 9007199254740992.0) - 1.0);
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    PetscScalar sum = op->unit ? v->xr[i] : v->xr[i] / op->idiag[i];
+    for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) sum += op->ra[e] * v->xr[op->rj[e]];
+    v->br[i] = sum;
+  }
+  PetscCall(SpTrsvPinvApplyHost(plan, v->val, v->br, v->xc));
+  st->berr = SpTrsvPinvBackwardError(op, v->br, v->xc);
+  for (PetscInt k = 0; k < n; k++) { /* substitution in plan order (a topological order) */
+    const PetscInt i   = plan->order[k];
+    PetscScalar    sum = v->br[i];
+    for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) sum -= op->ra[e] * v->xc[op->rj[e]];
+    v->xc[i] = op->unit ? sum : sum * op->idiag[i];
+  }
+  st->berr_subst = SpTrsvPinvBackwardError(op, v->br, v->xc);
+  st->checked    = PETSC_TRUE;
+  st->nchecks++;
+  fallback = (PetscBool)(!(st->berr <= ps->tol) && !PetscIsInfOrNanReal(st->berr_subst));
+  PetscCall(SpTrsvPinvFallbackPath(s, &fbpath));
+  st->fallback_path = fbpath->solvertype;
+  if (fallback) {
+    st->nfallbacks++;
+    PetscCall(PetscInfo(NULL, "sptrsv_pinv: backward error %g of the partitioned inverse of a %" PetscInt_FMT "-row %s triangle exceeds -mat_sptrsv_pinv_tol %g (substitution: %g): its solves fall back to %s\n", (double)st->berr, n, op->lower ? "lower" : "upper", (double)ps->tol, (double)st->berr_subst, fbpath->solvertype));
+    if (!v->fallback) PetscCall(SpTrsvSolverCreateWithOptions(s->tri, s->transpose, s->format, fbpath, s->backend, &s->opts, &v->fallback));
+  } else {
+    if (v->fallback) PetscCall(PetscInfo(NULL, "sptrsv_pinv: backward error %g within -mat_sptrsv_pinv_tol %g again: the partitioned inverse is used\n", (double)st->berr, (double)ps->tol));
+    PetscCall(SpTrsvSolverDestroy(&v->fallback));
+  }
+  st->fallback = fallback;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- the host executor -------------------------------------------------------------------------- */
+static PetscErrorCode SpTrsvHostPinvSetup(SpTrsvSolver s)
+{
+  SpTrsvPinvValues *v;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvPinvScheduleCheck(&s->op, s->plan, s->opts.fuse_passes));
+  PetscCall(SpTrsvPinvValuesCreate(s, &v));
+  s->bdata = v;
+  if (!s->tri->values_unset) PetscCall(SpTrsvPinvValuesCompute(s, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvHostPinvUpdateValues(SpTrsvSolver s)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvPinvValuesCompute(s, (SpTrsvPinvValues *)s->bdata));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvHostPinvSolve(SpTrsvSolver s, const PetscScalar *b, PetscScalar *x)
+{
+  SpTrsvPinvValues *v = (SpTrsvPinvValues *)s->bdata;
+
+  PetscFunctionBegin;
+  if (v->fallback) PetscCall(SpTrsvSolverApply(v->fallback, b, x));
+  else PetscCall(SpTrsvPinvApplyHost(s->plan, v->val, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvHostPinvDestroy(SpTrsvSolver s)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvPinvValuesDestroy((SpTrsvPinvValues **)&s->bdata));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const SpTrsvExecutor SpTrsvExecHost_pinv = {SpTrsvHostPinvSetup, SpTrsvHostPinvUpdateValues, SpTrsvHostPinvSolve, NULL, SpTrsvHostPinvDestroy, NULL};
+
+/* the partitioned inverse's options, read with the factor's prefix */
+PetscErrorCode SpTrsvOptions_pinv(SpTrsvOptionItems PetscOptionsObject, SpTrsvSolverOptions *opts)
+{
+  const char *pre = PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "";
+  PetscEnum   parts = (PetscEnum)opts->pinv_parts;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsEnum("-mat_sptrsv_pinv_parts", "Parts of the partitioned inverse: unions of whole (group) levels, or runs of rows (scalar greedy)", "MatSolverType sptrsv_pinv", SpTrsvPinvPartsNames, parts, &parts, NULL));
+  opts->pinv_parts = (PetscInt)parts;
+  PetscCall(PetscOptionsReal("-mat_sptrsv_pinv_fill", "A part's inverse-applied block holds at most this many times the substitution's entries (1: no fill)", "MatSolverType sptrsv_pinv", opts->pinv_fill, &opts->pinv_fill, NULL));
+  PetscCheck(opts->pinv_fill >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_pinv_fill must be >= 1, got %g", pre, (double)opts->pinv_fill);
+  PetscCall(PetscOptionsReal("-mat_sptrsv_pinv_tol", "Largest backward error of the partitioned inverse at the numeric phase; above it the solves fall back to sptrsv_supernodal (else sptrsv_level)", "MatSolverType sptrsv_pinv", opts->pinv_tol, &opts->pinv_tol, NULL));
+  PetscCheck(opts->pinv_tol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_pinv_tol must be > 0, got %g", pre, (double)opts->pinv_tol);
+  PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches as a CUDA graph", "MatSolverType sptrsv_pinv", opts->use_graph, &opts->use_graph, NULL));
+  PetscCall(PetscOptionsInt("-mat_sptrsv_fuse_passes", "CUDA: run a part in one block (fused with its small neighbours) when it takes at most this many passes of the block", "MatSolverType sptrsv_pinv", opts->fuse_passes, &opts->fuse_passes, NULL));
+  PetscCheck(opts->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, pre, opts->fuse_passes);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
