@@ -222,9 +222,11 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
   each array goes to the device from where it is (a packed host copy would cost a pass over all of them, more
   than the few extra copy calls); otherwise they are converted into one host buffer and copied at once.
 */
-static PetscErrorCode SpTrsvCUDAILUCreate(SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, void **gp)
+static PetscErrorCode SpTrsvCUDAILUDestroy(void **);
+
+/* fills g (allocated by the caller, which destroys it when this fails: nothing made here is left behind) */
+static PetscErrorCode SpTrsvCUDAILUCreate_Private(SpTrsvCUDAILU *g, SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap)
 {
-  SpTrsvCUDAILU *g;
   const PetscInt n = fac->n, nnzL = fac->L->i[n], nnzU = fac->U->i[n], nnzA = ai[n];
   enum { LI, UI, AI, AD, LJ, UJ, AM, NSEG };
   const PetscInt *src[NSEG] = {fac->L->i, fac->U->i, ai, adiag, fac->L->j, fac->U->j, amap};
@@ -235,7 +237,6 @@ static PetscErrorCode SpTrsvCUDAILUCreate(SpTrsvFactor fac, const PetscInt *ai, 
 
   PetscFunctionBegin;
   PetscCheck((PetscInt64)nnzL + nnzU + n < INT_MAX && nnzA < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU ILU uses 32-bit indices: the factor has %" PetscInt_FMT " nonzeros, the matrix %" PetscInt_FMT "; use -mat_sptrsv_factor_device 0", nnzL + nnzU + n, nnzA);
-  PetscCall(PetscNew(&g));
   g->n    = (int)n;
   g->nnzA = (int)nnzA;
   g->nnzL = (int)nnzL;
@@ -278,6 +279,24 @@ static PetscErrorCode SpTrsvCUDAILUCreate(SpTrsvFactor fac, const PetscInt *ai, 
   SpTrsvCUDACall(cudaMemsetAsync(g->done, 0, sizeof(unsigned int) * ((size_t)n + 1), g->stream));
   SpTrsvCUDACall(cudaStreamSynchronize(g->stream)); /* the host sources may change or be freed */
   PetscCall(PetscFree(h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a failed allocation (or upload) part way gives back what was made before it: the device arrays and g */
+static PetscErrorCode SpTrsvCUDAILUCreate(SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, void **gp)
+{
+  SpTrsvCUDAILU *g;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  *gp = NULL;
+  PetscCall(PetscNew(&g));
+  ierr = SpTrsvCUDAILUCreate_Private(g, fac, ai, adiag, amap);
+  if (ierr) {
+    void *p = g;
+    (void)SpTrsvCUDAILUDestroy(&p);
+  }
+  PetscCall(ierr);
   *gp = g;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
