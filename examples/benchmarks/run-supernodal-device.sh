@@ -8,7 +8,8 @@
 # the target of paper 002: sptrsv_supernodal >= 5x cuSPARSE), and on the ILU(0) factor of a 3-D Laplacian in the
 # natural order (supernodes of width ~1: the case the automatic choice must avoid). bench compares every variant with
 # the host reference (max_rel_err column) and with cuSPARSE (vs_cusparse column). Writes $OUT/supernodal.csv.
-#   SN_GRIDS="24 32 40"   exact-LU grids (n^3); SN_ILU0_GRID=64; BENCH_ARGS (extra bench arguments)
+#   SN_GRIDS="24 32 40"   exact-LU grids (n^3); SN_ILU0_GRID=64; SN_PATHS (default: level, syncfree, supernodal and pinv
+#   with fill 1 and 4); BENCH_ARGS (extra bench arguments)
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 ROOT=$(pwd)
@@ -38,7 +39,7 @@ rm -f "$CSV"
 device_prepare || finish
 BENCH=$WORK/bench
 device_build_bench bench BENCH_SRC || finish
-PATHS="-bench_paths level,syncfree,supernodal"
+PATHS=${SN_PATHS:-"-bench_paths level,syncfree,supernodal,pinv -bench_pinv_fill 1,4"}
 for g in ${SN_GRIDS:-24 32 40}; do
   # shellcheck disable=SC2086 # BENCH_ARGS, PATHS: words
   step "bench-lu-nd-$g" 1 200 "$BENCH" -lap3d "${g}x${g}x${g}" -stencil 7 -bench_levels 100000 -bench_ordering nd -label "lap3d7_${g}_nd_lu" $PATHS -csv "$CSV" -max_time 0.2 ${BENCH_ARGS:-}
