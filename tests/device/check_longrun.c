@@ -19,16 +19,7 @@ static char help[] = "Long runs and leaks in one process (issue 15, item 3): for
 #include <sptrsv/devmem.h>
 #include "../../examples/common/stencil.h"
 
-static PetscInt nfail = 0, npass = 0;
-#define EXPECT(cond, ...) \
-  do { \
-    if (cond) npass++; \
-    else { \
-      nfail++; \
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "not ok: " __VA_ARGS__)); \
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n")); \
-    } \
-  } while (0)
+#include "../unit/unit_common.h" /* the pass/fail counters and EXPECT */
 
 typedef struct {
   PetscInt64     dev_free, plugin, host;

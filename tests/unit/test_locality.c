@@ -32,13 +32,6 @@ static const char *ShapeNames[] = {"random", "banded", "block-diagonal", "chains
    component's split put several sub-graphs on level 0 (n_init > 1 succeeded) */
 static PetscInt nfallback = 0, nwide = 0;
 
-static PetscReal Rand(PetscRandom rnd)
-{
-  PetscReal r;
-  (void)PetscRandomGetValueReal(rnd, &r);
-  return r;
-}
-
 /* a strict lower pattern of n rows (columns ascending) of one of the shapes; param: density, bandwidth, block size,
    number of chains */
 static PetscErrorCode MakePattern(PetscRandom rnd, Shape shape, PetscInt n, PetscReal param, PetscInt **ai, PetscInt **aj)

@@ -11,13 +11,6 @@ static char help[] = "Unit tests of the partitioned-inverse path (sptrsv_pinv): 
 #include "../../examples/common/mmload.h"
 #include "unit_common.h"
 
-static PetscReal Rand(PetscRandom rnd)
-{
-  PetscReal r;
-  (void)PetscRandomGetValueReal(rnd, &r);
-  return r;
-}
-
 /* reference: a plain substitution in the triangle's own dependency order */
 static void Substitute(const SpTrsvOp *op, const PetscScalar *b, PetscScalar *x)
 {

@@ -12,13 +12,6 @@ static char help[] = "Unit tests of the supernodal path (paper 002): supernode d
 #include "../../examples/common/stencil.h"
 #include "unit_common.h"
 
-static PetscReal Rand(PetscRandom rnd)
-{
-  PetscReal r;
-  (void)PetscRandomGetValueReal(rnd, &r);
-  return r;
-}
-
 typedef enum {
   SHAPE_RANDOM,
   SHAPE_BANDED,

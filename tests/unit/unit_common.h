@@ -16,6 +16,14 @@ static PetscInt nfail = 0, npass = 0;
     } \
   } while (0)
 
+/* one uniform random number of rnd (test_locality.c, test_supernodal.c, test_pinv.c) */
+static inline PetscReal Rand(PetscRandom rnd)
+{
+  PetscReal r;
+  (void)PetscRandomGetValueReal(rnd, &r);
+  return r;
+}
+
 /* a triangle from a CSR of its strict part (copied); values and diagonal left for the caller */
 static inline PetscErrorCode TriFromCSR(PetscInt n, SpTrsvUplo uplo, PetscBool unit, const PetscInt *ai, const PetscInt *aj, SpTrsvTri *t)
 {
