@@ -29,7 +29,13 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
 #include <string.h>
 
 #define MAXCASES 64
-#define MAXCFG   32
+#define MAXCFG   48
+/* append a configuration to cfgs[] (main's), checked: 35 configurations once overflowed a 32-entry array on the stack */
+#define ADD_CONFIG(...) \
+  do { \
+    PetscCheck(ncfg < MAXCFG, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than MAXCFG = %d configurations: raise MAXCFG", MAXCFG); \
+    cfgs[ncfg++] = (Config){__VA_ARGS__}; \
+  } while (0)
 
 typedef enum {
   GEN_STENCIL,
@@ -337,6 +343,7 @@ static PetscErrorCode RunCase(const Case *c, PetscInt ncfg, const Config *cfgs, 
   PetscErrorCode  ierr;
 
   PetscFunctionBeginUser;
+  PetscCheck(ncfg <= MAXCFG, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " configurations, more than MAXCFG = %d", ncfg, MAXCFG);
   PetscCall(BuildCase(c, &A));
   PetscCall(MatGetSize(A, &n, NULL));
   PetscCall(MatGetInfo(A, MAT_LOCAL, &minfo));
@@ -418,9 +425,11 @@ cleanup:
 
 static PetscErrorCode AddStencil(Case *cases, PetscInt *nc, PetscInt npts, PetscInt nx, PetscInt ny, PetscInt nz, PetscBool rcm)
 {
-  Case *c = &cases[(*nc)++];
+  Case *c;
 
   PetscFunctionBeginUser;
+  PetscCheck(*nc < MAXCASES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than MAXCASES = %d cases: raise MAXCASES", MAXCASES);
+  c = &cases[(*nc)++];
   PetscCall(PetscMemzero(c, sizeof(*c)));
   c->type = GEN_STENCIL;
   c->nx   = nx;
@@ -454,9 +463,11 @@ static PetscErrorCode AddFilled(Case *cases, PetscInt *nc, PetscInt npts, PetscI
 
 static PetscErrorCode AddShape(Case *cases, PetscInt *nc, GenType type, PetscInt n, const char *name)
 {
-  Case *c = &cases[(*nc)++];
+  Case *c;
 
   PetscFunctionBeginUser;
+  PetscCheck(*nc < MAXCASES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than MAXCASES = %d cases: raise MAXCASES", MAXCASES);
+  c = &cases[(*nc)++];
   PetscCall(PetscMemzero(c, sizeof(*c)));
   c->type         = type;
   c->nx           = n;
@@ -467,9 +478,11 @@ static PetscErrorCode AddShape(Case *cases, PetscInt *nc, GenType type, PetscInt
 
 static PetscErrorCode AddChain(Case *cases, PetscInt *nc, PetscInt n, PetscInt npts)
 {
-  Case *c = &cases[(*nc)++];
+  Case *c;
 
   PetscFunctionBeginUser;
+  PetscCheck(*nc < MAXCASES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than MAXCASES = %d cases: raise MAXCASES", MAXCASES);
+  c = &cases[(*nc)++];
   PetscCall(PetscMemzero(c, sizeof(*c)));
   c->type = GEN_CHAIN;
   c->nx   = n;
@@ -497,7 +510,7 @@ static PetscErrorCode AddFiles(Case *cases, PetscInt *nc, const char *dir)
     size_t len = strlen(e->d_name);
     Case  *c;
     if (len < 8 || strcmp(e->d_name + len - 7, ".mtx.gz")) continue;
-    if (*nc >= MAXCASES) break;
+    PetscCheck(*nc < MAXCASES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than MAXCASES = %d cases (generated and -matdir %s): raise MAXCASES", MAXCASES, dir);
     c = &cases[(*nc)++];
     PetscCall(PetscMemzero(c, sizeof(*c)));
     c->type = GEN_FILE;
@@ -725,63 +738,63 @@ int main(int argc, char **argv)
   }
 
   /* what runs: host csc always; the CUDA combinations when a device is usable */
-  cfgs[ncfg++] = (Config){"host", "csc", PETSC_FALSE, NULL};
+  ADD_CONFIG("host", "csc", PETSC_FALSE, NULL);
 #if defined(MATSOLVERSPTRSVSYNCFREE)
-  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "alap", "warpell", NULL, NULL};
-  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", "warpell", NULL, NULL};
+  ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "alap", "warpell", NULL, NULL);
+  ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", "warpell", NULL, NULL);
 #endif
 #if defined(MATSOLVERSPTRSVLOCALITY)
-  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64"};
-  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64", "regions"};
+  ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64");
+  ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64", "regions");
 #endif
 #if defined(MATSOLVERSPTRSVSUPERNODAL)
-  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, NULL, "-sn"};
-  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_merge", "-snpim"};
+  ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, NULL, "-sn");
+  ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_merge", "-snpim");
 #endif
 #if defined(MATSOLVERSPTRSVPINV)
-  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, "-mat_sptrsv_pinv_fill 4", "-pv4"};
+  ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, "-mat_sptrsv_pinv_fill 4", "-pv4");
 #endif
   PetscCall(SpTrsvBackendCUDAGet(&cuda, &avail, &why));
   if (avail) {
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csc", PETSC_FALSE, NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csc", PETSC_TRUE, NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVELEMENT};
-    cfgs[ncfg++] = (Config){"cuda", "csc", PETSC_FALSE, MATSOLVERSPTRSVELEMENT};
-    cfgs[ncfg++] = (Config){"cuda", "csc", PETSC_TRUE, MATSOLVERSPTRSVELEMENT};
+    ADD_CONFIG("cuda", "csr", PETSC_FALSE, NULL);
+    ADD_CONFIG("cuda", "csr", PETSC_TRUE, NULL);
+    ADD_CONFIG("cuda", "csc", PETSC_FALSE, NULL);
+    ADD_CONFIG("cuda", "csc", PETSC_TRUE, NULL);
+    ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVELEMENT);
+    ADD_CONFIG("cuda", "csc", PETSC_FALSE, MATSOLVERSPTRSVELEMENT);
+    ADD_CONFIG("cuda", "csc", PETSC_TRUE, MATSOLVERSPTRSVELEMENT);
 #if defined(MATSOLVERSPTRSVSYNCFREE)
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, NULL, NULL, NULL, NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSYNCFREE, "alap", NULL, NULL, NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "asap", "warpell", NULL, NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSYNCFREE, "alap", "warpell", NULL, NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", NULL, NULL, NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", "warpell", NULL, NULL};
+    ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, NULL, NULL, NULL, NULL);
+    ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSYNCFREE, "alap", NULL, NULL, NULL);
+    ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "asap", "warpell", NULL, NULL);
+    ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSYNCFREE, "alap", "warpell", NULL, NULL);
+    ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", NULL, NULL, NULL);
+    ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", "warpell", NULL, NULL);
 #endif
 #if defined(MATSOLVERSPTRSVLOCALITY)
     /* the default cap (one block holds up to 227 KB of x), and 64 rows: many sub-graphs, levels and launches */
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64"};
+    ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL);
+    ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL);
+    ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64");
     /* each partitioner forced: the paper's, and the regions (the best R of the model, and regions within 64 rows) */
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, "paper"};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, "regions"};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64", "regions"};
+    ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, "paper");
+    ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, "regions");
+    ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64", "regions");
 #endif
 #if defined(MATSOLVERSPTRSVSUPERNODAL)
     /* auto (push for L, pull for U) with and without a graph; pull with the inverted diagonal; push with merging and
        relaxation and cuBLAS from width 8; pull with cuBLAS from width 8 (the filled cases have such supernodes) */
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, NULL, "-sn"};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, NULL, "-sn"};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag", "-snpi"};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_merge -mat_sptrsv_supernode_relax 0.3 -mat_sptrsv_supernode_cublas_width 8", "-snmc"};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_supernode_cublas_width 8", "-snpc"};
+    ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, NULL, "-sn");
+    ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, NULL, "-sn");
+    ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag", "-snpi");
+    ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_merge -mat_sptrsv_supernode_relax 0.3 -mat_sptrsv_supernode_cublas_width 8", "-snmc");
+    ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_supernode_cublas_width 8", "-snpc");
 #endif
 #if defined(MATSOLVERSPTRSVPINV)
     /* no fill (parts = pairs of levels on stencils: many launches, fused runs), and fill 4 (fewer, larger parts), graphs off and on */
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, NULL, "-pv"};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, NULL, "-pv"};
-    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, "-mat_sptrsv_pinv_fill 4", "-pv4"};
+    ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, NULL, "-pv");
+    ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, NULL, "-pv");
+    ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, "-mat_sptrsv_pinv_fill 4", "-pv4");
 #endif
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, the level, element, syncfree, locality, supernodal and pinv paths, and host csc, host syncfree, host locality, host supernodal and host pinv with host csr\n", why));
   } else {
