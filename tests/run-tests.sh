@@ -718,6 +718,9 @@ run_test bad/empty-n0-icc mm_both_pass "-builtin empty" "^Reason [A-Z_]+ iterati
 # j. SLEPc: shift-and-invert eigensolves with our solver types against PETSc's factorization (tests/suites/slepc.sh)
 . "$ROOT/tests/suites/slepc.sh"
 
+# k. the benchmark harness on the host: its error column (tests/suites/bench.sh)
+. "$ROOT/tests/suites/bench.sh"
+
 # the demo script
 run_test demo/demo.sh bash examples/demo.sh
 

@@ -26,6 +26,8 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
                            "                     another type names them matsolve-TYPE*; sptrsv (the automatic choice, printed): matsolve-sptrsv_auto*)\n"
                            "  -bench_locality <auto,paper,regions>  the locality path once per partitioner (-mat_sptrsv_locality_partition),\n"
                            "                     CUDA graph only; auto keeps the default name locality-csr-graph, the others locality-csr-graph-NAME\n"
+                           "  -bench_host_paths  without a GPU: also run every path's host executor on each of its variants (rows\n"
+                           "                     PATH-VARIANT-host), each checked against the host reference (max_rel_err)\n"
                            "  -bench_locality_estimate  only print the locality cost model's figures of L and U for both partitioners\n"
                            "                     (host analysis, no solves; lines locality-estimate ...) and exit\n\n";
 
@@ -124,7 +126,6 @@ static PetscErrorCode RunHostReference(Bench *B, SpTrsvFactor fac)
 
 /* ---- GPU variants -------------------------------------------------------------------------------- */
 
-#if defined(BENCH_HAVE_CUDA)
 /* the variants of one path: the options set while its triangles are set up, and the name's suffix. Paths
    with one launch per solve (syncfree) gain nothing from a CUDA graph: their variants are their own options,
    by default asap/alap x csr/warpell; -bench_syncfree LIST replaces them, each entry
@@ -245,16 +246,27 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* every registered path's kernels on the factor's triangles through the private API, in each of its variants
-   (level, element: csr/csc where the path reads columns x graph on/off; syncfree: asap/alap x csr/warpell);
-   -bench_paths level,element,... restricts the paths */
-static PetscErrorCode RunOurKernels(Bench *B, SpTrsvFactor fac, const SpTrsvBackendOps *cuda)
+/* every registered path's executors on the factor's triangles through the private API, in each of its variants
+   (level, element: csr/csc where the path reads columns x graph on/off; syncfree: asap/alap x csr/warpell; ...):
+   on the device (the CUDA executors, rows named PATH-VARIANT), or with -bench_host_paths on a machine without a GPU
+   the host executors of the same variants (rows PATH-VARIANT-host: their max_rel_err checks every path's host
+   executor against the reference on the same triangles); -bench_paths level,element,... restricts the paths */
+static PetscErrorCode RunPaths(Bench *B, SpTrsvFactor fac, const SpTrsvBackendOps *be, Where where)
 {
-  PetscInt  npaths, nsel = 16;
-  char     *sel[16];
-  PetscBool flg;
+  PetscInt     npaths, nsel = 16;
+  char        *sel[16];
+  PetscBool    flg;
+  PetscScalar *w = NULL, *x = NULL, *b = (PetscScalar *)B->b;
 
   PetscFunctionBeginUser;
+#if defined(BENCH_HAVE_CUDA)
+  if (where == ON_DEVICE) {
+    b = B->d_b;
+    w = B->d_w;
+    x = B->d_x;
+  }
+#endif
+  if (where == ON_HOST) PetscCall(PetscMalloc2(B->n, &w, B->n, &x));
   PetscCall(SpTrsvPathGetCount(&npaths));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bench_paths", sel, &nsel, &flg));
   for (PetscInt pi = 0; pi < npaths; pi++) {
@@ -265,39 +277,38 @@ static PetscErrorCode RunOurKernels(Bench *B, SpTrsvFactor fac, const SpTrsvBack
 
     PetscCall(SpTrsvPathGetByIndex(pi, &path));
     for (PetscInt k = 0; k < nsel && !chosen; k++) PetscCall(PetscStrcmp(sel[k], path->name, &chosen));
-    if (!chosen) continue;
+    if (!chosen || !path->exec[be->slot]) continue;
     PetscCall(PathVariants(path, var, &nvar));
     for (PetscInt vi = 0; vi < nvar; vi++) {
-      TriCtx         c = {NULL, NULL, B->d_b, B->d_w, B->d_x};
+      TriCtx         c = {NULL, NULL, b, w, x};
       PetscLogDouble t0, t1, t2;
       char           name[64];
       Result        *r;
 
-      PetscCall(PetscSNPrintf(name, sizeof(name), "%s-%s", path->name, var[vi].suffix));
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s-%s%s", path->name, var[vi].suffix, where == ON_HOST ? "-host" : ""));
       /* the path's options are read from the global options when a triangle is set up */
       for (PetscInt o = 0; o < 4 && var[vi].opt[o][0][0]; o++) PetscCall(PetscOptionsSetValue(NULL, var[vi].opt[o][0], var[vi].opt[o][1]));
-      BenchCUDA(cudaDeviceSynchronize());
+      PetscCall(BenchSync(where));
       PetscCall(PetscTime(&t0));
-      PetscCall(SpTrsvSolverCreate(fac->L, PETSC_FALSE, var[vi].format, path, cuda, &c.L));
-      BenchCUDA(cudaDeviceSynchronize());
+      PetscCall(SpTrsvSolverCreate(fac->L, PETSC_FALSE, var[vi].format, path, be, &c.L));
+      PetscCall(BenchSync(where));
       PetscCall(PetscTime(&t1));
-      PetscCall(SpTrsvSolverCreate(fac->U, PETSC_FALSE, var[vi].format, path, cuda, &c.U));
-      BenchCUDA(cudaDeviceSynchronize());
+      PetscCall(SpTrsvSolverCreate(fac->U, PETSC_FALSE, var[vi].format, path, be, &c.U));
+      PetscCall(BenchSync(where));
       PetscCall(PetscTime(&t2));
       for (PetscInt o = 0; o < 4 && var[vi].opt[o][0][0]; o++) PetscCall(PetscOptionsClearValue(NULL, var[vi].opt[o][0]));
 
-      BenchCUDA(cudaMemset(B->d_w, 0xff, (size_t)B->n * sizeof(PetscScalar))); /* NaN: a row left unsolved shows */
-      BenchCUDA(cudaMemset(B->d_x, 0xff, (size_t)B->n * sizeof(PetscScalar)));
-      BenchCUDA(cudaDeviceSynchronize()); /* the memsets ran on the legacy stream: done before the solves start */
+      PetscCall(BenchFillNaN(B, where, w)); /* a row left unsolved shows */
+      PetscCall(BenchFillNaN(B, where, x));
       if ((r = NewResult(B, name, "L"))) {
-        PetscCall(TimeSolves(B, ON_DEVICE, B->min_reps, SolveL, &c, r));
-        PetscCall(DeviceErr(B, B->d_w, B->yref, &r->err));
+        PetscCall(TimeSolves(B, where, B->min_reps, SolveL, &c, r));
+        PetscCall(BenchErr(B, where, w, B->yref, &r->err));
         r->setup_ms      = 1e3 * (t1 - t0);
         r->breakeven_ref = "cusparse-spsv";
       }
       if ((r = NewResult(B, name, "LU"))) {
-        PetscCall(TimeSolves(B, ON_DEVICE, B->min_reps, SolveLU, &c, r));
-        PetscCall(DeviceErr(B, B->d_x, B->xref, &r->err));
+        PetscCall(TimeSolves(B, where, B->min_reps, SolveLU, &c, r));
+        PetscCall(BenchErr(B, where, x, B->xref, &r->err));
         r->setup_ms      = 1e3 * (t2 - t0);
         r->breakeven_ref = "cusparse-spsv";
       }
@@ -307,10 +318,9 @@ static PetscErrorCode RunOurKernels(Bench *B, SpTrsvFactor fac, const SpTrsvBack
   }
   if (flg)
     for (PetscInt k = 0; k < nsel; k++) PetscCall(PetscFree(sel[k]));
+  if (where == ON_HOST) PetscCall(PetscFree2(w, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-#endif
 
 /* vectors for MatSolve: on the device, VECCUDA (used in place) with a CUDA PETSc, else host vectors (copied
    in and out); host vectors when there is no GPU */
@@ -429,6 +439,35 @@ static PetscErrorCode RunPetscCusparse(Bench *B, Mat A, const MatFactorInfo *inf
 }
 #endif
 
+/* an independent check of the reference (it and every row's error use the same host triangles): ||A x - b||_inf /
+   (||A||_inf ||x||_inf + ||b||_inf) for the solution x = U^{-1} L^{-1} b, A being the matrix factored (after
+   -bench_ordering). Near rounding for an exact factor (-bench_levels above every fill level: the LU), larger for ILU */
+static PetscErrorCode ReferenceResidual(Bench *B, Mat A, PetscInt levels)
+{
+  Vec       x, r;
+  PetscReal nr, na, nx, nb = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(A, &x, &r));
+  PetscCall(VecPlaceArray(x, B->xref));
+  PetscCall(MatMult(A, x, r));
+  for (PetscInt i = 0; i < B->n; i++) nb = PetscMax(nb, PetscAbsScalar(B->b[i]));
+  {
+    PetscScalar *ra;
+    PetscCall(VecGetArray(r, &ra));
+    for (PetscInt i = 0; i < B->n; i++) ra[i] -= B->b[i];
+    PetscCall(VecRestoreArray(r, &ra));
+  }
+  PetscCall(VecNorm(r, NORM_INFINITY, &nr));
+  PetscCall(VecNorm(x, NORM_INFINITY, &nx));
+  PetscCall(MatNorm(A, NORM_INFINITY, &na));
+  PetscCall(VecResetArray(x));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&r));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "reference check: ||A x - b|| / (||A|| ||x|| + ||b||) = %.2e for x = U^-1 L^-1 b (ILU(%" PetscInt_FMT "): rounding-level only for an exact factor)\n", (double)(nr / (na * nx + nb)), levels));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---- report -------------------------------------------------------------------------------------- */
 
 static PetscErrorCode Report(Bench *B)
@@ -519,7 +558,7 @@ int main(int argc, char **argv)
   Mat                     A, F;
   IS                      row, col;
   MatFactorInfo           info;
-  PetscBool               petsc_cusparse = PETSC_TRUE, gpu = PETSC_FALSE, file = PETSC_FALSE, estimate = PETSC_FALSE;
+  PetscBool               petsc_cusparse = PETSC_TRUE, gpu = PETSC_FALSE, file = PETSC_FALSE, estimate = PETSC_FALSE, hostpaths = PETSC_FALSE;
   char                    mstype[64] = MATSOLVERSPTRSVLEVEL, ord[64] = "";
   PetscInt                levels = 0;
   const SpTrsvBackendOps *cuda = NULL;
@@ -593,7 +632,10 @@ int main(int argc, char **argv)
     PetscCall(MatView(F, PETSC_VIEWER_STDOUT_SELF));
     PetscCall(PetscViewerPopFormat(PETSC_VIEWER_STDOUT_SELF));
   }
-  fac       = ((Mat_SpTrsv *)F->data)->fac;
+  /* the factor's values where the host reference and every variant's setup read them: after a numeric phase on the GPU
+     (-mat_sptrsv_factor_device, the default for ILU on the CUDA backend) the host's L->a, U->a, U->idiag are stale until
+     downloaded; reading them directly gave every row solves with stale values and a meaningless max_rel_err column */
+  PetscCall(MatSpTrsvGetFactorHost(F, &fac));
   PetscCheck(!fac->rperm && !fac->cperm, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected the natural ordering (no permutations)");
   B.nnzL = fac->L->i[B.n];
   B.nnzU = fac->U->i[B.n];
@@ -612,6 +654,7 @@ int main(int argc, char **argv)
   PetscCall(PetscMalloc4(B.n, &B.b, B.n, &B.yref, B.n, &B.xref, B.n, &B.hbuf));
   BenchFillRandom(B.n, &seed, B.b);
   PetscCall(RunHostReference(&B, fac));
+  PetscCall(ReferenceResidual(&B, A, levels));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "ILU(%" PetscInt_FMT "): nnz(L) = %" PetscInt_FMT " + nnz(U) = %" PetscInt_FMT " strict + %" PetscInt_FMT " diagonal; levels L = %" PetscInt_FMT ", U = %" PetscInt_FMT "; bytes per solve (model) L = %.4g, U = %.4g; factorization %.1f ms (backend %s)\n", levels, B.nnzL, B.nnzU, B.n, B.Ls.nlevels, B.Us.nlevels, B.Ls.bytes_per_solve, B.Us.bytes_per_solve, factor_ms, gpu ? "cuda" : "host"));
 
   if (!gpu) {
@@ -628,11 +671,13 @@ int main(int argc, char **argv)
     PetscCheck(err < 1e-10, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatSolve (host backend) differs from the host reference: %g", err);
     PetscCall(RunMatSolve(&B, F, PETSC_FALSE, factor_ms));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "MatSolve (host backend) vs host reference: max relative error %.2e\n", err));
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-bench_host_paths", &hostpaths));
+    if (hostpaths) PetscCall(RunPaths(&B, fac, &SpTrsvBackendHost, ON_HOST));
   }
 #if defined(BENCH_HAVE_CUDA)
   else {
     PetscCall(BenchDeviceInit(&B, "solve"));
-    PetscCall(RunOurKernels(&B, fac, cuda));
+    PetscCall(RunPaths(&B, fac, cuda, ON_DEVICE));
     PetscCall(RunCuSparse(&B, fac));
     PetscCall(RunMatSolve(&B, F, PETSC_TRUE, factor_ms));
   #if defined(PETSC_HAVE_CUDA)

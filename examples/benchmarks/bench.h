@@ -111,6 +111,9 @@ const Result  *FindResult(const Bench *, const char *, const char *);
 PetscErrorCode BenchGetOptions(Bench *);
 PetscErrorCode BenchCSVHeader(Bench *, const char *);
 PetscErrorCode TimeSolves(Bench *, Where, PetscInt, SolveFn, void *, Result *);
+PetscErrorCode BenchSync(Where);
+PetscErrorCode BenchFillNaN(Bench *, Where, PetscScalar *);
+PetscErrorCode BenchErr(Bench *, Where, const PetscScalar *, const PetscScalar *, double *);
 /* bench_matrices.c */
 PetscErrorCode BenchLoadMatrix(Bench *, const char *, Mat *, PetscBool *);
 PetscErrorCode AddDiagonal(Mat);

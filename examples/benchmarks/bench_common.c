@@ -169,6 +169,47 @@ PetscErrorCode TimeSolves(Bench *B, Where where, PetscInt minreps, SolveFn fn, v
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* wait for the device (ON_DEVICE with CUDA), nothing on the host */
+PetscErrorCode BenchSync(Where where)
+{
+  PetscFunctionBeginUser;
+#if defined(BENCH_HAVE_CUDA)
+  if (where == ON_DEVICE) BenchCUDA(cudaDeviceSynchronize());
+#else
+  (void)where;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* fill the n entries of v (device or host array) with NaN, so that an entry a solve leaves unwritten shows in the error */
+PetscErrorCode BenchFillNaN(Bench *B, Where where, PetscScalar *v)
+{
+  PetscFunctionBeginUser;
+#if defined(BENCH_HAVE_CUDA)
+  if (where == ON_DEVICE) {
+    BenchCUDA(cudaMemset(v, 0xff, (size_t)B->n * sizeof(PetscScalar)));
+    BenchCUDA(cudaDeviceSynchronize()); /* the memset ran on the legacy stream: done before the solves start */
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+  for (PetscInt i = 0; i < B->n; i++) v[i] = (PetscScalar)NAN;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* max relative error of v (device or host array) against the host reference ref */
+PetscErrorCode BenchErr(Bench *B, Where where, const PetscScalar *v, const PetscScalar *ref, double *err)
+{
+  PetscFunctionBeginUser;
+#if defined(BENCH_HAVE_CUDA)
+  if (where == ON_DEVICE) {
+    PetscCall(DeviceErr(B, v, ref, err));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+  *err = RelErrInf(B->n, v, ref);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 #if defined(BENCH_HAVE_CUDA)
 PetscErrorCode DeviceErr(Bench *B, const PetscScalar *d, const PetscScalar *ref, double *err)
 {

@@ -12,11 +12,16 @@
 #define SPTRSV_AUTO_NSETUP   4 /* setup terms: 1, levels, nnz/1e6, n/1e6 */
 #define SPTRSV_AUTO_MAXPATHS 8
 
-/* the constants of one path in one GPU model (milliseconds) */
+/* the constants of one path in one GPU model (milliseconds), measured with the path's default options (variant "") or
+   with the options a variant names (pinv: "fill4" = -mat_sptrsv_pinv_fill 4); a path may have several entries: the
+   chooser takes, per triangle, the entry (variant) it predicts fastest among those the user's options allow */
 typedef struct {
   const char *path;
+  const char *variant;
   PetscReal   solve[SPTRSV_AUTO_NSOLVE];
   PetscReal   setup[SPTRSV_AUTO_NSETUP];
+  PetscReal   range[4]; /* rows min, max, levels min, max of the triangles it was fitted on, widened (0: no bound): the
+                           chooser does not extrapolate an entry fitted on a few matrices outside them */
 } SpTrsvAutoCost;
 
 /* a GPU model's cost model: its name (-mat_sptrsv_auto_model), the text its device name contains, its constants */
@@ -36,6 +41,7 @@ typedef struct {
   SpTrsvPath             cand[SPTRSV_AUTO_MAXPATHS];     /* the candidates, best first */
   PetscReal              solve_ms[SPTRSV_AUTO_MAXPATHS]; /* predictions (model only) */
   PetscReal              setup_ms[SPTRSV_AUTO_MAXPATHS];
+  const char            *variant[SPTRSV_AUTO_MAXPATHS];  /* the variant each prediction is of ("" or NULL: the path's defaults) */
   PetscBool              rejected[SPTRSV_AUTO_MAXPATHS]; /* its analysis or setup refused the triangle */
   char                   rejected_why[SPTRSV_AUTO_MAXPATHS][128];
   SpTrsvPath             chosen;
@@ -47,15 +53,17 @@ typedef struct {
   PetscInt  nsolves;                        /* -mat_sptrsv_expected_solves (0: unknown) */
   PetscInt  ncand;                          /* -mat_sptrsv_auto_candidates (0: every path) */
   SpTrsvPath cand[SPTRSV_AUTO_MAXPATHS];
-  char      model[32];                      /* -mat_sptrsv_auto_model: auto, none or a model's name */
+  char      model[PETSC_MAX_PATH_LEN];      /* -mat_sptrsv_auto_model: auto, none, a model's name or a model file */
 } SpTrsvAutoOptions;
 
-SPTRSV_INTERN PetscErrorCode SpTrsvAutoModelFind(const char *, const SpTrsvAutoModel **);        /* by name ("none": NULL); error naming the models */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoModelFind(const char *, const SpTrsvAutoModel **);        /* by name ("none": NULL) or file (loaded once); error naming the models */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoModelLoad(const char *, const SpTrsvAutoModel **);        /* a model file written by fit-auto-model.py --write */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoVariantApply(SpTrsvPath, const char *, SpTrsvSolverOptions *); /* the options of a variant */
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoModelForDevice(const char *, const SpTrsvAutoModel **);   /* the model whose device text the name contains, or NULL */
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoModelNames(char *, size_t);                              /* "h100" ..., for messages and -help */
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoFeatures(const SpTrsvOp *, SpTrsvStats *);               /* one host level analysis */
-SPTRSV_INTERN PetscErrorCode SpTrsvAutoPredict(const SpTrsvAutoModel *, SpTrsvPath, const SpTrsvStats *, PetscReal *, PetscReal *); /* solve, setup ms; -1: no constants */
-SPTRSV_INTERN PetscErrorCode SpTrsvAutoRank(const SpTrsvAutoModel *, PetscBool, const SpTrsvStats *, PetscInt, PetscInt, const SpTrsvPath[], SpTrsvAutoChoice *);
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoPredict(const SpTrsvAutoModel *, SpTrsvPath, const SpTrsvSolverOptions *, const SpTrsvStats *, PetscInt, PetscReal *, PetscReal *, const char **); /* solve, setup ms of the best variant; -1: no constants */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoRank(const SpTrsvAutoModel *, PetscBool, const SpTrsvSolverOptions *, const SpTrsvStats *, PetscInt, PetscInt, const SpTrsvPath[], SpTrsvAutoChoice *);
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoReject(SpTrsvAutoChoice *, PetscInt, const char *);       /* candidate k refused the triangle: the next one */
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoView(const SpTrsvAutoChoice *, PetscViewer);
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoOptionsRead(SpTrsvOptionItems, PetscObject, SpTrsvAutoOptions *);

@@ -12,6 +12,7 @@ typedef struct {
   SpTrsvAutoOptions       autoopts;   /* its options */
   SpTrsvAutoChoice        choice[2];  /* its choice for L and U, and why */
   SpTrsvPath              tripath[2]; /* the path of L and of U (their transposes take the same) */
+  SpTrsvSolverOptions     triopts[2]; /* the options of L and of U: opts, with the chosen variant's (sptrsv) */
   SpTrsvFactor            fac;
   SpTrsvFormat            format;
   SpTrsvBackendType       backendreq;

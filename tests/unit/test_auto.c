@@ -8,11 +8,12 @@ static char help[] = "Unit tests of the automatic path choice (MatSolverType spt
 /* the H100 constants read independently of auto.c, straight from the generated file */
 typedef struct {
   const char *path;
-  PetscReal   solve[SPTRSV_AUTO_NSOLVE], setup[SPTRSV_AUTO_NSETUP];
+  PetscReal   solve[SPTRSV_AUTO_NSOLVE], setup[SPTRSV_AUTO_NSETUP], range[4];
 } Cost;
 #define SPTRSV_AUTO_SOLVE(...)        {__VA_ARGS__}
 #define SPTRSV_AUTO_SETUP(...)        {__VA_ARGS__}
-#define SPTRSV_AUTO_MODEL(name, s, u) {#name, s, u},
+#define SPTRSV_AUTO_RANGE(...)        {__VA_ARGS__}
+#define SPTRSV_AUTO_MODEL(name, variant, s, u, r) {#name, s, u, r},
 static const Cost h100[] = {
 #include "../../src/mat/paths/auto_models/h100.h"
 };
@@ -47,6 +48,12 @@ static PetscReal Expected(const Cost *c, const SpTrsvStats *f, PetscInt nsolves)
   return nsolves > 0 ? u + nsolves * s : s;
 }
 
+/* inside the rows/levels range of an entry (0: unbounded), as the chooser checks */
+static PetscBool InRange(const PetscReal r[4], const SpTrsvStats *f)
+{
+  return (PetscBool)(!(r[0] > 0 && f->n < r[0]) && !(r[1] > 0 && f->n > r[1]) && !(r[2] > 0 && f->nlevels < r[2]) && !(r[3] > 0 && f->nlevels > r[3]));
+}
+
 static PetscErrorCode AllPaths(PetscInt *n, SpTrsvPath cand[])
 {
   PetscFunctionBeginUser;
@@ -69,9 +76,10 @@ static PetscErrorCode TestPredictedBest(const char *name, SpTrsvStats f, PetscIn
   PetscFunctionBeginUser;
   PetscCall(SpTrsvAutoModelFind("h100", &model));
   PetscCall(AllPaths(&ncand, cand));
-  PetscCall(SpTrsvAutoRank(model, PETSC_FALSE, &f, nsolves, ncand, cand, &c));
+  PetscCall(SpTrsvAutoRank(model, PETSC_FALSE, NULL, &f, nsolves, ncand, cand, &c));
   for (PetscInt k = 0; k < NH100; k++) {
     PetscReal t = Expected(&h100[k], &f, nsolves);
+    if (!InRange(h100[k].range, &f)) continue;
     if (t < best) best = t, bestname = h100[k].path;
   }
   EXPECT(c.ncand == ncand, "%s: %" PetscInt_FMT " candidates ranked, expected %" PetscInt_FMT, name, c.ncand, ncand);
@@ -87,12 +95,14 @@ static PetscErrorCode TestPredictedBest(const char *name, SpTrsvStats f, PetscIn
     if (c.solve_ms[k - 1] < 0) EXPECT(c.solve_ms[k] < 0, "%s: unmodelled candidate %" PetscInt_FMT " (%s) ranked before a modelled one", name, k - 1, c.cand[k - 1]->name);
     else EXPECT(a <= b || c.solve_ms[k] < 0, "%s: candidate %" PetscInt_FMT " (%s) ranked before a cheaper one", name, k - 1, c.cand[k - 1]->name);
   }
-  for (PetscInt k = 0; k < c.ncand; k++) {
+  for (PetscInt k = 0; k < c.ncand; k++) { /* a path with several entries (variants, e.g. pinv's fill limits): the cheapest */
+    PetscReal e = PETSC_MAX_REAL;
     for (PetscInt j = 0; j < NH100; j++)
-      if (!strcmp(h100[j].path, c.cand[k]->name)) {
-        PetscReal t = nsolves ? c.setup_ms[k] + nsolves * c.solve_ms[k] : c.solve_ms[k], e = Expected(&h100[j], &f, nsolves);
-        EXPECT(PetscAbsReal(t - e) <= 1e-12 * PetscMax(1.0, e), "%s: %s predicted %g ms, the constants give %g", name, c.cand[k]->name, (double)t, (double)e);
-      }
+      if (!strcmp(h100[j].path, c.cand[k]->name) && InRange(h100[j].range, &f)) e = PetscMin(e, Expected(&h100[j], &f, nsolves));
+    if (e < PETSC_MAX_REAL) {
+      PetscReal t = nsolves ? c.setup_ms[k] + nsolves * c.solve_ms[k] : c.solve_ms[k];
+      EXPECT(PetscAbsReal(t - e) <= 1e-12 * PetscMax(1.0, e), "%s: %s predicted %g ms, the constants give %g", name, c.cand[k]->name, (double)t, (double)e);
+    }
   }
   PetscCall(PetscStrstr(c.reason, nsolves ? "setup +" : "smallest predicted solve time", &hit));
   EXPECT(hit, "%s: reason '%s'", name, c.reason);
@@ -109,22 +119,22 @@ static PetscErrorCode TestRules(void)
 
   PetscFunctionBeginUser;
   PetscCall(AllPaths(&ncand, cand));
-  PetscCall(SpTrsvAutoRank(NULL, PETSC_FALSE, &wide, 0, ncand, cand, &c));
+  PetscCall(SpTrsvAutoRank(NULL, PETSC_FALSE, NULL, &wide, 0, ncand, cand, &c));
   EXPECT(!strcmp(c.chosen->name, "syncfree") && !strcmp(c.cand[1]->name, "level"), "fallback rule, wide levels: %s then %s", c.chosen->name, c.cand[1]->name);
-  PetscCall(SpTrsvAutoRank(NULL, PETSC_FALSE, &chain, 0, ncand, cand, &c));
+  PetscCall(SpTrsvAutoRank(NULL, PETSC_FALSE, NULL, &chain, 0, ncand, cand, &c));
   EXPECT(!strcmp(c.chosen->name, "locality") && !strcmp(c.cand[1]->name, "syncfree"), "fallback rule, a chain of one sub-graph: %s then %s", c.chosen->name, c.cand[1]->name);
-  PetscCall(SpTrsvAutoRank(NULL, PETSC_FALSE, &longchain, 0, ncand, cand, &c));
+  PetscCall(SpTrsvAutoRank(NULL, PETSC_FALSE, NULL, &longchain, 0, ncand, cand, &c));
   EXPECT(!strcmp(c.chosen->name, "level"), "fallback rule, a chain of 200000 rows: %s", c.chosen->name);
   EXPECT(!strncmp(c.reason, "fallback rule", 13), "fallback rule: reason '%s'", c.reason);
-  PetscCall(SpTrsvAutoRank(NULL, PETSC_TRUE, &wide, 0, ncand, cand, &c));
+  PetscCall(SpTrsvAutoRank(NULL, PETSC_TRUE, NULL, &wide, 0, ncand, cand, &c));
   EXPECT(!strcmp(c.chosen->name, "level") && !strncmp(c.reason, "host rule", 9), "host rule: %s (%s)", c.chosen->name, c.reason);
   /* candidates restricted: the best among them */
   PetscCall(SpTrsvPathFind("locality", &two[0]));
   PetscCall(SpTrsvPathFind("element", &two[1]));
-  PetscCall(SpTrsvAutoRank(NULL, PETSC_FALSE, &wide, 0, 2, two, &c));
+  PetscCall(SpTrsvAutoRank(NULL, PETSC_FALSE, NULL, &wide, 0, 2, two, &c));
   EXPECT(c.ncand == 2 && !strcmp(c.chosen->name, "element"), "restricted fallback: %s", c.chosen->name);
   /* refused: the next one, then none */
-  PetscCall(SpTrsvAutoRank(NULL, PETSC_FALSE, &wide, 0, ncand, cand, &c));
+  PetscCall(SpTrsvAutoRank(NULL, PETSC_FALSE, NULL, &wide, 0, ncand, cand, &c));
   PetscCall(SpTrsvAutoReject(&c, 0, "test"));
   EXPECT(c.chosen && !strcmp(c.chosen->name, "level") && c.rejected[0], "refused syncfree: next %s", c.chosen ? c.chosen->name : "none");
   for (PetscInt k = 1; k < ncand; k++) PetscCall(SpTrsvAutoReject(&c, k, "test"));
@@ -153,6 +163,59 @@ static PetscErrorCode TestModels(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* a model file (the format fit-auto-model.py --write produces): loaded once, pinv's fill variants weighed by setup +
+   expected solves, a fill the user set keeps only its own constants, the chosen variant's options, bad files refused */
+static PetscErrorCode TestModelFile(void)
+{
+  const char            *file = "test_auto_model.h";
+  const SpTrsvAutoModel *m, *m2;
+  SpTrsvPath             cand[2];
+  SpTrsvAutoChoice       c;
+  SpTrsvSolverOptions    opts;
+  SpTrsvStats            f = Features(64000, 12000000, 300);
+  FILE                  *fp;
+  PetscErrorCode         ierr;
+
+  PetscFunctionBeginUser;
+  fp = fopen(file, "w");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", file);
+  fprintf(fp, "/* a comment line */\nSPTRSV_AUTO_MODEL(syncfree, \"\", SPTRSV_AUTO_SOLVE(1, 0, 0, 0, 0, 0), SPTRSV_AUTO_SETUP(1, 0, 0, 0), SPTRSV_AUTO_RANGE(0, 0, 0, 0))\n");
+  fprintf(fp, "SPTRSV_AUTO_MODEL(pinv, \"\", SPTRSV_AUTO_SOLVE(2, 0, 0, 0, 0, 0), SPTRSV_AUTO_SETUP(1, 0, 0, 0), SPTRSV_AUTO_RANGE(0, 0, 0, 0))\n");
+  fprintf(fp, "SPTRSV_AUTO_MODEL(pinv, \"fill4\", SPTRSV_AUTO_SOLVE(0.1, 0, 0, 0, 0, 0), SPTRSV_AUTO_SETUP(1000, 0, 0, 0), SPTRSV_AUTO_RANGE(1000, 100000, 0, 0))\n");
+  fclose(fp);
+  PetscCall(SpTrsvAutoModelFind(file, &m));
+  PetscCall(SpTrsvAutoModelFind(file, &m2));
+  EXPECT(m && m == m2 && m->ncost == 3 && !strcmp(m->cost[2].variant, "fill4"), "model file: not loaded once with 3 entries");
+  PetscCall(SpTrsvPathFind("syncfree", &cand[0]));
+  PetscCall(SpTrsvPathFind("pinv", &cand[1]));
+  PetscCall(SpTrsvSolverOptionsInitialize(&opts));
+  PetscCall(SpTrsvAutoRank(m, PETSC_FALSE, &opts, &f, 10, 2, cand, &c)); /* 10 solves: 11 ms, fill1 21, fill4 1001 */
+  EXPECT(!strcmp(c.chosen->name, "syncfree") && !c.variant[1][0], "10 solves: chose %s, pinv variant '%s'", c.chosen->name, c.variant[1]);
+  PetscCall(SpTrsvAutoRank(m, PETSC_FALSE, &opts, &f, 100000, 2, cand, &c)); /* 1e5 solves: fill4 11000 ms beats 1e5 */
+  EXPECT(!strcmp(c.chosen->name, "pinv") && !strcmp(c.variant[0], "fill4"), "1e5 solves: chose %s %s", c.chosen->name, c.variant[0]);
+  PetscCall(SpTrsvAutoVariantApply(c.chosen, c.variant[0], &opts));
+  EXPECT(opts.pinv_fill == 4.0, "variant fill4: pinv_fill %g", (double)opts.pinv_fill);
+  opts.pinv_fill = 2; /* the user's fill: no constants measured at 2 */
+  PetscCall(SpTrsvAutoRank(m, PETSC_FALSE, &opts, &f, 100000, 2, cand, &c));
+  EXPECT(!strcmp(c.chosen->name, "syncfree") && c.solve_ms[1] < 0, "user fill 2: chose %s", c.chosen->name);
+  opts.pinv_fill = 1;
+  f              = Features(500, 1000, 300); /* below fill4's rows range: only pinv's default entry predicts */
+  PetscCall(SpTrsvAutoRank(m, PETSC_FALSE, &opts, &f, 100000, 2, cand, &c));
+  EXPECT(!strcmp(c.chosen->name, "syncfree") && c.variant[1] && !c.variant[1][0], "out of fill4's range: chose %s, pinv variant '%s'", c.chosen->name, c.variant[1] ? c.variant[1] : "(none)");
+  (void)remove(file);
+  fp = fopen("test_auto_model_bad.h", "w");
+  fprintf(fp, "SPTRSV_AUTO_MODEL(pinv, \"fillx\", SPTRSV_AUTO_SOLVE(2, 0, 0, 0, 0, 0), SPTRSV_AUTO_SETUP(1, 0, 0, 0))\n");
+  fclose(fp);
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SpTrsvAutoModelLoad("test_auto_model_bad.h", &m);
+  EXPECT(ierr == PETSC_ERR_FILE_UNEXPECTED, "model file with variant fillx: error %d", (int)ierr);
+  ierr = SpTrsvAutoModelLoad("test_auto_model_missing.h", &m);
+  EXPECT(ierr == PETSC_ERR_FILE_OPEN, "missing model file: error %d", (int)ierr);
+  PetscCall(PetscPopErrorHandler());
+  (void)remove("test_auto_model_bad.h");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the features are the triangle's level analysis: the hand DAG of test_levels.c */
 static PetscErrorCode TestFeatures(void)
 {
@@ -175,7 +238,7 @@ int main(int argc, char **argv)
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SpTrsvInitializePackage());
-  EXPECT(NH100 == 4, "h100 model: %" PetscInt_FMT " paths", NH100);
+  EXPECT(NH100 == 7, "h100 model: %" PetscInt_FMT " entries", NH100);
   /* the 2-D 5-point Laplacian of ex2 (1000 x 1000), its 3-D 27-point one (128^3): the sync-free path (measured 2.5x, 1.4x
      cuSPARSE); a chain of 1000 rows (olm1000's shape): not element (measured 3.5x slower than level there); a small
      matrix solved 10 times: the cheapest setup wins */
@@ -195,11 +258,12 @@ int main(int argc, char **argv)
 
     PetscCall(SpTrsvAutoModelFind("h100", &m));
     PetscCall(AllPaths(&ncand, cand));
-    PetscCall(SpTrsvAutoRank(m, PETSC_FALSE, &f, 0, ncand, cand, &c));
+    PetscCall(SpTrsvAutoRank(m, PETSC_FALSE, NULL, &f, 0, ncand, cand, &c));
     EXPECT(strcmp(c.chosen->name, "element"), "chain 1000: element chosen");
   }
   PetscCall(TestRules());
   PetscCall(TestModels());
+  PetscCall(TestModelFile());
   PetscCall(TestFeatures());
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_auto: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());

@@ -92,13 +92,15 @@ static PetscErrorCode MatSpTrsvAutoCreate(Mat F, PetscInt k)
   } else host = PETSC_TRUE;
   PetscCall(SpTrsvTriGetOp(T, PETSC_FALSE, &op));
   PetscCall(SpTrsvAutoFeatures(&op, &f));
-  PetscCall(SpTrsvAutoRank(model, host, &f, sp->autoopts.nsolves, ncand, cand, c));
+  PetscCall(SpTrsvAutoRank(model, host, &sp->opts, &f, sp->autoopts.nsolves, ncand, cand, c));
   for (PetscInt j = 0; j < c->ncand && !sp->tri[0][k]; j++) {
     PetscErrorCode ierr;
     const char    *text = NULL, *specific = NULL;
 
+    sp->triopts[k] = sp->opts; /* with the options of the model entry the prediction is of (pinv: its fill limit) */
+    PetscCall(SpTrsvAutoVariantApply(c->cand[j], c->variant[j], &sp->triopts[k]));
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = SpTrsvSolverCreateWithOptions(T, PETSC_FALSE, sp->format, c->cand[j], sp->backend, &sp->opts, &sp->tri[0][k]);
+    ierr = SpTrsvSolverCreateWithOptions(T, PETSC_FALSE, sp->format, c->cand[j], sp->backend, &sp->triopts[k], &sp->tri[0][k]);
     PetscCall(PetscPopErrorHandler());
     if (!ierr) break;
     sp->tri[0][k] = NULL;
@@ -130,6 +132,7 @@ static PetscErrorCode MatSpTrsvAnalyze(Mat F)
     PetscCall(MatSpTrsvAutoCreate(F, 1));
   } else {
     sp->tripath[0] = sp->tripath[1] = sp->path;
+    sp->triopts[0] = sp->triopts[1] = sp->opts;
     PetscCall(SpTrsvSolverCreateWithOptions(fac->L, PETSC_FALSE, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[0][0]));
     PetscCall(SpTrsvSolverCreateWithOptions(fac->U, PETSC_FALSE, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[0][1]));
   }
@@ -243,8 +246,8 @@ static PetscErrorCode MatSolve_SpTrsv_Private(Mat F, Vec b, Vec x, PetscBool tra
   PetscCall(PetscLogEventBegin(SPTRSV_Solve, F, b, x, 0));
   if (transpose && !sp->tri[1][0]) {
     /* transposed triangles are analysed on first use: U^T is lower, L^T is upper */
-    PetscCall(SpTrsvSolverCreateWithOptions(sp->fac->U, PETSC_TRUE, sp->format, sp->tripath[1], sp->backend, &sp->opts, &sp->tri[1][1]));
-    PetscCall(SpTrsvSolverCreateWithOptions(sp->fac->L, PETSC_TRUE, sp->format, sp->tripath[0], sp->backend, &sp->opts, &sp->tri[1][0]));
+    PetscCall(SpTrsvSolverCreateWithOptions(sp->fac->U, PETSC_TRUE, sp->format, sp->tripath[1], sp->backend, &sp->triopts[1], &sp->tri[1][1]));
+    PetscCall(SpTrsvSolverCreateWithOptions(sp->fac->L, PETSC_TRUE, sp->format, sp->tripath[0], sp->backend, &sp->triopts[0], &sp->tri[1][0]));
     if (sp->fac->host_stale) { /* the values of a GPU numeric phase: device to device, no download */
       PetscCall(MatSpTrsvSolverFromDevice(sp, sp->tri[1][1]));
       PetscCall(MatSpTrsvSolverFromDevice(sp, sp->tri[1][0]));

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# sptrsv_supernodal and sptrsv_pinv (fill 1 and fill 4) side by side with cuSPARSE SpSV on every shared matrix and the
+# bench's standard set (the matrices the automatic choice's model is fitted on), in one device call:
+#
+#   device run: BENCH_BUDGET=520 bash examples/benchmarks/run-supernodal-pinv-device.sh        (carry: .petsc-cuda)
+#
+# Per matrix one bench process (-bench_paths syncfree,supernodal,pinv -bench_syncfree asap-csr -bench_pinv_fill 1,4: the
+# sync-free default as the yardstick of the other paths, supernodal's four modes, pinv's two fills, cuSPARSE SpSV in the
+# same process), cheapest first: the shared matrices (tests/data/matrices), the exact ND LU factors (SN_GRIDS, as
+# run-supernodal-device.sh), the strong-locality matrices, ex2's matrix, the chain, then the Laplacians of paper 000 (the
+# largest, where pinv's host setup is longest), each step stopped at SN_STEP_TIMEOUT seconds and none started after the
+# budget. Self-check: PASS iff every step that ran passed and every row's max_rel_err is <= 1e-8 (bench's error column is
+# valid on every row since it reads the factor's current values). Writes $OUT/supernodal-pinv.csv, summary.txt, and
+# logs.tar.gz (every log); prints per matrix the speed-up of each path's best variant over cuSPARSE (L then U), and the
+# matrices where supernodal or pinv (each at its best variant) is slower than cuSPARSE.
+#   SN_GRIDS="24 32", SN_STEP_TIMEOUT=90, BENCH_MAX_TIME=0.1, BENCH_ARGS (extra bench arguments)
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+ROOT=$(pwd)
+BUDGET=${BENCH_BUDGET:-520}
+OUTDIR=${OUT:-$ROOT/build/bench-out}
+WORK=$ROOT/build/bench
+LOGDIR=$WORK/logs
+SUMMARY=$OUTDIR/summary.txt
+CSV=$OUTDIR/supernodal-pinv.csv
+MT=${BENCH_MAX_TIME:-0.1}
+TMO=${SN_STEP_TIMEOUT:-90}
+# shellcheck source=examples/benchmarks/device-common.sh
+source "$ROOT/examples/benchmarks/device-common.sh"
+finish() {
+  echo "---------------- supernodal/pinv vs cuSPARSE ($(elapsed) s) ----------------"
+  cat "$SUMMARY"
+  if [ -f "$CSV" ]; then
+    python3 - "$CSV" <<'PY' || FAILED=1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+bad = [r for r in rows if r['max_rel_err'] not in ('', None) and not float(r['max_rel_err']) <= 1e-8]
+for r in bad:
+    print('ERROR: %s %s %s: max_rel_err %s' % (r['label'], r['kind'], r['variant'], r['max_rel_err']))
+labels = list(dict.fromkeys(r['label'] for r in rows))
+fam = {'syncfree': 'syncfree-', 'supernodal': 'supernodal-', 'pinv1': 'pinv-fill1', 'pinv4': 'pinv-fill4'}
+print('%-28s %10s %10s %10s %10s   (cuSPARSE time / best variant time, L then U)' % ('matrix', *fam))
+slow = {k: [] for k in fam}
+for lab in labels:
+    lu = [r for r in rows if r['label'] == lab and r['kind'] == 'LU' and r['vs_cusparse']]
+    cells = []
+    for k, pre in fam.items():
+        v = [float(r['vs_cusparse']) for r in lu if r['variant'].startswith(pre)]
+        cells.append('%10.2f' % max(v) if v else '%10s' % '-')
+        if v and max(v) < 1.0:
+            slow[k].append(lab)
+    print('%-28s %s' % (lab, ' '.join(cells)))
+for k in ('supernodal', 'pinv1', 'pinv4'):
+    print('%s slower than cuSPARSE on %d of %d matrices: %s' % (k, len(slow[k]), len(labels), ', '.join(slow[k]) or '-'))
+print('max_rel_err check: %s (%d rows, %d above 1e-8)' % ('PASS' if not bad else 'FAIL', len(rows), len(bad)))
+sys.exit(1 if bad else 0)
+PY
+  fi
+  tar -czf "$OUTDIR/logs.tar.gz" -C "$WORK" logs 2>/dev/null
+  if [ "$FAILED" = 0 ]; then echo "RESULT: PASS"; else echo "RESULT: FAIL"; fi
+  [ "$FAILED" = 0 ]
+  exit $?
+}
+device_init
+rm -f "$CSV"
+device_prepare || finish
+BENCH=$WORK/bench
+device_build_bench bench BENCH_SRC || finish
+P=(-bench_paths syncfree,supernodal,pinv -bench_syncfree asap-csr -bench_pinv_fill 1,4 -csv "$CSV" -max_time "$MT")
+BW=()
+case_() { # case_ NAME BENCH-ARGS...: one matrix; the first run's measured bandwidth is passed to the others
+  local name=$1 bw
+  shift
+  # shellcheck disable=SC2086 # BENCH_ARGS: words
+  step "$name" 1 "$TMO" "$BENCH" "$@" "${P[@]}" "${BW[@]}" ${BENCH_ARGS:-}
+  if [ ${#BW[@]} = 0 ]; then bw=$(device_bandwidth "$LOGDIR/$name.log"); [ -n "$bw" ] && BW=(-bw_gbs "$bw"); fi
+  return 0
+}
+if [ -n "$MM_SRC" ] && [ -d "$MATDIR" ]; then
+  for f in "$MATDIR"/*.mtx.gz; do case_ "mtx-$(basename "$f" .mtx.gz)" -mtx "$f"; done
+fi
+for g in ${SN_GRIDS:-24 32}; do case_ "nd-lu-$g" -lap3d "${g}x${g}x${g}" -stencil 7 -bench_levels 100000 -bench_ordering nd -label "lap3d7_${g}_nd_lu"; done
+case_ ilu0-64 -lap3d 64x64x64 -stencil 7 -label lap3d7_64_ilu0
+for m in "-banded 100000x2" "-banded 100000x8" "-banded 50000x32" "-blockdiag 262144x128" "-blockdiag 1000000x8" "-blockdiag 1000000x32"; do
+  # shellcheck disable=SC2086 # m: words
+  case_ "$(echo $m | tr -d ' -')" $m
+done
+case_ ex2-matrix -lap2d 1000x1000 -stencil 5 -label lap2d5_1000x1000_ex2
+case_ chain -lap2d 200000x1 -stencil 5 -label chain_200000
+for g in 256x16384 128x32768 512x8192 1024x4096 2048x2048; do for s in 5 9; do case_ "lap2d$s-$g" -lap2d "$g" -stencil "$s"; done; done
+for g in 32x32x2048 32x64x1024 64x64x512 64x128x256 128x128x128; do for s in 7 27; do case_ "lap3d$s-$g" -lap3d "$g" -stencil "$s"; done; done
+finish

@@ -1,0 +1,42 @@
+# sourced by tests/run-tests.sh (its helpers, variables and run_test); not a program of its own
+# shellcheck shell=bash disable=SC2154
+# the benchmark harness (examples/benchmarks/bench) on the host: its max_rel_err column must be a valid check. Without a
+# GPU, -bench_host_paths runs every path's host executor on each variant the device run times (supernodal's modes, pinv's
+# fill limits, ...) on the factor's own triangles; every row's error against the host reference must stay at rounding
+# (1e-8), and the reference itself must solve A (the factor of -bench_levels 100000 is the exact LU: residual 1e-12).
+bench_err_case() { # bench_err_case LABEL BENCH-ARGS...
+  local label=$1 csv=$OUT/bench-$1.csv o=$OUT/bench-$1.out
+  shift
+  need_file examples/benchmarks/bench "make examples" || return 1
+  rm -f "$csv"
+  prun "$o" examples/benchmarks/bench "$@" -label "$label" -bench_host_paths -csv "$csv" -max_time 0.01 -host_time 0.005 -min_reps 1 -warmup 1 || fail "bench exited nonzero" || return 1
+  python3 - "$csv" "$o" <<'PY'
+import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+bad = []
+paths = {r['variant'].split('-')[0] for r in rows if r['variant'].endswith('-host') and r['variant'] != 'matsolve-sptrsv-host'}
+for want in ('level', 'syncfree', 'supernodal', 'pinv'):
+    if want not in paths:
+        bad.append('no %s rows (paths seen: %s)' % (want, ', '.join(sorted(paths))))
+for r in rows:
+    e = r['max_rel_err']
+    if e in ('', None):
+        bad.append('%s %s: no max_rel_err' % (r['variant'], r['kind']))
+    elif not float(e) <= 1e-8:
+        bad.append('%s %s: max_rel_err %s > 1e-8' % (r['variant'], r['kind'], e))
+m = re.search(r'reference check: .* = (\S+) for x', open(sys.argv[2]).read())
+if not m:
+    bad.append('no "reference check" line')
+elif 'nd_lu' in rows[0]['label'] and not float(m.group(1)) <= 1e-12:
+    bad.append('the reference does not solve A (exact LU): relative residual %s' % m.group(1))
+print('%d rows checked' % len(rows))
+for b in bad:
+    print('FAIL: ' + b)
+sys.exit(1 if bad else 0)
+PY
+}
+run_test bench/host-paths-err-nd-lu bench_err_case lap3d7_8_nd_lu -lap3d 8x8x8 -stencil 7 -bench_levels 100000 -bench_ordering nd -bench_pinv_fill 1,4
+run_test bench/host-paths-err-ilu0 bench_err_case lap2d5_20x20 -lap2d 20x20 -stencil 5 -bench_pinv_fill 1,4
+# -mat_sptrsv_auto_model FILE: the built-in H100 model read back from its generated file gives a choice named after the file
+run_test view/auto-model-file ours_grep ex2 "$AUTO -mat_sptrsv_auto_model $ROOT/src/mat/paths/auto_models/h100.h -ksp_view" "automatic choice: [a-z]+( fill[0-9]+)? \(smallest predicted solve time \(model .*auto_models/h100.h\)\)" "predicted: [a-z]+"
+run_test view/auto-model-file-bad ours_fails ex2 "$AUTO -mat_sptrsv_auto_model $ROOT/README.md" "Cost model file .*README.md holds no SPTRSV_AUTO_MODEL line"
