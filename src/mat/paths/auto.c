@@ -100,27 +100,13 @@ static PetscBool SpTrsvAutoVariantAllowed(SpTrsvPath path, const char *variant, 
   return (PetscBool)(opts->pinv_fill == 1.0 || opts->pinv_fill == fill);
 }
 
-/*
-  SpTrsvAutoModelLoad - a cost model from a file in the format fit-auto-model.py --write produces (that of
-  src/mat/paths/auto_models/<gpu>.h): every line SPTRSV_AUTO_MODEL(path, "variant", SPTRSV_AUTO_SOLVE(6 numbers),
-  SPTRSV_AUTO_SETUP(4 numbers)); other lines are ignored. Loaded once per file name, kept until PetscFinalize.
-*/
-PetscErrorCode SpTrsvAutoModelLoad(const char *file, const SpTrsvAutoModel **model)
+/* the SPTRSV_AUTO_MODEL lines of an open model file into l (its cost and names arrays; the caller frees them on error) */
+static PetscErrorCode SpTrsvAutoModelParse(FILE *fp, const char *file, SpTrsvAutoLoaded l)
 {
-  SpTrsvAutoLoaded l;
-  FILE            *fp;
-  char             line[2048];
-  PetscInt         n = 0, cap = 0, lineno = 0;
+  char     line[2048];
+  PetscInt n = 0, cap = 0, lineno = 0;
 
   PetscFunctionBegin;
-  for (l = SpTrsvAutoLoadedList; l; l = l->next)
-    if (!strcmp(l->file, file)) {
-      *model = &l->model;
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-  fp = fopen(file, "r");
-  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open the cost model file %s", file);
-  PetscCall(PetscNew(&l));
   while (fgets(line, sizeof(line), fp)) {
     char   path[32] = "", variant[32] = "";
     double v[SPTRSV_AUTO_NSOLVE + SPTRSV_AUTO_NSETUP + 4];
@@ -133,10 +119,7 @@ PetscErrorCode SpTrsvAutoModelLoad(const char *file, const SpTrsvAutoModel **mod
       variant[0] = 0;
       got        = 1 + sscanf(line, "SPTRSV_AUTO_MODEL(%31[a-z_0-9], \"\", SPTRSV_AUTO_SOLVE(%lf, %lf, %lf, %lf, %lf, %lf), SPTRSV_AUTO_SETUP(%lf, %lf, %lf, %lf), SPTRSV_AUTO_RANGE(%lf, %lf, %lf, %lf))", path, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13]);
     }
-    if (got != 16) {
-      (void)fclose(fp);
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Cost model file %s, line %" PetscInt_FMT ": expected SPTRSV_AUTO_MODEL(path, \"variant\", SPTRSV_AUTO_SOLVE(%d numbers), SPTRSV_AUTO_SETUP(%d numbers), SPTRSV_AUTO_RANGE(4 numbers))", file, lineno, SPTRSV_AUTO_NSOLVE, SPTRSV_AUTO_NSETUP);
-    }
+    PetscCheck(got == 16, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Cost model file %s, line %" PetscInt_FMT ": expected SPTRSV_AUTO_MODEL(path, \"variant\", SPTRSV_AUTO_SOLVE(%d numbers), SPTRSV_AUTO_SETUP(%d numbers), SPTRSV_AUTO_RANGE(4 numbers))", file, lineno, SPTRSV_AUTO_NSOLVE, SPTRSV_AUTO_NSETUP);
     if (n == cap) {
       SpTrsvAutoCost *c;
       char(*nm)[2][32];
@@ -159,7 +142,6 @@ PetscErrorCode SpTrsvAutoModelLoad(const char *file, const SpTrsvAutoModel **mod
     for (PetscInt k = 0; k < 4; k++) l->cost[n].range[k] = (PetscReal)v[SPTRSV_AUTO_NSOLVE + SPTRSV_AUTO_NSETUP + k];
     n++;
   }
-  (void)fclose(fp);
   for (PetscInt k = 0; k < n; k++) { /* the strings, once the arrays stopped moving */
     SpTrsvPath p = NULL;
     PetscCall(SpTrsvPathFind(l->names[k][0], &p));
@@ -169,11 +151,43 @@ PetscErrorCode SpTrsvAutoModelLoad(const char *file, const SpTrsvAutoModel **mod
     l->cost[k].variant = l->names[k][1];
   }
   PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Cost model file %s holds no SPTRSV_AUTO_MODEL line", file);
+  l->model.ncost = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvAutoModelLoad - a cost model from a file in the format fit-auto-model.py --write produces (that of
+  src/mat/paths/auto_models/<gpu>.h): every line SPTRSV_AUTO_MODEL(path, "variant", SPTRSV_AUTO_SOLVE(6 numbers),
+  SPTRSV_AUTO_SETUP(4 numbers), SPTRSV_AUTO_RANGE(4 numbers)); other lines are ignored. Loaded once per file name, kept
+  until PetscFinalize; a file that fails to parse leaves nothing allocated.
+*/
+PetscErrorCode SpTrsvAutoModelLoad(const char *file, const SpTrsvAutoModel **model)
+{
+  SpTrsvAutoLoaded l;
+  FILE            *fp;
+  PetscErrorCode   ierr;
+
+  PetscFunctionBegin;
+  for (l = SpTrsvAutoLoadedList; l; l = l->next)
+    if (!strcmp(l->file, file)) {
+      *model = &l->model;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  fp = fopen(file, "r");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open the cost model file %s", file);
+  PetscCall(PetscNew(&l));
+  ierr = SpTrsvAutoModelParse(fp, file, l);
+  (void)fclose(fp);
+  if (ierr) {
+    PetscCall(PetscFree(l->cost));
+    PetscCall(PetscFree(l->names));
+    PetscCall(PetscFree(l));
+    PetscCall(ierr);
+  }
   PetscCall(PetscStrallocpy(file, &l->file));
   l->model.name   = l->file;
   l->model.device = NULL;
   l->model.cost   = l->cost;
-  l->model.ncost  = n;
   if (!SpTrsvAutoLoadedList) PetscCall(PetscRegisterFinalize(SpTrsvAutoLoadedFree));
   l->next              = SpTrsvAutoLoadedList;
   SpTrsvAutoLoadedList = l;
