@@ -10,7 +10,7 @@
 # run-supernodal-device.sh), the strong-locality matrices, ex2's matrix, the chain, then the Laplacians of paper 000 (the
 # largest, where pinv's host setup is longest), each step stopped at SN_STEP_TIMEOUT seconds and none started after the
 # budget. Self-check: PASS iff every step that ran passed and every row's max_rel_err is <= 1e-8 (bench's error column is
-# valid on every row since it reads the factor's current values). Writes $OUT/supernodal-pinv.csv, summary.txt, and
+# valid on every row since it reads the factor's current values; PETSc's cusparse row, its own factor, is reported only). Writes $OUT/supernodal-pinv.csv, summary.txt, and
 # logs.tar.gz (every log); prints per matrix the speed-up of each path's best variant over cuSPARSE (L then U), and the
 # matrices where supernodal or pinv (each at its best variant) is slower than cuSPARSE.
 #   SN_GRIDS="24 32", SN_STEP_TIMEOUT=90, BENCH_MAX_TIME=0.1, BENCH_ARGS (extra bench arguments)
@@ -34,7 +34,13 @@ finish() {
     python3 - "$CSV" <<'PY' || FAILED=1
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-bad = [r for r in rows if r['max_rel_err'] not in ('', None) and not float(r['max_rel_err']) <= 1e-8]
+# PETSc's cusparse MatSolve solves PETSc's own GPU ILU(0) (cuSPARSE's, with its own zero-pivot handling, not our
+# MatFactorInfo shift): a different factor on the matrices that need the shift, so its column is reported, not checked
+own = lambda r: r['variant'] != 'matsolve-petsc-cusparse'
+bad = [r for r in rows if own(r) and r['max_rel_err'] not in ('', None) and not float(r['max_rel_err']) <= 1e-8]
+for r in rows:
+    if not own(r) and r['max_rel_err'] not in ('', None) and not float(r['max_rel_err']) <= 1e-8:
+        print('note: %s %s %s: max_rel_err %s (PETSc factors on its own: not checked)' % (r['label'], r['kind'], r['variant'], r['max_rel_err']))
 for r in bad:
     print('ERROR: %s %s %s: max_rel_err %s' % (r['label'], r['kind'], r['variant'], r['max_rel_err']))
 labels = list(dict.fromkeys(r['label'] for r in rows))
