@@ -89,5 +89,12 @@ SPTRSV_INTERN PetscErrorCode SpTrsvDirectZeroPivot(SpTrsvFactor, PetscBool, Pets
 SPTRSV_INTERN PetscErrorCode SpTrsvDirectTakeFresh(Mat, SpTrsvDirectHead *, PetscBool *);
 SPTRSV_INTERN PetscErrorCode SpTrsvDirectMarkFresh(Mat, SpTrsvDirectHead *);
 
+/* the values of a numeric phase: clears fac's error, checks that A still has the symbolic phase's pattern (nnzA, ai,
+   aj; kind names the factorization in the message) and its values are finite (NaN/Inf as ILU/ICC: fac->nonfinite),
+   then hands them to take(ctx, aa) unless the check failed; A's arrays are restored before any error returns */
+SPTRSV_INTERN PetscErrorCode SpTrsvDirectNumericValues(Mat, SpTrsvFactor, PetscInt, const PetscInt *, const PetscInt *, const char *, PetscErrorCode (*)(void *, const PetscScalar *), void *);
+/* the common end of both numeric phases once the library's pivots are checked: a factor of NaN/Inf input solves to NaN,
+   else NaN/Inf in the triangles is reported as ILU/ICC do; the triangles' values changed */
+SPTRSV_INTERN PetscErrorCode SpTrsvDirectNumericFinish(SpTrsvFactor, PetscBool);
 /* -log_view events beside PETSc's MatLUFactorNum / MatCholFctrNum: the library's factorization and the conversion */
 SPTRSV_INTERN PetscLogEvent SPTRSV_LUNumeric, SPTRSV_CholNumeric, SPTRSV_DirectConvert;

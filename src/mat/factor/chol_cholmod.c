@@ -269,38 +269,29 @@ PetscErrorCode SpTrsvFactorCholeskySymbolic(Mat A, IS perm, const MatFactorInfo 
   positive definite (CHOLMOD stops at L->minor) or a pivot d^2 <= info->zeropivot is MAT_FACTOR_NUMERIC_ZEROPIVOT (an
   error with A->erroriffailure); NaN/Inf in the factor as for ICC
 */
+/* SpTrsvDirectNumericValues' consumer: A's values into CHOLMOD's copy of A (zeros for NaN/Inf, as ICC) */
+static PetscErrorCode SpTrsvCholTakeValues(void *ctx, const PetscScalar *aa)
+{
+  SpTrsvCholSym *sym = (SpTrsvCholSym *)ctx;
+
+  PetscFunctionBegin;
+  for (PetscInt p = 0; p < sym->nnzA; p++) sym->Ax[p] = PetscIsInfOrNanScalar(aa[p]) ? 0.0 : PetscRealPart(aa[p]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SpTrsvFactorCholeskyNumeric(Mat A, const MatFactorInfo *info, SpTrsvFactor fac)
 {
-  SpTrsvCholSym     *sym     = (SpTrsvCholSym *)fac->sym;
-  const PetscBool    errorif = A->erroriffailure;
-  const PetscInt     n       = fac->n;
-  const PetscInt    *ai, *aj;
-  const PetscScalar *aa;
-  PetscBool          same;
-  PetscErrorCode     ierr;
-  PetscInt           minor;
-  const double      *lx;
+  SpTrsvCholSym  *sym     = (SpTrsvCholSym *)fac->sym;
+  const PetscBool errorif = A->erroriffailure;
+  const PetscInt  n       = fac->n;
+  PetscInt        minor;
+  const double   *lx;
 
   PetscFunctionBegin;
   PetscCall(SpTrsvFactorCheckMat(A, n));
   PetscCheck(fac->ftype == MAT_FACTOR_CHOLESKY && sym && sym->L && fac->L && fac->U, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Call the symbolic Cholesky factorization before the numeric one");
   PetscCall(PetscLogEventBegin(SPTRSV_CholNumeric, A, 0, 0, 0));
-  fac->error           = MAT_FACTOR_NOERROR;
-  fac->zeropivot_value = 0.0;
-  fac->zeropivot_row   = 0;
-  fac->nonfinite       = PETSC_FALSE;
-  PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, &aa));
-  same = (PetscBool)(ai[n] == sym->nnzA);
-  if (same) PetscCall(PetscArraycmp(ai, sym->ai, n + 1, &same));
-  if (same) PetscCall(PetscArraycmp(aj, sym->aj, sym->nnzA, &same));
-  ierr = same ? PETSC_SUCCESS : PETSC_ERR_ARG_WRONGSTATE;
-  if (!ierr) ierr = SpTrsvFactorCheckFinite(n, ai, aj, aa, errorif, &fac->nonfinite);
-  if (!ierr)
-    for (PetscInt p = 0; p < sym->nnzA; p++) sym->Ax[p] = PetscIsInfOrNanScalar(aa[p]) ? 0.0 : PetscRealPart(aa[p]);
-  PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, &aa));
-  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The nonzero pattern of the matrix changed since the symbolic Cholesky factorization: redo the symbolic factorization");
-  PetscCall(ierr);
-
+  PetscCall(SpTrsvDirectNumericValues(A, fac, sym->nnzA, sym->ai, sym->aj, "Cholesky", SpTrsvCholTakeValues, sym));
   cholmod_factorize(&sym->As, sym->L, &sym->c);
   PetscCheck(sym->c.status >= 0, PETSC_COMM_SELF, sym->c.status == CHOLMOD_OUT_OF_MEMORY ? PETSC_ERR_MEM : PETSC_ERR_LIB, "CHOLMOD's cholmod_factorize failed with status %d (-info shows its message)", sym->c.status);
   PetscCall(PetscLogFlops(sym->c.fl));
@@ -324,13 +315,11 @@ PetscErrorCode SpTrsvFactorCholeskyNumeric(Mat A, const MatFactorInfo *info, SpT
   }
   PetscCall(PetscLogEventEnd(SPTRSV_DirectConvert, 0, 0, 0, 0));
   sym->head.nnumeric++;
-  if (fac->nonfinite) {
-    for (PetscInt k = 0; k < n; k++) fac->U->idiag[k] = (PetscScalar)NAN;
-  } else if (minor < n) {
+  if (!fac->nonfinite && minor < n) {
     char msg[256];
     PetscCall(PetscSNPrintf(msg, sizeof(msg), "Matrix is not positive definite: CHOLMOD's supernodal Cholesky stopped at row %" PetscInt_FMT " of the factored matrix (row %" PetscInt_FMT " of the input); use -pc_type lu", minor, fac->rperm ? fac->rperm[minor] : minor));
     PetscCall(SpTrsvDirectZeroPivot(fac, errorif, PETSC_ERR_MAT_CH_ZRPVT, minor, 0.0, msg));
-  } else {
+  } else if (!fac->nonfinite) {
     for (PetscInt k = 0; k < n; k++) {
       const PetscReal d = lx[sym->dmap[k]] * lx[sym->dmap[k]];
 
@@ -341,16 +330,8 @@ PetscErrorCode SpTrsvFactorCholeskyNumeric(Mat A, const MatFactorInfo *info, SpT
         break;
       }
     }
-    if (!fac->error) {
-      PetscInt r = -1, c = -1;
-
-      PetscCall(SpTrsvTriFindNonFinite(fac->L, &r, &c));
-      if (r < 0) PetscCall(SpTrsvTriFindNonFinite(fac->U, &r, &c));
-      if (r >= 0) PetscCall(SpTrsvFactorReportNonFiniteFactor(r, c, errorif, fac));
-    }
   }
-  PetscCall(SpTrsvTriValuesChanged(fac->L));
-  PetscCall(SpTrsvTriValuesChanged(fac->U));
+  PetscCall(SpTrsvDirectNumericFinish(fac, errorif));
   PetscCall(PetscLogEventEnd(SPTRSV_CholNumeric, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

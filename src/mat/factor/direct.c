@@ -87,6 +87,50 @@ PetscErrorCode SpTrsvDirectZeroPivot(SpTrsvFactor fac, PetscBool errorif, PetscE
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SpTrsvDirectNumericValues(Mat A, SpTrsvFactor fac, PetscInt nnzA, const PetscInt *sai, const PetscInt *saj, const char *kind, PetscErrorCode (*take)(void *, const PetscScalar *), void *ctx)
+{
+  const PetscInt     n = fac->n;
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscBool          same;
+  PetscErrorCode     ierr;
+
+  PetscFunctionBegin;
+  fac->error           = MAT_FACTOR_NOERROR;
+  fac->zeropivot_value = 0.0;
+  fac->zeropivot_row   = 0;
+  fac->nonfinite       = PETSC_FALSE;
+  PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, &aa));
+  same = (PetscBool)(ai[n] == nnzA);
+  if (same) PetscCall(PetscArraycmp(ai, sai, n + 1, &same));
+  if (same) PetscCall(PetscArraycmp(aj, saj, nnzA, &same));
+  ierr = same ? PETSC_SUCCESS : PETSC_ERR_ARG_WRONGSTATE;
+  if (!ierr) ierr = SpTrsvFactorCheckFinite(n, ai, aj, aa, A->erroriffailure, &fac->nonfinite);
+  if (!ierr) ierr = (*take)(ctx, aa);
+  PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, &aa));
+  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The nonzero pattern of the matrix changed since the symbolic %s factorization: redo the symbolic factorization", kind);
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvDirectNumericFinish(SpTrsvFactor fac, PetscBool errorif)
+{
+  PetscFunctionBegin;
+  if (fac->nonfinite) {
+    /* factored with zeros in place of the NaN/Inf entries: the factor is not A's, its solves give NaN */
+    for (PetscInt k = 0; k < fac->n; k++) fac->U->idiag[k] = (PetscScalar)NAN;
+  } else if (!fac->error) {
+    PetscInt r = -1, c = -1;
+
+    PetscCall(SpTrsvTriFindNonFinite(fac->L, &r, &c));
+    if (r < 0) PetscCall(SpTrsvTriFindNonFinite(fac->U, &r, &c));
+    if (r >= 0) PetscCall(SpTrsvFactorReportNonFiniteFactor(r, c, errorif, fac));
+  }
+  PetscCall(SpTrsvTriValuesChanged(fac->L));
+  PetscCall(SpTrsvTriValuesChanged(fac->U));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SpTrsvDirectMarkFresh(Mat A, SpTrsvDirectHead *h)
 {
   PetscFunctionBegin;

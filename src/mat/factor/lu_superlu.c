@@ -445,46 +445,44 @@ PetscErrorCode SpTrsvFactorLUSymbolic(Mat A, IS col, const MatFactorInfo *info, 
   (rebuilt when the pivot order or pattern changed: sym->head.rebuilt), then PETSc's checks: NaN/Inf in A, a pivot
   |U(k,k)| <= info->zeropivot (MAT_FACTOR_NUMERIC_ZEROPIVOT, or an error with A->erroriffailure), NaN/Inf in L/U
 */
+/* SpTrsvDirectNumericValues' consumer: SuperLU refactors with A's values unless the symbolic phase's factorization of
+   these values is still fresh */
+typedef struct {
+  SpTrsvLUSym *sym;
+  SpTrsvFactor fac;
+  PetscBool    fresh, rebuilt;
+} SpTrsvLUTakeCtx;
+
+static PetscErrorCode SpTrsvLUTakeValues(void *ctx, const PetscScalar *aa)
+{
+  SpTrsvLUTakeCtx *t = (SpTrsvLUTakeCtx *)ctx;
+
+  PetscFunctionBegin;
+  if (!t->fresh) PetscCall(SpTrsvLUFactorize(t->sym, aa, t->fac, &t->rebuilt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SpTrsvFactorLUNumeric(Mat A, const MatFactorInfo *info, SpTrsvFactor fac)
 {
-  SpTrsvLUSym       *sym     = (SpTrsvLUSym *)fac->sym;
-  const PetscBool    errorif = A->erroriffailure;
-  const PetscInt     n       = fac->n;
-  const PetscInt    *ai, *aj;
-  const PetscScalar *aa;
-  PetscBool          fresh, rebuilt = PETSC_FALSE, same;
-  PetscErrorCode     ierr;
+  SpTrsvLUSym    *sym     = (SpTrsvLUSym *)fac->sym;
+  const PetscBool errorif = A->erroriffailure;
+  const PetscInt  n       = fac->n;
+  SpTrsvLUTakeCtx take    = {sym, fac, PETSC_FALSE, PETSC_FALSE};
 
   PetscFunctionBegin;
   PetscCall(SpTrsvFactorCheckMat(A, n));
   PetscCheck(fac->ftype == MAT_FACTOR_LU && sym && fac->L && fac->U, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Call the symbolic LU factorization before the numeric one");
   PetscCall(PetscLogEventBegin(SPTRSV_LUNumeric, A, 0, 0, 0));
-  fac->error           = MAT_FACTOR_NOERROR;
-  fac->zeropivot_value = 0.0;
-  fac->zeropivot_row   = 0;
-  fac->nonfinite       = PETSC_FALSE;
-  PetscCall(SpTrsvDirectTakeFresh(A, &sym->head, &fresh));
-  PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, &aa));
-  same = (PetscBool)(ai[n] == sym->nnzA);
-  if (same) PetscCall(PetscArraycmp(ai, sym->ai, n + 1, &same));
-  if (same) PetscCall(PetscArraycmp(aj, sym->aj, sym->nnzA, &same));
-  ierr = same ? PETSC_SUCCESS : PETSC_ERR_ARG_WRONGSTATE;
-  if (!ierr) ierr = SpTrsvFactorCheckFinite(n, ai, aj, aa, errorif, &fac->nonfinite);
-  if (!ierr && !fresh) ierr = SpTrsvLUFactorize(sym, aa, fac, &rebuilt);
-  PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, &aa));
-  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The nonzero pattern of the matrix changed since the symbolic LU factorization: redo the symbolic factorization");
-  PetscCall(ierr);
+  PetscCall(SpTrsvDirectTakeFresh(A, &sym->head, &take.fresh));
+  PetscCall(SpTrsvDirectNumericValues(A, fac, sym->nnzA, sym->ai, sym->aj, "LU", SpTrsvLUTakeValues, &take));
   sym->head.nnumeric++;
-  sym->head.rebuilt = rebuilt;
-  if (rebuilt) {
+  sym->head.rebuilt = take.rebuilt;
+  if (take.rebuilt) {
     sym->head.nrebuild++;
     PetscCall(SpTrsvDirectHeadSetCounts(fac, &sym->head));
     PetscCall(PetscInfo(A, "SuperLU chose another pivot order (or pattern) than for the triangles: rebuilt (nnz(L) %" PetscInt_FMT ", nnz(U) %" PetscInt_FMT "), their analysis is redone\n", sym->head.nnzL, sym->head.nnzU));
   }
-  if (fac->nonfinite) {
-    /* factored with zeros in place of the NaN/Inf entries: the factor is not A's, its solves give NaN */
-    for (PetscInt k = 0; k < n; k++) fac->U->idiag[k] = (PetscScalar)NAN;
-  } else {
+  if (!fac->nonfinite) {
     const double *lval = (const double *)((SCformat *)sym->L.Store)->nzval;
 
     for (PetscInt k = 0; k < n; k++) {
@@ -497,16 +495,8 @@ PetscErrorCode SpTrsvFactorLUNumeric(Mat A, const MatFactorInfo *info, SpTrsvFac
         break;
       }
     }
-    if (!fac->error) {
-      PetscInt r = -1, c = -1;
-
-      PetscCall(SpTrsvTriFindNonFinite(fac->L, &r, &c));
-      if (r < 0) PetscCall(SpTrsvTriFindNonFinite(fac->U, &r, &c));
-      if (r >= 0) PetscCall(SpTrsvFactorReportNonFiniteFactor(r, c, errorif, fac));
-    }
   }
-  PetscCall(SpTrsvTriValuesChanged(fac->L));
-  PetscCall(SpTrsvTriValuesChanged(fac->U));
+  PetscCall(SpTrsvDirectNumericFinish(fac, errorif));
   PetscCall(PetscLogEventEnd(SPTRSV_LUNumeric, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
