@@ -18,6 +18,7 @@ static const char help[] = "GPU fuzz check of the sync-free kernels with a watch
 #include <sptrsv/backend.h>
 #include <petsctime.h>
 #include <unistd.h>
+#include "options_string.h"
 /* the GPU runs need the CUDA runtime header (the makefile passes $(CUDA_HOME)/include in CUDA builds); without
    it, or with -backend host, the same cases run through the host executors (the schedule checks included) */
 #if defined(PETSC_SPTRSV_HAVE_CUDA) && defined(__has_include)
@@ -35,7 +36,7 @@ typedef struct {
   const char  *relabel;   /* -mat_sptrsv_relabel (NULL: not set) */
   const char  *analysis;  /* -mat_sptrsv_analysis (NULL: not set) */
   const char  *subgraph_rows; /* -mat_sptrsv_subgraph_rows (NULL: not set) */
-  const char  *extra;     /* more options, inserted as a string (NULL: none); cleared by ClearExtra() */
+  const char  *extra;     /* more options, inserted as a string (NULL: none); cleared by ClearOptionsString() */
   PetscInt     gpu_max_n; /* on the GPU only triangles of at most this many rows (0: all) */
 } Variant;
 
@@ -69,16 +70,6 @@ static const Variant variants[] = {
   {"pinv",     NULL,   NULL,      SPTRSV_FORMAT_CSR, "pinv-greedy-fill2",     NULL, NULL, NULL, NULL, "-mat_sptrsv_pinv_fill 2 -mat_sptrsv_pinv_parts greedy", 0},
 };
 
-/* the options a variant's extra string may set */
-static PetscErrorCode ClearExtra(void)
-{
-  const char *keys[] = {"-mat_sptrsv_supernode_mode", "-mat_sptrsv_invert_diag", "-mat_sptrsv_merge", "-mat_sptrsv_supernode_relax", "-mat_sptrsv_supernode_cublas_width",
-                        "-mat_sptrsv_pinv_fill", "-mat_sptrsv_pinv_parts"};
-
-  PetscFunctionBeginUser;
-  for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) PetscCall(PetscOptionsClearValue(NULL, keys[k]));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 #define NVARIANTS ((PetscInt)(sizeof(variants) / sizeof(variants[0])))
 
 /* xorshift64*: the same cases on every machine */
@@ -295,7 +286,7 @@ int main(int argc, char **argv)
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_analysis"));
         PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_subgraph_rows"));
-        PetscCall(ClearExtra());
+        PetscCall(ClearOptionsString(variants[v].extra));
         /* two solves back to back: on the GPU the second runs on the other half of the epoch state */
         for (PetscInt rep = 0; rep < 2; rep++) {
           for (PetscInt i = 0; i < n; i++) x[i] = -12345.0; /* a stale value must not survive */

@@ -18,6 +18,7 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
 #include "../../examples/common/stencil.h"
 #include <sptrsv/backend.h>
 #include "check_sweeps.h"
+#include "options_string.h"
 #include "check_isai.h"
 #if !defined(SPTRSV_NO_MMLOAD)
   #include "../../examples/common/mmload.h"
@@ -63,20 +64,10 @@ typedef struct {
   const char *levels, *storage; /* sptrsv_syncfree: -mat_sptrsv_levels, -mat_sptrsv_storage (NULL: the defaults) */
   const char *subgraph_rows;    /* sptrsv_locality: -mat_sptrsv_subgraph_rows (NULL: the default) */
   const char *partition;        /* sptrsv_locality: -mat_sptrsv_locality_partition (NULL: the default, auto) */
-  const char *extra;            /* more options (sptrsv_supernodal), cleared by ClearExtra() (NULL: none) */
+  const char *extra;            /* more options (sptrsv_supernodal), cleared by ClearOptionsString() (NULL: none) */
   const char *tag;              /* the report's tag (NULL: from the options above) */
 } Config;
 
-/* the options a configuration's extra string may set */
-static PetscErrorCode ClearExtra(void)
-{
-  const char *keys[] = {"-mat_sptrsv_supernode_mode", "-mat_sptrsv_invert_diag", "-mat_sptrsv_merge", "-mat_sptrsv_supernode_relax", "-mat_sptrsv_supernode_cublas_width",
-                        "-mat_sptrsv_pinv_fill", "-mat_sptrsv_pinv_parts"};
-
-  PetscFunctionBeginUser;
-  for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) PetscCall(PetscOptionsClearValue(NULL, keys[k]));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /* a short tag of a configuration's path and options, for the report */
 static const char *ConfigTag(const Config *cfg)
@@ -223,7 +214,7 @@ static PetscErrorCode MakeFactor(Mat A, const Case *c, IS row, IS col, const Con
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_subgraph_rows"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_locality_partition"));
-  PetscCall(ClearExtra());
+  PetscCall(ClearOptionsString(cfg->extra));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -365,7 +356,7 @@ static PetscErrorCode RunCase(const Case *c, PetscInt ncfg, const Config *cfgs, 
     PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_dispatch"));
     PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_storage"));
     PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_subgraph_rows"));
-    PetscCall(ClearExtra());
+    for (PetscInt k = 0; k < ncfg; k++) PetscCall(ClearOptionsString(cfgs[k].extra)); /* the failed MakeFactor() left its own set */
     PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_locality_partition"));
     if (c->type == GEN_FILE) {
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-26s %8" PetscInt_FMT " %9.0f  SKIP: factorization failed (error %d: %s)\n", c->name, n, (double)minfo.nz_used, (int)ierr, specific ? specific : (text ? text : "?")));
