@@ -91,6 +91,8 @@ PetscErrorCode SpTrsvLocalityEstimateCreate(PetscInt n, const PetscInt *ri, cons
     waves = PetscCeilReal((PetscReal)(g1 - g0) / (PetscReal)(sms * bps));
     est->max_subs = PetscMax(est->max_subs, g1 - g0);
     est->crit_slots += S;
+    est->slot_waves += (PetscReal)S * waves;
+    est->work += PetscMax((PetscReal)Wmax, (PetscReal)W / (PetscReal)sms);
     est->predicted_us += SPTRSV_MODEL_ALPHA_US + SPTRSV_MODEL_BETA_US * (PetscReal)S * waves + SPTRSV_MODEL_GAMMA_US * PetscMax((PetscReal)Wmax, (PetscReal)W / (PetscReal)sms);
   }
   PetscCall(PetscFree3(rows, ents, slots));
@@ -134,7 +136,7 @@ PetscErrorCode SpTrsvPartitionChoose(PetscInt n, const PetscInt *ri, const Petsc
   for (PetscInt c = 0; c < choice->ncand; c++) {
     SpTrsvLocalityEstimate e;
     SpTrsvPartition        p;
-    PetscCall(SpTrsvRegionsPartition(reg, choice->cand_rows[c], nmax, PETSC_FALSE, &p));
+    PetscCall(SpTrsvRegionsPartition(reg, choice->cand_rows[c], nmax, dev->pack, PETSC_FALSE, &p));
     PetscCall(SpTrsvLocalityEstimateCreate(n, ri, rj, &p, dev, &e));
     choice->cand_us[c] = e.predicted_us;
     if (e.predicted_us < best) {
@@ -153,7 +155,7 @@ PetscErrorCode SpTrsvPartitionChoose(PetscInt n, const PetscInt *ri, const Petsc
   /* the chosen R again, with levels and slots recomputed from the partition alone (feasibility checked edge by edge)
      and checked against the coarse time */
   PetscCall(SpTrsvPartitionDestroy(&cand));
-  PetscCall(SpTrsvRegionsPartition(reg, bestR, nmax, PETSC_TRUE, &cand));
+  PetscCall(SpTrsvRegionsPartition(reg, bestR, nmax, dev->pack, PETSC_TRUE, &cand));
   PetscCall(SpTrsvRegionsDestroy(&reg));
   PetscCall(SpTrsvLocalityEstimateCreate(n, ri, rj, &cand, dev, &choice->regions));
   choice->have_regions = PETSC_TRUE;
