@@ -25,7 +25,9 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
                            "  -bench_matsolve_type <sptrsv_level>  MatSolverType of the factor timed through MatSolve (rows matsolve-sptrsv*;\n"
                            "                     another type names them matsolve-TYPE*; sptrsv (the automatic choice, printed): matsolve-sptrsv_auto*)\n"
                            "  -bench_locality <auto,paper,regions>  the locality path once per partitioner (-mat_sptrsv_locality_partition),\n"
-                           "                     CUDA graph only; auto keeps the default name locality-csr-graph, the others locality-csr-graph-NAME\n"
+                           "                     CUDA graph only; auto keeps the default name locality-csr-graph, the others locality-csr-graph-NAME;\n"
+                           "                     an entry may add -s0/-s1/-s2 (-mat_sptrsv_locality_stage) and -np (-mat_sptrsv_locality_pack 0),\n"
+                           "                     e.g. auto-s0-np: the kernel and partition of locality run 2\n"
                            "  -bench_host_paths  without a GPU: also run every path's host executor on each of its variants (rows\n"
                            "                     PATH-VARIANT-host), each checked against the host reference (max_rel_err)\n"
                            "  -bench_locality_estimate  only print the locality cost model's figures of L and U for both partitioners\n"
@@ -168,14 +170,28 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
   }
   PetscCall(PetscStrcmp(path->name, "syncfree", &sf));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bench_locality", list, &nlist, &flg));
-  if (flg && !strcmp(path->name, "locality")) { /* one CUDA-graph variant per partitioner */
+  if (flg && !strcmp(path->name, "locality")) { /* one CUDA-graph variant per entry PARTITIONER[-sS][-np] */
     for (PetscInt k = 0; k < nlist && n < 16; k++, n++) {
+      char  part[40], *dash;
+      PetscInt o = 2;
       v[n].format = SPTRSV_FORMAT_CSR;
       PetscCall(PetscSNPrintf(v[n].suffix, sizeof(v[n].suffix), strcmp(list[k], "auto") ? "csr-graph-%s" : "csr-graph", list[k]));
+      PetscCall(PetscStrncpy(part, list[k], sizeof(part)));
+      dash = strchr(part, '-');
+      if (dash) *dash = 0;
       PetscCall(PetscStrncpy(v[n].opt[0][0], "-mat_sptrsv_graph", sizeof(v[n].opt[0][0])));
       PetscCall(PetscStrncpy(v[n].opt[0][1], "1", sizeof(v[n].opt[0][1])));
       PetscCall(PetscStrncpy(v[n].opt[1][0], "-mat_sptrsv_locality_partition", sizeof(v[n].opt[1][0])));
-      PetscCall(PetscStrncpy(v[n].opt[1][1], list[k], sizeof(v[n].opt[1][1])));
+      PetscCall(PetscStrncpy(v[n].opt[1][1], part, sizeof(v[n].opt[1][1])));
+      for (const char *m = strchr(list[k], '-'); m && o < 4; m = strchr(m + 1, '-')) {
+        if (m[1] == 's' && m[2] >= '0' && m[2] <= '2') {
+          PetscCall(PetscStrncpy(v[n].opt[o][0], "-mat_sptrsv_locality_stage", sizeof(v[n].opt[o][0])));
+          PetscCall(PetscSNPrintf(v[n].opt[o++][1], sizeof(v[n].opt[0][1]), "%c", m[2]));
+        } else if (m[1] == 'n' && m[2] == 'p') {
+          PetscCall(PetscStrncpy(v[n].opt[o][0], "-mat_sptrsv_locality_pack", sizeof(v[n].opt[o][0])));
+          PetscCall(PetscStrncpy(v[n].opt[o++][1], "0", sizeof(v[n].opt[0][1])));
+        } else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-bench_locality %s: modifiers are -s0, -s1, -s2 (-mat_sptrsv_locality_stage) and -np (-mat_sptrsv_locality_pack 0)", list[k]);
+      }
     }
     for (PetscInt k = 0; k < nlist; k++) PetscCall(PetscFree(list[k]));
     *nv = n;
@@ -535,6 +551,7 @@ static PetscErrorCode LocalityEstimates(Bench *B, SpTrsvFactor fac)
     PetscCall(SpTrsvTriGetOp(k ? fac->U : fac->L, PETSC_FALSE, &op));
     dev.sms   = opts.locality_sms;
     dev.lanes = SpTrsvLanesPerRow(op.n ? (PetscReal)op.nnz / op.n : 0);
+    dev.pack  = opts.locality_pack;
     for (PetscInt p = SPTRSV_LOCALITY_PARTITION_PAPER; p <= SPTRSV_LOCALITY_PARTITION_REGIONS; p++) {
       SpTrsvPartition        part;
       SpTrsvLocalityChoice   ch;
@@ -545,7 +562,7 @@ static PetscErrorCode LocalityEstimates(Bench *B, SpTrsvFactor fac)
       PetscCall(SpTrsvPartitionChoose(op.n, op.ri, op.rj, nmax, (SpTrsvLocalityPartitioner)p, &dev, &part, &ch));
       PetscCall(PetscTime(&t1));
       e = p == SPTRSV_LOCALITY_PARTITION_PAPER ? &ch.paper : &ch.regions;
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "locality-estimate %s %s %s: R %" PetscInt_FMT ", launches %" PetscInt_FMT ", sub-graphs %" PetscInt_FMT " (per launch mean %.1f max %" PetscInt_FMT "), slots per sub-graph mean %.1f, critical slots %" PetscInt_FMT ", largest %" PetscInt_FMT " rows, external %.1f%%, predicted %.1f us, analysis %.0f ms\n", B->label, k ? "U" : "L", SpTrsvLocalityPartitioners[p], part.region_rows, e->launches, e->nsub, (double)e->mean_subs, e->max_subs, (double)e->mean_slots, e->crit_slots, e->max_rows, 100.0 * (double)e->ext_frac, (double)e->predicted_us, 1e3 * (t1 - t0)));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "locality-estimate %s %s %s: R %" PetscInt_FMT ", launches %" PetscInt_FMT ", sub-graphs %" PetscInt_FMT " (per launch mean %.1f max %" PetscInt_FMT "), slots per sub-graph mean %.1f, critical slots %" PetscInt_FMT ", largest %" PetscInt_FMT " rows, external %.1f%%, predicted %.1f us, slot-waves %.1f, work %.1f, analysis %.0f ms\n", B->label, k ? "U" : "L", SpTrsvLocalityPartitioners[p], part.region_rows, e->launches, e->nsub, (double)e->mean_subs, e->max_subs, (double)e->mean_slots, e->crit_slots, e->max_rows, 100.0 * (double)e->ext_frac, (double)e->predicted_us, (double)e->slot_waves, (double)e->work, 1e3 * (t1 - t0)));
       PetscCall(SpTrsvPartitionDestroy(&part));
     }
   }

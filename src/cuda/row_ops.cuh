@@ -41,6 +41,17 @@ __device__ __forceinline__ PetscScalar SpTrsvDot(int p, int q, int lane, const i
   return sum;
 }
 
+/* SpTrsvDot over a row staged in shared memory (the locality kernel's stage 2): idx and val are shared-memory arrays
+   written before a barrier, so plain loads (the non-coherent path is for global memory only) */
+template <int K>
+__device__ __forceinline__ PetscScalar SpTrsvDotShared(int p, int q, int lane, const int *idx, const PetscScalar *val, const PetscScalar *y)
+{
+  PetscScalar sum = 0;
+
+  for (p += lane; p < q; p += K) sum += val[p] * y[idx[p]];
+  return sum;
+}
+
 /* this lane's part of sum_j R_ij xold_j for the rest row at schedule position k (sweeps); inactive
    groups contribute zero */
 template <int K, bool L2 = true>

@@ -771,6 +771,11 @@ int main(int argc, char **argv)
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, "paper");
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, "regions");
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64", "regions");
+    /* the kernel's stages forced down (the default takes the highest that fits: entries staged), packing off (the
+       partition of locality run 2), and 64-row regions at stage 1; long rows (elem_denserow, the circuit matrices)
+       run a warp each in all of them */
+    ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, "regions", "-mat_sptrsv_locality_stage 0 -mat_sptrsv_locality_pack 0", "-ls0");
+    ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64", "regions", "-mat_sptrsv_locality_stage 1", "-ls1");
 #endif
 #if defined(MATSOLVERSPTRSVSUPERNODAL)
     /* auto (push for L, pull for U) with and without a graph; pull with the inverted diagonal; push with merging and

@@ -255,6 +255,21 @@ step pinv-fuzz 1 240 "$FUZZ" -only_path pinv -cases "${SPTRSV_FUZZ_PINV_CASES:-2
 PINV_SAN=$(command -v compute-sanitizer || echo "$CUDA_HOME/bin/compute-sanitizer")
 [ -x "$PINV_SAN" ] && step pinv-memcheck 1 180 "$PINV_SAN" --tool memcheck --error-exitcode 97 "$CHECK" -only_solver sptrsv_pinv -cases lap3d7_32x32x32 -nrhs 1
 
+# ---- the locality path alone, one short call: SPTRSV_DEVICE_STEPS='locality-.*' ------------------------------------
+#      every locality configuration of check_kernels (default: entries staged, regions packed; stage 0 without packing,
+#      the kernel of locality run 2; 64-row regions at stage 1; the paper's partition) on Laplacians of every stencil,
+#      the dense-row shape and the shipped matrices with long rows (adder_dcop_05, rajat19, bp_1200) and wide DAGs
+#      (bayer10, nnc1374); then memcheck, racecheck (the staged shared memory) and synccheck on three of them
+LOC_CASES=(-only_solver sptrsv_locality -cases lap2d5_64x64,lap2d5_512x512,lap2d9_256x256,lap3d7_32x32x32,lap3d27_16x16x16_rcm,elem_denserow_5000,adder_dcop_05,rajat19,bp_1200,bayer10,nnc1374,watt_2,cryg2500 -nrhs 1 "${MATARGS[@]}")
+LOC_SMALL=(-only_solver sptrsv_locality -cases lap2d5_64x64,lap3d27_16x16x16_rcm,elem_denserow_5000,adder_dcop_05 -nrhs 1 "${MATARGS[@]}")
+step locality-kernels 1 240 "$CHECK" "${LOC_CASES[@]}"
+LOC_SAN=$(command -v compute-sanitizer || echo "$CUDA_HOME/bin/compute-sanitizer")
+if [ -x "$LOC_SAN" ]; then
+  step locality-memcheck 1 180 "$LOC_SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${LOC_SMALL[@]}"
+  step locality-racecheck 1 180 "$LOC_SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${LOC_SMALL[@]}"
+  step locality-synccheck 1 180 "$LOC_SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${LOC_SMALL[@]}"
+fi
+
 # ---- compute-sanitizer on small cases (fused segments + separate launches + graphs, perms) ---------
 SAN=$(command -v compute-sanitizer || echo "$CUDA_HOME/bin/compute-sanitizer")
 # shellcheck disable=SC2054 # one comma-separated option value

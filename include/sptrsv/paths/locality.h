@@ -46,11 +46,14 @@ typedef struct {
   PetscInt nattempts;  /* greedy attempts over all large components */
   PetscInt nfallback;  /* large components that needed the fallback (more than ceil(size / nmax) sub-graphs) */
   PetscInt worst_crit; /* the last criterion any large component needed (SpTrsvPartitionCriterion), -1 if none */
+  PetscInt npacked;    /* regions: (coarse time, region) pieces packed into the sub-graph of another piece of the same
+                          coarse time (-mat_sptrsv_locality_pack) */
 } SpTrsvPartition;
 
 SPTRSV_INTERN PetscErrorCode SpTrsvPartitionCreate(PetscInt, const PetscInt *, const PetscInt *, PetscInt, SpTrsvPartition *);
-/* compact regions of at most R rows (the 5th argument), coarse time = sub-graph level (src/mat/analysis/regions.c) */
-SPTRSV_INTERN PetscErrorCode SpTrsvPartitionCreateRegions(PetscInt, const PetscInt *, const PetscInt *, PetscInt, PetscInt, SpTrsvPartition *);
+/* compact regions of at most R rows (the 4th argument; the 5th: nmax), coarse time = sub-graph level, the pieces of one
+   coarse time packed or not (the 6th) (src/mat/analysis/regions.c) */
+SPTRSV_INTERN PetscErrorCode SpTrsvPartitionCreateRegions(PetscInt, const PetscInt *, const PetscInt *, PetscInt, PetscInt, PetscBool, SpTrsvPartition *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPartitionCheck(PetscInt, const PetscInt *, const PetscInt *, const SpTrsvPartition *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPartitionDestroy(SpTrsvPartition *);
 SPTRSV_INTERN const char    *SpTrsvPartitionCriterionName(PetscInt);
@@ -70,8 +73,9 @@ SPTRSV_INTERN PetscErrorCode SpTrsvComponents(const SpTrsvDAG *, PetscInt *, Pet
 /* the region partitioner's work shared by several R (the DAG, a topological order, the components): regions.c */
 typedef struct _n_SpTrsvRegions *SpTrsvRegions;
 SPTRSV_INTERN PetscErrorCode SpTrsvRegionsCreate(PetscInt, const PetscInt *, const PetscInt *, SpTrsvRegions *);
-/* R, nmax, final: final = PETSC_TRUE also recomputes levels and slots from their definitions (and checks the claim) */
-SPTRSV_INTERN PetscErrorCode SpTrsvRegionsPartition(SpTrsvRegions, PetscInt, PetscInt, PetscBool, SpTrsvPartition *);
+/* R, nmax, pack, final: pack the pieces of one coarse time into sub-graphs of at most R rows; final = PETSC_TRUE also
+   recomputes levels and slots from their definitions (and checks the claim) */
+SPTRSV_INTERN PetscErrorCode SpTrsvRegionsPartition(SpTrsvRegions, PetscInt, PetscInt, PetscBool, PetscBool, SpTrsvPartition *);
 SPTRSV_INTERN PetscErrorCode SpTrsvRegionsDestroy(SpTrsvRegions *);
 
 /*
@@ -93,12 +97,15 @@ typedef struct {
   PetscInt  max_rows;          /* largest sub-graph */
   PetscReal ext_frac;          /* external entries / entries */
   PetscReal predicted_us;      /* the model's solve time of this triangle */
+  PetscReal slot_waves;        /* the model's terms summed over the launches: sum of S * waves (beta's factor) and of */
+  PetscReal work;              /* max(Wmax, W / SMs) (gamma's factor); alpha's is the launches (a fit reads them) */
 } SpTrsvLocalityEstimate;
 
 /* the cost model's inputs besides the partition */
 typedef struct {
-  PetscInt sms;     /* multiprocessors of the GPU (-mat_sptrsv_locality_sms; 132 on the H100) */
-  PetscInt lanes;   /* K, lanes per row (the kernel's groups) */
+  PetscInt  sms;     /* multiprocessors of the GPU (-mat_sptrsv_locality_sms; 132 on the H100) */
+  PetscInt  lanes;   /* K, lanes per row (the kernel's groups) */
+  PetscBool pack;    /* regions: pack the pieces of one coarse time (-mat_sptrsv_locality_pack) */
 } SpTrsvLocalityDevice;
 
 #define SPTRSV_LOCALITY_DEFAULT_SMS 132
@@ -126,8 +133,36 @@ SPTRSV_INTERN PetscErrorCode SpTrsvPartitionChoose(PetscInt, const PetscInt *, c
 #define SPTRSV_LOCALITY_MAX_BLOCK  1024
 
 /*
+   Long rows: with K lanes per row a row of m entries takes m / K steps, so one long row (a circuit matrix's dense row)
+   holds up its whole slot. A row of at least long_len entries (SpTrsvLocalityLongLen(K): max(64, 8 K), none when
+   K = 32) is "long": a whole warp (32 lanes) computes it, in the external pass and in its slot.
+
+   Staging (CUDA, per launch): before its slots a block copies to shared memory, behind x,
+     stage 1: every row's internal range (2 ints per row) and the sub-graph's slot pointers and long-row counts
+              (2 ints per slot + 1), so a slot's rows find their entries without a dependent global load;
+     stage 2: also the sub-graph's entries (column index and value, 12 bytes each, external and internal: one
+              contiguous range), so a slot reads only shared memory;
+   the analysis picks, per launch, the highest stage up to -mat_sptrsv_locality_stage whose bytes for the launch's
+   largest sub-graph fit SPTRSV_LOCALITY_SMEM_BYTES (SpTrsvLocalityStageBytes).
+*/
+#define SPTRSV_LOCALITY_MAX_STAGE 2
+static inline PetscInt SpTrsvLocalityLongLen(int K)
+{
+  return K >= 32 ? 0 : PetscMax(64, 8 * (PetscInt)K);
+}
+/* dynamic shared memory of a block at stage 0, 1, 2 for a sub-graph of rows, entries, slots (the kernel's layout:
+   x, [values], [row starts, row ends, [column indices], slot pointers, long counts]) */
+static inline PetscInt64 SpTrsvLocalityStageBytes(PetscInt stage, PetscInt64 rows, PetscInt64 ents, PetscInt64 slots)
+{
+  PetscInt64 b = rows * (PetscInt64)sizeof(PetscScalar);
+  if (stage >= 1) b += 4 * (2 * rows + 2 * slots + 1);
+  if (stage >= 2) b += ents * ((PetscInt64)sizeof(PetscScalar) + 4);
+  return b;
+}
+
+/*
    The plan (plan->data). plan->order lists the rows by sub-graph (sub-graphs by level), inside a sub-graph by slot,
-   inside a slot by row index. Sub-graph g holds positions subptr[g] .. subptr[g+1]-1; its slots are s = sslot[g] ..
+   inside a slot long rows first, then by row index. Sub-graph g holds positions subptr[g] .. subptr[g+1]-1; its slots are s = sslot[g] ..
    sslot[g+1]-1, slot s holding positions slotptr[s] .. slotptr[s+1]-1; sub-graph level l holds sub-graphs
    levptr[l] .. levptr[l+1]-1 (one launch, one block each).
    The entries of the row at position k are stored in the order the kernel reads them: q = ptr[k] .. ptr[k+1]-1,
@@ -147,6 +182,12 @@ typedef struct {
   PetscInt  nint, next;                             /* internal and external entries */
   int       K;                                      /* lanes per row (2..32, a power of two) */
   int       block;                                  /* threads per block (a multiple of 32, at most SPTRSV_LOCALITY_MAX_BLOCK) */
+  PetscInt  long_len, nlong;                        /* rows of at least long_len entries are long (0: none); how many */
+  PetscInt *slotlong;                               /* nslots: long rows at the start of each slot (they come first in it) */
+  PetscInt *lptr, *lpos;                            /* nsub + 1, nlong: positions of the long rows of each sub-graph */
+  PetscInt *levstage;                               /* nsublevels: each launch's stage (0, 1, 2; see above) */
+  PetscInt64 *levsmem;                              /* nsublevels: its dynamic shared memory in bytes */
+  PetscInt  max_stage;                              /* the highest stage allowed (-mat_sptrsv_locality_stage) */
   SpTrsvPartition part;                             /* the partition's figures (its arrays freed) */
   SpTrsvLocalityChoice choice;                      /* how the partitioner was chosen, the model's figures */
 } SpTrsvLocalitySchedule;

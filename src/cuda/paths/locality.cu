@@ -9,12 +9,17 @@
    (column = the offset of the dependency in the sub-graph, i.e. its shared-memory word).
 
    One launch per sub-graph level, one block per sub-graph of it:
+     0. (stage >= 1, chosen per launch by the analysis) copy the sub-graph's slot pointers and long-row counts to shared
+        memory, and at stage 2 its entries (column indices and values: one contiguous range); __syncthreads();
      1. every row of the sub-graph: xl[r] = b_i - sum of its external entries against global x (groups of K lanes per
-        row, shuffle sums); __syncthreads();
-     2. the slots in turn: every row of the slot: xl[r] = (xl[r] - sum of its internal entries against xl) * idiag_i;
-        __syncthreads() after each slot;
+        row, shuffle sums; a long row by a whole warp, from the sub-graph's list of long rows); at stage >= 1 the row's
+        internal range goes to shared memory; __syncthreads();
+     2. the slots in turn: every row of the slot: xl[r] = (xl[r] - sum of its internal entries against xl) * idiag_i
+        (the slot's long rows first, a warp each, then the others in groups of K); __syncthreads() after each slot;
      3. x_i = xl[r] for every row (coalesced by position).
-   xl lives in dynamic shared memory (one PetscScalar per row of the largest sub-graph of the level).
+   xl and the staged arrays live in dynamic shared memory, sized per launch by the analysis for its largest sub-graph
+   (SpTrsvLocalityStageBytes). Staging removes the dependent global loads (slot pointer, then row range, then entries)
+   from the chain of every slot, which is what a slot costs on a grid (a few rows, a few entries each).
 
    Why it is correct, and why it cannot deadlock.
    - No thread ever waits for another thread except at __syncthreads(), and every thread of a block reaches every
@@ -29,70 +34,146 @@
    - Internal entries: a dependency in the same sub-graph is in an earlier slot, written to xl before the barrier that
      ends that slot (the barrier orders shared-memory writes before later reads of the block); the rows of one slot
      write distinct words and read only words of earlier slots or their own (read-write-conflict free).
+   - Staged arrays: written in step 0 (before its barrier) or step 1 (the row ranges, before the barrier that ends
+     step 1), read only after that barrier, never written again. A row's xl word in step 1 is written by exactly one
+     group or warp: the groups skip the long rows (the same length test as the analysis's), the warps take only those.
+     The passes over long rows have block-uniform bounds (the list of the sub-graph, the count of the slot), and an
+     inactive warp runs the shuffles with an empty range, as an inactive group does.
    - Writes to x: each row once, by its own block, after its last barrier; read only by later launches.
    Read-only data (the pattern, values, diagonal, schedule) goes through the non-coherent cache (__ldg); x never does.
 */
 #include <sptrsv/paths/locality.h>
+#include <climits>
 #include "../row_ops.cuh"
 
-/* the locality path's device schedule: sub-graph, slot and split pointers (device), and per level the launch
-   geometry (host) */
+/* the locality path's device schedule: sub-graph, slot and split pointers, the long rows (NULL, long_len INT_MAX when
+   the triangle has none) (device), and per level the launch geometry (host) */
 typedef struct {
   const int *subptr, *sslot, *slotptr, *split;
+  const int *slotlong, *lptr, *lpos;
+  int        long_len;
 } SpTrsvCUDALocalityArrays;
 
 typedef struct {
-  int                     *d_subptr, *d_sslot, *d_slotptr, *d_split;
+  int                     *d_subptr, *d_sslot, *d_slotptr, *d_split, *d_slotlong, *d_lptr, *d_lpos;
   SpTrsvCUDALocalityArrays a;
   PetscInt                 nlev;
-  int                     *g0, *grid; /* nlev: first sub-graph and number of sub-graphs of each level */
-  size_t                  *smem;      /* nlev: dynamic shared memory of each level's launch (its largest sub-graph) */
+  int                     *g0, *grid, *stage; /* nlev: first sub-graph, number of sub-graphs and stage of each level */
+  size_t                  *smem;              /* nlev: dynamic shared memory of each level's launch (its largest sub-graph) */
   int                      K, block;
 } SpTrsvCUDALocality;
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
 
+/* one row r (offset in the sub-graph) of a slot, W lanes (K for a short row, 32 for a long one): x_r from xl[r] (b minus
+   the external sum) and the internal entries; its range from shared memory (stage >= 1, relative to the staged entries
+   at stage 2) or from global memory (stage 0); inactive lanes take part in the shuffles with an empty range */
+template <int W, bool UNIT>
+__device__ __forceinline__ void SpTrsvLocalitySlotRow(const SpTrsvCUDATri &t, const SpTrsvCUDALocalityArrays &a, int k0, int r, bool active, int lane, int stage, const int *rs, const int *re, const int *sidx, const PetscScalar *sval, PetscScalar *xl)
+{
+  int         p = 0, q = 0;
+  PetscScalar di = 0, sum;
+
+  if (active) {
+    if (stage >= 1) {
+      p = rs[r];
+      q = re[r];
+    } else {
+      p = __ldg(a.split + k0 + r);
+      q = __ldg(t.ptr + k0 + r + 1);
+    }
+    di = SpTrsvLoadDiag<UNIT>(t, k0 + r); /* independent of the sum: issued before it */
+  }
+  sum = SpTrsvGroupSum<W>(stage >= 2 ? SpTrsvDotShared<W>(p, q, lane, sidx, sval, xl) : SpTrsvDot<W, false>(p, q, lane, t.idx, t.val, xl));
+  if (active && lane == 0) xl[r] = SpTrsvFinalize<UNIT, false>(xl[r] - sum, di, 0, 0);
+}
+
 /* one block per sub-graph g0 + blockIdx.x (see the top of this file) */
 template <int K, bool UNIT>
-__global__ void __launch_bounds__(SPTRSV_LOCALITY_MAX_BLOCK) SpTrsvLocalityKernel(const SpTrsvCUDATri t, const SpTrsvCUDALocalityArrays a, int g0, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
+__global__ void __launch_bounds__(SPTRSV_LOCALITY_MAX_BLOCK) SpTrsvLocalityKernel(const SpTrsvCUDATri t, const SpTrsvCUDALocalityArrays a, int g0, int stage, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {
   extern __shared__ __align__(16) unsigned char sptrsv_locality_smem[];
-  PetscScalar *xl      = reinterpret_cast<PetscScalar *>(sptrsv_locality_smem);
-  const int    g       = g0 + (int)blockIdx.x;
-  const int    k0      = __ldg(a.subptr + g), nr = __ldg(a.subptr + g + 1) - k0;
-  const int    s0      = __ldg(a.sslot + g), s1 = __ldg(a.sslot + g + 1);
-  const int    ngroups = (int)blockDim.x / K, grp = (int)threadIdx.x / K, lane = (int)threadIdx.x & (K - 1);
+  const int   g       = g0 + (int)blockIdx.x;
+  const int   k0      = __ldg(a.subptr + g), nr = __ldg(a.subptr + g + 1) - k0;
+  const int   s0      = __ldg(a.sslot + g), ns = __ldg(a.sslot + g + 1) - s0;
+  const int   ngroups = (int)blockDim.x / K, grp = (int)threadIdx.x / K, lane = (int)threadIdx.x & (K - 1);
+  const int   nwarps = (int)blockDim.x / 32, warp = (int)threadIdx.x / 32, wlane = (int)threadIdx.x & 31;
+  const bool  haslong = a.lptr != NULL;
+  const int   base    = stage >= 2 ? __ldg(t.ptr + k0) : 0; /* the staged entries: [base, base + ne) */
+  const int   ne      = stage >= 2 ? __ldg(t.ptr + k0 + nr) - base : 0;
+  /* shared memory (SpTrsvLocalityStageBytes): x, values, row starts and ends, column indices, slot pointers, long counts */
+  PetscScalar *xl   = reinterpret_cast<PetscScalar *>(sptrsv_locality_smem);
+  PetscScalar *sval = xl + nr;
+  int         *rs   = reinterpret_cast<int *>(sval + ne);
+  int         *re   = rs + nr, *sidx = re + nr, *sp = sidx + ne, *sl = sp + ns + 1;
 
   if (vp) SpTrsvReadVecPtrs<false>(v, vp);
-  /* 1. b minus the external entries (global x, final since earlier launches) */
-  for (int r = 0; r < nr; r += ngroups) {
-    const int   k      = k0 + r + grp;
-    const bool  active = r + grp < nr;
-    int         p = 0, q = 0;
-    PetscScalar sum;
+  /* 0. staging: slot pointers (relative to the sub-graph) and long counts; the entries at stage 2 */
+  if (stage >= 1) {
+    for (int q = (int)threadIdx.x; q <= ns; q += (int)blockDim.x) {
+      sp[q] = __ldg(a.slotptr + s0 + q) - k0;
+      if (q < ns) sl[q] = haslong ? __ldg(a.slotlong + s0 + q) : 0;
+    }
+    for (int q = (int)threadIdx.x; q < ne; q += (int)blockDim.x) {
+      sidx[q] = __ldg(t.idx + base + q);
+      sval[q] = __ldg(t.val + base + q);
+    }
+    __syncthreads(); /* the staged entries before phase 1 reads them */
+  }
+  /* 1. b minus the external entries (global x, final since earlier launches); a long row's sum is left to a warp */
+  for (int r0 = 0; r0 < nr; r0 += ngroups) {
+    const int  r      = r0 + grp, k = k0 + r;
+    const bool active = r < nr;
+    int        p = 0, q = 0, e = 0;
+    bool       islong;
     if (active) {
       p = __ldg(t.ptr + k);
       q = __ldg(a.split + k);
+      if (stage >= 1 || haslong) e = __ldg(t.ptr + k + 1);
+      if (stage >= 1 && lane == 0) {
+        rs[r] = q - base;
+        re[r] = e - base;
+      }
     }
-    sum = SpTrsvGroupSum<K>(SpTrsvDot<K, false>(p, q, lane, t.idx, t.val, v.x));
-    if (active && lane == 0) xl[k - k0] = v.b[__ldg(t.order + k)] - sum;
+    islong = active && e - p >= a.long_len;
+    if (islong) p = q;
+    {
+      const PetscScalar sum = SpTrsvGroupSum<K>(stage >= 2 ? SpTrsvDotShared<K>(p - base, q - base, lane, sidx, sval, v.x) : SpTrsvDot<K, false>(p, q, lane, t.idx, t.val, v.x));
+      if (active && !islong && lane == 0) xl[r] = v.b[__ldg(t.order + k)] - sum;
+    }
+  }
+  if (haslong) { /* the long rows' external sums, a warp each */
+    const int l0 = __ldg(a.lptr + g), l1 = __ldg(a.lptr + g + 1);
+    for (int a0 = l0; a0 < l1; a0 += nwarps) {
+      const bool active = a0 + warp < l1;
+      int        k = k0, p = 0, q = 0;
+      if (active) {
+        k = __ldg(a.lpos + a0 + warp);
+        p = __ldg(t.ptr + k);
+        q = __ldg(a.split + k);
+      }
+      {
+        const PetscScalar sum = SpTrsvGroupSum<32>(stage >= 2 ? SpTrsvDotShared<32>(p - base, q - base, wlane, sidx, sval, v.x) : SpTrsvDot<32, false>(p, q, wlane, t.idx, t.val, v.x));
+        if (active && wlane == 0) xl[k - k0] = v.b[__ldg(t.order + k)] - sum;
+      }
+    }
   }
   __syncthreads();
-  /* 2. the slots: internal entries from shared memory, a barrier after each slot */
-  for (int s = s0; s < s1; s++) {
-    const int e0 = __ldg(a.slotptr + s), e1 = __ldg(a.slotptr + s + 1);
-    for (int r = e0; r < e1; r += ngroups) {
-      const int   k      = r + grp;
-      const bool  active = k < e1;
-      int         p = 0, q = 0;
-      PetscScalar sum;
-      if (active) {
-        p = __ldg(a.split + k);
-        q = __ldg(t.ptr + k + 1);
-      }
-      sum = SpTrsvGroupSum<K>(SpTrsvDot<K, false>(p, q, lane, t.idx, t.val, xl));
-      if (active && lane == 0) xl[k - k0] = SpTrsvFinalize<UNIT, false>(xl[k - k0] - sum, SpTrsvLoadDiag<UNIT>(t, k), 0, 0);
+  /* 2. the slots: internal entries from shared memory, the slot's long rows a warp each, then the others in groups of
+     K lanes; a barrier after each slot */
+  for (int s = 0; s < ns; s++) {
+    int e0, e1, nl;
+    if (stage >= 1) {
+      e0 = sp[s];
+      e1 = sp[s + 1];
+      nl = sl[s];
+    } else {
+      e0 = __ldg(a.slotptr + s0 + s) - k0;
+      e1 = __ldg(a.slotptr + s0 + s + 1) - k0;
+      nl = haslong ? __ldg(a.slotlong + s0 + s) : 0;
     }
+    for (int r0 = e0; r0 < e0 + nl; r0 += nwarps) SpTrsvLocalitySlotRow<32, UNIT>(t, a, k0, r0 + warp, r0 + warp < e0 + nl, wlane, stage, rs, re, sidx, sval, xl);
+    for (int r0 = e0 + nl; r0 < e1; r0 += ngroups) SpTrsvLocalitySlotRow<K, UNIT>(t, a, k0, r0 + grp, r0 + grp < e1, lane, stage, rs, re, sidx, sval, xl);
     __syncthreads(); /* slot s is final in xl before slot s + 1 reads it */
   }
   /* 3. write back */
@@ -103,7 +184,7 @@ template <bool UNIT>
 static cudaError_t SpTrsvLocalityLaunchLevels(const SpTrsvCUDATri &t, const SpTrsvCUDALocality &lc, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
 {
   for (PetscInt l = 0; l < lc.nlev; l++) {
-    const cudaError_t err = SpTrsvWithLanes(lc.K, [&](auto K) { SpTrsvLocalityKernel<decltype(K)::value, UNIT><<<lc.grid[l], lc.block, lc.smem[l], st>>>(t, lc.a, lc.g0[l], v, vp); });
+    const cudaError_t err = SpTrsvWithLanes(lc.K, [&](auto K) { SpTrsvLocalityKernel<decltype(K)::value, UNIT><<<lc.grid[l], lc.block, lc.smem[l], st>>>(t, lc.a, lc.g0[l], lc.stage[l], v, vp); });
     if (err != cudaSuccess) return err;
   }
   return cudaSuccess;
@@ -186,7 +267,10 @@ static PetscErrorCode SpTrsvCUDALocalityDestroy(SpTrsvCUDATriData *d)
   SpTrsvCUDACall(SpTrsvCUDAFree(lc->d_sslot));
   SpTrsvCUDACall(SpTrsvCUDAFree(lc->d_slotptr));
   SpTrsvCUDACall(SpTrsvCUDAFree(lc->d_split));
-  PetscCall(PetscFree3(lc->g0, lc->grid, lc->smem));
+  SpTrsvCUDACall(SpTrsvCUDAFree(lc->d_slotlong));
+  SpTrsvCUDACall(SpTrsvCUDAFree(lc->d_lptr));
+  SpTrsvCUDACall(SpTrsvCUDAFree(lc->d_lpos));
+  PetscCall(PetscFree4(lc->g0, lc->grid, lc->stage, lc->smem));
   PetscCall(PetscFree(d->path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -204,13 +288,14 @@ static PetscErrorCode SpTrsvCUDALocalitySetup(SpTrsvSolver s)
   SpTrsvCUDALocality           *lc;
   cudaStream_t                  st = NULL;
   int                           dev = 0, optin = 0;
-  const size_t                  need = (size_t)ls->max_sub_rows * sizeof(PetscScalar);
+  size_t                        need = 0;
 
   PetscFunctionBegin;
   PetscCheck(!s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality has no Gauss-Seidel sweeps");
+  for (PetscInt l = 0; l < ls->nsublevels; l++) need = PetscMax(need, (size_t)ls->levsmem[l]);
   SpTrsvCUDACall(cudaGetDevice(&dev));
   SpTrsvCUDACall(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  PetscCheck(need <= (size_t)optin, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality: a sub-graph of %" PetscInt_FMT " rows needs %zu bytes of shared memory, the device offers %d per block: set -mat_sptrsv_subgraph_rows (with the factor's prefix) to at most %zu", ls->max_sub_rows, need, optin, (size_t)optin / sizeof(PetscScalar));
+  PetscCheck(need <= (size_t)optin, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality: a launch (sub-graphs of up to %" PetscInt_FMT " rows) needs %zu bytes of shared memory, the device offers %d per block: set -mat_sptrsv_subgraph_rows (with the factor's prefix) to at most %zu, or -mat_sptrsv_locality_stage 0", ls->max_sub_rows, need, optin, (size_t)optin / sizeof(PetscScalar));
   PetscCall(SpTrsvCUDATriSetupBegin(s, SpTrsvCUDALocalityLaunch, SpTrsvCUDALocalityLaunches, &d));
   PetscCall(SpTrsvCUDAGetStream(&st));
   PetscCall(PetscNew(&lc));
@@ -231,16 +316,25 @@ static PetscErrorCode SpTrsvCUDALocalitySetup(SpTrsvSolver s)
   lc->a.sslot   = lc->d_sslot;
   lc->a.slotptr = lc->d_slotptr;
   lc->a.split   = lc->d_split;
+  lc->a.long_len = INT_MAX;
+  if (ls->nlong) { /* the long rows (none: NULL arrays, and the kernel skips their passes) */
+    PetscCall(SpTrsvCUDAUploadIndices(ls->slotlong, ls->nslots, &lc->d_slotlong, st));
+    PetscCall(SpTrsvCUDAUploadIndices(ls->lptr, ls->nsub + 1, &lc->d_lptr, st));
+    PetscCall(SpTrsvCUDAUploadIndices(ls->lpos, ls->nlong, &lc->d_lpos, st));
+    lc->a.slotlong = lc->d_slotlong;
+    lc->a.lptr     = lc->d_lptr;
+    lc->a.lpos     = lc->d_lpos;
+    lc->a.long_len = (int)ls->long_len;
+  }
   lc->K         = ls->K;
   lc->block     = ls->block;
   lc->nlev      = ls->nsublevels;
-  PetscCall(PetscMalloc3(lc->nlev + 1, &lc->g0, lc->nlev + 1, &lc->grid, lc->nlev + 1, &lc->smem));
-  for (PetscInt l = 0; l < lc->nlev; l++) {
-    PetscInt rows = 0;
-    for (PetscInt g = ls->levptr[l]; g < ls->levptr[l + 1]; g++) rows = PetscMax(rows, ls->subptr[g + 1] - ls->subptr[g]);
-    lc->g0[l]   = (int)ls->levptr[l];
-    lc->grid[l] = (int)(ls->levptr[l + 1] - ls->levptr[l]);
-    lc->smem[l] = (size_t)rows * sizeof(PetscScalar);
+  PetscCall(PetscMalloc4(lc->nlev + 1, &lc->g0, lc->nlev + 1, &lc->grid, lc->nlev + 1, &lc->stage, lc->nlev + 1, &lc->smem));
+  for (PetscInt l = 0; l < lc->nlev; l++) { /* the analysis sized each launch's shared memory for its stage */
+    lc->g0[l]    = (int)ls->levptr[l];
+    lc->grid[l]  = (int)(ls->levptr[l + 1] - ls->levptr[l]);
+    lc->stage[l] = (int)ls->levstage[l];
+    lc->smem[l]  = (size_t)ls->levsmem[l];
   }
   if (need) SpTrsvCUDACall(SpTrsvLocalitySetSmem(lc->K, d->unit, need));
   { /* every launch must fit the kernel: a clear error here instead of an "invalid argument" at the first solve */

@@ -22,9 +22,13 @@
    - alpha = 2 us: the small matrices that fit one sub-graph, once beta and gamma are taken out (494_bus 11 slots and
      ~1100 units: 10.6 us measured for the whole solve; nnc1374: 13 us), less the solve's fixed cost, which both
      partitions pay the same.
-   These are rough (to about 20-30%); they only have to rank partitions of one triangle, whose figures differ by
-   factors (launches, slots on the critical path, the largest sub-graph). The lead refits them from bench timings of
-   both partitioners (bench -bench_locality paper,regions).
+   These first values were refitted (locality run 2, 29 matrices, L then U of both partitions: rms relative error 18.5%)
+   by examples/benchmarks/fit-locality-model.py from the model's own factors (bench -bench_locality_estimate prints
+   launches, slot-waves and work) and the CSV: alpha = 3.0 us, beta = 0.56 us, gamma = 1.8 ns. With them nnc1374's
+   upper triangle keeps the paper's single sub-graph (1 launch) instead of 5 launches of regions (measured 25.0 us
+   against 29.6 us for L then U), and every matrix of that run whose two triangles the model ranks the same way gets
+   its faster partition. Those timings are of the kernel without staging or long rows (stage 0, no packing): refit
+   after a run of the current kernel (the same script, on a CSV with the paper and regions variants).
 
    The choice: paper builds the paper's partition; regions tries R = 64, 256, 1024, 4096, 16384 up to nmax (nmax when
    smaller), in that order, stopping once a prediction exceeds the best so far by 25% (the predictions of one triangle
@@ -36,9 +40,9 @@
 
 const char *const SpTrsvLocalityPartitioners[] = {"auto", "paper", "regions", "SpTrsvLocalityPartitioner", "SPTRSV_LOCALITY_PARTITION_", NULL};
 
-#define SPTRSV_MODEL_ALPHA_US    2.0
-#define SPTRSV_MODEL_BETA_US     0.4
-#define SPTRSV_MODEL_GAMMA_US    0.002
+#define SPTRSV_MODEL_ALPHA_US    3.0
+#define SPTRSV_MODEL_BETA_US     0.56
+#define SPTRSV_MODEL_GAMMA_US    0.0018
 #define SPTRSV_MODEL_SMEM_PER_SM (228 * 1024)
 #define SPTRSV_MODEL_REGION_MIN  64
 #define SPTRSV_MODEL_REGION_MAX  16384
@@ -91,6 +95,8 @@ PetscErrorCode SpTrsvLocalityEstimateCreate(PetscInt n, const PetscInt *ri, cons
     waves = PetscCeilReal((PetscReal)(g1 - g0) / (PetscReal)(sms * bps));
     est->max_subs = PetscMax(est->max_subs, g1 - g0);
     est->crit_slots += S;
+    est->slot_waves += (PetscReal)S * waves;
+    est->work += PetscMax((PetscReal)Wmax, (PetscReal)W / (PetscReal)sms);
     est->predicted_us += SPTRSV_MODEL_ALPHA_US + SPTRSV_MODEL_BETA_US * (PetscReal)S * waves + SPTRSV_MODEL_GAMMA_US * PetscMax((PetscReal)Wmax, (PetscReal)W / (PetscReal)sms);
   }
   PetscCall(PetscFree3(rows, ents, slots));
@@ -134,7 +140,7 @@ PetscErrorCode SpTrsvPartitionChoose(PetscInt n, const PetscInt *ri, const Petsc
   for (PetscInt c = 0; c < choice->ncand; c++) {
     SpTrsvLocalityEstimate e;
     SpTrsvPartition        p;
-    PetscCall(SpTrsvRegionsPartition(reg, choice->cand_rows[c], nmax, PETSC_FALSE, &p));
+    PetscCall(SpTrsvRegionsPartition(reg, choice->cand_rows[c], nmax, dev->pack, PETSC_FALSE, &p));
     PetscCall(SpTrsvLocalityEstimateCreate(n, ri, rj, &p, dev, &e));
     choice->cand_us[c] = e.predicted_us;
     if (e.predicted_us < best) {
@@ -153,7 +159,7 @@ PetscErrorCode SpTrsvPartitionChoose(PetscInt n, const PetscInt *ri, const Petsc
   /* the chosen R again, with levels and slots recomputed from the partition alone (feasibility checked edge by edge)
      and checked against the coarse time */
   PetscCall(SpTrsvPartitionDestroy(&cand));
-  PetscCall(SpTrsvRegionsPartition(reg, bestR, nmax, PETSC_TRUE, &cand));
+  PetscCall(SpTrsvRegionsPartition(reg, bestR, nmax, dev->pack, PETSC_TRUE, &cand));
   PetscCall(SpTrsvRegionsDestroy(&reg));
   PetscCall(SpTrsvLocalityEstimateCreate(n, ri, rj, &cand, dev, &choice->regions));
   choice->have_regions = PETSC_TRUE;

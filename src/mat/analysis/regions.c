@@ -15,7 +15,10 @@
       closed, so that a small component (a diagonal block) is never cut.
    2. Coarse time, in the topological order: t(i) = max over the dependencies j of i of t(j) when region(j) =
       region(i), t(j) + 1 otherwise; t(i) = 0 for a row without dependencies.
-   3. Sub-graphs are the non-empty pairs (t, region), numbered by t, then region.
+   3. Sub-graphs are the non-empty pairs (t, region) ("pieces"), numbered by t, then region. With packing
+      (-mat_sptrsv_locality_pack, the default) consecutive pieces of one t (in region order) share one sub-graph while
+      it holds at most R rows: a wide DAG (bayer10, the upper triangle of nnc1374) cuts its regions into pieces of one
+      or two rows, and a block per piece spends its time starting up, not solving.
 
    Claim: the partition is feasible and its sub-graph levels are exactly t.
    - Every edge j -> i has sub(j) <= sub(i): if region(j) = region(i) then t(j) <= t(i), and either t(j) = t(i) (the
@@ -28,6 +31,9 @@
      of g that comes first in the topological order among g's rows: t(i) = t(g) >= 1 must come from a dependency j,
      either of another region with t(j) = t(g) - 1, or of the same region with t(j) = t(g), i.e. a row of g before i,
      which cannot be. So g has an edge from a sub-graph of t(g) - 1, whose level is t(g) - 1: level(g) >= t(g).
+   - Packing joins pieces of one t only: no edge joins them (second point), so the joined sub-graph is still feasible,
+     its slots are those of its pieces (a slot counts dependencies inside the sub-graph only), and the argument for
+     level(g) = t(g) holds as written (a row's dependency of the same t lies in the same piece).
    Hence launches = max t + 1 and the sub-graphs of a launch are the regions active at that t. Every sub-graph lies in
    one region, so it holds at most R <= nmax rows. SpTrsvRegionsPartition(final) recomputes the levels from their
    definition (SpTrsvPartitionLevelsAndSlots, which also rejects an infeasible edge) and checks that they equal t.
@@ -268,11 +274,11 @@ static PetscErrorCode SpTrsvRegionsGrow(SpTrsvRegions r, PetscInt R, PetscInt *n
   feasibility checked edge by edge) and check that the levels are t; without it (the candidates the model compares)
   the proof above stands for the check.
 */
-PetscErrorCode SpTrsvRegionsPartition(SpTrsvRegions r, PetscInt R, PetscInt nmax, PetscBool final, SpTrsvPartition *part)
+PetscErrorCode SpTrsvRegionsPartition(SpTrsvRegions r, PetscInt R, PetscInt nmax, PetscBool pack, PetscBool final, SpTrsvPartition *part)
 {
   const SpTrsvDAG *G = &r->G;
   const PetscInt   n = G->n;
-  PetscInt         nreg = 0, ncut = 0, nt = 0, ns = 0, *tptr, *byt;
+  PetscInt         nreg = 0, ncut = 0, nt = 0, ns = 0, *tptr, *byt, *cnt;
 
   PetscFunctionBegin;
   PetscCheck(nmax >= 1 && R >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Regions hold at least one row: got R = %" PetscInt_FMT " and a cap of %" PetscInt_FMT " rows", R, nmax);
@@ -299,7 +305,7 @@ PetscErrorCode SpTrsvRegionsPartition(SpTrsvRegions r, PetscInt R, PetscInt nmax
     nt      = PetscMax(nt, ti + 1);
   }
   /* 3. sub-graphs = non-empty (t, region) pairs numbered by t then region: rows bucketed by t, a stamp per region */
-  PetscCall(PetscMalloc2(nt + 2, &tptr, n + 1, &byt));
+  PetscCall(PetscMalloc3(nt + 2, &tptr, n + 1, &byt, nreg + 1, &cnt));
   PetscCall(PetscArrayzero(tptr, nt + 2));
   for (PetscInt i = 0; i < n; i++) tptr[r->t[i] + 1]++;
   for (PetscInt s = 0; s < nt; s++) tptr[s + 1] += tptr[s];
@@ -318,12 +324,27 @@ PetscErrorCode SpTrsvRegionsPartition(SpTrsvRegions r, PetscInt R, PetscInt nmax
       }
     }
     PetscCall(PetscSortInt(m, regs));
-    for (PetscInt k = 0; k < m; k++) r->subof[regs[k]] = ns + k;
+    if (pack) { /* consecutive pieces (region order) share a sub-graph while it holds at most R rows */
+      PetscInt fill = R + 1;
+      for (PetscInt k = 0; k < m; k++) cnt[regs[k]] = 0;
+      for (PetscInt a = tptr[s]; a < tptr[s + 1]; a++) cnt[r->region[byt[a]]]++;
+      for (PetscInt k = 0; k < m; k++) {
+        const PetscInt g = regs[k];
+        if (fill + cnt[g] > R) {
+          ns++;
+          fill = 0;
+        } else part->npacked++;
+        fill += cnt[g];
+        r->subof[g] = ns - 1;
+      }
+    } else {
+      for (PetscInt k = 0; k < m; k++) r->subof[regs[k]] = ns + k;
+      ns += m;
+    }
     for (PetscInt a = tptr[s]; a < tptr[s + 1]; a++) part->sub[byt[a]] = r->subof[r->region[byt[a]]];
-    ns += m;
   }
   part->nsub = ns;
-  PetscCall(PetscFree2(tptr, byt));
+  PetscCall(PetscFree3(tptr, byt, cnt));
   if (final) {
     PetscCall(SpTrsvPartitionLevelsAndSlots(G, part));
     PetscCheck(part->nsublevels == nt, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Regions: %" PetscInt_FMT " sub-graph levels, the coarse time has %" PetscInt_FMT, part->nsublevels, nt);
@@ -354,13 +375,13 @@ PetscErrorCode SpTrsvRegionsPartition(SpTrsvRegions r, PetscInt R, PetscInt nmax
   SpTrsvPartitionCreateRegions - the region partition of the DAG of n rows (dependencies rj[ri[i] .. ri[i+1]-1]) with
   regions of at most min(R, nmax) rows, levels and slots checked (see the top of this file)
 */
-PetscErrorCode SpTrsvPartitionCreateRegions(PetscInt n, const PetscInt *ri, const PetscInt *rj, PetscInt R, PetscInt nmax, SpTrsvPartition *part)
+PetscErrorCode SpTrsvPartitionCreateRegions(PetscInt n, const PetscInt *ri, const PetscInt *rj, PetscInt R, PetscInt nmax, PetscBool pack, SpTrsvPartition *part)
 {
   SpTrsvRegions r;
 
   PetscFunctionBegin;
   PetscCall(SpTrsvRegionsCreate(n, ri, rj, &r));
-  PetscCall(SpTrsvRegionsPartition(r, R, nmax, PETSC_TRUE, part));
+  PetscCall(SpTrsvRegionsPartition(r, R, nmax, pack, PETSC_TRUE, part));
   PetscCall(SpTrsvRegionsDestroy(&r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -27,6 +27,7 @@ static PetscErrorCode SpTrsvLocalityScheduleDestroy(SpTrsvPlan plan)
   if (ls) {
     PetscCall(PetscFree4(ls->subptr, ls->sslot, ls->slotptr, ls->levptr));
     PetscCall(PetscFree4(ls->ptr, ls->split, ls->emap, ls->col));
+    PetscCall(PetscFree5(ls->slotlong, ls->lptr, ls->lpos, ls->levstage, ls->levsmem));
   }
   PetscCall(PetscFree(plan->data));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -66,18 +67,28 @@ static PetscErrorCode SpTrsvLocalityScheduleView(SpTrsvPlan plan, PetscViewer vi
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "locality: %" PetscInt_FMT " sub-graphs of at most %" PetscInt_FMT " rows (largest %" PetscInt_FMT "), %" PetscInt_FMT " sub-graph levels (launches, at most %" PetscInt_FMT " sub-graphs each)\n", ls->nsub, ls->nmax, ls->max_sub_rows, ls->nsublevels, ls->max_level_subs));
   PetscCall(PetscViewerASCIIPrintf(viewer, "slots %" PetscInt_FMT " (at most %" PetscInt_FMT " in a sub-graph, at most %" PetscInt_FMT " rows in a slot); entries internal %.1f%%, external %.1f%%\n", ls->nslots, ls->max_slots, ls->max_slot_rows, nnz ? 100.0 * (double)ls->nint / (double)nnz : 0.0, nnz ? 100.0 * (double)ls->next / (double)nnz : 0.0));
-  if (ls->part.kind == SPTRSV_LOCALITY_PARTITION_REGIONS) PetscCall(PetscViewerASCIIPrintf(viewer, "partition: %" PetscInt_FMT " components, regions of at most %" PetscInt_FMT " rows: %" PetscInt_FMT " regions, %" PetscInt_FMT " components cut between regions\n", ls->part.ncomp, ls->part.region_rows, ls->part.nregions, ls->part.nlarge));
+  if (ls->part.kind == SPTRSV_LOCALITY_PARTITION_REGIONS) PetscCall(PetscViewerASCIIPrintf(viewer, "partition: %" PetscInt_FMT " components, regions of at most %" PetscInt_FMT " rows: %" PetscInt_FMT " regions, %" PetscInt_FMT " components cut between regions, %" PetscInt_FMT " pieces packed into another's sub-graph\n", ls->part.ncomp, ls->part.region_rows, ls->part.nregions, ls->part.nlarge, ls->part.npacked));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "partition: %" PetscInt_FMT " components, %" PetscInt_FMT " sub-graphs of merged components, %" PetscInt_FMT " components split (%" PetscInt_FMT " greedy attempts%s%s)\n", ls->part.ncomp, ls->part.nmerged, ls->part.nlarge, ls->part.nattempts, ls->part.nlarge ? ", last criterion " : "", ls->part.nlarge ? SpTrsvPartitionCriterionName(ls->part.worst_crit) : ""));
   PetscCall(SpTrsvLocalityChoiceView(&ls->choice, ls->part.kind, viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA block: %d threads, %d lanes per row, %zu bytes of shared memory\n", ls->block, ls->K, (size_t)ls->max_sub_rows * sizeof(PetscScalar)));
+  {
+    PetscInt   nst[SPTRSV_LOCALITY_MAX_STAGE + 1] = {0};
+    PetscInt64 smax = 0;
+    for (PetscInt l = 0; l < ls->nsublevels; l++) {
+      nst[ls->levstage[l]]++;
+      smax = PetscMax(smax, ls->levsmem[l]);
+    }
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA block: %d threads, %d lanes per row, at most %" PetscInt64_FMT " bytes of shared memory; launches staging nothing / pointers / entries: %" PetscInt_FMT " / %" PetscInt_FMT " / %" PetscInt_FMT " (-mat_sptrsv_locality_stage %" PetscInt_FMT ")\n", ls->block, ls->K, smax, nst[0], nst[1], nst[2], ls->max_stage));
+    if (ls->long_len) PetscCall(PetscViewerASCIIPrintf(viewer, "long rows (at least %" PetscInt_FMT " entries, a warp each): %" PetscInt_FMT "\n", ls->long_len, ls->nlong));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the plan's order and storage from the partition (see SpTrsvLocalitySchedule) */
-static PetscErrorCode SpTrsvLocalityBuild(const SpTrsvOp *op, SpTrsvPlan p, const SpTrsvPartition *part, SpTrsvLocalitySchedule *ls)
+static PetscErrorCode SpTrsvLocalityBuild(const SpTrsvOp *op, SpTrsvPlan p, const SpTrsvPartition *part, PetscInt max_stage, SpTrsvLocalitySchedule *ls)
 {
   const PetscInt n = op->n, nnz = op->nnz, ns = part->nsub;
   PetscInt      *gslot, *cnt, *pos;
+  PetscBool      haslong = PETSC_FALSE;
 
   PetscFunctionBegin;
   ls->nsub       = ns;
@@ -97,8 +108,23 @@ static PetscErrorCode SpTrsvLocalityBuild(const SpTrsvOp *op, SpTrsvPlan p, cons
     ls->slotptr[gslot[i] + 1]++;
   }
   for (PetscInt s = 0; s < part->nslots; s++) ls->slotptr[s + 1] += ls->slotptr[s];
+  /* K first (it decides which rows are long), then the rows of every slot: the long ones first */
+  ls->K        = SpTrsvLanesPerRow(n ? (PetscReal)nnz / n : 0);
+  ls->long_len = SpTrsvLocalityLongLen(ls->K);
+  ls->max_stage = max_stage;
+  PetscCall(PetscCalloc5(part->nslots + 1, &ls->slotlong, ns + 1, &ls->lptr, n + 1, &ls->lpos, part->nsublevels + 1, &ls->levstage, part->nsublevels + 1, &ls->levsmem));
+  ls->nlong = 0;
+  for (PetscInt i = 0; i < n && ls->long_len; i++)
+    if (op->ri[i + 1] - op->ri[i] >= ls->long_len) {
+      ls->slotlong[gslot[i]]++;
+      ls->nlong++;
+    }
   for (PetscInt s = 0; s < part->nslots; s++) cnt[s] = ls->slotptr[s];
-  for (PetscInt i = 0; i < n; i++) p->order[cnt[gslot[i]]++] = i;
+  for (PetscInt i = 0; i < n && ls->nlong; i++)
+    if (op->ri[i + 1] - op->ri[i] >= ls->long_len) p->order[cnt[gslot[i]]++] = i;
+  for (PetscInt i = 0; i < n; i++)
+    if (!ls->nlong || op->ri[i + 1] - op->ri[i] < ls->long_len) p->order[cnt[gslot[i]]++] = i;
+  haslong = (PetscBool)(ls->nlong > 0);
   for (PetscInt k = 0; k < n; k++) pos[p->order[k]] = k;
   for (PetscInt g = 0; g <= ns; g++) ls->subptr[g] = ls->slotptr[ls->sslot[g]];
   for (PetscInt l = 0; l <= part->nsublevels; l++) ls->levptr[l] = 0;
@@ -133,9 +159,28 @@ static PetscErrorCode SpTrsvLocalityBuild(const SpTrsvOp *op, SpTrsvPlan p, cons
     ls->nint += q - ls->split[k];
     ls->ptr[k + 1] = q;
   }
+  /* the long rows' positions by sub-graph (ascending) */
+  for (PetscInt g = 0; g < ns; g++) {
+    ls->lptr[g + 1] = ls->lptr[g];
+    for (PetscInt k = ls->subptr[g]; k < ls->subptr[g + 1] && haslong; k++)
+      if (ls->ptr[k + 1] - ls->ptr[k] >= ls->long_len) ls->lpos[ls->lptr[g + 1]++] = k;
+  }
+  /* each launch's stage: the highest up to max_stage whose shared memory for the launch's largest sub-graph (rows,
+     entries, slots: each the largest of the launch) fits a block */
+  for (PetscInt l = 0; l < part->nsublevels; l++) {
+    PetscInt64 rows = 0, ents = 0, slots = 0;
+    PetscInt   st   = max_stage;
+    for (PetscInt g = ls->levptr[l]; g < ls->levptr[l + 1]; g++) {
+      rows  = PetscMax(rows, (PetscInt64)(ls->subptr[g + 1] - ls->subptr[g]));
+      ents  = PetscMax(ents, (PetscInt64)(ls->ptr[ls->subptr[g + 1]] - ls->ptr[ls->subptr[g]]));
+      slots = PetscMax(slots, (PetscInt64)(ls->sslot[g + 1] - ls->sslot[g]));
+    }
+    while (st > 0 && SpTrsvLocalityStageBytes(st, rows, ents, slots) > SPTRSV_LOCALITY_SMEM_BYTES) st--;
+    ls->levstage[l] = st;
+    ls->levsmem[l]  = SpTrsvLocalityStageBytes(st, rows, ents, slots);
+  }
   /* launch geometry: K lanes per row from the mean row length; enough groups for the largest sub-graph's rows, at
      most SPTRSV_LOCALITY_MAX_BLOCK threads (the block loops over more) */
-  ls->K     = SpTrsvLanesPerRow(n ? (PetscReal)nnz / n : 0);
   ls->block = (int)PetscMin((PetscInt64)SPTRSV_LOCALITY_MAX_BLOCK, PetscMax((PetscInt64)32, ((PetscInt64)ls->K * ls->max_sub_rows + 31) / 32 * 32));
   PetscCall(PetscFree3(gslot, cnt, pos));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -163,10 +208,12 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
     SpTrsvLocalityDevice dev;
     dev.sms   = opts->locality_sms > 0 ? opts->locality_sms : SPTRSV_LOCALITY_DEFAULT_SMS;
     dev.lanes = SpTrsvLanesPerRow(op->n ? (PetscReal)op->nnz / op->n : 0); /* as SpTrsvLocalityBuild */
+    dev.pack  = opts->locality_pack;
+    PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= SPTRSV_LOCALITY_MAX_STAGE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, opts->locality_stage);
     PetscCheck(opts->locality_partition >= SPTRSV_LOCALITY_PARTITION_AUTO && opts->locality_partition <= SPTRSV_LOCALITY_PARTITION_REGIONS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_partition: %" PetscInt_FMT " is not a partitioner (auto, paper, regions)", opts->locality_partition);
     PetscCall(SpTrsvPartitionChoose(op->n, op->ri, op->rj, ls->nmax, (SpTrsvLocalityPartitioner)opts->locality_partition, &dev, &part, &ls->choice));
   }
-  PetscCall(SpTrsvLocalityBuild(op, p, &part, ls));
+  PetscCall(SpTrsvLocalityBuild(op, p, &part, opts->locality_stage, ls));
   ls->part          = part;
   ls->part.sub      = NULL; /* the figures stay, the arrays go */
   ls->part.slot     = NULL;
@@ -228,6 +275,32 @@ PetscErrorCode SpTrsvLocalityScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
       kj                  = pos[j];
       if (q < ls->split[k]) PetscCheck(ls->col[q] == j && levof[subof[kj]] < levof[g], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: row %" PetscInt_FMT " (sub-graph %" PetscInt_FMT ") reads row %" PetscInt_FMT " as external, column %" PetscInt_FMT ", from sub-graph %" PetscInt_FMT ": not an earlier launch", i, g, j, ls->col[q], subof[kj]);
       else PetscCheck(subof[kj] == g && ls->col[q] == kj - ls->subptr[g] && slotof[kj] < slotof[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: row %" PetscInt_FMT " (sub-graph %" PetscInt_FMT ") reads row %" PetscInt_FMT " as internal at offset %" PetscInt_FMT ": wrong sub-graph, offset, or not an earlier slot", i, g, j, ls->col[q]);
+    }
+  }
+  /* long rows: first in their slot, each listed once under its sub-graph; every launch's stage fits its sub-graphs */
+  PetscCheck(ls->long_len == SpTrsvLocalityLongLen(ls->K) && ls->lptr[0] == 0 && ls->lptr[ls->nsub] == ls->nlong, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: long rows of %" PetscInt_FMT " entries, %" PetscInt_FMT " listed of %" PetscInt_FMT, ls->long_len, ls->lptr[ls->nsub], ls->nlong);
+  for (PetscInt s = 0, nl = 0; s < ls->nslots; s++) {
+    PetscCheck(ls->slotlong[s] >= 0 && ls->slotlong[s] <= ls->slotptr[s + 1] - ls->slotptr[s], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: slot %" PetscInt_FMT " has %" PetscInt_FMT " long rows of %" PetscInt_FMT, s, ls->slotlong[s], ls->slotptr[s + 1] - ls->slotptr[s]);
+    for (PetscInt k = ls->slotptr[s]; k < ls->slotptr[s + 1]; k++) {
+      const PetscBool islong = (PetscBool)(ls->long_len > 0 && ls->ptr[k + 1] - ls->ptr[k] >= ls->long_len);
+      PetscCheck(islong == (PetscBool)(k - ls->slotptr[s] < ls->slotlong[s]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: row %" PetscInt_FMT " of %" PetscInt_FMT " entries at place %" PetscInt_FMT " of its slot, which starts with %" PetscInt_FMT " long rows", plan->order[k], ls->ptr[k + 1] - ls->ptr[k], k - ls->slotptr[s], ls->slotlong[s]);
+      if (islong) {
+        const PetscInt g = subof[k];
+        PetscInt       a;
+        for (a = ls->lptr[g]; a < ls->lptr[g + 1] && ls->lpos[a] != k; a++) { }
+        PetscCheck(a < ls->lptr[g + 1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: long row %" PetscInt_FMT " not listed under its sub-graph %" PetscInt_FMT, plan->order[k], g);
+        nl++;
+      }
+    }
+    if (s == ls->nslots - 1) PetscCheck(nl == ls->nlong, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: %" PetscInt_FMT " long rows found, %" PetscInt_FMT " listed", nl, ls->nlong);
+  }
+  for (PetscInt g = 0; g < ls->nsub; g++)
+    for (PetscInt a = ls->lptr[g]; a < ls->lptr[g + 1]; a++) PetscCheck(ls->lpos[a] >= ls->subptr[g] && ls->lpos[a] < ls->subptr[g + 1] && (a == ls->lptr[g] || ls->lpos[a] > ls->lpos[a - 1]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: long-row entry %" PetscInt_FMT " of sub-graph %" PetscInt_FMT " is position %" PetscInt_FMT, a, g, ls->lpos[a]);
+  for (PetscInt l = 0; l < ls->nsublevels; l++) {
+    PetscCheck(ls->levstage[l] >= 0 && ls->levstage[l] <= ls->max_stage && (!ls->levstage[l] || ls->levsmem[l] <= SPTRSV_LOCALITY_SMEM_BYTES), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: launch %" PetscInt_FMT " at stage %" PetscInt_FMT " with %" PetscInt64_FMT " bytes", l, ls->levstage[l], ls->levsmem[l]);
+    for (PetscInt g = ls->levptr[l]; g < ls->levptr[l + 1]; g++) {
+      const PetscInt64 need = SpTrsvLocalityStageBytes(ls->levstage[l], ls->subptr[g + 1] - ls->subptr[g], ls->ptr[ls->subptr[g + 1]] - ls->ptr[ls->subptr[g]], ls->sslot[g + 1] - ls->sslot[g]);
+      PetscCheck(need <= ls->levsmem[l], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: sub-graph %" PetscInt_FMT " needs %" PetscInt64_FMT " bytes at stage %" PetscInt_FMT ", its launch has %" PetscInt64_FMT, g, need, ls->levstage[l], ls->levsmem[l]);
     }
   }
   PetscCall(PetscFree5(pos, subof, slotof, levof, seen));
@@ -314,5 +387,8 @@ PetscErrorCode SpTrsvOptions_locality(SpTrsvOptionItems PetscOptionsObject, SpTr
   }
   PetscCall(PetscOptionsInt("-mat_sptrsv_locality_sms", "Multiprocessors the partition's cost model fills (132: the H100)", "MatSolverType sptrsv_locality", opts->locality_sms, &opts->locality_sms, NULL));
   PetscCheck(opts->locality_sms >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_sms must be >= 1, got %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opts->locality_sms);
+  PetscCall(PetscOptionsInt("-mat_sptrsv_locality_stage", "CUDA: what a block copies to shared memory before its slots, at most (0 nothing, 1 row and slot pointers, 2 also the entries; each launch takes the highest that fits)", "MatSolverType sptrsv_locality", opts->locality_stage, &opts->locality_stage, NULL));
+  PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= SPTRSV_LOCALITY_MAX_STAGE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opts->locality_stage);
+  PetscCall(PetscOptionsBool("-mat_sptrsv_locality_pack", "Region partition: pack the small independent pieces of one launch into shared sub-graphs (blocks)", "MatSolverType sptrsv_locality", opts->locality_pack, &opts->locality_pack, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
