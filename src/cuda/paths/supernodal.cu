@@ -5,12 +5,13 @@
    lines of op(T) (rows: pull; columns: push) into supernodes K = [s, s + w) with a dense w x w diagonal block D (column-
    major, its diagonal holding the inverted diagonal) and a dense w x m off-diagonal block O over the sorted outside
    indices U_K (line-major), and ordered the supernodes by levels of the supernodal DAG, each level's team supernodes
-   first, then its cuBLAS ones.
+   first, then its split ones, then its cuBLAS ones.
 
    Numeric phase (on the GPU, also after a host refresh): the triangle's values arrive in plan order (d_val, d_idiag of
    SpTrsvCUDATriData, host or device refresh), SpTrsvSupernodeGather fills D and O through the value maps, then with
    -mat_sptrsv_invert_diag SpTrsvSupernodeInvert computes X = D^{-1} of every team supernode (one block per supernode, a
-   thread per column: SpTrsvSupernodeInvertColumn, the host's arithmetic), and SpTrsvSupernodeScaleRows turns the blocks
+   thread per column: SpTrsvSupernodeInvertColumn, the host's arithmetic; split supernodes: supernodal_split.cu, a block
+   per column), and SpTrsvSupernodeScaleRows turns the blocks
    of the cuBLAS supernodes into the row-scaled form a unit-diagonal dtrsv takes (D_ij *= D_ii for i != j; pull: O's rows
    too), since D's diagonal holds 1/d_i.
 
@@ -20,7 +21,8 @@
      then x_K = X r (GEMV, a thread per row) or the column sweep of D (a barrier per column: x_j = r_j D_jj, every
      thread then updates its rows r_i -= D_ij x_j), x_K written to global x;
      push: then a thread per outside row c: atomicAdd(x[U_K[c]], -sum_t O[t m + c] x_t).
-   Then the level's cuBLAS supernodes, one after the other on the stream: a small kernel stages r (scaled by the inverted
+   Then the level's split supernodes, two launches of row tasks over many blocks (supernodal_split.cu, where the
+   argument for them is), then its cuBLAS supernodes, one after the other on the stream: a small kernel stages r (scaled by the inverted
    diagonal) and, for pull, x[U_K] into private buffers, cublas<t>gemv for the off-diagonal block (pull: before; push:
    after), cublas<t>trsv (unit diagonal, row-scaled D), a small kernel writes x_K back (push: and subtracts the update
    from x[U_K]). cuBLAS only sees the private buffers, so the whole sequence is captured in the solve's CUDA graph like
@@ -36,28 +38,12 @@
      block reads it; the updates of this launch go to rows of supernodes of later levels only, by atomics (several
      blocks may update one row). The order of those atomic additions is not fixed, so push results may differ from run
      to run in the last bits: the device checks compare with a tolerance.
-   - cuBLAS supernodes run after the level's team launch and before the next level, in stream order.
+   - Split and cuBLAS supernodes run after the level's team launch and before the next level, in stream order; they
+     touch x only as a team supernode of their level would (their own rows; push: rows of later levels by atomics).
 */
-#include <sptrsv/paths/supernodal.h>
-#include "../row_ops.cuh"
+#include "supernodal_cuda.h"
 #include <cublas_v2.h>
 #include <climits>
-
-/* the device schedule as the kernels take it */
-typedef struct {
-  const int         *super, *sorder, *uptr, *uidx;
-  const long long   *dptr, *optr;
-  const PetscScalar *D, *X, *O;
-} SpTrsvCUDASupernodalArrays;
-
-typedef struct {
-  const SpTrsvSupernodalSchedule *ss; /* the plan's (it outlives the executor) */
-  SpTrsvCUDASupernodalArrays      a;
-  int                            *d_super, *d_sorder, *d_uptr, *d_uidx, *d_dmap, *d_omap, *d_invlist, *d_cublist;
-  long long                      *d_dptr, *d_optr;
-  PetscScalar                    *d_D, *d_X, *d_O, *d_br, *d_bg; /* blocks, inverses, cuBLAS work (max widths) */
-  PetscInt                        ninv, ncub;                     /* team supernodes inverted, cuBLAS supernodes */
-} SpTrsvCUDASupernodal;
 
 /* one cuBLAS handle for the process, created at the first setup that needs it, destroyed at PetscFinalize */
 static cublasHandle_t SpTrsvCublasHandle = NULL;
@@ -270,7 +256,8 @@ static cudaError_t SpTrsvCUDASupernodalLaunch(const SpTrsvCUDATriData *d, PetscB
       team<<<(unsigned int)nteam, ss->block[l], 2 * (size_t)ss->wmax[l] * sizeof(PetscScalar), st>>>(sc.a, (int)p0, v, vp);
       if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
-    for (PetscInt k = p0 + nteam; k < ss->slevptr[l + 1]; k++)
+    if ((err = SpTrsvCUDASupernodalSplitLevel(sc, l, v, vp, st)) != cudaSuccess) return err;
+    for (PetscInt k = p0 + nteam + ss->nsplit[l]; k < ss->slevptr[l + 1]; k++)
       if ((err = SpTrsvSupernodeCublas(sc, ss->sorder[k], v, vp, st)) != cudaSuccess) return err;
   }
   return cudaSuccess;
@@ -295,6 +282,7 @@ static PetscErrorCode SpTrsvCUDASupernodalNumeric(SpTrsvSolver s)
     SpTrsvSupernodeInvert<<<(unsigned int)sc->ninv, 128, 0, st>>>(sc->d_invlist, sc->a, sc->d_X, ss->lower ? true : false);
     SpTrsvCUDACheckLaunch();
   }
+  SpTrsvCUDACall(SpTrsvCUDASupernodalSplitInvert(*sc, st));
   if (sc->ncub) {
     SpTrsvSupernodeScaleRows<<<(unsigned int)sc->ncub, SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(sc->d_cublist, sc->a, sc->d_D, sc->d_O, ss->push ? false : true);
     SpTrsvCUDACheckLaunch();
@@ -317,14 +305,14 @@ static PetscErrorCode SpTrsvCUDASupernodalNumeric(SpTrsvSolver s)
 }
 #endif
 
-/* launches of a solve (SpTrsvCUDALaunchesFn): the push copy, a team launch per level that has team supernodes, the
-   kernels and cuBLAS calls of the cuBLAS supernodes */
+/* launches of a solve (SpTrsvCUDALaunchesFn): the push copy, a team launch per level that has team supernodes, two per
+   level that has split supernodes, the kernels and cuBLAS calls of the cuBLAS supernodes */
 static PetscInt SpTrsvCUDASupernodalLaunches(const SpTrsvCUDATriData *d, PetscBool sweep)
 {
   const SpTrsvSupernodalSchedule *ss = ((const SpTrsvCUDASupernodal *)d->path)->ss;
   PetscInt                        n  = ss->push ? 1 : 0;
 
-  for (PetscInt l = 0; l < ss->nlevels; l++) n += ss->nteam[l] ? 1 : 0;
+  for (PetscInt l = 0; l < ss->nlevels; l++) n += (ss->nteam[l] ? 1 : 0) + (ss->nsplit[l] ? 2 : 0);
   return n + 4 * ss->ncublas;
 }
 
@@ -349,6 +337,7 @@ static PetscErrorCode SpTrsvCUDASupernodalDestroy(SpTrsvCUDATriData *d)
   SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_O));
   SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_br));
   SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_bg));
+  PetscCall(SpTrsvCUDASupernodalSplitDestroy(sc));
   PetscCall(PetscFree(d->path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -433,7 +422,7 @@ static PetscErrorCode SpTrsvCUDASupernodalSetup(SpTrsvSolver s)
     for (PetscInt k = ss->slevptr[l]; k < ss->slevptr[l + 1]; k++) {
       if (k < ss->slevptr[l] + ss->nteam[l]) {
         if (ss->invert) inv[sc->ninv++] = ss->sorder[k];
-      } else cub[sc->ncub++] = ss->sorder[k];
+      } else if (k >= ss->slevptr[l] + ss->nteam[l] + ss->nsplit[l]) cub[sc->ncub++] = ss->sorder[k];
     }
   if (sc->ninv) PetscCall(SpTrsvCUDAUploadIndices(inv, sc->ninv, &sc->d_invlist, st));
   if (sc->ncub) {
@@ -452,6 +441,7 @@ static PetscErrorCode SpTrsvCUDASupernodalSetup(SpTrsvSolver s)
   sc->a.D      = sc->d_D;
   sc->a.X      = sc->d_X;
   sc->a.O      = sc->d_O;
+  PetscCall(SpTrsvCUDASupernodalSplitSetup(sc, d->n, st));
   PetscCall(SpTrsvCUDATriSetupEnd(s));
   if (!s->tri->values_unset) PetscCall(SpTrsvCUDASupernodalNumeric(s));
   PetscFunctionReturn(PETSC_SUCCESS);
