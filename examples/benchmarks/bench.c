@@ -185,13 +185,14 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   nlist = 16;
-  { /* supernodal: graph on; auto (push L, pull U), pull, the inverted diagonal, merged + relaxed (0.3) */
+  { /* supernodal: graph on; auto (push L, pull U), pull, the inverted diagonal (split levels where the cost model says),
+       the inverted diagonal without split levels (team blocks and cuBLAS only), merged + relaxed (0.3) */
     PetscBool sn;
     PetscCall(PetscStrcmp(path->name, "supernodal", &sn));
     if (sn) {
-      const char *suffix[] = {"auto", "pull", "inv", "merge-relax"};
-      const char *o1[][2]  = {{"", ""}, {"-mat_sptrsv_supernode_mode", "pull"}, {"-mat_sptrsv_invert_diag", "1"}, {"-mat_sptrsv_merge", "1"}};
-      for (n = 0; n < 4; n++) {
+      const char *suffix[] = {"auto", "pull", "inv", "inv-nosplit", "merge-relax"};
+      const char *o1[][2]  = {{"", ""}, {"-mat_sptrsv_supernode_mode", "pull"}, {"-mat_sptrsv_invert_diag", "1"}, {"-mat_sptrsv_invert_diag", "1"}, {"-mat_sptrsv_merge", "1"}};
+      for (n = 0; n < 5; n++) {
         v[n].format = SPTRSV_FORMAT_CSR;
         PetscCall(PetscStrncpy(v[n].suffix, suffix[n], sizeof(v[n].suffix)));
         PetscCall(PetscStrncpy(v[n].opt[0][0], "-mat_sptrsv_graph", sizeof(v[n].opt[0][0])));
@@ -199,6 +200,10 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
         PetscCall(PetscStrncpy(v[n].opt[1][0], o1[n][0], sizeof(v[n].opt[1][0])));
         PetscCall(PetscStrncpy(v[n].opt[1][1], o1[n][1], sizeof(v[n].opt[1][1])));
         if (n == 3) {
+          PetscCall(PetscStrncpy(v[n].opt[2][0], "-mat_sptrsv_supernode_split", sizeof(v[n].opt[2][0])));
+          PetscCall(PetscStrncpy(v[n].opt[2][1], "never", sizeof(v[n].opt[2][1])));
+        }
+        if (n == 4) {
           PetscCall(PetscStrncpy(v[n].opt[2][0], "-mat_sptrsv_supernode_relax", sizeof(v[n].opt[2][0])));
           PetscCall(PetscStrncpy(v[n].opt[2][1], "0.3", sizeof(v[n].opt[2][1])));
         }

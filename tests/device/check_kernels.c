@@ -29,7 +29,7 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
 #include <string.h>
 
 #define MAXCASES 64
-#define MAXCFG   32
+#define MAXCFG   48
 
 typedef enum {
   GEN_STENCIL,
@@ -65,7 +65,7 @@ typedef struct {
 static PetscErrorCode ClearExtra(void)
 {
   const char *keys[] = {"-mat_sptrsv_supernode_mode", "-mat_sptrsv_invert_diag", "-mat_sptrsv_merge", "-mat_sptrsv_supernode_relax", "-mat_sptrsv_supernode_cublas_width",
-                        "-mat_sptrsv_pinv_fill", "-mat_sptrsv_pinv_parts"};
+                        "-mat_sptrsv_supernode_split", "-mat_sptrsv_pinv_fill", "-mat_sptrsv_pinv_parts"};
 
   PetscFunctionBeginUser;
   for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) PetscCall(PetscOptionsClearValue(NULL, keys[k]));
@@ -737,6 +737,7 @@ int main(int argc, char **argv)
 #if defined(MATSOLVERSPTRSVSUPERNODAL)
   cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, NULL, "-sn"};
   cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_merge", "-snpim"};
+  cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always", "-snhs"};
 #endif
 #if defined(MATSOLVERSPTRSVPINV)
   cfgs[ncfg++] = (Config){"host", "csr", PETSC_FALSE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, "-mat_sptrsv_pinv_fill 4", "-pv4"};
@@ -776,6 +777,11 @@ int main(int argc, char **argv)
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag", "-snpi"};
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_merge -mat_sptrsv_supernode_relax 0.3 -mat_sptrsv_supernode_cublas_width 8", "-snmc"};
     cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_supernode_cublas_width 8", "-snpc"};
+    /* split levels (inverted supernodes as row tasks over many blocks): every level split, push and pull, graph off
+       and on (the filled cases have wide supernodes, the chain single rows); and the model's choice (auto) */
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always", "-snus"};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always", "-snls"};
+    cfgs[ncfg++] = (Config){"cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split auto", "-snsa"};
 #endif
 #if defined(MATSOLVERSPTRSVPINV)
     /* no fill (parts = pairs of levels on stencils: many launches, fused runs), and fill 4 (fewer, larger parts), graphs off and on */

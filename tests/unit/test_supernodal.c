@@ -566,6 +566,8 @@ int main(int argc, char **argv)
   PetscCall(TestFactorSolves(rnd, -7, MAT_FACTOR_ILU, 400, MATORDERINGND, "-mat_sptrsv_merge"));
   PetscCall(TestFactorSolves(rnd, -8, MAT_FACTOR_ILU, 400, MATORDERINGND, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always"));
   PetscCall(TestFactorSolves(rnd, -8, MAT_FACTOR_ICC, 400, MATORDERINGND, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split auto"));
+  /* 16^3 in nested dissection: outside lists longer than one push tile's 256 columns */
+  PetscCall(TestFactorSolves(rnd, -16, MAT_FACTOR_ICC, 400, MATORDERINGND, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always"));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_supernodal: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());

@@ -422,15 +422,20 @@ PetscErrorCode SpTrsvSupernodalSplitCheck(const SpTrsvSupernodalSchedule *ss)
         PetscCheck(K >= 0 && K < ns && lvs[K] == l, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: split task %" PetscInt_FMT " of level %" PetscInt_FMT " names supernode %" PetscInt_FMT ", not a split supernode of that level", q, l, K);
         w  = ss->super[K + 1] - ss->super[K];
         m  = ss->uptr[K + 1] - ss->uptr[K];
-        nc = tiles ? PetscMax(1, (m + C - 1) / C) : 1;
-        PetscCheck(t[1] >= 0 && t[1] < t[2] && t[2] <= w && t[3] >= 0 && t[3] % C == 0 && t[3] / C < nc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: split task %" PetscInt_FMT ": rows [%" PetscInt_FMT ", %" PetscInt_FMT "), column %" PetscInt_FMT " outside supernode %" PetscInt_FMT, q, t[1], t[2], t[3], K);
+        nc = ss->push ? PetscMax(1, (m + C - 1) / C) : 1; /* the stride of K's marks */
+        PetscCheck(t[1] >= 0 && t[1] < t[2] && t[2] <= w && t[3] >= 0 && t[3] % C == 0 && t[3] / C < (tiles ? nc : 1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: split task %" PetscInt_FMT ": rows [%" PetscInt_FMT ", %" PetscInt_FMT "), column %" PetscInt_FMT " outside supernode %" PetscInt_FMT, q, t[1], t[2], t[3], K);
         for (PetscInt i = t[1]; i < t[2]; i++) {
           char *mk = mark + boff[K] + (PetscInt64)i * nc + t[3] / C;
           PetscCheck(!*mk, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: row %" PetscInt_FMT " of split supernode %" PetscInt_FMT " is in two tasks of one launch", i, K);
           *mk = 1;
         }
       }
-    for (PetscInt64 b = 0; b < nb; b++) PetscCheck(mark[b], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: a row of a split supernode is in no task of launch %" PetscInt_FMT, phase);
+    for (PetscInt K = 0; K < ns; K++) {
+      const PetscInt w = ss->super[K + 1] - ss->super[K], m = ss->uptr[K + 1] - ss->uptr[K], nc = ss->push ? PetscMax(1, (m + C - 1) / C) : 1;
+      if (lvs[K] < 0) continue;
+      for (PetscInt i = 0; i < w; i++)
+        for (PetscInt c = 0; c < (tiles ? nc : 1); c++) PetscCheck(mark[boff[K] + (PetscInt64)i * nc + c], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: row %" PetscInt_FMT " (column chunk %" PetscInt_FMT ") of split supernode %" PetscInt_FMT " is in no task of launch %" PetscInt_FMT, i, c, K, phase);
+    }
   }
   PetscCall(PetscFree(mark));
   PetscCall(PetscFree2(lvs, boff));
