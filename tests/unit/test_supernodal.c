@@ -278,7 +278,7 @@ static PetscErrorCode Corrupt(const char *what, SpTrsvSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscInt ncublas_seen = 0, nzeros_seen = 0, nsplit_seen = 0, nsplit_push_seen = 0;
+static PetscInt ncublas_seen = 0, nzeros_seen = 0, nsplit_seen = 0, nsplit_push_seen = 0, nfused_seen = 0;
 
 /* one triangle, one orientation, one configuration: host executor and kernel emulation vs the level path */
 static PetscErrorCode Solves(const char *what, SpTrsvTri t, PetscBool tr, const SpTrsvSolverOptions *o, const PetscScalar *b, PetscScalar *x, PetscScalar *xref, PetscBool corrupt)
@@ -310,6 +310,7 @@ static PetscErrorCode Solves(const char *what, SpTrsvTri t, PetscBool tr, const 
     PetscCall(CheckPartition(what, &s->op, ss, o));
     ncublas_seen += ss->ncublas;
     nsplit_seen += ss->nsplit_sn;
+    nfused_seen += ss->nfused_runs;
     if (ss->push) nsplit_push_seen += ss->nsplit_sn;
     EXPECT(o->supernode_split != SPTRSV_SUPERNODE_SPLIT_ALWAYS || !ss->invert || ss->ncublas + ss->nsplit_sn == ss->ns, "%s: split always left %" PetscInt_FMT " of %" PetscInt_FMT " supernodes as team blocks", what, ss->ns - ss->ncublas - ss->nsplit_sn, ss->ns);
     EXPECT(ss->invert || ss->nsplit_sn == 0, "%s: split supernodes without the inverted diagonal", what);
@@ -557,6 +558,7 @@ int main(int argc, char **argv)
   PetscCall(TestPlanted(rnd));
   EXPECT(ncublas_seen > 0, "no configuration put a supernode through cuBLAS (that arithmetic is untested)");
   EXPECT(nzeros_seen > 0, "no configuration stored an explicit zero (merging is untested)");
+  EXPECT(nfused_seen > 0, "no configuration fused a run of single-supernode levels");
   EXPECT(nsplit_seen > 0 && nsplit_push_seen > 0, "no configuration split a supernode (push: %" PetscInt_FMT ", all: %" PetscInt_FMT ")", nsplit_push_seen, nsplit_seen);
   PetscCall(TestFactorSolves(rnd, 20, MAT_FACTOR_ILU, 0, MATORDERINGNATURAL, ""));
   PetscCall(TestFactorSolves(rnd, 20, MAT_FACTOR_ILU, 2, MATORDERINGRCM, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag"));

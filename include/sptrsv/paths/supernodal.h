@@ -60,6 +60,11 @@ SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeIsExact(const SpTrsvSupernodeLines *
      push: launch 1, rows [r0, r1): r_i = X_i x_K; launch 2, rows [r0, r1) x outside columns [c0, c0 + 256):
            x[U_K[c]] -= sum_{t in [r0, r1)} O[t m + c] r_t (atomics), and where c0 = 0 also x_t = r_t.
    Every row of a split supernode is in exactly one task of each launch (push's second: every (row, column) pair).
+   Fused runs: fuse[l] = f > 1 when levels l .. l + f - 1 hold team supernodes only (no split, no cuBLAS) that one block
+   runs one after the other faster than their own launches would (SpTrsvSupernodeLevelFusable, the cost model): the
+   CUDA executor runs positions slevptr[l] .. slevptr[l + f] with one block in one launch, in order, a barrier between
+   two supernodes (block[l], wmax[l]: the run's largest); fuse = 0 inside a run, 1 for a level alone. A single block
+   never waits for another block, so the fused launch cannot deadlock.
    Storage of supernode K (w wide, m = uptr[K+1] - uptr[K], U_K = uidx[uptr[K] ..]):
    - diagonal block D at dval + dptr[K], w x w column-major in op(T)'s coordinates (D[(i - s) + (j - s) w] = op(T)_ij),
      its diagonal holding the inverted diagonal idiag_i (1 for a unit triangle); with invert_diag the executors keep its
@@ -103,7 +108,7 @@ typedef enum {
 */
 #define SPTRSV_SUPERNODE_MODEL_LAUNCH_US        4.0
 #define SPTRSV_SUPERNODE_MODEL_BLOCK_US         2.0
-#define SPTRSV_SUPERNODE_MODEL_SM_GBS           40.0
+#define SPTRSV_SUPERNODE_MODEL_SM_GBS           15.0
 #define SPTRSV_SUPERNODE_MODEL_GPU_GBS          3000.0
 #define SPTRSV_SUPERNODE_MODEL_COLUMN_US        0.5
 #define SPTRSV_SUPERNODE_MODEL_CUBLAS_COLUMN_US 0.05
@@ -134,6 +139,8 @@ typedef struct {
   PetscInt   split_mode;      /* SpTrsvSupernodeSplit the schedule was built with */
   PetscInt   nsplit_sn, nsplit_levels; /* split supernodes, levels with split supernodes */
   PetscLogDouble model_us;    /* the cost model's prediction of one solve (us) */
+  PetscInt  *fuse;            /* nlevels: a fused run of fuse[l] levels starts at l (1: level alone; 0: inside a run) */
+  PetscInt   nfused_runs, nfused_levels; /* fused runs (of at least 2 levels) and the levels in them */
   PetscInt  *uptr, *uidx;     /* ns + 1, uptr[ns] */
   PetscInt64 *dptr, *optr;    /* ns + 1 each */
   PetscInt  *dmap, *omap;     /* dptr[ns], optr[ns] */
@@ -155,6 +162,7 @@ SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalSplitCheck(const SpTrsvSupernodalSc
 SPTRSV_INTERN PetscLogDouble SpTrsvSupernodeBytes(const SpTrsvSupernodalSchedule *, PetscInt, PetscBool);
 SPTRSV_INTERN void           SpTrsvSupernodeLevelEstimate(const SpTrsvSupernodalSchedule *, const PetscInt *, PetscInt, PetscInt, PetscBool, SpTrsvSupernodeLevelModel *);
 SPTRSV_INTERN PetscInt       SpTrsvSupernodeSplitRows(const SpTrsvSupernodalSchedule *, const PetscInt *, PetscInt, PetscInt);
+SPTRSV_INTERN PetscBool      SpTrsvSupernodeLevelFusable(const SpTrsvSupernodalSchedule *, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalModel(const SpTrsvSupernodalSchedule *, SpTrsvSupernodeLevelModel **, PetscLogDouble *);
 SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalModelView(const SpTrsvSupernodalSchedule *, PetscBool, PetscViewer);
 

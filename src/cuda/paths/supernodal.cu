@@ -110,13 +110,10 @@ __global__ void SpTrsvSupernodeScaleRows(const int *__restrict__ list, const SpT
     for (long long t = threadIdx.x; t < wm; t += blockDim.x) Ok[t] *= Dk[(t / m) * (w + 1)];
 }
 
-/* one block per team supernode sorder[pos0 + blockIdx.x] (see the top of this file); shared memory: 2 w scalars */
+/* team supernode K by the whole block (see the top of this file); r: 2 w scalars of shared memory */
 template <bool PUSH, bool INV, bool LOWER>
-__global__ void __launch_bounds__(SPTRSV_SUPERNODE_BLOCK_MAX) SpTrsvSupernodeTeam(const SpTrsvCUDASupernodalArrays a, int pos0, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
+__device__ __forceinline__ void SpTrsvSupernodeTeamOne(const SpTrsvCUDASupernodalArrays &a, const int K, SpTrsvCUDAVecPtrs &v, PetscScalar *r)
 {
-  extern __shared__ __align__(16) unsigned char sptrsv_supernode_smem[];
-  PetscScalar       *r  = reinterpret_cast<PetscScalar *>(sptrsv_supernode_smem);
-  const int          K  = __ldg(a.sorder + pos0 + (int)blockIdx.x);
   const int          s  = __ldg(a.super + K), w = __ldg(a.super + K + 1) - s;
   const int          u0 = __ldg(a.uptr + K), m = __ldg(a.uptr + K + 1) - u0;
   const int         *U  = a.uidx + u0;
@@ -125,9 +122,8 @@ __global__ void __launch_bounds__(SPTRSV_SUPERNODE_BLOCK_MAX) SpTrsvSupernodeTea
   PetscScalar       *y  = r + w;
   const int          tid = (int)threadIdx.x, nt = (int)blockDim.x;
 
-  if (vp) SpTrsvReadVecPtrs<false>(v, vp);
   if (PUSH) {
-    for (int i = tid; i < w; i += nt) r[i] = v.x[s + i];
+    for (int i = tid; i < w; i += nt) r[i] = __ldcg(v.x + s + i); /* from L2: a fused run's earlier pushes are atomics */
   } else {
     const int warp = tid >> 5, lane = tid & 31, nw = nt >> 5;
     for (int i = warp; i < w; i += nw) { /* warp-uniform bounds: every lane reaches the shuffles */
@@ -173,6 +169,22 @@ __global__ void __launch_bounds__(SPTRSV_SUPERNODE_BLOCK_MAX) SpTrsvSupernodeTea
       for (int t = 0; t < w; t++) acc += __ldg(O + (long long)t * m + c) * y[t];
       atomicAdd(v.x + __ldg(U + c), -acc);
     }
+  }
+}
+
+/* one block per team supernode sorder[pos0 + blockIdx.x] (nseq = 1), or one block running the supernodes sorder[pos0 ..
+   pos0 + nseq) one after the other (a fused run of small levels, launched with one block): a barrier between two
+   supernodes makes the first's x_K (pull) or its pushed updates (push atomics) visible to the next */
+template <bool PUSH, bool INV, bool LOWER>
+__global__ void __launch_bounds__(SPTRSV_SUPERNODE_BLOCK_MAX) SpTrsvSupernodeTeam(const SpTrsvCUDASupernodalArrays a, int pos0, int nseq, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
+{
+  extern __shared__ __align__(16) unsigned char sptrsv_supernode_smem[];
+  PetscScalar *r = reinterpret_cast<PetscScalar *>(sptrsv_supernode_smem);
+
+  if (vp) SpTrsvReadVecPtrs<false>(v, vp);
+  for (int q = 0; q < nseq; q++) {
+    if (q) __syncthreads(); /* the previous supernode done: its x (and pushes) visible, r free */
+    SpTrsvSupernodeTeamOne<PUSH, INV, LOWER>(a, __ldg(a.sorder + pos0 + (int)blockIdx.x + q), v, r);
   }
 }
 
@@ -234,7 +246,7 @@ static cudaError_t SpTrsvSupernodeCublas(const SpTrsvCUDASupernodal &sc, PetscIn
   return cudaGetLastError();
 }
 
-typedef void (*SpTrsvSupernodeTeamFn)(const SpTrsvCUDASupernodalArrays, int, SpTrsvCUDAVecPtrs, const SpTrsvCUDAVecPtrs *);
+typedef void (*SpTrsvSupernodeTeamFn)(const SpTrsvCUDASupernodalArrays, int, int, SpTrsvCUDAVecPtrs, const SpTrsvCUDAVecPtrs *);
 /* the team kernel instance for (push, invert, lower): index 4 push + 2 invert + lower */
 static const SpTrsvSupernodeTeamFn SpTrsvSupernodeTeamKernels[8] = {SpTrsvSupernodeTeam<false, false, false>, SpTrsvSupernodeTeam<false, false, true>, SpTrsvSupernodeTeam<false, true, false>, SpTrsvSupernodeTeam<false, true, true>,
                                                                     SpTrsvSupernodeTeam<true, false, false>,  SpTrsvSupernodeTeam<true, false, true>,  SpTrsvSupernodeTeam<true, true, false>,  SpTrsvSupernodeTeam<true, true, true>};
@@ -252,8 +264,14 @@ static cudaError_t SpTrsvCUDASupernodalLaunch(const SpTrsvCUDATriData *d, PetscB
   if (sc.ncub && (err = SpTrsvCublasError(cublasSetStream(SpTrsvCublasHandle, st))) != cudaSuccess) return err;
   for (PetscInt l = 0; l < ss->nlevels; l++) {
     const PetscInt p0 = ss->slevptr[l], nteam = ss->nteam[l];
+    if (ss->fuse[l] > 1) { /* levels l .. l + fuse - 1, team supernodes only: one block runs them in order */
+      team<<<1, ss->block[l], 2 * (size_t)ss->wmax[l] * sizeof(PetscScalar), st>>>(sc.a, (int)p0, (int)(ss->slevptr[l + ss->fuse[l]] - p0), v, vp);
+      if ((err = cudaGetLastError()) != cudaSuccess) return err;
+      l += ss->fuse[l] - 1;
+      continue;
+    }
     if (nteam) {
-      team<<<(unsigned int)nteam, ss->block[l], 2 * (size_t)ss->wmax[l] * sizeof(PetscScalar), st>>>(sc.a, (int)p0, v, vp);
+      team<<<(unsigned int)nteam, ss->block[l], 2 * (size_t)ss->wmax[l] * sizeof(PetscScalar), st>>>(sc.a, (int)p0, 1, v, vp);
       if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
     if ((err = SpTrsvCUDASupernodalSplitLevel(sc, l, v, vp, st)) != cudaSuccess) return err;
@@ -312,7 +330,7 @@ static PetscInt SpTrsvCUDASupernodalLaunches(const SpTrsvCUDATriData *d, PetscBo
   const SpTrsvSupernodalSchedule *ss = ((const SpTrsvCUDASupernodal *)d->path)->ss;
   PetscInt                        n  = ss->push ? 1 : 0;
 
-  for (PetscInt l = 0; l < ss->nlevels; l++) n += (ss->nteam[l] ? 1 : 0) + (ss->nsplit[l] ? 2 : 0);
+  for (PetscInt l = 0; l < ss->nlevels; l++) n += ss->fuse[l] > 1 ? 1 : (ss->fuse[l] ? (ss->nteam[l] ? 1 : 0) + (ss->nsplit[l] ? 2 : 0) : 0);
   return n + 4 * ss->ncublas;
 }
 

@@ -29,6 +29,7 @@ static PetscErrorCode SpTrsvSupernodalScheduleDestroy(SpTrsvPlan plan)
     PetscCall(PetscFree2(ss->dmap, ss->omap));
     PetscCall(PetscFree2(ss->block, ss->wmax));
     PetscCall(PetscFree(ss->nsplit));
+    PetscCall(PetscFree(ss->fuse));
     PetscCall(PetscFree2(ss->tlev, ss->task));
   }
   PetscCall(PetscFree(plan->data));
@@ -53,6 +54,7 @@ static PetscErrorCode SpTrsvSupernodalScheduleView(SpTrsvPlan plan, PetscViewer 
   else PetscCall(PetscViewerASCIIPrintf(viewer, "partition: %" PetscInt_FMT " exact supernodes detected; merged %" PetscInt_FMT " (same structure), %" PetscInt_FMT " (relaxed)\n", ss->fig.ns_exact, ss->fig.nmerged, ss->fig.nrelaxed));
   PetscCall(PetscViewerASCIIPrintf(viewer, "stored entries %" PetscInt64_FMT ", explicit zeros added %" PetscInt64_FMT " (%.1f%%), bytes %.4g; diagonal blocks %s\n", stored, ss->nzeros, stored ? 100.0 * (double)ss->nzeros / (double)stored : 0.0, SpTrsvSupernodalBytes(ss), ss->invert ? "inverted (GEMV)" : "solved (TRSV)"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA: %" PetscInt_FMT " supernodes through cuBLAS (widest %" PetscInt_FMT "), %" PetscInt_FMT " split over many blocks (%" PetscInt_FMT " levels, %" PetscInt_FMT " tasks), the rest one block each\n", ss->ncublas, ss->max_cublas_w, ss->nsplit_sn, ss->nsplit_levels, ss->tlev[2 * ss->nlevels]));
+  if (ss->nfused_runs) PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA: %" PetscInt_FMT " small levels fused into %" PetscInt_FMT " single-block launches\n", ss->nfused_levels, ss->nfused_runs));
   {
     PetscViewerFormat fmt;
     PetscCall(PetscViewerGetFormat(viewer, &fmt));
@@ -263,6 +265,23 @@ static PetscErrorCode SpTrsvSupernodalBuild(const SpTrsvOp *op, const SpTrsvSupe
     else ss->block[lv] = (int)(32 * PetscMin((PetscInt)(SPTRSV_SUPERNODE_BLOCK_MAX / 32), PetscMax((PetscInt)1, wm)));
   }
   PetscCall(PetscFree3(slev, key, cub));
+  /* fused runs of small levels (the run's geometry: its largest) */
+  PetscCall(PetscMalloc1(ss->nlevels + 1, &ss->fuse));
+  for (PetscInt lv = 0; lv < ss->nlevels;) {
+    PetscInt l1 = lv;
+    while (l1 < ss->nlevels && SpTrsvSupernodeLevelFusable(ss, l1)) l1++;
+    if (l1 - lv >= 2) {
+      ss->fuse[lv] = l1 - lv;
+      for (PetscInt k = lv + 1; k < l1; k++) {
+        ss->fuse[k]   = 0;
+        ss->block[lv] = PetscMax(ss->block[lv], ss->block[k]);
+        ss->wmax[lv]  = PetscMax(ss->wmax[lv], ss->wmax[k]);
+      }
+      ss->nfused_runs++;
+      ss->nfused_levels += l1 - lv;
+      lv = l1;
+    } else ss->fuse[lv++] = 1;
+  }
   PetscCall(SpTrsvSupernodalTasks(ss));
   PetscCall(SpTrsvSupernodalModel(ss, NULL, &ss->model_us));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -410,6 +429,11 @@ PetscErrorCode SpTrsvSupernodalSplitCheck(const SpTrsvSupernodalSchedule *ss)
       boff[K] = nb;
       nb += (PetscInt64)w * (ss->push ? PetscMax(1, (m + C - 1) / C) : 1);
     }
+  }
+  for (PetscInt l = 0, run = 0; l < ss->nlevels; l++) { /* fused runs: single team supernodes, the run's geometry */
+    if (ss->fuse[l] > 1) run = l;
+    PetscCheck(ss->fuse[l] >= 0 && l + ss->fuse[l] <= ss->nlevels && (ss->fuse[l] || l > 0), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: level %" PetscInt_FMT ": fused run of %" PetscInt_FMT " levels", l, ss->fuse[l]);
+    if (ss->fuse[l] != 1) PetscCheck(ss->slevptr[l + 1] - ss->slevptr[l] == ss->nteam[l] && ss->wmax[l] <= ss->wmax[run] && ss->block[l] <= ss->block[run] && (ss->fuse[l] || ss->fuse[l - 1] != 1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: level %" PetscInt_FMT " in a fused run is not all team supernodes within the run's geometry", l);
   }
   PetscCall(PetscMalloc1(nb + 1, &mark));
   for (PetscInt phase = 0; phase < 2; phase++) {

@@ -70,6 +70,31 @@ void SpTrsvSupernodeLevelEstimate(const SpTrsvSupernodalSchedule *ss, const Pets
   }
 }
 
+/* level l's supernodes run one after the other by one block (a fused run, without its launch) */
+static PetscLogDouble SpTrsvSupernodeLevelSerialUs(const SpTrsvSupernodalSchedule *ss, PetscInt l)
+{
+  PetscLogDouble us = 0;
+
+  for (PetscInt k = ss->slevptr[l]; k < ss->slevptr[l + 1]; k++) {
+    const PetscInt K = ss->sorder[k], w = ss->super[K + 1] - ss->super[K];
+    us += SPTRSV_SUPERNODE_MODEL_BLOCK_US + SpTrsvSupernodeBytes(ss, K, ss->invert) / SN_BPUS(SPTRSV_SUPERNODE_MODEL_SM_GBS) + (ss->invert ? 0 : w * SPTRSV_SUPERNODE_MODEL_COLUMN_US);
+  }
+  return us;
+}
+
+/*
+  SpTrsvSupernodeLevelFusable - level l may join a fused run: all its supernodes are team blocks and running them one
+  after the other in one block costs no more than the level's own launch (the model)
+*/
+PetscBool SpTrsvSupernodeLevelFusable(const SpTrsvSupernodalSchedule *ss, PetscInt l)
+{
+  SpTrsvSupernodeLevelModel e;
+
+  if (ss->nteam[l] != ss->slevptr[l + 1] - ss->slevptr[l]) return PETSC_FALSE;
+  SpTrsvSupernodeLevelEstimate(ss, ss->sorder, ss->slevptr[l], ss->slevptr[l + 1], ss->invert, &e);
+  return (PetscBool)(SpTrsvSupernodeLevelSerialUs(ss, l) <= e.us_team);
+}
+
 /* one cuBLAS supernode: staging, gemv, trsv, write-back; its bytes at a quarter of the GPU's bandwidth; trsv columns */
 static PetscLogDouble SpTrsvSupernodeCublasUs(const SpTrsvSupernodalSchedule *ss, PetscInt K)
 {
@@ -81,7 +106,7 @@ static PetscLogDouble SpTrsvSupernodeCublasUs(const SpTrsvSupernodalSchedule *ss
 /*
   SpTrsvSupernodalModel - the model of a built schedule, per level (*lm, nlevels entries, caller frees; NULL: not
   returned) and in total (*total_us, with push's x = b copy): a level costs its team launch, its two split launches and
-  its cuBLAS supernodes, as scheduled; us_team and us_split of a level say what its team and split supernodes together
+  its cuBLAS supernodes, as scheduled (a fused run: one launch, its supernodes one after the other in one block); us_team and us_split of a level say what its team and split supernodes together
   would cost as team blocks or split
 */
 PetscErrorCode SpTrsvSupernodalModel(const SpTrsvSupernodalSchedule *ss, SpTrsvSupernodeLevelModel **lm, PetscLogDouble *total_us)
@@ -103,7 +128,8 @@ PetscErrorCode SpTrsvSupernodalModel(const SpTrsvSupernodalSchedule *ss, SpTrsvS
     m[l].nsplit  = ps - pt;
     m[l].ncublas = p1 - ps;
     m[l].ntasks  = split.ntasks;
-    m[l].us      = (pt > p0 ? team.us_team : 0) + (ps > pt ? split.us_split : 0);
+    if (ss->fuse[l] == 1) m[l].us = (pt > p0 ? team.us_team : 0) + (ps > pt ? split.us_split : 0);
+    else m[l].us = SpTrsvSupernodeLevelSerialUs(ss, l) + (ss->fuse[l] ? SPTRSV_SUPERNODE_MODEL_LAUNCH_US : 0); /* a fused run: one launch, one block */
     for (PetscInt k = ps; k < p1; k++) {
       const PetscInt K = ss->sorder[k], w = ss->super[K + 1] - ss->super[K];
       m[l].us += SpTrsvSupernodeCublasUs(ss, K);
@@ -137,7 +163,7 @@ PetscErrorCode SpTrsvSupernodalModelView(const SpTrsvSupernodalSchedule *ss, Pet
     us[c] += m[l].us;
     bytes[c] += m[l].bytes;
     bytes_all += m[l].bytes;
-    launches += (m[l].nteam ? 1 : 0) + (m[l].nsplit ? 2 : 0) + 4 * m[l].ncublas;
+    launches += ss->fuse[l] ? (m[l].nteam ? 1 : 0) + (m[l].nsplit ? 2 : 0) + 4 * m[l].ncublas : 0;
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "model (H100 constants): one solve %.0f us, %" PetscInt_FMT " launches (%.0f us of launch latency), %.4g MB (%.0f us at %.0f GB/s); split: %" PetscInt_FMT " supernodes in %" PetscInt_FMT " levels (-mat_sptrsv_supernode_split %s)\n", (double)tot, launches, launches * SPTRSV_SUPERNODE_MODEL_LAUNCH_US, bytes_all / 1e6, bytes_all / SN_BPUS(SPTRSV_SUPERNODE_MODEL_GPU_GBS), SPTRSV_SUPERNODE_MODEL_GPU_GBS, ss->nsplit_sn, ss->nsplit_levels, ss->split_mode == SPTRSV_SUPERNODE_SPLIT_AUTO ? "auto" : (ss->split_mode == SPTRSV_SUPERNODE_SPLIT_NEVER ? "never" : "always")));
   PetscCall(PetscViewerASCIIPrintf(viewer, "model by level size: 1 supernode %" PetscInt_FMT " levels %.0f us %.3g MB; 2-%d supernodes %" PetscInt_FMT " levels %.0f us %.3g MB; >= %d supernodes %" PetscInt_FMT " levels %.0f us %.3g MB\n", nl[0], (double)us[0], bytes[0] / 1e6, SPTRSV_SUPERNODE_MODEL_SMS - 1, nl[1], (double)us[1], bytes[1] / 1e6, SPTRSV_SUPERNODE_MODEL_SMS, nl[2], (double)us[2], bytes[2] / 1e6));
