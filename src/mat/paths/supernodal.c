@@ -310,7 +310,7 @@ PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format,
   p->view          = SpTrsvSupernodalScheduleView;
   ss->lower        = op->lower;
   ss->push         = opts->supernode_mode == SPTRSV_SUPERNODE_MODE_PUSH || (opts->supernode_mode == SPTRSV_SUPERNODE_MODE_AUTO && op->lower);
-  ss->invert       = opts->invert_diag < 0 ? (PetscBool)(op->nsuper > 0) : (PetscBool)(opts->invert_diag > 0); /* auto: factors of a direct solver */
+  ss->invert       = opts->invert_diag < 0 ? (PetscBool)(op->nsuper > 0 && op->super_spd) : (PetscBool)(opts->invert_diag > 0); /* auto: Cholesky factors of a direct solver */
   ss->split_mode   = opts->supernode_split;
   ss->cublas_width = opts->supernode_cublas_width;
   ss->from_hint    = (PetscBool)(op->nsuper > 0);
@@ -624,7 +624,7 @@ PetscErrorCode SpTrsvOptions_supernodal(SpTrsvOptionItems PetscOptionsObject, Sp
   opts->supernode_mode = (PetscInt)mode;
   {
     PetscBool inv = (PetscBool)(opts->invert_diag > 0), set;
-    PetscCall(PetscOptionsBool("-mat_sptrsv_invert_diag", "Invert the diagonal blocks at the numeric phase and apply them by GEMV instead of a TRSV (default: on for the factors of a direct solver, off for ILU/ICC)", "MatSolverType sptrsv_supernodal", inv, &inv, &set));
+    PetscCall(PetscOptionsBool("-mat_sptrsv_invert_diag", "Invert the diagonal blocks at the numeric phase and apply them by GEMV instead of a TRSV (default: on for CHOLMOD Cholesky factors, off for LU and ILU/ICC)", "MatSolverType sptrsv_supernodal", inv, &inv, &set));
     if (set) opts->invert_diag = inv ? 1 : 0;
   }
   split = (PetscEnum)opts->supernode_split;

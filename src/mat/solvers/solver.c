@@ -25,7 +25,7 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   opts->locality_partition = 0;      /* locality: auto (SPTRSV_LOCALITY_PARTITION_AUTO) */
   opts->locality_sms       = 132;    /* locality: the H100's multiprocessors (SPTRSV_LOCALITY_DEFAULT_SMS) */
   opts->supernode_mode  = 0;          /* supernodal: auto (push for a lower op(T), pull for an upper one) */
-  opts->invert_diag     = -1;           /* supernodal: auto, on for the factors of a direct solver */
+  opts->invert_diag     = -1;           /* supernodal: auto, on for CHOLMOD's Cholesky factors */
   opts->supernode_merge = PETSC_FALSE;
   opts->supernode_relax = 0;
   opts->supernode_cublas_width = 256; /* SPTRSV_SUPERNODE_CUBLAS_WIDTH */
