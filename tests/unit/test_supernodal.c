@@ -264,6 +264,16 @@ static PetscErrorCode Corrupt(const char *what, SpTrsvSolver s)
       EXPECT(ierr == PETSC_ERR_PLIB || ss->task[0] == save4, "%s: a split task's supernode changed passed the check (error %d)", what, (int)ierr);
     }
   }
+  for (PetscInt l = 0; l < ss->nlevels; l++) /* a fused run made one level longer than its levels allow */
+    if (ss->fuse[l] > 1 && l + ss->fuse[l] < ss->nlevels) {
+      ss->fuse[l]++;
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = SpTrsvSupernodalScheduleCheck(&s->op, s->plan);
+      PetscCall(PetscPopErrorHandler());
+      ss->fuse[l]--;
+      EXPECT(ierr == PETSC_ERR_PLIB, "%s: a fused run reaching into the next level passed the check (error %d)", what, (int)ierr);
+      break;
+    }
   if (ss->nlevels > 2) {
     const PetscInt save = ss->slevptr[1], nt = ss->nteam[0];
     ss->slevptr[1]      = ss->slevptr[2];

@@ -430,10 +430,16 @@ PetscErrorCode SpTrsvSupernodalSplitCheck(const SpTrsvSupernodalSchedule *ss)
       nb += (PetscInt64)w * (ss->push ? PetscMax(1, (m + C - 1) / C) : 1);
     }
   }
-  for (PetscInt l = 0, run = 0; l < ss->nlevels; l++) { /* fused runs: single team supernodes, the run's geometry */
-    if (ss->fuse[l] > 1) run = l;
-    PetscCheck(ss->fuse[l] >= 0 && l + ss->fuse[l] <= ss->nlevels && (ss->fuse[l] || l > 0), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: level %" PetscInt_FMT ": fused run of %" PetscInt_FMT " levels", l, ss->fuse[l]);
-    if (ss->fuse[l] != 1) PetscCheck(ss->slevptr[l + 1] - ss->slevptr[l] == ss->nteam[l] && ss->wmax[l] <= ss->wmax[run] && ss->block[l] <= ss->block[run] && (ss->fuse[l] || ss->fuse[l - 1] != 1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: level %" PetscInt_FMT " in a fused run is not all team supernodes within the run's geometry", l);
+  for (PetscInt l = 0, run = 0, rem = 0; l < ss->nlevels; l++) { /* fused runs: team supernodes only, the run's geometry */
+    PetscCheck(rem > 0 ? ss->fuse[l] == 0 : (ss->fuse[l] >= 1 && l + ss->fuse[l] <= ss->nlevels), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: level %" PetscInt_FMT ": fused run of %" PetscInt_FMT " levels where %" PetscInt_FMT " more of a run were due", l, ss->fuse[l], rem);
+    if (ss->fuse[l] > 1) {
+      run = l;
+      rem = ss->fuse[l];
+    }
+    if (rem > 0) {
+      PetscCheck(ss->slevptr[l + 1] - ss->slevptr[l] == ss->nteam[l] && ss->wmax[l] <= ss->wmax[run] && ss->block[l] <= ss->block[run], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: level %" PetscInt_FMT " in a fused run is not all team supernodes within the run's geometry", l);
+      rem--;
+    }
   }
   PetscCall(PetscMalloc1(nb + 1, &mark));
   for (PetscInt phase = 0; phase < 2; phase++) {
