@@ -31,11 +31,15 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
                            "  -bench_host_paths  without a GPU: also run every path's host executor on each of its variants (rows\n"
                            "                     PATH-VARIANT-host), each checked against the host reference (max_rel_err)\n"
                            "  -bench_locality_estimate  only print the locality cost model's figures of L and U for both partitioners\n"
-                           "                     (host analysis, no solves; lines locality-estimate ...) and exit\n\n";
+                           "                     (host analysis, no solves; lines locality-estimate ...) and exit\n"
+                           "  -bench_supernodal_estimate  only print the supernodal cost model of L and U (host analysis, no solves; lines\n"
+                           "                     supernodal-estimate ...: TRSV, inverted without and with split levels) and exit;\n"
+                           "                     -bench_supernodal_detail adds the per-level table of the split schedule\n\n";
 
 #include "bench.h"
 #include <sptrsv/paths/locality.h> /* -bench_locality_estimate: the partitioners and their cost model */
 #include <sptrsv/paths/level.h>    /* SpTrsvLanesPerRow */
+#include <sptrsv/paths/supernodal.h> /* -bench_supernodal_estimate: the supernodal schedule and its cost model */
 
 /* ---- solves through the private API --------------------------------------------------------------- */
 
@@ -198,13 +202,14 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   nlist = 16;
-  { /* supernodal: graph on; auto (push L, pull U), pull, the inverted diagonal, merged + relaxed (0.3) */
+  { /* supernodal: graph on; auto (push L, pull U), pull, the inverted diagonal (split levels where the cost model says),
+       the inverted diagonal without split levels (team blocks and cuBLAS only), merged + relaxed (0.3) */
     PetscBool sn;
     PetscCall(PetscStrcmp(path->name, "supernodal", &sn));
     if (sn) {
-      const char *suffix[] = {"auto", "pull", "inv", "merge-relax"};
-      const char *o1[][2]  = {{"", ""}, {"-mat_sptrsv_supernode_mode", "pull"}, {"-mat_sptrsv_invert_diag", "1"}, {"-mat_sptrsv_merge", "1"}};
-      for (n = 0; n < 4; n++) {
+      const char *suffix[] = {"auto", "pull", "inv", "inv-nosplit", "merge-relax"};
+      const char *o1[][2]  = {{"", ""}, {"-mat_sptrsv_supernode_mode", "pull"}, {"-mat_sptrsv_invert_diag", "1"}, {"-mat_sptrsv_invert_diag", "1"}, {"-mat_sptrsv_merge", "1"}};
+      for (n = 0; n < 5; n++) {
         v[n].format = SPTRSV_FORMAT_CSR;
         PetscCall(PetscStrncpy(v[n].suffix, suffix[n], sizeof(v[n].suffix)));
         PetscCall(PetscStrncpy(v[n].opt[0][0], "-mat_sptrsv_graph", sizeof(v[n].opt[0][0])));
@@ -212,6 +217,10 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
         PetscCall(PetscStrncpy(v[n].opt[1][0], o1[n][0], sizeof(v[n].opt[1][0])));
         PetscCall(PetscStrncpy(v[n].opt[1][1], o1[n][1], sizeof(v[n].opt[1][1])));
         if (n == 3) {
+          PetscCall(PetscStrncpy(v[n].opt[2][0], "-mat_sptrsv_supernode_split", sizeof(v[n].opt[2][0])));
+          PetscCall(PetscStrncpy(v[n].opt[2][1], "never", sizeof(v[n].opt[2][1])));
+        }
+        if (n == 4) {
           PetscCall(PetscStrncpy(v[n].opt[2][0], "-mat_sptrsv_supernode_relax", sizeof(v[n].opt[2][0])));
           PetscCall(PetscStrncpy(v[n].opt[2][1], "0.3", sizeof(v[n].opt[2][1])));
         }
@@ -569,13 +578,49 @@ static PetscErrorCode LocalityEstimates(Bench *B, SpTrsvFactor fac)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -bench_supernodal_estimate: the supernodal schedules of L and U (auto mode: push L, pull U) in three configurations,
+   their cost model (include/sptrsv/paths/supernodal.h), with the per-level table of the last one with -bench_supernodal_detail */
+static PetscErrorCode SupernodalEstimates(Bench *B, SpTrsvFactor fac)
+{
+  const char *name[]  = {"trsv", "inv-nosplit", "inv-split"};
+  const int   inv[]   = {0, 1, 1};
+  const int   split[] = {SPTRSV_SUPERNODE_SPLIT_NEVER, SPTRSV_SUPERNODE_SPLIT_NEVER, SPTRSV_SUPERNODE_SPLIT_AUTO};
+  PetscBool   detail  = PETSC_FALSE;
+  SpTrsvPath  sn;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-bench_supernodal_detail", &detail));
+  PetscCall(SpTrsvPathFind("supernodal", &sn));
+  for (PetscInt k = 0; k < 2; k++) {
+    SpTrsvOp op;
+    PetscCall(SpTrsvTriGetOp(k ? fac->U : fac->L, PETSC_FALSE, &op));
+    for (PetscInt c = 0; c < 3; c++) {
+      SpTrsvSolverOptions             opts;
+      SpTrsvPlan                      p;
+      const SpTrsvSupernodalSchedule *ss;
+      PetscLogDouble                  t0, t1;
+      PetscCall(SpTrsvSolverOptionsDefault(&opts));
+      opts.invert_diag     = inv[c];
+      opts.supernode_split = split[c];
+      PetscCall(PetscTime(&t0));
+      PetscCall(SpTrsvPlanCreate(&op, sn, SPTRSV_FORMAT_CSR, &opts, &p));
+      PetscCall(PetscTime(&t1));
+      ss = (const SpTrsvSupernodalSchedule *)p->data;
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "supernodal-estimate %s %s %s: %" PetscInt_FMT " supernodes (widest %" PetscInt_FMT "), %" PetscInt_FMT " levels, analysis %.0f ms\n", B->label, k ? "U" : "L", name[c], ss->ns, ss->max_w, ss->nlevels, 1e3 * (t1 - t0)));
+      PetscCall(SpTrsvSupernodalModelView(ss, (PetscBool)(detail && c == 2), PETSC_VIEWER_STDOUT_SELF));
+      PetscCall(SpTrsvPlanDestroy(&p));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Bench                   B;
   Mat                     A, F;
   IS                      row, col;
   MatFactorInfo           info;
-  PetscBool               petsc_cusparse = PETSC_TRUE, gpu = PETSC_FALSE, file = PETSC_FALSE, estimate = PETSC_FALSE, hostpaths = PETSC_FALSE;
+  PetscBool               petsc_cusparse = PETSC_TRUE, gpu = PETSC_FALSE, file = PETSC_FALSE, estimate = PETSC_FALSE, hostpaths = PETSC_FALSE, sn_estimate = PETSC_FALSE;
   char                    mstype[64] = MATSOLVERSPTRSVLEVEL, ord[64] = "";
   PetscInt                levels = 0;
   const SpTrsvBackendOps *cuda = NULL;
@@ -657,8 +702,13 @@ int main(int argc, char **argv)
   B.nnzL = fac->L->i[B.n];
   B.nnzU = fac->U->i[B.n];
   PetscCall(PetscOptionsHasName(NULL, NULL, "-bench_locality_estimate", &estimate));
+  if (!estimate) {
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-bench_supernodal_estimate", &sn_estimate));
+    estimate = sn_estimate;
+  }
   if (estimate) {
-    PetscCall(LocalityEstimates(&B, fac));
+    if (sn_estimate) PetscCall(SupernodalEstimates(&B, fac));
+    else PetscCall(LocalityEstimates(&B, fac));
     PetscCall(ISDestroy(&row));
     PetscCall(ISDestroy(&col));
     PetscCall(MatDestroy(&F));

@@ -33,10 +33,11 @@ typedef struct {
   PetscInt  locality_stage;     /* locality, CUDA: what a block copies to shared memory before its slots, at most: 0 nothing, 1 the row and slot pointers, 2 also the entries (-mat_sptrsv_locality_stage; 2) */
   PetscBool locality_pack;      /* locality: pack the small independent sub-graphs of one level into one block (-mat_sptrsv_locality_pack; true) */
   PetscInt  supernode_mode;  /* supernodal: SpTrsvSupernodeMode, auto/push/pull (-mat_sptrsv_supernode_mode) */
-  PetscBool invert_diag;     /* supernodal: GEMV with the inverted diagonal blocks instead of a TRSV (-mat_sptrsv_invert_diag) */
+  PetscInt  invert_diag;     /* supernodal: GEMV with the inverted diagonal blocks instead of a TRSV (-mat_sptrsv_invert_diag); 1 on, 0 off, -1 (default) on for Cholesky factors of a direct solver (an SPD supernode partition given) */
   PetscBool supernode_merge; /* supernodal: merge neighbouring supernodes of the same block structure (-mat_sptrsv_merge) */
   PetscReal supernode_relax; /* supernodal: merge neighbours while explicit zeros stay within this fraction (-mat_sptrsv_supernode_relax) */
   PetscInt  supernode_cublas_width; /* supernodal, CUDA: supernodes at least this wide run through cuBLAS (-mat_sptrsv_supernode_cublas_width) */
+  PetscInt  supernode_split; /* supernodal: SpTrsvSupernodeSplit, auto/never/always: inverted supernodes of a level cut into row tasks over many blocks (-mat_sptrsv_supernode_split) */
   PetscInt  pinv_parts;      /* pinv: SpTrsvPinvParts, parts made of whole (group) levels or of rows (-mat_sptrsv_pinv_parts levels|greedy) */
   PetscReal pinv_fill;       /* pinv: a part's inverse-applied block holds at most this many times the substitution's entries (-mat_sptrsv_pinv_fill; 1: no fill) */
   PetscReal pinv_tol;        /* pinv: backward error above which the solves fall back (-mat_sptrsv_pinv_tol) */

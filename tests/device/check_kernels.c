@@ -741,6 +741,7 @@ int main(int argc, char **argv)
 #if defined(MATSOLVERSPTRSVSUPERNODAL)
   ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, NULL, "-sn");
   ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_merge", "-snpim");
+  ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always", "-snhs");
 #endif
 #if defined(MATSOLVERSPTRSVPINV)
   ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, "-mat_sptrsv_pinv_fill 4", "-pv4");
@@ -785,6 +786,11 @@ int main(int argc, char **argv)
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag", "-snpi");
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_merge -mat_sptrsv_supernode_relax 0.3 -mat_sptrsv_supernode_cublas_width 8", "-snmc");
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_supernode_cublas_width 8", "-snpc");
+    /* split levels (inverted supernodes as row tasks over many blocks): every level split, push and pull, graph off
+       and on (the filled cases have wide supernodes, the chain single rows); and the model's choice (auto) */
+    ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always", "-snus");
+    ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always", "-snls");
+    ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split auto", "-snsa");
 #endif
 #if defined(MATSOLVERSPTRSVPINV)
     /* no fill (parts = pairs of levels on stencils: many launches, fused runs), and fill 4 (fewer, larger parts), graphs off and on */

@@ -86,7 +86,7 @@ static PetscErrorCode DeviceBlocks(const SpTrsvOp *op, const SpTrsvSupernodalSch
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc4(ss->dptr[ss->ns] + 1, D, ss->dptr[ss->ns] + 1, X, ss->optr[ss->ns] + 1, O, ss->ns + 1, cub));
   for (PetscInt l = 0; l < ss->nlevels; l++)
-    for (PetscInt k = ss->slevptr[l]; k < ss->slevptr[l + 1]; k++) (*cub)[ss->sorder[k]] = (PetscBool)(k >= ss->slevptr[l] + ss->nteam[l]);
+    for (PetscInt k = ss->slevptr[l]; k < ss->slevptr[l + 1]; k++) (*cub)[ss->sorder[k]] = (PetscBool)(k >= ss->slevptr[l] + ss->nteam[l] + ss->nsplit[l]);
   for (PetscInt K = 0; K < ss->ns; K++) {
     const PetscInt s = ss->super[K], w = ss->super[K + 1] - s, m = ss->uptr[K + 1] - ss->uptr[K];
     PetscScalar   *Dk = *D + ss->dptr[K], *Ok = *O + ss->optr[K];
@@ -106,23 +106,57 @@ static PetscErrorCode DeviceBlocks(const SpTrsvOp *op, const SpTrsvSupernodalSch
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the split supernodes of level l by their tasks, as supernodal_split.cu runs them: launch 1 into rb (by line), then
+   launch 2 (pull: x_K = X r; push: per tile x[U_K] -= its rows' partial sums, x_K = r where c0 = 0) */
+static void EmulateSplitLevel(const SpTrsvSupernodalSchedule *ss, const PetscScalar *X, const PetscScalar *O, PetscInt l, const PetscScalar *b, PetscScalar *x, PetscScalar *rb)
+{
+  for (PetscInt phase = 0; phase < 2; phase++)
+    for (PetscInt q = ss->tlev[2 * l + phase]; q < ss->tlev[2 * l + phase + 1]; q++) {
+      const PetscInt    *t = ss->task + SPTRSV_SUPERNODE_TASK * q, K = t[0], s = ss->super[K], w = ss->super[K + 1] - s, m = ss->uptr[K + 1] - ss->uptr[K];
+      const PetscInt    *U  = ss->uidx + ss->uptr[K];
+      const PetscScalar *Xk = X + ss->dptr[K], *Ok = O + ss->optr[K];
+      if (phase == 1 && ss->push) {
+        for (PetscInt c = t[3]; c < PetscMin(m, t[3] + SPTRSV_SUPERNODE_SPLIT_COLS); c++) {
+          PetscScalar acc = 0;
+          for (PetscInt r = t[1]; r < t[2]; r++) acc += Ok[r * m + c] * rb[s + r];
+          x[U[c]] -= acc;
+        }
+        if (t[3] == 0)
+          for (PetscInt r = t[1]; r < t[2]; r++) x[s + r] = rb[s + r];
+        continue;
+      }
+      for (PetscInt i = t[1]; i < t[2]; i++) {
+        PetscScalar sum = 0;
+        if (phase == 0 && !ss->push)
+          for (PetscInt c = 0; c < m; c++) sum += Ok[i * m + c] * x[U[c]];
+        else
+          for (PetscInt j = 0; j < w; j++) sum += Xk[i + j * w] * (phase == 1 ? rb[s + j] : x[s + j]);
+        if (phase == 0) rb[s + i] = ss->push ? sum : b[s + i] - sum;
+        else x[s + i] = sum;
+      }
+    }
+}
+
 /*
   KernelEmulation - the CUDA executor's arithmetic in its order, from the schedule's arrays: push x = b; per level the
-  team supernodes (pull: r = b_K - O x[U_K]; push: r = x_K; then x_K = X r or the column sweep of D; push: x[U_K] -= O^T x_K)
-  and the cuBLAS ones (r scaled by the inverted diagonal, the off-diagonal GEMV, a unit-diagonal solve with the row-scaled
-  D, the push update)
+  team supernodes (pull: r = b_K - O x[U_K]; push: r = x_K; then x_K = X r or the column sweep of D; push: x[U_K] -= O^T x_K),
+  the split ones by their tasks (EmulateSplitLevel) and the cuBLAS ones (r scaled by the inverted diagonal, the
+  off-diagonal GEMV, a unit-diagonal solve with the row-scaled D, the push update)
 */
 static PetscErrorCode KernelEmulation(const SpTrsvOp *op, const SpTrsvSupernodalSchedule *ss, const PetscScalar *b, PetscScalar *x)
 {
-  PetscScalar *D, *X, *O, *r;
+  PetscScalar *D, *X, *O, *r, *rb;
   PetscBool   *cub;
 
   PetscFunctionBeginUser;
   PetscCall(DeviceBlocks(op, ss, &D, &X, &O, &cub));
-  PetscCall(PetscMalloc1(ss->max_w + 1, &r));
+  PetscCall(PetscMalloc2(ss->max_w + 1, &r, op->n + 1, &rb));
   if (ss->push)
     for (PetscInt i = 0; i < op->n; i++) x[i] = b[i];
-  for (PetscInt k = 0; k < ss->ns; k++) {
+  for (PetscInt l = 0, k = 0; l < ss->nlevels; l++)
+    for (k = ss->slevptr[l]; k < ss->slevptr[l + 1]; k++) {
+    if (k == ss->slevptr[l] + ss->nteam[l]) EmulateSplitLevel(ss, X, O, l, b, x, rb);
+    if (k >= ss->slevptr[l] + ss->nteam[l] && k < ss->slevptr[l] + ss->nteam[l] + ss->nsplit[l]) continue;
     const PetscInt     K = ss->sorder[k], s = ss->super[K], w = ss->super[K + 1] - s, m = ss->uptr[K + 1] - ss->uptr[K];
     const PetscInt    *U  = ss->uidx + ss->uptr[K];
     const PetscScalar *Dk = D + ss->dptr[K], *Xk = X + ss->dptr[K], *Ok = O + ss->optr[K];
@@ -157,7 +191,7 @@ static PetscErrorCode KernelEmulation(const SpTrsvOp *op, const SpTrsvSupernodal
         x[U[c]] -= acc;
       }
   }
-  PetscCall(PetscFree(r));
+  PetscCall(PetscFree2(r, rb));
   PetscCall(PetscFree4(D, X, O, cub));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -213,6 +247,33 @@ static PetscErrorCode Corrupt(const char *what, SpTrsvSolver s)
       EXPECT(ierr == PETSC_ERR_PLIB, "%s: an entry dropped from the value map passed the check (error %d)", what, (int)ierr);
       break;
     }
+  if (ss->tlev[2 * ss->nlevels] > 0) { /* a split task losing its last row, then one task named twice */
+    const PetscInt save = ss->task[2], save4 = ss->nlevels ? ss->task[SPTRSV_SUPERNODE_TASK] : 0;
+    ss->task[2]         = save - 1;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = SpTrsvSupernodalScheduleCheck(&s->op, s->plan);
+    PetscCall(PetscPopErrorHandler());
+    ss->task[2] = save;
+    EXPECT(ierr == PETSC_ERR_PLIB, "%s: a split task that drops a row passed the check (error %d)", what, (int)ierr);
+    if (ss->tlev[2 * ss->nlevels] > 1) {
+      ss->task[SPTRSV_SUPERNODE_TASK] = ss->task[0];
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = SpTrsvSupernodalScheduleCheck(&s->op, s->plan);
+      PetscCall(PetscPopErrorHandler());
+      ss->task[SPTRSV_SUPERNODE_TASK] = save4;
+      EXPECT(ierr == PETSC_ERR_PLIB || ss->task[0] == save4, "%s: a split task's supernode changed passed the check (error %d)", what, (int)ierr);
+    }
+  }
+  for (PetscInt l = 0; l < ss->nlevels; l++) /* a fused run made one level longer than its levels allow */
+    if (ss->fuse[l] > 1 && l + ss->fuse[l] < ss->nlevels) {
+      ss->fuse[l]++;
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = SpTrsvSupernodalScheduleCheck(&s->op, s->plan);
+      PetscCall(PetscPopErrorHandler());
+      ss->fuse[l]--;
+      EXPECT(ierr == PETSC_ERR_PLIB, "%s: a fused run reaching into the next level passed the check (error %d)", what, (int)ierr);
+      break;
+    }
   if (ss->nlevels > 2) {
     const PetscInt save = ss->slevptr[1], nt = ss->nteam[0];
     ss->slevptr[1]      = ss->slevptr[2];
@@ -227,7 +288,7 @@ static PetscErrorCode Corrupt(const char *what, SpTrsvSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscInt ncublas_seen = 0, nzeros_seen = 0;
+static PetscInt ncublas_seen = 0, nzeros_seen = 0, nsplit_seen = 0, nsplit_push_seen = 0, nfused_seen = 0;
 
 /* one triangle, one orientation, one configuration: host executor and kernel emulation vs the level path */
 static PetscErrorCode Solves(const char *what, SpTrsvTri t, PetscBool tr, const SpTrsvSolverOptions *o, const PetscScalar *b, PetscScalar *x, PetscScalar *xref, PetscBool corrupt)
@@ -258,6 +319,11 @@ static PetscErrorCode Solves(const char *what, SpTrsvTri t, PetscBool tr, const 
     EXPECT(err <= 1e-11 * PetscMax(nrm, 1.0), "%s: the kernels' arithmetic, emulated, differs from the level path by %g", what, (double)err);
     PetscCall(CheckPartition(what, &s->op, ss, o));
     ncublas_seen += ss->ncublas;
+    nsplit_seen += ss->nsplit_sn;
+    nfused_seen += ss->nfused_runs;
+    if (ss->push) nsplit_push_seen += ss->nsplit_sn;
+    EXPECT(o->supernode_split != SPTRSV_SUPERNODE_SPLIT_ALWAYS || !ss->invert || ss->ncublas + ss->nsplit_sn == ss->ns, "%s: split always left %" PetscInt_FMT " of %" PetscInt_FMT " supernodes as team blocks", what, ss->ns - ss->ncublas - ss->nsplit_sn, ss->ns);
+    EXPECT(ss->invert || ss->nsplit_sn == 0, "%s: split supernodes without the inverted diagonal", what);
     nzeros_seen += ss->nzeros > 0;
     EXPECT(ss->push == (o->supernode_mode == SPTRSV_SUPERNODE_MODE_PUSH || (o->supernode_mode == SPTRSV_SUPERNODE_MODE_AUTO && s->op.lower)), "%s: push/pull not as asked", what);
   }
@@ -288,17 +354,19 @@ static PetscErrorCode TestPattern(const char *name, PetscInt n, const PetscInt *
     for (PetscInt mode = 0; mode < 3; mode++)
       for (PetscInt inv = 0; inv < 2; inv++)
         for (PetscInt mg = 0; mg < 3; mg++)
-          for (PetscInt cw = 0; cw < 2; cw++) {
+          for (PetscInt cw = 0; cw < 2; cw++)
+            for (PetscInt sp = 0; sp < (inv ? (cw ? 2 : 3) : 1); sp++) { /* inverted: split never, always (and auto) */
             SpTrsvSolverOptions o;
             char                what[256];
             PetscCall(SpTrsvSolverOptionsInitialize(&o));
             o.supernode_mode         = mode;
-            o.invert_diag            = (PetscBool)inv;
+            o.invert_diag            = inv;
+            o.supernode_split        = sp == 0 ? SPTRSV_SUPERNODE_SPLIT_NEVER : (sp == 1 ? SPTRSV_SUPERNODE_SPLIT_ALWAYS : SPTRSV_SUPERNODE_SPLIT_AUTO);
             o.supernode_merge        = (PetscBool)(mg == 1);
             o.supernode_relax        = mg == 2 ? 0.3 : 0.0;
             o.supernode_cublas_width = cw ? 3 : SPTRSV_SUPERNODE_CUBLAS_WIDTH;
-            PetscCall(PetscSNPrintf(what, sizeof(what), "%s n=%" PetscInt_FMT "%s%s mode %" PetscInt_FMT " invert %" PetscInt_FMT " merge %" PetscInt_FMT " cublas width %" PetscInt_FMT, name, n, unit ? " unit" : "", tr ? " (transpose)" : "", mode, inv, mg, o.supernode_cublas_width));
-            PetscCall(Solves(what, t, (PetscBool)tr, &o, b, x, xref, (PetscBool)(inv == 0 && mg == 0 && cw == 0)));
+            PetscCall(PetscSNPrintf(what, sizeof(what), "%s n=%" PetscInt_FMT "%s%s mode %" PetscInt_FMT " invert %" PetscInt_FMT " split %" PetscInt_FMT " merge %" PetscInt_FMT " cublas width %" PetscInt_FMT, name, n, unit ? " unit" : "", tr ? " (transpose)" : "", mode, inv, o.supernode_split, mg, o.supernode_cublas_width));
+            PetscCall(Solves(what, t, (PetscBool)tr, &o, b, x, xref, (PetscBool)(mg == 0 && cw == 0 && (inv == 0 || sp == 1))));
           }
   PetscCall(PetscFree3(b, x, xref));
   PetscCall(SpTrsvTriDestroy(&t));
@@ -465,7 +533,7 @@ static PetscErrorCode TestFactorSolves(PetscRandom rnd, PetscInt m, MatFactorTyp
     }
   }
   {
-    const char *keys[] = {"-mat_sptrsv_supernode_mode", "-mat_sptrsv_invert_diag", "-mat_sptrsv_merge", "-mat_sptrsv_supernode_relax", "-mat_sptrsv_supernode_cublas_width"};
+    const char *keys[] = {"-mat_sptrsv_supernode_mode", "-mat_sptrsv_invert_diag", "-mat_sptrsv_merge", "-mat_sptrsv_supernode_relax", "-mat_sptrsv_supernode_cublas_width", "-mat_sptrsv_supernode_split"};
     for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) PetscCall(PetscOptionsClearValue(NULL, keys[k]));
   }
   PetscCall(MatDestroy(&B));
@@ -500,12 +568,18 @@ int main(int argc, char **argv)
   PetscCall(TestPlanted(rnd));
   EXPECT(ncublas_seen > 0, "no configuration put a supernode through cuBLAS (that arithmetic is untested)");
   EXPECT(nzeros_seen > 0, "no configuration stored an explicit zero (merging is untested)");
+  EXPECT(nfused_seen > 0, "no configuration fused a run of single-supernode levels");
+  EXPECT(nsplit_seen > 0 && nsplit_push_seen > 0, "no configuration split a supernode (push: %" PetscInt_FMT ", all: %" PetscInt_FMT ")", nsplit_push_seen, nsplit_seen);
   PetscCall(TestFactorSolves(rnd, 20, MAT_FACTOR_ILU, 0, MATORDERINGNATURAL, ""));
   PetscCall(TestFactorSolves(rnd, 20, MAT_FACTOR_ILU, 2, MATORDERINGRCM, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag"));
   PetscCall(TestFactorSolves(rnd, 20, MAT_FACTOR_ILU, 3, MATORDERINGND, "-mat_sptrsv_merge -mat_sptrsv_supernode_relax 0.2"));
   PetscCall(TestFactorSolves(rnd, 20, MAT_FACTOR_ICC, 0, MATORDERINGNATURAL, "-mat_sptrsv_supernode_mode push"));
   PetscCall(TestFactorSolves(rnd, -7, MAT_FACTOR_ICC, 400, MATORDERINGND, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_cublas_width 8"));
   PetscCall(TestFactorSolves(rnd, -7, MAT_FACTOR_ILU, 400, MATORDERINGND, "-mat_sptrsv_merge"));
+  PetscCall(TestFactorSolves(rnd, -8, MAT_FACTOR_ILU, 400, MATORDERINGND, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always"));
+  PetscCall(TestFactorSolves(rnd, -8, MAT_FACTOR_ICC, 400, MATORDERINGND, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split auto"));
+  /* 16^3 in nested dissection: outside lists longer than one push tile's 256 columns */
+  PetscCall(TestFactorSolves(rnd, -16, MAT_FACTOR_ICC, 400, MATORDERINGND, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always"));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_supernodal: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());

@@ -49,9 +49,22 @@ SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeIsExact(const SpTrsvSupernodeLines *
 /*
    The schedule (plan->data). Supernodes are numbered by index (K covers lines super[K] .. super[K+1]-1); they run in the
    order sorder[0 .. ns-1]: by level of the supernodal DAG, inside a level the team supernodes (one CUDA block each, one
-   launch per level) first, then the cuBLAS ones (device-wide dtrsv/dgemv, one after the other). Level l holds positions
-   slevptr[l] .. slevptr[l+1]-1, of which the first nteam[l] are team supernodes. plan->order lists the rows of op(T) in
-   that order (a supernode's rows ascending).
+   launch per level) first, then the split ones (inverted diagonal only: each cut into row tasks over many blocks, two
+   launches per level), then the cuBLAS ones (device-wide dtrsv/dgemv, one after the other). Level l holds positions
+   slevptr[l] .. slevptr[l+1]-1, of which the first nteam[l] are team supernodes, the next nsplit[l] split ones.
+   plan->order lists the rows of op(T) in that order (a supernode's rows ascending).
+   Split tasks (SPTRSV_SUPERNODE_TASK ints each: supernode K, rows [r0, r1) of K, first outside column c0): level l's
+   first launch runs tasks tlev[2l] .. tlev[2l+1]-1, its second tlev[2l+1] .. tlev[2l+2]-1. With r = a buffer indexed
+   by line (n entries):
+     pull: launch 1, rows [r0, r1): r_i = b_i - O_i x[U_K]; launch 2, the same rows: x_i = X_i r_K;
+     push: launch 1, rows [r0, r1): r_i = X_i x_K; launch 2, rows [r0, r1) x outside columns [c0, c0 + 256):
+           x[U_K[c]] -= sum_{t in [r0, r1)} O[t m + c] r_t (atomics), and where c0 = 0 also x_t = r_t.
+   Every row of a split supernode is in exactly one task of each launch (push's second: every (row, column) pair).
+   Fused runs: fuse[l] = f > 1 when levels l .. l + f - 1 hold team supernodes only (no split, no cuBLAS) that one block
+   runs one after the other faster than their own launches would (SpTrsvSupernodeLevelFusable, the cost model): the
+   CUDA executor runs positions slevptr[l] .. slevptr[l + f] with one block in one launch, in order, a barrier between
+   two supernodes (block[l], wmax[l]: the run's largest); fuse = 0 inside a run, 1 for a level alone. A single block
+   never waits for another block, so the fused launch cannot deadlock.
    Storage of supernode K (w wide, m = uptr[K+1] - uptr[K], U_K = uidx[uptr[K] ..]):
    - diagonal block D at dval + dptr[K], w x w column-major in op(T)'s coordinates (D[(i - s) + (j - s) w] = op(T)_ij),
      its diagonal holding the inverted diagonal idiag_i (1 for a unit triangle); with invert_diag the executors keep its
@@ -71,6 +84,43 @@ SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeIsExact(const SpTrsvSupernodeLines *
 #define SPTRSV_SUPERNODE_TEAM_MAX_WIDTH 2048
 #define SPTRSV_SUPERNODE_CUBLAS_PER_LEVEL 8
 #define SPTRSV_SUPERNODE_CUBLAS_WIDTH   256 /* default -mat_sptrsv_supernode_cublas_width */
+/* split supernodes: threads per block (a warp per row), outside columns per push-update task (a thread each), rows per
+   push-update task, the widest supernode inverted (the inversion keeps one column, w scalars, in shared memory; wider
+   ones run through cuBLAS even with -mat_sptrsv_invert_diag), ints per task */
+#define SPTRSV_SUPERNODE_SPLIT_BLOCK      256
+#define SPTRSV_SUPERNODE_SPLIT_COLS       256
+#define SPTRSV_SUPERNODE_SPLIT_PUSH_ROWS  64
+#define SPTRSV_SUPERNODE_INVERT_MAX_WIDTH 4096
+#define SPTRSV_SUPERNODE_TASK             4
+
+typedef enum {
+  SPTRSV_SUPERNODE_SPLIT_AUTO,  /* split a level's inverted supernodes where the cost model predicts it faster */
+  SPTRSV_SUPERNODE_SPLIT_NEVER, /* team blocks and cuBLAS only (the schedule before splitting existed) */
+  SPTRSV_SUPERNODE_SPLIT_ALWAYS /* every level of inverted supernodes split (tests) */
+} SpTrsvSupernodeSplit;
+
+/*
+   The cost model of a supernodal solve (src/mat/paths/supernodal_model.c; constants of an H100, fp64): a launch in a
+   CUDA graph costs LAUNCH_US, a block a fixed BLOCK_US of dependent memory round trips, one block streams SM_GBS, the
+   whole GPU GPU_GBS, a column step of a diagonal block solved in place (not inverted) COLUMN_US (a barrier and a load
+   that depends on it). A cuBLAS supernode: 4 launches (staging, gemv, trsv, write-back) plus its bytes at a quarter of
+   the GPU's bandwidth plus CUBLAS_COLUMN_US per column of its trsv.
+*/
+#define SPTRSV_SUPERNODE_MODEL_LAUNCH_US        4.0
+#define SPTRSV_SUPERNODE_MODEL_BLOCK_US         2.0
+#define SPTRSV_SUPERNODE_MODEL_SM_GBS           15.0
+#define SPTRSV_SUPERNODE_MODEL_GPU_GBS          3000.0
+#define SPTRSV_SUPERNODE_MODEL_COLUMN_US        0.5
+#define SPTRSV_SUPERNODE_MODEL_CUBLAS_COLUMN_US 0.05
+#define SPTRSV_SUPERNODE_MODEL_SMS              132
+
+/* one level as the model sees it */
+typedef struct {
+  PetscInt       nsn, nteam, nsplit, ncublas; /* supernodes: all, team, split, cuBLAS */
+  PetscInt       wmax, wsum, ntasks;          /* widest, total width (rows), split tasks of its larger launch */
+  PetscLogDouble bytes;                       /* read and written by one solve */
+  PetscLogDouble us, us_team, us_split;       /* predicted time as scheduled; all as team blocks; all split */
+} SpTrsvSupernodeLevelModel;
 
 typedef enum {
   SPTRSV_SUPERNODE_MODE_AUTO, /* push for a lower op(T), pull for an upper one */
@@ -84,6 +134,13 @@ typedef struct {
   PetscInt  *super;           /* ns + 1 */
   PetscInt  *sorder;          /* ns: supernodes in run order */
   PetscInt  *slevptr, *nteam; /* nlevels + 1, nlevels */
+  PetscInt  *nsplit;          /* nlevels: split supernodes after the team ones */
+  PetscInt  *tlev, *task;     /* 2 nlevels + 1; SPTRSV_SUPERNODE_TASK tlev[2 nlevels] (split tasks) */
+  PetscInt   split_mode;      /* SpTrsvSupernodeSplit the schedule was built with */
+  PetscInt   nsplit_sn, nsplit_levels; /* split supernodes, levels with split supernodes */
+  PetscLogDouble model_us;    /* the cost model's prediction of one solve (us) */
+  PetscInt  *fuse;            /* nlevels: a fused run of fuse[l] levels starts at l (1: level alone; 0: inside a run) */
+  PetscInt   nfused_runs, nfused_levels; /* fused runs (of at least 2 levels) and the levels in them */
   PetscInt  *uptr, *uidx;     /* ns + 1, uptr[ns] */
   PetscInt64 *dptr, *optr;    /* ns + 1 each */
   PetscInt  *dmap, *omap;     /* dptr[ns], optr[ns] */
@@ -99,6 +156,15 @@ typedef struct {
 } SpTrsvSupernodalSchedule;
 
 SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalScheduleCheck(const SpTrsvOp *, SpTrsvPlan);
+SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalSplitCheck(const SpTrsvSupernodalSchedule *);
+/* the cost model (supernodal_model.c): per-level bytes and time of supernodes sorder[k0 .. k1), a level's split tasks,
+   the figures of a built schedule and their view */
+SPTRSV_INTERN PetscLogDouble SpTrsvSupernodeBytes(const SpTrsvSupernodalSchedule *, PetscInt, PetscBool);
+SPTRSV_INTERN void           SpTrsvSupernodeLevelEstimate(const SpTrsvSupernodalSchedule *, const PetscInt *, PetscInt, PetscInt, PetscBool, SpTrsvSupernodeLevelModel *);
+SPTRSV_INTERN PetscInt       SpTrsvSupernodeSplitRows(const SpTrsvSupernodalSchedule *, const PetscInt *, PetscInt, PetscInt);
+SPTRSV_INTERN PetscBool      SpTrsvSupernodeLevelFusable(const SpTrsvSupernodalSchedule *, PetscInt);
+SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalModel(const SpTrsvSupernodalSchedule *, SpTrsvSupernodeLevelModel **, PetscLogDouble *);
+SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalModelView(const SpTrsvSupernodalSchedule *, PetscBool, PetscViewer);
 
 /*
    The inverse of a diagonal block, one column at a time (host and device share it): column j of X = D^{-1} for a dense

@@ -5,12 +5,13 @@
    lines of op(T) (rows: pull; columns: push) into supernodes K = [s, s + w) with a dense w x w diagonal block D (column-
    major, its diagonal holding the inverted diagonal) and a dense w x m off-diagonal block O over the sorted outside
    indices U_K (line-major), and ordered the supernodes by levels of the supernodal DAG, each level's team supernodes
-   first, then its cuBLAS ones.
+   first, then its split ones, then its cuBLAS ones.
 
    Numeric phase (on the GPU, also after a host refresh): the triangle's values arrive in plan order (d_val, d_idiag of
    SpTrsvCUDATriData, host or device refresh), SpTrsvSupernodeGather fills D and O through the value maps, then with
    -mat_sptrsv_invert_diag SpTrsvSupernodeInvert computes X = D^{-1} of every team supernode (one block per supernode, a
-   thread per column: SpTrsvSupernodeInvertColumn, the host's arithmetic), and SpTrsvSupernodeScaleRows turns the blocks
+   thread per column: SpTrsvSupernodeInvertColumn, the host's arithmetic; split supernodes: supernodal_split.cu, a block
+   per column), and SpTrsvSupernodeScaleRows turns the blocks
    of the cuBLAS supernodes into the row-scaled form a unit-diagonal dtrsv takes (D_ij *= D_ii for i != j; pull: O's rows
    too), since D's diagonal holds 1/d_i.
 
@@ -20,7 +21,8 @@
      then x_K = X r (GEMV, a thread per row) or the column sweep of D (a barrier per column: x_j = r_j D_jj, every
      thread then updates its rows r_i -= D_ij x_j), x_K written to global x;
      push: then a thread per outside row c: atomicAdd(x[U_K[c]], -sum_t O[t m + c] x_t).
-   Then the level's cuBLAS supernodes, one after the other on the stream: a small kernel stages r (scaled by the inverted
+   Then the level's split supernodes, two launches of row tasks over many blocks (supernodal_split.cu, where the
+   argument for them is), then its cuBLAS supernodes, one after the other on the stream: a small kernel stages r (scaled by the inverted
    diagonal) and, for pull, x[U_K] into private buffers, cublas<t>gemv for the off-diagonal block (pull: before; push:
    after), cublas<t>trsv (unit diagonal, row-scaled D), a small kernel writes x_K back (push: and subtracts the update
    from x[U_K]). cuBLAS only sees the private buffers, so the whole sequence is captured in the solve's CUDA graph like
@@ -36,28 +38,12 @@
      block reads it; the updates of this launch go to rows of supernodes of later levels only, by atomics (several
      blocks may update one row). The order of those atomic additions is not fixed, so push results may differ from run
      to run in the last bits: the device checks compare with a tolerance.
-   - cuBLAS supernodes run after the level's team launch and before the next level, in stream order.
+   - Split and cuBLAS supernodes run after the level's team launch and before the next level, in stream order; they
+     touch x only as a team supernode of their level would (their own rows; push: rows of later levels by atomics).
 */
-#include <sptrsv/paths/supernodal.h>
-#include "../row_ops.cuh"
+#include "supernodal_cuda.h"
 #include <cublas_v2.h>
 #include <climits>
-
-/* the device schedule as the kernels take it */
-typedef struct {
-  const int         *super, *sorder, *uptr, *uidx;
-  const long long   *dptr, *optr;
-  const PetscScalar *D, *X, *O;
-} SpTrsvCUDASupernodalArrays;
-
-typedef struct {
-  const SpTrsvSupernodalSchedule *ss; /* the plan's (it outlives the executor) */
-  SpTrsvCUDASupernodalArrays      a;
-  int                            *d_super, *d_sorder, *d_uptr, *d_uidx, *d_dmap, *d_omap, *d_invlist, *d_cublist;
-  long long                      *d_dptr, *d_optr;
-  PetscScalar                    *d_D, *d_X, *d_O, *d_br, *d_bg; /* blocks, inverses, cuBLAS work (max widths) */
-  PetscInt                        ninv, ncub;                     /* team supernodes inverted, cuBLAS supernodes */
-} SpTrsvCUDASupernodal;
 
 /* one cuBLAS handle for the process, created at the first setup that needs it, destroyed at PetscFinalize */
 static cublasHandle_t SpTrsvCublasHandle = NULL;
@@ -124,13 +110,10 @@ __global__ void SpTrsvSupernodeScaleRows(const int *__restrict__ list, const SpT
     for (long long t = threadIdx.x; t < wm; t += blockDim.x) Ok[t] *= Dk[(t / m) * (w + 1)];
 }
 
-/* one block per team supernode sorder[pos0 + blockIdx.x] (see the top of this file); shared memory: 2 w scalars */
+/* team supernode K by the whole block (see the top of this file); r: 2 w scalars of shared memory */
 template <bool PUSH, bool INV, bool LOWER>
-__global__ void __launch_bounds__(SPTRSV_SUPERNODE_BLOCK_MAX) SpTrsvSupernodeTeam(const SpTrsvCUDASupernodalArrays a, int pos0, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
+__device__ __forceinline__ void SpTrsvSupernodeTeamOne(const SpTrsvCUDASupernodalArrays &a, const int K, SpTrsvCUDAVecPtrs &v, PetscScalar *r)
 {
-  extern __shared__ __align__(16) unsigned char sptrsv_supernode_smem[];
-  PetscScalar       *r  = reinterpret_cast<PetscScalar *>(sptrsv_supernode_smem);
-  const int          K  = __ldg(a.sorder + pos0 + (int)blockIdx.x);
   const int          s  = __ldg(a.super + K), w = __ldg(a.super + K + 1) - s;
   const int          u0 = __ldg(a.uptr + K), m = __ldg(a.uptr + K + 1) - u0;
   const int         *U  = a.uidx + u0;
@@ -139,9 +122,8 @@ __global__ void __launch_bounds__(SPTRSV_SUPERNODE_BLOCK_MAX) SpTrsvSupernodeTea
   PetscScalar       *y  = r + w;
   const int          tid = (int)threadIdx.x, nt = (int)blockDim.x;
 
-  if (vp) SpTrsvReadVecPtrs<false>(v, vp);
   if (PUSH) {
-    for (int i = tid; i < w; i += nt) r[i] = v.x[s + i];
+    for (int i = tid; i < w; i += nt) r[i] = __ldcg(v.x + s + i); /* from L2: a fused run's earlier pushes are atomics */
   } else {
     const int warp = tid >> 5, lane = tid & 31, nw = nt >> 5;
     for (int i = warp; i < w; i += nw) { /* warp-uniform bounds: every lane reaches the shuffles */
@@ -187,6 +169,22 @@ __global__ void __launch_bounds__(SPTRSV_SUPERNODE_BLOCK_MAX) SpTrsvSupernodeTea
       for (int t = 0; t < w; t++) acc += __ldg(O + (long long)t * m + c) * y[t];
       atomicAdd(v.x + __ldg(U + c), -acc);
     }
+  }
+}
+
+/* one block per team supernode sorder[pos0 + blockIdx.x] (nseq = 1), or one block running the supernodes sorder[pos0 ..
+   pos0 + nseq) one after the other (a fused run of small levels, launched with one block): a barrier between two
+   supernodes makes the first's x_K (pull) or its pushed updates (push atomics) visible to the next */
+template <bool PUSH, bool INV, bool LOWER>
+__global__ void __launch_bounds__(SPTRSV_SUPERNODE_BLOCK_MAX) SpTrsvSupernodeTeam(const SpTrsvCUDASupernodalArrays a, int pos0, int nseq, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
+{
+  extern __shared__ __align__(16) unsigned char sptrsv_supernode_smem[];
+  PetscScalar *r = reinterpret_cast<PetscScalar *>(sptrsv_supernode_smem);
+
+  if (vp) SpTrsvReadVecPtrs<false>(v, vp);
+  for (int q = 0; q < nseq; q++) {
+    if (q) __syncthreads(); /* the previous supernode done: its x (and pushes) visible, r free */
+    SpTrsvSupernodeTeamOne<PUSH, INV, LOWER>(a, __ldg(a.sorder + pos0 + (int)blockIdx.x + q), v, r);
   }
 }
 
@@ -248,7 +246,7 @@ static cudaError_t SpTrsvSupernodeCublas(const SpTrsvCUDASupernodal &sc, PetscIn
   return cudaGetLastError();
 }
 
-typedef void (*SpTrsvSupernodeTeamFn)(const SpTrsvCUDASupernodalArrays, int, SpTrsvCUDAVecPtrs, const SpTrsvCUDAVecPtrs *);
+typedef void (*SpTrsvSupernodeTeamFn)(const SpTrsvCUDASupernodalArrays, int, int, SpTrsvCUDAVecPtrs, const SpTrsvCUDAVecPtrs *);
 /* the team kernel instance for (push, invert, lower): index 4 push + 2 invert + lower */
 static const SpTrsvSupernodeTeamFn SpTrsvSupernodeTeamKernels[8] = {SpTrsvSupernodeTeam<false, false, false>, SpTrsvSupernodeTeam<false, false, true>, SpTrsvSupernodeTeam<false, true, false>, SpTrsvSupernodeTeam<false, true, true>,
                                                                     SpTrsvSupernodeTeam<true, false, false>,  SpTrsvSupernodeTeam<true, false, true>,  SpTrsvSupernodeTeam<true, true, false>,  SpTrsvSupernodeTeam<true, true, true>};
@@ -266,11 +264,18 @@ static cudaError_t SpTrsvCUDASupernodalLaunch(const SpTrsvCUDATriData *d, PetscB
   if (sc.ncub && (err = SpTrsvCublasError(cublasSetStream(SpTrsvCublasHandle, st))) != cudaSuccess) return err;
   for (PetscInt l = 0; l < ss->nlevels; l++) {
     const PetscInt p0 = ss->slevptr[l], nteam = ss->nteam[l];
+    if (ss->fuse[l] > 1) { /* levels l .. l + fuse - 1, team supernodes only: one block runs them in order */
+      team<<<1, ss->block[l], 2 * (size_t)ss->wmax[l] * sizeof(PetscScalar), st>>>(sc.a, (int)p0, (int)(ss->slevptr[l + ss->fuse[l]] - p0), v, vp);
+      if ((err = cudaGetLastError()) != cudaSuccess) return err;
+      l += ss->fuse[l] - 1;
+      continue;
+    }
     if (nteam) {
-      team<<<(unsigned int)nteam, ss->block[l], 2 * (size_t)ss->wmax[l] * sizeof(PetscScalar), st>>>(sc.a, (int)p0, v, vp);
+      team<<<(unsigned int)nteam, ss->block[l], 2 * (size_t)ss->wmax[l] * sizeof(PetscScalar), st>>>(sc.a, (int)p0, 1, v, vp);
       if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
-    for (PetscInt k = p0 + nteam; k < ss->slevptr[l + 1]; k++)
+    if ((err = SpTrsvCUDASupernodalSplitLevel(sc, l, v, vp, st)) != cudaSuccess) return err;
+    for (PetscInt k = p0 + nteam + ss->nsplit[l]; k < ss->slevptr[l + 1]; k++)
       if ((err = SpTrsvSupernodeCublas(sc, ss->sorder[k], v, vp, st)) != cudaSuccess) return err;
   }
   return cudaSuccess;
@@ -295,6 +300,7 @@ static PetscErrorCode SpTrsvCUDASupernodalNumeric(SpTrsvSolver s)
     SpTrsvSupernodeInvert<<<(unsigned int)sc->ninv, 128, 0, st>>>(sc->d_invlist, sc->a, sc->d_X, ss->lower ? true : false);
     SpTrsvCUDACheckLaunch();
   }
+  SpTrsvCUDACall(SpTrsvCUDASupernodalSplitInvert(*sc, st));
   if (sc->ncub) {
     SpTrsvSupernodeScaleRows<<<(unsigned int)sc->ncub, SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(sc->d_cublist, sc->a, sc->d_D, sc->d_O, ss->push ? false : true);
     SpTrsvCUDACheckLaunch();
@@ -317,14 +323,14 @@ static PetscErrorCode SpTrsvCUDASupernodalNumeric(SpTrsvSolver s)
 }
 #endif
 
-/* launches of a solve (SpTrsvCUDALaunchesFn): the push copy, a team launch per level that has team supernodes, the
-   kernels and cuBLAS calls of the cuBLAS supernodes */
+/* launches of a solve (SpTrsvCUDALaunchesFn): the push copy, a team launch per level that has team supernodes, two per
+   level that has split supernodes, the kernels and cuBLAS calls of the cuBLAS supernodes */
 static PetscInt SpTrsvCUDASupernodalLaunches(const SpTrsvCUDATriData *d, PetscBool sweep)
 {
   const SpTrsvSupernodalSchedule *ss = ((const SpTrsvCUDASupernodal *)d->path)->ss;
   PetscInt                        n  = ss->push ? 1 : 0;
 
-  for (PetscInt l = 0; l < ss->nlevels; l++) n += ss->nteam[l] ? 1 : 0;
+  for (PetscInt l = 0; l < ss->nlevels; l++) n += ss->fuse[l] > 1 ? 1 : (ss->fuse[l] ? (ss->nteam[l] ? 1 : 0) + (ss->nsplit[l] ? 2 : 0) : 0);
   return n + 4 * ss->ncublas;
 }
 
@@ -349,6 +355,7 @@ static PetscErrorCode SpTrsvCUDASupernodalDestroy(SpTrsvCUDATriData *d)
   SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_O));
   SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_br));
   SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_bg));
+  PetscCall(SpTrsvCUDASupernodalSplitDestroy(sc));
   PetscCall(PetscFree(d->path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -433,7 +440,7 @@ static PetscErrorCode SpTrsvCUDASupernodalSetup(SpTrsvSolver s)
     for (PetscInt k = ss->slevptr[l]; k < ss->slevptr[l + 1]; k++) {
       if (k < ss->slevptr[l] + ss->nteam[l]) {
         if (ss->invert) inv[sc->ninv++] = ss->sorder[k];
-      } else cub[sc->ncub++] = ss->sorder[k];
+      } else if (k >= ss->slevptr[l] + ss->nteam[l] + ss->nsplit[l]) cub[sc->ncub++] = ss->sorder[k];
     }
   if (sc->ninv) PetscCall(SpTrsvCUDAUploadIndices(inv, sc->ninv, &sc->d_invlist, st));
   if (sc->ncub) {
@@ -452,6 +459,7 @@ static PetscErrorCode SpTrsvCUDASupernodalSetup(SpTrsvSolver s)
   sc->a.D      = sc->d_D;
   sc->a.X      = sc->d_X;
   sc->a.O      = sc->d_O;
+  PetscCall(SpTrsvCUDASupernodalSplitSetup(sc, d->n, st));
   PetscCall(SpTrsvCUDATriSetupEnd(s));
   if (!s->tri->values_unset) PetscCall(SpTrsvCUDASupernodalNumeric(s));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -13,7 +13,8 @@
 #include <sptrsv/hostexec.h>
 #include <petsctime.h>
 
-static const char *const SpTrsvSupernodeModes[] = {"auto", "push", "pull", "SpTrsvSupernodeMode", "SPTRSV_SUPERNODE_MODE_", NULL};
+static const char *const SpTrsvSupernodeModes[]  = {"auto", "push", "pull", "SpTrsvSupernodeMode", "SPTRSV_SUPERNODE_MODE_", NULL};
+static const char *const SpTrsvSupernodeSplits[] = {"auto", "never", "always", "SpTrsvSupernodeSplit", "SPTRSV_SUPERNODE_SPLIT_", NULL};
 
 static PetscErrorCode SpTrsvSupernodalScheduleDestroy(SpTrsvPlan plan)
 {
@@ -27,6 +28,9 @@ static PetscErrorCode SpTrsvSupernodalScheduleDestroy(SpTrsvPlan plan)
     PetscCall(PetscFree2(ss->dptr, ss->optr));
     PetscCall(PetscFree2(ss->dmap, ss->omap));
     PetscCall(PetscFree2(ss->block, ss->wmax));
+    PetscCall(PetscFree(ss->nsplit));
+    PetscCall(PetscFree(ss->fuse));
+    PetscCall(PetscFree2(ss->tlev, ss->task));
   }
   PetscCall(PetscFree(plan->data));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -49,7 +53,13 @@ static PetscErrorCode SpTrsvSupernodalScheduleView(SpTrsvPlan plan, PetscViewer 
   if (ss->from_hint) PetscCall(PetscViewerASCIIPrintf(viewer, "partition: the factorization's %" PetscInt_FMT " supernodes, %" PetscInt_FMT " split where the diagonal block is not dense; merged %" PetscInt_FMT " (same structure), %" PetscInt_FMT " (relaxed)\n", ss->fig.ns_hint, ss->fig.hint_split, ss->fig.nmerged, ss->fig.nrelaxed));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "partition: %" PetscInt_FMT " exact supernodes detected; merged %" PetscInt_FMT " (same structure), %" PetscInt_FMT " (relaxed)\n", ss->fig.ns_exact, ss->fig.nmerged, ss->fig.nrelaxed));
   PetscCall(PetscViewerASCIIPrintf(viewer, "stored entries %" PetscInt64_FMT ", explicit zeros added %" PetscInt64_FMT " (%.1f%%), bytes %.4g; diagonal blocks %s\n", stored, ss->nzeros, stored ? 100.0 * (double)ss->nzeros / (double)stored : 0.0, SpTrsvSupernodalBytes(ss), ss->invert ? "inverted (GEMV)" : "solved (TRSV)"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA: %" PetscInt_FMT " supernodes through cuBLAS (at least %" PetscInt_FMT " wide, widest %" PetscInt_FMT "), the rest one block each\n", ss->ncublas, ss->cublas_width, ss->max_cublas_w));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA: %" PetscInt_FMT " supernodes through cuBLAS (widest %" PetscInt_FMT "), %" PetscInt_FMT " split over many blocks (%" PetscInt_FMT " levels, %" PetscInt_FMT " tasks), the rest one block each\n", ss->ncublas, ss->max_cublas_w, ss->nsplit_sn, ss->nsplit_levels, ss->tlev[2 * ss->nlevels]));
+  if (ss->nfused_runs) PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA: %" PetscInt_FMT " small levels fused into %" PetscInt_FMT " single-block launches\n", ss->nfused_levels, ss->nfused_runs));
+  {
+    PetscViewerFormat fmt;
+    PetscCall(PetscViewerGetFormat(viewer, &fmt));
+    PetscCall(SpTrsvSupernodalModelView(ss, (PetscBool)(fmt == PETSC_VIEWER_ASCII_INFO_DETAIL), viewer));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -74,13 +84,112 @@ static void SpTrsvSupernodalMaps(const SpTrsvSupernodeLines *l, SpTrsvSupernodal
 }
 
 /*
+  SpTrsvSupernodalChoose - the kind of every supernode (key[K] = 3 slev[K] + kind: 0 team block, 1 split, 2 cuBLAS).
+  Without the inverted diagonal, or with -mat_sptrsv_supernode_split never: cuBLAS for supernodes wider than a team
+  block may be, or at least cublas_width wide in a level with few such supernodes; team blocks otherwise. With the
+  inverted diagonal: cuBLAS only for supernodes too wide to invert; the others of a level are split when the level has
+  a supernode too wide for a team block, with split always, or (auto) when the cost model predicts the split level
+  faster than the team launch
+*/
+static PetscErrorCode SpTrsvSupernodalChoose(SpTrsvSupernodalSchedule *ss, const PetscInt *slev, PetscInt *key)
+{
+  const PetscInt ns = ss->ns, nl = ss->nlevels;
+  PetscInt      *lptr, *list, *wide;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc3(nl + 2, &lptr, ns + 1, &list, nl + 1, &wide));
+  for (PetscInt K = 0; K < ns; K++) lptr[slev[K] + 2]++;
+  for (PetscInt k = 0; k < nl; k++) lptr[k + 2] += lptr[k + 1];
+  for (PetscInt K = 0; K < ns; K++) list[lptr[slev[K] + 1]++] = K; /* level l: list[lptr[l] .. lptr[l + 1]) */
+  for (PetscInt K = 0; K < ns; K++)
+    if (ss->super[K + 1] - ss->super[K] >= ss->cublas_width) wide[slev[K]]++;
+  for (PetscInt lv = 0; lv < nl; lv++) {
+    PetscInt  k1 = lptr[lv];
+    PetscBool split = PETSC_FALSE, toowide = PETSC_FALSE;
+    for (PetscInt k = lptr[lv]; k < lptr[lv + 1]; k++) { /* cuBLAS ones to the end of the level's list */
+      const PetscInt K = list[k], w = ss->super[K + 1] - ss->super[K];
+      PetscBool      cub;
+      if (ss->invert && ss->split_mode != SPTRSV_SUPERNODE_SPLIT_NEVER) cub = (PetscBool)(w > SPTRSV_SUPERNODE_INVERT_MAX_WIDTH);
+      else cub = (PetscBool)(w > SPTRSV_SUPERNODE_TEAM_MAX_WIDTH || (w >= ss->cublas_width && wide[lv] <= SPTRSV_SUPERNODE_CUBLAS_PER_LEVEL));
+      key[K] = 3 * lv + (cub ? 2 : 0);
+      if (!cub) {
+        list[k]    = list[k1];
+        list[k1++] = K;
+        toowide    = (PetscBool)(toowide || w > SPTRSV_SUPERNODE_TEAM_MAX_WIDTH);
+      }
+    }
+    if (ss->invert && ss->split_mode != SPTRSV_SUPERNODE_SPLIT_NEVER && k1 > lptr[lv]) {
+      if (ss->split_mode == SPTRSV_SUPERNODE_SPLIT_ALWAYS || toowide) split = PETSC_TRUE;
+      else {
+        SpTrsvSupernodeLevelModel e;
+        SpTrsvSupernodeLevelEstimate(ss, list, lptr[lv], k1, PETSC_TRUE, &e);
+        split = (PetscBool)(e.us_split < e.us_team);
+      }
+    }
+    if (split) {
+      for (PetscInt k = lptr[lv]; k < k1; k++) key[list[k]] += 1;
+      ss->nsplit_levels++;
+    }
+  }
+  PetscCall(PetscFree3(lptr, list, wide));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvSupernodalTasks - the split tasks of every level (see SpTrsvSupernodalSchedule): rows per task from the level's
+  total width (SpTrsvSupernodeSplitRows); push's second launch in tiles of SPTRSV_SUPERNODE_SPLIT_PUSH_ROWS rows by
+  SPTRSV_SUPERNODE_SPLIT_COLS outside columns (one tile per row range when m = 0: it writes x_K)
+*/
+static PetscErrorCode SpTrsvSupernodalTasks(SpTrsvSupernodalSchedule *ss)
+{
+  const PetscInt nl = ss->nlevels, C = SPTRSV_SUPERNODE_SPLIT_COLS, RB = SPTRSV_SUPERNODE_SPLIT_PUSH_ROWS;
+  PetscInt64     nt = 0;
+  PetscInt       q  = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt lv = 0; lv < nl; lv++) {
+    const PetscInt k0 = ss->slevptr[lv] + ss->nteam[lv], k1 = k0 + ss->nsplit[lv], R = SpTrsvSupernodeSplitRows(ss, ss->sorder, k0, k1);
+    for (PetscInt k = k0; k < k1; k++) {
+      const PetscInt K = ss->sorder[k], w = ss->super[K + 1] - ss->super[K], m = ss->uptr[K + 1] - ss->uptr[K];
+      nt += 2 * ((w + R - 1) / R);
+      if (ss->push) nt += ((w + RB - 1) / RB) * PetscMax(1, (m + C - 1) / C) - (w + R - 1) / R;
+    }
+  }
+  PetscCheck(nt < PETSC_INT_MAX / SPTRSV_SUPERNODE_TASK, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_supernodal: %" PetscInt64_FMT " split tasks do not fit PetscInt indices", nt);
+  PetscCall(PetscMalloc2(2 * nl + 1, &ss->tlev, SPTRSV_SUPERNODE_TASK * nt + 1, &ss->task));
+  for (PetscInt lv = 0; lv < nl; lv++) {
+    const PetscInt k0 = ss->slevptr[lv] + ss->nteam[lv], k1 = k0 + ss->nsplit[lv], R = SpTrsvSupernodeSplitRows(ss, ss->sorder, k0, k1);
+    for (PetscInt phase = 0; phase < 2; phase++) {
+      ss->tlev[2 * lv + phase] = q;
+      for (PetscInt k = k0; k < k1; k++) {
+        const PetscInt K = ss->sorder[k], w = ss->super[K + 1] - ss->super[K], m = ss->uptr[K + 1] - ss->uptr[K];
+        if (phase == 1 && ss->push) {
+          for (PetscInt r0 = 0; r0 < w; r0 += RB)
+            for (PetscInt c0 = 0; c0 < PetscMax(m, 1); c0 += C, q++) {
+              PetscInt *t = ss->task + SPTRSV_SUPERNODE_TASK * q;
+              t[0] = K, t[1] = r0, t[2] = PetscMin(w, r0 + RB), t[3] = c0;
+            }
+        } else
+          for (PetscInt r0 = 0; r0 < w; r0 += R, q++) {
+            PetscInt *t = ss->task + SPTRSV_SUPERNODE_TASK * q;
+            t[0] = K, t[1] = r0, t[2] = PetscMin(w, r0 + R), t[3] = 0;
+          }
+      }
+    }
+  }
+  ss->tlev[2 * nl] = q;
+  PetscCheck(q == nt, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sptrsv_supernodal: %" PetscInt_FMT " split tasks made, %" PetscInt64_FMT " counted", q, nt);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   SpTrsvSupernodalBuild - levels of the supernodal DAG, the cuBLAS choice, the run order, plan->order, the storage
   offsets and value maps, the launch geometry and the figures
 */
 static PetscErrorCode SpTrsvSupernodalBuild(const SpTrsvOp *op, const SpTrsvSupernodeLines *l, const SpTrsvSolverOptions *opts, SpTrsvPlan p, SpTrsvSupernodalSchedule *ss)
 {
   const PetscInt ns = ss->ns;
-  PetscInt      *dptr, *didx, *slev, *key, *cnt, *wide, *pos, nkey;
+  PetscInt      *dptr, *didx, *slev, *key, *cnt, *pos, nkey;
   PetscBool     *cub;
 
   PetscFunctionBegin;
@@ -91,25 +200,23 @@ static PetscErrorCode SpTrsvSupernodalBuild(const SpTrsvOp *op, const SpTrsvSupe
   if (!ns) ss->nlevels = 0;
   PetscCall(PetscFree(dptr));
   PetscCall(PetscFree(didx));
-  /* cuBLAS: wider than a team block may be, or at least cublas_width wide in a level with few such supernodes */
-  PetscCall(PetscCalloc1(ss->nlevels + 1, &wide));
-  for (PetscInt K = 0; K < ns; K++)
-    if (ss->super[K + 1] - ss->super[K] >= ss->cublas_width) wide[slev[K]]++;
-  ss->ncublas = 0;
-  for (PetscInt K = 0; K < ns; K++) {
-    const PetscInt w = ss->super[K + 1] - ss->super[K];
-    cub[K]           = (PetscBool)(w > SPTRSV_SUPERNODE_TEAM_MAX_WIDTH || (w >= ss->cublas_width && wide[slev[K]] <= SPTRSV_SUPERNODE_CUBLAS_PER_LEVEL));
-    key[K]           = 2 * slev[K] + (cub[K] ? 1 : 0);
-    ss->ncublas += cub[K] ? 1 : 0;
-  }
-  PetscCall(PetscFree(wide));
-  /* run order: a stable counting sort by (level, cuBLAS) */
-  nkey = 2 * ss->nlevels;
+  /* the kind of each supernode: key = 3 level + 0 (team), 1 (split), 2 (cuBLAS) */
+  PetscCall(SpTrsvSupernodalChoose(ss, slev, key));
+  /* run order: a stable counting sort by (level, kind) */
+  nkey = 3 * ss->nlevels;
   PetscCall(PetscCalloc1(nkey + 1, &cnt));
   for (PetscInt K = 0; K < ns; K++) cnt[key[K] + 1]++;
   for (PetscInt k = 0; k < nkey; k++) cnt[k + 1] += cnt[k];
-  for (PetscInt l2 = 0; l2 <= ss->nlevels; l2++) ss->slevptr[l2] = cnt[2 * l2];
-  for (PetscInt l2 = 0; l2 < ss->nlevels; l2++) ss->nteam[l2] = cnt[2 * l2 + 1] - cnt[2 * l2];
+  for (PetscInt l2 = 0; l2 <= ss->nlevels; l2++) ss->slevptr[l2] = cnt[3 * l2];
+  for (PetscInt l2 = 0; l2 < ss->nlevels; l2++) {
+    ss->nteam[l2]  = cnt[3 * l2 + 1] - cnt[3 * l2];
+    ss->nsplit[l2] = cnt[3 * l2 + 2] - cnt[3 * l2 + 1];
+  }
+  for (PetscInt K = 0; K < ns; K++) {
+    cub[K] = (PetscBool)(key[K] % 3 == 2);
+    ss->ncublas += cub[K] ? 1 : 0;
+    ss->nsplit_sn += key[K] % 3 == 1 ? 1 : 0;
+  }
   for (PetscInt K = 0; K < ns; K++) ss->sorder[cnt[key[K]]++] = K;
   PetscCall(PetscFree(cnt));
   /* plan->order: the rows of the supernodes in run order */
@@ -158,6 +265,25 @@ static PetscErrorCode SpTrsvSupernodalBuild(const SpTrsvOp *op, const SpTrsvSupe
     else ss->block[lv] = (int)(32 * PetscMin((PetscInt)(SPTRSV_SUPERNODE_BLOCK_MAX / 32), PetscMax((PetscInt)1, wm)));
   }
   PetscCall(PetscFree3(slev, key, cub));
+  /* fused runs of small levels (the run's geometry: its largest) */
+  PetscCall(PetscMalloc1(ss->nlevels + 1, &ss->fuse));
+  for (PetscInt lv = 0; lv < ss->nlevels;) {
+    PetscInt l1 = lv;
+    while (l1 < ss->nlevels && SpTrsvSupernodeLevelFusable(ss, l1)) l1++;
+    if (l1 - lv >= 2) {
+      ss->fuse[lv] = l1 - lv;
+      for (PetscInt k = lv + 1; k < l1; k++) {
+        ss->fuse[k]   = 0;
+        ss->block[lv] = PetscMax(ss->block[lv], ss->block[k]);
+        ss->wmax[lv]  = PetscMax(ss->wmax[lv], ss->wmax[k]);
+      }
+      ss->nfused_runs++;
+      ss->nfused_levels += l1 - lv;
+      lv = l1;
+    } else ss->fuse[lv++] = 1;
+  }
+  PetscCall(SpTrsvSupernodalTasks(ss));
+  PetscCall(SpTrsvSupernodalModel(ss, NULL, &ss->model_us));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -174,6 +300,7 @@ PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format,
   PetscCheck(opts->supernode_relax >= 0 && opts->supernode_relax < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_relax must be in [0, 1), got %g", (double)opts->supernode_relax);
   PetscCheck(opts->supernode_cublas_width >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_cublas_width must be >= 1, got %" PetscInt_FMT, opts->supernode_cublas_width);
   PetscCheck(opts->supernode_mode >= SPTRSV_SUPERNODE_MODE_AUTO && opts->supernode_mode <= SPTRSV_SUPERNODE_MODE_PULL, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_mode: unknown mode %" PetscInt_FMT, opts->supernode_mode);
+  PetscCheck(opts->supernode_split >= SPTRSV_SUPERNODE_SPLIT_AUTO && opts->supernode_split <= SPTRSV_SUPERNODE_SPLIT_ALWAYS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_split: unknown value %" PetscInt_FMT, opts->supernode_split);
   PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvPlanCreateLevelSets(op, &p)); /* the row-level figures of -ksp_view; the order is replaced */
   PetscCall(PetscFree(p->levptr));              /* the order is by supernode level, not by row level */
@@ -183,7 +310,8 @@ PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format,
   p->view          = SpTrsvSupernodalScheduleView;
   ss->lower        = op->lower;
   ss->push         = opts->supernode_mode == SPTRSV_SUPERNODE_MODE_PUSH || (opts->supernode_mode == SPTRSV_SUPERNODE_MODE_AUTO && op->lower);
-  ss->invert       = opts->invert_diag;
+  ss->invert       = opts->invert_diag < 0 ? (PetscBool)(op->nsuper > 0 && op->super_spd) : (PetscBool)(opts->invert_diag > 0); /* auto: Cholesky factors of a direct solver */
+  ss->split_mode   = opts->supernode_split;
   ss->cublas_width = opts->supernode_cublas_width;
   ss->from_hint    = (PetscBool)(op->nsuper > 0);
   PetscCall(SpTrsvSupernodeLinesCreate(op, ss->push, &l));
@@ -191,6 +319,7 @@ PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format,
   PetscCall(SpTrsvSupernodeMerge(&l, opts->supernode_merge, opts->supernode_relax, &ns, super, &ss->fig));
   ss->ns = ns;
   PetscCall(PetscMalloc4(ns + 1, &ss->super, ns + 1, &ss->sorder, op->n + 2, &ss->slevptr, op->n + 1, &ss->nteam));
+  PetscCall(PetscMalloc1(op->n + 1, &ss->nsplit));
   PetscCall(PetscArraycpy(ss->super, super, ns + 1));
   PetscCall(PetscFree(super));
   PetscCall(SpTrsvSupernodalBuild(op, &l, opts, p, ss));
@@ -270,6 +399,76 @@ PetscErrorCode SpTrsvSupernodalScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan
     for (PetscInt i = 0; i < w; i++) PetscCheck(ss->dmap[ss->dptr[K] + i + (PetscInt64)i * w] == SPTRSV_SUPERNODE_DIAG, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: supernode %" PetscInt_FMT ": diagonal entry %" PetscInt_FMT " not marked", K, i);
   }
   PetscCall(PetscFree3(sn, lev, seen));
+  PetscCall(SpTrsvSupernodalSplitCheck(ss));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvSupernodalSplitCheck - the split tasks: every task of level l's launches names a split supernode of level l and
+  a row range inside it (push's second launch: a column chunk inside U_K too); every row (push's second launch: every
+  row and column chunk) of every split supernode is in exactly one task of each launch
+*/
+PetscErrorCode SpTrsvSupernodalSplitCheck(const SpTrsvSupernodalSchedule *ss)
+{
+  const PetscInt ns = ss->ns, C = SPTRSV_SUPERNODE_SPLIT_COLS;
+  PetscInt      *lvs;
+  PetscInt64    *boff, nb = 0;
+  char          *mark;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(ns + 1, &lvs, ns + 1, &boff));
+  for (PetscInt K = 0; K < ns; K++) lvs[K] = -1;
+  PetscCheck(ss->tlev[0] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: split tasks start at %" PetscInt_FMT, ss->tlev[0]);
+  for (PetscInt l = 0; l < ss->nlevels; l++) {
+    PetscCheck(ss->nsplit[l] >= 0 && ss->nteam[l] + ss->nsplit[l] <= ss->slevptr[l + 1] - ss->slevptr[l], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: level %" PetscInt_FMT ": %" PetscInt_FMT " team and %" PetscInt_FMT " split supernodes of %" PetscInt_FMT, l, ss->nteam[l], ss->nsplit[l], ss->slevptr[l + 1] - ss->slevptr[l]);
+    PetscCheck(ss->tlev[2 * l + 1] >= ss->tlev[2 * l] && ss->tlev[2 * l + 2] >= ss->tlev[2 * l + 1] && (ss->nsplit[l] > 0) == (ss->tlev[2 * l + 2] > ss->tlev[2 * l]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: level %" PetscInt_FMT ": split task ranges malformed", l);
+    for (PetscInt k = ss->slevptr[l] + ss->nteam[l]; k < ss->slevptr[l] + ss->nteam[l] + ss->nsplit[l]; k++) {
+      const PetscInt K = ss->sorder[k], w = ss->super[K + 1] - ss->super[K], m = ss->uptr[K + 1] - ss->uptr[K];
+      PetscCheck(ss->invert && w <= SPTRSV_SUPERNODE_INVERT_MAX_WIDTH, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: split supernode %" PetscInt_FMT " (width %" PetscInt_FMT ") is not inverted", K, w);
+      lvs[K]  = l;
+      boff[K] = nb;
+      nb += (PetscInt64)w * (ss->push ? PetscMax(1, (m + C - 1) / C) : 1);
+    }
+  }
+  for (PetscInt l = 0, run = 0, rem = 0; l < ss->nlevels; l++) { /* fused runs: team supernodes only, the run's geometry */
+    PetscCheck(rem > 0 ? ss->fuse[l] == 0 : (ss->fuse[l] >= 1 && l + ss->fuse[l] <= ss->nlevels), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: level %" PetscInt_FMT ": fused run of %" PetscInt_FMT " levels where %" PetscInt_FMT " more of a run were due", l, ss->fuse[l], rem);
+    if (ss->fuse[l] > 1) {
+      run = l;
+      rem = ss->fuse[l];
+    }
+    if (rem > 0) {
+      PetscCheck(ss->slevptr[l + 1] - ss->slevptr[l] == ss->nteam[l] && ss->wmax[l] <= ss->wmax[run] && ss->block[l] <= ss->block[run], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: level %" PetscInt_FMT " in a fused run is not all team supernodes within the run's geometry", l);
+      rem--;
+    }
+  }
+  PetscCall(PetscMalloc1(nb + 1, &mark));
+  for (PetscInt phase = 0; phase < 2; phase++) {
+    const PetscBool tiles = (PetscBool)(phase == 1 && ss->push);
+    PetscCall(PetscArrayzero(mark, nb + 1));
+    for (PetscInt l = 0; l < ss->nlevels; l++)
+      for (PetscInt q = ss->tlev[2 * l + phase]; q < ss->tlev[2 * l + phase + 1]; q++) {
+        const PetscInt *t = ss->task + SPTRSV_SUPERNODE_TASK * q, K = t[0];
+        PetscInt        w, m, nc;
+        PetscCheck(K >= 0 && K < ns && lvs[K] == l, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: split task %" PetscInt_FMT " of level %" PetscInt_FMT " names supernode %" PetscInt_FMT ", not a split supernode of that level", q, l, K);
+        w  = ss->super[K + 1] - ss->super[K];
+        m  = ss->uptr[K + 1] - ss->uptr[K];
+        nc = ss->push ? PetscMax(1, (m + C - 1) / C) : 1; /* the stride of K's marks */
+        PetscCheck(t[1] >= 0 && t[1] < t[2] && t[2] <= w && t[3] >= 0 && t[3] % C == 0 && t[3] / C < (tiles ? nc : 1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: split task %" PetscInt_FMT ": rows [%" PetscInt_FMT ", %" PetscInt_FMT "), column %" PetscInt_FMT " outside supernode %" PetscInt_FMT, q, t[1], t[2], t[3], K);
+        for (PetscInt i = t[1]; i < t[2]; i++) {
+          char *mk = mark + boff[K] + (PetscInt64)i * nc + t[3] / C;
+          PetscCheck(!*mk, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: row %" PetscInt_FMT " of split supernode %" PetscInt_FMT " is in two tasks of one launch", i, K);
+          *mk = 1;
+        }
+      }
+    for (PetscInt K = 0; K < ns; K++) {
+      const PetscInt w = ss->super[K + 1] - ss->super[K], m = ss->uptr[K + 1] - ss->uptr[K], nc = ss->push ? PetscMax(1, (m + C - 1) / C) : 1;
+      if (lvs[K] < 0) continue;
+      for (PetscInt i = 0; i < w; i++)
+        for (PetscInt c = 0; c < (tiles ? nc : 1); c++) PetscCheck(mark[boff[K] + (PetscInt64)i * nc + c], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: row %" PetscInt_FMT " (column chunk %" PetscInt_FMT ") of split supernode %" PetscInt_FMT " is in no task of launch %" PetscInt_FMT, i, c, K, phase);
+    }
+  }
+  PetscCall(PetscFree(mark));
+  PetscCall(PetscFree2(lvs, boff));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -279,7 +478,8 @@ PetscErrorCode SpTrsvSupernodalScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan
    block's; upper: the block's, then the outside ones, all right of it), as PETSc's own solve sums it, explicit zeros
    adding nothing, then multiplied by its inverted diagonal: PETSc's residual histories to rounding. Push: x = b, then per
    supernode a column sweep of its diagonal block and the update of the rows of U_K. With the inverted diagonal (team
-   supernodes only: cuBLAS supernodes always solve) r_K = b_K - O x[U_K] (pull) then x_K = X r_K. */
+   and split supernodes: cuBLAS supernodes always solve) r_K = b_K - O x[U_K] (pull) then x_K = X r_K; how the GPU cuts
+   a split supernode into tasks changes only the order of its additions. */
 typedef struct {
   PetscScalar *D, *X, *O; /* dptr[ns], dptr[ns] (inverted), optr[ns] */
   PetscScalar *r;         /* max_w */
@@ -318,7 +518,7 @@ static PetscErrorCode SpTrsvHostSupernodalSetup(SpTrsvSolver s)
   s->bdata = h;
   PetscCall(PetscMalloc5(ss->dptr[ss->ns] + 1, &h->D, ss->invert ? ss->dptr[ss->ns] + 1 : 1, &h->X, ss->optr[ss->ns] + 1, &h->O, ss->max_w + 1, &h->r, ss->ns + 1, &h->inv));
   for (PetscInt l = 0; l < ss->nlevels; l++)
-    for (PetscInt k = ss->slevptr[l]; k < ss->slevptr[l + 1]; k++) h->inv[ss->sorder[k]] = (PetscBool)(ss->invert && k < ss->slevptr[l] + ss->nteam[l]);
+    for (PetscInt k = ss->slevptr[l]; k < ss->slevptr[l + 1]; k++) h->inv[ss->sorder[k]] = (PetscBool)(ss->invert && k < ss->slevptr[l] + ss->nteam[l] + ss->nsplit[l]);
   if (!s->tri->values_unset) PetscCall(SpTrsvHostSupernodalNumeric(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -421,14 +621,21 @@ const SpTrsvExecutor SpTrsvExecHost_supernodal = {SpTrsvHostSupernodalSetup, SpT
 /* the supernodal path's options, read with the factor's prefix */
 PetscErrorCode SpTrsvOptions_supernodal(SpTrsvOptionItems PetscOptionsObject, SpTrsvSolverOptions *opts)
 {
-  PetscEnum   mode = (PetscEnum)opts->supernode_mode;
+  PetscEnum   mode = (PetscEnum)opts->supernode_mode, split;
   const char *pre  = PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "";
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches (one per supernodal level, cuBLAS calls) as a CUDA graph", "MatSolverType sptrsv_supernodal", opts->use_graph, &opts->use_graph, NULL));
   PetscCall(PetscOptionsEnum("-mat_sptrsv_supernode_mode", "Push (columns: solve a supernode, then update the rows it reaches; atomics on the GPU) or pull (rows: gather the solved x first); auto: push for a lower op(T), pull for an upper one", "MatSolverType sptrsv_supernodal", SpTrsvSupernodeModes, mode, &mode, NULL));
   opts->supernode_mode = (PetscInt)mode;
-  PetscCall(PetscOptionsBool("-mat_sptrsv_invert_diag", "Invert the diagonal blocks at the numeric phase and apply them by GEMV instead of a TRSV (team supernodes)", "MatSolverType sptrsv_supernodal", opts->invert_diag, &opts->invert_diag, NULL));
+  {
+    PetscBool inv = (PetscBool)(opts->invert_diag > 0), set;
+    PetscCall(PetscOptionsBool("-mat_sptrsv_invert_diag", "Invert the diagonal blocks at the numeric phase and apply them by GEMV instead of a TRSV (default: on for CHOLMOD Cholesky factors, off for LU and ILU/ICC)", "MatSolverType sptrsv_supernodal", inv, &inv, &set));
+    if (set) opts->invert_diag = inv ? 1 : 0;
+  }
+  split = (PetscEnum)opts->supernode_split;
+  PetscCall(PetscOptionsEnum("-mat_sptrsv_supernode_split", "With inverted diagonal blocks: cut a level's supernodes into row tasks over many blocks (two launches per level); auto: where the cost model predicts it faster", "MatSolverType sptrsv_supernodal", SpTrsvSupernodeSplits, split, &split, NULL));
+  opts->supernode_split = (PetscInt)split;
   PetscCall(PetscOptionsBool("-mat_sptrsv_merge", "Merge neighbouring supernodes with the same block structure (explicit zeros stored)", "MatSolverType sptrsv_supernodal", opts->supernode_merge, &opts->supernode_merge, NULL));
   PetscCall(PetscOptionsReal("-mat_sptrsv_supernode_relax", "Merge neighbouring supernodes while the explicit zeros stay within this fraction of the stored entries (0: exact supernodes only)", "MatSolverType sptrsv_supernodal", opts->supernode_relax, &opts->supernode_relax, NULL));
   PetscCheck(opts->supernode_relax >= 0 && opts->supernode_relax < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_relax must be in [0, 1), got %g", pre, (double)opts->supernode_relax);

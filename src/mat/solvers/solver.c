@@ -27,10 +27,11 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   opts->locality_stage     = 2;      /* locality: pointers and entries in shared memory where they fit */
   opts->locality_pack      = PETSC_TRUE;
   opts->supernode_mode  = 0;          /* supernodal: auto (push for a lower op(T), pull for an upper one) */
-  opts->invert_diag     = PETSC_FALSE;
+  opts->invert_diag     = -1;           /* supernodal: auto, on for CHOLMOD's Cholesky factors */
   opts->supernode_merge = PETSC_FALSE;
   opts->supernode_relax = 0;
   opts->supernode_cublas_width = 256; /* SPTRSV_SUPERNODE_CUBLAS_WIDTH */
+  opts->supernode_split        = 0;   /* SPTRSV_SUPERNODE_SPLIT_AUTO */
   opts->pinv_parts      = 0;          /* pinv: whole levels (SPTRSV_PINV_PARTS_LEVELS) */
   opts->pinv_fill       = 1.0;        /* pinv: no fill */
   opts->pinv_tol        = 1000 * PETSC_MACHINE_EPSILON;
@@ -43,7 +44,7 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   -mat_sptrsv_storage, -mat_sptrsv_dispatch, -mat_sptrsv_max_lanes, -mat_sptrsv_spin_ns, -mat_sptrsv_blocks_per_sm,
   -mat_sptrsv_relabel, -mat_sptrsv_analysis, -mat_sptrsv_subgraph_rows, -mat_sptrsv_locality_partition,
   -mat_sptrsv_locality_sms, -mat_sptrsv_locality_stage, -mat_sptrsv_locality_pack, the supernodal path's -mat_sptrsv_supernode_mode, -mat_sptrsv_invert_diag,
-  -mat_sptrsv_merge, -mat_sptrsv_supernode_relax, -mat_sptrsv_supernode_cublas_width, and -mat_sptrsv_pinv_parts,
+  -mat_sptrsv_merge, -mat_sptrsv_supernode_relax, -mat_sptrsv_supernode_cublas_width, -mat_sptrsv_supernode_split, and -mat_sptrsv_pinv_parts,
   -mat_sptrsv_pinv_fill and -mat_sptrsv_pinv_tol
 */
 PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
@@ -95,10 +96,24 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
     PetscCall(PetscStrcasecmp(str, "pull", &pull));
     opts->supernode_mode = push ? 1 : (pull ? 2 : 0);
   }
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_invert_diag", &opts->invert_diag, NULL));
+  {
+    PetscBool inv;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_invert_diag", &inv, &flg));
+    if (flg) opts->invert_diag = inv ? 1 : 0;
+  }
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_merge", &opts->supernode_merge, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_supernode_relax", &opts->supernode_relax, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_supernode_cublas_width", &opts->supernode_cublas_width, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_supernode_split", str, sizeof(str), &flg));
+  if (flg) {
+    static const char *names[] = {"auto", "never", "always"};
+    PetscBool          match   = PETSC_FALSE;
+    for (PetscInt k = 0; k < 3 && !match; k++) {
+      PetscCall(PetscStrcasecmp(str, names[k], &match));
+      if (match) opts->supernode_split = k;
+    }
+    PetscCheck(match, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_split must be auto, never or always, got %s", str);
+  }
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_pinv_parts", str, sizeof(str), &flg));
   if (flg) {
     PetscBool greedy;
