@@ -5,20 +5,23 @@ Per candidate path p (its default variant) and per triangle T:
     solve_ms(p, T) = s0 + s1 * levels + s2 * nnz/1e6 + s3 * n/1e6 + s4 * levels * min(1, n/levels/1024) + s5 * levels * nnz/n
     setup_ms(p, T) = u0 + u1 * levels + u2 * nnz/1e6 + u3 * n/1e6
 with nonnegative constants, fitted by least squares in relative error (every equation divided by the measured time).
-A bench CSV gives two equations per matrix and path: kind L (the lower triangle: x(L) . c = t_L) and kind LU (L then U:
-(x(L) + x(U)) . c = t_LU), so nothing is subtracted. The features (n, strict nonzeros, levels, widest level, longest
-row) come from the CSV's own columns when a run recorded them (bench writes nnz_L, nnz_U, maxlev_*, maxrow_*), else from
---features (examples/benchmarks/auto-features.sh: bench's host analysis of the same matrices).
+Each matrix gives two equations per path: kind L (the lower triangle: x(L) . c = t_L) and kind LU (L then U:
+(x(L) + x(U)) . c = t_LU), so nothing is subtracted. A matrix timed in several runs (CSVs) is put on one clock first
+(combine): each run's times scaled by that run's cuSPARSE SpSV time of the same matrix and kind, a path's times averaged
+over the runs (geometric mean), so each matrix counts once per path whatever the number of runs that timed it. The
+features (n, strict nonzeros, levels, widest level, longest row) come from the CSV's own columns when a run recorded them
+(bench writes nnz_L, nnz_U, maxlev_*, maxrow_*), else from --features (examples/benchmarks/auto-features.sh: bench's host analysis of the same matrices).
 
 Leave-one-out validation: every matrix is chosen by a model fitted without any row of that matrix (in any CSV). The
 choice is made per triangle (L and U separately), as the factor does; the matrix's time is the measured LU time when both
-triangles get the same path, else t_pL(L) + t_pU(LU) - t_pU(L) (marked "mixed"). Best: the fastest candidate measured in
-the reference CSV (--ref, the run that timed every path). Also: the fallback rule (no model) and its own score.
+triangles get the same path, else t_pL(L) + t_pU(LU) - t_pU(L) (marked "mixed"). The matrices validated are those of the
+reference CSVs (--ref); the candidates and the best (the fastest of them) come from every CSV given (combined times).
+Also: the fallback rule (no model) and its own score.
 
 Usage:
   python3 examples/benchmarks/fit-auto-model.py --gpu h100 --features docs/perf-data/auto-features.csv \\
-      --ref docs/perf-data/paths-run1-bench.csv docs/perf-data/syncfree-run7-bench.csv docs/perf-data/locality-run1-bench.csv \\
-      [--write src/mat/paths/auto_models/h100.h]
+      --ref A.csv --ref B.csv ... A.csv B.csv ... [--write src/mat/paths/auto_models/h100.h]
+  (the H100 model's command, with every CSV, is on its first lines)
 The output is Markdown (docs/PERFORMANCE.md, "Automatic path choice", is that output).
 """
 import argparse
@@ -419,7 +422,7 @@ def main():
     model = fit(times, feats)
     print(f"# Automatic path choice: leave-one-out validation ({a.gpu})\n")
     print(f"Command: `{command}`\n")
-    multi = sorted({lab for (src, lab) in runs if sum(1 for (_, l) in runs if l == lab) > 1}, )
+    multi = {lab for (src, lab) in runs if sum(1 for (_, l) in runs if l == lab) > 1}
     wide = max(((k, v) for k, v in spread.items() if k[1] != "cusparse" and k[2] == "LU"), key=lambda kv: kv[1][1] / kv[1][0], default=None)
     print(f"Runs combined (`combine`: each run's times scaled by its cuSPARSE SpSV time of the same matrix, geometric mean over the runs): {len(multi)} of {len(times)} matrices timed in more than one run" + (f"; the widest spread of a path's speed-up over cuSPARSE between runs (L then U): {wide[0][0]} {wide[0][1]} {wide[1][0]:.2f}x to {wide[1][1]:.2f}x" if wide else "") + "\n")
     print("Constants fitted on every matrix (ms; solve terms " + ", ".join(SOLVE_TERMS) + "; setup terms " + ", ".join(SETUP_TERMS) + "):\n")
