@@ -249,6 +249,13 @@ compare_case() {
   grep -q "package used to perform factorization: $solver" "$b" || fail "-ksp_view does not show $solver as the factorization package" || return 1
   ! grep -q "There are options you set that were not used" "$b" || fail "$solver run left options unused" || return 1
   say "native: $(last_its "$a") iterations; $solver: $(last_its "$b") iterations"
+  if grep -Eq "automatic choice: pinv fill[0-9.]+ " "$b"; then
+    # the cost model chose pinv with fill (a variant, e.g. fill4): M holds products of T's entries, the same mathematics
+    # in another rounding; checked as tests/suites/pinv.sh checks fill (its_compare: same reasons, iterations +-1)
+    say "the automatic choice took pinv with fill: iterations compared (its_compare), not the histories to 1e-10"
+    its_compare "$a" "$b"
+    return
+  fi
   local tol=1e-10
   if [ -n "${YARDSTICK:-}" ]; then
     # ill-conditioned problem: PETSc's own kernels with and without inodes (-mat_no_inode: other
@@ -595,8 +602,8 @@ run_test view/supernodal-csc-error ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi 
 run_test view/supernodal-bad-relax ours_fails ex2 "$SN -mat_sptrsv_supernode_relax 1.5" "-mat_sptrsv_supernode_relax must be in \[0, 1\), got 1.5"
 AUTO="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv -mat_sptrsv_backend host"
 run_test view/auto-ksp-view-host ours_grep ex2 "$AUTO -ksp_view" "package used to perform factorization: sptrsv$" "path sptrsv \(automatic: L sptrsv_level, U sptrsv_level\), format csr" "automatic choice: level \(host rule: level on the host backend" "features: rows 900, nnz 1740, levels \(critical path\) 59, rows per level mean 15.3 max 30, row length mean 1.93 max 2 \(spread 1.0\)" "rule order: level, syncfree, element, locality" "schedule level: 59 levels"
-run_test view/auto-ksp-view-h100 ours_grep ex2 "$AUTO $AUTO_H100 -mat_sptrsv_expected_solves 50 -ksp_view" "automatic choice: level \(smallest predicted setup \+ 50 solves \(model h100\)\)" "predicted: level [0-9.]+ ms \(setup [0-9.]+ \+ 50 x solve [0-9.]+\), [a-z]+ [0-9.]+ ms" "features: .* expected solves 50"
-run_test view/auto-ksp-view-h100-solve ours_grep ex2 "$AUTO $AUTO_H100 -ksp_view" "automatic choice: [a-z]+ \(smallest predicted solve time \(model h100\)\)" "predicted: [a-z]+ [0-9.e-]+ ms \(setup [0-9.e-]+\), [a-z]+ [0-9.e-]+ ms \(setup [0-9.e-]+\), [a-z]+ [0-9.e-]+ ms \(setup [0-9.e-]+\), [a-z]+ [0-9.e-]+ ms"
+run_test view/auto-ksp-view-h100 ours_grep ex2 "$AUTO $AUTO_H100 -mat_sptrsv_expected_solves 50 -ksp_view" "automatic choice: pinv fill4 \(smallest predicted setup \+ 50 solves \(model h100\)\)" "predicted: pinv fill4 [0-9.]+ ms \(setup [0-9.]+ \+ 50 x solve [0-9.]+\), level [0-9.]+ ms \(setup [0-9.]+ \+ 50 x solve [0-9.]+\), [a-z]+ [0-9.]+ ms" "features: .* expected solves 50"
+run_test view/auto-ksp-view-h100-solve ours_grep ex2 "$AUTO $AUTO_H100 -ksp_view" "automatic choice: [a-z]+( fill[0-9.]+)? \(smallest predicted solve time \(model h100\)\)" "predicted: [a-z]+( fill[0-9.]+)? [0-9.e-]+ ms \(setup [0-9.e-]+\), [a-z]+( fill[0-9.]+)? [0-9.e-]+ ms \(setup [0-9.e-]+\), [a-z]+( fill[0-9.]+)? [0-9.e-]+ ms \(setup [0-9.e-]+\), [a-z]+( fill[0-9.]+)? [0-9.e-]+ ms"
 run_test view/auto-fallback-refused ours_grep ex2 "$AUTO -mat_sptrsv_auto_model none -mat_sptrsv_auto_candidates syncfree,level -mat_sptrsv_max_lanes 3 -ksp_view" "automatic choice: level \(fallback rule: sync-free; below 4 rows per level locality up to 29056 rows, level above\)" "rule order: syncfree \[refused\], level" "syncfree refused the triangle: -mat_sptrsv_max_lanes must be 1, 2, 4, 8, 16 or 32, got 3"
 run_test view/auto-help ours_grep ex2 "$AUTO -help" "-mat_sptrsv_expected_solves <(now )?0" "-mat_sptrsv_auto_candidates" "-mat_sptrsv_auto_model <(now )?auto" "-mat_sptrsv_subgraph_rows" "-mat_sptrsv_levels"
 run_test view/auto-bad-candidate ours_fails ex2 "$AUTO -mat_sptrsv_auto_candidates level,bogus" "-mat_sptrsv_auto_candidates: bogus is not a path \(paths: level,element,syncfree,locality(,[a-z]+)*\)"

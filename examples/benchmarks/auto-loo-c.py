@@ -6,8 +6,9 @@ written in the model file format by its write_header), and the real chooser runs
 factor as the device run did, with -bench_matsolve_type sptrsv -mat_sptrsv_auto_model <that file> [-mat_sptrsv_expected_solves
 N], so the features are the plugin's own analysis; its -ksp_view lines ("automatic choice: PATH [VARIANT]" for L then U,
 "features: rows .., nnz .., levels ..") are read back. The choice is scored on the CSVs' timings as fit-auto-model.py scores
-its own (measured LU time of the choice, or the mixed composition; best = fastest candidate measured; within 10% of the
-best; slower than cuSPARSE SpSV). Features of the C analysis that differ from the CSV's are listed. No GPU needed.
+its own (the runs of a matrix combined by its combine(): each run scaled by its cuSPARSE SpSV time of the matrix; measured
+LU time of the choice, or the mixed composition; best = fastest candidate measured in any run; within 10% of the best;
+slower than cuSPARSE SpSV). Features of the C analysis that differ from the CSV's are listed. No GPU needed.
 
 Usage (the same CSVs as the fit):
   python3 examples/benchmarks/auto-loo-c.py --features docs/perf-data/auto-features.csv --ref A.csv --ref B.csv A.csv B.csv ...
@@ -78,17 +79,19 @@ def main():
     ap.add_argument("--gpu", default="h100")
     a = ap.parse_args()
     matdir = os.environ.get("SPTRSV_MATDIR", os.path.join(ROOT, "tests", "data", "matrices"))
-    times, _ = fa.read_times(a.csv)
+    runs, _ = fa.read_times(a.csv)
+    times, _ = fa.combine(runs)  # every run of a matrix on one clock, as the fit and its validation use them
     feats = fa.read_features(a.features + a.csv)
-    ref = a.ref or [a.csv[0]]
+    ref = fa.ref_labels(runs, a.ref or [a.csv[0]])
     print(f"# Automatic path choice: leave-one-out with the C chooser ({a.gpu})\n")
     print("Command: `python3 examples/benchmarks/auto-loo-c.py " + " ".join(sys.argv[1:]) + "`\n")
     tmp = tempfile.mkdtemp(prefix="auto-loo-c-")
     diffs, skipped = [], []
     for solves in [int(s) for s in a.solves.split(",")]:
         rows = []
-        for (src, lab), d in times.items():
-            if src not in ref or lab not in feats or any(r["label"] == lab for r in rows) or (a.only and not re.search(a.only, lab)):
+        for lab in ref:
+            d = times[lab]
+            if lab not in feats or (a.only and not re.search(a.only, lab)):
                 continue
             cands = [p for p in fa.PATHS if (p, "LU") in d and (p, "L") in d and (not solves or d[(p, "LU")][1] is not None)]
             args = bench_args(lab, matdir)

@@ -5,20 +5,23 @@ Per candidate path p (its default variant) and per triangle T:
     solve_ms(p, T) = s0 + s1 * levels + s2 * nnz/1e6 + s3 * n/1e6 + s4 * levels * min(1, n/levels/1024) + s5 * levels * nnz/n
     setup_ms(p, T) = u0 + u1 * levels + u2 * nnz/1e6 + u3 * n/1e6
 with nonnegative constants, fitted by least squares in relative error (every equation divided by the measured time).
-A bench CSV gives two equations per matrix and path: kind L (the lower triangle: x(L) . c = t_L) and kind LU (L then U:
-(x(L) + x(U)) . c = t_LU), so nothing is subtracted. The features (n, strict nonzeros, levels, widest level, longest
-row) come from the CSV's own columns when a run recorded them (bench writes nnz_L, nnz_U, maxlev_*, maxrow_*), else from
---features (examples/benchmarks/auto-features.sh: bench's host analysis of the same matrices).
+Each matrix gives two equations per path: kind L (the lower triangle: x(L) . c = t_L) and kind LU (L then U:
+(x(L) + x(U)) . c = t_LU), so nothing is subtracted. A matrix timed in several runs (CSVs) is put on one clock first
+(combine): each run's times scaled by that run's cuSPARSE SpSV time of the same matrix and kind, a path's times averaged
+over the runs (geometric mean), so each matrix counts once per path whatever the number of runs that timed it. The
+features (n, strict nonzeros, levels, widest level, longest row) come from the CSV's own columns when a run recorded them
+(bench writes nnz_L, nnz_U, maxlev_*, maxrow_*), else from --features (examples/benchmarks/auto-features.sh: bench's host analysis of the same matrices).
 
 Leave-one-out validation: every matrix is chosen by a model fitted without any row of that matrix (in any CSV). The
 choice is made per triangle (L and U separately), as the factor does; the matrix's time is the measured LU time when both
-triangles get the same path, else t_pL(L) + t_pU(LU) - t_pU(L) (marked "mixed"). Best: the fastest candidate measured in
-the reference CSV (--ref, the run that timed every path). Also: the fallback rule (no model) and its own score.
+triangles get the same path, else t_pL(L) + t_pU(LU) - t_pU(L) (marked "mixed"). The matrices validated are those of the
+reference CSVs (--ref); the candidates and the best (the fastest of them) come from every CSV given (combined times).
+Also: the fallback rule (no model) and its own score.
 
 Usage:
   python3 examples/benchmarks/fit-auto-model.py --gpu h100 --features docs/perf-data/auto-features.csv \\
-      --ref docs/perf-data/paths-run1-bench.csv docs/perf-data/syncfree-run7-bench.csv docs/perf-data/locality-run1-bench.csv \\
-      [--write src/mat/paths/auto_models/h100.h]
+      --ref A.csv --ref B.csv ... A.csv B.csv ... [--write src/mat/paths/auto_models/h100.h]
+  (the H100 model's command, with every CSV, is on its first lines)
 The output is Markdown (docs/PERFORMANCE.md, "Automatic path choice", is that output).
 """
 import argparse
@@ -33,11 +36,17 @@ import sys
 PATHS = ["level", "element", "syncfree", "locality", "supernodal", "pinv", "pinv:fill4"]
 VARIANT = {"level": "level-csr-graph", "element": "element-csr-graph", "syncfree": "syncfree-asap-csr", "locality": "locality-csr-graph",
            "supernodal": "supernodal-auto", "pinv": "pinv-fill1", "pinv:fill4": "pinv-fill4"}
-# terms each entry may use (indices into SOLVE_TERMS, SETUP_TERMS): supernodal and pinv were timed on 4 matrices only
-# (supernodal-pinv-run1: three exact ND LU factors and one ILU(0)), too few for six solve constants; their solve time is
-# fitted on (const, levels, nnz) and their setup on (const, nnz) until more data exists (run-supernodal-pinv-device.sh)
+# terms each entry may use (indices into SOLVE_TERMS, SETUP_TERMS; an entry not listed: all). supernodal and pinv were
+# timed on 27 matrices (supernodal-pinv-run1, -run2); the sets were chosen by the leave-one-out score of this script
+# (PERFORMANCE.md, "refit with supernodal-pinv run 2"): supernodal and pinv (fill 1) take every term (the same score as
+# (const, levels, nnz) / (const, nnz)); pinv fill 4 keeps (const, levels, nnz) for the solve (with every term
+# lap3d7_64_ilu0 gets pinv fill 1, 2.5x the best) and (const, nnz) for the setup (with every term setup + 100 solves
+# picks fill 4 on lap2d5_256x16384, 2.5x the best)
+TERMS = {"pinv:fill4": ([0, 1, 2], [0, 2])}
+# entries that predict only near the triangles they were fitted on (rows and levels within RANGE_MARGIN of their data,
+# SPTRSV_AUTO_RANGE); the others were fitted on every matrix and are unbounded
+RANGED = ["supernodal", "pinv", "pinv:fill4"]
 RANGE_MARGIN = 2.0
-TERMS = {"supernodal": ([0, 1, 2], [0, 2]), "pinv": ([0, 1, 2], [0, 2]), "pinv:fill4": ([0, 1, 2], [0, 2])}
 CUSPARSE = "cusparse-spsv"
 SOLVE_TERMS = ["const", "levels", "nnz_M", "n_M", "levels_x_fill", "levels_x_rowlen"]
 SETUP_TERMS = ["const", "levels", "nnz_M", "n_M"]
@@ -123,7 +132,7 @@ def read_features(paths):
 
 
 def read_times(paths):
-    """(csv, label) -> {(path or 'cusparse', kind): (median_ms, setup_ms)}, and the labels in order"""
+    """(csv, label) -> {(path or 'cusparse', kind): (median_ms, setup_ms)}: each run's own rows, and the labels in order"""
     times, order = {}, []
     for p in paths:
         for r in csv.DictReader(open(p)):
@@ -142,15 +151,63 @@ def read_times(paths):
     return times, order
 
 
+def gmean(v):
+    return math.exp(sum(math.log(x) for x in v) / len(v))
+
+
+def combine(runs):
+    """label -> {(path or 'cusparse', kind): (ms, setup_ms)}: the runs of a matrix on one clock. Each run's solve times of
+    the matrix are scaled by C / c_run, c_run that run's cuSPARSE SpSV time of the same matrix and kind, C the geometric
+    mean of c_run over the runs that timed the matrix: a run's speed-ups over cuSPARSE are kept, the runs' clocks (absolute
+    times differ by a few % between sessions) no longer decide between paths timed in different runs. A path timed in
+    several runs gets the geometric mean of its scaled times; setups (host analysis and upload, not the GPU's solve clock)
+    the geometric mean of the measured ones. A run without cuSPARSE rows for the matrix is taken unscaled.
+    Also returns the spreads: (label, path, kind) -> (lowest, highest speed-up over cuSPARSE among the runs)"""
+    per = {}
+    for (src, lab), d in runs.items():
+        per.setdefault(lab, []).append(d)
+    out, spread = {}, {}
+    for lab, ds in per.items():
+        scaled = {}
+        for kind in ("L", "LU"):
+            cus = [d[("cusparse", kind)][0] for d in ds if ("cusparse", kind) in d]
+            C = gmean(cus) if cus else None
+            for d in ds:
+                s = C / d[("cusparse", kind)][0] if C and ("cusparse", kind) in d else 1.0
+                for (key, k), (t, su) in d.items():
+                    if k == kind:
+                        scaled.setdefault((key, k), []).append((t * s, su, C / (t * s) if C else None))
+        comb = {}
+        for key, v in scaled.items():
+            sus = [su for _, su, _ in v if su is not None and su > 0]
+            comb[key] = (gmean([t for t, _, _ in v]), gmean(sus) if sus else None)
+            sp = [x for _, _, x in v if x is not None]
+            if len(sp) > 1:
+                spread[(lab,) + key] = (min(sp), max(sp))
+        out[lab] = comb
+    return out, spread
+
+
+def ref_labels(runs, ref):
+    """the labels of the reference CSVs, in the order they first appear there"""
+    labs = []
+    for r in ref:
+        for (src, lab) in runs:
+            if src == r and lab not in labs:
+                labs.append(lab)
+    return labs
+
+
 # ---- the model --------------------------------------------------------------------------------------------------------------
 
 
 def fit(times, feats, exclude=None):
-    """constants per path: {'solve': [...], 'setup': [...]} fitted on every CSV row except the matrix exclude"""
+    """constants per path: {'solve': [...], 'setup': [...]} fitted on the combined times (combine: one equation per
+    matrix, path and kind, whatever the number of runs that timed it) of every matrix except exclude"""
     model = {}
     for path in PATHS:
         A, b, As, bs = [], [], [], []
-        for (src, lab), d in times.items():
+        for lab, d in times.items():
             if lab == exclude or lab not in feats:
                 continue
             fL, fU = feats[lab]["L"], feats[lab]["U"]
@@ -170,8 +227,8 @@ def fit(times, feats, exclude=None):
         if not A:
             continue
         rng = [0.0, 0.0, 0.0, 0.0]
-        if path in TERMS:  # a thinly sampled entry predicts only near the triangles it was fitted on (rows, levels within 2x)
-            fs = [feats[lab][t] for (src, lab), d in times.items() if lab != exclude and lab in feats and (path, "L") in d for t in ("L", "U")]
+        if path in RANGED:  # predicts only near the triangles it was fitted on (rows, levels within RANGE_MARGIN)
+            fs = [feats[lab][t] for lab, d in times.items() if lab != exclude and lab in feats and (path, "L") in d for t in ("L", "U")]
             rng = [min(f["n"] for f in fs) / RANGE_MARGIN, max(f["n"] for f in fs) * RANGE_MARGIN, min(f["levels"] for f in fs) / RANGE_MARGIN, max(f["levels"] for f in fs) * RANGE_MARGIN]
         model[path] = {"range": rng, "solve": nnls_terms(A, b, TERMS.get(path, (None, None))[0]), "setup": nnls_terms(As, bs, TERMS.get(path, (None, None))[1]) if As else [0.0] * len(SETUP_TERMS)}
     return model
@@ -259,16 +316,16 @@ def matrix_time(d, pL, pU, solves=None):
 
 
 def validate(times, feats, ref, solves=None, rule=None):
-    """leave-one-out over the matrices of the reference CSVs: rows (label, cands, chosen L/U, best, ratio, vs cusparse)"""
+    """leave-one-out over the matrices ref (labels of the reference CSVs), each with every candidate timed in any CSV
+    (combined times): rows (label, cands, chosen L/U, best, ratio, vs cusparse)"""
     rows = []
-    for (src, lab), d in times.items():
-        if src not in ref or lab not in feats:
+    for lab in ref:
+        d = times[lab]
+        if lab not in feats:
             continue
         cands = [p for p in PATHS if (p, "LU") in d and (p, "L") in d and (not solves or d[(p, "LU")][1] is not None)]
         if not cands:
             continue
-        if any(r["label"] == lab for r in rows):
-            continue  # the first reference CSV that has the matrix
         model = None if rule else fit(times, feats, exclude=lab)
         fL, fU = feats[lab]["L"], feats[lab]["U"]
         if rule:
@@ -284,20 +341,20 @@ def validate(times, feats, ref, solves=None, rule=None):
         if cus and t:
             tc = cus[0] if not solves else (cus[1] + solves * cus[0] if cus[1] is not None else None)
             vs = tc / t if tc else None
-        rows.append(dict(label=lab, src=src, cands=cands, pL=pL, pU=pU, mixed=mixed, t=t, best=best, tbest=tb[best], ratio=t / tb[best], vs=vs))
+        rows.append(dict(label=lab, cands=cands, pL=pL, pU=pU, mixed=mixed, t=t, best=best, tbest=tb[best], ratio=t / tb[best], vs=vs))
     return rows
 
 
 def validate_lower(times, feats, ref):
     """leave-one-out on the lower triangle alone (bench's kind L): the choice for L, its measured time, the best, cuSPARSE"""
-    rows, seen = [], set()
-    for (src, lab), d in times.items():
-        if src not in ref or lab not in feats or lab in seen:
+    rows = []
+    for lab in ref:
+        d = times[lab]
+        if lab not in feats:
             continue
         cands = [p for p in PATHS if (p, "L") in d]
         if not cands:
             continue
-        seen.add(lab)
         model = fit(times, feats, exclude=lab)
         p = choose(model, feats[lab]["L"], [c for c in cands if c in model])
         best = min(cands, key=lambda c: d[(c, "L")][0])
@@ -354,26 +411,30 @@ def main():
     ap.add_argument("--ref", action="append", default=[], help="CSV(s) whose matrices are validated (default: the first CSV)")
     ap.add_argument("--write", help="write the model constants (fitted on every row) to this header")
     a = ap.parse_args()
-    times, _ = read_times(a.csv)
+    runs, _ = read_times(a.csv)
+    times, spread = combine(runs)
     feats = read_features(a.features + a.csv)
-    ref = a.ref or [a.csv[0]]
-    missing = sorted({lab for (_, lab) in times if lab not in feats})
+    ref = ref_labels(runs, a.ref or [a.csv[0]])
+    missing = sorted({lab for lab in times if lab not in feats})
     if missing:
         print(f"no features for {', '.join(missing)}: their rows are not used", file=sys.stderr)
     command = "python3 examples/benchmarks/fit-auto-model.py " + " ".join(sys.argv[1:])
     model = fit(times, feats)
     print(f"# Automatic path choice: leave-one-out validation ({a.gpu})\n")
     print(f"Command: `{command}`\n")
-    print("Constants fitted on every row (ms; solve terms " + ", ".join(SOLVE_TERMS) + "; setup terms " + ", ".join(SETUP_TERMS) + "):\n")
+    multi = {lab for (src, lab) in runs if sum(1 for (_, l) in runs if l == lab) > 1}
+    wide = max(((k, v) for k, v in spread.items() if k[1] != "cusparse" and k[2] == "LU"), key=lambda kv: kv[1][1] / kv[1][0], default=None)
+    print(f"Runs combined (`combine`: each run's times scaled by its cuSPARSE SpSV time of the same matrix, geometric mean over the runs): {len(multi)} of {len(times)} matrices timed in more than one run" + (f"; the widest spread of a path's speed-up over cuSPARSE between runs (L then U): {wide[0][0]} {wide[0][1]} {wide[1][0]:.2f}x to {wide[1][1]:.2f}x" if wide else "") + "\n")
+    print("Constants fitted on every matrix (ms; solve terms " + ", ".join(SOLVE_TERMS) + "; setup terms " + ", ".join(SETUP_TERMS) + "):\n")
     for p in PATHS:
         if p in model:
             print(f"- {p}: solve " + " ".join(f"{v:.3e}" for v in model[p]["solve"]) + "; setup " + " ".join(f"{v:.3e}" for v in model[p]["setup"]))
     print()
     rows = validate(times, feats, ref)
     print(table(rows, "Solve time (the default: expected solves unknown), L then U"))
-    full = [r for r in rows if len(r["cands"]) >= 4]
+    full = [r for r in rows if len(r["cands"]) == len(PATHS)]
     ok, n, slow = summary(full)
-    print(f"Matrices timed on at least 4 candidates: {ok} of {n} within 10% of the best ({100.0 * ok / max(1, n):.0f}%), slower than cuSPARSE: {len(slow)}" + (f" ({', '.join(slow)})" if slow else "") + "\n")
+    print(f"Matrices timed on every entry ({len(PATHS)}): {ok} of {n} within 10% of the best ({100.0 * ok / max(1, n):.0f}%), slower than cuSPARSE: {len(slow)}" + (f" ({', '.join(slow)})" if slow else "") + "\n")
     rl = validate_lower(times, feats, ref)
     ok, n, slow = summary(rl)
     detail = "".join(f"; {r['label']}: {r['pL']} {r['vs']:.2f}x cuSPARSE, the best path ({r['best']}) {r['vsbest']:.2f}x" for r in rl if r["vs"] is not None and r["vs"] < 1.0)

@@ -13,7 +13,9 @@
 # valid on every row since it reads the factor's current values; PETSc's cusparse row, its own factor, is reported only). Writes $OUT/supernodal-pinv.csv, summary.txt, and
 # logs.tar.gz (every log); prints per matrix the speed-up of each path's best variant over cuSPARSE (L then U), and the
 # matrices where supernodal or pinv (each at its best variant) is slower than cuSPARSE.
-#   SN_GRIDS="24 32", SN_STEP_TIMEOUT=90, BENCH_MAX_TIME=0.1, BENCH_ARGS (extra bench arguments)
+#   SN_GRIDS="24 32", SN_STEP_TIMEOUT=90, BENCH_MAX_TIME=0.1, BENCH_ARGS (extra bench arguments; with
+#   "-bench_matsolve_type sptrsv" each matrix also times the automatic choice's MatSolve, and the summary scores it
+#   against the best path of the same process and cuSPARSE: within 10% of the best, slower than cuSPARSE)
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 ROOT=$(pwd)
@@ -58,6 +60,24 @@ for lab in labels:
     print('%-28s %s' % (lab, ' '.join(cells)))
 for k in ('supernodal', 'pinv1', 'pinv4'):
     print('%s slower than cuSPARSE on %d of %d matrices: %s' % (k, len(slow[k]), len(labels), ', '.join(slow[k]) or '-'))
+# with BENCH_ARGS="-bench_matsolve_type sptrsv": the automatic choice's own MatSolve (the GPU's model picks per triangle;
+# bench's log has its -ksp_view lines) against the best path of the same process and cuSPARSE (L then U)
+auto = [r for r in rows if r['variant'].startswith('matsolve-sptrsv_auto') and r['kind'] == 'LU' and r['median_ms']]
+if auto:
+    ok, slow = 0, []
+    print('%-28s %12s %30s %8s %8s   (automatic choice: MatSolve L then U)' % ('matrix', 'auto ms', 'best path (ms)', '/ best', 'vs cus'))
+    for r in auto:
+        lab = r['label']
+        lu = {x['variant']: float(x['median_ms']) for x in rows if x['label'] == lab and x['kind'] == 'LU' and x['median_ms'] and own(x) and not x['variant'].startswith(('matsolve', 'host', 'cusparse'))}
+        cus = [float(x['median_ms']) for x in rows if x['label'] == lab and x['kind'] == 'LU' and x['variant'] == 'cusparse-spsv' and x['median_ms']]
+        if not lu:
+            continue
+        best, t = min(lu, key=lu.get), float(r['median_ms'])
+        ok += t <= 1.10 * lu[best]
+        if cus and t > cus[0]:
+            slow.append(lab)
+        print('%-28s %12.4g %30s %8.2f %8s' % (lab, t, '%s (%.4g)' % (best, lu[best]), t / lu[best], '%.2f' % (cus[0] / t) if cus else '-'))
+    print('automatic choice within 10%% of the best path on %d of %d matrices; slower than cuSPARSE on %d: %s' % (ok, len(auto), len(slow), ', '.join(slow) or '-'))
 print('max_rel_err check: %s (%d rows, %d above 1e-8)' % ('PASS' if not bad else 'FAIL', len(rows), len(bad)))
 sys.exit(1 if bad else 0)
 PY

@@ -239,12 +239,14 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(SpTrsvInitializePackage());
   EXPECT(NH100 == 7, "h100 model: %" PetscInt_FMT " entries", NH100);
-  /* the 2-D 5-point Laplacian of ex2 (1000 x 1000), its 3-D 27-point one (128^3): the sync-free path (measured 2.5x, 1.4x
-     cuSPARSE); a chain of 1000 rows (olm1000's shape): not element (measured 3.5x slower than level there); a small
-     matrix solved 10 times: the cheapest setup wins */
-  PetscCall(TestPredictedBest("lap2d5 1000x1000", Features(1000000, 1998000, 1999), 0, "syncfree"));
-  PetscCall(TestPredictedBest("lap3d27 128^3", Features(2097152, 26822908, 890), 0, "syncfree"));
-  PetscCall(TestPredictedBest("lap2d5 1000x1000, 1000 solves", Features(1000000, 1998000, 1999), 1000, "syncfree"));
+  /* measured on the H100 (docs/perf-data/supernodal-pinv-run2.csv, syncfree-run7-bench.csv): the 2-D 5-point Laplacian
+     of ex2 (1000 x 1000): pinv with fill 4 (2.96x cuSPARSE, sync-free 2.53x), but with 10 solves per factorization
+     sync-free (pinv fill 4's setup 1.4 s); the ND LU factor of the 3-D 7-point Laplacian on 32^3: pinv with fill 4
+     (14.5x cuSPARSE); a chain of 1000 rows (olm1000's shape): not element (measured 3.5x slower than level there); a
+     small matrix solved 10 times: the cheapest setup wins */
+  PetscCall(TestPredictedBest("lap2d5 1000x1000", Features(1000000, 1998000, 1999), 0, "pinv"));
+  PetscCall(TestPredictedBest("lap2d5 1000x1000, 10 solves", Features(1000000, 1998000, 1999), 10, "syncfree"));
+  PetscCall(TestPredictedBest("lap3d7 32^3 ND LU", Features(32768, 4891322, 1951), 0, "pinv"));
   PetscCall(TestPredictedBest("chain 1000", Features(1000, 999, 1000), 0, NULL));
   PetscCall(TestPredictedBest("bayer10-like, 10 solves", Features(13436, 55385, 8), 10, NULL));
   PetscCall(TestPredictedBest("494_bus-like", Features(494, 586, 11), 0, NULL));
