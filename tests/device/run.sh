@@ -147,7 +147,7 @@ else
   record matrix-market-files ADVISORY 0 "no zlib.h/libz: install zlib1g-dev"
 fi
 # shellcheck disable=SC2016 # make expands these
-step build-check 1 120 "${MAKE[@]}" MM_SRC="$MM_SRC" MM_FLAGS="$MM_FLAGS" ZLIB="$ZLIB" --eval='build/device/check_kernels: tests/device/check_kernels.c tests/device/check_sweeps.c tests/device/check_sweeps.h tests/device/check_isai.c tests/device/check_isai.h $(STENCIL_SRC) $(MM_SRC) $(SPTRSV_AR) ; $(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) $(MM_FLAGS) -o $@ tests/device/check_kernels.c tests/device/check_sweeps.c tests/device/check_isai.c $(STENCIL_SRC) $(MM_SRC) $(SPTRSV_AR) $(LINK_LIBS) $(CUDA_LIBS) $(ZLIB)' build/device/check_kernels || finish
+step build-check 1 120 "${MAKE[@]}" MM_SRC="$MM_SRC" MM_FLAGS="$MM_FLAGS" ZLIB="$ZLIB" --eval='build/device/check_kernels: tests/device/check_kernels.c tests/device/check_cases.c tests/device/check_cases.h tests/device/check_sweeps.c tests/device/check_sweeps.h tests/device/check_isai.c tests/device/check_isai.h $(STENCIL_SRC) $(MM_SRC) $(SPTRSV_AR) ; $(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) $(MM_FLAGS) -o $@ tests/device/check_kernels.c tests/device/check_cases.c tests/device/check_sweeps.c tests/device/check_isai.c $(STENCIL_SRC) $(MM_SRC) $(SPTRSV_AR) $(LINK_LIBS) $(CUDA_LIBS) $(ZLIB)' build/device/check_kernels || finish
 CHECK=$ROOT/build/device/check_kernels
 # the device check of the GPU numeric ILU (-mat_sptrsv_factor_device)
 # shellcheck disable=SC2016 # make expands these
