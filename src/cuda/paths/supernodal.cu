@@ -363,15 +363,17 @@ static PetscErrorCode SpTrsvCUDASupernodalDestroy(SpTrsvCUDATriData *d)
 /* n PetscInt64 offsets as a new device array of long long (synchronous) */
 static PetscErrorCode SpTrsvCUDAUploadOffsets(const PetscInt64 *h, PetscInt n, long long **dd, cudaStream_t st)
 {
-  long long *t;
+  long long  *t;
+  cudaError_t cerr;
 
   PetscFunctionBegin;
+  PetscCall(SpTrsvCUDAMalloc((void **)dd, (size_t)(n + 1) * sizeof(long long), "sptrsv_supernodal"));
   PetscCall(PetscMalloc1(n + 1, &t));
   for (PetscInt k = 0; k < n; k++) t[k] = (long long)h[k];
-  PetscCall(SpTrsvCUDAMalloc((void **)dd, (size_t)(n + 1) * sizeof(long long), "sptrsv_supernodal"));
-  SpTrsvCUDACall(cudaMemcpyAsync(*dd, t, (size_t)n * sizeof(long long), cudaMemcpyHostToDevice, st));
-  SpTrsvCUDACall(cudaStreamSynchronize(st));
-  PetscCall(PetscFree(t));
+  cerr = cudaMemcpyAsync(*dd, t, (size_t)n * sizeof(long long), cudaMemcpyHostToDevice, st);
+  if (cerr == cudaSuccess) cerr = cudaStreamSynchronize(st);
+  PetscCall(PetscFree(t)); /* before a failed copy is reported */
+  SpTrsvCUDACall(cerr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

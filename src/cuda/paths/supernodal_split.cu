@@ -153,6 +153,7 @@ PetscErrorCode SpTrsvCUDASupernodalSplitSetup(SpTrsvCUDASupernodal *sc, PetscInt
   const PetscInt                  nt = ss->tlev[2 * ss->nlevels];
   int                            *h;
   PetscInt                        q = 0;
+  cudaError_t                     cerr;
 
   PetscFunctionBegin;
   if (!ss->nsplit_sn) PetscFunctionReturn(PETSC_SUCCESS);
@@ -163,24 +164,29 @@ PetscErrorCode SpTrsvCUDASupernodalSplitSetup(SpTrsvCUDASupernodal *sc, PetscInt
       sc->nwcol += w;
       sc->wsplit = PetscMax(sc->wsplit, w);
     }
+  /* the device buffers first (sc owns them: SpTrsvCUDASupernodalDestroy frees them on any later error), then the host
+     staging array, freed before a failed copy is reported */
+  PetscCall(SpTrsvCUDAMalloc((void **)&sc->d_task, (size_t)(nt + 1) * sizeof(int4), "sptrsv_supernodal"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&sc->d_wcol, (size_t)(sc->nwcol + 1) * sizeof(int2), "sptrsv_supernodal"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&sc->d_rbuf, (size_t)(n + 1) * sizeof(PetscScalar), "sptrsv_supernodal"));
   PetscCall(PetscMalloc1(PetscMax(SPTRSV_SUPERNODE_TASK * nt, 2 * sc->nwcol) + 1, &h));
   for (PetscInt t = 0; t < SPTRSV_SUPERNODE_TASK * nt; t++) h[t] = (int)ss->task[t];
-  PetscCall(SpTrsvCUDAMalloc((void **)&sc->d_task, (size_t)(nt + 1) * sizeof(int4), "sptrsv_supernodal"));
-  SpTrsvCUDACall(cudaMemcpyAsync(sc->d_task, h, (size_t)nt * sizeof(int4), cudaMemcpyHostToDevice, st));
-  SpTrsvCUDACall(cudaStreamSynchronize(st));
-  for (PetscInt l = 0; l < ss->nlevels; l++)
-    for (PetscInt k = ss->slevptr[l] + ss->nteam[l]; k < ss->slevptr[l] + ss->nteam[l] + ss->nsplit[l]; k++) {
-      const PetscInt K = ss->sorder[k], w = ss->super[K + 1] - ss->super[K];
-      for (PetscInt j = 0; j < w; j++, q++) {
-        h[2 * q]     = (int)K;
-        h[2 * q + 1] = (int)j;
+  cerr = cudaMemcpyAsync(sc->d_task, h, (size_t)nt * sizeof(int4), cudaMemcpyHostToDevice, st);
+  if (cerr == cudaSuccess) cerr = cudaStreamSynchronize(st); /* h is refilled below */
+  if (cerr == cudaSuccess) {
+    for (PetscInt l = 0; l < ss->nlevels; l++)
+      for (PetscInt k = ss->slevptr[l] + ss->nteam[l]; k < ss->slevptr[l] + ss->nteam[l] + ss->nsplit[l]; k++) {
+        const PetscInt K = ss->sorder[k], w = ss->super[K + 1] - ss->super[K];
+        for (PetscInt j = 0; j < w; j++, q++) {
+          h[2 * q]     = (int)K;
+          h[2 * q + 1] = (int)j;
+        }
       }
-    }
-  PetscCall(SpTrsvCUDAMalloc((void **)&sc->d_wcol, (size_t)(sc->nwcol + 1) * sizeof(int2), "sptrsv_supernodal"));
-  SpTrsvCUDACall(cudaMemcpyAsync(sc->d_wcol, h, (size_t)sc->nwcol * sizeof(int2), cudaMemcpyHostToDevice, st));
-  SpTrsvCUDACall(cudaStreamSynchronize(st));
+    cerr = cudaMemcpyAsync(sc->d_wcol, h, (size_t)sc->nwcol * sizeof(int2), cudaMemcpyHostToDevice, st);
+    if (cerr == cudaSuccess) cerr = cudaStreamSynchronize(st);
+  }
   PetscCall(PetscFree(h));
-  PetscCall(SpTrsvCUDAMalloc((void **)&sc->d_rbuf, (size_t)(n + 1) * sizeof(PetscScalar), "sptrsv_supernodal"));
+  SpTrsvCUDACall(cerr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
