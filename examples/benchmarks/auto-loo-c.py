@@ -113,15 +113,7 @@ def main():
             if pL not in cands or pU not in cands:
                 print(f"note: {lab}: the chooser took {pL}/{pU}, not all timed in the CSV ({', '.join(cands)})", file=sys.stderr)
                 continue
-            t, mixed = fa.matrix_time(d, pL, pU, solves or None)
-            tb = {p: fa.matrix_time(d, p, p, solves or None)[0] for p in cands}
-            best = min(tb, key=tb.get)
-            cus = d.get(("cusparse", "LU"))
-            vs = None
-            if cus and t:
-                tc = cus[0] if not solves else (cus[1] + solves * cus[0] if cus[1] is not None else None)
-                vs = tc / t if tc else None
-            rows.append(dict(label=lab, cands=cands, pL=pL, pU=pU, mixed=mixed, t=t, best=best, tbest=tb[best], ratio=t / tb[best], vs=vs))
+            rows.append(fa.score_choice(d, lab, cands, pL, pU, solves or None))
         print(fa.table(rows, "Solve time (expected solves unknown), L then U" if not solves else f"Setup + {solves} solves, L then U"))
     print("Features of the C analysis that differ from the CSV's: " + ("; ".join(diffs) if diffs else "none") + "\n")
     if skipped:

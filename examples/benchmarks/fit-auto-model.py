@@ -315,6 +315,20 @@ def matrix_time(d, pL, pU, solves=None):
     return a + b - c, True
 
 
+def score_choice(d, lab, cands, pL, pU, solves=None):
+    """one row of a validation table: the measured time of the choice (pL for L, pU for U), the best of the candidates,
+    the ratio to it and the speed-up over cuSPARSE SpSV (solve time, or setup + solves solves)"""
+    t, mixed = matrix_time(d, pL, pU, solves)
+    tb = {p: matrix_time(d, p, p, solves)[0] for p in cands}
+    best = min(tb, key=tb.get)
+    cus = d.get(("cusparse", "LU"))
+    vs = None
+    if cus and t:
+        tc = cus[0] if not solves else (cus[1] + solves * cus[0] if cus[1] is not None else None)
+        vs = tc / t if tc else None
+    return dict(label=lab, cands=cands, pL=pL, pU=pU, mixed=mixed, t=t, best=best, tbest=tb[best], ratio=t / tb[best], vs=vs)
+
+
 def validate(times, feats, ref, solves=None, rule=None):
     """leave-one-out over the matrices ref (labels of the reference CSVs), each with every candidate timed in any CSV
     (combined times): rows (label, cands, chosen L/U, best, ratio, vs cusparse)"""
@@ -333,15 +347,7 @@ def validate(times, feats, ref, solves=None, rule=None):
         else:
             cm = [p for p in cands if p in model]
             pL, pU = choose(model, fL, cm, solves), choose(model, fU, cm, solves)
-        t, mixed = matrix_time(d, pL, pU, solves)
-        tb = {p: matrix_time(d, p, p, solves)[0] for p in cands}
-        best = min(tb, key=tb.get)
-        cus = d.get(("cusparse", "LU"))
-        vs = None
-        if cus and t:
-            tc = cus[0] if not solves else (cus[1] + solves * cus[0] if cus[1] is not None else None)
-            vs = tc / t if tc else None
-        rows.append(dict(label=lab, cands=cands, pL=pL, pU=pU, mixed=mixed, t=t, best=best, tbest=tb[best], ratio=t / tb[best], vs=vs))
+        rows.append(score_choice(d, lab, cands, pL, pU, solves))
     return rows
 
 
