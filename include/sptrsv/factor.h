@@ -115,6 +115,7 @@ SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckSamePattern(PetscInt, PetscInt, co
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckFinite(PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, PetscBool, PetscBool *);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorReportNonFiniteInput(PetscInt, PetscInt, PetscBool, PetscBool);        /* row, column, isnan, errorif */
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorReportNonFiniteFactor(PetscInt, PetscInt, PetscBool, SpTrsvFactor); /* row, column (-1: pivot), errorif */
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorCheckNonFiniteFactor(PetscBool, SpTrsvFactor); /* the first NaN/Inf of L, then U, reported (errorif) */
 SPTRSV_INTERN PetscErrorCode SpTrsvShiftSetUpTop(const MatFactorInfo *, PetscReal, SpTrsvShiftCtx *); /* rowmax: max_i (sum_j |a_ij| - |a_ii| - Re(a_ii)) */
 SPTRSV_INTERN PetscErrorCode SpTrsvShiftSetUp(const MatFactorInfo *, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, SpTrsvShiftCtx *);
 SPTRSV_INTERN PetscErrorCode SpTrsvShiftCheckPivot(const MatFactorInfo *, SpTrsvShiftCtx *, PetscInt, PetscInt);

@@ -119,13 +119,7 @@ PetscErrorCode SpTrsvDirectNumericFinish(SpTrsvFactor fac, PetscBool errorif)
   if (fac->nonfinite) {
     /* factored with zeros in place of the NaN/Inf entries: the factor is not A's, its solves give NaN */
     for (PetscInt k = 0; k < fac->n; k++) fac->U->idiag[k] = (PetscScalar)NAN;
-  } else if (!fac->error) {
-    PetscInt r = -1, c = -1;
-
-    PetscCall(SpTrsvTriFindNonFinite(fac->L, &r, &c));
-    if (r < 0) PetscCall(SpTrsvTriFindNonFinite(fac->U, &r, &c));
-    if (r >= 0) PetscCall(SpTrsvFactorReportNonFiniteFactor(r, c, errorif, fac));
-  }
+  } else if (!fac->error) PetscCall(SpTrsvFactorCheckNonFiniteFactor(errorif, fac));
   PetscCall(SpTrsvTriValuesChanged(fac->L));
   PetscCall(SpTrsvTriValuesChanged(fac->U));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -209,6 +209,20 @@ PetscErrorCode SpTrsvFactorReportNonFiniteFactor(PetscInt r, PetscInt c, PetscBo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  SpTrsvFactorCheckNonFiniteFactor - the first NaN/Inf of L, then of U, reported by SpTrsvFactorReportNonFiniteFactor() (none: nothing)
+*/
+PetscErrorCode SpTrsvFactorCheckNonFiniteFactor(PetscBool errorif, SpTrsvFactor fac)
+{
+  PetscInt r = -1, c = -1;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvTriFindNonFinite(fac->L, &r, &c));
+  if (r < 0) PetscCall(SpTrsvTriFindNonFinite(fac->U, &r, &c));
+  if (r >= 0) PetscCall(SpTrsvFactorReportNonFiniteFactor(r, c, errorif, fac));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---- zero pivots and shifts ----------------------------------------------------------------------
 
    PETSc's rules (include/petsc/private/matimpl.h, MatPivotCheck_*), applied after row i of the factor
@@ -401,14 +415,7 @@ PetscErrorCode SpTrsvFactorNumericRun(Mat A, const MatFactorInfo *info, SpTrsvFa
     fac->error           = MAT_FACTOR_NUMERIC_ZEROPIVOT;
     fac->zeropivot_value = sctx.zeropivot_value;
     fac->zeropivot_row   = sctx.zeropivot_row;
-  } else if (!fac->nonfinite) {
-    /* a finite A can still give an Inf/NaN factor (overflow, Inf * 0) */
-    PetscInt r = -1, c = -1;
-
-    PetscCall(SpTrsvTriFindNonFinite(fac->L, &r, &c));
-    if (r < 0) PetscCall(SpTrsvTriFindNonFinite(fac->U, &r, &c));
-    if (r >= 0) PetscCall(SpTrsvFactorReportNonFiniteFactor(r, c, errorif, fac));
-  }
+  } else if (!fac->nonfinite) PetscCall(SpTrsvFactorCheckNonFiniteFactor(errorif, fac)); /* a finite A can still give an Inf/NaN factor (overflow, Inf * 0) */
   PetscCall(SpTrsvTriValuesChanged(fac->L));
   PetscCall(SpTrsvTriValuesChanged(fac->U));
   PetscFunctionReturn(PETSC_SUCCESS);
