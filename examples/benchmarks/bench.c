@@ -21,6 +21,8 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
                            "  -bw_mib <1024>     size of that copy in MiB (read + write bytes are counted)\n"
                            "  -petsc_cusparse <true>  also time MatSolve of PETSc's own cusparse ILU(0) (needs a CUDA PETSc)\n"
                            "  -bench_levels <0>  ILU(k) instead of ILU(0) (large k: the exact LU)\n"
+                           "  -bench_supernodal <auto,pull,inv,inv-nosplit,merge-relax>  the supernodal variants to time (also inv-always:\n"
+                           "                     every level split, inv-relax: inverted + merged + relaxed 0.3, inv-relaxR: relaxed R)\n"
                            "  -bench_ordering <ord>  permute the matrix first (e.g. nd: wide supernodes for sptrsv_supernodal)\n"
                            "  -bench_matsolve_type <sptrsv_level>  MatSolverType of the factor timed through MatSolve (rows matsolve-sptrsv*;\n"
                            "                     another type names them matsolve-TYPE*; sptrsv (the automatic choice, printed): matsolve-sptrsv_auto*)\n"
@@ -202,28 +204,60 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   nlist = 16;
-  { /* supernodal: graph on; auto (push L, pull U), pull, the inverted diagonal (split levels where the cost model says),
-       the inverted diagonal without split levels (team blocks and cuBLAS only), merged + relaxed (0.3) */
-    PetscBool sn;
+  { /* supernodal: graph on, each variant's options from the table (-bench_supernodal LIST picks variants by name; default
+       the first five: auto (push L, pull U), pull, the inverted diagonal (split levels where the cost model says), the
+       inverted diagonal without split levels (team blocks and cuBLAS only), merged + relaxed (0.3)); the others:
+       inverted with every level split, inverted + merged + relaxed (0.3) */
+    static const struct {
+      const char *suffix, *opt[3][2];
+    } sv[] = {
+      {"auto", {{"", ""}}},
+      {"pull", {{"-mat_sptrsv_supernode_mode", "pull"}}},
+      {"inv", {{"-mat_sptrsv_invert_diag", "1"}}},
+      {"inv-nosplit", {{"-mat_sptrsv_invert_diag", "1"}, {"-mat_sptrsv_supernode_split", "never"}}},
+      {"merge-relax", {{"-mat_sptrsv_merge", "1"}, {"-mat_sptrsv_supernode_relax", "0.3"}}},
+      {"inv-always", {{"-mat_sptrsv_invert_diag", "1"}, {"-mat_sptrsv_supernode_split", "always"}}},
+      {"inv-relax", {{"-mat_sptrsv_invert_diag", "1"}, {"-mat_sptrsv_merge", "1"}, {"-mat_sptrsv_supernode_relax", "0.3"}}},
+    };
+    const PetscInt nsv = (PetscInt)(sizeof(sv) / sizeof(sv[0]));
+    PetscBool      sn;
     PetscCall(PetscStrcmp(path->name, "supernodal", &sn));
     if (sn) {
-      const char *suffix[] = {"auto", "pull", "inv", "inv-nosplit", "merge-relax"};
-      const char *o1[][2]  = {{"", ""}, {"-mat_sptrsv_supernode_mode", "pull"}, {"-mat_sptrsv_invert_diag", "1"}, {"-mat_sptrsv_invert_diag", "1"}, {"-mat_sptrsv_merge", "1"}};
-      for (n = 0; n < 5; n++) {
+      PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bench_supernodal", list, &nlist, &flg));
+      if (!flg)
+        for (nlist = 0; nlist < 5; nlist++) PetscCall(PetscStrallocpy(sv[nlist].suffix, &list[nlist]));
+      for (PetscInt k = 0; k < nlist; k++) {
+        PetscInt j = 0;
+        double   r;
+        char     c;
+        if (!strncmp(list[k], "inv-relax", 9) && sscanf(list[k] + 9, "%lf%c", &r, &c) == 1) { /* inv-relaxR: relax R */
+          PetscCheck(r >= 0 && r < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-bench_supernodal %s: the relaxation must be in [0, 1)", list[k]);
+          v[n].format = SPTRSV_FORMAT_CSR;
+          PetscCall(PetscStrncpy(v[n].suffix, list[k], sizeof(v[n].suffix)));
+          PetscCall(PetscStrncpy(v[n].opt[0][0], "-mat_sptrsv_graph", sizeof(v[n].opt[0][0])));
+          PetscCall(PetscStrncpy(v[n].opt[0][1], "1", sizeof(v[n].opt[0][1])));
+          PetscCall(PetscStrncpy(v[n].opt[1][0], "-mat_sptrsv_invert_diag", sizeof(v[n].opt[0][0])));
+          PetscCall(PetscStrncpy(v[n].opt[1][1], "1", sizeof(v[n].opt[0][1])));
+          PetscCall(PetscStrncpy(v[n].opt[2][0], "-mat_sptrsv_merge", sizeof(v[n].opt[0][0])));
+          PetscCall(PetscStrncpy(v[n].opt[2][1], "1", sizeof(v[n].opt[0][1])));
+          PetscCall(PetscStrncpy(v[n].opt[3][0], "-mat_sptrsv_supernode_relax", sizeof(v[n].opt[0][0])));
+          PetscCall(PetscStrncpy(v[n].opt[3][1], list[k] + 9, sizeof(v[n].opt[0][1])));
+          n++;
+          PetscCall(PetscFree(list[k]));
+          continue;
+        }
+        while (j < nsv && strcmp(sv[j].suffix, list[k])) j++;
+        PetscCheck(j < nsv, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-bench_supernodal %s: variants are auto, pull, inv, inv-nosplit, merge-relax, inv-always, inv-relax, inv-relaxR (R: the relaxation)", list[k]);
         v[n].format = SPTRSV_FORMAT_CSR;
-        PetscCall(PetscStrncpy(v[n].suffix, suffix[n], sizeof(v[n].suffix)));
+        PetscCall(PetscStrncpy(v[n].suffix, sv[j].suffix, sizeof(v[n].suffix)));
         PetscCall(PetscStrncpy(v[n].opt[0][0], "-mat_sptrsv_graph", sizeof(v[n].opt[0][0])));
         PetscCall(PetscStrncpy(v[n].opt[0][1], "1", sizeof(v[n].opt[0][1])));
-        PetscCall(PetscStrncpy(v[n].opt[1][0], o1[n][0], sizeof(v[n].opt[1][0])));
-        PetscCall(PetscStrncpy(v[n].opt[1][1], o1[n][1], sizeof(v[n].opt[1][1])));
-        if (n == 3) {
-          PetscCall(PetscStrncpy(v[n].opt[2][0], "-mat_sptrsv_supernode_split", sizeof(v[n].opt[2][0])));
-          PetscCall(PetscStrncpy(v[n].opt[2][1], "never", sizeof(v[n].opt[2][1])));
+        for (PetscInt o = 0; o < 3 && sv[j].opt[o][0]; o++) {
+          PetscCall(PetscStrncpy(v[n].opt[o + 1][0], sv[j].opt[o][0], sizeof(v[n].opt[0][0])));
+          PetscCall(PetscStrncpy(v[n].opt[o + 1][1], sv[j].opt[o][1], sizeof(v[n].opt[0][1])));
         }
-        if (n == 4) {
-          PetscCall(PetscStrncpy(v[n].opt[2][0], "-mat_sptrsv_supernode_relax", sizeof(v[n].opt[2][0])));
-          PetscCall(PetscStrncpy(v[n].opt[2][1], "0.3", sizeof(v[n].opt[2][1])));
-        }
+        n++;
+        PetscCall(PetscFree(list[k]));
       }
       *nv = n;
       PetscFunctionReturn(PETSC_SUCCESS);
