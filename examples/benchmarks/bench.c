@@ -36,7 +36,9 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
                            "                     (host analysis, no solves; lines locality-estimate ...) and exit\n"
                            "  -bench_supernodal_estimate  only print the supernodal cost model of L and U (host analysis, no solves; lines\n"
                            "                     supernodal-estimate ...: TRSV, inverted without and with split levels) and exit;\n"
-                           "                     -bench_supernodal_detail adds the per-level table of the split schedule\n\n";
+                           "                     -bench_supernodal_detail adds the per-level table of the split schedule; a triangle\n"
+                           "                     whose supernodes are narrower than -mat_sptrsv_supernode_min_width (default 2) is\n"
+                           "                     delegated to the sync-free schedule and has no model (0 models the dense blocks)\n\n";
 
 #include "bench.h"
 #include <sptrsv/paths/locality.h> /* -bench_locality_estimate: the partitioners and their cost model */
@@ -640,6 +642,11 @@ static PetscErrorCode SupernodalEstimates(Bench *B, SpTrsvFactor fac)
       PetscCall(SpTrsvPlanCreate(&op, sn, SPTRSV_FORMAT_CSR, &opts, &p));
       PetscCall(PetscTime(&t1));
       ss = (const SpTrsvSupernodalSchedule *)p->data;
+      if (ss->delegated) { /* supernodes too narrow: no blocks, nothing to model (the solves would run sync-free) */
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "supernodal-estimate %s %s %s: %" PetscInt_FMT " supernodes (widest %" PetscInt_FMT "), width mean %.2f < -mat_sptrsv_supernode_min_width %g: delegated to the sync-free schedule, no model (-mat_sptrsv_supernode_min_width 0 models the dense blocks), analysis %.0f ms\n", B->label, k ? "U" : "L", name[c], ss->ns, ss->max_w, ss->ns ? (double)p->n / (double)ss->ns : 0.0, (double)ss->min_width, 1e3 * (t1 - t0)));
+        PetscCall(SpTrsvPlanDestroy(&p));
+        continue;
+      }
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "supernodal-estimate %s %s %s: %" PetscInt_FMT " supernodes (widest %" PetscInt_FMT "), %" PetscInt_FMT " levels, analysis %.0f ms\n", B->label, k ? "U" : "L", name[c], ss->ns, ss->max_w, ss->nlevels, 1e3 * (t1 - t0)));
       PetscCall(SpTrsvSupernodalModelView(ss, (PetscBool)(detail && c == 2), PETSC_VIEWER_STDOUT_SELF));
       PetscCall(SpTrsvPlanDestroy(&p));

@@ -111,6 +111,8 @@ struct _n_SpTrsvSolver {
   const SpTrsvBackendOps *backend;
   const SpTrsvExecutor   *exec;  /* the plan's path's executor for this backend */
   void                   *bdata; /* the executor's data (device copy of plan and values) */
+  SpTrsvSolver            nested; /* a solver of another path on the same op(T) to which the executor forwards values and
+                                    solves (sptrsv_supernodal's sync-free delegate); made and destroyed by the executor */
   PetscInt                state; /* tri->state the backend copy was made from */
   SpTrsvSolverOptions     opts;
   SpTrsvDevMem            mem;   /* the executor's device memory (include/sptrsv/devmem.h): counted around its calls */

@@ -2,8 +2,10 @@ static const char help[] = "GPU fuzz check of the sync-free kernels with a watch
                            "Random triangles (random sparsity, long chains, a row depending on every earlier row, empty rows, very long\n"
                            "rows, levels of one row, 1e5 levels), lower or upper, unit or not, plain or transposed, each solved by every\n"
                            "sync-free variant on the GPU (sptrsv_syncfree: asap/alap/natural x csr/warpell, asap with the analysis on the\n"
-                           "GPU; sptrsv_element: csr, csc; sptrsv_locality: the default sub-graph cap and 64 rows; sptrsv_supernodal: default,\n"
-                           "pull + inverted diagonal + relaxed merging, push + merging + cuBLAS from width 4, up to 1e5 rows on the GPU;\n"
+                           "GPU; sptrsv_element: csr, csc; sptrsv_locality: the default sub-graph cap and 64 rows; sptrsv_supernodal: dense\n"
+                           "blocks at every width (-mat_sptrsv_supernode_min_width 0): plain, pull + inverted diagonal + relaxed merging,\n"
+                           "push + merging + cuBLAS from width 4, split levels; and the default (narrow triangles to a nested sync-free\n"
+                           "solver), up to 1e5 rows on the GPU;\n"
                            "sptrsv_pinv: no fill, fill 4, greedy parts with fill 2) and\n"
                            "compared with the host backend. A solve that does not finish within -timeout seconds is a hang: the case's\n"
                            "seed is printed and the program exits at once (status 3).\n"
@@ -60,12 +62,15 @@ static const Variant variants[] = {
   {"element",  NULL,   NULL,      SPTRSV_FORMAT_CSC, "element-csc",           NULL, NULL, NULL, NULL, NULL, 0},
   {"locality", NULL,   NULL,      SPTRSV_FORMAT_CSR, "locality",              NULL, NULL, NULL, NULL, NULL, 0},
   {"locality", NULL,   NULL,      SPTRSV_FORMAT_CSR, "locality-rows64",       NULL, NULL, NULL, "64", NULL, 0},
-  /* supernodal: one launch per supernodal level, so the 1e6-row chain (5e5 levels) is left to the host */
-  {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal",            NULL, NULL, NULL, NULL, NULL, 100000},
-  {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-pull-inv-relax", NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_supernode_relax 0.4", 100000},
-  {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-push-merge-cublas", NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_merge -mat_sptrsv_supernode_cublas_width 4", 100000},
-  {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-push-inv-split", NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always", 100000},
-  {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-pull-inv-split", NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always -mat_sptrsv_merge", 100000},
+  /* supernodal: one launch per supernodal level, so the 1e6-row chain (5e5 levels) is left to the host; the dense blocks
+     at every width (-mat_sptrsv_supernode_min_width 0: most random triangles have supernodes of width about 1, which the
+     default hands to a nested sync-free solver), and the default (delegated or not, as the triangle's width mean says) */
+  {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal",            NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_min_width 0", 100000},
+  {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-pull-inv-relax", NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_supernode_relax 0.4 -mat_sptrsv_supernode_min_width 0", 100000},
+  {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-push-merge-cublas", NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_merge -mat_sptrsv_supernode_cublas_width 4 -mat_sptrsv_supernode_min_width 0", 100000},
+  {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-push-inv-split", NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always -mat_sptrsv_supernode_min_width 0", 100000},
+  {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-pull-inv-split", NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always -mat_sptrsv_merge -mat_sptrsv_supernode_min_width 0", 100000},
+  {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-default",    NULL, NULL, NULL, NULL, NULL, 100000},
   /* pinv: no fill, fill 4, greedy parts with fill 2 */
   {"pinv",     NULL,   NULL,      SPTRSV_FORMAT_CSR, "pinv",                  NULL, NULL, NULL, NULL, NULL, 0},
   {"pinv",     NULL,   NULL,      SPTRSV_FORMAT_CSR, "pinv-fill4",            NULL, NULL, NULL, NULL, "-mat_sptrsv_pinv_fill 4", 0},

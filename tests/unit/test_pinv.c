@@ -82,8 +82,9 @@ static PetscErrorCode PinvSolver(SpTrsvTri t, PetscBool tr, PetscReal fill, Pets
 
   PetscFunctionBeginUser;
   PetscCall(SpTrsvSolverOptionsInitialize(&opts));
-  opts.pinv_fill  = fill;
-  opts.pinv_parts = parts;
+  opts.pinv_fill           = fill;
+  opts.pinv_parts          = parts;
+  opts.supernode_min_width = 0; /* a fallback to sptrsv_supernodal runs its own kernels (no sync-free delegate) */
   if (tol > 0) opts.pinv_tol = tol;
   PetscCall(SpTrsvPathFind("pinv", &path));
   PetscCall(SpTrsvBackendGet(SPTRSV_EXEC_HOST, &host));

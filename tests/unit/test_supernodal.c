@@ -5,7 +5,8 @@ static char help[] = "Unit tests of the supernodal path (paper 002): supernode d
                      "kernels' arithmetic (team blocks, row-scaled cuBLAS supernodes) against the level path, push and pull, the\n"
                      "inverted diagonal, on random, banded, grid, chain and dense-block triangles, both orientations; and MatSolve,\n"
                      "MatSolveTranspose, MatMatSolve(Transpose) of ILU(k)/ICC(k) factors (exact Cholesky of a 3-D Laplacian in\n"
-                     "nested dissection too) against PETSc's own, before and after a refactorization.\n";
+                     "nested dissection too) against PETSc's own, before and after a refactorization; the delegation of triangles whose\n"
+                     "supernodes are too narrow (-mat_sptrsv_supernode_min_width) to a nested sync-free solver, and none for wide ones.\n";
 
 #include <sptrsv/paths/supernodal.h>
 #include <petscksp.h>
@@ -359,6 +360,7 @@ static PetscErrorCode TestPattern(const char *name, PetscInt n, const PetscInt *
             SpTrsvSolverOptions o;
             char                what[256];
             PetscCall(SpTrsvSolverOptionsInitialize(&o));
+            o.supernode_min_width    = 0; /* the dense blocks even for narrow supernodes (no delegation) */
             o.supernode_mode         = mode;
             o.invert_diag            = inv;
             o.supernode_split        = sp == 0 ? SPTRSV_SUPERNODE_SPLIT_NEVER : (sp == 1 ? SPTRSV_SUPERNODE_SPLIT_ALWAYS : SPTRSV_SUPERNODE_SPLIT_AUTO);
@@ -395,7 +397,8 @@ static PetscErrorCode TestPlanted(PetscRandom rnd)
     PetscCall(SpTrsvPathFind("supernodal", &sn));
     PetscCall(TriFromCSR(n, SPTRSV_LOWER, PETSC_FALSE, ai, aj, &t));
     PetscCall(SpTrsvSolverOptionsInitialize(&o));
-    o.supernode_mode = SPTRSV_SUPERNODE_MODE_PULL;
+    o.supernode_mode      = SPTRSV_SUPERNODE_MODE_PULL;
+    o.supernode_min_width = 0;
     PetscCall(SpTrsvTriGetOp(t, PETSC_FALSE, &op));
     PetscCall(SpTrsvPlanCreate(&op, sn, SPTRSV_FORMAT_CSR, &o, &p));
     ss = (SpTrsvSupernodalSchedule *)p->data;
@@ -433,6 +436,119 @@ static PetscErrorCode TestPlanted(PetscRandom rnd)
   PetscCall(PetscFree(ai));
   PetscCall(PetscFree(aj));
   PetscCall(PetscFree(super));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the -ksp_view text of a plan */
+static PetscErrorCode ViewText(SpTrsvPlan plan, char *buf, size_t len)
+{
+  PetscViewer v;
+  FILE       *f;
+  size_t      got;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerASCIIOpen(PETSC_COMM_SELF, "test_supernodal_view.txt", &v));
+  PetscCall(SpTrsvPlanView(plan, v));
+  PetscCall(PetscViewerDestroy(&v));
+  f = fopen("test_supernodal_view.txt", "r");
+  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot read test_supernodal_view.txt");
+  got      = fread(buf, 1, len - 1, f);
+  buf[got] = 0;
+  fclose(f);
+  (void)remove("test_supernodal_view.txt");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  TestDelegation - -mat_sptrsv_supernode_min_width: a grid triangle (ILU(0)'s pattern, supernodes of width about 1) at the
+  default is delegated (no dense blocks built, a nested sptrsv_syncfree solver, its view under the supernodal lines) and
+  solves, both orientations, before and after new values, to the level path's x; with 0 it is not; planted dense blocks
+  (given as the factorization's partition, width mean about 4) are not delegated at the default, and are just above
+  and below their own mean width
+*/
+static PetscErrorCode TestDelegation(PetscRandom rnd)
+{
+  PetscInt *ai, *aj, ns, *super;
+  char      text[8192];
+
+  PetscFunctionBeginUser;
+  for (PetscInt shape = 0; shape < 2; shape++) {
+    const PetscInt n = shape ? 300 : 400;
+    SpTrsvTri      t;
+    SpTrsvPath     sn, level;
+    PetscScalar   *b, *x, *xref;
+
+    PetscCall(MakePattern(rnd, shape ? SHAPE_BLOCKS : SHAPE_GRID, n, &ai, &aj, &ns, &super));
+    PetscCall(TriFromCSR(n, SPTRSV_LOWER, PETSC_FALSE, ai, aj, &t));
+    for (PetscInt i = 0; i < n; i++) {
+      for (PetscInt p = t->i[i]; p < t->i[i + 1]; p++) t->a[p] = -0.3 / (1.0 + (PetscReal)(p % 5));
+      t->idiag[i] = 1.0 / (2.0 + (PetscReal)(i % 3));
+    }
+    PetscCall(SpTrsvTriValuesChanged(t));
+    if (shape) PetscCall(SpTrsvTriSetSupernodes(t, ns, super)); /* the planted partition, as a factorization gives it */
+    PetscCall(SpTrsvPathFind("supernodal", &sn));
+    PetscCall(SpTrsvPathFind("level", &level));
+    PetscCall(PetscMalloc3(n, &b, n, &x, n, &xref));
+    for (PetscInt i = 0; i < n; i++) b[i] = (PetscScalar)((i * 7) % 13) / 13.0 - 0.4;
+    for (PetscInt tr = 0; tr < 2; tr++)
+      for (PetscInt c = 0; c < 4; c++) { /* min width: the default, 0, and (planted) just above / below the mean width */
+        SpTrsvSolverOptions             o;
+        SpTrsvSolver                    s, ref;
+        const SpTrsvSupernodalSchedule *ss;
+        PetscReal                       err = 0, nrm = 0, mean;
+        PetscBool                       want;
+        char                            what[128];
+
+        if (!shape && c > 1) continue;
+        PetscCall(SpTrsvSolverOptionsInitialize(&o));
+        PetscCall(SpTrsvSolverCreateWithOptions(t, (PetscBool)tr, SPTRSV_FORMAT_CSR, sn, &SpTrsvBackendHost, &o, &s));
+        mean = (PetscReal)n / (PetscReal)((const SpTrsvSupernodalSchedule *)s->plan->data)->ns;
+        if (c) { /* the same triangle again with another threshold */
+          PetscCall(SpTrsvSolverDestroy(&s));
+          o.supernode_min_width = c == 1 ? 0 : (c == 2 ? 1.01 * mean : 0.99 * mean);
+          PetscCall(SpTrsvSolverCreateWithOptions(t, (PetscBool)tr, SPTRSV_FORMAT_CSR, sn, &SpTrsvBackendHost, &o, &s));
+        }
+        ss   = (const SpTrsvSupernodalSchedule *)s->plan->data;
+        want = (PetscBool)(c == 2 || (c == 0 && !shape));
+        PetscCall(PetscSNPrintf(what, sizeof(what), "%s n=%" PetscInt_FMT "%s, min width %g (width mean %.2f)", shape ? "planted blocks" : "grid", n, tr ? " (transpose)" : "", (double)o.supernode_min_width, (double)mean));
+        EXPECT(ss->delegated == want && !s->nested == !want && ss->delegate == s->nested, "%s: %s", what, ss->delegated ? "delegated" : "not delegated");
+        EXPECT(!shape || mean > 2.5, "%s: the planted blocks are not wide", what);
+        if (want) {
+          EXPECT(!ss->sorder && !ss->dmap && !ss->omap && !ss->task && ss->nlevels == 0 && !s->bdata, "%s: delegated, but dense-block arrays were built", what);
+          EXPECT(s->nested && !strcmp(s->nested->plan->path->name, "syncfree") && s->nested->opts.supernode_min_width == o.supernode_min_width, "%s: the nested solver is not a sync-free one with the same options", what);
+          PetscCall(ViewText(s->plan, text, sizeof(text)));
+          EXPECT(strstr(text, "supernodes too narrow (width mean") && strstr(text, "): solved by the sync-free schedule (sptrsv_syncfree)") && strstr(text, "  schedule syncfree:") && !strstr(text, "model (H100"), "%s: the view lacks the delegation:\n%s", what, text);
+        } else if (!shape) {
+          PetscCall(ViewText(s->plan, text, sizeof(text)));
+          EXPECT(!strstr(text, "too narrow") && strstr(text, "levels of the supernodal DAG"), "%s: the view shows a delegation:\n%s", what, text);
+        }
+        for (PetscInt phase = 0; phase < 2; phase++) { /* then new values: the nested solver refreshes through the executor */
+          if (phase) {
+            for (PetscInt p = 0; p < t->i[n]; p++) t->a[p] *= -1.5;
+            PetscCall(SpTrsvTriValuesChanged(t));
+          }
+          PetscCall(SpTrsvSolverCreateWithOptions(t, (PetscBool)tr, SPTRSV_FORMAT_CSR, level, &SpTrsvBackendHost, &o, &ref));
+          PetscCall(SpTrsvSolverApply(ref, b, xref));
+          PetscCall(SpTrsvSolverDestroy(&ref));
+          for (PetscInt i = 0; i < n; i++) x[i] = -12345.0;
+          PetscCall(SpTrsvSolverApply(s, b, x));
+          err = nrm = 0;
+          for (PetscInt i = 0; i < n; i++) {
+            err = PetscMax(err, PetscAbsScalar(x[i] - xref[i]));
+            nrm = PetscMax(nrm, PetscAbsScalar(xref[i]));
+          }
+          EXPECT(err <= 1e-13 * PetscMax(nrm, 1.0), "%s%s: x differs from the level path's by %g", what, phase ? " (new values)" : "", (double)err);
+        }
+        for (PetscInt p = 0; p < t->i[n]; p++) t->a[p] /= -1.5;
+        PetscCall(SpTrsvTriValuesChanged(t));
+        PetscCall(SpTrsvSolverDestroy(&s));
+      }
+    PetscCall(PetscFree3(b, x, xref));
+    PetscCall(SpTrsvTriDestroy(&t));
+    PetscCall(PetscFree(ai));
+    PetscCall(PetscFree(aj));
+    PetscCall(PetscFree(super));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -533,7 +649,7 @@ static PetscErrorCode TestFactorSolves(PetscRandom rnd, PetscInt m, MatFactorTyp
     }
   }
   {
-    const char *keys[] = {"-mat_sptrsv_supernode_mode", "-mat_sptrsv_invert_diag", "-mat_sptrsv_merge", "-mat_sptrsv_supernode_relax", "-mat_sptrsv_supernode_cublas_width", "-mat_sptrsv_supernode_split"};
+    const char *keys[] = {"-mat_sptrsv_supernode_mode", "-mat_sptrsv_invert_diag", "-mat_sptrsv_merge", "-mat_sptrsv_supernode_relax", "-mat_sptrsv_supernode_cublas_width", "-mat_sptrsv_supernode_split", "-mat_sptrsv_supernode_min_width"};
     for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) PetscCall(PetscOptionsClearValue(NULL, keys[k]));
   }
   PetscCall(MatDestroy(&B));
@@ -570,16 +686,20 @@ int main(int argc, char **argv)
   EXPECT(nzeros_seen > 0, "no configuration stored an explicit zero (merging is untested)");
   EXPECT(nfused_seen > 0, "no configuration fused a run of single-supernode levels");
   EXPECT(nsplit_seen > 0 && nsplit_push_seen > 0, "no configuration split a supernode (push: %" PetscInt_FMT ", all: %" PetscInt_FMT ")", nsplit_push_seen, nsplit_seen);
+  PetscCall(TestDelegation(rnd));
+  /* the dense blocks with -mat_sptrsv_supernode_min_width 0: the ILU(k) factors of a 2-D problem have supernodes of width
+     about 1, and even the exact ND factors' many small leaf supernodes make their width mean 1.5-1.7; and ILU(0) delegated */
+  PetscCall(TestFactorSolves(rnd, 20, MAT_FACTOR_ILU, 0, MATORDERINGNATURAL, "-mat_sptrsv_supernode_min_width 0"));
   PetscCall(TestFactorSolves(rnd, 20, MAT_FACTOR_ILU, 0, MATORDERINGNATURAL, ""));
-  PetscCall(TestFactorSolves(rnd, 20, MAT_FACTOR_ILU, 2, MATORDERINGRCM, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag"));
-  PetscCall(TestFactorSolves(rnd, 20, MAT_FACTOR_ILU, 3, MATORDERINGND, "-mat_sptrsv_merge -mat_sptrsv_supernode_relax 0.2"));
-  PetscCall(TestFactorSolves(rnd, 20, MAT_FACTOR_ICC, 0, MATORDERINGNATURAL, "-mat_sptrsv_supernode_mode push"));
-  PetscCall(TestFactorSolves(rnd, -7, MAT_FACTOR_ICC, 400, MATORDERINGND, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_cublas_width 8"));
-  PetscCall(TestFactorSolves(rnd, -7, MAT_FACTOR_ILU, 400, MATORDERINGND, "-mat_sptrsv_merge"));
-  PetscCall(TestFactorSolves(rnd, -8, MAT_FACTOR_ILU, 400, MATORDERINGND, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always"));
-  PetscCall(TestFactorSolves(rnd, -8, MAT_FACTOR_ICC, 400, MATORDERINGND, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split auto"));
+  PetscCall(TestFactorSolves(rnd, 20, MAT_FACTOR_ILU, 2, MATORDERINGRCM, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_supernode_min_width 0"));
+  PetscCall(TestFactorSolves(rnd, 20, MAT_FACTOR_ILU, 3, MATORDERINGND, "-mat_sptrsv_merge -mat_sptrsv_supernode_relax 0.2 -mat_sptrsv_supernode_min_width 0"));
+  PetscCall(TestFactorSolves(rnd, 20, MAT_FACTOR_ICC, 0, MATORDERINGNATURAL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_supernode_min_width 0"));
+  PetscCall(TestFactorSolves(rnd, -7, MAT_FACTOR_ICC, 400, MATORDERINGND, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_cublas_width 8 -mat_sptrsv_supernode_min_width 0"));
+  PetscCall(TestFactorSolves(rnd, -7, MAT_FACTOR_ILU, 400, MATORDERINGND, "-mat_sptrsv_merge -mat_sptrsv_supernode_min_width 0"));
+  PetscCall(TestFactorSolves(rnd, -8, MAT_FACTOR_ILU, 400, MATORDERINGND, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always -mat_sptrsv_supernode_min_width 0"));
+  PetscCall(TestFactorSolves(rnd, -8, MAT_FACTOR_ICC, 400, MATORDERINGND, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split auto -mat_sptrsv_supernode_min_width 0"));
   /* 16^3 in nested dissection: outside lists longer than one push tile's 256 columns */
-  PetscCall(TestFactorSolves(rnd, -16, MAT_FACTOR_ICC, 400, MATORDERINGND, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always"));
+  PetscCall(TestFactorSolves(rnd, -16, MAT_FACTOR_ICC, 400, MATORDERINGND, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always -mat_sptrsv_supernode_min_width 0"));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_supernodal: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());

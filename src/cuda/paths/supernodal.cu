@@ -40,6 +40,10 @@
      to run in the last bits: the device checks compare with a tolerance.
    - Split and cuBLAS supernodes run after the level's team launch and before the next level, in stream order; they
      touch x only as a team supernode of their level would (their own rows; push: rows of later levels by atomics).
+
+   Delegated plans (supernodes narrower than -mat_sptrsv_supernode_min_width on average: nothing built but the
+   partition): no device arrays here; setup makes the nested sync-free solver (SpTrsvSupernodalDelegateSetup), and the
+   host and device value refreshes and the solves are forwarded to it (it runs its own kernels and graph).
 */
 #include "supernodal_cuda.h"
 #include <cublas_v2.h>
@@ -392,7 +396,7 @@ static PetscErrorCode SpTrsvCUDAMallocScalars(PetscScalar **p, long long n)
 static PetscErrorCode SpTrsvCUDASupernodalSetup(SpTrsvSolver s)
 {
   const SpTrsvSupernodalSchedule *ss = (const SpTrsvSupernodalSchedule *)s->plan->data;
-  const long long                 nD = (long long)ss->dptr[ss->ns], nO = (long long)ss->optr[ss->ns];
+  const long long                 nD = ss->delegated ? 0 : (long long)ss->dptr[ss->ns], nO = ss->delegated ? 0 : (long long)ss->optr[ss->ns];
   SpTrsvCUDATriData              *d;
   SpTrsvCUDASupernodal           *sc;
   cudaStream_t                    st = NULL;
@@ -401,6 +405,11 @@ static PetscErrorCode SpTrsvCUDASupernodalSetup(SpTrsvSolver s)
 
   PetscFunctionBegin;
   PetscCheck(!s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_supernodal has no Gauss-Seidel sweeps");
+  if (ss->delegated) {
+    PetscCall(SpTrsvSupernodalScheduleCheck(&s->op, s->plan));
+    PetscCall(SpTrsvSupernodalDelegateSetup(s));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCheck(ss->ns < INT_MAX && ss->uptr[ss->ns] < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "sptrsv_supernodal: the CUDA kernels use 32-bit indices");
   PetscCall(SpTrsvSupernodalScheduleCheck(&s->op, s->plan));
   PetscCall(SpTrsvCUDATriSetupBegin(s, SpTrsvCUDASupernodalLaunch, SpTrsvCUDASupernodalLaunches, &d));
@@ -467,22 +476,47 @@ static PetscErrorCode SpTrsvCUDASupernodalSetup(SpTrsvSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* new values from the host: the plan-order copy, then the blocks */
+/* new values from the host: the plan-order copy, then the blocks (delegated: the nested solver's refresh) */
 static PetscErrorCode SpTrsvCUDASupernodalUpdateValues(SpTrsvSolver s)
 {
   PetscFunctionBegin;
+  if (s->nested) {
+    PetscCall(SpTrsvSolverUpdateValues(s->nested));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(SpTrsvCUDATriUpdateValues(s));
   PetscCall(SpTrsvCUDASupernodalNumeric(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* new values on the device (the GPU numeric factorization): the plan-order gather, then the blocks, all on the GPU */
+/* new values on the device (the GPU numeric factorization): the plan-order gather, then the blocks, all on the GPU
+   (delegated: handed to the nested solver, device to device, which is then current) */
 static PetscErrorCode SpTrsvCUDASupernodalUpdateValuesDevice(SpTrsvSolver s, const PetscScalar *a, const PetscScalar *dg, const PetscScalar *r)
 {
   PetscFunctionBegin;
+  if (s->nested) {
+    PetscCall(SpTrsvSolverUpdateValuesDevice(s->nested, a, dg, r));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(SpTrsvCUDATriUpdateValuesDevice(s, a, dg, r));
   PetscCall(SpTrsvCUDASupernodalNumeric(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const SpTrsvExecutor SpTrsvExecCUDA_supernodal = {SpTrsvCUDASupernodalSetup, SpTrsvCUDASupernodalUpdateValues, SpTrsvCUDATriSolve, NULL, SpTrsvCUDATriDestroy, SpTrsvCUDASupernodalUpdateValuesDevice};
+static PetscErrorCode SpTrsvCUDASupernodalSolve(SpTrsvSolver s, const PetscScalar *b, PetscScalar *x)
+{
+  PetscFunctionBegin;
+  if (s->nested) PetscCall(SpTrsvSolverApply(s->nested, b, x));
+  else PetscCall(SpTrsvCUDATriSolve(s, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvCUDASupernodalDestroyAll(SpTrsvSolver s)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvSupernodalDelegateDestroy(s));
+  PetscCall(SpTrsvCUDATriDestroy(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const SpTrsvExecutor SpTrsvExecCUDA_supernodal = {SpTrsvCUDASupernodalSetup, SpTrsvCUDASupernodalUpdateValues, SpTrsvCUDASupernodalSolve, NULL, SpTrsvCUDASupernodalDestroyAll, SpTrsvCUDASupernodalUpdateValuesDevice};

@@ -7,10 +7,13 @@
    -mat_sptrsv_invert_diag, the inversion of the diagonal blocks of the team supernodes). The host executor runs that
    schedule, summing each row in column order as PETSc does in pull mode; the CUDA executor
    (src/cuda/paths/supernodal.cu) runs one launch per level, one block per supernode, and cuBLAS for the few wide
-   supernodes near the root.
+   supernodes near the root. A triangle whose supernodes are narrower than -mat_sptrsv_supernode_min_width on average
+   (ILU(0)/ILU(1) factors of ordinary sparse matrices: width about 1) is not built into blocks: both executors forward it
+   to a nested solver of sptrsv_syncfree (SpTrsvSupernodalDelegateSetup).
 */
 #include <sptrsv/paths/supernodal.h>
 #include <sptrsv/hostexec.h>
+#include <sptrsv/backend.h>
 #include <petsctime.h>
 
 static const char *const SpTrsvSupernodeModes[]  = {"auto", "push", "pull", "SpTrsvSupernodeMode", "SPTRSV_SUPERNODE_MODE_", NULL};
@@ -21,7 +24,8 @@ static PetscErrorCode SpTrsvSupernodalScheduleDestroy(SpTrsvPlan plan)
   SpTrsvSupernodalSchedule *ss = (SpTrsvSupernodalSchedule *)plan->data;
 
   PetscFunctionBegin;
-  if (ss) {
+  if (ss && ss->delegated) PetscCall(PetscFree(ss->super)); /* the partition only */
+  else if (ss) {
     PetscCall(PetscFree4(ss->super, ss->sorder, ss->slevptr, ss->nteam));
     PetscCall(PetscFree(ss->uptr));
     PetscCall(PetscFree(ss->uidx));
@@ -43,15 +47,49 @@ static PetscLogDouble SpTrsvSupernodalBytes(const SpTrsvSupernodalSchedule *ss)
   return b + (PetscLogDouble)(4 * ss->ns + ss->uptr[ss->ns]) * sizeof(int) + 2.0 * ss->ns * sizeof(PetscInt64);
 }
 
+/* the partition's line of -ksp_view */
+static PetscErrorCode SpTrsvSupernodalPartitionView(const SpTrsvSupernodalSchedule *ss, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  if (ss->from_hint) PetscCall(PetscViewerASCIIPrintf(viewer, "partition: the factorization's %" PetscInt_FMT " supernodes, %" PetscInt_FMT " split where the diagonal block is not dense; merged %" PetscInt_FMT " (same structure), %" PetscInt_FMT " (relaxed)\n", ss->fig.ns_hint, ss->fig.hint_split, ss->fig.nmerged, ss->fig.nrelaxed));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "partition: %" PetscInt_FMT " exact supernodes detected; merged %" PetscInt_FMT " (same structure), %" PetscInt_FMT " (relaxed)\n", ss->fig.ns_exact, ss->fig.nmerged, ss->fig.nrelaxed));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a delegated plan: the partition, the decision, and the nested solver's own view once an executor made it */
+static PetscErrorCode SpTrsvSupernodalDelegatedView(SpTrsvPlan plan, PetscViewer viewer)
+{
+  const SpTrsvSupernodalSchedule *ss   = (const SpTrsvSupernodalSchedule *)plan->data;
+  const double                    mean = ss->ns ? (double)plan->n / (double)ss->ns : 0.0;
+  const char                     *name = ss->delegate ? ss->delegate->plan->path->name : "syncfree";
+  PetscBool                       sf;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(name, "syncfree", &sf));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "supernodal: %s, %" PetscInt_FMT " supernodes, width mean %.2f max %" PetscInt_FMT "\n", ss->push ? "push (columns)" : "pull (rows)", ss->ns, mean, ss->max_w));
+  PetscCall(SpTrsvSupernodalPartitionView(ss, viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "supernodes too narrow (width mean %.2f < -mat_sptrsv_supernode_min_width %g): solved by the %s schedule (sptrsv_%s)\n", mean, (double)ss->min_width, sf ? "sync-free" : name, name));
+  if (ss->delegate) {
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(SpTrsvPlanView(ss->delegate->plan, viewer));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SpTrsvSupernodalScheduleView(SpTrsvPlan plan, PetscViewer viewer)
 {
   SpTrsvSupernodalSchedule *ss = (SpTrsvSupernodalSchedule *)plan->data;
-  const PetscInt64          stored = ss->dptr[ss->ns] + ss->optr[ss->ns];
+  PetscInt64                stored;
 
   PetscFunctionBegin;
+  if (ss->delegated) {
+    PetscCall(SpTrsvSupernodalDelegatedView(plan, viewer));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  stored = ss->dptr[ss->ns] + ss->optr[ss->ns];
   PetscCall(PetscViewerASCIIPrintf(viewer, "supernodal: %s, %" PetscInt_FMT " supernodes, width mean %.2f max %" PetscInt_FMT ", %" PetscInt_FMT " levels of the supernodal DAG (at most %" PetscInt_FMT " supernodes in one)\n", ss->push ? "push (columns)" : "pull (rows)", ss->ns, ss->ns ? (double)plan->n / (double)ss->ns : 0.0, ss->max_w, ss->nlevels, ss->max_level_sn));
-  if (ss->from_hint) PetscCall(PetscViewerASCIIPrintf(viewer, "partition: the factorization's %" PetscInt_FMT " supernodes, %" PetscInt_FMT " split where the diagonal block is not dense; merged %" PetscInt_FMT " (same structure), %" PetscInt_FMT " (relaxed)\n", ss->fig.ns_hint, ss->fig.hint_split, ss->fig.nmerged, ss->fig.nrelaxed));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "partition: %" PetscInt_FMT " exact supernodes detected; merged %" PetscInt_FMT " (same structure), %" PetscInt_FMT " (relaxed)\n", ss->fig.ns_exact, ss->fig.nmerged, ss->fig.nrelaxed));
+  PetscCall(SpTrsvSupernodalPartitionView(ss, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "stored entries %" PetscInt64_FMT ", explicit zeros added %" PetscInt64_FMT " (%.1f%%), bytes %.4g; diagonal blocks %s\n", stored, ss->nzeros, stored ? 100.0 * (double)ss->nzeros / (double)stored : 0.0, SpTrsvSupernodalBytes(ss), ss->invert ? "inverted (GEMV)" : "solved (TRSV)"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA: %" PetscInt_FMT " supernodes through cuBLAS (widest %" PetscInt_FMT "), %" PetscInt_FMT " split over many blocks (%" PetscInt_FMT " levels, %" PetscInt_FMT " tasks), the rest one block each\n", ss->ncublas, ss->max_cublas_w, ss->nsplit_sn, ss->nsplit_levels, ss->tlev[2 * ss->nlevels]));
   if (ss->nfused_runs) PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA: %" PetscInt_FMT " small levels fused into %" PetscInt_FMT " single-block launches\n", ss->nfused_levels, ss->nfused_runs));
@@ -301,9 +339,9 @@ PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format,
   PetscCheck(opts->supernode_cublas_width >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_cublas_width must be >= 1, got %" PetscInt_FMT, opts->supernode_cublas_width);
   PetscCheck(opts->supernode_mode >= SPTRSV_SUPERNODE_MODE_AUTO && opts->supernode_mode <= SPTRSV_SUPERNODE_MODE_PULL, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_mode: unknown mode %" PetscInt_FMT, opts->supernode_mode);
   PetscCheck(opts->supernode_split >= SPTRSV_SUPERNODE_SPLIT_AUTO && opts->supernode_split <= SPTRSV_SUPERNODE_SPLIT_ALWAYS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_split: unknown value %" PetscInt_FMT, opts->supernode_split);
+  PetscCheck(opts->supernode_min_width >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_min_width must be >= 0, got %g", (double)opts->supernode_min_width);
   PetscCall(PetscTime(&t0));
-  PetscCall(SpTrsvPlanCreateLevelSets(op, &p)); /* the row-level figures of -ksp_view; the order is replaced */
-  PetscCall(PetscFree(p->levptr));              /* the order is by supernode level, not by row level */
+  PetscCall(SpTrsvPlanCreateLevelSets(op, &p)); /* the row-level figures of -ksp_view; the order is replaced (unless delegated) */
   PetscCall(PetscNew(&ss));
   p->data          = ss;
   p->destroydata   = SpTrsvSupernodalScheduleDestroy;
@@ -317,7 +355,20 @@ PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format,
   PetscCall(SpTrsvSupernodeLinesCreate(op, ss->push, &l));
   PetscCall(SpTrsvSupernodeDetect(&l, op->nsuper, op->super, &ns, &super, &ss->fig));
   PetscCall(SpTrsvSupernodeMerge(&l, opts->supernode_merge, opts->supernode_relax, &ns, super, &ss->fig));
-  ss->ns = ns;
+  ss->ns        = ns;
+  ss->min_width = opts->supernode_min_width;
+  ss->delegated = (PetscBool)(ns > 0 && (PetscReal)op->n < opts->supernode_min_width * (PetscReal)ns); /* mean width n / ns below it */
+  if (ss->delegated) { /* no blocks: the partition's figures, the row-level plan; the executors delegate to sync-free */
+    ss->super = super;
+    for (PetscInt K = 0; K < ns; K++) ss->max_w = PetscMax(ss->max_w, super[K + 1] - super[K]);
+    PetscCall(PetscInfo(NULL, "sptrsv_supernodal: %" PetscInt_FMT "-row %s triangle, %" PetscInt_FMT " supernodes of width mean %.2f < -mat_sptrsv_supernode_min_width %g: no dense blocks, the executors solve it with the sync-free schedule\n", op->n, op->lower ? "lower" : "upper", ns, (double)op->n / (double)ns, (double)ss->min_width));
+    PetscCall(SpTrsvSupernodeLinesDestroy(&l));
+    PetscCall(PetscTime(&t1));
+    p->stats.analysis_time = t1 - t0;
+    *plan                  = p;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscFree(p->levptr)); /* the order is by supernode level, not by row level */
   PetscCall(PetscMalloc4(ns + 1, &ss->super, ns + 1, &ss->sorder, op->n + 2, &ss->slevptr, op->n + 1, &ss->nteam));
   PetscCall(PetscMalloc1(op->n + 1, &ss->nsplit));
   PetscCall(PetscArraycpy(ss->super, super, ns + 1));
@@ -336,7 +387,7 @@ PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format,
   permutation, levels non-empty, team supernodes first and no wider than a team block may be; every entry of op(T)
   outside its row's supernode comes from a supernode of an earlier level; U_K ascending and outside K; every entry of
   op(T) stored exactly once, at its place, every other stored value an explicit zero (diagonal: the diagonal code);
-  plan->order lists the rows in run order; the launch geometry fits
+  plan->order lists the rows in run order; the launch geometry fits. A delegated plan has the partition only.
 */
 PetscErrorCode SpTrsvSupernodalScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
 {
@@ -347,6 +398,11 @@ PetscErrorCode SpTrsvSupernodalScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan
 
   PetscFunctionBegin;
   PetscCheck(ss->super[0] == 0 && ss->super[ns] == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: the partition covers [%" PetscInt_FMT ", %" PetscInt_FMT "), not [0, %" PetscInt_FMT ")", ss->super[0], ss->super[ns], n);
+  if (ss->delegated) { /* no schedule: the partition, and the decision */
+    for (PetscInt K = 0; K < ns; K++) PetscCheck(ss->super[K + 1] > ss->super[K], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: supernode %" PetscInt_FMT " is empty", K);
+    PetscCheck(ns > 0 && (PetscReal)n < ss->min_width * (PetscReal)ns, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: delegated with width mean %g, not below %g", ns ? (double)n / (double)ns : 0.0, (double)ss->min_width);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscMalloc3(n + 1, &sn, ns + 1, &lev, ns + 1, &seen));
   for (PetscInt K = 0; K < ns; K++) {
     PetscCheck(ss->super[K + 1] > ss->super[K], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: supernode %" PetscInt_FMT " is empty", K);
@@ -493,6 +549,10 @@ static PetscErrorCode SpTrsvHostSupernodalNumeric(SpTrsvSolver s)
   const SpTrsvOp                 *op = &s->op;
 
   PetscFunctionBegin;
+  if (s->nested) { /* delegated: the nested solver refreshes its own copy */
+    PetscCall(SpTrsvSolverUpdateValues(s->nested));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt K = 0; K < ss->ns; K++) {
     const PetscInt s0 = ss->super[K], w = ss->super[K + 1] - s0;
     for (PetscInt64 q = ss->dptr[K]; q < ss->dptr[K + 1]; q++) {
@@ -514,6 +574,10 @@ static PetscErrorCode SpTrsvHostSupernodalSetup(SpTrsvSolver s)
   PetscFunctionBegin;
   PetscCheck(!s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_supernodal has no Gauss-Seidel sweeps");
   PetscCall(SpTrsvSupernodalScheduleCheck(&s->op, s->plan));
+  if (ss->delegated) {
+    PetscCall(SpTrsvSupernodalDelegateSetup(s));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscNew(&h));
   s->bdata = h;
   PetscCall(PetscMalloc5(ss->dptr[ss->ns] + 1, &h->D, ss->invert ? ss->dptr[ss->ns] + 1 : 1, &h->X, ss->optr[ss->ns] + 1, &h->O, ss->max_w + 1, &h->r, ss->ns + 1, &h->inv));
@@ -598,6 +662,10 @@ static PetscErrorCode SpTrsvHostSupernodalSolve(SpTrsvSolver s, const PetscScala
   const SpTrsvHostSupernodal     *h  = (const SpTrsvHostSupernodal *)s->bdata;
 
   PetscFunctionBegin;
+  if (s->nested) {
+    PetscCall(SpTrsvSolverApply(s->nested, b, x));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (ss->push) PetscCall(PetscArraycpy(x, b, s->op.n));
   for (PetscInt k = 0; k < ss->ns; k++) { /* run order: level by level */
     if (ss->push) SpTrsvHostSupernodePush(ss, h, ss->sorder[k], x);
@@ -611,8 +679,39 @@ static PetscErrorCode SpTrsvHostSupernodalDestroy(SpTrsvSolver s)
   SpTrsvHostSupernodal *h = (SpTrsvHostSupernodal *)s->bdata;
 
   PetscFunctionBegin;
+  PetscCall(SpTrsvSupernodalDelegateDestroy(s));
   if (h) PetscCall(PetscFree5(h->D, h->X, h->O, h->r, h->inv));
   PetscCall(PetscFree(s->bdata));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvSupernodalDelegateSetup - the setup of either executor for a delegated plan (supernodes narrower than
+  -mat_sptrsv_supernode_min_width on average): s->nested, a solver of sptrsv_syncfree (sptrsv_level when sync-free has no
+  executor on this backend) on the same triangle, orientation, format, backend and options; it takes the values itself
+  (now, when they exist, and at every refresh the executor forwards), and the executor forwards the solves to it
+*/
+PetscErrorCode SpTrsvSupernodalDelegateSetup(SpTrsvSolver s)
+{
+  SpTrsvSupernodalSchedule *ss = (SpTrsvSupernodalSchedule *)s->plan->data;
+  SpTrsvPath                path;
+
+  PetscFunctionBegin;
+  PetscCheck(ss->delegated && !s->nested, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sptrsv_supernodal: a nested solver for a plan that is not delegated, or a second one");
+  PetscCall(SpTrsvPathFindSolverType("syncfree", &path));
+  if (!path || !path->exec[s->backend->slot]) PetscCall(SpTrsvPathFind("level", &path));
+  PetscCall(PetscInfo(NULL, "sptrsv_supernodal: the solves of the %" PetscInt_FMT "-row %s triangle (%s backend) are forwarded to a nested %s solver\n", s->op.n, s->op.lower ? "lower" : "upper", s->backend->name, path->solvertype));
+  PetscCall(SpTrsvSolverCreateWithOptions(s->tri, s->transpose, s->format, path, s->backend, &s->opts, &s->nested));
+  ss->delegate = s->nested;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SpTrsvSupernodalDelegateDestroy - the nested solver of a delegated plan (none: nothing) */
+PetscErrorCode SpTrsvSupernodalDelegateDestroy(SpTrsvSolver s)
+{
+  PetscFunctionBegin;
+  if (s->plan && s->plan->data) ((SpTrsvSupernodalSchedule *)s->plan->data)->delegate = NULL;
+  PetscCall(SpTrsvSolverDestroy(&s->nested));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -641,5 +740,7 @@ PetscErrorCode SpTrsvOptions_supernodal(SpTrsvOptionItems PetscOptionsObject, Sp
   PetscCheck(opts->supernode_relax >= 0 && opts->supernode_relax < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_relax must be in [0, 1), got %g", pre, (double)opts->supernode_relax);
   PetscCall(PetscOptionsInt("-mat_sptrsv_supernode_cublas_width", "CUDA: supernodes at least this wide run through cuBLAS (when their level has few of them)", "MatSolverType sptrsv_supernodal", opts->supernode_cublas_width, &opts->supernode_cublas_width, NULL));
   PetscCheck(opts->supernode_cublas_width >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_cublas_width must be >= 1, got %" PetscInt_FMT, pre, opts->supernode_cublas_width);
+  PetscCall(PetscOptionsReal("-mat_sptrsv_supernode_min_width", "A triangle whose supernodes are narrower than this on average (rows / supernodes) has none worth the dense blocks: solved by a nested sptrsv_syncfree solver instead (0: never)", "MatSolverType sptrsv_supernodal", opts->supernode_min_width, &opts->supernode_min_width, NULL));
+  PetscCheck(opts->supernode_min_width >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_min_width must be >= 0, got %g", pre, (double)opts->supernode_min_width);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

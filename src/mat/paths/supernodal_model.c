@@ -107,12 +107,12 @@ static PetscLogDouble SpTrsvSupernodeCublasUs(const SpTrsvSupernodalSchedule *ss
   SpTrsvSupernodalModel - the model of a built schedule, per level (*lm, nlevels entries, caller frees; NULL: not
   returned) and in total (*total_us, with push's x = b copy): a level costs its team launch, its two split launches and
   its cuBLAS supernodes, as scheduled (a fused run: one launch, its supernodes one after the other in one block); us_team and us_split of a level say what its team and split supernodes together
-  would cost as team blocks or split
+  would cost as team blocks or split. A delegated schedule (ss->delegated: no levels) predicts nothing (0 us, no levels).
 */
 PetscErrorCode SpTrsvSupernodalModel(const SpTrsvSupernodalSchedule *ss, SpTrsvSupernodeLevelModel **lm, PetscLogDouble *total_us)
 {
   SpTrsvSupernodeLevelModel *m;
-  PetscLogDouble             tot = ss->push ? SPTRSV_SUPERNODE_MODEL_LAUNCH_US : 0;
+  PetscLogDouble             tot = ss->push && !ss->delegated ? SPTRSV_SUPERNODE_MODEL_LAUNCH_US : 0;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(ss->nlevels + 1, &m));
@@ -156,6 +156,10 @@ PetscErrorCode SpTrsvSupernodalModelView(const SpTrsvSupernodalSchedule *ss, Pet
   PetscInt                   nl[3] = {0, 0, 0}, launches = ss->push ? 1 : 0;
 
   PetscFunctionBegin;
+  if (ss->delegated) { /* nothing was built to model */
+    PetscCall(PetscViewerASCIIPrintf(viewer, "model (H100 constants): none, the supernodes are too narrow (width mean below -mat_sptrsv_supernode_min_width %g): solved by the sync-free schedule\n", (double)ss->min_width));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(SpTrsvSupernodalModel(ss, &m, &tot));
   for (PetscInt l = 0; l < ss->nlevels; l++) {
     const PetscInt c = m[l].nsn == 1 ? 0 : (m[l].nsn < SPTRSV_SUPERNODE_MODEL_SMS ? 1 : 2);

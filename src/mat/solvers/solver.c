@@ -32,6 +32,7 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   opts->supernode_relax = 0;
   opts->supernode_cublas_width = 256; /* SPTRSV_SUPERNODE_CUBLAS_WIDTH */
   opts->supernode_split        = 0;   /* SPTRSV_SUPERNODE_SPLIT_AUTO */
+  opts->supernode_min_width    = 2.0; /* supernodal: narrower triangles (ILU(0)/ILU(1) factors, width ~1) go to sync-free */
   opts->pinv_parts      = 0;          /* pinv: whole levels (SPTRSV_PINV_PARTS_LEVELS) */
   opts->pinv_fill       = 1.0;        /* pinv: no fill */
   opts->pinv_tol        = 1000 * PETSC_MACHINE_EPSILON;
@@ -44,7 +45,7 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   -mat_sptrsv_storage, -mat_sptrsv_dispatch, -mat_sptrsv_max_lanes, -mat_sptrsv_spin_ns, -mat_sptrsv_blocks_per_sm,
   -mat_sptrsv_relabel, -mat_sptrsv_analysis, -mat_sptrsv_subgraph_rows, -mat_sptrsv_locality_partition,
   -mat_sptrsv_locality_sms, -mat_sptrsv_locality_stage, -mat_sptrsv_locality_pack, the supernodal path's -mat_sptrsv_supernode_mode, -mat_sptrsv_invert_diag,
-  -mat_sptrsv_merge, -mat_sptrsv_supernode_relax, -mat_sptrsv_supernode_cublas_width, -mat_sptrsv_supernode_split, and -mat_sptrsv_pinv_parts,
+  -mat_sptrsv_merge, -mat_sptrsv_supernode_relax, -mat_sptrsv_supernode_cublas_width, -mat_sptrsv_supernode_split, -mat_sptrsv_supernode_min_width, and -mat_sptrsv_pinv_parts,
   -mat_sptrsv_pinv_fill and -mat_sptrsv_pinv_tol
 */
 PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
@@ -114,6 +115,7 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
     }
     PetscCheck(match, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_split must be auto, never or always, got %s", str);
   }
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_supernode_min_width", &opts->supernode_min_width, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_pinv_parts", str, sizeof(str), &flg));
   if (flg) {
     PetscBool greedy;
