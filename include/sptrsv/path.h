@@ -38,7 +38,7 @@ typedef struct {
   PetscReal supernode_relax; /* supernodal: merge neighbours while explicit zeros stay within this fraction (-mat_sptrsv_supernode_relax) */
   PetscInt  supernode_cublas_width; /* supernodal, CUDA: supernodes at least this wide run through cuBLAS (-mat_sptrsv_supernode_cublas_width) */
   PetscInt  supernode_split; /* supernodal: SpTrsvSupernodeSplit, auto/never/always: inverted supernodes of a level cut into row tasks over many blocks (-mat_sptrsv_supernode_split) */
-  PetscReal supernode_min_width; /* supernodal: a triangle whose supernodes are narrower than this on average is solved by a nested sync-free solver (-mat_sptrsv_supernode_min_width; 0: never) */
+  PetscInt  supernode_min_width; /* supernodal: a triangle whose widest supernode is narrower than this is solved by a nested sync-free solver (-mat_sptrsv_supernode_min_width; 0: never) */
   PetscInt  pinv_parts;      /* pinv: SpTrsvPinvParts, parts made of whole (group) levels or of rows (-mat_sptrsv_pinv_parts levels|greedy) */
   PetscReal pinv_fill;       /* pinv: a part's inverse-applied block holds at most this many times the substitution's entries (-mat_sptrsv_pinv_fill; 1: no fill) */
   PetscReal pinv_tol;        /* pinv: backward error above which the solves fall back (-mat_sptrsv_pinv_tol) */

@@ -463,8 +463,8 @@ static PetscErrorCode ViewText(SpTrsvPlan plan, char *buf, size_t len)
   TestDelegation - -mat_sptrsv_supernode_min_width: a grid triangle (ILU(0)'s pattern, supernodes of width about 1) at the
   default is delegated (no dense blocks built, a nested sptrsv_syncfree solver, its view under the supernodal lines) and
   solves, both orientations, before and after new values, to the level path's x; with 0 it is not; planted dense blocks
-  (given as the factorization's partition, width mean about 4) are not delegated at the default, and are just above
-  and below their own mean width
+  (given as the factorization's partition) are delegated at the default exactly when their widest is below it, and with
+  the threshold one above their widest (delegated) and at it (not)
 */
 static PetscErrorCode TestDelegation(PetscRandom rnd)
 {
@@ -495,29 +495,30 @@ static PetscErrorCode TestDelegation(PetscRandom rnd)
         SpTrsvSolverOptions             o;
         SpTrsvSolver                    s, ref;
         const SpTrsvSupernodalSchedule *ss;
-        PetscReal                       err = 0, nrm = 0, mean;
+        PetscReal                       err = 0, nrm = 0;
+        PetscInt                        widest;
         PetscBool                       want;
         char                            what[128];
 
         if (!shape && c > 1) continue;
         PetscCall(SpTrsvSolverOptionsInitialize(&o));
         PetscCall(SpTrsvSolverCreateWithOptions(t, (PetscBool)tr, SPTRSV_FORMAT_CSR, sn, &SpTrsvBackendHost, &o, &s));
-        mean = (PetscReal)n / (PetscReal)((const SpTrsvSupernodalSchedule *)s->plan->data)->ns;
+        widest = ((const SpTrsvSupernodalSchedule *)s->plan->data)->max_w;
         if (c) { /* the same triangle again with another threshold */
           PetscCall(SpTrsvSolverDestroy(&s));
-          o.supernode_min_width = c == 1 ? 0 : (c == 2 ? 1.01 * mean : 0.99 * mean);
+          o.supernode_min_width = c == 1 ? 0 : (c == 2 ? widest + 1 : widest);
           PetscCall(SpTrsvSolverCreateWithOptions(t, (PetscBool)tr, SPTRSV_FORMAT_CSR, sn, &SpTrsvBackendHost, &o, &s));
         }
         ss   = (const SpTrsvSupernodalSchedule *)s->plan->data;
-        want = (PetscBool)(c == 2 || (c == 0 && !shape));
-        PetscCall(PetscSNPrintf(what, sizeof(what), "%s n=%" PetscInt_FMT "%s, min width %g (width mean %.2f)", shape ? "planted blocks" : "grid", n, tr ? " (transpose)" : "", (double)o.supernode_min_width, (double)mean));
+        want = (PetscBool)(c == 2 || (c == 0 && widest < o.supernode_min_width));
+        PetscCall(PetscSNPrintf(what, sizeof(what), "%s n=%" PetscInt_FMT "%s, min width %" PetscInt_FMT " (widest %" PetscInt_FMT ")", shape ? "planted blocks" : "grid", n, tr ? " (transpose)" : "", o.supernode_min_width, widest));
         EXPECT(ss->delegated == want && !s->nested == !want && ss->delegate == s->nested, "%s: %s", what, ss->delegated ? "delegated" : "not delegated");
-        EXPECT(!shape || mean > 2.5, "%s: the planted blocks are not wide", what);
+        EXPECT(shape ? widest > 2 : (c != 0 || widest < o.supernode_min_width), "%s: %s", what, shape ? "the planted blocks are not wide" : "the grid's ILU(0) pattern is not delegated at the default");
         if (want) {
           EXPECT(!ss->sorder && !ss->dmap && !ss->omap && !ss->task && ss->nlevels == 0 && !s->bdata, "%s: delegated, but dense-block arrays were built", what);
           EXPECT(s->nested && !strcmp(s->nested->plan->path->name, "syncfree") && s->nested->opts.supernode_min_width == o.supernode_min_width, "%s: the nested solver is not a sync-free one with the same options", what);
           PetscCall(ViewText(s->plan, text, sizeof(text)));
-          EXPECT(strstr(text, "supernodes too narrow (width mean") && strstr(text, "): solved by the sync-free schedule (sptrsv_syncfree)") && strstr(text, "  schedule syncfree:") && !strstr(text, "model (H100"), "%s: the view lacks the delegation:\n%s", what, text);
+          EXPECT(strstr(text, "supernodes too narrow (widest") && strstr(text, "): solved by the sync-free schedule (sptrsv_syncfree)") && strstr(text, "  schedule syncfree:") && !strstr(text, "model (H100"), "%s: the view lacks the delegation:\n%s", what, text);
         } else if (!shape) {
           PetscCall(ViewText(s->plan, text, sizeof(text)));
           EXPECT(!strstr(text, "too narrow") && strstr(text, "levels of the supernodal DAG"), "%s: the view shows a delegation:\n%s", what, text);
@@ -688,7 +689,7 @@ int main(int argc, char **argv)
   EXPECT(nsplit_seen > 0 && nsplit_push_seen > 0, "no configuration split a supernode (push: %" PetscInt_FMT ", all: %" PetscInt_FMT ")", nsplit_push_seen, nsplit_seen);
   PetscCall(TestDelegation(rnd));
   /* the dense blocks with -mat_sptrsv_supernode_min_width 0: the ILU(k) factors of a 2-D problem have supernodes of width
-     about 1, and even the exact ND factors' many small leaf supernodes make their width mean 1.5-1.7; and ILU(0) delegated */
+     about 1, and the exact ND factors of these small grids no supernode 16 wide; and ILU(0) delegated */
   PetscCall(TestFactorSolves(rnd, 20, MAT_FACTOR_ILU, 0, MATORDERINGNATURAL, "-mat_sptrsv_supernode_min_width 0"));
   PetscCall(TestFactorSolves(rnd, 20, MAT_FACTOR_ILU, 0, MATORDERINGNATURAL, ""));
   PetscCall(TestFactorSolves(rnd, 20, MAT_FACTOR_ILU, 2, MATORDERINGRCM, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_supernode_min_width 0"));

@@ -153,14 +153,16 @@ typedef struct {
   PetscInt   max_level_sn;    /* most supernodes in one level */
   SpTrsvSupernodeFigures fig;
   PetscBool  from_hint;       /* the partition started from the factorization's (op->super) */
-  /* delegation: when the partition's mean width n / ns is below min_width (-mat_sptrsv_supernode_min_width) the dense
-     blocks cannot help (a supernode of width 1 is a scalar row, and one block and one launch per level of them is slower
-     than the sync-free schedule); the analysis stops after the partition (super, ns, max_w, fig and the row levels of
+  /* delegation: when the partition's widest supernode is narrower than min_width (-mat_sptrsv_supernode_min_width) the
+     dense blocks cannot help (a supernode of width 1 is a scalar row, and one block and one launch per level of them is
+     slower than the sync-free schedule; the widest, not the mean, decides: the exact LU of a sparse matrix has many
+     one-row leaf supernodes, width mean 1.2-1.7, and a few wide ones near the root that carry the solve, see
+     docs/PERFORMANCE.md "Supernodal run 4"); the analysis stops after the partition (super, ns, max_w, fig and the row levels of
      plan->order are set; the levels, run order, blocks, maps and tasks are not built, their arrays NULL and counts 0) and
      the executors forward everything to a nested solver of sptrsv_syncfree (sptrsv_level where sync-free has no
      executor on the backend): SpTrsvSupernodalDelegateSetup */
   PetscBool    delegated;
-  PetscReal    min_width;     /* the option the decision used */
+  PetscInt     min_width;     /* the option the decision used */
   SpTrsvSolver delegate;      /* that nested solver while an executor holds one (the executor's s->nested; not owned here) */
 } SpTrsvSupernodalSchedule;
 

@@ -7,7 +7,7 @@
    -mat_sptrsv_invert_diag, the inversion of the diagonal blocks of the team supernodes). The host executor runs that
    schedule, summing each row in column order as PETSc does in pull mode; the CUDA executor
    (src/cuda/paths/supernodal.cu) runs one launch per level, one block per supernode, and cuBLAS for the few wide
-   supernodes near the root. A triangle whose supernodes are narrower than -mat_sptrsv_supernode_min_width on average
+   supernodes near the root. A triangle whose widest supernode is narrower than -mat_sptrsv_supernode_min_width
    (ILU(0)/ILU(1) factors of ordinary sparse matrices: width about 1) is not built into blocks: both executors forward it
    to a nested solver of sptrsv_syncfree (SpTrsvSupernodalDelegateSetup).
 */
@@ -68,7 +68,7 @@ static PetscErrorCode SpTrsvSupernodalDelegatedView(SpTrsvPlan plan, PetscViewer
   PetscCall(PetscStrcmp(name, "syncfree", &sf));
   PetscCall(PetscViewerASCIIPrintf(viewer, "supernodal: %s, %" PetscInt_FMT " supernodes, width mean %.2f max %" PetscInt_FMT "\n", ss->push ? "push (columns)" : "pull (rows)", ss->ns, mean, ss->max_w));
   PetscCall(SpTrsvSupernodalPartitionView(ss, viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "supernodes too narrow (width mean %.2f < -mat_sptrsv_supernode_min_width %g): solved by the %s schedule (sptrsv_%s)\n", mean, (double)ss->min_width, sf ? "sync-free" : name, name));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "supernodes too narrow (widest %" PetscInt_FMT " < -mat_sptrsv_supernode_min_width %" PetscInt_FMT "): solved by the %s schedule (sptrsv_%s)\n", ss->max_w, ss->min_width, sf ? "sync-free" : name, name));
   if (ss->delegate) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(SpTrsvPlanView(ss->delegate->plan, viewer));
@@ -339,7 +339,7 @@ PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format,
   PetscCheck(opts->supernode_cublas_width >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_cublas_width must be >= 1, got %" PetscInt_FMT, opts->supernode_cublas_width);
   PetscCheck(opts->supernode_mode >= SPTRSV_SUPERNODE_MODE_AUTO && opts->supernode_mode <= SPTRSV_SUPERNODE_MODE_PULL, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_mode: unknown mode %" PetscInt_FMT, opts->supernode_mode);
   PetscCheck(opts->supernode_split >= SPTRSV_SUPERNODE_SPLIT_AUTO && opts->supernode_split <= SPTRSV_SUPERNODE_SPLIT_ALWAYS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_split: unknown value %" PetscInt_FMT, opts->supernode_split);
-  PetscCheck(opts->supernode_min_width >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_min_width must be >= 0, got %g", (double)opts->supernode_min_width);
+  PetscCheck(opts->supernode_min_width >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_min_width must be >= 0, got %" PetscInt_FMT, opts->supernode_min_width);
   PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvPlanCreateLevelSets(op, &p)); /* the row-level figures of -ksp_view; the order is replaced (unless delegated) */
   PetscCall(PetscNew(&ss));
@@ -357,11 +357,11 @@ PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format,
   PetscCall(SpTrsvSupernodeMerge(&l, opts->supernode_merge, opts->supernode_relax, &ns, super, &ss->fig));
   ss->ns        = ns;
   ss->min_width = opts->supernode_min_width;
-  ss->delegated = (PetscBool)(ns > 0 && (PetscReal)op->n < opts->supernode_min_width * (PetscReal)ns); /* mean width n / ns below it */
+  for (PetscInt K = 0; K < ns; K++) ss->max_w = PetscMax(ss->max_w, super[K + 1] - super[K]);
+  ss->delegated = (PetscBool)(ns > 0 && ss->max_w < opts->supernode_min_width); /* no supernode that wide */
   if (ss->delegated) { /* no blocks: the partition's figures, the row-level plan; the executors delegate to sync-free */
     ss->super = super;
-    for (PetscInt K = 0; K < ns; K++) ss->max_w = PetscMax(ss->max_w, super[K + 1] - super[K]);
-    PetscCall(PetscInfo(NULL, "sptrsv_supernodal: %" PetscInt_FMT "-row %s triangle, %" PetscInt_FMT " supernodes of width mean %.2f < -mat_sptrsv_supernode_min_width %g: no dense blocks, the executors solve it with the sync-free schedule\n", op->n, op->lower ? "lower" : "upper", ns, (double)op->n / (double)ns, (double)ss->min_width));
+    PetscCall(PetscInfo(NULL, "sptrsv_supernodal: %" PetscInt_FMT "-row %s triangle, %" PetscInt_FMT " supernodes, the widest %" PetscInt_FMT " < -mat_sptrsv_supernode_min_width %" PetscInt_FMT ": no dense blocks, the executors solve it with the sync-free schedule\n", op->n, op->lower ? "lower" : "upper", ns, ss->max_w, ss->min_width));
     PetscCall(SpTrsvSupernodeLinesDestroy(&l));
     PetscCall(PetscTime(&t1));
     p->stats.analysis_time = t1 - t0;
@@ -400,7 +400,9 @@ PetscErrorCode SpTrsvSupernodalScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan
   PetscCheck(ss->super[0] == 0 && ss->super[ns] == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: the partition covers [%" PetscInt_FMT ", %" PetscInt_FMT "), not [0, %" PetscInt_FMT ")", ss->super[0], ss->super[ns], n);
   if (ss->delegated) { /* no schedule: the partition, and the decision */
     for (PetscInt K = 0; K < ns; K++) PetscCheck(ss->super[K + 1] > ss->super[K], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: supernode %" PetscInt_FMT " is empty", K);
-    PetscCheck(ns > 0 && (PetscReal)n < ss->min_width * (PetscReal)ns, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: delegated with width mean %g, not below %g", ns ? (double)n / (double)ns : 0.0, (double)ss->min_width);
+    PetscInt w = 0;
+    for (PetscInt K = 0; K < ns; K++) w = PetscMax(w, ss->super[K + 1] - ss->super[K]);
+    PetscCheck(ns > 0 && w == ss->max_w && w < ss->min_width, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: delegated with a supernode of width %" PetscInt_FMT " (recorded %" PetscInt_FMT "), not below %" PetscInt_FMT, w, ss->max_w, ss->min_width);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscMalloc3(n + 1, &sn, ns + 1, &lev, ns + 1, &seen));
@@ -686,8 +688,8 @@ static PetscErrorCode SpTrsvHostSupernodalDestroy(SpTrsvSolver s)
 }
 
 /*
-  SpTrsvSupernodalDelegateSetup - the setup of either executor for a delegated plan (supernodes narrower than
-  -mat_sptrsv_supernode_min_width on average): s->nested, a solver of sptrsv_syncfree (sptrsv_level when sync-free has no
+  SpTrsvSupernodalDelegateSetup - the setup of either executor for a delegated plan (no supernode as wide as
+  -mat_sptrsv_supernode_min_width): s->nested, a solver of sptrsv_syncfree (sptrsv_level when sync-free has no
   executor on this backend) on the same triangle, orientation, format, backend and options; it takes the values itself
   (now, when they exist, and at every refresh the executor forwards), and the executor forwards the solves to it
 */
@@ -740,7 +742,7 @@ PetscErrorCode SpTrsvOptions_supernodal(SpTrsvOptionItems PetscOptionsObject, Sp
   PetscCheck(opts->supernode_relax >= 0 && opts->supernode_relax < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_relax must be in [0, 1), got %g", pre, (double)opts->supernode_relax);
   PetscCall(PetscOptionsInt("-mat_sptrsv_supernode_cublas_width", "CUDA: supernodes at least this wide run through cuBLAS (when their level has few of them)", "MatSolverType sptrsv_supernodal", opts->supernode_cublas_width, &opts->supernode_cublas_width, NULL));
   PetscCheck(opts->supernode_cublas_width >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_cublas_width must be >= 1, got %" PetscInt_FMT, pre, opts->supernode_cublas_width);
-  PetscCall(PetscOptionsReal("-mat_sptrsv_supernode_min_width", "A triangle whose supernodes are narrower than this on average (rows / supernodes) has none worth the dense blocks: solved by a nested sptrsv_syncfree solver instead (0: never)", "MatSolverType sptrsv_supernodal", opts->supernode_min_width, &opts->supernode_min_width, NULL));
-  PetscCheck(opts->supernode_min_width >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_min_width must be >= 0, got %g", pre, (double)opts->supernode_min_width);
+  PetscCall(PetscOptionsInt("-mat_sptrsv_supernode_min_width", "A triangle whose widest supernode is narrower than this has none worth the dense blocks (an ILU factor): solved by a nested sptrsv_syncfree solver instead (0: never)", "MatSolverType sptrsv_supernodal", opts->supernode_min_width, &opts->supernode_min_width, NULL));
+  PetscCheck(opts->supernode_min_width >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_min_width must be >= 0, got %" PetscInt_FMT, pre, opts->supernode_min_width);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -32,7 +32,7 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   opts->supernode_relax = 0;
   opts->supernode_cublas_width = 256; /* SPTRSV_SUPERNODE_CUBLAS_WIDTH */
   opts->supernode_split        = 0;   /* SPTRSV_SUPERNODE_SPLIT_AUTO */
-  opts->supernode_min_width    = 2.0; /* supernodal: narrower triangles (ILU(0)/ILU(1) factors, width ~1) go to sync-free */
+  opts->supernode_min_width    = 16;  /* supernodal: triangles without a supernode this wide (ILU factors) go to sync-free */
   opts->pinv_parts      = 0;          /* pinv: whole levels (SPTRSV_PINV_PARTS_LEVELS) */
   opts->pinv_fill       = 1.0;        /* pinv: no fill */
   opts->pinv_tol        = 1000 * PETSC_MACHINE_EPSILON;
@@ -115,7 +115,7 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
     }
     PetscCheck(match, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_split must be auto, never or always, got %s", str);
   }
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_supernode_min_width", &opts->supernode_min_width, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_supernode_min_width", &opts->supernode_min_width, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_pinv_parts", str, sizeof(str), &flg));
   if (flg) {
     PetscBool greedy;
