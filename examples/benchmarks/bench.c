@@ -37,7 +37,7 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
                            "  -bench_supernodal_estimate  only print the supernodal cost model of L and U (host analysis, no solves; lines\n"
                            "                     supernodal-estimate ...: TRSV, inverted without and with split levels) and exit;\n"
                            "                     -bench_supernodal_detail adds the per-level table of the split schedule; a triangle\n"
-                           "                     whose supernodes are narrower than -mat_sptrsv_supernode_min_width (default 2) is\n"
+                           "                     without a supernode -mat_sptrsv_supernode_min_width (default 16) rows wide is\n"
                            "                     delegated to the sync-free schedule and has no model (0 models the dense blocks)\n\n";
 
 #include "bench.h"
@@ -229,34 +229,25 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
       if (!flg)
         for (nlist = 0; nlist < 5; nlist++) PetscCall(PetscStrallocpy(sv[nlist].suffix, &list[nlist]));
       for (PetscInt k = 0; k < nlist; k++) {
-        PetscInt j = 0;
-        double   r;
-        char     c;
-        if (!strncmp(list[k], "inv-relax", 9) && sscanf(list[k] + 9, "%lf%c", &r, &c) == 1) { /* inv-relaxR: relax R */
+        PetscInt    j     = 0;
+        const char *relax = NULL; /* inv-relaxR: inv-relax's options with relaxation R */
+        double      r;
+        char        c;
+        if (!strncmp(list[k], "inv-relax", 9) && sscanf(list[k] + 9, "%lf%c", &r, &c) == 1) {
           PetscCheck(r >= 0 && r < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-bench_supernodal %s: the relaxation must be in [0, 1)", list[k]);
-          v[n].format = SPTRSV_FORMAT_CSR;
-          PetscCall(PetscStrncpy(v[n].suffix, list[k], sizeof(v[n].suffix)));
-          PetscCall(PetscStrncpy(v[n].opt[0][0], "-mat_sptrsv_graph", sizeof(v[n].opt[0][0])));
-          PetscCall(PetscStrncpy(v[n].opt[0][1], "1", sizeof(v[n].opt[0][1])));
-          PetscCall(PetscStrncpy(v[n].opt[1][0], "-mat_sptrsv_invert_diag", sizeof(v[n].opt[0][0])));
-          PetscCall(PetscStrncpy(v[n].opt[1][1], "1", sizeof(v[n].opt[0][1])));
-          PetscCall(PetscStrncpy(v[n].opt[2][0], "-mat_sptrsv_merge", sizeof(v[n].opt[0][0])));
-          PetscCall(PetscStrncpy(v[n].opt[2][1], "1", sizeof(v[n].opt[0][1])));
-          PetscCall(PetscStrncpy(v[n].opt[3][0], "-mat_sptrsv_supernode_relax", sizeof(v[n].opt[0][0])));
-          PetscCall(PetscStrncpy(v[n].opt[3][1], list[k] + 9, sizeof(v[n].opt[0][1])));
-          n++;
-          PetscCall(PetscFree(list[k]));
-          continue;
-        }
-        while (j < nsv && strcmp(sv[j].suffix, list[k])) j++;
+          relax = list[k] + 9;
+          while (strcmp(sv[j].suffix, "inv-relax")) j++;
+        } else
+          while (j < nsv && strcmp(sv[j].suffix, list[k])) j++;
         PetscCheck(j < nsv, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-bench_supernodal %s: variants are auto, pull, inv, inv-nosplit, merge-relax, inv-always, inv-relax, inv-relaxR (R: the relaxation)", list[k]);
         v[n].format = SPTRSV_FORMAT_CSR;
-        PetscCall(PetscStrncpy(v[n].suffix, sv[j].suffix, sizeof(v[n].suffix)));
+        PetscCall(PetscStrncpy(v[n].suffix, list[k], sizeof(v[n].suffix)));
         PetscCall(PetscStrncpy(v[n].opt[0][0], "-mat_sptrsv_graph", sizeof(v[n].opt[0][0])));
         PetscCall(PetscStrncpy(v[n].opt[0][1], "1", sizeof(v[n].opt[0][1])));
         for (PetscInt o = 0; o < 3 && sv[j].opt[o][0]; o++) {
+          const PetscBool rx = (PetscBool)(relax && !strcmp(sv[j].opt[o][0], "-mat_sptrsv_supernode_relax"));
           PetscCall(PetscStrncpy(v[n].opt[o + 1][0], sv[j].opt[o][0], sizeof(v[n].opt[0][0])));
-          PetscCall(PetscStrncpy(v[n].opt[o + 1][1], sv[j].opt[o][1], sizeof(v[n].opt[0][1])));
+          PetscCall(PetscStrncpy(v[n].opt[o + 1][1], rx ? relax : sv[j].opt[o][1], sizeof(v[n].opt[0][1])));
         }
         n++;
         PetscCall(PetscFree(list[k]));
@@ -643,7 +634,7 @@ static PetscErrorCode SupernodalEstimates(Bench *B, SpTrsvFactor fac)
       PetscCall(PetscTime(&t1));
       ss = (const SpTrsvSupernodalSchedule *)p->data;
       if (ss->delegated) { /* supernodes too narrow: no blocks, nothing to model (the solves would run sync-free) */
-        PetscCall(PetscPrintf(PETSC_COMM_SELF, "supernodal-estimate %s %s %s: %" PetscInt_FMT " supernodes (widest %" PetscInt_FMT "), width mean %.2f < -mat_sptrsv_supernode_min_width %g: delegated to the sync-free schedule, no model (-mat_sptrsv_supernode_min_width 0 models the dense blocks), analysis %.0f ms\n", B->label, k ? "U" : "L", name[c], ss->ns, ss->max_w, ss->ns ? (double)p->n / (double)ss->ns : 0.0, (double)ss->min_width, 1e3 * (t1 - t0)));
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "supernodal-estimate %s %s %s: %" PetscInt_FMT " supernodes (widest %" PetscInt_FMT " < -mat_sptrsv_supernode_min_width %" PetscInt_FMT "), width mean %.2f: delegated to the sync-free schedule, no model (-mat_sptrsv_supernode_min_width 0 models the dense blocks), analysis %.0f ms\n", B->label, k ? "U" : "L", name[c], ss->ns, ss->max_w, ss->min_width, ss->ns ? (double)p->n / (double)ss->ns : 0.0, 1e3 * (t1 - t0)));
         PetscCall(SpTrsvPlanDestroy(&p));
         continue;
       }

@@ -64,7 +64,7 @@ static const Variant variants[] = {
   {"locality", NULL,   NULL,      SPTRSV_FORMAT_CSR, "locality-rows64",       NULL, NULL, NULL, "64", NULL, 0},
   /* supernodal: one launch per supernodal level, so the 1e6-row chain (5e5 levels) is left to the host; the dense blocks
      at every width (-mat_sptrsv_supernode_min_width 0: most random triangles have supernodes of width about 1, which the
-     default hands to a nested sync-free solver), and the default (delegated or not, as the triangle's width mean says) */
+     default hands to a nested sync-free solver), and the default (delegated or not, as the triangle's widest supernode says) */
   {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal",            NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_min_width 0", 100000},
   {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-pull-inv-relax", NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_supernode_relax 0.4 -mat_sptrsv_supernode_min_width 0", 100000},
   {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-push-merge-cublas", NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_merge -mat_sptrsv_supernode_cublas_width 4 -mat_sptrsv_supernode_min_width 0", 100000},

@@ -157,7 +157,7 @@ PetscErrorCode SpTrsvSupernodalModelView(const SpTrsvSupernodalSchedule *ss, Pet
 
   PetscFunctionBegin;
   if (ss->delegated) { /* nothing was built to model */
-    PetscCall(PetscViewerASCIIPrintf(viewer, "model (H100 constants): none, the supernodes are too narrow (width mean below -mat_sptrsv_supernode_min_width %g): solved by the sync-free schedule\n", (double)ss->min_width));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "model (H100 constants): none, the supernodes are too narrow (none as wide as -mat_sptrsv_supernode_min_width %" PetscInt_FMT "): solved by the sync-free schedule\n", ss->min_width));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(SpTrsvSupernodalModel(ss, &m, &tot));
