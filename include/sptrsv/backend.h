@@ -123,6 +123,7 @@ SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreateWithOptions(SpTrsvTri, PetscBool,
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreateSweep(SpTrsvTri, SpTrsvTri, PetscReal, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, const SpTrsvSolverOptions *, SpTrsvSolver *);
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverSweep(SpTrsvSolver, const PetscScalar *, const PetscScalar *, PetscScalar *);
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverUpdateValues(SpTrsvSolver);
+SPTRSV_INTERN PetscErrorCode SpTrsvSolverMarkCurrent(SpTrsvSolver);
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverUpdateValuesDevice(SpTrsvSolver, const PetscScalar *, const PetscScalar *, const PetscScalar *); /* T's CSR values, idiag, a sweep's rest values: device arrays */
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverApply(SpTrsvSolver, const PetscScalar *, PetscScalar *);
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverDestroy(SpTrsvSolver *);

@@ -533,8 +533,8 @@ int main(int argc, char **argv)
   ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64", "regions");
 #endif
 #if defined(MATSOLVERSPTRSVSUPERNODAL)
-  /* SN_BLOCKS: the dense-block kernels whatever the width (these cases' supernodes, even the filled ND ones', are narrower
-     than the default -mat_sptrsv_supernode_min_width on average, which hands them to a nested sync-free solver) */
+  /* SN_BLOCKS: the dense-block kernels whatever the width (small cases may have no supernode as wide as the default
+     -mat_sptrsv_supernode_min_width, which hands such a triangle to a nested sync-free solver) */
   ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, SN_BLOCKS, "-sn");
   ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_merge" SN_BLOCKS, "-snpim");
   ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always" SN_BLOCKS, "-snhs");

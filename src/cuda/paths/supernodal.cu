@@ -41,7 +41,7 @@
    - Split and cuBLAS supernodes run after the level's team launch and before the next level, in stream order; they
      touch x only as a team supernode of their level would (their own rows; push: rows of later levels by atomics).
 
-   Delegated plans (supernodes narrower than -mat_sptrsv_supernode_min_width on average: nothing built but the
+   Delegated plans (no supernode as wide as -mat_sptrsv_supernode_min_width: nothing built but the
    partition): no device arrays here; setup makes the nested sync-free solver (SpTrsvSupernodalDelegateSetup), and the
    host and device value refreshes and the solves are forwarded to it (it runs its own kernels and graph).
 */

@@ -24,7 +24,14 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
       PetscCall(SpTrsvPathGetByIndex(k, &path));
       if (path->options) PetscCall((*path->options)(PetscOptionsObject, &sp->opts));
     }
-  } else if (sp->path->options) PetscCall((*sp->path->options)(PetscOptionsObject, &sp->opts));
+  } else {
+    SpTrsvPath sf;
+    if (sp->path->options) PetscCall((*sp->path->options)(PetscOptionsObject, &sp->opts));
+    /* sptrsv_supernodal hands a triangle without wide supernodes to a nested sptrsv_syncfree solver made with these
+       options (-mat_sptrsv_supernode_min_width): sync-free's own options apply to it, so they are read too */
+    PetscCall(SpTrsvPathFindSolverType("syncfree", &sf));
+    if (!strcmp(sp->path->name, "supernodal") && sf && sf->options) PetscCall((*sf->options)(PetscOptionsObject, &sp->opts));
+  }
   PetscOptionsEnd();
   if (!sp->automatic && sp->format == SPTRSV_FORMAT_CSC && !sp->path->csc) {
     char option[256];
@@ -200,7 +207,7 @@ PetscErrorCode MatSpTrsvGetFactorHost(Mat F, SpTrsvFactor *fac)
   PetscCall(SpTrsvFactorSyncHost(sp->fac));
   for (PetscInt t = 0; t < 2; t++)
     for (PetscInt k = 0; k < 2; k++)
-      if (current[t][k]) sp->tri[t][k]->state = sp->tri[t][k]->tri->state;
+      if (current[t][k]) PetscCall(SpTrsvSolverMarkCurrent(sp->tri[t][k]));
   *fac = sp->fac;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -260,6 +260,19 @@ PetscErrorCode SpTrsvSolverUpdateValuesDevice(SpTrsvSolver s, const PetscScalar 
 }
 
 /*
+  SpTrsvSolverMarkCurrent - the backend's copy of the values is current (the host values were brought in line with it,
+  e.g. downloaded after a GPU numeric phase): no upload at the next use; a nested solver it forwards to (s->nested) too
+*/
+PetscErrorCode SpTrsvSolverMarkCurrent(SpTrsvSolver s)
+{
+  PetscFunctionBegin;
+  s->state = s->tri->state;
+  if (s->rest) s->rest_state = s->rest->state;
+  if (s->nested) PetscCall(SpTrsvSolverMarkCurrent(s->nested));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   SpTrsvSolverApply - x = op(T)^{-1} b, arrays in the backend's memory, b != x. For a sweep solver this
   is the sweep from a zero iterate.
 */
