@@ -91,6 +91,7 @@ static inline SPTRSV_SYNCFREE_HD int SpTrsvSyncFreeBinLanes(int b)
 SPTRSV_INTERN int            SpTrsvSyncFreeLanes(PetscInt);
 SPTRSV_INTERN int            SpTrsvSyncFreeRowLanes(PetscInt, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *, SpTrsvPlan);
+SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeOptionsCheck(PetscObject, const SpTrsvSolverOptions *);
 /* the warp-packed ELL image of nwarps warps (32 slots each) fits the kernels' 32-bit slot indices, else an error
    naming -mat_sptrsv_storage csr; both analyses (host and device) call it before allocating the image */
 SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeCheckELL(PetscInt64);

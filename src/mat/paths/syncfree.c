@@ -247,6 +247,25 @@ static PetscErrorCode SpTrsvSyncFreeSectors(const SpTrsvOp *op, SpTrsvPlan p, Sp
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  SpTrsvSyncFreeOptionsCheck - the numeric sync-free options' ranges (the analysis checks them too), each message naming
+  the option with obj's prefix: for a factor that may hand a triangle to a nested sync-free solver (sptrsv_supernodal), so
+  that a bad value stops at the options and not only when a triangle happens to be delegated
+*/
+PetscErrorCode SpTrsvSyncFreeOptionsCheck(PetscObject obj, const SpTrsvSolverOptions *opts)
+{
+  char name[256];
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvOptionName(obj, "mat_sptrsv_max_lanes", name, sizeof(name)));
+  PetscCheck(opts->max_lanes >= 1 && opts->max_lanes <= 32 && (opts->max_lanes & (opts->max_lanes - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s must be 1, 2, 4, 8, 16 or 32, got %" PetscInt_FMT, name, opts->max_lanes);
+  PetscCall(SpTrsvOptionName(obj, "mat_sptrsv_spin_ns", name, sizeof(name)));
+  PetscCheck(opts->spin_ns >= 0 && opts->spin_ns <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s must be in [0, 1000000], got %" PetscInt_FMT, name, opts->spin_ns);
+  PetscCall(SpTrsvOptionName(obj, "mat_sptrsv_blocks_per_sm", name, sizeof(name)));
+  PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s must be in [0, 64], got %" PetscInt_FMT, name, opts->blocks_per_sm);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvSolverOptions *opts, SpTrsvPlan *plan)
 {
   SpTrsvPlan              p;

@@ -1,6 +1,7 @@
 /* The factor matrix returned by every sptrsv_* MatSolverType: symbolic factorization + analysis once
    per pattern, numeric factorization once per values, solves through the chosen backend */
 #include <sptrsv/factormat.h>
+#include <sptrsv/paths/syncfree.h> /* SpTrsvSyncFreeOptionsCheck: a supernodal factor's nested sync-free solver */
 
 /* read -mat_sptrsv_* with the factor's prefix (so -sub_mat_sptrsv_* works under block Jacobi) */
 static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
@@ -30,7 +31,10 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
     /* sptrsv_supernodal hands a triangle without wide supernodes to a nested sptrsv_syncfree solver made with these
        options (-mat_sptrsv_supernode_min_width): sync-free's own options apply to it, so they are read too */
     PetscCall(SpTrsvPathFindSolverType("syncfree", &sf));
-    if (!strcmp(sp->path->name, "supernodal") && sf && sf->options) PetscCall((*sf->options)(PetscOptionsObject, &sp->opts));
+    if (!strcmp(sp->path->name, "supernodal") && sf && sf->options) {
+      PetscCall((*sf->options)(PetscOptionsObject, &sp->opts));
+      PetscCall(SpTrsvSyncFreeOptionsCheck((PetscObject)F, &sp->opts));
+    }
   }
   PetscOptionsEnd();
   if (!sp->automatic && sp->format == SPTRSV_FORMAT_CSC && !sp->path->csc) {
