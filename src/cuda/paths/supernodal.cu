@@ -40,6 +40,11 @@
      to run in the last bits: the device checks compare with a tolerance.
    - Split and cuBLAS supernodes run after the level's team launch and before the next level, in stream order; they
      touch x only as a team supernode of their level would (their own rows; push: rows of later levels by atomics).
+   - Shared memory (r, and for push y = x_K): every r[j] is written before the barrier after the first phase and read
+     after it (column sweep: r[i] is updated by one thread, and the next column reads r[j + 1] after the barrier); y is
+     written in the solve phase and read after the barrier "y complete"; a fused run's next supernode starts after a
+     barrier. y starts at w rounded up to 16 bytes (SpTrsvSupernodeYOffset), so the compiler's widened 16-byte read
+     of the last r[j] in the inverted GEMV never touches a y[i] being written (racecheck saw that read as a hazard).
 
    Delegated plans (no supernode as wide as -mat_sptrsv_supernode_min_width: nothing built but the
    partition): no device arrays here; setup makes the nested sync-free solver (SpTrsvSupernodalDelegateSetup), and the
@@ -114,7 +119,26 @@ __global__ void SpTrsvSupernodeScaleRows(const int *__restrict__ list, const SpT
     for (long long t = threadIdx.x; t < wm; t += blockDim.x) Ok[t] *= Dk[(t / m) * (w + 1)];
 }
 
-/* team supernode K by the whole block (see the top of this file); r: 2 w scalars of shared memory */
+/* where y starts in a team block's shared memory: w rounded up to 16 bytes. The GEMV of the inverted path reads r
+   with 16-byte shared loads, and nvcc widens the last one to the 16 bytes around r[w - 1] when w is odd (double:
+   w % 4 == 1, LDS.128 at r[w - 1] reads r[w] too, unused). With y = r + w that discarded read touched y[0] while
+   thread 0 wrote it, with no barrier between: racecheck reported it (a warning when both were in one warp), though no
+   value read ever came from it. y past the rounded end keeps those bytes apart from anything written before the next
+   barrier. */
+#define SPTRSV_SUPERNODE_VEC ((int)(sizeof(PetscScalar) >= 16 ? 1 : 16 / sizeof(PetscScalar)))
+__host__ __device__ __forceinline__ int SpTrsvSupernodeYOffset(int w)
+{
+  return (w + SPTRSV_SUPERNODE_VEC - 1) / SPTRSV_SUPERNODE_VEC * SPTRSV_SUPERNODE_VEC;
+}
+
+/* the dynamic shared memory of a team launch whose widest supernode is wmax: r (w scalars), the gap, y (w scalars) */
+static inline size_t SpTrsvSupernodeTeamSmem(PetscInt wmax)
+{
+  return (size_t)(SpTrsvSupernodeYOffset((int)wmax) + wmax) * sizeof(PetscScalar);
+}
+
+/* team supernode K by the whole block (see the top of this file); r: SpTrsvSupernodeTeamSmem(w) bytes of shared
+   memory, y = r + SpTrsvSupernodeYOffset(w) */
 template <bool PUSH, bool INV, bool LOWER>
 __device__ __forceinline__ void SpTrsvSupernodeTeamOne(const SpTrsvCUDASupernodalArrays &a, const int K, SpTrsvCUDAVecPtrs &v, PetscScalar *r)
 {
@@ -123,7 +147,7 @@ __device__ __forceinline__ void SpTrsvSupernodeTeamOne(const SpTrsvCUDASupernoda
   const int         *U  = a.uidx + u0;
   const PetscScalar *O  = a.O + __ldg(a.optr + K);
   const long long    d0 = __ldg(a.dptr + K);
-  PetscScalar       *y  = r + w;
+  PetscScalar       *y  = r + SpTrsvSupernodeYOffset(w); /* not r + w: see SpTrsvSupernodeYOffset */
   const int          tid = (int)threadIdx.x, nt = (int)blockDim.x;
 
   if (PUSH) {
@@ -269,13 +293,13 @@ static cudaError_t SpTrsvCUDASupernodalLaunch(const SpTrsvCUDATriData *d, PetscB
   for (PetscInt l = 0; l < ss->nlevels; l++) {
     const PetscInt p0 = ss->slevptr[l], nteam = ss->nteam[l];
     if (ss->fuse[l] > 1) { /* levels l .. l + fuse - 1, team supernodes only: one block runs them in order */
-      team<<<1, ss->block[l], 2 * (size_t)ss->wmax[l] * sizeof(PetscScalar), st>>>(sc.a, (int)p0, (int)(ss->slevptr[l + ss->fuse[l]] - p0), v, vp);
+      team<<<1, ss->block[l], SpTrsvSupernodeTeamSmem(ss->wmax[l]), st>>>(sc.a, (int)p0, (int)(ss->slevptr[l + ss->fuse[l]] - p0), v, vp);
       if ((err = cudaGetLastError()) != cudaSuccess) return err;
       l += ss->fuse[l] - 1;
       continue;
     }
     if (nteam) {
-      team<<<(unsigned int)nteam, ss->block[l], 2 * (size_t)ss->wmax[l] * sizeof(PetscScalar), st>>>(sc.a, (int)p0, 1, v, vp);
+      team<<<(unsigned int)nteam, ss->block[l], SpTrsvSupernodeTeamSmem(ss->wmax[l]), st>>>(sc.a, (int)p0, 1, v, vp);
       if ((err = cudaGetLastError()) != cudaSuccess) return err;
     }
     if ((err = SpTrsvCUDASupernodalSplitLevel(sc, l, v, vp, st)) != cudaSuccess) return err;
