@@ -581,6 +581,10 @@ static PetscErrorCode LocalityEstimates(Bench *B, SpTrsvFactor fac)
 
   PetscFunctionBeginUser;
   PetscCall(SpTrsvSolverOptionsDefault(&opts));
+  /* the options the timed variants set (-bench_locality ...-sS-np, -mat_sptrsv_subgraph_rows), so the figures describe them */
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_locality_stage", &opts.locality_stage, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_locality_pack", &opts.locality_pack, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_subgraph_rows", &opts.subgraph_rows, NULL));
   for (PetscInt k = 0; k < 2; k++) {
     SpTrsvOp             op;
     SpTrsvLocalityDevice dev;
@@ -588,6 +592,7 @@ static PetscErrorCode LocalityEstimates(Bench *B, SpTrsvFactor fac)
     dev.sms   = opts.locality_sms;
     dev.lanes = SpTrsvLanesPerRow(op.n ? (PetscReal)op.nnz / op.n : 0);
     dev.pack  = opts.locality_pack;
+    dev.max_stage = opts.locality_stage;
     for (PetscInt p = SPTRSV_LOCALITY_PARTITION_PAPER; p <= SPTRSV_LOCALITY_PARTITION_REGIONS; p++) {
       SpTrsvPartition        part;
       SpTrsvLocalityChoice   ch;
@@ -598,7 +603,7 @@ static PetscErrorCode LocalityEstimates(Bench *B, SpTrsvFactor fac)
       PetscCall(SpTrsvPartitionChoose(op.n, op.ri, op.rj, nmax, (SpTrsvLocalityPartitioner)p, &dev, &part, &ch));
       PetscCall(PetscTime(&t1));
       e = p == SPTRSV_LOCALITY_PARTITION_PAPER ? &ch.paper : &ch.regions;
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "locality-estimate %s %s %s: R %" PetscInt_FMT ", launches %" PetscInt_FMT ", sub-graphs %" PetscInt_FMT " (per launch mean %.1f max %" PetscInt_FMT "), slots per sub-graph mean %.1f, critical slots %" PetscInt_FMT ", largest %" PetscInt_FMT " rows, external %.1f%%, predicted %.1f us, slot-waves %.1f, work %.1f, analysis %.0f ms\n", B->label, k ? "U" : "L", SpTrsvLocalityPartitioners[p], part.region_rows, e->launches, e->nsub, (double)e->mean_subs, e->max_subs, (double)e->mean_slots, e->crit_slots, e->max_rows, 100.0 * (double)e->ext_frac, (double)e->predicted_us, (double)e->slot_waves, (double)e->work, 1e3 * (t1 - t0)));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "locality-estimate %s %s %s: R %" PetscInt_FMT ", launches %" PetscInt_FMT ", sub-graphs %" PetscInt_FMT " (per launch mean %.1f max %" PetscInt_FMT "), slots per sub-graph mean %.1f, critical slots %" PetscInt_FMT ", largest %" PetscInt_FMT " rows, external %.1f%%, predicted %.1f us, slot-waves %.1f (stage 0/1/2: %.1f/%.1f/%.1f), work %.1f, analysis %.0f ms\n", B->label, k ? "U" : "L", SpTrsvLocalityPartitioners[p], part.region_rows, e->launches, e->nsub, (double)e->mean_subs, e->max_subs, (double)e->mean_slots, e->crit_slots, e->max_rows, 100.0 * (double)e->ext_frac, (double)e->predicted_us, (double)e->slot_waves, (double)e->slot_waves_stage[0], (double)e->slot_waves_stage[1], (double)e->slot_waves_stage[2], (double)e->work, 1e3 * (t1 - t0)));
       PetscCall(SpTrsvPartitionDestroy(&part));
     }
   }

@@ -82,10 +82,11 @@ SPTRSV_INTERN PetscErrorCode SpTrsvRegionsDestroy(SpTrsvRegions *);
    What a partition costs on the GPU, from host figures only (src/mat/analysis/partition_model.c): one launch per
    sub-graph level; in a launch, the sub-graphs run as blocks, each through its slots (a barrier per slot) and its rows
    and entries. The prediction, in microseconds, sums over the launches
-       alpha + beta * (most slots of a sub-graph of the launch) * waves + gamma * max(largest sub-graph's work,
-                                                                                 the launch's work / SMs)
-   with work = rows + entries, waves = ceil(sub-graphs / (SMs * blocks resident per SM)). The constants are fitted by
-   hand to the H100 runs of docs/PERFORMANCE.md (see partition_model.c).
+       alpha + beta_s * (most slots of a sub-graph of the launch) * waves + gamma * max(largest sub-graph's work,
+                                                                                   the launch's work / SMs)
+   with work = rows + entries, waves = ceil(sub-graphs / (SMs * blocks resident per SM)), s the launch's stage (what
+   its blocks stage in shared memory: a slot costs less the less it reads from global memory). The constants are fitted
+   to the H100 runs of docs/PERFORMANCE.md (see partition_model.c).
 */
 typedef struct {
   PetscInt  launches;          /* sub-graph levels */
@@ -97,7 +98,8 @@ typedef struct {
   PetscInt  max_rows;          /* largest sub-graph */
   PetscReal ext_frac;          /* external entries / entries */
   PetscReal predicted_us;      /* the model's solve time of this triangle */
-  PetscReal slot_waves;        /* the model's terms summed over the launches: sum of S * waves (beta's factor) and of */
+  PetscReal slot_waves;        /* the model's terms summed over the launches: sum of S * waves (beta's factor; by the */
+  PetscReal slot_waves_stage[3]; /* launch's stage in slot_waves_stage, each stage with its own beta) and of */
   PetscReal work;              /* max(Wmax, W / SMs) (gamma's factor); alpha's is the launches (a fit reads them) */
 } SpTrsvLocalityEstimate;
 
@@ -106,6 +108,8 @@ typedef struct {
   PetscInt  sms;     /* multiprocessors of the GPU (-mat_sptrsv_locality_sms; 132 on the H100) */
   PetscInt  lanes;   /* K, lanes per row (the kernel's groups) */
   PetscBool pack;    /* regions: pack the pieces of one coarse time (-mat_sptrsv_locality_pack) */
+  PetscInt  max_stage; /* the highest stage a launch may take (-mat_sptrsv_locality_stage): the model prices each
+                          launch at the stage the analysis will give it */
 } SpTrsvLocalityDevice;
 
 #define SPTRSV_LOCALITY_DEFAULT_SMS 132
@@ -138,8 +142,9 @@ SPTRSV_INTERN PetscErrorCode SpTrsvPartitionChoose(PetscInt, const PetscInt *, c
    K = 32) is "long": a whole warp (32 lanes) computes it, in the external pass and in its slot.
 
    Staging (CUDA, per launch): before its slots a block copies to shared memory, behind x,
-     stage 1: every row's internal range (2 ints per row) and the sub-graph's slot pointers and long-row counts
-              (2 ints per slot + 1), so a slot's rows find their entries without a dependent global load;
+     stage 1: every row's internal range (2 ints per row) and inverse diagonal (1 scalar per row) and the
+              sub-graph's slot pointers and long-row counts (2 ints per slot + 1), so a slot's rows find their entries
+              and diagonals without a dependent global load;
      stage 2: also the sub-graph's entries (column index and value, 12 bytes each, external and internal: one
               contiguous range), so a slot reads only shared memory;
    the analysis picks, per launch, the highest stage up to -mat_sptrsv_locality_stage whose bytes for the launch's
@@ -151,11 +156,11 @@ static inline PetscInt SpTrsvLocalityLongLen(int K)
   return K >= 32 ? 0 : PetscMax(64, 8 * (PetscInt)K);
 }
 /* dynamic shared memory of a block at stage 0, 1, 2 for a sub-graph of rows, entries, slots (the kernel's layout:
-   x, [values], [row starts, row ends, [column indices], slot pointers, long counts]) */
+   x, [inverse diagonals, [values], row starts, row ends, [column indices], slot pointers, long counts]) */
 static inline PetscInt64 SpTrsvLocalityStageBytes(PetscInt stage, PetscInt64 rows, PetscInt64 ents, PetscInt64 slots)
 {
   PetscInt64 b = rows * (PetscInt64)sizeof(PetscScalar);
-  if (stage >= 1) b += 4 * (2 * rows + 2 * slots + 1);
+  if (stage >= 1) b += rows * (PetscInt64)sizeof(PetscScalar) + 4 * (2 * rows + 2 * slots + 1);
   if (stage >= 2) b += ents * ((PetscInt64)sizeof(PetscScalar) + 4);
   return b;
 }

@@ -13,13 +13,16 @@
         memory, and at stage 2 its entries (column indices and values: one contiguous range); __syncthreads();
      1. every row of the sub-graph: xl[r] = b_i - sum of its external entries against global x (groups of K lanes per
         row, shuffle sums; a long row by a whole warp, from the sub-graph's list of long rows); at stage >= 1 the row's
-        internal range goes to shared memory; __syncthreads();
+        internal range and its inverse diagonal go to shared memory; __syncthreads();
      2. the slots in turn: every row of the slot: xl[r] = (xl[r] - sum of its internal entries against xl) * idiag_i
-        (the slot's long rows first, a warp each, then the others in groups of K); __syncthreads() after each slot;
+        (the slot's long rows first, a warp each, then the others in groups of K); __syncthreads() after each slot.
+        The first round of a slot's short rows is loaded one slot ahead (range, inverse diagonal, each lane's first
+        entry: none depends on x), so a slot's chain starts from its loads of xl;
      3. x_i = xl[r] for every row (coalesced by position).
    xl and the staged arrays live in dynamic shared memory, sized per launch by the analysis for its largest sub-graph
-   (SpTrsvLocalityStageBytes). Staging removes the dependent global loads (slot pointer, then row range, then entries)
-   from the chain of every slot, which is what a slot costs on a grid (a few rows, a few entries each).
+   (SpTrsvLocalityStageBytes). Staging removes the dependent global loads (slot pointer, then row range, then entries,
+   and the diagonal) from the chain of every slot, which is what a slot costs on a grid (a few rows, a few entries
+   each); loading ahead takes the remaining shared- or global-memory loads that do not depend on x off it.
 
    Why it is correct, and why it cannot deadlock.
    - No thread ever waits for another thread except at __syncthreads(), and every thread of a block reaches every
@@ -34,8 +37,9 @@
    - Internal entries: a dependency in the same sub-graph is in an earlier slot, written to xl before the barrier that
      ends that slot (the barrier orders shared-memory writes before later reads of the block); the rows of one slot
      write distinct words and read only words of earlier slots or their own (read-write-conflict free).
-   - Staged arrays: written in step 0 (before its barrier) or step 1 (the row ranges, before the barrier that ends
-     step 1), read only after that barrier, never written again. A row's xl word in step 1 is written by exactly one
+   - Staged arrays: written in step 0 (before its barrier) or step 1 (the row ranges and inverse diagonals, before the
+     barrier that ends step 1), read only after that barrier, never written again. Loading ahead reads only these,
+     the slot pointers and the pattern and values (never xl), so it may run a slot early: what it reads is final. A row's xl word in step 1 is written by exactly one
      group or warp: the groups skip the long rows (the same length test as the analysis's), the warps take only those.
      The passes over long rows have block-uniform bounds (the list of the sub-graph, the count of the slot), and an
      inactive warp runs the shuffles with an empty range, as an inactive group does.
@@ -66,26 +70,89 @@ typedef struct {
 #if defined(SPTRSV_CUDA_SCALAR_OK)
 
 /* one row r (offset in the sub-graph) of a slot, W lanes (K for a short row, 32 for a long one): x_r from xl[r] (b minus
-   the external sum) and the internal entries; its range from shared memory (stage >= 1, relative to the staged entries
-   at stage 2) or from global memory (stage 0); inactive lanes take part in the shuffles with an empty range */
+   the external sum) and the internal entries; its range and inverse diagonal from shared memory (stage >= 1, the range
+   relative to the staged entries at stage 2) or from global memory (stage 0); inactive lanes take part in the shuffles
+   with an empty range */
 template <int W, bool UNIT>
-__device__ __forceinline__ void SpTrsvLocalitySlotRow(const SpTrsvCUDATri &t, const SpTrsvCUDALocalityArrays &a, int k0, int r, bool active, int lane, int stage, const int *rs, const int *re, const int *sidx, const PetscScalar *sval, PetscScalar *xl)
+__device__ __forceinline__ void SpTrsvLocalitySlotRow(const SpTrsvCUDATri &t, const SpTrsvCUDALocalityArrays &a, int k0, int r, bool active, int lane, int stage, const int *rs, const int *re, const int *sidx, const PetscScalar *sval, const PetscScalar *dl, PetscScalar *xl)
 {
   int         p = 0, q = 0;
   PetscScalar di = 0, sum;
 
   if (active) {
     if (stage >= 1) {
-      p = rs[r];
-      q = re[r];
+      p  = rs[r];
+      q  = re[r];
+      di = UNIT ? (PetscScalar)1 : dl[r];
     } else {
-      p = __ldg(a.split + k0 + r);
-      q = __ldg(t.ptr + k0 + r + 1);
+      p  = __ldg(a.split + k0 + r);
+      q  = __ldg(t.ptr + k0 + r + 1);
+      di = SpTrsvLoadDiag<UNIT>(t, k0 + r); /* independent of the sum: issued before it */
     }
-    di = SpTrsvLoadDiag<UNIT>(t, k0 + r); /* independent of the sum: issued before it */
   }
   sum = SpTrsvGroupSum<W>(stage >= 2 ? SpTrsvDotShared<W>(p, q, lane, sidx, sval, xl) : SpTrsvDot<W, false>(p, q, lane, t.idx, t.val, xl));
   if (active && lane == 0) xl[r] = SpTrsvFinalize<UNIT, false>(xl[r] - sum, di, 0, 0);
+}
+
+/* the first round of a slot's short rows (one row per group), loaded one slot ahead: a row's range, its inverse
+   diagonal and this lane's first entry (column and value) do not depend on x, so they are read while the slot before
+   is computed and the slot itself starts from its loads of xl */
+typedef struct {
+  int         p, q, c;
+  PetscScalar v, di;
+} SpTrsvLocalityAhead;
+
+template <int W, bool UNIT>
+__device__ __forceinline__ SpTrsvLocalityAhead SpTrsvLocalityLoadAhead(const SpTrsvCUDATri &t, const SpTrsvCUDALocalityArrays &a, int k0, int r, bool active, int lane, int stage, const int *rs, const int *re, const int *sidx, const PetscScalar *sval, const PetscScalar *dl)
+{
+  SpTrsvLocalityAhead h = {0, 0, 0, 0, 0};
+
+  if (active) {
+    if (stage >= 1) {
+      h.p  = rs[r];
+      h.q  = re[r];
+      h.di = UNIT ? (PetscScalar)1 : dl[r];
+    } else {
+      h.p  = __ldg(a.split + k0 + r);
+      h.q  = __ldg(t.ptr + k0 + r + 1);
+      h.di = SpTrsvLoadDiag<UNIT>(t, k0 + r);
+    }
+    if (h.p + lane < h.q) {
+      h.c = stage >= 2 ? sidx[h.p + lane] : __ldg(t.idx + h.p + lane);
+      h.v = stage >= 2 ? sval[h.p + lane] : __ldg(t.val + h.p + lane);
+    }
+  }
+  return h;
+}
+
+/* the row r loaded ahead in h: the same sum as SpTrsvLocalitySlotRow (the lane's entries in the same order), its first
+   entry from h */
+template <int W, bool UNIT>
+__device__ __forceinline__ void SpTrsvLocalityAheadRow(const SpTrsvCUDATri &t, const SpTrsvLocalityAhead &h, int r, bool active, int lane, int stage, const int *sidx, const PetscScalar *sval, PetscScalar *xl)
+{
+  PetscScalar part = 0, sum;
+
+  if (h.p + lane < h.q) part = h.v * xl[h.c]; /* inactive rows have an empty range */
+  if (stage >= 2)
+    for (int e = h.p + lane + W; e < h.q; e += W) part += sval[e] * xl[sidx[e]];
+  else
+    for (int e = h.p + lane + W; e < h.q; e += W) part += __ldg(t.val + e) * xl[__ldg(t.idx + e)];
+  sum = SpTrsvGroupSum<W>(part);
+  if (active && lane == 0) xl[r] = SpTrsvFinalize<UNIT, false>(xl[r] - sum, h.di, 0, 0);
+}
+
+/* slot s's bounds (offsets in the sub-graph) and long-row count, from shared memory (stage >= 1) or global memory */
+__device__ __forceinline__ void SpTrsvLocalitySlotBounds(const SpTrsvCUDALocalityArrays &a, int stage, const int *sp, const int *sl, int s0, int k0, int s, bool haslong, int *e0, int *e1, int *nl)
+{
+  if (stage >= 1) {
+    *e0 = sp[s];
+    *e1 = sp[s + 1];
+    *nl = sl[s];
+  } else {
+    *e0 = __ldg(a.slotptr + s0 + s) - k0;
+    *e1 = __ldg(a.slotptr + s0 + s + 1) - k0;
+    *nl = haslong ? __ldg(a.slotlong + s0 + s) : 0;
+  }
 }
 
 /* one block per sub-graph g0 + blockIdx.x (see the top of this file) */
@@ -101,9 +168,11 @@ __global__ void __launch_bounds__(SPTRSV_LOCALITY_MAX_BLOCK) SpTrsvLocalityKerne
   const bool  haslong = a.lptr != NULL;
   const int   base    = stage >= 2 ? __ldg(t.ptr + k0) : 0; /* the staged entries: [base, base + ne) */
   const int   ne      = stage >= 2 ? __ldg(t.ptr + k0 + nr) - base : 0;
-  /* shared memory (SpTrsvLocalityStageBytes): x, values, row starts and ends, column indices, slot pointers, long counts */
+  /* shared memory (SpTrsvLocalityStageBytes): x, inverse diagonals, values, row starts and ends, column indices, slot
+     pointers, long counts */
   PetscScalar *xl   = reinterpret_cast<PetscScalar *>(sptrsv_locality_smem);
-  PetscScalar *sval = xl + nr;
+  PetscScalar *dl   = xl + nr;
+  PetscScalar *sval = dl + (stage >= 1 ? nr : 0);
   int         *rs   = reinterpret_cast<int *>(sval + ne);
   int         *re   = rs + nr, *sidx = re + nr, *sp = sidx + ne, *sl = sp + ns + 1;
 
@@ -133,6 +202,7 @@ __global__ void __launch_bounds__(SPTRSV_LOCALITY_MAX_BLOCK) SpTrsvLocalityKerne
       if (stage >= 1 && lane == 0) {
         rs[r] = q - base;
         re[r] = e - base;
+        if (!UNIT) dl[r] = SpTrsvLoadDiag<UNIT>(t, k);
       }
     }
     islong = active && e - p >= a.long_len;
@@ -160,21 +230,30 @@ __global__ void __launch_bounds__(SPTRSV_LOCALITY_MAX_BLOCK) SpTrsvLocalityKerne
   }
   __syncthreads();
   /* 2. the slots: internal entries from shared memory, the slot's long rows a warp each, then the others in groups of
-     K lanes; a barrier after each slot */
-  for (int s = 0; s < ns; s++) {
-    int e0, e1, nl;
-    if (stage >= 1) {
-      e0 = sp[s];
-      e1 = sp[s + 1];
-      nl = sl[s];
-    } else {
-      e0 = __ldg(a.slotptr + s0 + s) - k0;
-      e1 = __ldg(a.slotptr + s0 + s + 1) - k0;
-      nl = haslong ? __ldg(a.slotlong + s0 + s) : 0;
+     K lanes (the first round loaded during the slot before); a barrier after each slot */
+  if (ns > 0) {
+    int                 e0, e1, nl;
+    SpTrsvLocalityAhead h;
+
+    SpTrsvLocalitySlotBounds(a, stage, sp, sl, s0, k0, 0, haslong, &e0, &e1, &nl);
+    h = SpTrsvLocalityLoadAhead<K, UNIT>(t, a, k0, e0 + nl + grp, e0 + nl + grp < e1, lane, stage, rs, re, sidx, sval, dl);
+    for (int s = 0; s < ns; s++) {
+      int                 f0 = 0, f1 = 0, fl = 0;
+      SpTrsvLocalityAhead hn = {0, 0, 0, 0, 0};
+
+      if (s + 1 < ns) { /* slot s + 1's bounds and first round: read-only data, issued before slot s's chain */
+        SpTrsvLocalitySlotBounds(a, stage, sp, sl, s0, k0, s + 1, haslong, &f0, &f1, &fl);
+        hn = SpTrsvLocalityLoadAhead<K, UNIT>(t, a, k0, f0 + fl + grp, f0 + fl + grp < f1, lane, stage, rs, re, sidx, sval, dl);
+      }
+      for (int r0 = e0; r0 < e0 + nl; r0 += nwarps) SpTrsvLocalitySlotRow<32, UNIT>(t, a, k0, r0 + warp, r0 + warp < e0 + nl, wlane, stage, rs, re, sidx, sval, dl, xl);
+      SpTrsvLocalityAheadRow<K, UNIT>(t, h, e0 + nl + grp, e0 + nl + grp < e1, lane, stage, sidx, sval, xl);
+      for (int r0 = e0 + nl + ngroups; r0 < e1; r0 += ngroups) SpTrsvLocalitySlotRow<K, UNIT>(t, a, k0, r0 + grp, r0 + grp < e1, lane, stage, rs, re, sidx, sval, dl, xl);
+      __syncthreads(); /* slot s is final in xl before slot s + 1 reads it */
+      e0 = f0;
+      e1 = f1;
+      nl = fl;
+      h  = hn;
     }
-    for (int r0 = e0; r0 < e0 + nl; r0 += nwarps) SpTrsvLocalitySlotRow<32, UNIT>(t, a, k0, r0 + warp, r0 + warp < e0 + nl, wlane, stage, rs, re, sidx, sval, xl);
-    for (int r0 = e0 + nl; r0 < e1; r0 += ngroups) SpTrsvLocalitySlotRow<K, UNIT>(t, a, k0, r0 + grp, r0 + grp < e1, lane, stage, rs, re, sidx, sval, xl);
-    __syncthreads(); /* slot s is final in xl before slot s + 1 reads it */
   }
   /* 3. write back */
   for (int r = (int)threadIdx.x; r < nr; r += (int)blockDim.x) v.x[__ldg(t.order + k0 + r)] = xl[r];

@@ -41,7 +41,7 @@
 const char *const SpTrsvLocalityPartitioners[] = {"auto", "paper", "regions", "SpTrsvLocalityPartitioner", "SPTRSV_LOCALITY_PARTITION_", NULL};
 
 #define SPTRSV_MODEL_ALPHA_US    3.0
-#define SPTRSV_MODEL_BETA_US     0.56
+static const PetscReal SpTrsvModelBetaUs[SPTRSV_LOCALITY_MAX_STAGE + 1] = {0.56, 0.40, 0.25}; /* by stage */
 #define SPTRSV_MODEL_GAMMA_US    0.0018
 #define SPTRSV_MODEL_SMEM_PER_SM (228 * 1024)
 #define SPTRSV_MODEL_REGION_MIN  64
@@ -80,24 +80,28 @@ PetscErrorCode SpTrsvLocalityEstimateCreate(PetscInt n, const PetscInt *ri, cons
   est->mean_slots = ns ? (PetscReal)part->nslots / (PetscReal)ns : 0.0;
   /* the launches: sub-graphs of level l are a contiguous range (numbered by level) */
   for (PetscInt g0 = 0, g1; g0 < ns; g0 = g1) {
-    PetscInt   S = 0, mrows = 0, bps;
-    PetscInt64 W = 0, Wmax = 0;
+    PetscInt   S = 0, mrows = 0, bps, st = PetscMin(PetscMax(dev->max_stage, 0), SPTRSV_LOCALITY_MAX_STAGE);
+    PetscInt64 W = 0, Wmax = 0, ments = 0;
     PetscReal  waves;
     for (g1 = g0; g1 < ns && part->sublevel[g1] == part->sublevel[g0]; g1++) {
       S     = PetscMax(S, slots[g1]);
       mrows = PetscMax(mrows, rows[g1]);
+      ments = PetscMax(ments, (PetscInt64)ents[g1]);
       W += rows[g1] + ents[g1];
       Wmax = PetscMax(Wmax, (PetscInt64)rows[g1] + ents[g1]);
     }
+    /* the launch's stage and shared memory, as SpTrsvLocalityBuild gives them (its largest rows, entries, slots) */
+    while (st > 0 && SpTrsvLocalityStageBytes(st, mrows, ments, S) > SPTRSV_LOCALITY_SMEM_BYTES) st--;
     bps = PetscMin(32, 2048 / block);
-    bps = PetscMin(bps, (PetscInt)(SPTRSV_MODEL_SMEM_PER_SM / ((size_t)mrows * sizeof(PetscScalar) + 1024)));
+    bps = PetscMin(bps, (PetscInt)(SPTRSV_MODEL_SMEM_PER_SM / ((size_t)SpTrsvLocalityStageBytes(st, mrows, ments, S) + 1024)));
     bps = PetscMax(bps, 1);
     waves = PetscCeilReal((PetscReal)(g1 - g0) / (PetscReal)(sms * bps));
     est->max_subs = PetscMax(est->max_subs, g1 - g0);
     est->crit_slots += S;
     est->slot_waves += (PetscReal)S * waves;
+    est->slot_waves_stage[st] += (PetscReal)S * waves;
     est->work += PetscMax((PetscReal)Wmax, (PetscReal)W / (PetscReal)sms);
-    est->predicted_us += SPTRSV_MODEL_ALPHA_US + SPTRSV_MODEL_BETA_US * (PetscReal)S * waves + SPTRSV_MODEL_GAMMA_US * PetscMax((PetscReal)Wmax, (PetscReal)W / (PetscReal)sms);
+    est->predicted_us += SPTRSV_MODEL_ALPHA_US + SpTrsvModelBetaUs[st] * (PetscReal)S * waves + SPTRSV_MODEL_GAMMA_US * PetscMax((PetscReal)Wmax, (PetscReal)W / (PetscReal)sms);
   }
   PetscCall(PetscFree3(rows, ents, slots));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -209,6 +209,7 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
     dev.sms   = opts->locality_sms > 0 ? opts->locality_sms : SPTRSV_LOCALITY_DEFAULT_SMS;
     dev.lanes = SpTrsvLanesPerRow(op->n ? (PetscReal)op->nnz / op->n : 0); /* as SpTrsvLocalityBuild */
     dev.pack  = opts->locality_pack;
+    dev.max_stage = opts->locality_stage;
     PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= SPTRSV_LOCALITY_MAX_STAGE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, opts->locality_stage);
     PetscCheck(opts->locality_partition >= SPTRSV_LOCALITY_PARTITION_AUTO && opts->locality_partition <= SPTRSV_LOCALITY_PARTITION_REGIONS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_partition: %" PetscInt_FMT " is not a partitioner (auto, paper, regions)", opts->locality_partition);
     PetscCall(SpTrsvPartitionChoose(op->n, op->ri, op->rj, ls->nmax, (SpTrsvLocalityPartitioner)opts->locality_partition, &dev, &part, &ls->choice));
