@@ -15,7 +15,7 @@
 # matrices where supernodal or pinv (each at its best variant) is slower than cuSPARSE.
 #   SN_SETS="shared nd ilu0 locality ex2 chain lap" (the sets to run, in this order; also shared-lu: the exact LU of each
 #   shared matrix under nested dissection, labels NAME_nd_lu; lap4m: only the six 4M-row grids of lap; mtx=NAME: one shared
-#   matrix, shared-lu=NAME: its exact LU), SN_BENCH (the bench's path arguments, default
+#   matrix, shared-lu=NAME: its exact LU; lap2d=NXxNY:S, lap3d=NXxNYxNZ:S: one grid of stencil S), SN_BENCH (the bench's path arguments, default
 #   "-bench_paths syncfree,supernodal,pinv -bench_syncfree asap-csr -bench_pinv_fill 1,4"), SN_GRIDS="24 32", SN_STEP_TIMEOUT=90, BENCH_MAX_TIME=0.1, BENCH_ARGS (extra bench arguments; with
 #   "-bench_matsolve_type sptrsv" each matrix also times the automatic choice's MatSolve, and the summary scores it
 #   against the best path of the same process and cuSPARSE: within 10% of the best, slower than cuSPARSE)
@@ -112,6 +112,11 @@ case_() { # case_ NAME BENCH-ARGS...: one matrix; the first run's measured bandw
   return 0
 }
 has_set() { case " $SETS " in *" $1 "*) return 0 ;; esac; return 1; }
+for w in $SETS; do # lap2d=NXxNY:S, lap3d=NXxNYxNZ:S: one grid
+  case "$w" in
+    lap2d=* | lap3d=*) g=${w#*=}; d=${w%%=*}; case_ "$d${g##*:}-${g%%:*}" "-$d" "${g%%:*}" -stencil "${g##*:}" ;;
+  esac
+done
 if [ -n "$MM_SRC" ] && [ -d "$MATDIR" ]; then
   for w in $SETS; do # mtx=NAME, shared-lu=NAME: one matrix
     case "$w" in
