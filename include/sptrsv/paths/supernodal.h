@@ -78,7 +78,7 @@ SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeIsExact(const SpTrsvSupernodeLines *
 #define SPTRSV_SUPERNODE_DIAG (-2)
 
 /* CUDA geometry: threads per team block at most / at least, the widest team supernode (wider ones always use cuBLAS;
-   the block keeps 2 w values and at most 16 bytes of padding in shared memory), and at most how many cuBLAS
+   the block keeps 2 w values, each padded to 16 bytes, in shared memory), and at most how many cuBLAS
    supernodes one level may have before its wide supernodes go back to the team kernel (cuBLAS calls run one after
    the other) */
 #define SPTRSV_SUPERNODE_BLOCK_MAX      256
@@ -146,7 +146,7 @@ typedef struct {
   PetscInt64 *dptr, *optr;    /* ns + 1 each */
   PetscInt  *dmap, *omap;     /* dptr[ns], optr[ns] */
   int       *block;           /* nlevels: CUDA threads per team block */
-  PetscInt  *wmax;            /* nlevels: widest team supernode of the level (shared memory: 2 wmax scalars + padding) */
+  PetscInt  *wmax;            /* nlevels: widest team supernode of the level (shared memory: 2 wmax scalars, each padded to 16 bytes) */
   PetscInt   cublas_width;    /* the option the cuBLAS choice used */
   PetscInt   ncublas;         /* cuBLAS supernodes */
   PetscInt   max_w, max_m, max_cublas_w, max_cublas_m; /* widest supernode, longest U_K; the same over cuBLAS ones */

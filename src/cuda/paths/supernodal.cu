@@ -44,7 +44,8 @@
      after it (column sweep: r[i] is updated by one thread, and the next column reads r[j + 1] after the barrier); y is
      written in the solve phase and read after the barrier "y complete"; a fused run's next supernode starts after a
      barrier. y starts at w rounded up to 16 bytes (SpTrsvSupernodeYOffset), so the compiler's widened 16-byte read
-     of the last r[j] in the inverted GEMV never touches a y[i] being written (racecheck saw that read as a hazard).
+     of the last r[j] in the inverted GEMV never touches a y[i] being written (racecheck saw that read as a hazard),
+     and y is followed by the same gap, which the widened read of the last y[t] in the push GEMV may reach.
 
    Delegated plans (no supernode as wide as -mat_sptrsv_supernode_min_width: nothing built but the
    partition): no device arrays here; setup makes the nested sync-free solver (SpTrsvSupernodalDelegateSetup), and the
@@ -131,10 +132,12 @@ __host__ __device__ __forceinline__ int SpTrsvSupernodeYOffset(int w)
   return (w + SPTRSV_SUPERNODE_VEC - 1) / SPTRSV_SUPERNODE_VEC * SPTRSV_SUPERNODE_VEC;
 }
 
-/* the dynamic shared memory of a team launch whose widest supernode is wmax: r (w scalars), the gap, y (w scalars) */
+/* the dynamic shared memory of a team launch whose widest supernode is wmax: r (w scalars), the gap, y (w scalars), and
+   y's own gap: the push GEMV's reads of y are widened the same way, and the 16 bytes around y[w - 1] reach one scalar
+   past y when w = wmax is odd (memcheck: an out-of-bounds shared read with y ending at the allocation) */
 static inline size_t SpTrsvSupernodeTeamSmem(PetscInt wmax)
 {
-  return (size_t)(SpTrsvSupernodeYOffset((int)wmax) + wmax) * sizeof(PetscScalar);
+  return (size_t)(2 * SpTrsvSupernodeYOffset((int)wmax)) * sizeof(PetscScalar);
 }
 
 /* team supernode K by the whole block (see the top of this file); r: SpTrsvSupernodeTeamSmem(w) bytes of shared
