@@ -219,25 +219,6 @@ static PetscErrorCode TestSupernodes(PetscRandom rnd)
 }
 
 /* -ksp_view's lines of a plan, through a file */
-static PetscErrorCode ViewText(SpTrsvPlan plan, char *buf, size_t len)
-{
-  PetscViewer v;
-  FILE       *f;
-  size_t      got;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscViewerASCIIOpen(PETSC_COMM_SELF, "test_pinv_view.txt", &v));
-  PetscCall(SpTrsvPlanView(plan, v));
-  PetscCall(PetscViewerDestroy(&v));
-  f = fopen("test_pinv_view.txt", "r");
-  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot read test_pinv_view.txt");
-  got      = fread(buf, 1, len - 1, f);
-  buf[got] = 0;
-  fclose(f);
-  (void)remove("test_pinv_view.txt");
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* the classic unstable case: a unit lower bidiagonal with -3 below the diagonal, n = 200; its inverse holds 3^(i-j). (With
    -2 the products 2^(i-j) b_j are exact and row i's sum is exactly twice row i-1's in every rounding, so the computed x,
    however wrong, has a tiny residual: the instability hides.) With
@@ -278,7 +259,7 @@ static PetscErrorCode TestFallback(void)
     PetscCall(PinvSolver(t, PETSC_FALSE, 1e6, parts, 0, &s));
     ps = (SpTrsvPinvSchedule *)s->plan->data;
     EXPECT(ps->nparts == 1 && ps->status.fallback && ps->status.berr > ps->tol && ps->status.berr_subst <= 1e-15 && ps->status.nfallbacks == 1, "bidiagonal, whole inverse (%s): %" PetscInt_FMT " parts, backward error %g (substitution %g), %s", SpTrsvPinvPartsNames[parts], ps->nparts, (double)ps->status.berr, (double)ps->status.berr_subst, ps->status.fallback ? "fell back" : "no fallback");
-    PetscCall(ViewText(s->plan, text, sizeof(text)));
+    PetscCall(PlanViewText(s->plan, "test_pinv_view.txt", text, sizeof(text)));
     EXPECT(strstr(text, "exceeds the tolerance, solves fall back to sptrsv_") && strstr(text, "fell back in 1 of 1 numeric phases"), "bidiagonal: -ksp_view lacks the fallback lines:\n%s", text);
     PetscCall(SpTrsvSolverApply(s, b, x));
     Substitute(&s->op, b, xref);
@@ -298,7 +279,7 @@ static PetscErrorCode TestFallback(void)
         nrm = PetscMax(nrm, PetscAbsScalar(xref[i]));
       }
       EXPECT(!ps->status.fallback && ps->status.nchecks == 2 && ps->status.nfallbacks == 1 && !((SpTrsvPinvValues *)s->bdata)->fallback && err <= 1e-13 * nrm, "bidiagonal -0.5: %s after a stable refactorization, error %g", ps->status.fallback ? "still falls back" : "in use", (double)(err / nrm));
-      PetscCall(ViewText(s->plan, text, sizeof(text)));
+      PetscCall(PlanViewText(s->plan, "test_pinv_view.txt", text, sizeof(text)));
       EXPECT(strstr(text, "partitioned inverse in use") != NULL, "bidiagonal -0.5: -ksp_view lacks 'partitioned inverse in use':\n%s", text);
       for (PetscInt p = 0; p < n - 1; p++) t->a[p] = SUBDIAG;
       PetscCall(SpTrsvTriValuesChanged(t));

@@ -439,26 +439,6 @@ static PetscErrorCode TestPlanted(PetscRandom rnd)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the -ksp_view text of a plan */
-static PetscErrorCode ViewText(SpTrsvPlan plan, char *buf, size_t len)
-{
-  PetscViewer v;
-  FILE       *f;
-  size_t      got;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscViewerASCIIOpen(PETSC_COMM_SELF, "test_supernodal_view.txt", &v));
-  PetscCall(SpTrsvPlanView(plan, v));
-  PetscCall(PetscViewerDestroy(&v));
-  f = fopen("test_supernodal_view.txt", "r");
-  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot read test_supernodal_view.txt");
-  got      = fread(buf, 1, len - 1, f);
-  buf[got] = 0;
-  fclose(f);
-  (void)remove("test_supernodal_view.txt");
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*
   TestDelegation - -mat_sptrsv_supernode_min_width: a grid triangle (ILU(0)'s pattern, supernodes of width about 1) at the
   default is delegated (no dense blocks built, a nested sptrsv_syncfree solver, its view under the supernodal lines) and
@@ -517,10 +497,10 @@ static PetscErrorCode TestDelegation(PetscRandom rnd)
         if (want) {
           EXPECT(!ss->sorder && !ss->dmap && !ss->omap && !ss->task && ss->nlevels == 0 && !s->bdata, "%s: delegated, but dense-block arrays were built", what);
           EXPECT(s->nested && !strcmp(s->nested->plan->path->name, "syncfree") && s->nested->opts.supernode_min_width == o.supernode_min_width, "%s: the nested solver is not a sync-free one with the same options", what);
-          PetscCall(ViewText(s->plan, text, sizeof(text)));
+          PetscCall(PlanViewText(s->plan, "test_supernodal_view.txt", text, sizeof(text)));
           EXPECT(strstr(text, "supernodes too narrow (widest") && strstr(text, "): solved by the sync-free schedule (sptrsv_syncfree)") && strstr(text, "  schedule syncfree:") && !strstr(text, "model (H100"), "%s: the view lacks the delegation:\n%s", what, text);
         } else if (!shape) {
-          PetscCall(ViewText(s->plan, text, sizeof(text)));
+          PetscCall(PlanViewText(s->plan, "test_supernodal_view.txt", text, sizeof(text)));
           EXPECT(!strstr(text, "too narrow") && strstr(text, "levels of the supernodal DAG"), "%s: the view shows a delegation:\n%s", what, text);
         }
         for (PetscInt phase = 0; phase < 2; phase++) { /* then new values: the nested solver refreshes through the executor */

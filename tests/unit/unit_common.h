@@ -1,5 +1,6 @@
-/* Shared pieces of the unit tests: the pass/fail counters with EXPECT (every test), and a triangle made from a
-   CSR pattern (test_levels.c, test_syncfree.c). Each test program includes it once. */
+/* Shared pieces of the unit tests: the pass/fail counters with EXPECT (every test), a triangle made from a CSR pattern
+   (test_levels.c, test_syncfree.c) and the -ksp_view text of a plan (test_pinv.c, test_supernodal.c). Each test
+   program includes it once. */
 #pragma once
 #include <sptrsv/backend.h>
 
@@ -36,5 +37,25 @@ static inline PetscErrorCode TriFromCSR(PetscInt n, SpTrsvUplo uplo, PetscBool u
   PetscCall(PetscArraycpy(j, aj, ai[n]));
   PetscCall(SpTrsvTriCreate(n, uplo, unit, t));
   PetscCall(SpTrsvTriSetPattern(*t, i, j));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the -ksp_view text of a plan (at most len - 1 characters), through a scratch file of that name (removed) */
+static inline PetscErrorCode PlanViewText(SpTrsvPlan plan, const char *file, char *buf, size_t len)
+{
+  PetscViewer v;
+  FILE       *f;
+  size_t      got;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerASCIIOpen(PETSC_COMM_SELF, file, &v));
+  PetscCall(SpTrsvPlanView(plan, v));
+  PetscCall(PetscViewerDestroy(&v));
+  f = fopen(file, "r");
+  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot read %s", file);
+  got      = fread(buf, 1, len - 1, f);
+  buf[got] = 0;
+  fclose(f);
+  (void)remove(file);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
