@@ -32,8 +32,9 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
                            "                     e.g. auto-s0-np: the kernel and partition of locality run 2\n"
                            "  -bench_host_paths  without a GPU: also run every path's host executor on each of its variants (rows\n"
                            "                     PATH-VARIANT-host), each checked against the host reference (max_rel_err)\n"
-                           "  -bench_locality_estimate  only print the locality cost model's figures of L and U for both partitioners\n"
-                           "                     (host analysis, no solves; lines locality-estimate ...) and exit\n"
+                           "  -bench_locality_estimate  only print the locality cost model's figures of L and U for both partitioners and\n"
+                           "                     the one auto chooses (host analysis, no solves; lines locality-estimate ...; the\n"
+                           "                     options -mat_sptrsv_locality_stage/_pack, -mat_sptrsv_subgraph_rows apply) and exit\n"
                            "  -bench_supernodal_estimate  only print the supernodal cost model of L and U (host analysis, no solves; lines\n"
                            "                     supernodal-estimate ...: TRSV, inverted without and with split levels) and exit;\n"
                            "                     -bench_supernodal_detail adds the per-level table of the split schedule; a triangle\n"
@@ -593,7 +594,7 @@ static PetscErrorCode LocalityEstimates(Bench *B, SpTrsvFactor fac)
     dev.lanes = SpTrsvLanesPerRow(op.n ? (PetscReal)op.nnz / op.n : 0);
     dev.pack  = opts.locality_pack;
     dev.max_stage = opts.locality_stage;
-    for (PetscInt p = SPTRSV_LOCALITY_PARTITION_PAPER; p <= SPTRSV_LOCALITY_PARTITION_REGIONS; p++) {
+    for (PetscInt p = SPTRSV_LOCALITY_PARTITION_AUTO; p <= SPTRSV_LOCALITY_PARTITION_REGIONS; p++) { /* auto: the one it chose */
       SpTrsvPartition        part;
       SpTrsvLocalityChoice   ch;
       const PetscInt         nmax = opts.subgraph_rows > 0 ? opts.subgraph_rows : (PetscInt)(SPTRSV_LOCALITY_SMEM_BYTES / sizeof(PetscScalar));
@@ -602,7 +603,7 @@ static PetscErrorCode LocalityEstimates(Bench *B, SpTrsvFactor fac)
       PetscCall(PetscTime(&t0));
       PetscCall(SpTrsvPartitionChoose(op.n, op.ri, op.rj, nmax, (SpTrsvLocalityPartitioner)p, &dev, &part, &ch));
       PetscCall(PetscTime(&t1));
-      e = p == SPTRSV_LOCALITY_PARTITION_PAPER ? &ch.paper : &ch.regions;
+      e = (p == SPTRSV_LOCALITY_PARTITION_AUTO ? part.kind : p) == SPTRSV_LOCALITY_PARTITION_PAPER ? &ch.paper : &ch.regions;
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "locality-estimate %s %s %s: R %" PetscInt_FMT ", launches %" PetscInt_FMT ", sub-graphs %" PetscInt_FMT " (per launch mean %.1f max %" PetscInt_FMT "), slots per sub-graph mean %.1f, critical slots %" PetscInt_FMT ", largest %" PetscInt_FMT " rows, external %.1f%%, predicted %.1f us, slot-waves %.1f (stage 0/1/2: %.1f/%.1f/%.1f), work %.1f, analysis %.0f ms\n", B->label, k ? "U" : "L", SpTrsvLocalityPartitioners[p], part.region_rows, e->launches, e->nsub, (double)e->mean_subs, e->max_subs, (double)e->mean_slots, e->crit_slots, e->max_rows, 100.0 * (double)e->ext_frac, (double)e->predicted_us, (double)e->slot_waves, (double)e->slot_waves_stage[0], (double)e->slot_waves_stage[1], (double)e->slot_waves_stage[2], (double)e->work, 1e3 * (t1 - t0)));
       PetscCall(SpTrsvPartitionDestroy(&part));
     }

@@ -14,6 +14,17 @@ fitted too and reported. Then, per matrix and triangle, the partition the model 
 0.9 x the paper's, as SpTrsvPartitionChoose) against the faster one measured.
 
 usage: fit-locality-model.py ESTIMATES.txt BENCH.csv [--variant-suffix SUFFIX]
+
+Staged fit (the kernel with staging, a slot cost per stage):
+    fit-locality-model.py --stages EST-STAGE2.txt EST-STAGE1.txt BENCH.csv [BENCH2.csv ...]
+reads the estimates of `bench -bench_locality_estimate` at the default stage (EST-STAGE2) and with
+-mat_sptrsv_locality_stage 1 (EST-STAGE1), whose lines give the slot-waves by stage ("(stage 0/1/2: a/b/c)") and an
+"auto" line (the partition auto chose), and the variants locality-csr-graph (auto, stage 2), locality-csr-graph-auto-s1
+(auto, stage 1) and locality-csr-graph-paper (the paper's partition, stage 2) of the CSV. The model of one triangle is
+    t = alpha * launches + beta_0 * sw_0 + beta_1 * sw_1 + beta_2 * sw_2 + gamma * work + c0
+(sw_s: the slot-waves of the launches at stage s); the six constants >= 0 minimise the squared relative error of L
+then U over every (matrix, variant) timed. It prints the constants (for src/mat/analysis/partition_model.c) and, per
+matrix, each variant's measured and modelled time.
 """
 import csv
 import itertools
@@ -88,7 +99,70 @@ def fit(rows):
     return best
 
 
+STAGED_VARIANTS = (("locality-csr-graph", 0, "auto"), ("locality-csr-graph-auto-s1", 1, "auto"), ("locality-csr-graph-paper", 0, "paper"))
+
+
+def read_staged_estimates(path):
+    """(label, L|U, partitioner) -> (launches, sw0, sw1, sw2, work)"""
+    est = {}
+    pat = re.compile(r"locality-estimate (\S+) ([LU]) (auto|paper|regions): R (\d+), launches (\d+),.*slot-waves [0-9.e+]+ "
+                     r"\(stage 0/1/2: ([0-9.e+]+)/([0-9.e+]+)/([0-9.e+]+)\), work ([0-9.e+]+)")
+    for line in open(path):
+        m = pat.search(line)
+        if m:
+            est[(m.group(1), m.group(2), m.group(3))] = tuple(float(m.group(i)) for i in range(5, 10))
+    return est
+
+
+def fit_cols(rows, ncols):
+    """nonnegative least squares of the relative error over every subset of the columns (the best subset wins)"""
+    best = None
+    for k in range(1, ncols + 1):
+        for cols in itertools.combinations(range(ncols), k):
+            x = solve(rows, cols)
+            if x is None or min(x) < 0:
+                continue
+            coef = [0.0] * ncols
+            for c, val in zip(cols, x):
+                coef[c] = val
+            err = sum(((sum(a * b for a, b in zip(coef, f)) - t) / t) ** 2 for f, t in rows)
+            if best is None or err < best[0]:
+                best = (err, coef)
+    return best
+
+
+def main_staged(est_paths, csv_paths):
+    ests = [read_staged_estimates(p) for p in est_paths]
+    times = {}
+    for path in csv_paths:
+        for r in csv.DictReader(open(path)):
+            if r["kind"] == "LU":
+                times[(r["label"], r["variant"])] = float(r["median_ms"]) * 1e3
+    rows, keys = [], []
+    for label in sorted({k[0] for k in times}):
+        for variant, e, part in STAGED_VARIANTS:
+            if (label, variant) in times and all((label, k, part) in ests[e] for k in "LU"):
+                f = [sum(ests[e][(label, k, part)][i] for k in "LU") for i in range(5)] + [2.0]
+                rows.append((f, times[(label, variant)]))
+                keys.append((label, variant))
+    if not rows:
+        print("no (matrix, variant) with both estimates (L and U) and an LU time")
+        return 1
+    err, coef = fit_cols(rows, 6)
+    names = ("alpha us/launch", "beta_0 us/slot-wave", "beta_1 us/slot-wave", "beta_2 us/slot-wave", "gamma us/unit", "c0 us/triangle")
+    print("fitted on %d (matrix, variant) pairs, L then U: %s; rms relative error %.1f%%"
+          % (len(rows), ", ".join("%s %.4g" % (n, c) for n, c in zip(names, coef)), 100 * (err / len(rows)) ** 0.5))
+    print("\n| matrix | variant | measured us | model us | model / measured |")
+    print("|---|---|---|---|---|")
+    for (f, t), (label, variant) in zip(rows, keys):
+        m = sum(a * b for a, b in zip(coef, f))
+        print("| %s | %s | %.1f | %.1f | %.2f |" % (label, variant, t, m, m / t))
+    return 0
+
+
 def main():
+    if len(sys.argv) >= 5 and sys.argv[1] == "--stages":
+        return main_staged(sys.argv[2:4], sys.argv[4:])
     if len(sys.argv) < 3:
         print(__doc__)
         return 1

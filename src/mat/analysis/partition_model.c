@@ -6,12 +6,14 @@
    The kernel runs one launch per sub-graph level and one block per sub-graph; a block goes through its rows (b minus
    the external entries), then its slots one by one with a barrier after each. So a launch costs
        alpha                                   launch and drain (a kernel node of a CUDA graph)
-     + beta  * S * waves                       S: the most slots of a sub-graph of the launch (the barrier steps of the
-                                               slowest block); waves: ceil(sub-graphs / resident blocks)
+     + beta_s * S * waves                      S: the most slots of a sub-graph of the launch (the barrier steps of the
+                                               slowest block); waves: ceil(sub-graphs / resident blocks); s: the
+                                               launch's stage (what its blocks copy to shared memory, as the analysis
+                                               picks it: the highest that fits its largest sub-graph)
      + gamma * max(Wmax, W / SMs)              W: rows + entries of the launch, Wmax: those of its largest sub-graph
                                                (a block runs on one SM: a big sub-graph is bound by one SM's throughput)
    and a triangle the sum over its launches. Resident blocks = SMs * blocks per SM, the latter bounded by 2048 threads,
-   32 blocks, and 228 KB of shared memory per SM on sm_90 (x of the launch's largest sub-graph plus 1 KB reserved).
+   32 blocks, and 228 KB of shared memory per SM on sm_90 (the launch's staged bytes plus 1 KB reserved).
 
    The constants come from the H100 runs of docs/PERFORMANCE.md (paths-run1, locality-run1, locality-csr-graph, paper
    partition), taking figures this model computes on the host:
@@ -27,8 +29,14 @@
    launches, slot-waves and work) and the CSV: alpha = 3.0 us, beta = 0.56 us, gamma = 1.8 ns. With them nnc1374's
    upper triangle keeps the paper's single sub-graph (1 launch) instead of 5 launches of regions (measured 25.0 us
    against 29.6 us for L then U), and every matrix of that run whose two triangles the model ranks the same way gets
-   its faster partition. Those timings are of the kernel without staging or long rows (stage 0, no packing): refit
-   after a run of the current kernel (the same script, on a CSV with the paper and regions variants).
+   its faster partition. Those timings are of the kernel without staging or long rows (stage 0, no packing).
+
+   Staged fit (locality run 5, the kernel that stages the inverse diagonals and loads each slot's first round one slot
+   ahead): one beta per stage, fitted with the others by `fit-locality-model.py --stages` on 83 (matrix, variant)
+   timings of L then U (the default, stage 1 only, and the paper's partition; docs/perf-data/locality-run5-*.csv):
+   alpha = 2.37 us, beta_0/1/2 = 0.635/0.551/0.427 us, gamma = 1.9 ns, rms relative error 13.9%. A slot costs a third
+   less from shared memory than with nothing staged, which is what makes the regions of a banded chain (a few hundred
+   rows, entries staged) beat the paper's full sub-graphs (x alone fills the shared memory) despite their launches.
 
    The choice: paper builds the paper's partition; regions tries R = 64, 256, 1024, 4096, 16384 up to nmax (nmax when
    smaller), in that order, stopping once a prediction exceeds the best so far by 25% (the predictions of one triangle
@@ -40,9 +48,9 @@
 
 const char *const SpTrsvLocalityPartitioners[] = {"auto", "paper", "regions", "SpTrsvLocalityPartitioner", "SPTRSV_LOCALITY_PARTITION_", NULL};
 
-#define SPTRSV_MODEL_ALPHA_US    3.0
-static const PetscReal SpTrsvModelBetaUs[SPTRSV_LOCALITY_MAX_STAGE + 1] = {0.56, 0.40, 0.25}; /* by stage */
-#define SPTRSV_MODEL_GAMMA_US    0.0018
+#define SPTRSV_MODEL_ALPHA_US    2.37
+static const PetscReal SpTrsvModelBetaUs[SPTRSV_LOCALITY_MAX_STAGE + 1] = {0.635, 0.551, 0.427}; /* by stage */
+#define SPTRSV_MODEL_GAMMA_US    0.0019
 #define SPTRSV_MODEL_SMEM_PER_SM (228 * 1024)
 #define SPTRSV_MODEL_REGION_MIN  64
 #define SPTRSV_MODEL_REGION_MAX  16384

@@ -388,7 +388,7 @@ PetscErrorCode SpTrsvOptions_locality(SpTrsvOptionItems PetscOptionsObject, SpTr
   }
   PetscCall(PetscOptionsInt("-mat_sptrsv_locality_sms", "Multiprocessors the partition's cost model fills (132: the H100)", "MatSolverType sptrsv_locality", opts->locality_sms, &opts->locality_sms, NULL));
   PetscCheck(opts->locality_sms >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_sms must be >= 1, got %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opts->locality_sms);
-  PetscCall(PetscOptionsInt("-mat_sptrsv_locality_stage", "CUDA: what a block copies to shared memory before its slots, at most (0 nothing, 1 row and slot pointers, 2 also the entries; each launch takes the highest that fits)", "MatSolverType sptrsv_locality", opts->locality_stage, &opts->locality_stage, NULL));
+  PetscCall(PetscOptionsInt("-mat_sptrsv_locality_stage", "CUDA: what a block copies to shared memory before its slots, at most (0 nothing, 1 row and slot pointers and inverse diagonals, 2 also the entries; each launch takes the highest that fits)", "MatSolverType sptrsv_locality", opts->locality_stage, &opts->locality_stage, NULL));
   PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= SPTRSV_LOCALITY_MAX_STAGE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opts->locality_stage);
   PetscCall(PetscOptionsBool("-mat_sptrsv_locality_pack", "Region partition: pack the small independent pieces of one launch into shared sub-graphs (blocks)", "MatSolverType sptrsv_locality", opts->locality_pack, &opts->locality_pack, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
