@@ -3,7 +3,10 @@
 chosen variants, one row per matrix, with the geometric mean and the count of matrices where each variant is faster
 than cuSPARSE.
 
-  python3 examples/benchmarks/variant-table.py CSV [--kind LU] [--variants A,B,...] [--prefix element-] [--bound]
+  python3 examples/benchmarks/variant-table.py CSV [CSV ...] [--kind LU] [--variants A,B,...] [--prefix element-] [--bound]
+
+Several CSVs: one table, a matrix's cell taken from the last CSV that timed that variant on it (a later run of the same
+tree replacing an earlier one); rows in the order matrices first appear.
 
 --variants: the columns (default: every variant whose name starts with --prefix, cuSPARSE and the host reference
 excluded). Rows keep the CSV's order. A missing measurement is '-'. --bound adds, in each cell, the fraction of the
@@ -17,13 +20,13 @@ import math
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("csv")
+    ap.add_argument("csv", nargs="+")
     ap.add_argument("--kind", default="LU")
     ap.add_argument("--variants", default="")
     ap.add_argument("--prefix", default="")
     ap.add_argument("--bound", action="store_true")
     a = ap.parse_args()
-    rows = [r for r in csv.DictReader(open(a.csv, newline="")) if r["kind"] == a.kind]
+    rows = [r for path in a.csv for r in csv.DictReader(open(path, newline="")) if r["kind"] == a.kind]
     table, bound, labels = {}, {}, []
     for r in rows:
         if r["label"] not in table:
