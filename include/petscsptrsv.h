@@ -18,6 +18,7 @@
 #define MATSOLVERSPTRSVLOCALITY "sptrsv_locality"
 #define MATSOLVERSPTRSVSUPERNODAL "sptrsv_supernodal"
 #define MATSOLVERSPTRSVPINV     "sptrsv_pinv"
+#define MATSOLVERSPTRSVCUSPARSE "sptrsv_cusparse" /* cuSPARSE's SpSV behind the plugin's factors (a candidate of the automatic choice) */
 #define MATSOLVERSPTRSV         "sptrsv" /* automatic: a path per triangle, chosen by a cost model (docs/USAGE.md) */
 PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_level(Mat, MatFactorType, Mat *);
 PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_element(Mat, MatFactorType, Mat *);
@@ -25,6 +26,7 @@ PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_syncfree(Mat, MatFactorType, Mat
 PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_locality(Mat, MatFactorType, Mat *);
 PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_supernodal(Mat, MatFactorType, Mat *);
 PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_pinv(Mat, MatFactorType, Mat *);
+PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_cusparse(Mat, MatFactorType, Mat *);
 PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_auto(Mat, MatFactorType, Mat *);
 
 /*E

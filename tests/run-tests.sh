@@ -584,6 +584,8 @@ run_test matrices/auto-olm1000-ilu0-rule with_solver sptrsv mm_compare olm1000 "
 
 # i. LU (SuperLU) and Cholesky (CHOLMOD) factors through every path (tests/suites/lu.sh)
 . "$ROOT/tests/suites/lu.sh"
+# sptrsv_cusparse and the measured check of the automatic choice (tests/suites/cusparse.sh)
+. "$ROOT/tests/suites/cusparse.sh"
 
 OURS="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv_level"
 run_test view/bad-option-sub-prefix ours_fails ex2 "-m 10 -n 10 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_level -sub_mat_sptrsv_fuse_passes 0" "-sub_mat_sptrsv_fuse_passes must be >= 1"

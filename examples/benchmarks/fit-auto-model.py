@@ -33,9 +33,12 @@ import sys
 # the model's entries: a path, or a path with the options of a variant ("pinv:fill4" = sptrsv_pinv with -mat_sptrsv_pinv_fill 4,
 # written as SPTRSV_AUTO_MODEL(pinv, "fill4", ...)), each fitted on the bench rows of one variant. The chooser picks per
 # triangle the entry with the smallest prediction, so a path's variants compete as paths do.
-PATHS = ["level", "element", "syncfree", "locality", "supernodal", "pinv", "pinv:fill4"]
+# "cusparse" is the path sptrsv_cusparse (cusparseSpSV behind the plugin's factors), fitted on bench's cusparse-spsv rows: the
+# same cuSPARSE calls on the same triangles. With it among the candidates the chooser takes cuSPARSE where it predicts
+# that none of the plugin's schedules beats it.
+PATHS = ["level", "element", "syncfree", "locality", "supernodal", "pinv", "pinv:fill4", "cusparse"]
 VARIANT = {"level": "level-csr-graph", "element": "element-csr-graph", "syncfree": "syncfree-asap-csr", "locality": "locality-csr-graph",
-           "supernodal": "supernodal-auto", "pinv": "pinv-fill1", "pinv:fill4": "pinv-fill4"}
+           "supernodal": "supernodal-auto", "pinv": "pinv-fill1", "pinv:fill4": "pinv-fill4", "cusparse": "cusparse-spsv"}
 # terms each entry may use (indices into SOLVE_TERMS, SETUP_TERMS; an entry not listed: all). supernodal and pinv were
 # timed on 27 matrices (supernodal-pinv-run1, -run2); the sets were chosen by the leave-one-out score of this script
 # (PERFORMANCE.md, "refit with supernodal-pinv run 2"): supernodal and pinv (fill 1) take every term (the same score as
@@ -351,6 +354,63 @@ def validate(times, feats, ref, solves=None, rule=None):
     return rows
 
 
+MEASURE_ROUNDS, MEASURE_ROUND_MS, MEASURE_MAX_REPS = 3, 1.0, 5  # automeasure.c
+
+
+def tri_times(d, p, solves=None):
+    """measured (solve, setup) of path p on L and on U (U = LU - L); None when missing"""
+    if (p, "L") not in d or (p, "LU") not in d:
+        return None
+    (tL, sL), (tLU, sLU) = d[(p, "L")], d[(p, "LU")]
+    if solves and (sL is None or sLU is None):
+        return None
+    return {"L": (tL, sL), "U": (tLU - tL, (sLU - sL) if solves else None)}
+
+
+def validate_measured(times, feats, ref, solves=None):
+    """leave-one-out with the measured check of the factor (automeasure.c): per triangle the model's choice p, then, when
+    the check runs (by default with solve time only; the setup + solves rows show what forcing it on costs), p and cusparse
+    timed on the triangle and the faster kept. The check costs cusparse's setup and (1 + ROUNDS x R) solves of each (R from p's predicted time:
+    about ROUND_MS ms of solves per round, 2 to MAX_REPS), added to the setup. Rows as validate()'s"""
+    rows = []
+    for lab in ref:
+        d = times[lab]
+        if lab not in feats:
+            continue
+        cands = [p for p in PATHS if (p, "LU") in d and (p, "L") in d and (not solves or d[(p, "LU")][1] is not None)]
+        if not cands or "cusparse" not in cands:
+            continue
+        model = fit(times, feats, exclude=lab)
+        cm = [p for p in cands if p in model]
+        check = True
+        cus = tri_times(d, "cusparse", solves)
+        total, chosen, setup = 0.0, {}, 0.0
+        for tri in ("L", "U"):
+            f = feats[lab][tri]
+            p = choose(model, f, cm, solves)
+            tp = tri_times(d, p, solves)
+            t, su = tp[tri]
+            if solves:
+                setup += su
+            if check and p != "cusparse":
+                tc, sc = cus[tri]
+                pred = predict(model, p, f)
+                reps = max(2, min(MEASURE_MAX_REPS, int(MEASURE_ROUND_MS / pred))) if pred > 0 else MEASURE_MAX_REPS
+                if solves:
+                    setup += sc + (1 + MEASURE_ROUNDS * reps) * (t + tc)
+                if tc < t:
+                    p, t = "cusparse", tc
+            chosen[tri] = p
+            total += t
+        t = setup + solves * total if solves else total
+        tb = {p: matrix_time(d, p, p, solves)[0] for p in cands}
+        best = min(tb, key=tb.get)
+        c = d.get(("cusparse", "LU"))
+        tc = (c[0] if not solves else (c[1] + solves * c[0] if c[1] is not None else None)) if c else None
+        rows.append(dict(label=lab, cands=cands, pL=chosen["L"], pU=chosen["U"], mixed=chosen["L"] != chosen["U"], t=t, best=best, tbest=tb[best], ratio=t / tb[best], vs=tc / t if tc else None))
+    return rows
+
+
 def validate_lower(times, feats, ref):
     """leave-one-out on the lower triangle alone (bench's kind L): the choice for L, its measured time, the best, cuSPARSE"""
     rows = []
@@ -454,6 +514,14 @@ def main():
         ok, n, slow = summary(rk)
         worst = max(rk, key=lambda r: r["ratio"])
         print(f"Setup + {k} solves: {ok} of {n} within 10% of the best, slower than cuSPARSE (setup + {k} solves): {len(slow)}" + (f" ({', '.join(slow)})" if slow else "") + f"; worst {worst['label']} {worst['ratio']:.2f} ({worst['pL']}/{worst['pU']} vs {worst['best']})\n")
+    print("## With the measured check (the factor times its choice against cuSPARSE at the first numeric factorization)\n")
+    rm = validate_measured(times, feats, ref)
+    print(table(rm, "Solve time, L then U, with the measured check"))
+    for k in SOLVE_COUNTS:
+        rk = validate_measured(times, feats, ref, solves=k)
+        ok, n, slow = summary(rk)
+        worst = max(rk, key=lambda r: r["ratio"])
+        print(f"Setup + {k} solves, with the measured check forced on (-mat_sptrsv_auto_measure 1; off by default with -mat_sptrsv_expected_solves): {ok} of {n} within 10% of the best, slower than cuSPARSE (setup + {k} solves): {len(slow)}" + (f" ({', '.join(slow)})" if slow else "") + f"; worst {worst['label']} {worst['ratio']:.2f} ({worst['pL']}/{worst['pU']} vs {worst['best']})\n")
     if a.write:
         write_header(model, a.gpu, a.write, command)
         print(f"wrote {a.write}", file=sys.stderr)

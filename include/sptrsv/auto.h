@@ -46,6 +46,13 @@ typedef struct {
   char                   rejected_why[SPTRSV_AUTO_MAXPATHS][128];
   SpTrsvPath             chosen;
   char                   reason[160];
+  /* the measured check (-mat_sptrsv_auto_measure, src/mat/solvers/automeasure.c): the chosen path and cuSPARSE's SpSV
+     (sptrsv_cusparse) timed on this triangle at the first numeric factorization, the faster kept */
+  PetscBool              measured;
+  SpTrsvPath             measured_path;  /* the path the model chose */
+  PetscReal              measured_ms[2]; /* ms per solve: that path, cuSPARSE */
+  PetscBool              replaced;       /* cuSPARSE was faster: chosen is sptrsv_cusparse */
+  char                   measured_note[160]; /* why it did not run (empty: it ran, or is still to run) */
 } SpTrsvAutoChoice;
 
 /* the options of the automatic choice (read by the factor with its prefix) */
@@ -54,6 +61,12 @@ typedef struct {
   PetscInt  ncand;                          /* -mat_sptrsv_auto_candidates (0: every path) */
   SpTrsvPath cand[SPTRSV_AUTO_MAXPATHS];
   char      model[PETSC_MAX_PATH_LEN];      /* -mat_sptrsv_auto_model: auto, none, a model's name or a model file */
+  PetscBool measure;                        /* -mat_sptrsv_auto_measure: time the choice against cuSPARSE (CUDA backend); default on
+                                               when the expected solve count is unknown (the choice is by solve time), off when
+                                               it is given (the choice is by setup + that many solves, which the check's cost
+                                               does not pay back on the H100 data: fit-auto-model.py) */
+  PetscBool measure_set;                    /* given explicitly: it then runs on the host backend too (its cusparse path is the
+                                               host executor's row loop: a test of the mechanism, not of cuSPARSE) */
 } SpTrsvAutoOptions;
 
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoModelFind(const char *, const SpTrsvAutoModel **);        /* by name ("none": NULL) or file (loaded once); error naming the models */

@@ -33,6 +33,7 @@ typedef struct {
   PetscErrorCode (*vec_get)(Vec, SpTrsvVecAccess, PetscScalar *, PetscScalar **);     /* access, staging, array */
   PetscErrorCode (*vec_restore)(Vec, SpTrsvVecAccess, PetscScalar *, PetscScalar **); /* access, staging, array */
   PetscBool (*vec_in_place)(Vec); /* would vec_get use the vector's own storage? (for -ksp_view) */
+  PetscErrorCode (*synchronize)(void); /* wait for everything enqueued (timings: the automatic choice's measured check) */
 } SpTrsvBackendOps;
 
 SPTRSV_INTERN const SpTrsvBackendOps SpTrsvBackendHost;

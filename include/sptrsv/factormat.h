@@ -11,6 +11,7 @@ typedef struct {
   PetscBool               automatic;  /* MatSolverType sptrsv */
   SpTrsvAutoOptions       autoopts;   /* its options */
   SpTrsvAutoChoice        choice[2];  /* its choice for L and U, and why */
+  PetscBool               measure_done; /* the measured check ran (or was passed over) since the last analysis */
   SpTrsvPath              tripath[2]; /* the path of L and of U (their transposes take the same) */
   SpTrsvSolverOptions     triopts[2]; /* the options of L and of U: opts, with the chosen variant's (sptrsv) */
   SpTrsvFactor            fac;
@@ -38,6 +39,10 @@ typedef struct {
 SPTRSV_INTERN PetscErrorCode MatGetFactor_SpTrsv(Mat, MatFactorType, SpTrsvPath, Mat *);
 /* the factor of an sptrsv factor Mat with current host values (downloaded after a GPU numeric phase) */
 SPTRSV_INTERN PetscErrorCode MatSpTrsvGetFactorHost(Mat, SpTrsvFactor *);
+/* a solver of L or U takes the values of the GPU numeric phase, device to device */
+SPTRSV_INTERN PetscErrorCode MatSpTrsvSolverFromDevice(Mat_SpTrsv *, SpTrsvSolver);
+/* MatSolverType sptrsv: the chosen paths timed against cuSPARSE at the first numeric factorization (automeasure.c) */
+SPTRSV_INTERN PetscErrorCode MatSpTrsvAutoMeasure(Mat);
 /* device memory of a factor (factormem.c): the -ksp_view lines, and the cuSPARSE comparison made at the symbolic phase */
 SPTRSV_INTERN PetscErrorCode MatSpTrsvViewMemory(Mat, PetscViewer);
 SPTRSV_INTERN PetscErrorCode MatSpTrsvCompareCusparse(Mat);

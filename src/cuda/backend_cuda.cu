@@ -287,6 +287,17 @@ static PetscErrorCode SpTrsvCUDASetValues(PetscInt n, const PetscScalar *h, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the backend's stream has run everything enqueued on it */
+static PetscErrorCode SpTrsvCUDASynchronize(void)
+{
+  cudaStream_t st = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  SpTrsvCUDACall(cudaStreamSynchronize(st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SpTrsvCUDACopy(PetscInt n, const PetscScalar *x, PetscScalar *y)
 {
   cudaStream_t st = NULL;
@@ -374,7 +385,7 @@ static PetscErrorCode SpTrsvCUDAVecRestore(Vec v, SpTrsvVecAccess access, PetscS
 }
 
 static const SpTrsvBackendOps SpTrsvBackendCUDA = {
-  "cuda", PETSC_MEMTYPE_CUDA, SPTRSV_EXEC_CUDA, SpTrsvCUDAVecAlloc, SpTrsvCUDAVecFree, SpTrsvCUDAPermCreate, SpTrsvCUDAPermDestroy, SpTrsvCUDAGather, SpTrsvCUDAScatter, SpTrsvCUDACopy, SpTrsvCUDAPointwiseMult, SpTrsvCUDASetValues, SpTrsvCUDAVecGet, SpTrsvCUDAVecRestore, SpTrsvCUDAVecInPlace,
+  "cuda", PETSC_MEMTYPE_CUDA, SPTRSV_EXEC_CUDA, SpTrsvCUDAVecAlloc, SpTrsvCUDAVecFree, SpTrsvCUDAPermCreate, SpTrsvCUDAPermDestroy, SpTrsvCUDAGather, SpTrsvCUDAScatter, SpTrsvCUDACopy, SpTrsvCUDAPointwiseMult, SpTrsvCUDASetValues, SpTrsvCUDAVecGet, SpTrsvCUDAVecRestore, SpTrsvCUDAVecInPlace, SpTrsvCUDASynchronize,
 };
 
 /*

@@ -9,7 +9,7 @@
 */
 #include <sptrsv/isai_cuda.h>
 #include "cuda_upload.h"
-#include <cusparse.h>
+#include "cusparse_check.h"
 #include <climits>
 
 struct _n_SpTrsvCUDABSR {
@@ -21,11 +21,6 @@ struct _n_SpTrsvCUDABSR {
   cudaStream_t       stream;
 };
 
-#define SpTrsvCusparseCall(x) \
-  do { \
-    const cusparseStatus_t s_ = (x); \
-    PetscCheck(s_ == CUSPARSE_STATUS_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_GPU, "cuSPARSE error %d (%s) in %s", (int)s_, cusparseGetErrorString(s_), #x); \
-  } while (0)
 
 /* SpTrsvCUDABSRCreate - the BSR form of the block CSR pattern bi, bj (mb block rows of size bs) with the device values va */
 PetscErrorCode SpTrsvCUDABSRCreate(PetscInt mb, PetscInt bs, const PetscInt *bi, const PetscInt *bj, const PetscScalar *va, SpTrsvCUDABSR *bp)

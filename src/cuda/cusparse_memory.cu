@@ -7,15 +7,11 @@
 #include <sptrsv/devmem.h>
 #include <sptrsv/utils.h>
 #include "cuda_check.h"
+#include "cusparse_check.h"
 #include <cusparse.h>
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
 
-#define SpTrsvCusparseCall(...) \
-  do { \
-    const cusparseStatus_t sptrsv_cusp_err_ = (__VA_ARGS__); \
-    PetscCheck(sptrsv_cusp_err_ == CUSPARSE_STATUS_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_GPU, "cuSPARSE error %d (%s) in %s", (int)sptrsv_cusp_err_, cusparseGetErrorString(sptrsv_cusp_err_), #__VA_ARGS__); \
-  } while (0)
 
 typedef struct {
   int                 *h_ptr, *h_idx, *d_ptr, *d_idx;

@@ -96,6 +96,13 @@ static PetscBool SpTrsvHostVecInPlace(Vec v)
   return PETSC_TRUE;
 }
 
+/* nothing runs asynchronously on the host */
+static PetscErrorCode SpTrsvHostSynchronize(void)
+{
+  PetscFunctionBegin;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 const SpTrsvBackendOps SpTrsvBackendHost = {
-  "host", PETSC_MEMTYPE_HOST, SPTRSV_EXEC_HOST, SpTrsvHostVecAlloc, SpTrsvHostVecFree, SpTrsvHostPermCreate, SpTrsvHostPermDestroy, SpTrsvHostGather, SpTrsvHostScatter, SpTrsvHostCopy, SpTrsvHostPointwiseMult, SpTrsvHostSetValues, SpTrsvHostVecGet, SpTrsvHostVecRestore, SpTrsvHostVecInPlace,
+  "host", PETSC_MEMTYPE_HOST, SPTRSV_EXEC_HOST, SpTrsvHostVecAlloc, SpTrsvHostVecFree, SpTrsvHostPermCreate, SpTrsvHostPermDestroy, SpTrsvHostGather, SpTrsvHostScatter, SpTrsvHostCopy, SpTrsvHostPointwiseMult, SpTrsvHostSetValues, SpTrsvHostVecGet, SpTrsvHostVecRestore, SpTrsvHostVecInPlace, SpTrsvHostSynchronize,
 };

@@ -415,6 +415,9 @@ PetscErrorCode SpTrsvAutoView(const SpTrsvAutoChoice *c, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %s\n", c->model ? "predicted" : "rule order", line));
   for (PetscInt k = 0; skipped && k < c->ncand; k++)
     if (c->rejected[k]) PetscCall(PetscViewerASCIIPrintf(viewer, "%s refused the triangle: %s\n", c->cand[k]->name, c->rejected_why[k]));
+  if (c->measured)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "measured at the first numeric factorization: %s %.4g ms per solve, cusparse %.4g ms: %s\n", c->measured_path->name, (double)c->measured_ms[0], (double)c->measured_ms[1], c->replaced ? "cuSPARSE faster, the triangle runs sptrsv_cusparse" : "kept"));
+  else if (c->measured_note[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "measured check: %s\n", c->measured_note));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -462,6 +465,8 @@ PetscErrorCode SpTrsvAutoOptionsRead(SpTrsvOptionItems PetscOptionsObject, Petsc
     for (PetscInt j = 0; j < nlist; j++) PetscCall(PetscFree(list[j]));
     PetscCheck(ao->ncand > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s needs at least one path", option);
   }
+  ao->measure = (PetscBool)(ao->nsolves == 0);
+  PetscCall(PetscOptionsBool("-mat_sptrsv_auto_measure", "CUDA: at the first numeric factorization time each triangle's chosen path against cuSPARSE's SpSV (sptrsv_cusparse) and keep the faster (default: on unless -mat_sptrsv_expected_solves is given)", "MatSolverType sptrsv", ao->measure, &ao->measure, &ao->measure_set));
   PetscCall(SpTrsvAutoModelNames(names, sizeof(names)));
   PetscCall(PetscStrncpy(model, ao->model, sizeof(model)));
   PetscCall(PetscOptionsString("-mat_sptrsv_auto_model", "Cost model of the automatic choice: auto (the GPU's own on the CUDA backend, else a rule), none (the fallback rule), a GPU model's name, or a model file (fit-auto-model.py --write)", "MatSolverType sptrsv", model, model, sizeof(model), &flg));

@@ -135,6 +135,7 @@ static PetscErrorCode MatSpTrsvAnalyze(Mat F)
 
   PetscFunctionBegin;
   PetscCall(MatSpTrsvFreeSolves(sp));
+  sp->measure_done = PETSC_FALSE;
   PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_backend", option, sizeof(option)));
   PetscCall(SpTrsvBackendSelect(sp->backendreq, option, NULL, &slot, sp->backend_note, sizeof(sp->backend_note)));
   PetscCall(SpTrsvBackendGet(slot, &sp->backend));
@@ -184,7 +185,7 @@ static PetscErrorCode MatSpTrsvSetUpNumeric(Mat F, Mat A)
 }
 
 /* a solver of L or U (or their transposes) takes the values of a GPU numeric phase, device to device */
-static PetscErrorCode MatSpTrsvSolverFromDevice(Mat_SpTrsv *sp, SpTrsvSolver s)
+PetscErrorCode MatSpTrsvSolverFromDevice(Mat_SpTrsv *sp, SpTrsvSolver s)
 {
   const PetscScalar *la, *ua, *idiag;
 
@@ -370,6 +371,7 @@ static PetscErrorCode MatFactorNumeric_SpTrsv(Mat F, Mat A, const MatFactorInfo 
         if (sp->numeric_device) PetscCall(MatSpTrsvSolverFromDevice(sp, sp->tri[t][k]));
         else PetscCall(SpTrsvSolverUpdateValues(sp->tri[t][k]));
       }
+  if (sp->automatic && !sp->measure_done && !sp->fac->error) SpTrsvDevMemScope(&sp->mem, MatSpTrsvAutoMeasure(F));
   PetscCall(PetscLogEventEnd(SPTRSV_Numeric, F, A, 0, 0));
   F->ops->solve                 = MatSolve_SpTrsv;
   F->ops->solvetranspose        = MatSolveTranspose_SpTrsv;

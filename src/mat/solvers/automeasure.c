@@ -1,0 +1,134 @@
+/*
+   The measured check of the automatic choice (MatSolverType sptrsv, -mat_sptrsv_auto_measure).
+
+   The cost model ranks the paths from a triangle's level statistics; it cannot see what only a path's own analysis or
+   numeric phase finds (the fill of a partitioned inverse, a stability check that sends the solves to a fallback), and
+   there it can choose a path slower than cuSPARSE. At the first numeric factorization after an analysis, on the CUDA
+   backend, each triangle's chosen path and cuSPARSE's SpSV (the path sptrsv_cusparse) are timed on that triangle with
+   its values and one random right-hand side: one warm-up solve each, then three rounds of R solves of each in turn
+   (R from the predicted solve time: about 1 ms of solves per round, 2 to 5), the fastest round of each counts. The
+   faster is kept: when cuSPARSE wins, its solver replaces the chosen one (the transposed solvers, made on first use,
+   follow). -ksp_view prints both times and the outcome. The check costs cuSPARSE's analysis of each triangle and at most
+   16 solves of each path; it is on by default when the expected solve count is unknown (the choice is by solve time) and
+   off when -mat_sptrsv_expected_solves is given (the choice is by setup + solves, and on the H100 data the check's cost
+   is not paid back by 10, 100 or 1000 solves: fit-auto-model.py, "with the measured check").
+*/
+#include <sptrsv/factormat.h>
+#include <petsctime.h>
+
+#define SPTRSV_AUTO_MEASURE_ROUNDS   3
+#define SPTRSV_AUTO_MEASURE_ROUND_MS 1.0
+#define SPTRSV_AUTO_MEASURE_MAX_REPS 5
+
+/* ms per solve of s over reps solves of b into x (the backend synchronized before and after) */
+static PetscErrorCode MatSpTrsvTimeSolves(const SpTrsvBackendOps *be, SpTrsvSolver s, const PetscScalar *b, PetscScalar *x, PetscInt reps, PetscReal *ms)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall((*be->synchronize)());
+  PetscCall(PetscTime(&t0));
+  for (PetscInt r = 0; r < reps; r++) PetscCall(SpTrsvSolverApply(s, b, x));
+  PetscCall((*be->synchronize)());
+  PetscCall(PetscTime(&t1));
+  *ms = (PetscReal)((t1 - t0) * 1e3 / reps);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* triangle k: the chosen solver against a new sptrsv_cusparse solver of the same triangle; the faster stays */
+static PetscErrorCode MatSpTrsvAutoMeasureTriangle(Mat F, PetscInt k, SpTrsvPath cus, const PetscScalar *b, PetscScalar *x)
+{
+  Mat_SpTrsv       *sp  = (Mat_SpTrsv *)F->data;
+  SpTrsvAutoChoice *c   = &sp->choice[k];
+  SpTrsvTri         T   = k ? sp->fac->U : sp->fac->L;
+  SpTrsvSolver      s2  = NULL;
+  PetscReal         best[2] = {PETSC_MAX_REAL, PETSC_MAX_REAL}, pred = -1;
+  PetscInt          reps;
+  PetscErrorCode    ierr;
+
+  PetscFunctionBegin;
+  if (sp->tripath[k] == cus) {
+    PetscCall(PetscStrncpy(c->measured_note, "the model chose cusparse", sizeof(c->measured_note)));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SpTrsvSolverCreateWithOptions(T, PETSC_FALSE, sp->format, cus, sp->backend, &sp->opts, &s2);
+  PetscCall(PetscPopErrorHandler());
+  if (ierr) {
+    const char *text = NULL, *specific = NULL;
+    (void)PetscErrorMessage(ierr, &text, (void *)&specific);
+    PetscCall(PetscSNPrintf(c->measured_note, sizeof(c->measured_note), "cusparse refused the triangle: %s", specific ? specific : (text ? text : "error")));
+    PetscCall(PetscInfo(F, "%s: %s triangle, %s\n", MATSOLVERSPTRSV, k ? "U" : "L", c->measured_note));
+    PetscCall(SpTrsvSolverDestroy(&s2));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (sp->numeric_device) PetscCall(MatSpTrsvSolverFromDevice(sp, s2)); /* the host values are stale */
+  for (PetscInt j = 0; j < c->ncand; j++)
+    if (c->cand[j] == sp->tripath[k] && c->solve_ms[j] > 0) pred = c->solve_ms[j];
+  reps = pred > 0 ? (PetscInt)PetscMax(2.0, PetscMin((PetscReal)SPTRSV_AUTO_MEASURE_MAX_REPS, SPTRSV_AUTO_MEASURE_ROUND_MS / pred)) : SPTRSV_AUTO_MEASURE_MAX_REPS;
+  PetscCall(SpTrsvSolverApply(sp->tri[0][k], b, x)); /* warm-up: first-use work (graphs, caches) outside the timings */
+  PetscCall(SpTrsvSolverApply(s2, b, x));
+  for (PetscInt r = 0; r < SPTRSV_AUTO_MEASURE_ROUNDS; r++) {
+    PetscReal t;
+    PetscCall(MatSpTrsvTimeSolves(sp->backend, sp->tri[0][k], b, x, reps, &t));
+    best[0] = PetscMin(best[0], t);
+    PetscCall(MatSpTrsvTimeSolves(sp->backend, s2, b, x, reps, &t));
+    best[1] = PetscMin(best[1], t);
+  }
+  c->measured       = PETSC_TRUE;
+  c->measured_path  = sp->tripath[k];
+  c->measured_ms[0] = best[0];
+  c->measured_ms[1] = best[1];
+  PetscCall(PetscInfo(F, "%s: %s triangle, %s %g ms per solve, cusparse %g ms (%" PetscInt_FMT " solves per round)\n", MATSOLVERSPTRSV, k ? "U" : "L", sp->tripath[k]->name, (double)best[0], (double)best[1], reps));
+  if (best[1] < best[0]) {
+    PetscCall(SpTrsvSolverDestroy(&sp->tri[0][k]));
+    sp->tri[0][k]  = s2;
+    sp->tripath[k] = cus;
+    sp->triopts[k] = sp->opts;
+    c->replaced    = PETSC_TRUE;
+    c->chosen      = cus;
+    PetscCall(PetscSNPrintf(c->reason, sizeof(c->reason), "measured faster than %s, the model's choice", c->measured_path->name));
+    for (PetscInt t = 0; t < 2; t++) PetscCall(SpTrsvSolverDestroy(&sp->tri[1][t])); /* made again on first use, on the new paths */
+  } else PetscCall(SpTrsvSolverDestroy(&s2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  MatSpTrsvAutoMeasure - the measured check of MatSolverType sptrsv (see above), once per analysis; a no-op on the host
+  backend (unless the option is given explicitly: the tests run the mechanism there), in the CSC format (cuSPARSE's path reads rows), without the option, and without a cusparse path in the registry
+*/
+PetscErrorCode MatSpTrsvAutoMeasure(Mat F)
+{
+  Mat_SpTrsv  *sp = (Mat_SpTrsv *)F->data;
+  SpTrsvPath   cus = NULL;
+  const char  *why = NULL;
+  PetscInt     n   = sp->fac->n;
+  PetscScalar *hb, *b = NULL, *x = NULL;
+  PetscRandom  rnd;
+
+  PetscFunctionBegin;
+  sp->measure_done = PETSC_TRUE;
+  PetscCall(SpTrsvPathFindSolverType(MATSOLVERSPTRSVCUSPARSE, &cus));
+  if (!sp->autoopts.measure) why = "off (-mat_sptrsv_auto_measure 0; off by default when -mat_sptrsv_expected_solves is given)";
+  else if (sp->backend->slot != SPTRSV_EXEC_CUDA && !sp->autoopts.measure_set) why = "none on the host backend";
+  else if (!cus || !cus->exec[sp->backend->slot]) why = "no cusparse executor in this build";
+  else if (sp->format != SPTRSV_FORMAT_CSR) why = "none in the CSC format (cusparse reads rows)";
+  else if (!n) why = "empty factor";
+  if (why) {
+    for (PetscInt k = 0; k < 2; k++) PetscCall(PetscStrncpy(sp->choice[k].measured_note, why, sizeof(sp->choice[k].measured_note)));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscMalloc1(n, &hb));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+  for (PetscInt i = 0; i < n; i++) PetscCall(PetscRandomGetValue(rnd, &hb[i]));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall((*sp->backend->vec_alloc)(n, &b));
+  PetscCall((*sp->backend->vec_alloc)(n, &x));
+  PetscCall((*sp->backend->set_values)(n, hb, b));
+  PetscCall(PetscFree(hb));
+  for (PetscInt k = 0; k < 2; k++) PetscCall(MatSpTrsvAutoMeasureTriangle(F, k, cus, b, x));
+  PetscCall((*sp->backend->vec_free)(&b));
+  PetscCall((*sp->backend->vec_free)(&x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
