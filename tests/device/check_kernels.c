@@ -27,7 +27,7 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXCFG   48
+#define MAXCFG   56
 /* the supernodal configurations' dense blocks at every width (no sync-free delegate) */
 #define SN_BLOCKS " -mat_sptrsv_supernode_min_width 0"
 /* append a configuration to cfgs[] (main's), checked: 35 configurations once overflowed a 32-entry array on the stack */
@@ -597,7 +597,13 @@ int main(int argc, char **argv)
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, NULL, "-pv");
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, "-mat_sptrsv_pinv_fill 4", "-pv4");
 #endif
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, the level, element, syncfree, locality, supernodal and pinv paths, and host csc, host syncfree, host locality, host supernodal and host pinv with host csr\n", why));
+#if defined(MATSOLVERSPTRSVCUSPARSE)
+    /* cuSPARSE's SpSV behind our factors (host values, the GPU numeric ILU's device values, transposes); the automatic
+       choice with its measured check (which may hand a triangle to cusparse at the first numeric factorization) */
+    ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVCUSPARSE, NULL, NULL, NULL, NULL, NULL, "-cusp");
+    ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSV, NULL, NULL, NULL, NULL, "-mat_sptrsv_auto_measure 1", "-auto");
+#endif
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, the level, element, syncfree, locality, supernodal, pinv and cusparse paths and the automatic choice, and host csc, host syncfree, host locality, host supernodal and host pinv with host csr\n", why));
   } else {
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend unavailable (%s): SKIPPING the CUDA comparisons; comparing host csc with host csr only\n", why));
   }

@@ -280,6 +280,20 @@ if [ -x "$LOC_SAN" ]; then
   step locality-synccheck 1 180 "$LOC_SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${LOC_SMALL[@]}"
 fi
 
+# ---- sptrsv_cusparse and the automatic choice's measured check, one short call: SPTRSV_DEVICE_STEPS='cusparse-.*' ------
+#      cuSPARSE's SpSV behind our factors against the host (host values, the GPU numeric ILU's device values, transposes,
+#      several right-hand sides) on Laplacians, the dense-row shape and shipped matrices; the automatic choice with
+#      -mat_sptrsv_auto_measure 1 (a triangle may change paths at the first numeric factorization); memcheck of both
+#      (racecheck: the path has no kernel with shared memory; its one kernel of ours is a gather)
+CUSP_CASES=(-cases lap2d5_64x64,lap3d7_32x32x32,lap3d27_16x16x16_rcm,elem_denserow_5000,bayer10,bp_1200,west0479,olm1000 "${MATARGS[@]}")
+step cusparse-kernels 1 240 "$CHECK" -only_solver sptrsv_cusparse "${CUSP_CASES[@]}"
+step cusparse-auto-kernels 1 240 "$CHECK" -only_solver sptrsv "${CUSP_CASES[@]}"
+CUSP_SAN=$(command -v compute-sanitizer || echo "$CUDA_HOME/bin/compute-sanitizer")
+if [ -x "$CUSP_SAN" ]; then
+  step cusparse-memcheck 1 180 "$CUSP_SAN" --tool memcheck --error-exitcode 97 "$CHECK" -only_solver sptrsv_cusparse -cases lap3d7_32x32x32,bp_1200 -nrhs 1 "${MATARGS[@]}"
+  step cusparse-auto-memcheck 1 180 "$CUSP_SAN" --tool memcheck --error-exitcode 97 "$CHECK" -only_solver sptrsv -cases lap2d5_64x64,bp_1200 -nrhs 1 "${MATARGS[@]}"
+fi
+
 # ---- compute-sanitizer on small cases (fused segments + separate launches + graphs, perms) ---------
 SAN=$(command -v compute-sanitizer || echo "$CUDA_HOME/bin/compute-sanitizer")
 # shellcheck disable=SC2054 # one comma-separated option value
