@@ -190,7 +190,8 @@ static PetscErrorCode SpTrsvCUDACusparseSetup(SpTrsvSolver s)
   SpTrsvCusparseCall(cusparseSpSV_bufferSize(c->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c->A, c->X, c->Y, SpTrsvCusparseDataType, CUSPARSE_SPSV_ALG_DEFAULT, c->sv, &c->bufsize));
   PetscCall(SpTrsvCUDAMalloc(&c->d_buf, c->bufsize + 1, "cuSPARSE's SpSV buffer"));
   SpTrsvCUDACall(cudaStreamSynchronize(st)); /* ptr, idx may be freed */
-  PetscCall(PetscFree2(ptr, idx));
+  PetscCall(PetscFree(ptr));
+  PetscCall(PetscFree(idx));
   PetscCall(SpTrsvCUDACusparseUpdateValues(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
