@@ -3,6 +3,7 @@
 
 PetscLogEvent    SPTRSV_Symbolic, SPTRSV_FactorSym, SPTRSV_NumericSetUp, SPTRSV_Analysis, SPTRSV_Upload, SPTRSV_Numeric, SPTRSV_Solve, SPTRSV_GSSetup, SPTRSV_GSApply, SPTRSV_ISAISetup, SPTRSV_ISAIApply;
 PetscLogEvent    SPTRSV_LUNumeric, SPTRSV_CholNumeric, SPTRSV_DirectConvert; /* direct.h */
+PetscLogEvent    SPTRSV_AutoMeasure;                                      /* factormat.h */
 static PetscBool SpTrsvPackageInitialized = PETSC_FALSE;
 
 /*@C
@@ -47,6 +48,7 @@ PetscErrorCode SpTrsvInitializePackage(void)
   PetscCall(PetscLogEventRegister("SpTrsvLUNumeric", classid, &SPTRSV_LUNumeric));
   PetscCall(PetscLogEventRegister("SpTrsvCholNumeric", classid, &SPTRSV_CholNumeric));
   PetscCall(PetscLogEventRegister("SpTrsvDirectConv", classid, &SPTRSV_DirectConvert));
+  PetscCall(PetscLogEventRegister("SpTrsvAutoMeasure", classid, &SPTRSV_AutoMeasure));
   PetscCall(PetscLogEventRegister("SpTrsvGSSetup", classid, &SPTRSV_GSSetup));
   PetscCall(PetscLogEventRegister("SpTrsvGSApply", classid, &SPTRSV_GSApply));
   PetscCall(PetscLogEventRegister("SpTrsvISAISetup", classid, &SPTRSV_ISAISetup));

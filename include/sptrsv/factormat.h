@@ -43,6 +43,7 @@ SPTRSV_INTERN PetscErrorCode MatSpTrsvGetFactorHost(Mat, SpTrsvFactor *);
 SPTRSV_INTERN PetscErrorCode MatSpTrsvSolverFromDevice(Mat_SpTrsv *, SpTrsvSolver);
 /* MatSolverType sptrsv: the chosen paths timed against cuSPARSE at the first numeric factorization (automeasure.c) */
 SPTRSV_INTERN PetscErrorCode MatSpTrsvAutoMeasure(Mat);
+SPTRSV_INTERN PetscLogEvent  SPTRSV_AutoMeasure; /* -log_view: SpTrsvAutoMeasure, the measured check (inside SpTrsvNumeric) */
 /* device memory of a factor (factormem.c): the -ksp_view lines, and the cuSPARSE comparison made at the symbolic phase */
 SPTRSV_INTERN PetscErrorCode MatSpTrsvViewMemory(Mat, PetscViewer);
 SPTRSV_INTERN PetscErrorCode MatSpTrsvCompareCusparse(Mat);

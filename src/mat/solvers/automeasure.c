@@ -36,8 +36,9 @@ static PetscErrorCode MatSpTrsvTimeSolves(const SpTrsvBackendOps *be, SpTrsvSolv
 }
 
 /* triangle k: the chosen solver against a new sptrsv_cusparse solver of the same triangle; the faster stays */
-static PetscErrorCode MatSpTrsvAutoMeasureTriangle(Mat F, PetscInt k, SpTrsvPath cus, const PetscScalar *b, PetscScalar *x)
+static PetscErrorCode MatSpTrsvAutoMeasureTriangle(Mat F, PetscInt k, SpTrsvPath cus, const PetscScalar *b, PetscScalar *x, PetscReal *setup_ms)
 {
+  PetscLogDouble    s0, s1;
   Mat_SpTrsv       *sp  = (Mat_SpTrsv *)F->data;
   SpTrsvAutoChoice *c   = &sp->choice[k];
   SpTrsvTri         T   = k ? sp->fac->U : sp->fac->L;
@@ -51,9 +52,12 @@ static PetscErrorCode MatSpTrsvAutoMeasureTriangle(Mat F, PetscInt k, SpTrsvPath
     PetscCall(PetscStrncpy(c->measured_note, "the model chose cusparse", sizeof(c->measured_note)));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscCall(PetscTime(&s0));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = SpTrsvSolverCreateWithOptions(T, PETSC_FALSE, sp->format, cus, sp->backend, &sp->opts, &s2);
   PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscTime(&s1));
+  *setup_ms = (PetscReal)((s1 - s0) * 1e3);
   if (ierr) {
     const char *text = NULL, *specific = NULL;
     (void)PetscErrorMessage(ierr, &text, (void *)&specific);
@@ -105,6 +109,8 @@ PetscErrorCode MatSpTrsvAutoMeasure(Mat F)
   PetscInt     n   = sp->fac->n;
   PetscScalar *hb, *b = NULL, *x = NULL;
   PetscRandom  rnd;
+  PetscLogDouble t0, t1;
+  PetscReal      tsetup[2] = {0, 0};
 
   PetscFunctionBegin;
   sp->measure_done = PETSC_TRUE;
@@ -118,6 +124,8 @@ PetscErrorCode MatSpTrsvAutoMeasure(Mat F)
     for (PetscInt k = 0; k < 2; k++) PetscCall(PetscStrncpy(sp->choice[k].measured_note, why, sizeof(sp->choice[k].measured_note)));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscCall(PetscLogEventBegin(SPTRSV_AutoMeasure, F, 0, 0, 0));
+  PetscCall(PetscTime(&t0));
   PetscCall(PetscMalloc1(n, &hb));
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
@@ -127,8 +135,11 @@ PetscErrorCode MatSpTrsvAutoMeasure(Mat F)
   PetscCall((*sp->backend->vec_alloc)(n, &x));
   PetscCall((*sp->backend->set_values)(n, hb, b));
   PetscCall(PetscFree(hb));
-  for (PetscInt k = 0; k < 2; k++) PetscCall(MatSpTrsvAutoMeasureTriangle(F, k, cus, b, x));
+  for (PetscInt k = 0; k < 2; k++) PetscCall(MatSpTrsvAutoMeasureTriangle(F, k, cus, b, x, &tsetup[k]));
   PetscCall((*sp->backend->vec_free)(&b));
   PetscCall((*sp->backend->vec_free)(&x));
+  PetscCall(PetscTime(&t1));
+  PetscCall(PetscLogEventEnd(SPTRSV_AutoMeasure, F, 0, 0, 0));
+  PetscCall(PetscInfo(F, "%s: the measured check took %g ms, of which %g ms the cusparse solvers' setup (L, U)\n", MATSOLVERSPTRSV, (t1 - t0) * 1e3, (double)(tsetup[0] + tsetup[1])));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
