@@ -354,7 +354,7 @@ def validate(times, feats, ref, solves=None, rule=None):
     return rows
 
 
-MEASURE_ROUNDS, MEASURE_ROUND_MS, MEASURE_MAX_REPS = 3, 1.0, 5  # automeasure.c
+MEASURE_ROUNDS, MEASURE_ROUND_MS, MEASURE_MAX_REPS, MEASURE_CLEAR = 3, 1.0, 5, 2.0  # automeasure.c
 
 
 def tri_times(d, p, solves=None):
@@ -397,7 +397,8 @@ def validate_measured(times, feats, ref, solves=None):
                 pred = predict(model, p, f)
                 reps = max(2, min(MEASURE_MAX_REPS, int(MEASURE_ROUND_MS / pred))) if pred > 0 else MEASURE_MAX_REPS
                 if solves:
-                    setup += sc + (1 + MEASURE_ROUNDS * reps) * (t + tc)
+                    rounds = 1 if max(t, tc) > MEASURE_CLEAR * min(t, tc) else MEASURE_ROUNDS
+                    setup += sc + (1 + rounds * reps) * (t + tc)
                 if tc < t:
                     p, t = "cusparse", tc
             chosen[tri] = p

@@ -6,7 +6,8 @@
    there it can choose a path slower than cuSPARSE. At the first numeric factorization after an analysis, on the CUDA
    backend, each triangle's chosen path and cuSPARSE's SpSV (the path sptrsv_cusparse) are timed on that triangle with
    its values and one random right-hand side: one warm-up solve each, then three rounds of R solves of each in turn
-   (R from the predicted solve time: about 1 ms of solves per round, 2 to 5), the fastest round of each counts. The
+   (R from the predicted solve time: about 1 ms of solves per round, 2 to 5), the fastest round of each counts; a round
+   where one takes more than twice the other's time ends the timing. The
    faster is kept: when cuSPARSE wins, its solver replaces the chosen one (the transposed solvers, made on first use,
    follow). -ksp_view prints both times and the outcome. The check costs cuSPARSE's analysis of each triangle and at most
    16 solves of each path; it is on by default when the expected solve count is unknown (the choice is by solve time) and
@@ -19,6 +20,7 @@
 #define SPTRSV_AUTO_MEASURE_ROUNDS   3
 #define SPTRSV_AUTO_MEASURE_ROUND_MS 1.0
 #define SPTRSV_AUTO_MEASURE_MAX_REPS 5
+#define SPTRSV_AUTO_MEASURE_CLEAR    2.0 /* a round where one is this many times the other decides */
 
 /* ms per solve of s over reps solves of b into x (the backend synchronized before and after) */
 static PetscErrorCode MatSpTrsvTimeSolves(const SpTrsvBackendOps *be, SpTrsvSolver s, const PetscScalar *b, PetscScalar *x, PetscInt reps, PetscReal *ms)
@@ -78,6 +80,7 @@ static PetscErrorCode MatSpTrsvAutoMeasureTriangle(Mat F, PetscInt k, SpTrsvPath
     best[0] = PetscMin(best[0], t);
     PetscCall(MatSpTrsvTimeSolves(sp->backend, s2, b, x, reps, &t));
     best[1] = PetscMin(best[1], t);
+    if (best[1] > SPTRSV_AUTO_MEASURE_CLEAR * best[0] || best[0] > SPTRSV_AUTO_MEASURE_CLEAR * best[1]) break; /* a clear winner: no more rounds */
   }
   c->measured       = PETSC_TRUE;
   c->measured_path  = sp->tripath[k];
