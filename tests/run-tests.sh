@@ -634,7 +634,7 @@ run_test view/auto-ksp-view-h100-solve ours_grep ex2 "$AUTO $AUTO_H100 -ksp_view
 run_test view/auto-fallback-refused ours_grep ex2 "$AUTO -mat_sptrsv_auto_model none -mat_sptrsv_auto_candidates syncfree,level -mat_sptrsv_max_lanes 3 -ksp_view" "automatic choice: level \(fallback rule: sync-free; below 4 rows per level locality up to 29056 rows, level above\)" "rule order: syncfree \[refused\], level" "syncfree refused the triangle: -mat_sptrsv_max_lanes must be 1, 2, 4, 8, 16 or 32, got 3"
 run_test view/auto-help ours_grep ex2 "$AUTO -help" "-mat_sptrsv_expected_solves <(now )?0" "-mat_sptrsv_auto_candidates" "-mat_sptrsv_auto_model <(now )?auto" "-mat_sptrsv_subgraph_rows" "-mat_sptrsv_levels"
 run_test view/auto-bad-candidate ours_fails ex2 "$AUTO -mat_sptrsv_auto_candidates level,bogus" "-mat_sptrsv_auto_candidates: bogus is not a path \(paths: level,element,syncfree,locality(,[a-z]+)*\)"
-run_test view/auto-bad-model ours_fails ex2 "$AUTO -mat_sptrsv_auto_model a100" "-mat_sptrsv_auto_model a100: no such cost model \(auto, none, h100\)"
+run_test view/auto-bad-model ours_fails ex2 "$AUTO -mat_sptrsv_auto_model a100" "-mat_sptrsv_auto_model a100: no such cost model \(auto, none, h100, h200\)"
 run_test view/auto-bad-solves ours_fails ex2 "$AUTO -mat_sptrsv_expected_solves -2" "-mat_sptrsv_expected_solves -2: must be 0 \(unknown\) or a positive count"
 run_test view/auto-csc-no-candidate ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv -sub_mat_sptrsv_format csc -sub_mat_sptrsv_auto_candidates syncfree,locality" "sptrsv: no candidate path solves ILU factors in format csc on the host backend \(-sub_mat_sptrsv_auto_candidates\)"
 

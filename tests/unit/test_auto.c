@@ -154,6 +154,8 @@ static PetscErrorCode TestModels(void)
   EXPECT(m && !strcmp(m->name, "h100") && m->ncost == NH100, "model H100: not found");
   PetscCall(SpTrsvAutoModelForDevice("NVIDIA H100 80GB HBM3", &m));
   EXPECT(m && !strcmp(m->name, "h100"), "device NVIDIA H100 80GB HBM3: no model");
+  PetscCall(SpTrsvAutoModelForDevice("NVIDIA H200", &m)); /* the H100's constants under the H200's name */
+  EXPECT(m && !strcmp(m->name, "h200") && m->ncost == NH100 && m->cost[0].solve[0] == h100[0].solve[0], "device NVIDIA H200: not the H100's constants");
   PetscCall(SpTrsvAutoModelForDevice("NVIDIA A100-SXM4-40GB", &m));
   EXPECT(!m, "device A100: a model");
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));

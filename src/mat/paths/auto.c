@@ -17,6 +17,10 @@ static const SpTrsvAutoCost SpTrsvAutoCostH100[] = {
 /* the models: name (-mat_sptrsv_auto_model), the text the CUDA device name must contain, the constants */
 static const SpTrsvAutoModel SpTrsvAutoModels[] = {
   {"h100", "H100", SpTrsvAutoCostH100, (PetscInt)(sizeof(SpTrsvAutoCostH100) / sizeof(SpTrsvAutoCostH100[0]))},
+  /* the H200: the H100's constants (the same GH100 chip, 132 SMs, with faster memory) until it has a fit of its own; on
+     an H200 they chose within 10% of the best path on 41 of 44 matrices (docs/PERFORMANCE.md, "The automatic choice on
+     the GPU with the measured check") */
+  {"h200", "H200", SpTrsvAutoCostH100, (PetscInt)(sizeof(SpTrsvAutoCostH100) / sizeof(SpTrsvAutoCostH100[0]))},
 };
 #define SPTRSV_AUTO_NMODELS ((PetscInt)(sizeof(SpTrsvAutoModels) / sizeof(SpTrsvAutoModels[0])))
 
