@@ -109,6 +109,7 @@ PetscErrorCode MatSpTrsvAutoMeasure(Mat F)
   Mat_SpTrsv  *sp = (Mat_SpTrsv *)F->data;
   SpTrsvPath   cus = NULL;
   const char  *why = NULL;
+  char         off[600];
   PetscInt     n   = sp->fac->n;
   PetscScalar *hb, *b = NULL, *x = NULL;
   PetscRandom  rnd;
@@ -118,7 +119,13 @@ PetscErrorCode MatSpTrsvAutoMeasure(Mat F)
   PetscFunctionBegin;
   sp->measure_done = PETSC_TRUE;
   PetscCall(SpTrsvPathFindSolverType(MATSOLVERSPTRSVCUSPARSE, &cus));
-  if (!sp->autoopts.measure) why = "off (-mat_sptrsv_auto_measure 0; off by default when -mat_sptrsv_expected_solves is given)";
+  if (!sp->autoopts.measure) {
+    char o1[256], o2[256];
+    PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_auto_measure", o1, sizeof(o1)));
+    PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_expected_solves", o2, sizeof(o2)));
+    PetscCall(PetscSNPrintf(off, sizeof(off), "off (%s 0; off by default when %s is given)", o1, o2));
+    why = off;
+  }
   else if (sp->backend->slot != SPTRSV_EXEC_CUDA && !sp->autoopts.measure_set) why = "none on the host backend";
   else if (!cus || !cus->exec[sp->backend->slot]) why = "no cusparse executor in this build";
   else if (sp->format != SPTRSV_FORMAT_CSR) why = "none in the CSC format (cusparse reads rows)";
