@@ -18,7 +18,7 @@ static const SpTrsvAutoCost SpTrsvAutoCostH100[] = {
 static const SpTrsvAutoModel SpTrsvAutoModels[] = {
   {"h100", "H100", SpTrsvAutoCostH100, (PetscInt)(sizeof(SpTrsvAutoCostH100) / sizeof(SpTrsvAutoCostH100[0]))},
   /* the H200: the H100's constants (the same GH100 chip, 132 SMs, with faster memory) until it has a fit of its own; on
-     an H200 they chose within 10% of the best path on 41 of 44 matrices (docs/PERFORMANCE.md, "The automatic choice on
+     an H200 they chose within 10% of the best path on 42 of 46 matrices (docs/PERFORMANCE.md, "The automatic choice on
      the GPU with the measured check") */
   {"h200", "H200", SpTrsvAutoCostH100, (PetscInt)(sizeof(SpTrsvAutoCostH100) / sizeof(SpTrsvAutoCostH100[0]))},
 };
