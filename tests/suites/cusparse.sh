@@ -23,3 +23,4 @@ run_test view/auto-measure-off-prefix ours_grep ex2 "-m 30 -n 30 -pc_type bjacob
 run_test view/auto-measure-help ours_grep ex2 "$AUTO -help" "-mat_sptrsv_auto_measure: <(TRUE|FALSE) : (TRUE|FALSE)> CUDA: at the first numeric factorization time each triangle.s chosen path against cuSPARSE.s SpSV"
 run_test ex2/auto-measure-host-histories with_solver sptrsv compare_case 1 ex2 "$EX2" "-mat_sptrsv_auto_measure 1 -mat_sptrsv_auto_candidates level,cusparse"
 run_test ex2/auto-measure-bicg-transpose with_solver sptrsv compare_case 1 ex2 "-m 40 -n 40 -ksp_type bicg -pc_type ilu -ksp_monitor" "-mat_sptrsv_auto_measure 1 -mat_sptrsv_auto_candidates element,cusparse"
+run_test view/auto-measure-candidates-without-cusparse ours_grep ex2 "$AUTO -mat_sptrsv_auto_measure 1 -mat_sptrsv_auto_candidates level,syncfree -ksp_view" "measured check: none \(cusparse is not among the candidates, -mat_sptrsv_auto_candidates\)" "automatic choice: level"

@@ -20,7 +20,8 @@
 
 typedef struct {
   PetscInt             n, nnz;
-  PetscInt            *map;   /* host: where each slot's value comes from (SpTrsvCusparseCSRBuild) */
+  int                 *h_ptr, *h_idx; /* host: the pattern (SpTrsvCusparseCSRBuild; one allocation with map, kept) */
+  PetscInt            *map;   /* host: where each slot's value comes from */
   PetscScalar         *h_val; /* host staging of the values */
   int                 *d_ptr, *d_idx, *d_map;
   PetscScalar         *d_val, *d_work; /* d_work: the vector the descriptors are created on (the solves reset them) */
@@ -54,7 +55,7 @@ static cusparseHandle_t SpTrsvCusparseHandle = NULL;
 static PetscErrorCode SpTrsvCusparseHandleDestroy(void)
 {
   PetscFunctionBegin;
-  if (SpTrsvCusparseHandle) SpTrsvCusparseCall(cusparseDestroy(SpTrsvCusparseHandle));
+  if (SpTrsvCusparseHandle) (void)cusparseDestroy(SpTrsvCusparseHandle); /* at PetscFinalize: nothing to report to */
   SpTrsvCusparseHandle = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -100,7 +101,7 @@ static PetscErrorCode SpTrsvCUDACusparseDestroy(SpTrsvSolver s)
   SpTrsvCUDACall(SpTrsvCUDAFree(c->d_val));
   SpTrsvCUDACall(SpTrsvCUDAFree(c->d_work));
   SpTrsvCUDACall(SpTrsvCUDAFree(c->d_buf));
-  PetscCall(PetscFree(c->map));
+  PetscCall(PetscFree3(c->h_ptr, c->h_idx, c->map));
   PetscCall(PetscFree(c->h_val));
   PetscCall(PetscFree(s->bdata));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -113,7 +114,7 @@ static PetscErrorCode SpTrsvCUDACusparseUpdateValues(SpTrsvSolver s)
   cudaStream_t        st = NULL;
 
   PetscFunctionBegin;
-  if (!c->n) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!c->nnz) PetscFunctionReturn(PETSC_SUCCESS); /* empty, or the identity */
   PetscCall(SpTrsvCUDAGetStream(&st));
   PetscCall(SpTrsvCusparseCSRValues(s->tri, c->nnz, c->map, c->h_val));
   SpTrsvCUDACall(cudaMemcpyAsync(c->d_val, c->h_val, (size_t)c->nnz * sizeof(PetscScalar), cudaMemcpyHostToDevice, st));
@@ -130,7 +131,7 @@ static PetscErrorCode SpTrsvCUDACusparseUpdateValuesDevice(SpTrsvSolver s, const
 
   PetscFunctionBegin;
   PetscCheck(!r, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_cusparse has no Gauss-Seidel sweeps");
-  if (!c->n) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!c->nnz) PetscFunctionReturn(PETSC_SUCCESS); /* empty, or the identity */
   PetscCheck(d || s->tri->unit, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "sptrsv_cusparse: a non-unit triangle's device refresh needs its inverted diagonal");
   PetscCall(SpTrsvCUDAGetStream(&st));
   if (!c->d_map) {
@@ -155,7 +156,6 @@ static PetscErrorCode SpTrsvCUDACusparseUpdateValuesDevice(SpTrsvSolver s, const
 static PetscErrorCode SpTrsvCUDACusparseSetup(SpTrsvSolver s)
 {
   SpTrsvCUDACusparse *c;
-  int                *ptr = NULL, *idx = NULL;
   const PetscScalar   one  = 1.0;
   cusparseFillMode_t  fill = s->op.lower ? CUSPARSE_FILL_MODE_LOWER : CUSPARSE_FILL_MODE_UPPER;
   cusparseDiagType_t  diag = s->op.unit ? CUSPARSE_DIAG_TYPE_UNIT : CUSPARSE_DIAG_TYPE_NON_UNIT;
@@ -171,14 +171,15 @@ static PetscErrorCode SpTrsvCUDACusparseSetup(SpTrsvSolver s)
   c->n     = s->op.n;
   if (!c->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SpTrsvCUDAGetStream(&st));
-  PetscCall(SpTrsvCusparseCSRBuild(s->tri, s->transpose, &s->op, &ptr, &idx, &c->map, &c->nnz));
+  PetscCall(SpTrsvCusparseCSRBuild(s->tri, s->transpose, &s->op, &c->h_ptr, &c->h_idx, &c->map, &c->nnz)); /* kept in c: freed by Destroy on every path */
+  if (!c->nnz) PetscFunctionReturn(PETSC_SUCCESS); /* a unit triangle without entries: the solves copy b (nothing for cuSPARSE) */
   PetscCall(PetscMalloc1(c->nnz + 1, &c->h_val));
   SpTrsvCUDAMallocN(c->d_ptr, c->n + 1);
   SpTrsvCUDAMallocN(c->d_idx, c->nnz);
   SpTrsvCUDAMallocN(c->d_val, c->nnz);
   SpTrsvCUDAMallocN(c->d_work, c->n);
-  SpTrsvCUDACall(cudaMemcpyAsync(c->d_ptr, ptr, (size_t)(c->n + 1) * sizeof(int), cudaMemcpyHostToDevice, st));
-  SpTrsvCUDACall(cudaMemcpyAsync(c->d_idx, idx, (size_t)c->nnz * sizeof(int), cudaMemcpyHostToDevice, st));
+  SpTrsvCUDACall(cudaMemcpyAsync(c->d_ptr, c->h_ptr, (size_t)(c->n + 1) * sizeof(int), cudaMemcpyHostToDevice, st));
+  SpTrsvCUDACall(cudaMemcpyAsync(c->d_idx, c->h_idx, (size_t)c->nnz * sizeof(int), cudaMemcpyHostToDevice, st));
   SpTrsvCUDACall(cudaMemsetAsync(c->d_work, 0, (size_t)c->n * sizeof(PetscScalar), st));
   PetscCall(SpTrsvCusparseHandleGet(&c->handle));
   SpTrsvCusparseCall(cusparseCreateCsr(&c->A, (int64_t)c->n, (int64_t)c->n, (int64_t)c->nnz, c->d_ptr, c->d_idx, c->d_val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, SpTrsvCusparseDataType));
@@ -189,10 +190,10 @@ static PetscErrorCode SpTrsvCUDACusparseSetup(SpTrsvSolver s)
   SpTrsvCusparseCall(cusparseSpSV_createDescr(&c->sv));
   SpTrsvCusparseCall(cusparseSpSV_bufferSize(c->handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, c->A, c->X, c->Y, SpTrsvCusparseDataType, CUSPARSE_SPSV_ALG_DEFAULT, c->sv, &c->bufsize));
   PetscCall(SpTrsvCUDAMalloc(&c->d_buf, c->bufsize + 1, "cuSPARSE's SpSV buffer"));
-  SpTrsvCUDACall(cudaStreamSynchronize(st)); /* ptr, idx may be freed */
-  PetscCall(PetscFree(ptr));
-  PetscCall(PetscFree(idx));
-  PetscCall(SpTrsvCUDACusparseUpdateValues(s));
+  SpTrsvCUDACall(cudaStreamSynchronize(st));
+  /* values not written yet (a symbolic phase's pattern; the GPU numeric ILU writes only the device copy): the numeric
+     phase hands them over, and cuSPARSE analyses then */
+  if (!s->tri->values_unset) PetscCall(SpTrsvCUDACusparseUpdateValues(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -205,8 +206,12 @@ static PetscErrorCode SpTrsvCUDACusparseSolve(SpTrsvSolver s, const PetscScalar 
 
   PetscFunctionBegin;
   if (!c->n) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(c->analysed, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sptrsv_cusparse: solve before cuSPARSE's analysis");
   PetscCall(SpTrsvCUDAGetStream(&st));
+  if (!c->nnz) { /* the identity */
+    SpTrsvCUDACall(cudaMemcpyAsync(x, b, (size_t)c->n * sizeof(PetscScalar), cudaMemcpyDeviceToDevice, st));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(c->analysed, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sptrsv_cusparse: solve before cuSPARSE's analysis");
   SpTrsvCusparseCall(cusparseSetStream(c->handle, st));
   SpTrsvCusparseCall(cusparseDnVecSetValues(c->X, (void *)b));
   SpTrsvCusparseCall(cusparseDnVecSetValues(c->Y, (void *)x));

@@ -44,7 +44,7 @@ PetscErrorCode SpTrsvAnalyze_cusparse(const SpTrsvOp *op, SpTrsvFormat format, c
   SpTrsvCusparseCSRBuild - op(T) in CSR in its own row order with the diagonal stored where cuSPARSE wants it (columns
   ascending: after a lower row's entries, before an upper row's; none for a unit triangle), for cusparseSpSV. ptr (n + 1)
   and idx (the returned nnz) are 32-bit; map[q] says where the value of slot q comes from: >= 0, the value of T's CSR
-  array T->a at that index; -1 - i, the diagonal of row i (1 / T->idiag[i]). The caller frees ptr, idx and map, each with PetscFree().
+  array T->a at that index; -1 - i, the diagonal of row i (1 / T->idiag[i]). The caller frees the three together: PetscFree3(ptr, idx, map).
 */
 PetscErrorCode SpTrsvCusparseCSRBuild(SpTrsvTri T, PetscBool transpose, const SpTrsvOp *op, int **ptr, int **idx, PetscInt **map, PetscInt *nnz)
 {
@@ -57,9 +57,7 @@ PetscErrorCode SpTrsvCusparseCSRBuild(SpTrsvTri T, PetscBool transpose, const Sp
   PetscFunctionBegin;
   PetscCall(SpTrsvCheckIndex32(m, "sptrsv_cusparse: the triangle with its diagonal", "use another -pc_factor_mat_solver_type"));
   PetscCheck(!transpose || T->cmap, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Transposed solve without the CSC view of the triangle");
-  PetscCall(PetscMalloc1(n + 1, &p)); /* three allocations: the CUDA executor keeps map and frees ptr, idx after the upload */
-  PetscCall(PetscMalloc1(m + 1, &j));
-  PetscCall(PetscMalloc1(m + 1, &v));
+  PetscCall(PetscMalloc3(n + 1, &p, m + 1, &j, m + 1, &v)); /* one allocation (optimized PETSc builds coalesce): freed together */
   p[0] = 0;
   for (PetscInt i = 0; i < n; i++) {
     if (!op->unit && !op->lower) j[q] = (int)i, v[q++] = -1 - i;

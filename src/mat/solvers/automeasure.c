@@ -37,6 +37,33 @@ static PetscErrorCode MatSpTrsvTimeSolves(const SpTrsvBackendOps *be, SpTrsvSolv
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the timing of triangle k: the chosen solver and s2 (values refreshed first when they live on the device), best[] the
+   fastest round of each in ms per solve */
+static PetscErrorCode MatSpTrsvAutoMeasureTime(Mat_SpTrsv *sp, PetscInt k, SpTrsvSolver s2, const PetscScalar *b, PetscScalar *x, PetscReal best[2], PetscInt *nreps)
+{
+  SpTrsvAutoChoice *c    = &sp->choice[k];
+  PetscReal         pred = -1;
+  PetscInt          reps;
+
+  PetscFunctionBegin;
+  if (sp->numeric_device) PetscCall(MatSpTrsvSolverFromDevice(sp, s2)); /* the host values are stale */
+  for (PetscInt j = 0; j < c->ncand; j++)
+    if (c->cand[j] == sp->tripath[k] && c->solve_ms[j] > 0) pred = c->solve_ms[j];
+  reps = pred > 0 ? (PetscInt)PetscMax(2.0, PetscMin((PetscReal)SPTRSV_AUTO_MEASURE_MAX_REPS, SPTRSV_AUTO_MEASURE_ROUND_MS / pred)) : SPTRSV_AUTO_MEASURE_MAX_REPS;
+  PetscCall(SpTrsvSolverApply(sp->tri[0][k], b, x)); /* warm-up: first-use work (graphs, caches) outside the timings */
+  PetscCall(SpTrsvSolverApply(s2, b, x));
+  for (PetscInt r = 0; r < SPTRSV_AUTO_MEASURE_ROUNDS; r++) {
+    PetscReal t;
+    PetscCall(MatSpTrsvTimeSolves(sp->backend, sp->tri[0][k], b, x, reps, &t));
+    best[0] = PetscMin(best[0], t);
+    PetscCall(MatSpTrsvTimeSolves(sp->backend, s2, b, x, reps, &t));
+    best[1] = PetscMin(best[1], t);
+    if (best[1] > SPTRSV_AUTO_MEASURE_CLEAR * best[0] || best[0] > SPTRSV_AUTO_MEASURE_CLEAR * best[1]) break; /* a clear winner: no more rounds */
+  }
+  *nreps = reps;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* triangle k: the chosen solver against a new sptrsv_cusparse solver of the same triangle; the faster stays */
 static PetscErrorCode MatSpTrsvAutoMeasureTriangle(Mat F, PetscInt k, SpTrsvPath cus, const PetscScalar *b, PetscScalar *x, PetscReal *setup_ms)
 {
@@ -45,13 +72,21 @@ static PetscErrorCode MatSpTrsvAutoMeasureTriangle(Mat F, PetscInt k, SpTrsvPath
   SpTrsvAutoChoice *c   = &sp->choice[k];
   SpTrsvTri         T   = k ? sp->fac->U : sp->fac->L;
   SpTrsvSolver      s2  = NULL;
-  PetscReal         best[2] = {PETSC_MAX_REAL, PETSC_MAX_REAL}, pred = -1;
-  PetscInt          reps;
+  PetscBool         allowed = PETSC_FALSE;
+  PetscReal         best[2] = {PETSC_MAX_REAL, PETSC_MAX_REAL};
+  PetscInt          reps = 0;
   PetscErrorCode    ierr;
 
   PetscFunctionBegin;
   if (sp->tripath[k] == cus) {
     PetscCall(PetscStrncpy(c->measured_note, "the model chose cusparse", sizeof(c->measured_note)));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt j = 0; j < c->ncand; j++) allowed = (PetscBool)(allowed || (c->cand[j] == cus && !c->rejected[j]));
+  if (!allowed) { /* the user's -mat_sptrsv_auto_candidates leave cuSPARSE out */
+    char option[256];
+    PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_auto_candidates", option, sizeof(option)));
+    PetscCall(PetscSNPrintf(c->measured_note, sizeof(c->measured_note), "none (cusparse is not among the candidates, %s)", option));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscTime(&s0));
@@ -68,20 +103,9 @@ static PetscErrorCode MatSpTrsvAutoMeasureTriangle(Mat F, PetscInt k, SpTrsvPath
     PetscCall(SpTrsvSolverDestroy(&s2));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (sp->numeric_device) PetscCall(MatSpTrsvSolverFromDevice(sp, s2)); /* the host values are stale */
-  for (PetscInt j = 0; j < c->ncand; j++)
-    if (c->cand[j] == sp->tripath[k] && c->solve_ms[j] > 0) pred = c->solve_ms[j];
-  reps = pred > 0 ? (PetscInt)PetscMax(2.0, PetscMin((PetscReal)SPTRSV_AUTO_MEASURE_MAX_REPS, SPTRSV_AUTO_MEASURE_ROUND_MS / pred)) : SPTRSV_AUTO_MEASURE_MAX_REPS;
-  PetscCall(SpTrsvSolverApply(sp->tri[0][k], b, x)); /* warm-up: first-use work (graphs, caches) outside the timings */
-  PetscCall(SpTrsvSolverApply(s2, b, x));
-  for (PetscInt r = 0; r < SPTRSV_AUTO_MEASURE_ROUNDS; r++) {
-    PetscReal t;
-    PetscCall(MatSpTrsvTimeSolves(sp->backend, sp->tri[0][k], b, x, reps, &t));
-    best[0] = PetscMin(best[0], t);
-    PetscCall(MatSpTrsvTimeSolves(sp->backend, s2, b, x, reps, &t));
-    best[1] = PetscMin(best[1], t);
-    if (best[1] > SPTRSV_AUTO_MEASURE_CLEAR * best[0] || best[0] > SPTRSV_AUTO_MEASURE_CLEAR * best[1]) break; /* a clear winner: no more rounds */
-  }
+  ierr = MatSpTrsvAutoMeasureTime(sp, k, s2, b, x, best, &reps);
+  if (ierr) PetscCall(SpTrsvSolverDestroy(&s2)); /* then the error goes on */
+  PetscCall(ierr);
   c->measured       = PETSC_TRUE;
   c->measured_path  = sp->tripath[k];
   c->measured_ms[0] = best[0];
@@ -115,6 +139,7 @@ PetscErrorCode MatSpTrsvAutoMeasure(Mat F)
   PetscRandom  rnd;
   PetscLogDouble t0, t1;
   PetscReal      tsetup[2] = {0, 0};
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   sp->measure_done = PETSC_TRUE;
@@ -145,11 +170,12 @@ PetscErrorCode MatSpTrsvAutoMeasure(Mat F)
   PetscCall((*sp->backend->vec_alloc)(n, &x));
   PetscCall((*sp->backend->set_values)(n, hb, b));
   PetscCall(PetscFree(hb));
-  for (PetscInt k = 0; k < 2; k++) PetscCall(MatSpTrsvAutoMeasureTriangle(F, k, cus, b, x, &tsetup[k]));
-  PetscCall((*sp->backend->vec_free)(&b));
+  for (PetscInt k = 0; k < 2 && !ierr; k++) ierr = MatSpTrsvAutoMeasureTriangle(F, k, cus, b, x, &tsetup[k]);
+  PetscCall((*sp->backend->vec_free)(&b)); /* on an error too, then it goes on */
   PetscCall((*sp->backend->vec_free)(&x));
-  PetscCall(PetscTime(&t1));
   PetscCall(PetscLogEventEnd(SPTRSV_AutoMeasure, F, 0, 0, 0));
+  PetscCall(ierr);
+  PetscCall(PetscTime(&t1));
   PetscCall(PetscInfo(F, "%s: the measured check took %g ms, of which %g ms the cusparse solvers' setup (L, U)\n", MATSOLVERSPTRSV, (t1 - t0) * 1e3, (double)(tsetup[0] + tsetup[1])));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
