@@ -318,10 +318,20 @@ def matrix_time(d, pL, pU, solves=None):
     return a + b - c, True
 
 
+def timed_candidates(d, solves=None):
+    """the entries timed on L and LU of a matrix (with a setup time when solves are counted)"""
+    return [p for p in PATHS if (p, "LU") in d and (p, "L") in d and (not solves or d[(p, "LU")][1] is not None)]
+
+
 def score_choice(d, lab, cands, pL, pU, solves=None):
     """one row of a validation table: the measured time of the choice (pL for L, pU for U), the best of the candidates,
     the ratio to it and the speed-up over cuSPARSE SpSV (solve time, or setup + solves solves)"""
     t, mixed = matrix_time(d, pL, pU, solves)
+    return score_time(d, lab, cands, pL, pU, t, mixed, solves)
+
+
+def score_time(d, lab, cands, pL, pU, t, mixed, solves=None):
+    """score_choice's row for a choice whose time t is already known"""
     tb = {p: matrix_time(d, p, p, solves)[0] for p in cands}
     best = min(tb, key=tb.get)
     cus = d.get(("cusparse", "LU"))
@@ -340,7 +350,7 @@ def validate(times, feats, ref, solves=None, rule=None):
         d = times[lab]
         if lab not in feats:
             continue
-        cands = [p for p in PATHS if (p, "LU") in d and (p, "L") in d and (not solves or d[(p, "LU")][1] is not None)]
+        cands = timed_candidates(d, solves)
         if not cands:
             continue
         model = None if rule else fit(times, feats, exclude=lab)
@@ -377,12 +387,11 @@ def validate_measured(times, feats, ref, solves=None):
         d = times[lab]
         if lab not in feats:
             continue
-        cands = [p for p in PATHS if (p, "LU") in d and (p, "L") in d and (not solves or d[(p, "LU")][1] is not None)]
-        if not cands or "cusparse" not in cands:
+        cands = timed_candidates(d, solves)
+        if "cusparse" not in cands:
             continue
         model = fit(times, feats, exclude=lab)
         cm = [p for p in cands if p in model]
-        check = True
         cus = tri_times(d, "cusparse", solves)
         total, chosen, setup = 0.0, {}, 0.0
         for tri in ("L", "U"):
@@ -392,7 +401,7 @@ def validate_measured(times, feats, ref, solves=None):
             t, su = tp[tri]
             if solves:
                 setup += su
-            if check and p != "cusparse":
+            if p != "cusparse":
                 tc, sc = cus[tri]
                 pred = predict(model, p, f)
                 reps = max(2, min(MEASURE_MAX_REPS, int(MEASURE_ROUND_MS / pred))) if pred > 0 else MEASURE_MAX_REPS
@@ -404,11 +413,7 @@ def validate_measured(times, feats, ref, solves=None):
             chosen[tri] = p
             total += t
         t = setup + solves * total if solves else total
-        tb = {p: matrix_time(d, p, p, solves)[0] for p in cands}
-        best = min(tb, key=tb.get)
-        c = d.get(("cusparse", "LU"))
-        tc = (c[0] if not solves else (c[1] + solves * c[0] if c[1] is not None else None)) if c else None
-        rows.append(dict(label=lab, cands=cands, pL=chosen["L"], pU=chosen["U"], mixed=chosen["L"] != chosen["U"], t=t, best=best, tbest=tb[best], ratio=t / tb[best], vs=tc / t if tc else None))
+        rows.append(score_time(d, lab, cands, chosen["L"], chosen["U"], t, chosen["L"] != chosen["U"], solves))
     return rows
 
 

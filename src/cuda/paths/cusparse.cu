@@ -134,15 +134,7 @@ static PetscErrorCode SpTrsvCUDACusparseUpdateValuesDevice(SpTrsvSolver s, const
   if (!c->nnz) PetscFunctionReturn(PETSC_SUCCESS); /* empty, or the identity */
   PetscCheck(d || s->tri->unit, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "sptrsv_cusparse: a non-unit triangle's device refresh needs its inverted diagonal");
   PetscCall(SpTrsvCUDAGetStream(&st));
-  if (!c->d_map) {
-    int *h;
-
-    PetscCall(PetscMalloc1(c->nnz + 1, &h));
-    for (PetscInt q = 0; q < c->nnz; q++) h[q] = (int)c->map[q];
-    PetscCall(SpTrsvCUDAMallocInt(&c->d_map, c->nnz, h, st));
-    SpTrsvCUDACall(cudaStreamSynchronize(st)); /* h may be freed */
-    PetscCall(PetscFree(h));
-  }
+  if (!c->d_map) PetscCall(SpTrsvCUDAUploadIndices(c->map, c->nnz, &c->d_map, st)); /* map fits an int: nnz was checked */
 #if defined(SPTRSV_CUDA_SCALAR_OK)
   SpTrsvCusparseGatherValues<<<(unsigned int)((c->nnz + SPTRSV_CUDA_VEC_BLOCK - 1) / SPTRSV_CUDA_VEC_BLOCK), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)c->nnz, c->d_map, a, d, c->d_val);
   SpTrsvCUDACheckLaunch();
