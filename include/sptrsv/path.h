@@ -32,6 +32,7 @@ typedef struct {
   PetscInt  locality_sms;       /* locality: multiprocessors the cost model fills (-mat_sptrsv_locality_sms; 132, the H100's) */
   PetscInt  locality_stage;     /* locality, CUDA: what a block copies to shared memory before its slots, at most: 0 nothing, 1 the row and slot pointers, 2 also the entries (-mat_sptrsv_locality_stage; 2) */
   PetscBool locality_pack;      /* locality: pack the small independent sub-graphs of one level into one block (-mat_sptrsv_locality_pack; true) */
+  PetscInt  locality_kernel;    /* locality: SpTrsvLocalityKernelType, auto (0), slots (1) or chain (2) (-mat_sptrsv_locality_kernel) */
   PetscInt  supernode_mode;  /* supernodal: SpTrsvSupernodeMode, auto/push/pull (-mat_sptrsv_supernode_mode) */
   PetscInt  invert_diag;     /* supernodal: GEMV with the inverted diagonal blocks instead of a TRSV (-mat_sptrsv_invert_diag); 1 on, 0 off, -1 (default) on for Cholesky factors of a direct solver (an SPD supernode partition given) */
   PetscBool supernode_merge; /* supernodal: merge neighbouring supernodes of the same block structure (-mat_sptrsv_merge) */

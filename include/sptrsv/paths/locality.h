@@ -166,6 +166,46 @@ static inline PetscInt64 SpTrsvLocalityStageBytes(PetscInt stage, PetscInt64 row
 }
 
 /*
+   The chain kernel (-mat_sptrsv_locality_kernel chain): the degenerate partition where every weakly connected component
+   is its own sub-graph, all of them in one sub-graph level (one launch, after one that gathers b), for triangles whose components are chains of
+   short reach (banded and block-diagonal matrices). The rows of a component are ordered by index (ascending for a
+   lower op(T), descending for an upper one: a topological order); the reach is the largest distance in that order
+   between a row and one of its dependencies. A group of G lanes solves a run of whole components one row per step:
+   the accumulators of the next W = G * A rows (A per lane, W a power of two above the reach) stay in registers, the
+   row of the step is finished by its owner lane and its x broadcast with one shuffle, and every other accumulator
+   subtracts its entry of that column (the window: W scalars per row, column-major, the inverted diagonal first). No
+   barrier, no shared memory: the only dependency of a step on the one before is one shuffle.
+*/
+#define SPTRSV_CHAIN_MAX_WIDTH 128
+typedef enum {
+  SPTRSV_LOCALITY_KERNEL_AUTO,  /* the chain kernel where the analysis accepts it and the cost model predicts it faster */
+  SPTRSV_LOCALITY_KERNEL_SLOTS, /* sub-graphs in shared memory, time slots between barriers (the paper's) */
+  SPTRSV_LOCALITY_KERNEL_CHAIN  /* components as register-window chains (an error when the reach is too long) */
+} SpTrsvLocalityKernelType;
+SPTRSV_INTERN const char *const SpTrsvLocalityKernels[]; /* "auto", "slots", "chain", then PetscOptionsEnum's tail */
+
+typedef struct {
+  PetscInt  reach;          /* the largest distance between a row and a dependency in the chain order (0: none) */
+  PetscInt  W, G, A;        /* window rows (a power of two, 2 .. SPTRSV_CHAIN_MAX_WIDTH; reach < W), lanes per group
+                               min(W, 32), accumulators per lane W / G; W = 0 when no window fits */
+  PetscInt  ncomp;          /* weakly connected components */
+  PetscInt  ngroups;        /* lane groups: group c solves positions gptr[c] .. gptr[c+1]-1 (whole components) */
+  PetscInt *gptr;           /* ngroups + 1 */
+  PetscInt  max_group_rows; /* the longest group: steps on the critical path */
+  PetscReal predicted_us;   /* the cost model's solve time (SpTrsvLocalityChainEstimate) */
+  PetscBool accepted;       /* the reach fits a window and the window's storage (n W scalars) is at most
+                               SPTRSV_CHAIN_MAX_STORAGE times the triangle's entries and diagonal */
+} SpTrsvLocalityChain;
+#define SPTRSV_CHAIN_MAX_STORAGE 4
+#define SPTRSV_CHAIN_LONG_ROWS   4096 /* a longest group of at least this many rows: the kernel loads further ahead */
+
+/* the chain order of op(T) into order (n), the reach, the window and the groups for a device of sms multiprocessors
+   (src/mat/analysis/chain.c); a triangle with no window (reach >= SPTRSV_CHAIN_MAX_WIDTH) gets W = 0, accepted false */
+SPTRSV_INTERN PetscErrorCode SpTrsvLocalityChainCreate(const SpTrsvOp *, PetscInt, PetscInt *, SpTrsvLocalityChain *);
+SPTRSV_INTERN PetscErrorCode SpTrsvLocalityChainCheck(const SpTrsvOp *, const PetscInt *, const SpTrsvLocalityChain *);
+SPTRSV_INTERN PetscErrorCode SpTrsvLocalityChainDestroy(SpTrsvLocalityChain *);
+
+/*
    The plan (plan->data). plan->order lists the rows by sub-graph (sub-graphs by level), inside a sub-graph by slot,
    inside a slot long rows first, then by row index. Sub-graph g holds positions subptr[g] .. subptr[g+1]-1; its slots are s = sslot[g] ..
    sslot[g+1]-1, slot s holding positions slotptr[s] .. slotptr[s+1]-1; sub-graph level l holds sub-graphs
@@ -195,6 +235,10 @@ typedef struct {
   PetscInt  max_stage;                              /* the highest stage allowed (-mat_sptrsv_locality_stage) */
   SpTrsvPartition part;                             /* the partition's figures (its arrays freed) */
   SpTrsvLocalityChoice choice;                      /* how the partitioner was chosen, the model's figures */
+  PetscInt             kernel;                      /* SPTRSV_LOCALITY_KERNEL_SLOTS or _CHAIN: what the executors run */
+  PetscInt             kernel_requested;            /* -mat_sptrsv_locality_kernel */
+  SpTrsvLocalityChain  chain;                       /* the chain analysis (kernel chain: the schedule; auto: the figures) */
+  PetscBool            have_slots;                  /* the sub-graph schedule above was built (not for a forced chain) */
 } SpTrsvLocalitySchedule;
 
 SPTRSV_INTERN PetscErrorCode SpTrsvLocalityScheduleCheck(const SpTrsvOp *, SpTrsvPlan);

@@ -28,6 +28,7 @@ static PetscErrorCode SpTrsvLocalityScheduleDestroy(SpTrsvPlan plan)
     PetscCall(PetscFree4(ls->subptr, ls->sslot, ls->slotptr, ls->levptr));
     PetscCall(PetscFree4(ls->ptr, ls->split, ls->emap, ls->col));
     PetscCall(PetscFree5(ls->slotlong, ls->lptr, ls->lpos, ls->levstage, ls->levsmem));
+    PetscCall(SpTrsvLocalityChainDestroy(&ls->chain));
   }
   PetscCall(PetscFree(plan->data));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -59,12 +60,30 @@ static PetscErrorCode SpTrsvLocalityChoiceView(const SpTrsvLocalityChoice *c, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the kernel and the chain analysis (see "The chain kernel" in locality.h) */
+static PetscErrorCode SpTrsvLocalityKernelView(const SpTrsvLocalitySchedule *ls, PetscViewer viewer)
+{
+  const SpTrsvLocalityChain *ch = &ls->chain;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "kernel: %s (-mat_sptrsv_locality_kernel %s)\n", SpTrsvLocalityKernels[ls->kernel], SpTrsvLocalityKernels[ls->kernel_requested]));
+  if (ls->kernel_requested == SPTRSV_LOCALITY_KERNEL_SLOTS) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!ch->W) PetscCall(PetscViewerASCIIPrintf(viewer, "  chain: %" PetscInt_FMT " components, reach %" PetscInt_FMT " rows: no window of at most %d rows holds it\n", ch->ncomp, ch->reach, (int)SPTRSV_CHAIN_MAX_WIDTH));
+  else {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  chain: %" PetscInt_FMT " components, reach %" PetscInt_FMT " rows, window %" PetscInt_FMT " rows (%" PetscInt_FMT " lanes x %" PetscInt_FMT " accumulators), %" PetscInt_FMT " lane groups, longest %" PetscInt_FMT " rows, predicted %.4g us%s\n", ch->ncomp, ch->reach, ch->W, ch->G, ch->A, ch->ngroups, ch->max_group_rows, (double)ch->predicted_us, ch->accepted ? "" : " (window storage over the limit: not chosen automatically)"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SpTrsvLocalityScheduleView(SpTrsvPlan plan, PetscViewer viewer)
 {
   SpTrsvLocalitySchedule *ls  = (SpTrsvLocalitySchedule *)plan->data;
   const PetscInt          nnz = ls->nint + ls->next;
 
   PetscFunctionBegin;
+  PetscCall(SpTrsvLocalityKernelView(ls, viewer));
+  if (!ls->have_slots) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ls->kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) PetscCall(PetscViewerASCIIPrintf(viewer, "the sub-graph schedule the cost model compared (not run):\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "locality: %" PetscInt_FMT " sub-graphs of at most %" PetscInt_FMT " rows (largest %" PetscInt_FMT "), %" PetscInt_FMT " sub-graph levels (launches, at most %" PetscInt_FMT " sub-graphs each)\n", ls->nsub, ls->nmax, ls->max_sub_rows, ls->nsublevels, ls->max_level_subs));
   PetscCall(PetscViewerASCIIPrintf(viewer, "slots %" PetscInt_FMT " (at most %" PetscInt_FMT " in a sub-graph, at most %" PetscInt_FMT " rows in a slot); entries internal %.1f%%, external %.1f%%\n", ls->nslots, ls->max_slots, ls->max_slot_rows, nnz ? 100.0 * (double)ls->nint / (double)nnz : 0.0, nnz ? 100.0 * (double)ls->next / (double)nnz : 0.0));
   if (ls->part.kind == SPTRSV_LOCALITY_PARTITION_REGIONS) PetscCall(PetscViewerASCIIPrintf(viewer, "partition: %" PetscInt_FMT " components, regions of at most %" PetscInt_FMT " rows: %" PetscInt_FMT " regions, %" PetscInt_FMT " components cut between regions, %" PetscInt_FMT " pieces packed into another's sub-graph\n", ls->part.ncomp, ls->part.region_rows, ls->part.nregions, ls->part.nlarge, ls->part.npacked));
@@ -192,18 +211,44 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
   SpTrsvLocalitySchedule *ls;
   SpTrsvPartition         part;
   PetscLogDouble          t0, t1;
+  PetscInt               *corder = NULL; /* the chain order (kernel auto or chain) */
 
   PetscFunctionBegin;
   PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality reads rows: the CSR format only");
   PetscCheck(opts->subgraph_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_subgraph_rows must be >= 0 (0: what a block's shared memory holds), got %" PetscInt_FMT, opts->subgraph_rows);
   PetscCall(PetscTime(&t0));
+  PetscCheck(opts->locality_kernel >= SPTRSV_LOCALITY_KERNEL_AUTO && opts->locality_kernel <= SPTRSV_LOCALITY_KERNEL_CHAIN, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_kernel: %" PetscInt_FMT " is not a kernel (auto, slots, chain)", opts->locality_kernel);
   PetscCall(SpTrsvPlanCreateLevelSets(op, &p)); /* the level figures of -ksp_view; the order is replaced */
   PetscCall(PetscFree(p->levptr));              /* the order is not by level any more */
   PetscCall(PetscNew(&ls));
-  p->data        = ls;
-  p->destroydata = SpTrsvLocalityScheduleDestroy;
-  p->view        = SpTrsvLocalityScheduleView;
-  ls->nmax       = opts->subgraph_rows > 0 ? opts->subgraph_rows : SpTrsvLocalityDefaultRows();
+  p->data              = ls;
+  p->destroydata       = SpTrsvLocalityScheduleDestroy;
+  p->view              = SpTrsvLocalityScheduleView;
+  ls->nmax             = opts->subgraph_rows > 0 ? opts->subgraph_rows : SpTrsvLocalityDefaultRows();
+  ls->kernel_requested = opts->locality_kernel;
+  ls->kernel           = SPTRSV_LOCALITY_KERNEL_SLOTS;
+  if (opts->locality_kernel != SPTRSV_LOCALITY_KERNEL_SLOTS) {
+    PetscCall(PetscMalloc1(op->n + 1, &corder));
+    PetscCall(SpTrsvLocalityChainCreate(op, opts->locality_sms > 0 ? opts->locality_sms : SPTRSV_LOCALITY_DEFAULT_SMS, corder, &ls->chain));
+  }
+  PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= SPTRSV_LOCALITY_MAX_STAGE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, opts->locality_stage);
+  PetscCheck(opts->locality_partition >= SPTRSV_LOCALITY_PARTITION_AUTO && opts->locality_partition <= SPTRSV_LOCALITY_PARTITION_REGIONS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_partition: %" PetscInt_FMT " is not a partitioner (auto, paper, regions)", opts->locality_partition);
+  if (opts->locality_kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) {
+    if (!ls->chain.W) { /* no window holds the reach: free what was made, then the error */
+      const PetscInt reach = ls->chain.reach, ncomp = ls->chain.ncomp;
+      PetscCall(PetscFree(corder));
+      PetscCall(SpTrsvPlanDestroy(&p));
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "-mat_sptrsv_locality_kernel chain: a row depends on a row %" PetscInt_FMT " places before it in the chain order (rows by index within each of the %" PetscInt_FMT " components); the window holds at most %d: use -mat_sptrsv_locality_kernel slots or auto", reach, ncomp, (int)SPTRSV_CHAIN_MAX_WIDTH);
+    }
+    PetscCheck(ls->chain.W > 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "-mat_sptrsv_locality_kernel chain: a row depends on a row %" PetscInt_FMT " places before it in the chain order (rows by index within each of the %" PetscInt_FMT " components); the window holds at most %d: use -mat_sptrsv_locality_kernel slots or auto", ls->chain.reach, ls->chain.ncomp, (int)SPTRSV_CHAIN_MAX_WIDTH);
+    ls->kernel = SPTRSV_LOCALITY_KERNEL_CHAIN;
+    PetscCall(PetscArraycpy(p->order, corder, op->n));
+    PetscCall(PetscFree(corder));
+    PetscCall(PetscTime(&t1));
+    p->stats.analysis_time = t1 - t0;
+    *plan                  = p;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   {
     SpTrsvLocalityDevice dev;
     dev.sms   = opts->locality_sms > 0 ? opts->locality_sms : SPTRSV_LOCALITY_DEFAULT_SMS;
@@ -220,6 +265,15 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
   ls->part.slot     = NULL;
   ls->part.sublevel = NULL;
   PetscCall(SpTrsvPartitionDestroy(&part));
+  ls->have_slots = PETSC_TRUE;
+  if (corder && ls->chain.W && ls->chain.accepted) { /* auto: the chain kernel when the models predict it faster */
+    const PetscReal slots_us = ls->part.kind == SPTRSV_LOCALITY_PARTITION_REGIONS ? ls->choice.regions.predicted_us : ls->choice.paper.predicted_us;
+    if (ls->chain.predicted_us < slots_us) {
+      ls->kernel = SPTRSV_LOCALITY_KERNEL_CHAIN;
+      PetscCall(PetscArraycpy(p->order, corder, op->n));
+    }
+  }
+  PetscCall(PetscFree(corder));
   PetscCall(PetscTime(&t1));
   p->stats.analysis_time = t1 - t0;
   *plan                  = p;
@@ -241,6 +295,10 @@ PetscErrorCode SpTrsvLocalityScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
 
   PetscFunctionBegin;
   PetscCall(SpTrsvPlanCheckDispatchOrder(op, plan));
+  if (ls->kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) {
+    PetscCall(SpTrsvLocalityChainCheck(op, plan->order, &ls->chain));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCheck(ls->K >= 2 && ls->K <= 32 && (ls->K & (ls->K - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: %d lanes per row", ls->K);
   PetscCheck(ls->block >= 32 && ls->block <= SPTRSV_LOCALITY_MAX_BLOCK && ls->block % 32 == 0 && ls->block >= ls->K, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: blocks of %d threads", ls->block);
   PetscCheck(ls->subptr[0] == 0 && ls->subptr[ls->nsub] == n && ls->sslot[0] == 0 && ls->sslot[ls->nsub] == ls->nslots && ls->levptr[0] == 0 && ls->levptr[ls->nsublevels] == ls->nsub, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: sub-graphs, slots or levels do not cover the rows");
@@ -329,10 +387,11 @@ static PetscErrorCode SpTrsvHostLocalitySetup(SpTrsvSolver s)
   PetscCheck(!s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality has no Gauss-Seidel sweeps");
   PetscCall(SpTrsvLocalityScheduleCheck(&s->op, s->plan));
   PetscCall(PetscNew(&h));
+  s->bdata = h;
+  if (ls->kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) PetscFunctionReturn(PETSC_SUCCESS); /* rows in the chain order: nothing to keep */
   PetscCall(PetscMalloc2(ls->max_sub_rows + 1, &h->xl, s->op.nnz + 1, &h->hcol));
   for (PetscInt k = 0; k < s->op.n; k++)
     for (PetscInt q = ls->ptr[k]; q < ls->ptr[k + 1]; q++) h->hcol[ls->emap[q]] = q < ls->split[k] ? ls->col[q] : -(ls->col[q] + 1);
-  s->bdata = h;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -345,6 +404,15 @@ static PetscErrorCode SpTrsvHostLocalitySolve(SpTrsvSolver s, const PetscScalar 
   PetscScalar                  *xl    = h->xl;
 
   PetscFunctionBegin;
+  if (ls->kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) { /* the chain order, one row after the other (each summed in column order) */
+    for (PetscInt k = 0; k < op->n; k++) {
+      const PetscInt i = order[k];
+      PetscScalar    v = b[i];
+      for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) v -= op->ra[e] * x[op->rj[e]];
+      x[i] = op->unit ? v : v * op->idiag[i];
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt g = 0; g < ls->nsub; g++) { /* level after level: sub-graphs are numbered by level */
     const PetscInt k0 = ls->subptr[g], k1 = ls->subptr[g + 1];
     for (PetscInt sl = ls->sslot[g]; sl < ls->sslot[g + 1]; sl++) /* the slots in turn (a barrier between them on the GPU) */
@@ -390,6 +458,11 @@ PetscErrorCode SpTrsvOptions_locality(SpTrsvOptionItems PetscOptionsObject, SpTr
   PetscCheck(opts->locality_sms >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_sms must be >= 1, got %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opts->locality_sms);
   PetscCall(PetscOptionsInt("-mat_sptrsv_locality_stage", "CUDA: what a block copies to shared memory before its slots, at most (0 nothing, 1 row and slot pointers and inverse diagonals, 2 also the entries; each launch takes the highest that fits)", "MatSolverType sptrsv_locality", opts->locality_stage, &opts->locality_stage, NULL));
   PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= SPTRSV_LOCALITY_MAX_STAGE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opts->locality_stage);
+  {
+    PetscEnum e = (PetscEnum)opts->locality_kernel;
+    PetscCall(PetscOptionsEnum("-mat_sptrsv_locality_kernel", "Kernel: sub-graphs in shared memory with time slots, components as register-window chains (banded, block-diagonal), or the one the cost models predict faster", "MatSolverType sptrsv_locality", SpTrsvLocalityKernels, e, &e, NULL));
+    opts->locality_kernel = (PetscInt)e;
+  }
   PetscCall(PetscOptionsBool("-mat_sptrsv_locality_pack", "Region partition: pack the small independent pieces of one launch into shared sub-graphs (blocks)", "MatSolverType sptrsv_locality", opts->locality_pack, &opts->locality_pack, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -26,6 +26,7 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   opts->locality_sms       = 132;    /* locality: the H100's multiprocessors (SPTRSV_LOCALITY_DEFAULT_SMS) */
   opts->locality_stage     = 2;      /* locality: pointers and entries in shared memory where they fit */
   opts->locality_pack      = PETSC_TRUE;
+  opts->locality_kernel    = 0;      /* locality: auto (SPTRSV_LOCALITY_KERNEL_AUTO) */
   opts->supernode_mode  = 0;          /* supernodal: auto (push for a lower op(T), pull for an upper one) */
   opts->invert_diag     = -1;           /* supernodal: auto, on for CHOLMOD's Cholesky factors */
   opts->supernode_merge = PETSC_FALSE;
@@ -44,7 +45,7 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   Mat, so no prefix) may override them with the global -mat_sptrsv_graph, -mat_sptrsv_fuse_passes, -mat_sptrsv_levels,
   -mat_sptrsv_storage, -mat_sptrsv_dispatch, -mat_sptrsv_max_lanes, -mat_sptrsv_spin_ns, -mat_sptrsv_blocks_per_sm,
   -mat_sptrsv_relabel, -mat_sptrsv_analysis, -mat_sptrsv_subgraph_rows, -mat_sptrsv_locality_partition,
-  -mat_sptrsv_locality_sms, -mat_sptrsv_locality_stage, -mat_sptrsv_locality_pack, the supernodal path's -mat_sptrsv_supernode_mode, -mat_sptrsv_invert_diag,
+  -mat_sptrsv_locality_sms, -mat_sptrsv_locality_stage, -mat_sptrsv_locality_pack, -mat_sptrsv_locality_kernel, the supernodal path's -mat_sptrsv_supernode_mode, -mat_sptrsv_invert_diag,
   -mat_sptrsv_merge, -mat_sptrsv_supernode_relax, -mat_sptrsv_supernode_cublas_width, -mat_sptrsv_supernode_split, -mat_sptrsv_supernode_min_width, and -mat_sptrsv_pinv_parts,
   -mat_sptrsv_pinv_fill and -mat_sptrsv_pinv_tol
 */
@@ -90,6 +91,16 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_locality_stage", &opts->locality_stage, NULL));
   PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, opts->locality_stage);
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_locality_pack", &opts->locality_pack, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_locality_kernel", str, sizeof(str), &flg));
+  if (flg) {
+    static const char *names[] = {"auto", "slots", "chain"};
+    PetscBool          match   = PETSC_FALSE;
+    for (PetscInt k = 0; k < 3 && !match; k++) {
+      PetscCall(PetscStrcasecmp(str, names[k], &match));
+      if (match) opts->locality_kernel = k;
+    }
+    PetscCheck(match, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_kernel must be auto, slots or chain, got %s", str);
+  }
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_supernode_mode", str, sizeof(str), &flg));
   if (flg) {
     PetscBool push, pull;
