@@ -30,6 +30,58 @@ static PetscErrorCode BuildChain(PetscInt n, PetscInt npts, Mat *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* banded (|i - j| <= w) or block-diagonal (blocks of w rows) with entries of several sizes (a wrong window place or
+   order shows), strictly diagonally dominant; perm: row and column i of the block-diagonal matrix become p(i) = (i a)
+   mod n with a prime to n, so each block's rows are spread over the matrix */
+static PetscErrorCode BuildBanded(PetscInt n, PetscInt w, PetscBool blocks, PetscBool perm, Mat *A)
+{
+  PetscInt a = 7919;
+
+  PetscFunctionBeginUser;
+  while (perm && n > 1) { /* the smallest a >= 7919 prime to n */
+    PetscInt x = a, y = n;
+    while (y) {
+      const PetscInt t = x % y;
+      x = y;
+      y = t;
+    }
+    if (x == 1) break;
+    a++;
+  }
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, blocks ? w : 2 * w + 1, NULL, A));
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt lo = blocks ? (i / w) * w : PetscMax(0, i - w), hi = blocks ? PetscMin(n, lo + w) - 1 : PetscMin(n - 1, i + w);
+    const PetscInt pi = perm ? (PetscInt)(((PetscInt64)i * a) % n) : i;
+    PetscScalar    dsum = 1;
+    for (PetscInt j = lo; j <= hi; j++) {
+      const PetscScalar v = -(PetscScalar)(1 + (3 * i + 5 * j) % 7) / 4;
+      if (j == i) continue;
+      PetscCall(MatSetValue(*A, pi, perm ? (PetscInt)(((PetscInt64)j * a) % n) : j, v, INSERT_VALUES));
+      dsum -= v;
+    }
+    PetscCall(MatSetValue(*A, pi, pi, dsum, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode AddBanded(Case *cases, PetscInt *nc, GenType type, PetscInt n, PetscInt w, PetscBool perm)
+{
+  Case *c;
+
+  PetscFunctionBeginUser;
+  PetscCheck(*nc < MAXCASES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than MAXCASES = %d cases: raise MAXCASES", MAXCASES);
+  c = &cases[(*nc)++];
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  c->type = type;
+  c->nx   = n;
+  c->npts = w;
+  c->nz   = perm ? 1 : 0;
+  PetscCall(PetscSNPrintf(c->name, sizeof(c->name), "%s%" PetscInt_FMT "%s_%" PetscInt_FMT, type == GEN_BANDED ? "banded" : "blockdiag", w, perm ? "_perm" : "", n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the element path's dependency shapes (see GenType) */
 static PetscErrorCode BuildShape(PetscInt n, GenType type, Mat *A)
 {
@@ -61,6 +113,10 @@ PetscErrorCode BuildCase(const Case *c, Mat *A)
     break;
   case GEN_CHAIN:
     PetscCall(BuildChain(c->nx, c->npts, A));
+    break;
+  case GEN_BANDED:
+  case GEN_BLOCKDIAG:
+    PetscCall(BuildBanded(c->nx, c->npts, (PetscBool)(c->type == GEN_BLOCKDIAG), (PetscBool)(c->nz > 0), A));
     break;
   case GEN_FILE: {
     PetscInt m;

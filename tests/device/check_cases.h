@@ -11,6 +11,8 @@ typedef enum {
   GEN_CHAIN,
   GEN_DENSEROW, /* a 1-D chain whose last row couples to every row: in L that row depends on every earlier row */
   GEN_EMPTYROWS, /* L has an entry only in every third row (the other rows are empty) */
+  GEN_BANDED,    /* half-bandwidth npts (the chain kernel of sptrsv_locality: reach npts) */
+  GEN_BLOCKDIAG, /* dense blocks of npts rows; nz > 0: the rows permuted (components interleaved) */
   GEN_FILE
 } GenType;
 
@@ -33,6 +35,8 @@ PetscErrorCode AddStencil(Case *, PetscInt *, PetscInt, PetscInt, PetscInt, Pets
 PetscErrorCode AddFilled(Case *, PetscInt *, PetscInt, PetscInt, PetscInt, PetscInt, PetscInt);
 PetscErrorCode AddShape(Case *, PetscInt *, GenType, PetscInt, const char *);
 PetscErrorCode AddChain(Case *, PetscInt *, PetscInt, PetscInt);
+/* a banded (half-bandwidth w) or block-diagonal (blocks of w rows, rows permuted when perm) matrix of n rows, varied values */
+PetscErrorCode AddBanded(Case *, PetscInt *, GenType, PetscInt, PetscInt, PetscBool);
 #if !defined(SPTRSV_NO_MMLOAD)
 /* every *.mtx.gz file of dir, sorted by name */
 PetscErrorCode AddFiles(Case *, PetscInt *, const char *);

@@ -9,6 +9,7 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
                            "  -no_refactor      skip the refactorization check (MatScale + MatShift, MatLUFactorNumeric again)\n"
                            "  -list             print the case names and exit\n"
                            "  -only_solver <t>  only the configurations of this MatSolverType (e.g. sptrsv_supernodal)\n"
+                           "  -with_chain       also sptrsv_locality with -mat_sptrsv_locality_kernel chain (only for cases whose reach fits)\n"
                            "  -gs_quick         PC gs sweeps and PC isai: small cases only (the case names gs and isai select these checks)\n"
                            "Direct sweep-solver checks (check_sweeps.c, cases sweep_* and pointwise) compare both backends with a\n"
                            "natural-order SOR sweep.\n";
@@ -27,7 +28,7 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXCFG   56
+#define MAXCFG   60
 /* the supernodal configurations' dense blocks at every width (no sync-free delegate) */
 #define SN_BLOCKS " -mat_sptrsv_supernode_min_width 0"
 /* append a configuration to cfgs[] (main's), checked: 35 configurations once overflowed a 32-entry array on the stack */
@@ -457,7 +458,7 @@ int main(int argc, char **argv)
   PetscInt                 ncases = 0, ncfg = 0, nrhs = 3;
   Config                   cfgs[MAXCFG];
   char                     matdir[PETSC_MAX_PATH_LEN] = "", only[4096] = "", only_solver[64] = "";
-  PetscBool                hasdir = PETSC_FALSE, hasonly = PETSC_FALSE, norefac = PETSC_FALSE, list = PETSC_FALSE, avail;
+  PetscBool                hasdir = PETSC_FALSE, hasonly = PETSC_FALSE, norefac = PETSC_FALSE, list = PETSC_FALSE, with_chain = PETSC_FALSE, avail;
   PetscReal                tol = 1e-12, tol_mm = 1e-9;
   const SpTrsvBackendOps  *cuda;
   const char              *why;
@@ -472,6 +473,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol_mm", &tol_mm, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-no_refactor", &norefac, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-list", &list, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-with_chain", &with_chain, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-only_solver", only_solver, sizeof(only_solver), NULL));
   PetscCheck(nrhs >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-nrhs must be positive");
 
@@ -505,6 +507,20 @@ int main(int argc, char **argv)
   cases[ncases - 1].npts = 2;
   PetscCall(AddShape(cases, &ncases, GEN_DENSEROW, 5000, "elem_denserow"));
   PetscCall(AddShape(cases, &ncases, GEN_EMPTYROWS, 300000, "elem_emptyrows"));
+  /* strong locality (sptrsv_locality's chain kernel): every window width (2 .. 128: 1, 2 and 4 accumulators per lane),
+     several groups per warp, a component interleaved with others (permuted rows), a last block cut short */
+  PetscCall(AddBanded(cases, &ncases, GEN_BANDED, 20000, 1, PETSC_FALSE));
+  PetscCall(AddBanded(cases, &ncases, GEN_BANDED, 20000, 2, PETSC_FALSE));
+  PetscCall(AddBanded(cases, &ncases, GEN_BANDED, 20000, 8, PETSC_FALSE));
+  PetscCall(AddBanded(cases, &ncases, GEN_BANDED, 20000, 32, PETSC_FALSE));
+  PetscCall(AddBanded(cases, &ncases, GEN_BLOCKDIAG, 100000, 8, PETSC_FALSE));
+  PetscCall(AddBanded(cases, &ncases, GEN_BLOCKDIAG, 100000, 32, PETSC_FALSE));
+  PetscCall(AddBanded(cases, &ncases, GEN_BLOCKDIAG, 25000, 100, PETSC_FALSE));
+  PetscCall(AddBanded(cases, &ncases, GEN_BLOCKDIAG, 50000, 16, PETSC_TRUE));
+  PetscCall(AddBanded(cases, &ncases, GEN_BANDED, 2000, 2, PETSC_FALSE)); /* small ones for the sanitizers */
+  PetscCall(AddBanded(cases, &ncases, GEN_BANDED, 3000, 32, PETSC_FALSE));
+  PetscCall(AddBanded(cases, &ncases, GEN_BLOCKDIAG, 2500, 100, PETSC_FALSE));
+  PetscCall(AddBanded(cases, &ncases, GEN_BLOCKDIAG, 5000, 16, PETSC_TRUE));
 #if defined(SPTRSV_NO_MMLOAD)
   if (hasdir && matdir[0]) PetscCall(PetscPrintf(PETSC_COMM_SELF, "-matdir %s ignored: built without the Matrix Market reader (zlib missing)\n", matdir));
 #else
@@ -573,6 +589,9 @@ int main(int argc, char **argv)
        run a warp each in all of them */
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, "regions", "-mat_sptrsv_locality_stage 0 -mat_sptrsv_locality_pack 0", "-ls0");
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64", "regions", "-mat_sptrsv_locality_stage 1", "-ls1");
+    /* the kernels forced: the sub-graph slots everywhere; the chain (-with_chain: only cases whose reach fits a window) */
+    ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, NULL, "-mat_sptrsv_locality_kernel slots", "-lsl");
+    if (with_chain) ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, NULL, "-mat_sptrsv_locality_kernel chain", "-lch");
 #endif
 #if defined(MATSOLVERSPTRSVSUPERNODAL)
     /* auto (push for L, pull for U) with and without a graph; pull with the inverted diagonal; push with merging and

@@ -280,6 +280,21 @@ if [ -x "$LOC_SAN" ]; then
   step locality-synccheck 1 180 "$LOC_SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${LOC_SMALL[@]}"
 fi
 
+# ---- the locality path's chain kernel, one short call: SPTRSV_DEVICE_STEPS='chain-.*' ------------------------------
+#      every locality configuration and the chain kernel forced (-with_chain) on banded matrices of every window width,
+#      block-diagonal ones (several groups per warp, 4 accumulators per lane, interleaved components) and the chains;
+#      then memcheck, racecheck and synccheck on small ones
+CHAIN_CASES=(-only_solver sptrsv_locality -with_chain -cases banded1_20000,banded2_20000,banded8_20000,banded32_20000,blockdiag8_100000,blockdiag32_100000,blockdiag100_25000,blockdiag16_perm_50000,chain_bidiag_100000,chain_tridiag_100000 -nrhs 1 "${MATARGS[@]}")
+CHAIN_SMALL=(-only_solver sptrsv_locality -with_chain -cases banded2_2000,banded32_3000,blockdiag100_2500,blockdiag16_perm_5000 -nrhs 1 "${MATARGS[@]}")
+# racecheck: two of them (the slot configurations on the banded ones outlast the step under racecheck)
+CHAIN_RACE=(-only_solver sptrsv_locality -with_chain -cases banded2_2000,blockdiag16_perm_5000 -nrhs 1 "${MATARGS[@]}")
+step chain-kernels 1 240 "$CHECK" "${CHAIN_CASES[@]}"
+if [ -x "$LOC_SAN" ]; then
+  step chain-memcheck 1 180 "$LOC_SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${CHAIN_SMALL[@]}"
+  step chain-racecheck 1 180 "$LOC_SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${CHAIN_RACE[@]}"
+  step chain-synccheck 1 180 "$LOC_SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${CHAIN_SMALL[@]}"
+fi
+
 # ---- sptrsv_cusparse and the automatic choice's measured check, one short call: SPTRSV_DEVICE_STEPS='cusparse-.*' ------
 #      cuSPARSE's SpSV behind our factors against the host (host values, the GPU numeric ILU's device values, transposes,
 #      several right-hand sides) on Laplacians, the dense-row shape and shipped matrices; the automatic choice with

@@ -49,6 +49,7 @@
 #include <sptrsv/paths/locality.h>
 #include <climits>
 #include "../row_ops.cuh"
+#include "locality_chain.h"
 
 /* the locality path's device schedule: sub-graph, slot and split pointers, the long rows (NULL, long_len INT_MAX when
    the triangle has none) (device), and per level the launch geometry (host) */
@@ -371,6 +372,10 @@ static PetscErrorCode SpTrsvCUDALocalitySetup(SpTrsvSolver s)
 
   PetscFunctionBegin;
   PetscCheck(!s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality has no Gauss-Seidel sweeps");
+  if (ls->kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) {
+    PetscCall(SpTrsvCUDALocalityChainSetup(s));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt l = 0; l < ls->nsublevels; l++) need = PetscMax(need, (size_t)ls->levsmem[l]);
   SpTrsvCUDACall(cudaGetDevice(&dev));
   SpTrsvCUDACall(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
@@ -430,4 +435,21 @@ static PetscErrorCode SpTrsvCUDALocalitySetup(SpTrsvSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const SpTrsvExecutor SpTrsvExecCUDA_locality = {SpTrsvCUDALocalitySetup, SpTrsvCUDATriUpdateValues, SpTrsvCUDATriSolve, NULL, SpTrsvCUDATriDestroy, SpTrsvCUDATriUpdateValuesDevice};
+/* new values: the triangle's, then (chain kernel) its window */
+static PetscErrorCode SpTrsvCUDALocalityUpdateValues(SpTrsvSolver s)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDATriUpdateValues(s));
+  if (((const SpTrsvLocalitySchedule *)s->plan->data)->kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) PetscCall(SpTrsvCUDALocalityChainPack(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvCUDALocalityUpdateValuesDevice(SpTrsvSolver s, const PetscScalar *a, const PetscScalar *d, const PetscScalar *r)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDATriUpdateValuesDevice(s, a, d, r));
+  if (((const SpTrsvLocalitySchedule *)s->plan->data)->kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) PetscCall(SpTrsvCUDALocalityChainPack(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const SpTrsvExecutor SpTrsvExecCUDA_locality = {SpTrsvCUDALocalitySetup, SpTrsvCUDALocalityUpdateValues, SpTrsvCUDATriSolve, NULL, SpTrsvCUDATriDestroy, SpTrsvCUDALocalityUpdateValuesDevice};
