@@ -53,6 +53,10 @@ typedef struct {
   PetscReal              measured_ms[2]; /* ms per solve: that path, cuSPARSE */
   PetscBool              replaced;       /* cuSPARSE was faster: chosen is sptrsv_cusparse */
   char                   measured_note[160]; /* why it did not run (empty: it ran, or is still to run) */
+  /* the locality path's chain kernel (banded, block-diagonal: SpTrsvAutoLocalityChain): its own cost model's solve time,
+     which replaces the model entry's (fitted on the slot kernel) when smaller; chain_ms < 0: not applicable */
+  PetscReal              chain_ms;
+  PetscInt               chain_reach, chain_W;
 } SpTrsvAutoChoice;
 
 /* the options of the automatic choice (read by the factor with its prefix) */
@@ -78,5 +82,6 @@ SPTRSV_INTERN PetscErrorCode SpTrsvAutoFeatures(const SpTrsvOp *, SpTrsvStats *)
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoPredict(const SpTrsvAutoModel *, SpTrsvPath, const SpTrsvSolverOptions *, const SpTrsvStats *, PetscInt, PetscReal *, PetscReal *, const char **); /* solve, setup ms of the best variant; -1: no constants */
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoRank(const SpTrsvAutoModel *, PetscBool, const SpTrsvSolverOptions *, const SpTrsvStats *, PetscInt, PetscInt, const SpTrsvPath[], SpTrsvAutoChoice *);
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoReject(SpTrsvAutoChoice *, PetscInt, const char *);       /* candidate k refused the triangle: the next one */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoLocalityChain(const SpTrsvOp *, const SpTrsvSolverOptions *, SpTrsvAutoChoice *); /* the chain kernel's prediction for locality, ranked again */
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoView(const SpTrsvAutoChoice *, PetscViewer);
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoOptionsRead(SpTrsvOptionItems, PetscObject, SpTrsvAutoOptions *);

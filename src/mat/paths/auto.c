@@ -330,6 +330,60 @@ static PetscInt SpTrsvAutoRulePlace(SpTrsvPath path, PetscBool host, const SpTrs
   return 4; /* a path the rule does not know: after those it does, in registry order */
 }
 
+/* stable insertion sort of the candidates by key (a handful of paths): ties keep the registry order */
+static void SpTrsvAutoSort(SpTrsvAutoChoice *choice, PetscReal key[])
+{
+  for (PetscInt k = 1; k < choice->ncand; k++) {
+    for (PetscInt j = k; j > 0 && key[j] < key[j - 1]; j--) {
+      PetscReal   t = key[j], s = choice->solve_ms[j], u = choice->setup_ms[j];
+      SpTrsvPath  p = choice->cand[j];
+      const char *v = choice->variant[j];
+
+      key[j] = key[j - 1], choice->solve_ms[j] = choice->solve_ms[j - 1], choice->setup_ms[j] = choice->setup_ms[j - 1], choice->cand[j] = choice->cand[j - 1], choice->variant[j] = choice->variant[j - 1];
+      key[j - 1] = t, choice->solve_ms[j - 1] = s, choice->setup_ms[j - 1] = u, choice->cand[j - 1] = p, choice->variant[j - 1] = v;
+    }
+  }
+}
+
+/*
+  SpTrsvAutoLocalityChain - with a model (the GPU): when sptrsv_locality is a candidate and op(T)'s chain analysis
+  accepts it (src/mat/analysis/chain.c), the locality path would run its chain kernel (-mat_sptrsv_locality_kernel auto
+  picks it where its own model predicts it faster than the slot kernel); the fitted model entry knows the slot kernel
+  only, so the chain model's solve time replaces the entry's when smaller, and the candidates are ranked again
+*/
+PetscErrorCode SpTrsvAutoLocalityChain(const SpTrsvOp *op, const SpTrsvSolverOptions *opts, SpTrsvAutoChoice *choice)
+{
+  PetscInt            k, *order;
+  SpTrsvLocalityChain ch;
+  PetscReal           key[SPTRSV_AUTO_MAXPATHS];
+
+  PetscFunctionBegin;
+  choice->chain_ms = -1;
+  if (!choice->model || opts->locality_kernel == SPTRSV_LOCALITY_KERNEL_SLOTS) PetscFunctionReturn(PETSC_SUCCESS);
+  for (k = 0; k < choice->ncand; k++) {
+    PetscBool eq;
+    PetscCall(PetscStrcmp(choice->cand[k]->name, "locality", &eq));
+    if (eq) break;
+  }
+  if (k == choice->ncand || choice->solve_ms[k] < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(op->n + 1, &order));
+  PetscCall(SpTrsvLocalityChainCreate(op, opts->locality_sms > 0 ? opts->locality_sms : SPTRSV_LOCALITY_DEFAULT_SMS, order, &ch));
+  PetscCall(PetscFree(order));
+  if (ch.W && ch.accepted) {
+    choice->chain_ms    = ch.predicted_us / 1000;
+    choice->chain_reach = ch.reach;
+    choice->chain_W     = ch.W;
+    if (choice->chain_ms < choice->solve_ms[k]) {
+      choice->solve_ms[k] = choice->chain_ms;
+      for (PetscInt j = 0; j < choice->ncand; j++) key[j] = choice->solve_ms[j] < 0 ? PETSC_MAX_REAL : (choice->nsolves > 0 ? choice->setup_ms[j] + choice->nsolves * choice->solve_ms[j] : choice->solve_ms[j]);
+      SpTrsvAutoSort(choice, key);
+      choice->chosen = choice->cand[0];
+    }
+  }
+  PetscCall(SpTrsvLocalityChainDestroy(&ch));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   SpTrsvAutoRank - rank the candidate paths cand[0..ncand) (registry order) for a triangle with features f: by the
   model's predicted solve time, or setup + nsolves solves when nsolves > 0 (paths without constants last); without a
@@ -352,17 +406,8 @@ PetscErrorCode SpTrsvAutoRank(const SpTrsvAutoModel *model, PetscBool host, cons
     if (model) key[k] = choice->solve_ms[k] < 0 ? PETSC_MAX_REAL : (nsolves > 0 ? choice->setup_ms[k] + nsolves * choice->solve_ms[k] : choice->solve_ms[k]);
     else key[k] = (PetscReal)SpTrsvAutoRulePlace(cand[k], host, f);
   }
-  /* stable insertion sort (a handful of paths): ties keep the registry order */
-  for (PetscInt k = 1; k < ncand; k++) {
-    for (PetscInt j = k; j > 0 && key[j] < key[j - 1]; j--) {
-      PetscReal   t = key[j], s = choice->solve_ms[j], u = choice->setup_ms[j];
-      SpTrsvPath  p = choice->cand[j];
-      const char *v = choice->variant[j];
-
-      key[j] = key[j - 1], choice->solve_ms[j] = choice->solve_ms[j - 1], choice->setup_ms[j] = choice->setup_ms[j - 1], choice->cand[j] = choice->cand[j - 1], choice->variant[j] = choice->variant[j - 1];
-      key[j - 1] = t, choice->solve_ms[j - 1] = s, choice->setup_ms[j - 1] = u, choice->cand[j - 1] = p, choice->variant[j - 1] = v;
-    }
-  }
+  SpTrsvAutoSort(choice, key);
+  choice->chain_ms = -1;
   choice->chosen = choice->cand[0];
   if (model && nsolves > 0) PetscCall(PetscSNPrintf(choice->reason, sizeof(choice->reason), "smallest predicted setup + %" PetscInt_FMT " solves (model %s)", nsolves, model->name));
   else if (model) PetscCall(PetscSNPrintf(choice->reason, sizeof(choice->reason), "smallest predicted solve time (model %s)", model->name));
@@ -419,6 +464,7 @@ PetscErrorCode SpTrsvAutoView(const SpTrsvAutoChoice *c, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %s\n", c->model ? "predicted" : "rule order", line));
   for (PetscInt k = 0; skipped && k < c->ncand; k++)
     if (c->rejected[k]) PetscCall(PetscViewerASCIIPrintf(viewer, "%s refused the triangle: %s\n", c->cand[k]->name, c->rejected_why[k]));
+  if (c->chain_ms >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "locality's chain kernel (reach %" PetscInt_FMT ", window %" PetscInt_FMT "): predicted %.4g ms per solve (locality's prediction above is the smaller of this and its fitted entry's)\n", c->chain_reach, c->chain_W, (double)c->chain_ms));
   if (c->measured)
     PetscCall(PetscViewerASCIIPrintf(viewer, "measured at the first numeric factorization: %s %.4g ms per solve, cusparse %.4g ms: %s\n", c->measured_path->name, (double)c->measured_ms[0], (double)c->measured_ms[1], c->replaced ? "cuSPARSE faster, the triangle runs sptrsv_cusparse" : "kept"));
   else if (c->measured_note[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "measured check: %s\n", c->measured_note));

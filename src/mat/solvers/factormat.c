@@ -104,6 +104,7 @@ static PetscErrorCode MatSpTrsvAutoCreate(Mat F, PetscInt k)
   PetscCall(SpTrsvTriGetOp(T, PETSC_FALSE, &op));
   PetscCall(SpTrsvAutoFeatures(&op, &f));
   PetscCall(SpTrsvAutoRank(model, host, &sp->opts, &f, sp->autoopts.nsolves, ncand, cand, c));
+  PetscCall(SpTrsvAutoLocalityChain(&op, &sp->opts, c));
   for (PetscInt j = 0; j < c->ncand && !sp->tri[0][k]; j++) {
     PetscErrorCode ierr;
     const char    *text = NULL, *specific = NULL;
