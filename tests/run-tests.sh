@@ -586,6 +586,8 @@ run_test matrices/auto-olm1000-ilu0-rule with_solver sptrsv mm_compare olm1000 "
 . "$ROOT/tests/suites/lu.sh"
 # sptrsv_cusparse and the measured check of the automatic choice (tests/suites/cusparse.sh)
 . "$ROOT/tests/suites/cusparse.sh"
+# the locality path's chain kernel, -mat_sptrsv_locality_kernel (tests/suites/chain.sh)
+. "$ROOT/tests/suites/chain.sh"
 
 OURS="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv_level"
 run_test view/bad-option-sub-prefix ours_fails ex2 "-m 10 -n 10 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_level -sub_mat_sptrsv_fuse_passes 0" "-sub_mat_sptrsv_fuse_passes must be >= 1"

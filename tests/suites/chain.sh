@@ -1,0 +1,34 @@
+# sourced by tests/run-tests.sh (its helpers, variables and run_test); not a program of its own
+# shellcheck shell=bash disable=SC2154
+# The locality path's chain kernel (-mat_sptrsv_locality_kernel auto|slots|chain; include/sptrsv/paths/locality.h, "The
+# chain kernel"). ex2 -m M -n N numbers the grid row by row (row I depends on I-1 and I-N): its ILU(0) factors are
+# banded with reach N, so -n 4 gives a window of 8 rows and -n 200 a reach no window of at most 128 rows holds. On the
+# host backend the chain kernel runs the rows in the chain order, each summed in column order: histories as
+# compare_case checks them. The unit test is tests/unit/test_locality_chain.c; the GPU side is tests/device.
+
+# chain_compare NP "COMMON" "OURS_ONLY" [SUB]: compare_case with sptrsv_locality, then ours' -ksp_view must show that the
+# chain kernel ran (not just that the option was read)
+chain_compare() {
+  local np=$1 common=$2 ours_only=$3 pre=${4:-} n
+  with_solver sptrsv_locality compare_case "$np" ex2 "$common" "$ours_only" "$pre" || return 1
+  # (the view names the option without the factor's prefix: accepted either way)
+  n=$(grep -cE "kernel: chain \(-(${pre})?mat_sptrsv_locality_kernel chain\)" "$OUT/ours.out")
+  [ "$n" -ge 2 ] || fail "-ksp_view shows the chain kernel for $n triangles, expected L and U" || return 1
+  say "-ksp_view: the chain kernel for $n triangles"
+}
+
+CHAIN_BAND="-m 2000 -n 4 -ksp_type gmres -ksp_gmres_restart 30 -pc_type ilu -ksp_monitor"
+run_test chain/ex2-banded-gmres30-ilu0 chain_compare 1 "$CHAIN_BAND" "-mat_sptrsv_locality_kernel chain"
+# a two-wide strip (reach 2; with -n 1 ILU(0) is exact and the histories are rounding noise) with ICC and CG, and the
+# transpose solves of BiCG (the upper triangle's order runs backwards)
+run_test chain/ex2-strip-cg-icc0 chain_compare 1 "-m 2000 -n 2 -ksp_type cg -pc_type icc -ksp_monitor" "-mat_sptrsv_locality_kernel chain"
+run_test chain/ex2-banded-bicg-transpose chain_compare 1 "-m 500 -n 8 -ksp_type bicg -pc_type ilu -ksp_monitor" "-mat_sptrsv_locality_kernel chain"
+# block Jacobi on 2 ranks, the option with the sub-solver's prefix
+run_test chain/ex2-bjacobi-np2-sub-prefix chain_compare 2 "-m 1000 -n 6 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -ksp_monitor" "-sub_mat_sptrsv_locality_kernel chain" sub_
+CHAIN="-pc_type ilu -pc_factor_mat_solver_type sptrsv_locality"
+run_test chain/ksp-view ours_grep ex2 "-m 2000 -n 4 $CHAIN -mat_sptrsv_locality_kernel chain -ksp_view -options_left" "kernel: chain \(-mat_sptrsv_locality_kernel chain\)" "^ +chain: 1 components, reach 4 rows, window 8 rows \(8 lanes x 1 accumulators\), [0-9]+ lane groups, longest [0-9]+ rows, predicted [0-9.e+]+ us" "There are no unused options"
+# a forced chain on a 2-D problem whose reach (200) no window holds: an error naming the option; auto falls back to slots
+run_test chain/2d-forced-error ours_fails ex2 "-m 10 -n 200 $CHAIN -mat_sptrsv_locality_kernel chain" "-mat_sptrsv_locality_kernel chain: a row depends on a row 200 places before it in the chain order .*use -mat_sptrsv_locality_kernel slots or auto"
+run_test chain/2d-auto-slots ours_grep ex2 "-m 10 -n 200 $CHAIN -ksp_view -ksp_converged_reason" "kernel: slots \(-mat_sptrsv_locality_kernel auto\)" "chain: 1 components, reach 200 rows: no window of at most 128 rows holds it" "Linear solve converged"
+run_test chain/help ours_grep ex2 "-m 30 -n 30 $CHAIN -help" "-mat_sptrsv_locality_kernel <(now )?auto( : formerly auto)?> .*auto slots chain"
+run_test chain/bad-value ours_fails ex2 "-m 30 -n 30 $CHAIN -mat_sptrsv_locality_kernel foo" "Unknown option foo for -mat_sptrsv_locality_kernel"
