@@ -53,6 +53,11 @@ typedef struct {
   PetscReal              measured_ms[2]; /* ms per solve: that path, cuSPARSE */
   PetscBool              replaced;       /* cuSPARSE was faster: chosen is sptrsv_cusparse */
   char                   measured_note[160]; /* why it did not run (empty: it ran, or is still to run) */
+  /* the model's runner-up, timed first when its prediction is close (automeasure.c) */
+  SpTrsvPath             runner_path;    /* NULL: not tried */
+  PetscBool              runner_timed, runner_won;
+  PetscReal              runner_ms[2];   /* ms per solve: the model's choice, the runner-up */
+  char                   runner_note[160];
   /* the locality path's chain kernel (banded, block-diagonal: SpTrsvAutoLocalityChain): its own cost model's solve time,
      which replaces the model entry's (fitted on the slot kernel) when smaller; chain_ms < 0: not applicable */
   PetscReal              chain_ms;

@@ -9,6 +9,7 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
                            "  -no_refactor      skip the refactorization check (MatScale + MatShift, MatLUFactorNumeric again)\n"
                            "  -list             print the case names and exit\n"
                            "  -only_solver <t>  only the configurations of this MatSolverType (e.g. sptrsv_supernodal)\n"
+                           "  -only_tag <t>     only the configurations of this report tag (e.g. -lch)\n"
                            "  -with_chain       also sptrsv_locality with -mat_sptrsv_locality_kernel chain (only for cases whose reach fits)\n"
                            "  -gs_quick         PC gs sweeps and PC isai: small cases only (the case names gs and isai select these checks)\n"
                            "Direct sweep-solver checks (check_sweeps.c, cases sweep_* and pointwise) compare both backends with a\n"
@@ -457,7 +458,7 @@ int main(int argc, char **argv)
   Case                    *cases;
   PetscInt                 ncases = 0, ncfg = 0, nrhs = 3;
   Config                   cfgs[MAXCFG];
-  char                     matdir[PETSC_MAX_PATH_LEN] = "", only[4096] = "", only_solver[64] = "";
+  char                     matdir[PETSC_MAX_PATH_LEN] = "", only[4096] = "", only_solver[64] = "", only_tag[16] = "";
   PetscBool                hasdir = PETSC_FALSE, hasonly = PETSC_FALSE, norefac = PETSC_FALSE, list = PETSC_FALSE, with_chain = PETSC_FALSE, avail;
   PetscReal                tol = 1e-12, tol_mm = 1e-9;
   const SpTrsvBackendOps  *cuda;
@@ -475,6 +476,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-list", &list, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-with_chain", &with_chain, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-only_solver", only_solver, sizeof(only_solver), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-only_tag", only_tag, sizeof(only_tag), NULL));
   PetscCheck(nrhs >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-nrhs must be positive");
 
   PetscCall(PetscMalloc1(MAXCASES, &cases));
@@ -637,6 +639,13 @@ int main(int argc, char **argv)
       if (!strcmp(cfgs[f].solver ? cfgs[f].solver : MATSOLVERSPTRSVLEVEL, only_solver)) cfgs[keep++] = cfgs[f];
     ncfg = keep;
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "-only_solver %s: %" PetscInt_FMT " configurations\n", only_solver, ncfg));
+  }
+  if (only_tag[0]) { /* -only_tag: the configurations of one report tag (e.g. -lch: the chain kernel forced) */
+    PetscInt keep = 0;
+    for (PetscInt f = 0; f < ncfg; f++)
+      if (!strcmp(ConfigTag(&cfgs[f]), only_tag)) cfgs[keep++] = cfgs[f];
+    ncfg = keep;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "-only_tag %s: %" PetscInt_FMT " configurations\n", only_tag, ncfg));
   }
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));

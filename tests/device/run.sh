@@ -286,13 +286,18 @@ fi
 #      then memcheck, racecheck and synccheck on small ones
 CHAIN_CASES=(-only_solver sptrsv_locality -with_chain -cases banded1_20000,banded2_20000,banded8_20000,banded32_20000,blockdiag8_100000,blockdiag32_100000,blockdiag100_25000,blockdiag16_perm_50000,chain_bidiag_100000,chain_tridiag_100000 -nrhs 1 "${MATARGS[@]}")
 CHAIN_SMALL=(-only_solver sptrsv_locality -with_chain -cases banded2_2000,banded32_3000,blockdiag100_2500,blockdiag16_perm_5000 -nrhs 1 "${MATARGS[@]}")
-# racecheck: two of them (the slot configurations on the banded ones outlast the step under racecheck)
+# racecheck: two of them (the slot configurations on the banded ones outlast the step under racecheck); then the chain
+# kernel alone (-only_tag -lch) on long chains, which run the ring kernel (cp.async into shared memory)
 CHAIN_RACE=(-only_solver sptrsv_locality -with_chain -cases banded2_2000,blockdiag16_perm_5000 -nrhs 1 "${MATARGS[@]}")
+CHAIN_LONG=(-only_solver sptrsv_locality -with_chain -only_tag -lch -cases banded1_20000,banded8_20000,banded32_20000 -nrhs 1 "${MATARGS[@]}")
 step chain-kernels 1 240 "$CHECK" "${CHAIN_CASES[@]}"
 if [ -x "$LOC_SAN" ]; then
   step chain-memcheck 1 180 "$LOC_SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${CHAIN_SMALL[@]}"
   step chain-racecheck 1 180 "$LOC_SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${CHAIN_RACE[@]}"
   step chain-synccheck 1 180 "$LOC_SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${CHAIN_SMALL[@]}"
+  step chain-ring-memcheck 1 180 "$LOC_SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${CHAIN_LONG[@]}"
+  step chain-ring-racecheck 1 180 "$LOC_SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${CHAIN_LONG[@]}"
+  step chain-ring-synccheck 1 180 "$LOC_SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${CHAIN_LONG[@]}"
 fi
 
 # ---- sptrsv_cusparse and the automatic choice's measured check, one short call: SPTRSV_DEVICE_STEPS='cusparse-.*' ------

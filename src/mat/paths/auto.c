@@ -465,6 +465,8 @@ PetscErrorCode SpTrsvAutoView(const SpTrsvAutoChoice *c, PetscViewer viewer)
   for (PetscInt k = 0; skipped && k < c->ncand; k++)
     if (c->rejected[k]) PetscCall(PetscViewerASCIIPrintf(viewer, "%s refused the triangle: %s\n", c->cand[k]->name, c->rejected_why[k]));
   if (c->chain_ms >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "locality's chain kernel (reach %" PetscInt_FMT ", window %" PetscInt_FMT "): predicted %.4g ms per solve (locality's prediction above is the smaller of this and its fitted entry's)\n", c->chain_reach, c->chain_W, (double)c->chain_ms));
+  if (c->runner_timed) PetscCall(PetscViewerASCIIPrintf(viewer, "measured runner-up: %s %.4g ms per solve, the model's choice %.4g ms: %s\n", c->runner_path->name, (double)c->runner_ms[1], (double)c->runner_ms[0], c->runner_won ? "the runner-up replaced it" : "the choice kept"));
+  else if (c->runner_path) PetscCall(PetscViewerASCIIPrintf(viewer, "measured runner-up: %s\n", c->runner_note));
   if (c->measured)
     PetscCall(PetscViewerASCIIPrintf(viewer, "measured at the first numeric factorization: %s %.4g ms per solve, cusparse %.4g ms: %s\n", c->measured_path->name, (double)c->measured_ms[0], (double)c->measured_ms[1], c->replaced ? "cuSPARSE faster, the triangle runs sptrsv_cusparse" : "kept"));
   else if (c->measured_note[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "measured check: %s\n", c->measured_note));
@@ -516,7 +518,7 @@ PetscErrorCode SpTrsvAutoOptionsRead(SpTrsvOptionItems PetscOptionsObject, Petsc
     PetscCheck(ao->ncand > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s needs at least one path", option);
   }
   ao->measure = (PetscBool)(ao->nsolves == 0);
-  PetscCall(PetscOptionsBool("-mat_sptrsv_auto_measure", "CUDA: at the first numeric factorization time each triangle's chosen path against cuSPARSE's SpSV (sptrsv_cusparse) and keep the faster (default: on unless -mat_sptrsv_expected_solves is given)", "MatSolverType sptrsv", ao->measure, &ao->measure, &ao->measure_set));
+  PetscCall(PetscOptionsBool("-mat_sptrsv_auto_measure", "CUDA: at the first numeric factorization time each triangle's chosen path against cuSPARSE's SpSV (sptrsv_cusparse), after the model's runner-up when predicted within 4x, and keep the fastest (default: on unless -mat_sptrsv_expected_solves is given)", "MatSolverType sptrsv", ao->measure, &ao->measure, &ao->measure_set));
   PetscCall(SpTrsvAutoModelNames(names, sizeof(names)));
   PetscCall(PetscStrncpy(model, ao->model, sizeof(model)));
   PetscCall(PetscOptionsString("-mat_sptrsv_auto_model", "Cost model of the automatic choice: auto (the GPU's own on the CUDA backend, else a rule), none (the fallback rule), a GPU model's name, or a model file (fit-auto-model.py --write)", "MatSolverType sptrsv", model, model, sizeof(model), &flg));
