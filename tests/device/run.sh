@@ -287,7 +287,7 @@ fi
 CHAIN_CASES=(-only_solver sptrsv_locality -with_chain -cases banded1_20000,banded2_20000,banded8_20000,banded32_20000,blockdiag8_100000,blockdiag32_100000,blockdiag100_25000,blockdiag16_perm_50000,chain_bidiag_100000,chain_tridiag_100000 -nrhs 1 "${MATARGS[@]}")
 CHAIN_SMALL=(-only_solver sptrsv_locality -with_chain -cases banded2_2000,banded32_3000,blockdiag100_2500,blockdiag16_perm_5000 -nrhs 1 "${MATARGS[@]}")
 # racecheck: two of them (the slot configurations on the banded ones outlast the step under racecheck); then the chain
-# kernel alone (-only_tag -lch) on long chains, which run the ring kernel (cp.async into shared memory)
+# kernel alone (-only_tag -lch) on long chains (groups of at least SPTRSV_CHAIN_LONG_ROWS rows: the longer loads ahead)
 CHAIN_RACE=(-only_solver sptrsv_locality -with_chain -cases banded2_2000,blockdiag16_perm_5000 -nrhs 1 "${MATARGS[@]}")
 CHAIN_LONG=(-only_solver sptrsv_locality -with_chain -only_tag -lch -cases banded1_20000,banded8_20000,banded32_20000 -nrhs 1 "${MATARGS[@]}")
 step chain-kernels 1 240 "$CHECK" "${CHAIN_CASES[@]}"
@@ -295,9 +295,9 @@ if [ -x "$LOC_SAN" ]; then
   step chain-memcheck 1 180 "$LOC_SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${CHAIN_SMALL[@]}"
   step chain-racecheck 1 180 "$LOC_SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${CHAIN_RACE[@]}"
   step chain-synccheck 1 180 "$LOC_SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${CHAIN_SMALL[@]}"
-  step chain-ring-memcheck 1 180 "$LOC_SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${CHAIN_LONG[@]}"
-  step chain-ring-racecheck 1 180 "$LOC_SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${CHAIN_LONG[@]}"
-  step chain-ring-synccheck 1 180 "$LOC_SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${CHAIN_LONG[@]}"
+  step chain-long-memcheck 1 180 "$LOC_SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${CHAIN_LONG[@]}"
+  step chain-long-racecheck 1 180 "$LOC_SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${CHAIN_LONG[@]}"
+  step chain-long-synccheck 1 180 "$LOC_SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${CHAIN_LONG[@]}"
 fi
 
 # ---- sptrsv_cusparse and the automatic choice's measured check, one short call: SPTRSV_DEVICE_STEPS='cusparse-.*' ------

@@ -26,21 +26,13 @@
      past the last group) step with zero windows and write nothing. No barrier, no flag, no spinning: groups never
      wait for each other (no dependency crosses a group), so the launch finishes whatever the residency.
    - Every x is written once, by its owner, and read by no other lane of this launch (x_p travels by shuffle).
-   - The ring kernel (long chains): a lane reads ring slot c % R only after __pipeline_wait_prior leaves at most R - 1
-     newer chunks pending (chunk c's copies, its own, complete) and a __syncwarp (the other lanes' copies of the group's
-     b and rows, complete on their side before it, visible); the slot is refilled by the copies of chunk c + R, issued
-     in the next iteration after the second __syncwarp, when every lane has read it into registers. Every lane issues
-     and commits the same chunks (empty past its group's end) and runs the same iterations (the warp's longest group),
-     so the barriers and the commit counts match.
 */
 #include <sptrsv/paths/locality.h>
 #include "../row_ops.cuh"
 #include "locality_chain.h"
-#include <cuda_pipeline.h>
 
 #define SPTRSV_CHAIN_BLOCK    128 /* threads per block (4 warps) */
-#define SPTRSV_CHAIN_PREFETCH 64  /* steps ahead of the L2 prefetch (register kernel) */
-#define SPTRSV_CHAIN_RING     5   /* chunks in the ring kernel's shared memory: copies issued 4 chunks ahead */
+#define SPTRSV_CHAIN_PREFETCH 64  /* steps ahead of the L2 prefetch */
 
 typedef struct {
   int         *d_gptr;
@@ -75,152 +67,66 @@ __device__ __forceinline__ void SpTrsvChainLoad(SpTrsvChainChunk<G, A, D> &c, co
   }
 }
 
-/* D steps of a group from the chunk cur (the window, rows and entering b of positions P0 + t0 .. + D - 1): the owner of
-   each position finishes it and hands x over by one shuffle, every other slot subtracts its entry (see the top) */
-template <int G, int A, int D>
-__device__ __forceinline__ void SpTrsvChainSteps(const SpTrsvChainChunk<G, A, D> &cur, PetscScalar acc[A], int P0, int P1, int t0, int l, PetscScalar *x)
-{
-  constexpr int W = G * A;
-#pragma unroll
-  for (int i = 0; i < D; i++) {
-    const int   p = P0 + t0 + i, so = p & (W - 1), owner = so & (G - 1), ao = so / G;
-    PetscScalar ca = acc[0], cw = cur.w[i][0], xp;
-#pragma unroll
-    for (int a = 1; a < A; a++)
-      if (a == ao) {
-        ca = acc[a];
-        cw = cur.w[i][a];
-      }
-    xp = __shfl_sync(0xffffffffu, ca * cw, owner, G);
-#pragma unroll
-    for (int a = 0; a < A; a++) {
-      if (a * G + l == so) { /* the owner: x_p out, position p + W in */
-        if (p < P1) x[cur.o[i]] = xp;
-        acc[a] = cur.b[i];
-      } else acc[a] -= cur.w[i][a] * xp;
-    }
-  }
-}
-
-/* a group's positions [P0, P1), the longest group of its warp (every lane runs as many steps: the shuffles are
-   warp-wide), and the first W positions' accumulators */
-template <int G, int A>
-__device__ __forceinline__ int SpTrsvChainStart(const int *__restrict__ gptr, int ngroups, const PetscScalar *__restrict__ bp, int grp, int l, int *P0, int *P1, PetscScalar acc[A])
-{
-  constexpr int W = G * A;
-  int           wlen;
-
-  *P0 = *P1 = 0;
-  if (grp < ngroups) {
-    *P0 = __ldg(gptr + grp);
-    *P1 = __ldg(gptr + grp + 1);
-  }
-  wlen = *P1 - *P0;
-#pragma unroll
-  for (int o = 16; o >= G; o >>= 1) wlen = max(wlen, __shfl_xor_sync(0xffffffffu, wlen, o));
-#pragma unroll
-  for (int a = 0; a < A; a++) {
-    const int pos = *P0 + ((a * G + l - *P0) & (W - 1));
-    acc[a]        = pos < *P1 ? bp[pos] : (PetscScalar)0;
-  }
-  return wlen;
-}
-
-/* short groups (block-diagonal matrices: many groups, throughput): one thread per lane, G lanes per group, group t / G;
-   each lane loads the next chunk into registers while it computes the current one, and prefetches to L2 further ahead */
+/* one thread per lane, G lanes per group, group t / G solves positions gptr[g] .. gptr[g+1]-1 (see the top) */
 template <int G, int A, int D>
 __global__ void __launch_bounds__(SPTRSV_CHAIN_BLOCK) SpTrsvLocalityChainKernel(const int *__restrict__ gptr, int ngroups, const PetscScalar *__restrict__ wv, const int *__restrict__ order, const PetscScalar *__restrict__ bp, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {
   constexpr int             W = G * A;
   const int                 t = (int)(blockIdx.x * blockDim.x + threadIdx.x), grp = t / G, l = t & (G - 1);
-  int                       P0, P1, wlen;
+  int                       P0 = 0, P1 = 0, wlen;
   PetscScalar               acc[A];
   SpTrsvChainChunk<G, A, D> cur, nxt;
 
   if (vp) SpTrsvReadVecPtrs<false>(v, vp);
-  wlen = SpTrsvChainStart<G, A>(gptr, ngroups, bp, grp, l, &P0, &P1, acc);
+  if (grp < ngroups) {
+    P0 = __ldg(gptr + grp);
+    P1 = __ldg(gptr + grp + 1);
+  }
+  wlen = P1 - P0; /* the longest group of the warp: every lane runs as many steps (the shuffles are warp-wide) */
+#pragma unroll
+  for (int o = 16; o >= G; o >>= 1) wlen = max(wlen, __shfl_xor_sync(0xffffffffu, wlen, o));
+#pragma unroll
+  for (int a = 0; a < A; a++) {
+    const int pos = P0 + ((a * G + l - P0) & (W - 1));
+    acc[a]        = pos < P1 ? bp[pos] : (PetscScalar)0;
+  }
   SpTrsvChainLoad<G, A, D>(cur, wv, order, bp, P1, P0, l);
   for (int t0 = 0; t0 < wlen; t0 += D) {
     if (t0 + D < wlen) SpTrsvChainLoad<G, A, D>(nxt, wv, order, bp, P1, P0 + t0 + D, l);
-    { /* the window of D steps SPTRSV_CHAIN_PREFETCH ahead to L2 (128-byte lines, 16 scalars each) */
+    { /* the window, bp and order of D steps SPTRSV_CHAIN_PREFETCH ahead to L2 (128-byte lines, 16 scalars each) */
       const int pf = P0 + t0 + SPTRSV_CHAIN_PREFETCH;
       for (int q = l; q * 16 < D * W; q += G)
         if (pf + (q * 16) / W < P1) asm volatile("prefetch.global.L2 [%0];" ::"l"(wv + (size_t)pf * W + (size_t)q * 16));
+      if (l == 0 && pf + W + D <= P1) {
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(bp + pf + W));
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(bp + pf + W + D - 1));
+      }
+      if (l == G - 1 && pf + D <= P1) {
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(order + pf));
+        asm volatile("prefetch.global.L2 [%0];" ::"l"(order + pf + D - 1));
+      }
     }
-    SpTrsvChainSteps<G, A, D>(cur, acc, P0, P1, t0, l, v.x);
-    cur = nxt;
-  }
-}
-
-/* shared memory of the ring kernel's block (one warp): R chunks of the window (D steps x A x 32 lanes), and per group of
-   the warp its entering b and rows (D each) */
-static inline size_t SpTrsvChainRingBytes(int G, int A, int D)
-{
-  return (size_t)SPTRSV_CHAIN_RING * D * ((size_t)A * 32 * sizeof(PetscScalar) + (size_t)(32 / G) * (sizeof(PetscScalar) + sizeof(int)));
-}
-
-/* chunk c of the group (positions P0 + c D ..) copied asynchronously into ring slot c % R: each lane its own window
-   entries, the group's lanes its entering b and rows; positions past the group's end are not copied (the reader zeroes
-   them); one commit group per chunk, empty past the end */
-template <int G, int A, int D>
-__device__ __forceinline__ void SpTrsvChainRingIssue(PetscScalar *rw, PetscScalar *rb, int *ro, const PetscScalar *__restrict__ wv, const int *__restrict__ order, const PetscScalar *__restrict__ bp, int P0, int P1, int c, int l, int wl, int gw)
-{
-  constexpr int W = G * A, NG = 32 / G;
-  const int     slot = c % SPTRSV_CHAIN_RING, p0 = P0 + c * D;
-#pragma unroll
-  for (int i = 0; i < D; i++) {
-    const int p = p0 + i;
-    if (p < P1)
-#pragma unroll
-      for (int a = 0; a < A; a++) __pipeline_memcpy_async(rw + ((size_t)(slot * D + i) * A + a) * 32 + wl, wv + (size_t)p * W + ((a * G + l - p) & (W - 1)), sizeof(PetscScalar));
-  }
-  for (int i = l; i < D; i += G) {
-    const int p = p0 + i;
-    if (p < P1) __pipeline_memcpy_async(ro + (slot * NG + gw) * D + i, order + p, sizeof(int));
-    if (p + W < P1) __pipeline_memcpy_async(rb + (slot * NG + gw) * D + i, bp + p + W, sizeof(PetscScalar));
-  }
-  __pipeline_commit();
-}
-
-/* long chains (banded matrices, chains: a few long groups, each waiting on its loads): one warp per block, its loads
-   copied asynchronously into a shared-memory ring of SPTRSV_CHAIN_RING chunks, so they are issued (R - 1) D steps ahead
-   without registers; chunk c is read from the ring into registers once its copies are complete (wait, then __syncwarp:
-   every lane's copies are visible to the others), and the slot is refilled only after every lane has read it (the
-   second __syncwarp) */
-template <int G, int A, int D>
-__global__ void __launch_bounds__(32) SpTrsvLocalityChainRingKernel(const int *__restrict__ gptr, int ngroups, const PetscScalar *__restrict__ wv, const int *__restrict__ order, const PetscScalar *__restrict__ bp, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
-{
-  extern __shared__ __align__(16) unsigned char sptrsv_chain_smem[];
-  constexpr int             NG = 32 / G;
-  const int                 t = (int)(blockIdx.x * blockDim.x + threadIdx.x), grp = t / G, l = t & (G - 1), wl = (int)threadIdx.x & 31, gw = wl / G;
-  PetscScalar              *rw = reinterpret_cast<PetscScalar *>(sptrsv_chain_smem);
-  PetscScalar              *rb = rw + (size_t)SPTRSV_CHAIN_RING * D * A * 32;
-  int                      *ro = reinterpret_cast<int *>(rb + SPTRSV_CHAIN_RING * NG * D);
-  int                       P0, P1, wlen, nchunks;
-  PetscScalar               acc[A];
-  SpTrsvChainChunk<G, A, D> cur;
-
-  if (vp) SpTrsvReadVecPtrs<false>(v, vp);
-  wlen    = SpTrsvChainStart<G, A>(gptr, ngroups, bp, grp, l, &P0, &P1, acc);
-  nchunks = (wlen + D - 1) / D;
-  for (int c = 0; c < SPTRSV_CHAIN_RING - 1; c++) SpTrsvChainRingIssue<G, A, D>(rw, rb, ro, wv, order, bp, P0, c < nchunks ? P1 : P0, c, l, wl, gw);
-  for (int c = 0; c < nchunks; c++) {
-    const int slot = c % SPTRSV_CHAIN_RING, p0 = P0 + c * D;
-    SpTrsvChainRingIssue<G, A, D>(rw, rb, ro, wv, order, bp, P0, c + SPTRSV_CHAIN_RING - 1 < nchunks ? P1 : P0, c + SPTRSV_CHAIN_RING - 1, l, wl, gw);
-    __pipeline_wait_prior(SPTRSV_CHAIN_RING - 1); /* chunk c's copies are complete */
-    __syncwarp();
 #pragma unroll
     for (int i = 0; i < D; i++) {
-      const int p = p0 + i;
+      const int   p = P0 + t0 + i, so = p & (W - 1), owner = so & (G - 1), ao = so / G;
+      PetscScalar ca = acc[0], cw = cur.w[i][0], xp;
 #pragma unroll
-      for (int a = 0; a < A; a++) cur.w[i][a] = p < P1 ? rw[((size_t)(slot * D + i) * A + a) * 32 + wl] : (PetscScalar)0;
-      cur.o[i] = p < P1 ? ro[(slot * NG + gw) * D + i] : 0;
-      cur.b[i] = p + G * A < P1 ? rb[(slot * NG + gw) * D + i] : (PetscScalar)0;
+      for (int a = 1; a < A; a++)
+        if (a == ao) {
+          ca = acc[a];
+          cw = cur.w[i][a];
+        }
+      xp = __shfl_sync(0xffffffffu, ca * cw, owner, G);
+#pragma unroll
+      for (int a = 0; a < A; a++) {
+        if (a * G + l == so) { /* the owner: x_p out, position p + W in */
+          if (p < P1) v.x[cur.o[i]] = xp;
+          acc[a] = cur.b[i];
+        } else acc[a] -= cur.w[i][a] * xp;
+      }
     }
-    __syncwarp(); /* every lane has read slot c % R before the next iteration's copies refill it */
-    SpTrsvChainSteps<G, A, D>(cur, acc, P0, P1, c * D, l, v.x);
+    cur = nxt;
   }
-  __pipeline_wait_prior(0); /* no copy outlives the block */
 }
 
 /* bp[k] = b[order[k]]: b in the chain order, the chain kernel's first launch (vp: the vectors of a captured graph) */
@@ -243,35 +149,28 @@ __global__ void SpTrsvLocalityChainPackKernel(int n, int W, const int *__restric
   }
 }
 
-/* the kernel for the window W: G lanes, A accumulators, D steps per chunk (long chains: the ring kernel, D larger;
-   short groups: the register kernel, fewer registers for more resident warps) */
-template <bool LONG, class F>
-static cudaError_t SpTrsvChainWithWidth(int W, F f)
+/* the kernel for (G, A) with D steps loaded ahead: long chains (a few groups, each waiting on its loads) load further
+   ahead; many short groups (block-diagonal matrices: throughput) keep registers low for more resident warps */
+template <class F>
+static cudaError_t SpTrsvChainWithWidth(int W, bool longchains, F f)
 {
   using std::integral_constant;
+#define SPTRSV_CHAIN_CASE(w, g, a, dl, ds) \
+  case w: \
+    if (longchains) f(integral_constant<int, g>(), integral_constant<int, a>(), integral_constant<int, dl>()); \
+    else f(integral_constant<int, g>(), integral_constant<int, a>(), integral_constant<int, ds>()); \
+    break
   switch (W) {
-  case 2:
-    f(integral_constant<int, 2>(), integral_constant<int, 1>(), integral_constant<int, LONG ? 16 : 8>());
-    break;
-  case 4:
-    f(integral_constant<int, 4>(), integral_constant<int, 1>(), integral_constant<int, LONG ? 16 : 8>());
-    break;
-  case 8:
-    f(integral_constant<int, 8>(), integral_constant<int, 1>(), integral_constant<int, LONG ? 16 : 8>());
-    break;
-  case 16:
-    f(integral_constant<int, 16>(), integral_constant<int, 1>(), integral_constant<int, LONG ? 16 : 8>());
-    break;
-  case 32:
-    f(integral_constant<int, 32>(), integral_constant<int, 1>(), integral_constant<int, LONG ? 16 : 8>());
-    break;
-  case 64:
-    f(integral_constant<int, 32>(), integral_constant<int, 2>(), integral_constant<int, LONG ? 16 : 4>());
-    break;
+    SPTRSV_CHAIN_CASE(2, 2, 1, 16, 8);
+    SPTRSV_CHAIN_CASE(4, 4, 1, 16, 8);
+    SPTRSV_CHAIN_CASE(8, 8, 1, 16, 8);
+    SPTRSV_CHAIN_CASE(16, 16, 1, 16, 8);
+    SPTRSV_CHAIN_CASE(32, 32, 1, 16, 8);
+    SPTRSV_CHAIN_CASE(64, 32, 2, 8, 4);
   default:
-    f(integral_constant<int, 32>(), integral_constant<int, 4>(), integral_constant<int, LONG ? 8 : 2>());
-    break;
+    SPTRSV_CHAIN_CASE(128, 32, 4, 4, 2);
   }
+#undef SPTRSV_CHAIN_CASE
   return cudaGetLastError();
 }
 
@@ -286,11 +185,7 @@ static cudaError_t SpTrsvCUDALocalityChainLaunch(const SpTrsvCUDATriData *d, Pet
   if (!lc->ngroups) return cudaSuccess;
   SpTrsvLocalityChainGatherKernel<<<SpTrsvCUDAVecGrid(d->n), SPTRSV_CUDA_VEC_BLOCK, 0, st>>>((int)d->n, d->tri.order, v, vp, lc->d_bp);
   if ((err = cudaGetLastError()) != cudaSuccess) return err;
-  if (lc->longchains) {
-    const unsigned int wgrid = (unsigned int)(((size_t)lc->ngroups * lc->G + 31) / 32);
-    return SpTrsvChainWithWidth<true>(lc->W, [&](auto G, auto A, auto D) { SpTrsvLocalityChainRingKernel<decltype(G)::value, decltype(A)::value, decltype(D)::value><<<wgrid, 32, SpTrsvChainRingBytes(decltype(G)::value, decltype(A)::value, decltype(D)::value), st>>>(lc->d_gptr, lc->ngroups, lc->d_wv, d->tri.order, lc->d_bp, v, vp); });
-  }
-  return SpTrsvChainWithWidth<false>(lc->W, [&](auto G, auto A, auto D) { SpTrsvLocalityChainKernel<decltype(G)::value, decltype(A)::value, decltype(D)::value><<<grid, SPTRSV_CHAIN_BLOCK, 0, st>>>(lc->d_gptr, lc->ngroups, lc->d_wv, d->tri.order, lc->d_bp, v, vp); });
+  return SpTrsvChainWithWidth(lc->W, lc->longchains, [&](auto G, auto A, auto D) { SpTrsvLocalityChainKernel<decltype(G)::value, decltype(A)::value, decltype(D)::value><<<grid, SPTRSV_CHAIN_BLOCK, 0, st>>>(lc->d_gptr, lc->ngroups, lc->d_wv, d->tri.order, lc->d_bp, v, vp); });
 }
 
 static cudaError_t SpTrsvLocalityChainPackLaunch(const SpTrsvCUDATriData *d, const SpTrsvCUDALocalityChain *lc, cudaStream_t st)
