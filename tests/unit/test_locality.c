@@ -294,6 +294,7 @@ static PetscErrorCode Solves(const char *what, SpTrsvTri t, PetscBool tr, PetscI
   opts.locality_partition = kind;
   opts.locality_stage     = nmax % (SPTRSV_LOCALITY_MAX_STAGE + 1); /* every stage bound across the caps */
   opts.locality_pack      = (PetscBool)(nmax % 2 == 0);
+  opts.locality_kernel    = SPTRSV_LOCALITY_KERNEL_SLOTS; /* the sub-graph schedule (the chain kernel: test_locality_chain.c) */
   PetscCall(SpTrsvSolverCreateWithOptions(t, tr, SPTRSV_FORMAT_CSR, level, &SpTrsvBackendHost, &opts, &ref));
   PetscCall(SpTrsvSolverCreateWithOptions(t, tr, SPTRSV_FORMAT_CSR, locality, &SpTrsvBackendHost, &opts, &s)); /* the host setup runs SpTrsvLocalityScheduleCheck: long rows, stages */
   {
