@@ -7,6 +7,9 @@
    sub-graph: load b, subtract the external entries, then the slots one after the other with a barrier between them,
    then write x back. The host executor runs that schedule (a buffer in place of shared memory, each row summed in
    column order as PETSc does) and checks it once per pattern.
+   The chain kernel (-mat_sptrsv_locality_kernel, include/sptrsv/paths/locality.h "The chain kernel"): every component
+   a sub-graph, solved row by row with a register window (src/mat/analysis/chain.c, src/cuda/paths/locality_chain.cu);
+   auto compares its cost model with the partition's. Its host executor runs the rows in the chain order.
 */
 #include <sptrsv/paths/locality.h>
 #include <sptrsv/paths/level.h> /* SpTrsvLanesPerRow */
@@ -240,7 +243,6 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
       PetscCall(SpTrsvPlanDestroy(&p));
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "-mat_sptrsv_locality_kernel chain: a row depends on a row %" PetscInt_FMT " places before it in the chain order (rows by index within each of the %" PetscInt_FMT " components); the window holds at most %d: use -mat_sptrsv_locality_kernel slots or auto", reach, ncomp, (int)SPTRSV_CHAIN_MAX_WIDTH);
     }
-    PetscCheck(ls->chain.W > 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "-mat_sptrsv_locality_kernel chain: a row depends on a row %" PetscInt_FMT " places before it in the chain order (rows by index within each of the %" PetscInt_FMT " components); the window holds at most %d: use -mat_sptrsv_locality_kernel slots or auto", ls->chain.reach, ls->chain.ncomp, (int)SPTRSV_CHAIN_MAX_WIDTH);
     ls->kernel = SPTRSV_LOCALITY_KERNEL_CHAIN;
     PetscCall(PetscArraycpy(p->order, corder, op->n));
     PetscCall(PetscFree(corder));
