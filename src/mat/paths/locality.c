@@ -212,15 +212,17 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
 {
   SpTrsvPlan              p;
   SpTrsvLocalitySchedule *ls;
-  SpTrsvPartition         part;
   PetscLogDouble          t0, t1;
   PetscInt               *corder = NULL; /* the chain order (kernel auto or chain) */
+  const PetscInt          sms    = opts->locality_sms > 0 ? opts->locality_sms : SPTRSV_LOCALITY_DEFAULT_SMS;
 
   PetscFunctionBegin;
   PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality reads rows: the CSR format only");
   PetscCheck(opts->subgraph_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_subgraph_rows must be >= 0 (0: what a block's shared memory holds), got %" PetscInt_FMT, opts->subgraph_rows);
-  PetscCall(PetscTime(&t0));
   PetscCheck(opts->locality_kernel >= SPTRSV_LOCALITY_KERNEL_AUTO && opts->locality_kernel <= SPTRSV_LOCALITY_KERNEL_CHAIN, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_kernel: %" PetscInt_FMT " is not a kernel (auto, slots, chain)", opts->locality_kernel);
+  PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= SPTRSV_LOCALITY_MAX_STAGE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, opts->locality_stage);
+  PetscCheck(opts->locality_partition >= SPTRSV_LOCALITY_PARTITION_AUTO && opts->locality_partition <= SPTRSV_LOCALITY_PARTITION_REGIONS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_partition: %" PetscInt_FMT " is not a partitioner (auto, paper, regions)", opts->locality_partition);
+  PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvPlanCreateLevelSets(op, &p)); /* the level figures of -ksp_view; the order is replaced */
   PetscCall(PetscFree(p->levptr));              /* the order is not by level any more */
   PetscCall(PetscNew(&ls));
@@ -232,10 +234,8 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
   ls->kernel           = SPTRSV_LOCALITY_KERNEL_SLOTS;
   if (opts->locality_kernel != SPTRSV_LOCALITY_KERNEL_SLOTS) {
     PetscCall(PetscMalloc1(op->n + 1, &corder));
-    PetscCall(SpTrsvLocalityChainCreate(op, opts->locality_sms > 0 ? opts->locality_sms : SPTRSV_LOCALITY_DEFAULT_SMS, corder, &ls->chain));
+    PetscCall(SpTrsvLocalityChainCreate(op, sms, corder, &ls->chain));
   }
-  PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= SPTRSV_LOCALITY_MAX_STAGE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, opts->locality_stage);
-  PetscCheck(opts->locality_partition >= SPTRSV_LOCALITY_PARTITION_AUTO && opts->locality_partition <= SPTRSV_LOCALITY_PARTITION_REGIONS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_partition: %" PetscInt_FMT " is not a partitioner (auto, paper, regions)", opts->locality_partition);
   if (opts->locality_kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) {
     if (!ls->chain.W) { /* no window holds the reach: free what was made, then the error */
       const PetscInt reach = ls->chain.reach, ncomp = ls->chain.ncomp;
@@ -244,37 +244,28 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "-mat_sptrsv_locality_kernel chain: a row depends on a row %" PetscInt_FMT " places before it in the chain order (rows by index within each of the %" PetscInt_FMT " components); the window holds at most %d: use -mat_sptrsv_locality_kernel slots or auto", reach, ncomp, (int)SPTRSV_CHAIN_MAX_WIDTH);
     }
     ls->kernel = SPTRSV_LOCALITY_KERNEL_CHAIN;
-    PetscCall(PetscArraycpy(p->order, corder, op->n));
-    PetscCall(PetscFree(corder));
-    PetscCall(PetscTime(&t1));
-    p->stats.analysis_time = t1 - t0;
-    *plan                  = p;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  {
+  } else { /* the sub-graph schedule; auto: the chain kernel instead when the models predict it faster */
     SpTrsvLocalityDevice dev;
-    dev.sms   = opts->locality_sms > 0 ? opts->locality_sms : SPTRSV_LOCALITY_DEFAULT_SMS;
-    dev.lanes = SpTrsvLanesPerRow(op->n ? (PetscReal)op->nnz / op->n : 0); /* as SpTrsvLocalityBuild */
-    dev.pack  = opts->locality_pack;
+    SpTrsvPartition      part;
+
+    dev.sms       = sms;
+    dev.lanes     = SpTrsvLanesPerRow(op->n ? (PetscReal)op->nnz / op->n : 0); /* as SpTrsvLocalityBuild */
+    dev.pack      = opts->locality_pack;
     dev.max_stage = opts->locality_stage;
-    PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= SPTRSV_LOCALITY_MAX_STAGE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, opts->locality_stage);
-    PetscCheck(opts->locality_partition >= SPTRSV_LOCALITY_PARTITION_AUTO && opts->locality_partition <= SPTRSV_LOCALITY_PARTITION_REGIONS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_partition: %" PetscInt_FMT " is not a partitioner (auto, paper, regions)", opts->locality_partition);
     PetscCall(SpTrsvPartitionChoose(op->n, op->ri, op->rj, ls->nmax, (SpTrsvLocalityPartitioner)opts->locality_partition, &dev, &part, &ls->choice));
-  }
-  PetscCall(SpTrsvLocalityBuild(op, p, &part, opts->locality_stage, ls));
-  ls->part          = part;
-  ls->part.sub      = NULL; /* the figures stay, the arrays go */
-  ls->part.slot     = NULL;
-  ls->part.sublevel = NULL;
-  PetscCall(SpTrsvPartitionDestroy(&part));
-  ls->have_slots = PETSC_TRUE;
-  if (corder && ls->chain.W && ls->chain.accepted) { /* auto: the chain kernel when the models predict it faster */
-    const PetscReal slots_us = ls->part.kind == SPTRSV_LOCALITY_PARTITION_REGIONS ? ls->choice.regions.predicted_us : ls->choice.paper.predicted_us;
-    if (ls->chain.predicted_us < slots_us) {
-      ls->kernel = SPTRSV_LOCALITY_KERNEL_CHAIN;
-      PetscCall(PetscArraycpy(p->order, corder, op->n));
+    PetscCall(SpTrsvLocalityBuild(op, p, &part, opts->locality_stage, ls));
+    ls->part          = part;
+    ls->part.sub      = NULL; /* the figures stay, the arrays go */
+    ls->part.slot     = NULL;
+    ls->part.sublevel = NULL;
+    PetscCall(SpTrsvPartitionDestroy(&part));
+    ls->have_slots = PETSC_TRUE;
+    if (corder && ls->chain.W && ls->chain.accepted) {
+      const PetscReal slots_us = ls->part.kind == SPTRSV_LOCALITY_PARTITION_REGIONS ? ls->choice.regions.predicted_us : ls->choice.paper.predicted_us;
+      if (ls->chain.predicted_us < slots_us) ls->kernel = SPTRSV_LOCALITY_KERNEL_CHAIN;
     }
   }
+  if (ls->kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) PetscCall(PetscArraycpy(p->order, corder, op->n));
   PetscCall(PetscFree(corder));
   PetscCall(PetscTime(&t1));
   p->stats.analysis_time = t1 - t0;
