@@ -330,6 +330,14 @@ static PetscInt SpTrsvAutoRulePlace(SpTrsvPath path, PetscBool host, const SpTrs
   return 4; /* a path the rule does not know: after those it does, in registry order */
 }
 
+/* the ranking key of candidate k under a model: its predicted solve time, or setup + nsolves solves when nsolves > 0;
+   paths without constants last */
+static PetscReal SpTrsvAutoModelKey(const SpTrsvAutoChoice *choice, PetscInt k)
+{
+  if (choice->solve_ms[k] < 0) return PETSC_MAX_REAL;
+  return choice->nsolves > 0 ? choice->setup_ms[k] + choice->nsolves * choice->solve_ms[k] : choice->solve_ms[k];
+}
+
 /* stable insertion sort of the candidates by key (a handful of paths): ties keep the registry order */
 static void SpTrsvAutoSort(SpTrsvAutoChoice *choice, PetscReal key[])
 {
@@ -375,7 +383,7 @@ PetscErrorCode SpTrsvAutoLocalityChain(const SpTrsvOp *op, const SpTrsvSolverOpt
     choice->chain_W     = ch.W;
     if (choice->chain_ms < choice->solve_ms[k]) {
       choice->solve_ms[k] = choice->chain_ms;
-      for (PetscInt j = 0; j < choice->ncand; j++) key[j] = choice->solve_ms[j] < 0 ? PETSC_MAX_REAL : (choice->nsolves > 0 ? choice->setup_ms[j] + choice->nsolves * choice->solve_ms[j] : choice->solve_ms[j]);
+      for (PetscInt j = 0; j < choice->ncand; j++) key[j] = SpTrsvAutoModelKey(choice, j);
       SpTrsvAutoSort(choice, key);
       choice->chosen = choice->cand[0];
     }
@@ -403,7 +411,7 @@ PetscErrorCode SpTrsvAutoRank(const SpTrsvAutoModel *model, PetscBool host, cons
   for (PetscInt k = 0; k < ncand; k++) {
     choice->cand[k] = cand[k];
     PetscCall(SpTrsvAutoPredict(model, cand[k], opts, f, nsolves, &choice->solve_ms[k], &choice->setup_ms[k], &choice->variant[k]));
-    if (model) key[k] = choice->solve_ms[k] < 0 ? PETSC_MAX_REAL : (nsolves > 0 ? choice->setup_ms[k] + nsolves * choice->solve_ms[k] : choice->solve_ms[k]);
+    if (model) key[k] = SpTrsvAutoModelKey(choice, k);
     else key[k] = (PetscReal)SpTrsvAutoRulePlace(cand[k], host, f);
   }
   SpTrsvAutoSort(choice, key);
