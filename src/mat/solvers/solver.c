@@ -1,5 +1,6 @@
 /* SpTrsvSolver: one oriented triangle op(T) bound to a storage format, a path's plan and a backend's executor */
 #include <sptrsv/backend.h>
+#include <sptrsv/paths/locality.h> /* SpTrsvLocalityPartitioners, SpTrsvLocalityKernels */
 
 /*
   SpTrsvSolverOptionsInitialize - the defaults of every path's options: graphs on, one pass per fused level; sync-free:
@@ -40,6 +41,26 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* a global option naming one of the values of list (PetscOptionsEnum's layout: the names, then the type name, its prefix and
+   NULL), case-insensitive: *value = its index when given; an error naming the values (alts) otherwise */
+static PetscErrorCode SpTrsvOptionsGetChoice(const char *name, const char *const *list, const char *alts, PetscInt *value)
+{
+  char      str[16];
+  PetscBool flg, match = PETSC_FALSE;
+  PetscInt  n = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetString(NULL, NULL, name, str, sizeof(str), &flg));
+  if (!flg) PetscFunctionReturn(PETSC_SUCCESS);
+  while (list[n + 2]) n++; /* the names: the entries before the type name and its prefix (then NULL) */
+  for (PetscInt k = 0; k < n && !match; k++) {
+    PetscCall(PetscStrcasecmp(str, list[k], &match));
+    if (match) *value = k;
+  }
+  PetscCheck(match, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s must be %s, got %s", name, alts, str);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   SpTrsvSolverOptionsDefault - SpTrsvSolverOptionsInitialize(); a program that uses the solver API directly (no factor
   Mat, so no prefix) may override them with the global -mat_sptrsv_graph, -mat_sptrsv_fuse_passes, -mat_sptrsv_levels,
@@ -77,30 +98,12 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_analysis", str, sizeof(str), &flg));
   if (flg) PetscCall(PetscStrcmp(str, "device", &opts->analysis_device));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_subgraph_rows", &opts->subgraph_rows, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_locality_partition", str, sizeof(str), &flg));
-  if (flg) {
-    static const char *names[] = {"auto", "paper", "regions"};
-    PetscBool          match   = PETSC_FALSE;
-    for (PetscInt k = 0; k < 3 && !match; k++) {
-      PetscCall(PetscStrcasecmp(str, names[k], &match));
-      if (match) opts->locality_partition = k;
-    }
-    PetscCheck(match, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_partition must be auto, paper or regions, got %s", str);
-  }
+  PetscCall(SpTrsvOptionsGetChoice("-mat_sptrsv_locality_partition", SpTrsvLocalityPartitioners, "auto, paper or regions", &opts->locality_partition));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_locality_sms", &opts->locality_sms, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_locality_stage", &opts->locality_stage, NULL));
   PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, opts->locality_stage);
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_locality_pack", &opts->locality_pack, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_locality_kernel", str, sizeof(str), &flg));
-  if (flg) {
-    static const char *names[] = {"auto", "slots", "chain"};
-    PetscBool          match   = PETSC_FALSE;
-    for (PetscInt k = 0; k < 3 && !match; k++) {
-      PetscCall(PetscStrcasecmp(str, names[k], &match));
-      if (match) opts->locality_kernel = k;
-    }
-    PetscCheck(match, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_kernel must be auto, slots or chain, got %s", str);
-  }
+  PetscCall(SpTrsvOptionsGetChoice("-mat_sptrsv_locality_kernel", SpTrsvLocalityKernels, "auto, slots or chain", &opts->locality_kernel));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_supernode_mode", str, sizeof(str), &flg));
   if (flg) {
     PetscBool push, pull;
