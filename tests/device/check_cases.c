@@ -66,22 +66,6 @@ static PetscErrorCode BuildBanded(PetscInt n, PetscInt w, PetscBool blocks, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode AddBanded(Case *cases, PetscInt *nc, GenType type, PetscInt n, PetscInt w, PetscBool perm)
-{
-  Case *c;
-
-  PetscFunctionBeginUser;
-  PetscCheck(*nc < MAXCASES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than MAXCASES = %d cases: raise MAXCASES", MAXCASES);
-  c = &cases[(*nc)++];
-  PetscCall(PetscMemzero(c, sizeof(*c)));
-  c->type = type;
-  c->nx   = n;
-  c->npts = w;
-  c->nz   = perm ? 1 : 0;
-  PetscCall(PetscSNPrintf(c->name, sizeof(c->name), "%s%" PetscInt_FMT "%s_%" PetscInt_FMT, type == GEN_BANDED ? "banded" : "blockdiag", w, perm ? "_perm" : "", n));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* the element path's dependency shapes (see GenType) */
 static PetscErrorCode BuildShape(PetscInt n, GenType type, Mat *A)
 {
@@ -139,14 +123,22 @@ PetscErrorCode BuildCase(const Case *c, Mat *A)
 
 /* ---- the case list ------------------------------------------------------------------------------- */
 
+/* the next entry of cases[] (*nc of them so far), zeroed; an error when MAXCASES are taken */
+static PetscErrorCode NewCase(Case *cases, PetscInt *nc, Case **c)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(*nc < MAXCASES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than MAXCASES = %d cases: raise MAXCASES", MAXCASES);
+  *c = &cases[(*nc)++];
+  PetscCall(PetscMemzero(*c, sizeof(**c)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode AddStencil(Case *cases, PetscInt *nc, PetscInt npts, PetscInt nx, PetscInt ny, PetscInt nz, PetscBool rcm)
 {
   Case *c;
 
   PetscFunctionBeginUser;
-  PetscCheck(*nc < MAXCASES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than MAXCASES = %d cases: raise MAXCASES", MAXCASES);
-  c = &cases[(*nc)++];
-  PetscCall(PetscMemzero(c, sizeof(*c)));
+  PetscCall(NewCase(cases, nc, &c));
   c->type = GEN_STENCIL;
   c->nx   = nx;
   c->ny   = ny;
@@ -182,9 +174,7 @@ PetscErrorCode AddShape(Case *cases, PetscInt *nc, GenType type, PetscInt n, con
   Case *c;
 
   PetscFunctionBeginUser;
-  PetscCheck(*nc < MAXCASES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than MAXCASES = %d cases: raise MAXCASES", MAXCASES);
-  c = &cases[(*nc)++];
-  PetscCall(PetscMemzero(c, sizeof(*c)));
+  PetscCall(NewCase(cases, nc, &c));
   c->type         = type;
   c->nx           = n;
   c->element_only = PETSC_TRUE;
@@ -197,13 +187,25 @@ PetscErrorCode AddChain(Case *cases, PetscInt *nc, PetscInt n, PetscInt npts)
   Case *c;
 
   PetscFunctionBeginUser;
-  PetscCheck(*nc < MAXCASES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than MAXCASES = %d cases: raise MAXCASES", MAXCASES);
-  c = &cases[(*nc)++];
-  PetscCall(PetscMemzero(c, sizeof(*c)));
+  PetscCall(NewCase(cases, nc, &c));
   c->type = GEN_CHAIN;
   c->nx   = n;
   c->npts = npts;
   PetscCall(PetscSNPrintf(c->name, sizeof(c->name), "chain%s_%" PetscInt_FMT, npts == 2 ? "_bidiag" : "_tridiag", n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode AddBanded(Case *cases, PetscInt *nc, GenType type, PetscInt n, PetscInt w, PetscBool perm)
+{
+  Case *c;
+
+  PetscFunctionBeginUser;
+  PetscCall(NewCase(cases, nc, &c));
+  c->type = type;
+  c->nx   = n;
+  c->npts = w;
+  c->nz   = perm ? 1 : 0;
+  PetscCall(PetscSNPrintf(c->name, sizeof(c->name), "%s%" PetscInt_FMT "%s_%" PetscInt_FMT, type == GEN_BANDED ? "banded" : "blockdiag", w, perm ? "_perm" : "", n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
