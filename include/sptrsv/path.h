@@ -34,9 +34,10 @@ typedef struct {
   PetscBool locality_pack;      /* locality: pack the small independent sub-graphs of one level into one block (-mat_sptrsv_locality_pack; true) */
   PetscInt  locality_kernel;    /* locality: SpTrsvLocalityKernelType, auto (0), slots (1) or chain (2) (-mat_sptrsv_locality_kernel) */
   PetscInt  supernode_mode;  /* supernodal: SpTrsvSupernodeMode, auto/push/pull (-mat_sptrsv_supernode_mode) */
-  PetscInt  invert_diag;     /* supernodal: GEMV with the inverted diagonal blocks instead of a TRSV (-mat_sptrsv_invert_diag); 1 on, 0 off, -1 (default) on for Cholesky factors of a direct solver (an SPD supernode partition given) */
+  PetscInt  invert_diag;     /* supernodal: GEMV with the inverted diagonal blocks instead of a TRSV (-mat_sptrsv_invert_diag); 1 every block, 0 none, -1 (default, auto) each block whose condition number is at most invert_cond, checked at every numeric phase */
+  PetscReal invert_cond;     /* supernodal, invert_diag auto: largest infinity-norm condition number of a diagonal block that is inverted (-mat_sptrsv_invert_diag_cond) */
   PetscBool supernode_merge; /* supernodal: merge neighbouring supernodes of the same block structure (-mat_sptrsv_merge) */
-  PetscReal supernode_relax; /* supernodal: merge neighbours while explicit zeros stay within this fraction (-mat_sptrsv_supernode_relax) */
+  PetscReal supernode_relax; /* supernodal: merge neighbours while explicit zeros stay within this fraction (-mat_sptrsv_supernode_relax); SPTRSV_SUPERNODE_RELAX_AUTO (-1, the default): SpTrsvSupernodeRelaxAuto */
   PetscInt  supernode_cublas_width; /* supernodal, CUDA: supernodes at least this wide run through cuBLAS (-mat_sptrsv_supernode_cublas_width) */
   PetscInt  supernode_split; /* supernodal: SpTrsvSupernodeSplit, auto/never/always: inverted supernodes of a level cut into row tasks over many blocks (-mat_sptrsv_supernode_split) */
   PetscInt  supernode_min_width; /* supernodal: a triangle whose widest supernode is narrower than this is solved by a nested sync-free solver (-mat_sptrsv_supernode_min_width; 0: never) */

@@ -71,6 +71,7 @@ static const Variant variants[] = {
   {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-push-inv-split", NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always -mat_sptrsv_supernode_min_width 0", 100000},
   {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-pull-inv-split", NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always -mat_sptrsv_merge -mat_sptrsv_supernode_min_width 0", 100000},
   {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-default",    NULL, NULL, NULL, NULL, NULL, 100000},
+  {"supernodal", NULL, NULL,      SPTRSV_FORMAT_CSR, "supernodal-auto-cond-split", NULL, NULL, NULL, NULL, "-mat_sptrsv_invert_diag_cond 20 -mat_sptrsv_supernode_split always -mat_sptrsv_supernode_min_width 0", 100000},
   /* pinv: no fill, fill 4, greedy parts with fill 2 */
   {"pinv",     NULL,   NULL,      SPTRSV_FORMAT_CSR, "pinv",                  NULL, NULL, NULL, NULL, NULL, 0},
   {"pinv",     NULL,   NULL,      SPTRSV_FORMAT_CSR, "pinv-fill4",            NULL, NULL, NULL, NULL, "-mat_sptrsv_pinv_fill 4", 0},

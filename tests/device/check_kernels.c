@@ -608,6 +608,11 @@ int main(int argc, char **argv)
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always" SN_BLOCKS, "-snus");
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always" SN_BLOCKS, "-snls");
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split auto" SN_BLOCKS, "-snsa");
+    /* -mat_sptrsv_invert_diag auto with a bound of 20: the filled cases mix inverted blocks and blocks solved by the
+       column sweep, team and (split always) split ones, push and pull */
+    ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_invert_diag_cond 20" SN_BLOCKS, "-snk");
+    ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode push -mat_sptrsv_invert_diag_cond 20 -mat_sptrsv_supernode_split always" SN_BLOCKS, "-snkp");
+    ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag_cond 20 -mat_sptrsv_supernode_split always" SN_BLOCKS, "-snkl");
     /* the default: narrow triangles delegated to a nested sync-free solver (its kernels, the forwarded refreshes:
        host values, and the GPU numeric ILU's device values), wide ones on the dense blocks */
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, NULL, "-snsf");

@@ -94,6 +94,36 @@ SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeIsExact(const SpTrsvSupernodeLines *
 #define SPTRSV_SUPERNODE_INVERT_MAX_WIDTH 4096
 #define SPTRSV_SUPERNODE_TASK             4
 
+/*
+   Defaults chosen from the triangle (docs/PERFORMANCE.md, "Supernodal run 4" and "Supernodal defaults"). A triangle
+   whose widest exact supernode has at least SPTRSV_SUPERNODE_AUTO_WIDTH lines is "filled" (an LU or Cholesky factor, an
+   ILU of high level): its dense blocks carry the solve. Any other (an ILU(0)/ICC(0) factor) keeps exact supernodes and
+   the substitution's arithmetic (PETSc's residual histories to rounding; it is delegated to sync-free anyway unless
+   -mat_sptrsv_supernode_min_width is lowered).
+   - Relaxed merging, -mat_sptrsv_supernode_relax auto (SPTRSV_SUPERNODE_RELAX_AUTO): a filled triangle is merged with
+     -mat_sptrsv_merge and relaxation SPTRSV_SUPERNODE_AUTO_RELAX (the chains of small separator supernodes of a
+     nested-dissection factor merge); any other is not (merged narrow supernodes would escape the delegation, and
+     are slower as dense blocks).
+   - Inverted diagonal blocks, -mat_sptrsv_invert_diag not given (auto): a filled triangle's schedule is built as for
+     inverted blocks, and every numeric phase computes X = D^{-1} of each team and split supernode and its
+     infinity-norm condition number kappa = ||D||_inf ||X||_inf (D with its true diagonal, X as computed: both at hand,
+     O(w^2)). A block with kappa above -mat_sptrsv_invert_diag_cond (SPTRSV_SUPERNODE_INVERT_COND), or not finite, is
+     solved by the column sweep (TRSV) instead: the GEMV with X has a forward error of about w eps kappa, the sweep one
+     bounded by the block's componentwise conditioning, often far smaller (an LU without pivoting of an
+     ill-conditioned matrix has blocks of kappa 1e10 and more). The status of the last check is ss->icheck (-ksp_view).
+*/
+#define SPTRSV_SUPERNODE_RELAX_AUTO  (-1.0)
+#define SPTRSV_SUPERNODE_AUTO_RELAX  0.05
+#define SPTRSV_SUPERNODE_AUTO_WIDTH  16
+#define SPTRSV_SUPERNODE_INVERT_COND 1e6
+
+/* the conditioning check of the last numeric phase (invert_diag auto; written by the executor that ran it) */
+typedef struct {
+  PetscBool checked;              /* a numeric phase ran the check */
+  PetscInt  nblocks, ninverted;   /* team and split supernodes checked, of which inverted (kappa within the bound) */
+  PetscReal kappa_inv, kappa_max; /* the largest kappa among the inverted blocks, among all (Inf: not finite) */
+} SpTrsvSupernodeInvertCheck;
+
 typedef enum {
   SPTRSV_SUPERNODE_SPLIT_AUTO,  /* split a level's inverted supernodes where the cost model predicts it faster */
   SPTRSV_SUPERNODE_SPLIT_NEVER, /* team blocks and cuBLAS only (the schedule before splitting existed) */
@@ -131,6 +161,11 @@ typedef enum {
 
 typedef struct {
   PetscBool  push, lower, invert;
+  PetscBool  invert_auto;     /* invert: only the blocks whose kappa is at most invert_cond (checked at each numeric phase) */
+  PetscReal  invert_cond;
+  SpTrsvSupernodeInvertCheck icheck; /* the last check (invert_auto) */
+  PetscReal  relax;           /* the relaxation the partition was merged with (auto resolved) */
+  PetscBool  relax_auto;      /* it was chosen by SPTRSV_SUPERNODE_RELAX_AUTO */
   PetscInt   ns, nlevels;
   PetscInt  *super;           /* ns + 1 */
   PetscInt  *sorder;          /* ns: supernodes in run order */
@@ -172,6 +207,11 @@ SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalScheduleCheck(const SpTrsvOp *, SpT
 SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalDelegateSetup(SpTrsvSolver);
 SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalDelegateDestroy(SpTrsvSolver);
 SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalSplitCheck(const SpTrsvSupernodalSchedule *);
+/* invert_diag auto (supernodal_invert.c): kappa of one block (host), record a check's figures (kappa of each checked block; the executor's decision is kappa
+   <= invert_cond), and their -ksp_view line */
+SPTRSV_INTERN PetscReal      SpTrsvSupernodeBlockCond(PetscInt, const PetscScalar *, const PetscScalar *, PetscBool);
+SPTRSV_INTERN void           SpTrsvSupernodeInvertCheckRecord(SpTrsvSupernodalSchedule *, PetscInt, const PetscReal *);
+SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeInvertCheckView(const SpTrsvSupernodalSchedule *, PetscViewer);
 /* the cost model (supernodal_model.c): per-level bytes and time of supernodes sorder[k0 .. k1), a level's split tasks,
    the figures of a built schedule and their view */
 SPTRSV_INTERN PetscLogDouble SpTrsvSupernodeBytes(const SpTrsvSupernodalSchedule *, PetscInt, PetscBool);

@@ -104,6 +104,43 @@ __global__ void SpTrsvSupernodeInvert(const int *__restrict__ list, const SpTrsv
   for (int j = (int)threadIdx.x; j < w; j += (int)blockDim.x) SpTrsvSupernodeInvertColumn(w, a.D + d, X + d, j, lower ? PETSC_TRUE : PETSC_FALSE);
 }
 
+/* invert_diag auto: kappa = ||D||_inf ||X||_inf of the supernode chk[blockIdx.x].x (X row-major where .y), the
+   arithmetic of SpTrsvSupernodeBlockCond (a row's sums in column order, a non-finite sum counted as Inf); ok[K] = kappa
+   <= cond. SPTRSV_SUPERNODE_COND_BLOCK threads, a thread per row, a tree reduction of the maxima. */
+#define SPTRSV_SUPERNODE_COND_BLOCK 128
+__global__ void __launch_bounds__(SPTRSV_SUPERNODE_COND_BLOCK) SpTrsvSupernodeCond(const int2 *__restrict__ chk, const SpTrsvCUDASupernodalArrays a, const PetscScalar *X, PetscReal cond, PetscReal *kappa, int *ok)
+{
+  __shared__ PetscReal red[2][SPTRSV_SUPERNODE_COND_BLOCK];
+  const int            K = chk[blockIdx.x].x, w = a.super[K + 1] - a.super[K], tid = (int)threadIdx.x;
+  const bool           xrow = chk[blockIdx.x].y != 0;
+  const long long      d = a.dptr[K];
+  PetscReal            nd = 0, nx = 0;
+
+  for (int i = tid; i < w; i += SPTRSV_SUPERNODE_COND_BLOCK) {
+    PetscReal sd = 0, sx = 0;
+    for (int j = 0; j < w; j++) {
+      sd += i == j ? (PetscReal)1 / PetscAbsScalar(a.D[d + i + (long long)i * w]) : PetscAbsScalar(a.D[d + i + (long long)j * w]);
+      sx += PetscAbsScalar(xrow ? X[d + (long long)i * w + j] : X[d + i + (long long)j * w]);
+    }
+    nd = sd <= PETSC_MAX_REAL ? (sd > nd ? sd : nd) : (PetscReal)INFINITY;
+    nx = sx <= PETSC_MAX_REAL ? (sx > nx ? sx : nx) : (PetscReal)INFINITY;
+  }
+  red[0][tid] = nd;
+  red[1][tid] = nx;
+  for (int h = SPTRSV_SUPERNODE_COND_BLOCK / 2; h > 0; h >>= 1) {
+    __syncthreads();
+    if (tid < h) {
+      red[0][tid] = red[0][tid] > red[0][tid + h] ? red[0][tid] : red[0][tid + h];
+      red[1][tid] = red[1][tid] > red[1][tid + h] ? red[1][tid] : red[1][tid + h];
+    }
+  }
+  if (tid == 0) {
+    const PetscReal k = red[0][0] * red[1][0];
+    kappa[K]          = k <= PETSC_MAX_REAL ? k : (PetscReal)INFINITY;
+    ok[K]             = kappa[K] <= cond ? 1 : 0;
+  }
+}
+
 /* the cuBLAS supernodes list[blockIdx.x]: rows of D (off its diagonal) and, pull, of O scaled by D's diagonal */
 __global__ void SpTrsvSupernodeScaleRows(const int *__restrict__ list, const SpTrsvCUDASupernodalArrays a, PetscScalar *D, PetscScalar *O, bool pull)
 {
@@ -165,7 +202,7 @@ __device__ __forceinline__ void SpTrsvSupernodeTeamOne(const SpTrsvCUDASupernoda
     }
   }
   __syncthreads();
-  if (INV) {
+  if (INV && (!a.ok || __ldg(a.ok + K))) {
     const PetscScalar *X = a.X + d0;
     for (int i = tid; i < w; i += nt) {
       PetscScalar acc = 0;
@@ -173,20 +210,9 @@ __device__ __forceinline__ void SpTrsvSupernodeTeamOne(const SpTrsvCUDASupernoda
       v.x[s + i] = acc;
       if (PUSH) y[i] = acc;
     }
-  } else {
+  } else { /* not inverted, or (invert_diag auto) an ill-conditioned block: block-uniform, ok[K] is one value */
     const PetscScalar *D = a.D + d0;
-    if (LOWER)
-      for (int j = 0; j < w; j++) {
-        const PetscScalar xj = r[j] * __ldg(D + j + (long long)j * w);
-        for (int i = j + 1 + tid; i < w; i += nt) r[i] -= __ldg(D + i + (long long)j * w) * xj;
-        __syncthreads(); /* r[j + 1] final before the next column reads it */
-      }
-    else
-      for (int j = w - 1; j >= 0; j--) {
-        const PetscScalar xj = r[j] * __ldg(D + j + (long long)j * w);
-        for (int i = tid; i < j; i += nt) r[i] -= __ldg(D + i + (long long)j * w) * xj;
-        __syncthreads();
-      }
+    SpTrsvSupernodeSweep<LOWER>(w, D, r, tid, nt);
     for (int i = tid; i < w; i += nt) {
       const PetscScalar xi = r[i] * __ldg(D + i + (long long)i * w);
       v.x[s + i]           = xi;
@@ -332,11 +358,17 @@ static PetscErrorCode SpTrsvCUDASupernodalNumeric(SpTrsvSolver s)
     SpTrsvCUDACheckLaunch();
   }
   SpTrsvCUDACall(SpTrsvCUDASupernodalSplitInvert(*sc, st));
+  if (sc->nchk) { /* invert_diag auto: which inverses are used (before the row scaling, which only cuBLAS supernodes get) */
+    SpTrsvSupernodeCond<<<(unsigned int)sc->nchk, SPTRSV_SUPERNODE_COND_BLOCK, 0, st>>>(sc->d_chk, sc->a, sc->d_X, ss->invert_cond, sc->d_kappa, sc->d_ok);
+    SpTrsvCUDACheckLaunch();
+    SpTrsvCUDACall(cudaMemcpyAsync(sc->h_kappa, sc->d_kappa, (size_t)ss->ns * sizeof(PetscReal), cudaMemcpyDeviceToHost, st));
+  }
   if (sc->ncub) {
     SpTrsvSupernodeScaleRows<<<(unsigned int)sc->ncub, SPTRSV_CUDA_VEC_BLOCK, 0, st>>>(sc->d_cublist, sc->a, sc->d_D, sc->d_O, ss->push ? false : true);
     SpTrsvCUDACheckLaunch();
   }
   SpTrsvCUDACall(cudaStreamSynchronize(st));
+  if (sc->nchk) SpTrsvSupernodeInvertCheckRecord((SpTrsvSupernodalSchedule *)ss, ss->ns, sc->h_kappa);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -361,7 +393,7 @@ static PetscInt SpTrsvCUDASupernodalLaunches(const SpTrsvCUDATriData *d, PetscBo
   const SpTrsvSupernodalSchedule *ss = ((const SpTrsvCUDASupernodal *)d->path)->ss;
   PetscInt                        n  = ss->push ? 1 : 0;
 
-  for (PetscInt l = 0; l < ss->nlevels; l++) n += ss->fuse[l] > 1 ? 1 : (ss->fuse[l] ? (ss->nteam[l] ? 1 : 0) + (ss->nsplit[l] ? 2 : 0) : 0);
+  for (PetscInt l = 0; l < ss->nlevels; l++) n += ss->fuse[l] > 1 ? 1 : (ss->fuse[l] ? (ss->nteam[l] ? 1 : 0) + (ss->nsplit[l] ? (ss->invert_auto ? 3 : 2) : 0) : 0);
   return n + 4 * ss->ncublas;
 }
 
@@ -386,6 +418,10 @@ static PetscErrorCode SpTrsvCUDASupernodalDestroy(SpTrsvCUDATriData *d)
   SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_O));
   SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_br));
   SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_bg));
+  SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_chk));
+  SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_ok));
+  SpTrsvCUDACall(SpTrsvCUDAFree(sc->d_kappa));
+  PetscCall(PetscFree(sc->h_kappa));
   PetscCall(SpTrsvCUDASupernodalSplitDestroy(sc));
   PetscCall(PetscFree(d->path));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -412,6 +448,39 @@ static PetscErrorCode SpTrsvCUDAMallocScalars(PetscScalar **p, long long n)
 {
   PetscFunctionBegin;
   PetscCall(SpTrsvCUDAMalloc((void **)p, (size_t)(n + 1) * sizeof(PetscScalar), "sptrsv_supernodal"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* invert_diag auto: the list of blocks to check (team supernodes' X column-major, split ones' row-major), the decisions
+   (every block's inverse used until a check says otherwise) and kappa (-1: not checked) */
+static PetscErrorCode SpTrsvCUDASupernodalCheckSetup(SpTrsvCUDASupernodal *sc, cudaStream_t st)
+{
+  const SpTrsvSupernodalSchedule *ss = sc->ss;
+  int                            *h, *one;
+  cudaError_t                     cerr;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDAMalloc((void **)&sc->d_chk, (size_t)(ss->ns + 1) * sizeof(int2), "sptrsv_supernodal"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&sc->d_ok, (size_t)(ss->ns + 1) * sizeof(int), "sptrsv_supernodal"));
+  PetscCall(SpTrsvCUDAMalloc((void **)&sc->d_kappa, (size_t)(ss->ns + 1) * sizeof(PetscReal), "sptrsv_supernodal"));
+  PetscCall(PetscMalloc1(ss->ns + 1, &sc->h_kappa));
+  PetscCall(PetscMalloc2(2 * ss->ns + 2, &h, ss->ns + 1, &one));
+  for (PetscInt l = 0; l < ss->nlevels; l++)
+    for (PetscInt k = ss->slevptr[l]; k < ss->slevptr[l] + ss->nteam[l] + ss->nsplit[l]; k++) {
+      h[2 * sc->nchk]     = (int)ss->sorder[k];
+      h[2 * sc->nchk + 1] = k >= ss->slevptr[l] + ss->nteam[l] ? 1 : 0; /* split: X row-major */
+      sc->nchk++;
+    }
+  for (PetscInt K = 0; K < ss->ns; K++) {
+    one[K]         = 1;
+    sc->h_kappa[K] = -1;
+  }
+  cerr = cudaMemcpyAsync(sc->d_chk, h, (size_t)sc->nchk * sizeof(int2), cudaMemcpyHostToDevice, st);
+  if (cerr == cudaSuccess) cerr = cudaMemcpyAsync(sc->d_ok, one, (size_t)ss->ns * sizeof(int), cudaMemcpyHostToDevice, st);
+  if (cerr == cudaSuccess) cerr = cudaMemcpyAsync(sc->d_kappa, sc->h_kappa, (size_t)ss->ns * sizeof(PetscReal), cudaMemcpyHostToDevice, st);
+  if (cerr == cudaSuccess) cerr = cudaStreamSynchronize(st);
+  PetscCall(PetscFree2(h, one)); /* before a failed copy is reported */
+  SpTrsvCUDACall(cerr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -488,6 +557,7 @@ static PetscErrorCode SpTrsvCUDASupernodalSetup(SpTrsvSolver s)
     PetscCall(SpTrsvCublasGet());
   }
   PetscCall(PetscFree4(vinv, pos, inv, cub));
+  if (ss->invert_auto) PetscCall(SpTrsvCUDASupernodalCheckSetup(sc, st));
   sc->a.super  = sc->d_super;
   sc->a.sorder = sc->d_sorder;
   sc->a.uptr   = sc->d_uptr;
@@ -497,6 +567,7 @@ static PetscErrorCode SpTrsvCUDASupernodalSetup(SpTrsvSolver s)
   sc->a.D      = sc->d_D;
   sc->a.X      = sc->d_X;
   sc->a.O      = sc->d_O;
+  sc->a.ok     = sc->d_ok;
   PetscCall(SpTrsvCUDASupernodalSplitSetup(sc, d->n, st));
   PetscCall(SpTrsvCUDATriSetupEnd(s));
   if (!s->tri->values_unset) PetscCall(SpTrsvCUDASupernodalNumeric(s));

@@ -15,6 +15,11 @@
      push  launch 1 (SpTrsvSupernodeSplitRows<2>): per task, a warp per row i: r_i = X_i x_K
            launch 2 (SpTrsvSupernodeSplitPush):    per tile (rows [r0, r1), columns [c0, c0 + 256)), a thread per
            column c: x[U_K[c]] -= sum_{t in [r0, r1)} O[t m + c] r_t (atomicAdd); tiles with c0 = 0 also write x_t = r_t.
+   With -mat_sptrsv_invert_diag auto a third launch sits between the two (SpTrsvSupernodeSplitSweep, a block per split
+   supernode of the level): the supernodes whose inverse failed the numeric phase's conditioning check skip the tasks
+   that read X (pull launch 2, push launch 1) and are solved there by the column sweep of D instead (pull: rbuf -> x_K;
+   push: x_K -> rbuf, then launch 2 as usual). It reads what the skipped tasks would have read and writes what they
+   would have written, so the argument below holds unchanged.
 
    Why it is correct and cannot deadlock: no thread waits for another except at __syncthreads() in the inversion (block-
    uniform bounds); blocks never wait for each other. Launch 1 reads x only of earlier levels (pull: x[U_K]; push: x_K,
@@ -68,6 +73,7 @@ __global__ void __launch_bounds__(SPTRSV_SUPERNODE_SPLIT_BLOCK) SpTrsvSupernodeS
   const int  K = t.x, s = __ldg(a.super + K), w = __ldg(a.super + K + 1) - s;
   const int  warp = (int)threadIdx.x >> 5, lane = (int)threadIdx.x & 31, nw = (int)blockDim.x >> 5;
 
+  if (MODE != 0 && a.ok && !__ldg(a.ok + K)) return; /* an ill-conditioned block: SpTrsvSupernodeSplitSweep solves it */
   if (vp) SpTrsvReadVecPtrs<false>(v, vp);
   for (int i = t.y + warp; i < t.z; i += nw) { /* warp-uniform bounds: every lane reaches the shuffle */
     PetscScalar sum = 0;
@@ -87,6 +93,31 @@ __global__ void __launch_bounds__(SPTRSV_SUPERNODE_SPLIT_BLOCK) SpTrsvSupernodeS
       else if (MODE == 1) v.x[s + i] = sum;
       else rbuf[s + i] = sum;
     }
+  }
+}
+
+/* invert_diag auto, between the two launches of level l: the split supernode sorder[pos0 + blockIdx.x] when its check
+   failed (ok[K] == 0; else the block returns at once), by the column sweep of D in shared memory (wsplit scalars).
+   pull: r = rbuf_K (launch 1's b_K - O x[U_K]) -> x_K; push: r = x_K (every update from earlier levels is in) ->
+   rbuf_K, which launch 2 pushes and copies to x_K as for an inverted block. */
+template <bool PUSH, bool LOWER>
+__global__ void __launch_bounds__(SPTRSV_SUPERNODE_SPLIT_BLOCK) SpTrsvSupernodeSplitSweep(const SpTrsvCUDASupernodalArrays a, int pos0, PetscScalar *rbuf, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
+{
+  extern __shared__ __align__(16) unsigned char sptrsv_split_smem[];
+  PetscScalar       *r = reinterpret_cast<PetscScalar *>(sptrsv_split_smem);
+  const int          K = __ldg(a.sorder + pos0 + (int)blockIdx.x), s = __ldg(a.super + K), w = __ldg(a.super + K + 1) - s;
+  const int          tid = (int)threadIdx.x, nt = (int)blockDim.x;
+  const PetscScalar *D   = a.D + __ldg(a.dptr + K);
+
+  if (__ldg(a.ok + K)) return; /* block-uniform: before any barrier */
+  if (vp) SpTrsvReadVecPtrs<false>(v, vp);
+  for (int i = tid; i < w; i += nt) r[i] = PUSH ? __ldcg(v.x + s + i) : rbuf[s + i];
+  __syncthreads();
+  SpTrsvSupernodeSweep<LOWER>(w, D, r, tid, nt);
+  for (int i = tid; i < w; i += nt) {
+    const PetscScalar xi = r[i] * __ldg(D + i + (long long)i * w);
+    if (PUSH) rbuf[s + i] = xi;
+    else v.x[s + i] = xi;
   }
 }
 
@@ -125,6 +156,15 @@ cudaError_t SpTrsvCUDASupernodalSplitLevel(const SpTrsvCUDASupernodal &sc, Petsc
   if (ss->push) SpTrsvSupernodeSplitRows<2><<<(unsigned int)(q1 - q0), SPTRSV_SUPERNODE_SPLIT_BLOCK, 0, st>>>(sc.a, sc.d_task, q0, sc.d_rbuf, v, vp);
   else SpTrsvSupernodeSplitRows<0><<<(unsigned int)(q1 - q0), SPTRSV_SUPERNODE_SPLIT_BLOCK, 0, st>>>(sc.a, sc.d_task, q0, sc.d_rbuf, v, vp);
   if ((err = cudaGetLastError()) != cudaSuccess) return err;
+  if (ss->invert_auto) { /* the blocks whose check failed, by the column sweep (the others' blocks return at once) */
+    const int    p0 = (int)(ss->slevptr[l] + ss->nteam[l]);
+    const size_t sm = (size_t)sc.wsplit * sizeof(PetscScalar);
+    if (ss->push && ss->lower) SpTrsvSupernodeSplitSweep<true, true><<<(unsigned int)ss->nsplit[l], SPTRSV_SUPERNODE_SPLIT_BLOCK, sm, st>>>(sc.a, p0, sc.d_rbuf, v, vp);
+    else if (ss->push) SpTrsvSupernodeSplitSweep<true, false><<<(unsigned int)ss->nsplit[l], SPTRSV_SUPERNODE_SPLIT_BLOCK, sm, st>>>(sc.a, p0, sc.d_rbuf, v, vp);
+    else if (ss->lower) SpTrsvSupernodeSplitSweep<false, true><<<(unsigned int)ss->nsplit[l], SPTRSV_SUPERNODE_SPLIT_BLOCK, sm, st>>>(sc.a, p0, sc.d_rbuf, v, vp);
+    else SpTrsvSupernodeSplitSweep<false, false><<<(unsigned int)ss->nsplit[l], SPTRSV_SUPERNODE_SPLIT_BLOCK, sm, st>>>(sc.a, p0, sc.d_rbuf, v, vp);
+    if ((err = cudaGetLastError()) != cudaSuccess) return err;
+  }
   if (ss->push) SpTrsvSupernodeSplitPush<<<(unsigned int)(q2 - q1), SPTRSV_SUPERNODE_SPLIT_COLS, 0, st>>>(sc.a, sc.d_task, q1, sc.d_rbuf, v, vp);
   else SpTrsvSupernodeSplitRows<1><<<(unsigned int)(q2 - q1), SPTRSV_SUPERNODE_SPLIT_BLOCK, 0, st>>>(sc.a, sc.d_task, q1, sc.d_rbuf, v, vp);
   return cudaGetLastError();

@@ -51,8 +51,11 @@ static PetscLogDouble SpTrsvSupernodalBytes(const SpTrsvSupernodalSchedule *ss)
 static PetscErrorCode SpTrsvSupernodalPartitionView(const SpTrsvSupernodalSchedule *ss, PetscViewer viewer)
 {
   PetscFunctionBegin;
-  if (ss->from_hint) PetscCall(PetscViewerASCIIPrintf(viewer, "partition: the factorization's %" PetscInt_FMT " supernodes, %" PetscInt_FMT " split where the diagonal block is not dense; merged %" PetscInt_FMT " (same structure), %" PetscInt_FMT " (relaxed)\n", ss->fig.ns_hint, ss->fig.hint_split, ss->fig.nmerged, ss->fig.nrelaxed));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "partition: %" PetscInt_FMT " exact supernodes detected; merged %" PetscInt_FMT " (same structure), %" PetscInt_FMT " (relaxed)\n", ss->fig.ns_exact, ss->fig.nmerged, ss->fig.nrelaxed));
+  char relax[64];
+
+  PetscCall(PetscSNPrintf(relax, sizeof(relax), "relaxation %g%s", (double)ss->relax, ss->relax_auto ? " (auto)" : ""));
+  if (ss->from_hint) PetscCall(PetscViewerASCIIPrintf(viewer, "partition: the factorization's %" PetscInt_FMT " supernodes, %" PetscInt_FMT " split where the diagonal block is not dense; merged %" PetscInt_FMT " (same structure), %" PetscInt_FMT " (relaxed); %s\n", ss->fig.ns_hint, ss->fig.hint_split, ss->fig.nmerged, ss->fig.nrelaxed, relax));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "partition: %" PetscInt_FMT " exact supernodes detected; merged %" PetscInt_FMT " (same structure), %" PetscInt_FMT " (relaxed); %s\n", ss->fig.ns_exact, ss->fig.nmerged, ss->fig.nrelaxed, relax));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -90,7 +93,8 @@ static PetscErrorCode SpTrsvSupernodalScheduleView(SpTrsvPlan plan, PetscViewer 
   stored = ss->dptr[ss->ns] + ss->optr[ss->ns];
   PetscCall(PetscViewerASCIIPrintf(viewer, "supernodal: %s, %" PetscInt_FMT " supernodes, width mean %.2f max %" PetscInt_FMT ", %" PetscInt_FMT " levels of the supernodal DAG (at most %" PetscInt_FMT " supernodes in one)\n", ss->push ? "push (columns)" : "pull (rows)", ss->ns, ss->ns ? (double)plan->n / (double)ss->ns : 0.0, ss->max_w, ss->nlevels, ss->max_level_sn));
   PetscCall(SpTrsvSupernodalPartitionView(ss, viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "stored entries %" PetscInt64_FMT ", explicit zeros added %" PetscInt64_FMT " (%.1f%%), bytes %.4g; diagonal blocks %s\n", stored, ss->nzeros, stored ? 100.0 * (double)ss->nzeros / (double)stored : 0.0, SpTrsvSupernodalBytes(ss), ss->invert ? "inverted (GEMV)" : "solved (TRSV)"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "stored entries %" PetscInt64_FMT ", explicit zeros added %" PetscInt64_FMT " (%.1f%%), bytes %.4g; diagonal blocks %s\n", stored, ss->nzeros, stored ? 100.0 * (double)ss->nzeros / (double)stored : 0.0, SpTrsvSupernodalBytes(ss), ss->invert ? (ss->invert_auto ? "inverted (GEMV) where well conditioned" : "inverted (GEMV)") : "solved (TRSV)"));
+  PetscCall(SpTrsvSupernodeInvertCheckView(ss, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA: %" PetscInt_FMT " supernodes through cuBLAS (widest %" PetscInt_FMT "), %" PetscInt_FMT " split over many blocks (%" PetscInt_FMT " levels, %" PetscInt_FMT " tasks), the rest one block each\n", ss->ncublas, ss->max_cublas_w, ss->nsplit_sn, ss->nsplit_levels, ss->tlev[2 * ss->nlevels]));
   if (ss->nfused_runs) PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA: %" PetscInt_FMT " small levels fused into %" PetscInt_FMT " single-block launches\n", ss->nfused_levels, ss->nfused_runs));
   {
@@ -335,7 +339,8 @@ PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format,
 
   PetscFunctionBegin;
   PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_supernodal reads rows: the CSR format only (push or pull is -mat_sptrsv_supernode_mode)");
-  PetscCheck(opts->supernode_relax >= 0 && opts->supernode_relax < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_relax must be in [0, 1), got %g", (double)opts->supernode_relax);
+  PetscCheck(opts->supernode_relax == SPTRSV_SUPERNODE_RELAX_AUTO || (opts->supernode_relax >= 0 && opts->supernode_relax < 1), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_relax must be in [0, 1) (or -1: auto), got %g", (double)opts->supernode_relax);
+  PetscCheck(opts->invert_cond >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_invert_diag_cond must be >= 1, got %g", (double)opts->invert_cond);
   PetscCheck(opts->supernode_cublas_width >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_cublas_width must be >= 1, got %" PetscInt_FMT, opts->supernode_cublas_width);
   PetscCheck(opts->supernode_mode >= SPTRSV_SUPERNODE_MODE_AUTO && opts->supernode_mode <= SPTRSV_SUPERNODE_MODE_PULL, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_mode: unknown mode %" PetscInt_FMT, opts->supernode_mode);
   PetscCheck(opts->supernode_split >= SPTRSV_SUPERNODE_SPLIT_AUTO && opts->supernode_split <= SPTRSV_SUPERNODE_SPLIT_ALWAYS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_split: unknown value %" PetscInt_FMT, opts->supernode_split);
@@ -348,13 +353,28 @@ PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format,
   p->view          = SpTrsvSupernodalScheduleView;
   ss->lower        = op->lower;
   ss->push         = opts->supernode_mode == SPTRSV_SUPERNODE_MODE_PUSH || (opts->supernode_mode == SPTRSV_SUPERNODE_MODE_AUTO && op->lower);
-  ss->invert       = opts->invert_diag < 0 ? (PetscBool)(op->nsuper > 0 && op->super_spd) : (PetscBool)(opts->invert_diag > 0); /* auto: Cholesky factors of a direct solver */
+  ss->invert_cond  = opts->invert_cond;
   ss->split_mode   = opts->supernode_split;
   ss->cublas_width = opts->supernode_cublas_width;
   ss->from_hint    = (PetscBool)(op->nsuper > 0);
   PetscCall(SpTrsvSupernodeLinesCreate(op, ss->push, &l));
   PetscCall(SpTrsvSupernodeDetect(&l, op->nsuper, op->super, &ns, &super, &ss->fig));
-  PetscCall(SpTrsvSupernodeMerge(&l, opts->supernode_merge, opts->supernode_relax, &ns, super, &ss->fig));
+  { /* the defaults chosen from the triangle (supernodal.h): a filled one (a wide exact supernode) is merged, relaxed and
+       its well-conditioned blocks inverted; any other keeps exact supernodes and the substitution's arithmetic */
+    PetscBool merge = opts->supernode_merge, filled;
+    PetscInt  wexact = 0;
+    for (PetscInt K = 0; K < ns; K++) wexact = PetscMax(wexact, super[K + 1] - super[K]);
+    filled          = (PetscBool)(wexact >= SPTRSV_SUPERNODE_AUTO_WIDTH);
+    ss->invert      = (PetscBool)(opts->invert_diag > 0 || (opts->invert_diag < 0 && filled));
+    ss->invert_auto = (PetscBool)(opts->invert_diag < 0 && filled);
+    ss->relax       = opts->supernode_relax;
+    ss->relax_auto  = (PetscBool)(opts->supernode_relax == SPTRSV_SUPERNODE_RELAX_AUTO);
+    if (ss->relax_auto) {
+      ss->relax = filled ? SPTRSV_SUPERNODE_AUTO_RELAX : 0;
+      merge     = (PetscBool)(merge || filled);
+    }
+    PetscCall(SpTrsvSupernodeMerge(&l, merge, ss->relax, &ns, super, &ss->fig));
+  }
   ss->ns        = ns;
   ss->min_width = opts->supernode_min_width;
   for (PetscInt K = 0; K < ns; K++) ss->max_w = PetscMax(ss->max_w, super[K + 1] - super[K]);
@@ -541,7 +561,9 @@ PetscErrorCode SpTrsvSupernodalSplitCheck(const SpTrsvSupernodalSchedule *ss)
 typedef struct {
   PetscScalar *D, *X, *O; /* dptr[ns], dptr[ns] (inverted), optr[ns] */
   PetscScalar *r;         /* max_w */
-  PetscBool   *inv;       /* ns: this supernode uses X */
+  PetscBool   *inv;       /* ns: this supernode uses X (at this numeric phase) */
+  PetscBool   *invertible; /* ns: a team or split supernode of an inverted schedule */
+  PetscReal   *kappa;     /* ns: invert_diag auto: kappa of each invertible block, -1 for the others */
 } SpTrsvHostSupernodal;
 
 static PetscErrorCode SpTrsvHostSupernodalNumeric(SpTrsvSolver s)
@@ -562,9 +584,16 @@ static PetscErrorCode SpTrsvHostSupernodalNumeric(SpTrsvSolver s)
       h->D[q]          = v >= 0 ? op->ra[v] : (v == SPTRSV_SUPERNODE_DIAG ? (op->unit ? 1.0 : op->idiag[i]) : 0.0);
     }
     for (PetscInt64 q = ss->optr[K]; q < ss->optr[K + 1]; q++) h->O[q] = ss->omap[q] >= 0 ? op->ra[ss->omap[q]] : 0.0;
-    if (h->inv[K])
+    h->inv[K] = h->invertible[K];
+    if (h->inv[K]) {
       for (PetscInt j = 0; j < w; j++) SpTrsvSupernodeInvertColumn(w, h->D + ss->dptr[K], h->X + ss->dptr[K], j, ss->lower);
+      if (ss->invert_auto) {
+        h->kappa[K] = SpTrsvSupernodeBlockCond(w, h->D + ss->dptr[K], h->X + ss->dptr[K], PETSC_FALSE);
+        h->inv[K]   = (PetscBool)(h->kappa[K] <= ss->invert_cond);
+      }
+    }
   }
+  if (ss->invert_auto) SpTrsvSupernodeInvertCheckRecord((SpTrsvSupernodalSchedule *)ss, ss->ns, h->kappa);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -583,8 +612,14 @@ static PetscErrorCode SpTrsvHostSupernodalSetup(SpTrsvSolver s)
   PetscCall(PetscNew(&h));
   s->bdata = h;
   PetscCall(PetscMalloc5(ss->dptr[ss->ns] + 1, &h->D, ss->invert ? ss->dptr[ss->ns] + 1 : 1, &h->X, ss->optr[ss->ns] + 1, &h->O, ss->max_w + 1, &h->r, ss->ns + 1, &h->inv));
+  PetscCall(PetscMalloc2(ss->ns + 1, &h->invertible, ss->ns + 1, &h->kappa));
   for (PetscInt l = 0; l < ss->nlevels; l++)
-    for (PetscInt k = ss->slevptr[l]; k < ss->slevptr[l + 1]; k++) h->inv[ss->sorder[k]] = (PetscBool)(ss->invert && k < ss->slevptr[l] + ss->nteam[l] + ss->nsplit[l]);
+    for (PetscInt k = ss->slevptr[l]; k < ss->slevptr[l + 1]; k++) {
+      const PetscInt K = ss->sorder[k];
+      h->invertible[K] = (PetscBool)(ss->invert && k < ss->slevptr[l] + ss->nteam[l] + ss->nsplit[l]);
+      h->inv[K]        = h->invertible[K];
+      h->kappa[K]      = -1;
+    }
   if (!s->tri->values_unset) PetscCall(SpTrsvHostSupernodalNumeric(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -682,7 +717,10 @@ static PetscErrorCode SpTrsvHostSupernodalDestroy(SpTrsvSolver s)
 
   PetscFunctionBegin;
   PetscCall(SpTrsvSupernodalDelegateDestroy(s));
-  if (h) PetscCall(PetscFree5(h->D, h->X, h->O, h->r, h->inv));
+  if (h) {
+    PetscCall(PetscFree5(h->D, h->X, h->O, h->r, h->inv));
+    PetscCall(PetscFree2(h->invertible, h->kappa));
+  }
   PetscCall(PetscFree(s->bdata));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -730,16 +768,18 @@ PetscErrorCode SpTrsvOptions_supernodal(SpTrsvOptionItems PetscOptionsObject, Sp
   PetscCall(PetscOptionsEnum("-mat_sptrsv_supernode_mode", "Push (columns: solve a supernode, then update the rows it reaches; atomics on the GPU) or pull (rows: gather the solved x first); auto: push for a lower op(T), pull for an upper one", "MatSolverType sptrsv_supernodal", SpTrsvSupernodeModes, mode, &mode, NULL));
   opts->supernode_mode = (PetscInt)mode;
   {
-    PetscBool inv = (PetscBool)(opts->invert_diag > 0), set;
-    PetscCall(PetscOptionsBool("-mat_sptrsv_invert_diag", "Invert the diagonal blocks at the numeric phase and apply them by GEMV instead of a TRSV (default: on for CHOLMOD Cholesky factors, off for LU and ILU/ICC)", "MatSolverType sptrsv_supernodal", inv, &inv, &set));
+    PetscBool inv = (PetscBool)(opts->invert_diag != 0), set;
+    PetscCall(PetscOptionsBool("-mat_sptrsv_invert_diag", "Invert the diagonal blocks at the numeric phase and apply them by GEMV instead of a TRSV: true every block, false none; not given (auto): in a triangle whose widest exact supernode has 16 rows or more (a filled factor), each block whose condition number is at most -mat_sptrsv_invert_diag_cond", "MatSolverType sptrsv_supernodal", inv, &inv, &set));
     if (set) opts->invert_diag = inv ? 1 : 0;
   }
+  PetscCall(PetscOptionsReal("-mat_sptrsv_invert_diag_cond", "Without -mat_sptrsv_invert_diag: the largest condition number (infinity norm, checked at every numeric phase) of a diagonal block that is inverted; worse ones are solved by a TRSV", "MatSolverType sptrsv_supernodal", opts->invert_cond, &opts->invert_cond, NULL));
+  PetscCheck(opts->invert_cond >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_invert_diag_cond must be >= 1, got %g", pre, (double)opts->invert_cond);
   split = (PetscEnum)opts->supernode_split;
   PetscCall(PetscOptionsEnum("-mat_sptrsv_supernode_split", "With inverted diagonal blocks: cut a level's supernodes into row tasks over many blocks (two launches per level); auto: where the cost model predicts it faster", "MatSolverType sptrsv_supernodal", SpTrsvSupernodeSplits, split, &split, NULL));
   opts->supernode_split = (PetscInt)split;
   PetscCall(PetscOptionsBool("-mat_sptrsv_merge", "Merge neighbouring supernodes with the same block structure (explicit zeros stored)", "MatSolverType sptrsv_supernodal", opts->supernode_merge, &opts->supernode_merge, NULL));
-  PetscCall(PetscOptionsReal("-mat_sptrsv_supernode_relax", "Merge neighbouring supernodes while the explicit zeros stay within this fraction of the stored entries (0: exact supernodes only)", "MatSolverType sptrsv_supernodal", opts->supernode_relax, &opts->supernode_relax, NULL));
-  PetscCheck(opts->supernode_relax >= 0 && opts->supernode_relax < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_relax must be in [0, 1), got %g", pre, (double)opts->supernode_relax);
+  PetscCall(PetscOptionsReal("-mat_sptrsv_supernode_relax", "Merge neighbouring supernodes while the explicit zeros stay within this fraction of the stored entries (0: exact supernodes only; -1, the default: 0.05 with -mat_sptrsv_merge where the widest exact supernode has 16 rows or more, else 0)", "MatSolverType sptrsv_supernodal", opts->supernode_relax, &opts->supernode_relax, NULL));
+  PetscCheck(opts->supernode_relax == SPTRSV_SUPERNODE_RELAX_AUTO || (opts->supernode_relax >= 0 && opts->supernode_relax < 1), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_relax must be in [0, 1) (or -1: auto), got %g", pre, (double)opts->supernode_relax);
   PetscCall(PetscOptionsInt("-mat_sptrsv_supernode_cublas_width", "CUDA: supernodes at least this wide run through cuBLAS (when their level has few of them)", "MatSolverType sptrsv_supernodal", opts->supernode_cublas_width, &opts->supernode_cublas_width, NULL));
   PetscCheck(opts->supernode_cublas_width >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_cublas_width must be >= 1, got %" PetscInt_FMT, pre, opts->supernode_cublas_width);
   PetscCall(PetscOptionsInt("-mat_sptrsv_supernode_min_width", "A triangle whose widest supernode is narrower than this has none worth the dense blocks (an ILU factor): solved by a nested sptrsv_syncfree solver instead (0: never)", "MatSolverType sptrsv_supernodal", opts->supernode_min_width, &opts->supernode_min_width, NULL));

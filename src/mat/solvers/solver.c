@@ -29,9 +29,10 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   opts->locality_pack      = PETSC_TRUE;
   opts->locality_kernel    = 0;      /* locality: auto (SPTRSV_LOCALITY_KERNEL_AUTO) */
   opts->supernode_mode  = 0;          /* supernodal: auto (push for a lower op(T), pull for an upper one) */
-  opts->invert_diag     = -1;           /* supernodal: auto, on for CHOLMOD's Cholesky factors */
+  opts->invert_diag     = -1;           /* supernodal: auto, each well-conditioned diagonal block inverted */
+  opts->invert_cond     = 1e6;          /* SPTRSV_SUPERNODE_INVERT_COND */
   opts->supernode_merge = PETSC_FALSE;
-  opts->supernode_relax = 0;
+  opts->supernode_relax = -1;           /* SPTRSV_SUPERNODE_RELAX_AUTO */
   opts->supernode_cublas_width = 256; /* SPTRSV_SUPERNODE_CUBLAS_WIDTH */
   opts->supernode_split        = 0;   /* SPTRSV_SUPERNODE_SPLIT_AUTO */
   opts->supernode_min_width    = 16;  /* supernodal: triangles without a supernode this wide (ILU factors) go to sync-free */
@@ -67,7 +68,7 @@ static PetscErrorCode SpTrsvOptionsGetChoice(const char *name, const char *const
   -mat_sptrsv_storage, -mat_sptrsv_dispatch, -mat_sptrsv_max_lanes, -mat_sptrsv_spin_ns, -mat_sptrsv_blocks_per_sm,
   -mat_sptrsv_relabel, -mat_sptrsv_analysis, -mat_sptrsv_subgraph_rows, -mat_sptrsv_locality_partition,
   -mat_sptrsv_locality_sms, -mat_sptrsv_locality_stage, -mat_sptrsv_locality_pack, -mat_sptrsv_locality_kernel, the supernodal path's -mat_sptrsv_supernode_mode, -mat_sptrsv_invert_diag,
-  -mat_sptrsv_merge, -mat_sptrsv_supernode_relax, -mat_sptrsv_supernode_cublas_width, -mat_sptrsv_supernode_split, -mat_sptrsv_supernode_min_width, and -mat_sptrsv_pinv_parts,
+  -mat_sptrsv_invert_diag_cond, -mat_sptrsv_merge, -mat_sptrsv_supernode_relax, -mat_sptrsv_supernode_cublas_width, -mat_sptrsv_supernode_split, -mat_sptrsv_supernode_min_width, and -mat_sptrsv_pinv_parts,
   -mat_sptrsv_pinv_fill and -mat_sptrsv_pinv_tol
 */
 PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
@@ -116,6 +117,7 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
     PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_invert_diag", &inv, &flg));
     if (flg) opts->invert_diag = inv ? 1 : 0;
   }
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_invert_diag_cond", &opts->invert_cond, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_merge", &opts->supernode_merge, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_supernode_relax", &opts->supernode_relax, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_supernode_cublas_width", &opts->supernode_cublas_width, NULL));
