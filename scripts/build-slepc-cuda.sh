@@ -28,7 +28,7 @@ Options (each also settable through the environment variable in brackets):
   --slepc-version VER   SLEPc version from PyPI (must match     [SLEPC_VERSION=$SLEPC_VERSION]
                         PETSc's major.minor)
   --tarball FILE        use this slepc-VER.tar.gz instead of    [SLEPC_TARBALL=$SLEPC_TARBALL]
-                        pip download (no network needed)
+                        a download (no network needed)
   --jobs N              parallel make jobs                      [JOBS=$JOBS]
   --workdir DIR         scratch dir (source, build, smoke test) [WORKDIR=$WORKDIR]
   --clean               delete the unpacked source tree in WORKDIR first
@@ -38,7 +38,8 @@ Options (each also settable through the environment variable in brackets):
                         test matrices (share/slepc/datafiles/matrices); no static libs, docs, examples or logs
   -h, --help            show this help
 
-The source is the PyPI sdist:  pip download slepc==VER --no-binary :all: --no-deps
+The source is the PyPI sdist (its file, through PyPI's simple index, sha256 checked; not pip download, which would build
+PETSc from source to read the sdist's metadata)
 Driver stubs: libslepc.so links libpetsc.so, which needs libcuda.so.1; the link resolves it through the toolkit's
 lib64/stubs (-rpath-link only: the stubs never enter an RPATH or PREFIX).
 
@@ -84,8 +85,8 @@ install_deps() {
   for p in "${pkgs[@]}"; do
     [[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)" == "install ok installed" ]] || missing+=("$p")
   done
-  if [[ -z "$SLEPC_TARBALL" ]] && ! python3 -m pip --version >/dev/null 2>&1 && ! command -v pip >/dev/null; then
-    missing+=(python3-pip)
+  if [[ -z "$SLEPC_TARBALL" ]] && ! command -v python3 >/dev/null; then
+    missing+=(python3) # the download (PyPI's JSON API)
   fi
   if [[ ${#missing[@]} -eq 0 ]]; then log "build deps present"; return 0; fi
   if [[ $(id -u) -eq 0 ]]; then
@@ -95,10 +96,6 @@ install_deps() {
   else
     die "missing packages (run as root or install them): ${missing[*]}"
   fi
-}
-
-pip_cmd() {
-  if python3 -m pip --version >/dev/null 2>&1; then python3 -m pip "$@"; else pip "$@"; fi
 }
 
 # PETSc's version as MAJOR.MINOR.SUBMINOR from its petscversion.h
@@ -128,11 +125,26 @@ fetch_source() {
     log "using $SLEPC_TARBALL"; cp "$SLEPC_TARBALL" "$tarball"
   fi
   if [[ ! -s "$tarball" ]]; then
-    log "downloading slepc==$SLEPC_VERSION sdist from PyPI"
-    pip_cmd download --no-deps --no-binary :all: "slepc==$SLEPC_VERSION" -d "$WORKDIR" \
-      || die "pip could not download slepc==$SLEPC_VERSION (see: pip index versions slepc)"
+    # the sdist file itself, found through PyPI's simple index (PEP 503: the link carries its sha256, checked). Not
+    # `pip download`: to read an sdist's metadata pip installs its build requirements, and slepc's is petsc, which pip
+    # then builds from source (a whole PETSc build, tens of minutes on 2 cores) only to throw it away
+    log "downloading the slepc==$SLEPC_VERSION sdist from PyPI"
+    python3 - "$SLEPC_VERSION" "$tarball" <<'PY' || die "could not download the slepc==$SLEPC_VERSION sdist from PyPI"
+import hashlib, re, sys, urllib.request
+ver, out = sys.argv[1], sys.argv[2]
+page = urllib.request.urlopen("https://pypi.org/simple/slepc/", timeout=60).read().decode()
+links = re.findall(r'href="([^"]*/slepc-%s\.tar\.gz)#sha256=([0-9a-f]{64})"' % re.escape(ver), page)
+if not links:
+    sys.exit("PyPI's index lists no sdist slepc-%s.tar.gz" % ver)
+url, sha = links[0]
+data = urllib.request.urlopen(url, timeout=300).read()
+if hashlib.sha256(data).hexdigest() != sha:
+    sys.exit("sha256 mismatch for %s" % url)
+open(out, "wb").write(data)
+print("%s: %d bytes, sha256 ok" % (url.rsplit("/", 1)[-1], len(data)))
+PY
   fi
-  [[ -s "$tarball" ]] || die "expected $tarball after pip download"
+  [[ -s "$tarball" ]] || die "expected $tarball after the download"
   if [[ $CLEAN -eq 1 && -d "$SRC" ]]; then log "removing $SRC"; rm -rf "$SRC"; fi
   if [[ ! -f "$SRC/configure" ]]; then
     log "unpacking $tarball"
