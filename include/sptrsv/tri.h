@@ -35,7 +35,6 @@ struct _n_SpTrsvTri {
      (SpTrsvTriSetSupernodes()); a path that groups rows or columns into dense blocks may use it as a hint */
   PetscInt  nsuper;
   PetscInt *super;
-  PetscBool super_spd; /* that partition is of a Cholesky factor of an SPD matrix (set after SpTrsvTriSetSupernodes()) */
 };
 
 /*
@@ -55,7 +54,6 @@ typedef struct {
   const PetscScalar *idiag;
   PetscInt           nsuper; /* T's supernode partition (the same for op(T) = T^T); 0 and NULL when none is known */
   const PetscInt    *super;
-  PetscBool          super_spd; /* the partition is of a Cholesky factor of an SPD matrix (diagonal blocks safe to invert) */
 } SpTrsvOp;
 
 SPTRSV_INTERN PetscErrorCode SpTrsvTriCreate(PetscInt, SpTrsvUplo, PetscBool, SpTrsvTri *);

@@ -192,8 +192,7 @@ PetscErrorCode SpTrsvTriGetOp(SpTrsvTri t, PetscBool transpose, SpTrsvOp *op)
   op->nnz   = t->i[t->n];
   op->idiag = t->idiag;
   op->lower = (PetscBool)((t->uplo == SPTRSV_LOWER) != transpose);
-  op->nsuper    = t->nsuper;
-  op->super_spd = t->super_spd;
+  op->nsuper = t->nsuper;
   op->super  = t->super;
   if (!transpose) {
     op->ri = t->i;  op->rj = t->j;  op->ra = t->a;
@@ -215,7 +214,6 @@ PetscErrorCode SpTrsvTriSetSupernodes(SpTrsvTri t, PetscInt nsuper, const PetscI
   PetscFunctionBegin;
   PetscCall(PetscFree(t->super));
   t->nsuper    = 0;
-  t->super_spd = PETSC_FALSE;
   if (nsuper <= 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(super[0] == 0 && super[nsuper] == t->n, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Supernode partition must cover [0, %" PetscInt_FMT "), got [%" PetscInt_FMT ", %" PetscInt_FMT ")", t->n, super[0], super[nsuper]);
   for (PetscInt k = 0; k < nsuper; k++) PetscCheck(super[k + 1] > super[k], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Supernode %" PetscInt_FMT " is empty or reversed: [%" PetscInt_FMT ", %" PetscInt_FMT ")", k, super[k], super[k + 1]);

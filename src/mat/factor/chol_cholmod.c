@@ -150,7 +150,6 @@ static PetscErrorCode SpTrsvCholBuildTriangles(SpTrsvCholSym *sym, SpTrsvFactor 
   for (int s = 0; s <= nsup; s++) part[s] = super[s];
   PetscCall(SpTrsvTriSetSupernodes(fac->L, nsup, part));
   PetscCall(SpTrsvTriSetSupernodes(fac->U, nsup, part));
-  fac->L->super_spd = fac->U->super_spd = PETSC_TRUE; /* sptrsv_supernodal inverts their diagonal blocks by default */
   PetscCall(PetscFree(part));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
