@@ -67,8 +67,12 @@ run_test lu/ex2-bicg-transpose-lu-rcm lu_case ex2 "-m 30 -n 30 -ksp_type bicg -p
 run_test lu/ex45-lu-grid12 lu_case ex45 "-da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -ksp_type gmres -pc_type lu" sptrsv_level
 # the partitioned inverse on nested-dissection factors with their supernodes as groups (dense inverses allowed), fill 2
 run_test lu/ex45-cholesky-nd-pinv-fill2 lu_case ex45 "-da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -ksp_type gmres -pc_type cholesky -pc_factor_mat_ordering_type nd -mat_sptrsv_pinv_fill 2" sptrsv_pinv
-# the LU snippet (SuperLU in nested dissection, supernodal with inverted diagonals, merged + relaxed 0.05: the fastest
-# measured setting) against PETSc's native LU
+# the LU snippet (SuperLU in nested dissection, supernodal at its defaults) against PETSc's native LU
+# the supernodal defaults on an ND LU (relaxed merging, checked inversion), and every block wider than 1 swept (a bound
+# of 1): both
+# solve as PETSc's LU does
+run_test lu/ex45-lu-nd-supernodal-defaults lu_case ex45 "-da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -ksp_type gmres -pc_type lu -pc_factor_mat_ordering_type nd" sptrsv_supernodal
+run_test lu/ex45-lu-nd-supernodal-swept lu_case ex45 "-da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -ksp_type gmres -pc_type lu -pc_factor_mat_ordering_type nd -mat_sptrsv_invert_diag_cond 1" sptrsv_supernodal
 run_test lu/ex45-lu-snippet-supernodal lu_case ex45 "-da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -ksp_type gmres -options_file $ROOT/petscconf-snippets/lu-supernodal.opts" sptrsv_supernodal
 run_test lu/ex45-lu-nd-pinv lu_case ex45 "-da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -ksp_type gmres -pc_type lu -pc_factor_mat_ordering_type nd" sptrsv_pinv
 # Newton: the factor is refactored at every step (same pattern; SuperLU may pick other pivots: the triangles are
