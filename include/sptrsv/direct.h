@@ -94,7 +94,9 @@ SPTRSV_INTERN PetscErrorCode SpTrsvDirectMarkFresh(Mat, SpTrsvDirectHead *);
    then hands them to take(ctx, aa) unless the check failed; A's arrays are restored before any error returns */
 SPTRSV_INTERN PetscErrorCode SpTrsvDirectNumericValues(Mat, SpTrsvFactor, PetscInt, const PetscInt *, const PetscInt *, const char *, PetscErrorCode (*)(void *, const PetscScalar *), void *);
 /* the common end of both numeric phases once the library's pivots are checked: a factor of NaN/Inf input solves to NaN,
-   else NaN/Inf in the triangles is reported as ILU/ICC do; the triangles' values changed */
-SPTRSV_INTERN PetscErrorCode SpTrsvDirectNumericFinish(SpTrsvFactor, PetscBool);
+   else NaN/Inf in the triangles is reported as ILU/ICC do; the triangles' values changed unless refactored is false (the
+   symbolic phase's factorization of these same values was reused: the triangles hold them already, and every solver's
+   copy, the partitioned inverse and the inverted blocks made at setup from them, stays valid) and the input is finite */
+SPTRSV_INTERN PetscErrorCode SpTrsvDirectNumericFinish(SpTrsvFactor, PetscBool, PetscBool);
 /* -log_view events beside PETSc's MatLUFactorNum / MatCholFctrNum: the library's factorization and the conversion */
 SPTRSV_INTERN PetscLogEvent SPTRSV_LUNumeric, SPTRSV_CholNumeric, SPTRSV_DirectConvert;

@@ -331,7 +331,7 @@ PetscErrorCode SpTrsvFactorCholeskyNumeric(Mat A, const MatFactorInfo *info, SpT
       }
     }
   }
-  PetscCall(SpTrsvDirectNumericFinish(fac, errorif));
+  PetscCall(SpTrsvDirectNumericFinish(fac, errorif, PETSC_TRUE));
   PetscCall(PetscLogEventEnd(SPTRSV_CholNumeric, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

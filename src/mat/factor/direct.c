@@ -113,13 +113,14 @@ PetscErrorCode SpTrsvDirectNumericValues(Mat A, SpTrsvFactor fac, PetscInt nnzA,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvDirectNumericFinish(SpTrsvFactor fac, PetscBool errorif)
+PetscErrorCode SpTrsvDirectNumericFinish(SpTrsvFactor fac, PetscBool errorif, PetscBool refactored)
 {
   PetscFunctionBegin;
   if (fac->nonfinite) {
     /* factored with zeros in place of the NaN/Inf entries: the factor is not A's, its solves give NaN */
     for (PetscInt k = 0; k < fac->n; k++) fac->U->idiag[k] = (PetscScalar)NAN;
   } else if (!fac->error) PetscCall(SpTrsvFactorCheckNonFiniteFactor(errorif, fac));
+  if (!refactored && !fac->nonfinite) PetscFunctionReturn(PETSC_SUCCESS); /* the values the solvers took at setup */
   PetscCall(SpTrsvTriValuesChanged(fac->L));
   PetscCall(SpTrsvTriValuesChanged(fac->U));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -496,7 +496,7 @@ PetscErrorCode SpTrsvFactorLUNumeric(Mat A, const MatFactorInfo *info, SpTrsvFac
       }
     }
   }
-  PetscCall(SpTrsvDirectNumericFinish(fac, errorif));
+  PetscCall(SpTrsvDirectNumericFinish(fac, errorif, (PetscBool)!take.fresh));
   PetscCall(PetscLogEventEnd(SPTRSV_LUNumeric, A, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
