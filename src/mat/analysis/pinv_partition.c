@@ -18,23 +18,37 @@ typedef struct {
   const SpTrsvOp *op;
   PetscInt       *inpart, stamp;
   PetscInt       *xmark, *bmark, tick; /* the tick of the last row that took a column */
+  PetscInt       *dmark;               /* the tick of the last row whose dependency k had this row as a dependency */
   PetscInt       *xs, *bs;             /* one row's columns */
   PetscInt       *start, *split, *end; /* per row */
   SpTrsvIntBuf    buf;
 } PinvBuilder;
 
-/* pattern of row i of M given the current part; its length in *len */
+/* pattern of row i of M given the current part; its length in *len.
+   Covered dependencies: when in-part dependency j of i is itself an in-part dependency of another in-part dependency k
+   of i, pattern(M_j) is inside pattern(M_k) (M_k's recursion took it), so only k's pattern is merged. The k taken is the
+   in-part dependency with the longest pattern; its dependencies are marked (dmark). In a dense diagonal block (a
+   supernode, a separator) row i's in-part dependencies are the earlier rows of the block, all dependencies of the row
+   just before i: the union costs |M_{i-1}| instead of the sum over the block, and the pattern is the same set. */
 static PetscErrorCode PinvBuildRow(PinvBuilder *B, PetscInt i, PetscInt *len)
 {
   const SpTrsvOp *op = B->op;
-  PetscInt        nx = 0, nb = 0;
+  PetscInt        nx = 0, nb = 0, k = -1;
 
   PetscFunctionBegin;
   B->tick++;
+  for (PetscInt p = op->ri[i]; p < op->ri[i + 1]; p++) { /* k: the in-part dependency of the longest pattern */
+    const PetscInt j = op->rj[p];
+    if (B->inpart[j] == B->stamp && (k < 0 || B->end[j] - B->start[j] > B->end[k] - B->start[k])) k = j;
+  }
+  if (k >= 0)
+    for (PetscInt p = op->ri[k]; p < op->ri[k + 1]; p++)
+      if (B->inpart[op->rj[p]] == B->stamp) B->dmark[op->rj[p]] = B->tick;
   B->bs[nb++]  = i;
   B->bmark[i] = B->tick;
   for (PetscInt p = op->ri[i]; p < op->ri[i + 1]; p++) {
     const PetscInt j = op->rj[p];
+    if (B->inpart[j] == B->stamp && B->dmark[j] == B->tick) continue; /* covered by k */
     if (B->inpart[j] == B->stamp) {
       const PetscInt *col = B->buf.a;
       for (PetscInt q = B->start[j]; q < B->split[j]; q++)
@@ -133,8 +147,8 @@ PetscErrorCode SpTrsvPinvPartition(const SpTrsvOp *op, SpTrsvPinvParts mode, Pet
   /* the builder */
   B.op = op;
   PetscCall(PetscMalloc5(n + 1, &B.inpart, n + 1, &B.xmark, n + 1, &B.bmark, n + 1, &B.xs, n + 1, &B.bs));
-  PetscCall(PetscMalloc3(n + 1, &B.start, n + 1, &B.split, n + 1, &B.end));
-  for (PetscInt i = 0; i < n; i++) B.inpart[i] = B.xmark[i] = B.bmark[i] = -1;
+  PetscCall(PetscMalloc4(n + 1, &B.start, n + 1, &B.split, n + 1, &B.end, n + 1, &B.dmark));
+  for (PetscInt i = 0; i < n; i++) B.inpart[i] = B.xmark[i] = B.bmark[i] = B.dmark[i] = -1;
   PetscCall(SpTrsvIntBufReserve(&B.buf, op->nnz + n + 1));
 
   /* base(i): the length of row i of M when its part is its own group (len_i + 1 outside a supernode) */
@@ -192,7 +206,7 @@ PetscErrorCode SpTrsvPinvPartition(const SpTrsvOp *op, SpTrsvPinvParts mode, Pet
   PetscCall(PetscFree(base));
   PetscCall(PetscFree(gptr));
   PetscCall(PetscFree5(B.inpart, B.xmark, B.bmark, B.xs, B.bs));
-  PetscCall(PetscFree3(B.start, B.split, B.end));
+  PetscCall(PetscFree4(B.start, B.split, B.end, B.dmark));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
