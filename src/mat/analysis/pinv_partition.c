@@ -2,8 +2,10 @@
    The partition of the partitioned-inverse path and the pattern of its inverse-applied blocks M_k (plain C, pattern
    only; include/sptrsv/paths/pinv.h states the formulation, the units and the fill test).
 
-   Cost. Row i of M is the union of the patterns of its in-part dependencies plus its own entries: building it costs
-   the sum of those patterns' lengths, which the fill test bounds (a part's M holds at most fill times its base
+   Cost. Row i of M is the union of the patterns of its in-part dependencies plus its own entries. Building it merges
+   only the patterns its longest in-part dependency k does not already hold (a dependency of k is inside M_k's
+   pattern: PinvBuildRow), so a row of a dense block costs about one earlier row's pattern, and a row in general at
+   most the sum of its dependencies' patterns, which the fill test bounds (a part's M holds at most fill times its base
    entries). A unit that fails the test is built a second time as the first unit of the next part, so every row is
    built at most twice (three times for a row of a supernode, whose base is measured once on its own).
 */
