@@ -365,6 +365,32 @@ def validate(times, feats, ref, solves=None, rule=None):
 
 
 MEASURE_ROUNDS, MEASURE_ROUND_MS, MEASURE_MAX_REPS, MEASURE_CLEAR = 3, 1.0, 5, 2.0  # automeasure.c
+MEASURE_RUNNER_UP = 4.0  # automeasure.c: SPTRSV_AUTO_MEASURE_RUNNER_UP
+
+
+def runner_up(model, f, cands, p, solves=None):
+    """the candidate the measured check times before cuSPARSE (MatSpTrsvAutoRunnerUp): the next of the model's ranking
+    after p that is not cusparse (nor predicted infinite, out of its entry's range: the C chooser's refusals), when its
+    predicted solve time is within MEASURE_RUNNER_UP times p's; None otherwise"""
+    ranked = sorted(cands, key=lambda c: predict(model, c, f, solves))
+    tp = predict(model, p, f)
+    if p not in ranked or not tp > 0:
+        return None
+    for c in ranked[ranked.index(p) + 1:]:
+        if c == "cusparse" or predict(model, c, f, solves) == float("inf"):
+            continue
+        tc = predict(model, c, f)
+        return c if 0 < tc <= MEASURE_RUNNER_UP * tp else None
+    return None
+
+
+def measure_cost(model, p, f, t, tc):
+    """setup ms of one timing of p (t ms per solve) against another solver (tc) by automeasure.c: 1 warm-up solve each
+    and ROUNDS rounds of R solves each (one round when a clear winner shows), R from p's predicted time"""
+    pred = predict(model, p, f)
+    reps = max(2, min(MEASURE_MAX_REPS, int(MEASURE_ROUND_MS / pred))) if pred > 0 else MEASURE_MAX_REPS
+    rounds = 1 if max(t, tc) > MEASURE_CLEAR * min(t, tc) else MEASURE_ROUNDS
+    return (1 + rounds * reps) * (t + tc)
 
 
 def tri_times(d, p, solves=None):
@@ -379,9 +405,11 @@ def tri_times(d, p, solves=None):
 
 def validate_measured(times, feats, ref, solves=None):
     """leave-one-out with the measured check of the factor (automeasure.c): per triangle the model's choice p, then, when
-    the check runs (by default with solve time only; the setup + solves rows show what forcing it on costs), p and cusparse
-    timed on the triangle and the faster kept. The check costs cusparse's setup and (1 + ROUNDS x R) solves of each (R from p's predicted time:
-    about ROUND_MS ms of solves per round, 2 to MAX_REPS), added to the setup. Rows as validate()'s"""
+    the check runs (by default with solve time only; the setup + solves rows show what forcing it on costs), the model's
+    runner-up (runner_up(): when its predicted solve is within MEASURE_RUNNER_UP times p's) timed against p and the faster
+    kept, then that one and cusparse timed and the faster kept. Each timing costs the challenger's setup and (1 + ROUNDS x
+    R) solves of each (R from the kept path's predicted time: about ROUND_MS ms of solves per round, 2 to MAX_REPS), added
+    to the setup. Rows as validate()'s"""
     rows = []
     for lab in ref:
         d = times[lab]
@@ -401,13 +429,18 @@ def validate_measured(times, feats, ref, solves=None):
             t, su = tp[tri]
             if solves:
                 setup += su
+            r = runner_up(model, f, cm, p, solves) if p != "cusparse" else None
+            tr = tri_times(d, r, solves) if r else None
+            if tr:
+                t2, s2 = tr[tri]
+                if solves:
+                    setup += s2 + measure_cost(model, p, f, t, t2)
+                if t2 < t:
+                    p, t = r, t2
             if p != "cusparse":
                 tc, sc = cus[tri]
-                pred = predict(model, p, f)
-                reps = max(2, min(MEASURE_MAX_REPS, int(MEASURE_ROUND_MS / pred))) if pred > 0 else MEASURE_MAX_REPS
                 if solves:
-                    rounds = 1 if max(t, tc) > MEASURE_CLEAR * min(t, tc) else MEASURE_ROUNDS
-                    setup += sc + (1 + rounds * reps) * (t + tc)
+                    setup += sc + measure_cost(model, p, f, t, tc)
                 if tc < t:
                     p, t = "cusparse", tc
             chosen[tri] = p
