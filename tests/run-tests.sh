@@ -636,6 +636,8 @@ SN_ICHK="inverted diagonal blocks: [0-9]+ of [1-9][0-9]* \(condition number at m
 run_test view/supernodal-lu-defaults ours_grep ex45 "$SN_LU -ksp_view" "partition: the factorization's [0-9]+ supernodes, .*\(relaxed\); relaxation 0.05 \(auto\)" "diagonal blocks inverted \(GEMV\) where well conditioned" "$SN_ICHK 1e\+06, -mat_sptrsv_invert_diag_cond; largest inverted [0-9.e+]+, largest [0-9.e+]+\); [0-9]+ solved by TRSV"
 run_test view/supernodal-lu-cond-bound ours_grep ex45 "$SN_LU -mat_sptrsv_invert_diag_cond 1 -ksp_view" "inverted diagonal blocks: [0-9]+ of [1-9][0-9]* \(condition number at most 1\.?, -mat_sptrsv_invert_diag_cond; largest inverted 1\.?, largest [0-9.e+]+\); [1-9][0-9]* solved by TRSV"
 run_test view/supernodal-lu-forced ours_grep ex45 "$SN_LU -mat_sptrsv_invert_diag -mat_sptrsv_supernode_relax 0 -ksp_view" "relaxed\); relaxation 0\.?$" "diagonal blocks inverted \(GEMV\)$"
+# views name options with the factor's prefix (block Jacobi: -sub_)
+run_test view/supernodal-sub-prefix-view ours_grep ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_levels 2 -sub_pc_factor_mat_solver_type sptrsv_supernodal -sub_mat_sptrsv_supernode_min_width 0 -ksp_view" "split: [0-9]+ supernodes in [0-9]+ levels \(-sub_mat_sptrsv_supernode_split auto\)"
 run_test view/supernodal-bad-invert-cond ours_fails ex2 "$SN -mat_sptrsv_invert_diag_cond 0.5" "-mat_sptrsv_invert_diag_cond must be >= 1, got 0.5"
 run_test view/supernodal-bad-relax ours_fails ex2 "$SN -mat_sptrsv_supernode_relax 1.5" "-mat_sptrsv_supernode_relax must be in \[0, 1\) \(or -1: auto\), got 1.5"
 AUTO="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv -mat_sptrsv_backend host"

@@ -652,7 +652,7 @@ static PetscErrorCode SupernodalEstimates(Bench *B, SpTrsvFactor fac)
         continue;
       }
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "supernodal-estimate %s %s %s: %" PetscInt_FMT " supernodes (widest %" PetscInt_FMT "), %" PetscInt_FMT " levels, analysis %.0f ms\n", B->label, k ? "U" : "L", name[c], ss->ns, ss->max_w, ss->nlevels, 1e3 * (t1 - t0)));
-      PetscCall(SpTrsvSupernodalModelView(ss, (PetscBool)(detail && c == 2), PETSC_VIEWER_STDOUT_SELF));
+      PetscCall(SpTrsvSupernodalModelView(ss, "", (PetscBool)(detail && c == 2), PETSC_VIEWER_STDOUT_SELF));
       PetscCall(SpTrsvPlanDestroy(&p));
     }
   }

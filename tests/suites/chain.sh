@@ -31,4 +31,6 @@ run_test chain/ksp-view ours_grep ex2 "-m 2000 -n 4 $CHAIN -mat_sptrsv_locality_
 run_test chain/2d-forced-error ours_fails ex2 "-m 10 -n 200 $CHAIN -mat_sptrsv_locality_kernel chain" "-mat_sptrsv_locality_kernel chain: a row depends on a row 200 places before it in the chain order .*use -mat_sptrsv_locality_kernel slots or auto"
 run_test chain/2d-auto-slots ours_grep ex2 "-m 10 -n 200 $CHAIN -ksp_view -ksp_converged_reason" "kernel: slots \(-mat_sptrsv_locality_kernel auto\)" "chain: 1 components, reach 200 rows: no window of at most 128 rows holds it" "Linear solve converged"
 run_test chain/help ours_grep ex2 "-m 30 -n 30 $CHAIN -help" "-mat_sptrsv_locality_kernel <(now )?auto( : formerly auto)?> .*auto slots chain"
+# the same under block Jacobi: the analysis's message names the option with the factor's prefix, as the user typed it
+run_test chain/2d-forced-error-sub-prefix ours_fails ex2 "-m 10 -n 200 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_locality -sub_mat_sptrsv_locality_kernel chain" "-sub_mat_sptrsv_locality_kernel chain: a row depends on a row 200 places before it in the chain order .*use -sub_mat_sptrsv_locality_kernel slots or auto"
 run_test chain/bad-value ours_fails ex2 "-m 30 -n 30 $CHAIN -mat_sptrsv_locality_kernel foo" "Unknown option foo for -mat_sptrsv_locality_kernel"

@@ -211,7 +211,7 @@ SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalSplitCheck(const SpTrsvSupernodalSc
    <= invert_cond), and their -ksp_view line */
 SPTRSV_INTERN PetscReal      SpTrsvSupernodeBlockCond(PetscInt, const PetscScalar *, const PetscScalar *, PetscBool);
 SPTRSV_INTERN void           SpTrsvSupernodeInvertCheckRecord(SpTrsvSupernodalSchedule *, PetscInt, const PetscReal *);
-SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeInvertCheckView(const SpTrsvSupernodalSchedule *, PetscViewer);
+SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeInvertCheckView(const SpTrsvSupernodalSchedule *, const char *, PetscViewer); /* the options' prefix */
 /* the cost model (supernodal_model.c): per-level bytes and time of supernodes sorder[k0 .. k1), a level's split tasks,
    the figures of a built schedule and their view */
 SPTRSV_INTERN PetscLogDouble SpTrsvSupernodeBytes(const SpTrsvSupernodalSchedule *, PetscInt, PetscBool);
@@ -219,7 +219,7 @@ SPTRSV_INTERN void           SpTrsvSupernodeLevelEstimate(const SpTrsvSupernodal
 SPTRSV_INTERN PetscInt       SpTrsvSupernodeSplitRows(const SpTrsvSupernodalSchedule *, const PetscInt *, PetscInt, PetscInt);
 SPTRSV_INTERN PetscBool      SpTrsvSupernodeLevelFusable(const SpTrsvSupernodalSchedule *, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalModel(const SpTrsvSupernodalSchedule *, SpTrsvSupernodeLevelModel **, PetscLogDouble *);
-SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalModelView(const SpTrsvSupernodalSchedule *, PetscBool, PetscViewer);
+SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalModelView(const SpTrsvSupernodalSchedule *, const char *, PetscBool, PetscViewer); /* the options' prefix */
 
 /*
    The inverse of a diagonal block, one column at a time (host and device share it): column j of X = D^{-1} for a dense

@@ -9,6 +9,7 @@ PetscErrorCode SpTrsvPlanCreate(const SpTrsvOp *op, SpTrsvPath path, SpTrsvForma
   PetscFunctionBegin;
   PetscCall((*path->analyze)(op, format, opts, plan));
   (*plan)->path = path;
+  PetscCall(PetscStrncpy((*plan)->prefix, opts->prefix, sizeof((*plan)->prefix)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -30,7 +30,7 @@ PetscErrorCode SpTrsvAnalyze_cusparse(const SpTrsvOp *op, SpTrsvFormat format, c
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
-  PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_cusparse reads rows only (-mat_sptrsv_format csr)");
+  PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_cusparse reads rows only (-%smat_sptrsv_format csr)", opts->prefix);
   PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvPlanCreateLevelSets(op, &p));
   p->view = SpTrsvCusparseView;

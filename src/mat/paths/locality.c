@@ -45,10 +45,10 @@ static PetscErrorCode SpTrsvLocalityEstimateView(const char *name, const SpTrsvL
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SpTrsvLocalityChoiceView(const SpTrsvLocalityChoice *c, PetscInt kind, PetscViewer viewer)
+static PetscErrorCode SpTrsvLocalityChoiceView(const SpTrsvLocalityChoice *c, PetscInt kind, const char *prefix, PetscViewer viewer)
 {
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "partitioner: %s (-mat_sptrsv_locality_partition %s)\n", SpTrsvLocalityPartitioners[kind], SpTrsvLocalityPartitioners[c->requested]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "partitioner: %s (-%smat_sptrsv_locality_partition %s)\n", SpTrsvLocalityPartitioners[kind], prefix, SpTrsvLocalityPartitioners[c->requested]));
   if (c->have_paper) PetscCall(SpTrsvLocalityEstimateView("paper", &c->paper, viewer));
   if (c->have_regions) {
     char     buf[512] = "";
@@ -64,12 +64,12 @@ static PetscErrorCode SpTrsvLocalityChoiceView(const SpTrsvLocalityChoice *c, Pe
 }
 
 /* the kernel and the chain analysis (see "The chain kernel" in locality.h) */
-static PetscErrorCode SpTrsvLocalityKernelView(const SpTrsvLocalitySchedule *ls, PetscViewer viewer)
+static PetscErrorCode SpTrsvLocalityKernelView(const SpTrsvLocalitySchedule *ls, const char *prefix, PetscViewer viewer)
 {
   const SpTrsvLocalityChain *ch = &ls->chain;
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "kernel: %s (-mat_sptrsv_locality_kernel %s)\n", SpTrsvLocalityKernels[ls->kernel], SpTrsvLocalityKernels[ls->kernel_requested]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "kernel: %s (-%smat_sptrsv_locality_kernel %s)\n", SpTrsvLocalityKernels[ls->kernel], prefix, SpTrsvLocalityKernels[ls->kernel_requested]));
   if (ls->kernel_requested == SPTRSV_LOCALITY_KERNEL_SLOTS) PetscFunctionReturn(PETSC_SUCCESS);
   if (!ch->W) PetscCall(PetscViewerASCIIPrintf(viewer, "  chain: %" PetscInt_FMT " components, reach %" PetscInt_FMT " rows: no window of at most %d rows holds it\n", ch->ncomp, ch->reach, (int)SPTRSV_CHAIN_MAX_WIDTH));
   else {
@@ -84,14 +84,14 @@ static PetscErrorCode SpTrsvLocalityScheduleView(SpTrsvPlan plan, PetscViewer vi
   const PetscInt          nnz = ls->nint + ls->next;
 
   PetscFunctionBegin;
-  PetscCall(SpTrsvLocalityKernelView(ls, viewer));
+  PetscCall(SpTrsvLocalityKernelView(ls, plan->prefix, viewer));
   if (!ls->have_slots) PetscFunctionReturn(PETSC_SUCCESS);
   if (ls->kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) PetscCall(PetscViewerASCIIPrintf(viewer, "the sub-graph schedule the cost model compared (not run):\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "locality: %" PetscInt_FMT " sub-graphs of at most %" PetscInt_FMT " rows (largest %" PetscInt_FMT "), %" PetscInt_FMT " sub-graph levels (launches, at most %" PetscInt_FMT " sub-graphs each)\n", ls->nsub, ls->nmax, ls->max_sub_rows, ls->nsublevels, ls->max_level_subs));
   PetscCall(PetscViewerASCIIPrintf(viewer, "slots %" PetscInt_FMT " (at most %" PetscInt_FMT " in a sub-graph, at most %" PetscInt_FMT " rows in a slot); entries internal %.1f%%, external %.1f%%\n", ls->nslots, ls->max_slots, ls->max_slot_rows, nnz ? 100.0 * (double)ls->nint / (double)nnz : 0.0, nnz ? 100.0 * (double)ls->next / (double)nnz : 0.0));
   if (ls->part.kind == SPTRSV_LOCALITY_PARTITION_REGIONS) PetscCall(PetscViewerASCIIPrintf(viewer, "partition: %" PetscInt_FMT " components, regions of at most %" PetscInt_FMT " rows: %" PetscInt_FMT " regions, %" PetscInt_FMT " components cut between regions, %" PetscInt_FMT " pieces packed into another's sub-graph\n", ls->part.ncomp, ls->part.region_rows, ls->part.nregions, ls->part.nlarge, ls->part.npacked));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "partition: %" PetscInt_FMT " components, %" PetscInt_FMT " sub-graphs of merged components, %" PetscInt_FMT " components split (%" PetscInt_FMT " greedy attempts%s%s)\n", ls->part.ncomp, ls->part.nmerged, ls->part.nlarge, ls->part.nattempts, ls->part.nlarge ? ", last criterion " : "", ls->part.nlarge ? SpTrsvPartitionCriterionName(ls->part.worst_crit) : ""));
-  PetscCall(SpTrsvLocalityChoiceView(&ls->choice, ls->part.kind, viewer));
+  PetscCall(SpTrsvLocalityChoiceView(&ls->choice, ls->part.kind, plan->prefix, viewer));
   {
     PetscInt   nst[SPTRSV_LOCALITY_MAX_STAGE + 1] = {0};
     PetscInt64 smax = 0;
@@ -99,7 +99,7 @@ static PetscErrorCode SpTrsvLocalityScheduleView(SpTrsvPlan plan, PetscViewer vi
       nst[ls->levstage[l]]++;
       smax = PetscMax(smax, ls->levsmem[l]);
     }
-    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA block: %d threads, %d lanes per row, at most %" PetscInt64_FMT " bytes of shared memory; launches staging nothing / pointers / entries: %" PetscInt_FMT " / %" PetscInt_FMT " / %" PetscInt_FMT " (-mat_sptrsv_locality_stage %" PetscInt_FMT ")\n", ls->block, ls->K, smax, nst[0], nst[1], nst[2], ls->max_stage));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA block: %d threads, %d lanes per row, at most %" PetscInt64_FMT " bytes of shared memory; launches staging nothing / pointers / entries: %" PetscInt_FMT " / %" PetscInt_FMT " / %" PetscInt_FMT " (-%smat_sptrsv_locality_stage %" PetscInt_FMT ")\n", ls->block, ls->K, smax, nst[0], nst[1], nst[2], plan->prefix, ls->max_stage));
     if (ls->long_len) PetscCall(PetscViewerASCIIPrintf(viewer, "long rows (at least %" PetscInt_FMT " entries, a warp each): %" PetscInt_FMT "\n", ls->long_len, ls->nlong));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -218,10 +218,10 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
 
   PetscFunctionBegin;
   PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality reads rows: the CSR format only");
-  PetscCheck(opts->subgraph_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_subgraph_rows must be >= 0 (0: what a block's shared memory holds), got %" PetscInt_FMT, opts->subgraph_rows);
-  PetscCheck(opts->locality_kernel >= SPTRSV_LOCALITY_KERNEL_AUTO && opts->locality_kernel <= SPTRSV_LOCALITY_KERNEL_CHAIN, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_kernel: %" PetscInt_FMT " is not a kernel (auto, slots, chain)", opts->locality_kernel);
-  PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= SPTRSV_LOCALITY_MAX_STAGE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, opts->locality_stage);
-  PetscCheck(opts->locality_partition >= SPTRSV_LOCALITY_PARTITION_AUTO && opts->locality_partition <= SPTRSV_LOCALITY_PARTITION_REGIONS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_partition: %" PetscInt_FMT " is not a partitioner (auto, paper, regions)", opts->locality_partition);
+  PetscCheck(opts->subgraph_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_subgraph_rows must be >= 0 (0: what a block's shared memory holds), got %" PetscInt_FMT, opts->prefix, opts->subgraph_rows);
+  PetscCheck(opts->locality_kernel >= SPTRSV_LOCALITY_KERNEL_AUTO && opts->locality_kernel <= SPTRSV_LOCALITY_KERNEL_CHAIN, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_kernel: %" PetscInt_FMT " is not a kernel (auto, slots, chain)", opts->prefix, opts->locality_kernel);
+  PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= SPTRSV_LOCALITY_MAX_STAGE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, opts->prefix, opts->locality_stage);
+  PetscCheck(opts->locality_partition >= SPTRSV_LOCALITY_PARTITION_AUTO && opts->locality_partition <= SPTRSV_LOCALITY_PARTITION_REGIONS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_partition: %" PetscInt_FMT " is not a partitioner (auto, paper, regions)", opts->prefix, opts->locality_partition);
   PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvPlanCreateLevelSets(op, &p)); /* the level figures of -ksp_view; the order is replaced */
   PetscCall(PetscFree(p->levptr));              /* the order is not by level any more */
@@ -241,7 +241,7 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
       const PetscInt reach = ls->chain.reach, ncomp = ls->chain.ncomp;
       PetscCall(PetscFree(corder));
       PetscCall(SpTrsvPlanDestroy(&p));
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "-mat_sptrsv_locality_kernel chain: a row depends on a row %" PetscInt_FMT " places before it in the chain order (rows by index within each of the %" PetscInt_FMT " components); the window holds at most %d: use -mat_sptrsv_locality_kernel slots or auto", reach, ncomp, (int)SPTRSV_CHAIN_MAX_WIDTH);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "-%smat_sptrsv_locality_kernel chain: a row depends on a row %" PetscInt_FMT " places before it in the chain order (rows by index within each of the %" PetscInt_FMT " components); the window holds at most %d: use -%smat_sptrsv_locality_kernel slots or auto", opts->prefix, reach, ncomp, (int)SPTRSV_CHAIN_MAX_WIDTH, opts->prefix);
     }
     ls->kernel = SPTRSV_LOCALITY_KERNEL_CHAIN;
   } else { /* the sub-graph schedule; auto: the chain kernel instead when the models predict it faster */

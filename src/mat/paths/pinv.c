@@ -60,7 +60,7 @@ static PetscErrorCode SpTrsvPinvScheduleView(SpTrsvPlan plan, PetscViewer viewer
     char what[128];
     if (st->fallback) PetscCall(PetscSNPrintf(what, sizeof(what), "exceeds the tolerance, solves fall back to %s", st->fallback_path));
     else PetscCall(PetscStrncpy(what, "partitioned inverse in use", sizeof(what)));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "stability: backward error %.3e (substitution %.3e), tolerance %.3e (-mat_sptrsv_pinv_tol): %s\n", (double)st->berr, (double)st->berr_subst, (double)ps->tol, what));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "stability: backward error %.3e (substitution %.3e), tolerance %.3e (-%smat_sptrsv_pinv_tol): %s\n", (double)st->berr, (double)st->berr_subst, (double)ps->tol, plan->prefix, what));
     if (st->nfallbacks) PetscCall(PetscViewerASCIIPrintf(viewer, "fell back in %" PetscInt_FMT " of %" PetscInt_FMT " numeric phases\n", st->nfallbacks, st->nchecks));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -74,10 +74,10 @@ PetscErrorCode SpTrsvAnalyze_pinv(const SpTrsvOp *op, SpTrsvFormat format, const
   PetscLogDouble          t0, t1;
 
   PetscFunctionBegin;
-  PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_pinv reads rows only: use -mat_sptrsv_format csr");
-  PetscCheck(opts->pinv_fill >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "mat_sptrsv_pinv_fill must be >= 1, got %g", (double)opts->pinv_fill);
-  PetscCheck(opts->pinv_tol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "mat_sptrsv_pinv_tol must be > 0, got %g", (double)opts->pinv_tol);
-  PetscCheck(opts->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "mat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, opts->fuse_passes);
+  PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_pinv reads rows only: use -%smat_sptrsv_format csr", opts->prefix);
+  PetscCheck(opts->pinv_fill >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_pinv_fill must be >= 1, got %g", opts->prefix, (double)opts->pinv_fill);
+  PetscCheck(opts->pinv_tol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_pinv_tol must be > 0, got %g", opts->prefix, (double)opts->pinv_tol);
+  PetscCheck(opts->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, opts->prefix, opts->fuse_passes);
   PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvPinvPartition(op, (SpTrsvPinvParts)opts->pinv_parts, opts->pinv_fill, &d));
   PetscCall(PetscNew(&p));
@@ -294,10 +294,10 @@ PetscErrorCode SpTrsvPinvValuesCompute(SpTrsvSolver s, SpTrsvPinvValues *v)
   st->fallback_path = fbpath->solvertype;
   if (fallback) {
     st->nfallbacks++;
-    PetscCall(PetscInfo(NULL, "sptrsv_pinv: backward error %g of the partitioned inverse of a %" PetscInt_FMT "-row %s triangle exceeds -mat_sptrsv_pinv_tol %g (substitution: %g): its solves fall back to %s\n", (double)st->berr, n, op->lower ? "lower" : "upper", (double)ps->tol, (double)st->berr_subst, fbpath->solvertype));
+    PetscCall(PetscInfo(NULL, "sptrsv_pinv: backward error %g of the partitioned inverse of a %" PetscInt_FMT "-row %s triangle exceeds -%smat_sptrsv_pinv_tol %g (substitution: %g): its solves fall back to %s\n", (double)st->berr, n, op->lower ? "lower" : "upper", s->opts.prefix, (double)ps->tol, (double)st->berr_subst, fbpath->solvertype));
     if (!v->fallback) PetscCall(SpTrsvSolverCreateWithOptions(s->tri, s->transpose, s->format, fbpath, s->backend, &s->opts, &v->fallback));
   } else {
-    if (v->fallback) PetscCall(PetscInfo(NULL, "sptrsv_pinv: backward error %g within -mat_sptrsv_pinv_tol %g again: the partitioned inverse is used\n", (double)st->berr, (double)ps->tol));
+    if (v->fallback) PetscCall(PetscInfo(NULL, "sptrsv_pinv: backward error %g within -%smat_sptrsv_pinv_tol %g again: the partitioned inverse is used\n", (double)st->berr, s->opts.prefix, (double)ps->tol));
     PetscCall(SpTrsvSolverDestroy(&v->fallback));
   }
   st->fallback = fallback;

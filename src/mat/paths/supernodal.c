@@ -71,7 +71,7 @@ static PetscErrorCode SpTrsvSupernodalDelegatedView(SpTrsvPlan plan, PetscViewer
   PetscCall(PetscStrcmp(name, "syncfree", &sf));
   PetscCall(PetscViewerASCIIPrintf(viewer, "supernodal: %s, %" PetscInt_FMT " supernodes, width mean %.2f max %" PetscInt_FMT "\n", ss->push ? "push (columns)" : "pull (rows)", ss->ns, mean, ss->max_w));
   PetscCall(SpTrsvSupernodalPartitionView(ss, viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "supernodes too narrow (widest %" PetscInt_FMT " < -mat_sptrsv_supernode_min_width %" PetscInt_FMT "): solved by the %s schedule (sptrsv_%s)\n", ss->max_w, ss->min_width, sf ? "sync-free" : name, name));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "supernodes too narrow (widest %" PetscInt_FMT " < -%smat_sptrsv_supernode_min_width %" PetscInt_FMT "): solved by the %s schedule (sptrsv_%s)\n", ss->max_w, plan->prefix, ss->min_width, sf ? "sync-free" : name, name));
   if (ss->delegate) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(SpTrsvPlanView(ss->delegate->plan, viewer));
@@ -94,13 +94,13 @@ static PetscErrorCode SpTrsvSupernodalScheduleView(SpTrsvPlan plan, PetscViewer 
   PetscCall(PetscViewerASCIIPrintf(viewer, "supernodal: %s, %" PetscInt_FMT " supernodes, width mean %.2f max %" PetscInt_FMT ", %" PetscInt_FMT " levels of the supernodal DAG (at most %" PetscInt_FMT " supernodes in one)\n", ss->push ? "push (columns)" : "pull (rows)", ss->ns, ss->ns ? (double)plan->n / (double)ss->ns : 0.0, ss->max_w, ss->nlevels, ss->max_level_sn));
   PetscCall(SpTrsvSupernodalPartitionView(ss, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "stored entries %" PetscInt64_FMT ", explicit zeros added %" PetscInt64_FMT " (%.1f%%), bytes %.4g; diagonal blocks %s\n", stored, ss->nzeros, stored ? 100.0 * (double)ss->nzeros / (double)stored : 0.0, SpTrsvSupernodalBytes(ss), ss->invert ? (ss->invert_auto ? "inverted (GEMV) where well conditioned" : "inverted (GEMV)") : "solved (TRSV)"));
-  PetscCall(SpTrsvSupernodeInvertCheckView(ss, viewer));
+  PetscCall(SpTrsvSupernodeInvertCheckView(ss, plan->prefix, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA: %" PetscInt_FMT " supernodes through cuBLAS (widest %" PetscInt_FMT "), %" PetscInt_FMT " split over many blocks (%" PetscInt_FMT " levels, %" PetscInt_FMT " tasks), the rest one block each\n", ss->ncublas, ss->max_cublas_w, ss->nsplit_sn, ss->nsplit_levels, ss->tlev[2 * ss->nlevels]));
   if (ss->nfused_runs) PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA: %" PetscInt_FMT " small levels fused into %" PetscInt_FMT " single-block launches\n", ss->nfused_levels, ss->nfused_runs));
   {
     PetscViewerFormat fmt;
     PetscCall(PetscViewerGetFormat(viewer, &fmt));
-    PetscCall(SpTrsvSupernodalModelView(ss, (PetscBool)(fmt == PETSC_VIEWER_ASCII_INFO_DETAIL), viewer));
+    PetscCall(SpTrsvSupernodalModelView(ss, plan->prefix, (PetscBool)(fmt == PETSC_VIEWER_ASCII_INFO_DETAIL), viewer));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -338,13 +338,13 @@ PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format,
   PetscLogDouble            t0, t1;
 
   PetscFunctionBegin;
-  PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_supernodal reads rows: the CSR format only (push or pull is -mat_sptrsv_supernode_mode)");
-  PetscCheck(opts->supernode_relax == SPTRSV_SUPERNODE_RELAX_AUTO || (opts->supernode_relax >= 0 && opts->supernode_relax < 1), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_relax must be in [0, 1) (or -1: auto), got %g", (double)opts->supernode_relax);
-  PetscCheck(opts->invert_cond >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_invert_diag_cond must be >= 1, got %g", (double)opts->invert_cond);
-  PetscCheck(opts->supernode_cublas_width >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_cublas_width must be >= 1, got %" PetscInt_FMT, opts->supernode_cublas_width);
-  PetscCheck(opts->supernode_mode >= SPTRSV_SUPERNODE_MODE_AUTO && opts->supernode_mode <= SPTRSV_SUPERNODE_MODE_PULL, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_mode: unknown mode %" PetscInt_FMT, opts->supernode_mode);
-  PetscCheck(opts->supernode_split >= SPTRSV_SUPERNODE_SPLIT_AUTO && opts->supernode_split <= SPTRSV_SUPERNODE_SPLIT_ALWAYS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_split: unknown value %" PetscInt_FMT, opts->supernode_split);
-  PetscCheck(opts->supernode_min_width >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_min_width must be >= 0, got %" PetscInt_FMT, opts->supernode_min_width);
+  PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_supernodal reads rows: the CSR format only (push or pull is -%smat_sptrsv_supernode_mode)", opts->prefix);
+  PetscCheck(opts->supernode_relax == SPTRSV_SUPERNODE_RELAX_AUTO || (opts->supernode_relax >= 0 && opts->supernode_relax < 1), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_relax must be in [0, 1) (or -1: auto), got %g", opts->prefix, (double)opts->supernode_relax);
+  PetscCheck(opts->invert_cond >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_invert_diag_cond must be >= 1, got %g", opts->prefix, (double)opts->invert_cond);
+  PetscCheck(opts->supernode_cublas_width >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_cublas_width must be >= 1, got %" PetscInt_FMT, opts->prefix, opts->supernode_cublas_width);
+  PetscCheck(opts->supernode_mode >= SPTRSV_SUPERNODE_MODE_AUTO && opts->supernode_mode <= SPTRSV_SUPERNODE_MODE_PULL, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_mode: unknown mode %" PetscInt_FMT, opts->prefix, opts->supernode_mode);
+  PetscCheck(opts->supernode_split >= SPTRSV_SUPERNODE_SPLIT_AUTO && opts->supernode_split <= SPTRSV_SUPERNODE_SPLIT_ALWAYS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_split: unknown value %" PetscInt_FMT, opts->prefix, opts->supernode_split);
+  PetscCheck(opts->supernode_min_width >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_min_width must be >= 0, got %" PetscInt_FMT, opts->prefix, opts->supernode_min_width);
   PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvPlanCreateLevelSets(op, &p)); /* the row-level figures of -ksp_view; the order is replaced (unless delegated) */
   PetscCall(PetscNew(&ss));
@@ -381,7 +381,7 @@ PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format,
   ss->delegated = (PetscBool)(ns > 0 && ss->max_w < opts->supernode_min_width); /* no supernode that wide */
   if (ss->delegated) { /* no blocks: the partition's figures, the row-level plan; the executors delegate to sync-free */
     ss->super = super;
-    PetscCall(PetscInfo(NULL, "sptrsv_supernodal: %" PetscInt_FMT "-row %s triangle, %" PetscInt_FMT " supernodes, the widest %" PetscInt_FMT " < -mat_sptrsv_supernode_min_width %" PetscInt_FMT ": no dense blocks, the executors solve it with the sync-free schedule\n", op->n, op->lower ? "lower" : "upper", ns, ss->max_w, ss->min_width));
+    PetscCall(PetscInfo(NULL, "sptrsv_supernodal: %" PetscInt_FMT "-row %s triangle, %" PetscInt_FMT " supernodes, the widest %" PetscInt_FMT " < -%smat_sptrsv_supernode_min_width %" PetscInt_FMT ": no dense blocks, the executors solve it with the sync-free schedule\n", op->n, op->lower ? "lower" : "upper", ns, ss->max_w, opts->prefix, ss->min_width));
     PetscCall(SpTrsvSupernodeLinesDestroy(&l));
     PetscCall(PetscTime(&t1));
     p->stats.analysis_time = t1 - t0;

@@ -54,16 +54,16 @@ void SpTrsvSupernodeInvertCheckRecord(SpTrsvSupernodalSchedule *ss, PetscInt ns,
 }
 
 /* SpTrsvSupernodeInvertCheckView - the -ksp_view line of the last check (nothing without invert_diag auto) */
-PetscErrorCode SpTrsvSupernodeInvertCheckView(const SpTrsvSupernodalSchedule *ss, PetscViewer viewer)
+PetscErrorCode SpTrsvSupernodeInvertCheckView(const SpTrsvSupernodalSchedule *ss, const char *prefix, PetscViewer viewer)
 {
   const SpTrsvSupernodeInvertCheck *c = &ss->icheck;
 
   PetscFunctionBegin;
   if (!ss->invert || !ss->invert_auto) PetscFunctionReturn(PETSC_SUCCESS);
   if (!c->checked) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "inverted diagonal blocks: condition number at most %g (-mat_sptrsv_invert_diag_cond), checked at the numeric phase (none yet)\n", (double)ss->invert_cond));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "inverted diagonal blocks: condition number at most %g (-%smat_sptrsv_invert_diag_cond), checked at the numeric phase (none yet)\n", (double)ss->invert_cond, prefix));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "inverted diagonal blocks: %" PetscInt_FMT " of %" PetscInt_FMT " (condition number at most %g, -mat_sptrsv_invert_diag_cond; largest inverted %.3g, largest %.3g); %" PetscInt_FMT " solved by TRSV\n", c->ninverted, c->nblocks, (double)ss->invert_cond, (double)c->kappa_inv, (double)c->kappa_max, c->nblocks - c->ninverted));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "inverted diagonal blocks: %" PetscInt_FMT " of %" PetscInt_FMT " (condition number at most %g, -%smat_sptrsv_invert_diag_cond; largest inverted %.3g, largest %.3g); %" PetscInt_FMT " solved by TRSV\n", c->ninverted, c->nblocks, (double)ss->invert_cond, prefix, (double)c->kappa_inv, (double)c->kappa_max, c->nblocks - c->ninverted));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -149,7 +149,7 @@ PetscErrorCode SpTrsvSupernodalModel(const SpTrsvSupernodalSchedule *ss, SpTrsvS
   SpTrsvSupernodalModelView - the model's summary (the predicted solve, its launches, where the time goes by level size:
   1 supernode, 2 to SMS-1, at least SMS) and, with detail, one line per level
 */
-PetscErrorCode SpTrsvSupernodalModelView(const SpTrsvSupernodalSchedule *ss, PetscBool detail, PetscViewer viewer)
+PetscErrorCode SpTrsvSupernodalModelView(const SpTrsvSupernodalSchedule *ss, const char *prefix, PetscBool detail, PetscViewer viewer)
 {
   SpTrsvSupernodeLevelModel *m;
   PetscLogDouble             tot, us[3] = {0, 0, 0}, bytes[3] = {0, 0, 0}, bytes_all = 0;
@@ -157,7 +157,7 @@ PetscErrorCode SpTrsvSupernodalModelView(const SpTrsvSupernodalSchedule *ss, Pet
 
   PetscFunctionBegin;
   if (ss->delegated) { /* nothing was built to model */
-    PetscCall(PetscViewerASCIIPrintf(viewer, "model (H100 constants): none, the supernodes are too narrow (none as wide as -mat_sptrsv_supernode_min_width %" PetscInt_FMT "): solved by the sync-free schedule\n", ss->min_width));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "model (H100 constants): none, the supernodes are too narrow (none as wide as -%smat_sptrsv_supernode_min_width %" PetscInt_FMT "): solved by the sync-free schedule\n", prefix, ss->min_width));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(SpTrsvSupernodalModel(ss, &m, &tot));
@@ -169,7 +169,7 @@ PetscErrorCode SpTrsvSupernodalModelView(const SpTrsvSupernodalSchedule *ss, Pet
     bytes_all += m[l].bytes;
     launches += ss->fuse[l] ? (m[l].nteam ? 1 : 0) + (m[l].nsplit ? 2 : 0) + 4 * m[l].ncublas : 0;
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "model (H100 constants): one solve %.0f us, %" PetscInt_FMT " launches (%.0f us of launch latency), %.4g MB (%.0f us at %.0f GB/s); split: %" PetscInt_FMT " supernodes in %" PetscInt_FMT " levels (-mat_sptrsv_supernode_split %s)\n", (double)tot, launches, launches * SPTRSV_SUPERNODE_MODEL_LAUNCH_US, bytes_all / 1e6, bytes_all / SN_BPUS(SPTRSV_SUPERNODE_MODEL_GPU_GBS), SPTRSV_SUPERNODE_MODEL_GPU_GBS, ss->nsplit_sn, ss->nsplit_levels, ss->split_mode == SPTRSV_SUPERNODE_SPLIT_AUTO ? "auto" : (ss->split_mode == SPTRSV_SUPERNODE_SPLIT_NEVER ? "never" : "always")));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "model (H100 constants): one solve %.0f us, %" PetscInt_FMT " launches (%.0f us of launch latency), %.4g MB (%.0f us at %.0f GB/s); split: %" PetscInt_FMT " supernodes in %" PetscInt_FMT " levels (-%smat_sptrsv_supernode_split %s)\n", (double)tot, launches, launches * SPTRSV_SUPERNODE_MODEL_LAUNCH_US, bytes_all / 1e6, bytes_all / SN_BPUS(SPTRSV_SUPERNODE_MODEL_GPU_GBS), SPTRSV_SUPERNODE_MODEL_GPU_GBS, ss->nsplit_sn, ss->nsplit_levels, prefix, ss->split_mode == SPTRSV_SUPERNODE_SPLIT_AUTO ? "auto" : (ss->split_mode == SPTRSV_SUPERNODE_SPLIT_NEVER ? "never" : "always")));
   PetscCall(PetscViewerASCIIPrintf(viewer, "model by level size: 1 supernode %" PetscInt_FMT " levels %.0f us %.3g MB; 2-%d supernodes %" PetscInt_FMT " levels %.0f us %.3g MB; >= %d supernodes %" PetscInt_FMT " levels %.0f us %.3g MB\n", nl[0], (double)us[0], bytes[0] / 1e6, SPTRSV_SUPERNODE_MODEL_SMS - 1, nl[1], (double)us[1], bytes[1] / 1e6, SPTRSV_SUPERNODE_MODEL_SMS, nl[2], (double)us[2], bytes[2] / 1e6));
   if (detail) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "level supernodes team split cublas width_max width_mean tasks KB us_model us_as_team us_split\n"));

@@ -9,6 +9,7 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
   Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
 
   PetscFunctionBegin;
+  PetscCall(PetscStrncpy(sp->opts.prefix, ((PetscObject)F)->prefix ? ((PetscObject)F)->prefix : "", sizeof(sp->opts.prefix))); /* for the analysis's messages */
   PetscOptionsBegin(PetscObjectComm((PetscObject)F), ((PetscObject)F)->prefix, "petsc-sptrsv triangular-solve options", "Mat");
   PetscCall(PetscOptionsEnum("-mat_sptrsv_format", "Storage the solves read: rows (csr) or columns (csc)", "MatSolverType sptrsv", SpTrsvFormats, (PetscEnum)sp->format, (PetscEnum *)&sp->format, NULL));
   PetscCall(PetscOptionsEnum("-mat_sptrsv_backend", "Where the solves run", "MatSolverType sptrsv", SpTrsvBackendTypes, (PetscEnum)sp->backendreq, (PetscEnum *)&sp->backendreq, NULL));

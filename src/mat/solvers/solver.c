@@ -12,6 +12,7 @@
 PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
 {
   PetscFunctionBegin;
+  opts->prefix[0]     = 0;
   opts->use_graph     = PETSC_TRUE;
   opts->fuse_passes   = 1;
   opts->alap          = PETSC_FALSE;
