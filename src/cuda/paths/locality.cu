@@ -379,7 +379,7 @@ static PetscErrorCode SpTrsvCUDALocalitySetup(SpTrsvSolver s)
   for (PetscInt l = 0; l < ls->nsublevels; l++) need = PetscMax(need, (size_t)ls->levsmem[l]);
   SpTrsvCUDACall(cudaGetDevice(&dev));
   SpTrsvCUDACall(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  PetscCheck(need <= (size_t)optin, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality: a launch (sub-graphs of up to %" PetscInt_FMT " rows) needs %zu bytes of shared memory, the device offers %d per block: set -mat_sptrsv_subgraph_rows (with the factor's prefix) to at most %zu, or -mat_sptrsv_locality_stage 0", ls->max_sub_rows, need, optin, (size_t)optin / sizeof(PetscScalar));
+  PetscCheck(need <= (size_t)optin, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality: a launch (sub-graphs of up to %" PetscInt_FMT " rows) needs %zu bytes of shared memory, the device offers %d per block: set -%smat_sptrsv_subgraph_rows to at most %zu, or -%smat_sptrsv_locality_stage 0", ls->max_sub_rows, need, optin, s->opts.prefix, (size_t)optin / sizeof(PetscScalar), s->opts.prefix);
   PetscCall(SpTrsvCUDATriSetupBegin(s, SpTrsvCUDALocalityLaunch, SpTrsvCUDALocalityLaunches, &d));
   PetscCall(SpTrsvCUDAGetStream(&st));
   PetscCall(PetscNew(&lc));
