@@ -4,6 +4,7 @@
    (src/cuda/paths/supernodal.cu) (private to the plugin) */
 #pragma once
 #include <sptrsv/path.h>
+#include <math.h> /* INFINITY */
 
 /*
    Lines. A supernodal solve reads op(T) by lines: its rows (pull: x_K = D_K^{-1} (b_K - O_K x[U_K]), O_K the rows of
@@ -248,6 +249,35 @@ static inline SPTRSV_HD void SpTrsvSupernodeInvertColumn(PetscInt w, const Petsc
       for (PetscInt k = i + 1; k <= j; k++) s += D[i + k * w] * X[k + j * w];
       X[i + j * w] = -s * D[i + i * w];
     }
+}
+
+/*
+   The conditioning check's arithmetic (invert_diag auto), shared by the host (SpTrsvSupernodeBlockCond) and the GPU
+   (SpTrsvSupernodeCond, a thread per row): row i's absolute sums of D's true block (diagonal 1/D_ii) and of X
+   (column-major, or row-major with xrow), in column order, folded into the running maxima nd, nx, a non-finite sum
+   counting as Inf (a plain maximum would drop a NaN); kappa = nd nx, Inf when not finite (Inf, or Inf times 0).
+   INFINITY, not PETSC_INFINITY (a finite number).
+*/
+static inline SPTRSV_HD PetscReal SpTrsvSupernodeCondMax(PetscReal m, PetscReal s)
+{
+  return s <= PETSC_MAX_REAL ? (s > m ? s : m) : (PetscReal)INFINITY;
+}
+
+static inline SPTRSV_HD void SpTrsvSupernodeCondRow(PetscInt w, const PetscScalar *D, const PetscScalar *X, PetscBool xrow, PetscInt i, PetscReal *nd, PetscReal *nx)
+{
+  PetscReal sd = 0, sx = 0;
+
+  for (PetscInt j = 0; j < w; j++) {
+    sd += i == j ? (PetscReal)1 / PetscAbsScalar(D[i + i * w]) : PetscAbsScalar(D[i + j * w]);
+    sx += PetscAbsScalar(xrow ? X[i * w + j] : X[i + j * w]);
+  }
+  *nd = SpTrsvSupernodeCondMax(*nd, sd);
+  *nx = SpTrsvSupernodeCondMax(*nx, sx);
+}
+
+static inline SPTRSV_HD PetscReal SpTrsvSupernodeCondKappa(PetscReal nd, PetscReal nx)
+{
+  return nd * nx <= PETSC_MAX_REAL ? nd * nx : (PetscReal)INFINITY;
 }
 
 SPTRSV_PATH_DECLARE(supernodal);

@@ -104,9 +104,9 @@ __global__ void SpTrsvSupernodeInvert(const int *__restrict__ list, const SpTrsv
   for (int j = (int)threadIdx.x; j < w; j += (int)blockDim.x) SpTrsvSupernodeInvertColumn(w, a.D + d, X + d, j, lower ? PETSC_TRUE : PETSC_FALSE);
 }
 
-/* invert_diag auto: kappa = ||D||_inf ||X||_inf of the supernode chk[blockIdx.x].x (X row-major where .y), the
-   arithmetic of SpTrsvSupernodeBlockCond (a row's sums in column order, a non-finite sum counted as Inf); ok[K] = kappa
-   <= cond. SPTRSV_SUPERNODE_COND_BLOCK threads, a thread per row, a tree reduction of the maxima. */
+/* invert_diag auto: kappa = ||D||_inf ||X||_inf of the supernode chk[blockIdx.x].x (X row-major where .y), by the
+   host's arithmetic (SpTrsvSupernodeCondRow, SpTrsvSupernodeCondKappa); ok[K] = kappa <= cond.
+   SPTRSV_SUPERNODE_COND_BLOCK threads, a thread per row, a tree reduction of the maxima. */
 #define SPTRSV_SUPERNODE_COND_BLOCK 128
 __global__ void __launch_bounds__(SPTRSV_SUPERNODE_COND_BLOCK) SpTrsvSupernodeCond(const int2 *__restrict__ chk, const SpTrsvCUDASupernodalArrays a, const PetscScalar *X, PetscReal cond, PetscReal *kappa, int *ok)
 {
@@ -116,15 +116,7 @@ __global__ void __launch_bounds__(SPTRSV_SUPERNODE_COND_BLOCK) SpTrsvSupernodeCo
   const long long      d = a.dptr[K];
   PetscReal            nd = 0, nx = 0;
 
-  for (int i = tid; i < w; i += SPTRSV_SUPERNODE_COND_BLOCK) {
-    PetscReal sd = 0, sx = 0;
-    for (int j = 0; j < w; j++) {
-      sd += i == j ? (PetscReal)1 / PetscAbsScalar(a.D[d + i + (long long)i * w]) : PetscAbsScalar(a.D[d + i + (long long)j * w]);
-      sx += PetscAbsScalar(xrow ? X[d + (long long)i * w + j] : X[d + i + (long long)j * w]);
-    }
-    nd = sd <= PETSC_MAX_REAL ? (sd > nd ? sd : nd) : (PetscReal)INFINITY;
-    nx = sx <= PETSC_MAX_REAL ? (sx > nx ? sx : nx) : (PetscReal)INFINITY;
-  }
+  for (int i = tid; i < w; i += SPTRSV_SUPERNODE_COND_BLOCK) SpTrsvSupernodeCondRow(w, a.D + d, X + d, xrow ? PETSC_TRUE : PETSC_FALSE, i, &nd, &nx);
   red[0][tid] = nd;
   red[1][tid] = nx;
   for (int h = SPTRSV_SUPERNODE_COND_BLOCK / 2; h > 0; h >>= 1) {
@@ -135,9 +127,8 @@ __global__ void __launch_bounds__(SPTRSV_SUPERNODE_COND_BLOCK) SpTrsvSupernodeCo
     }
   }
   if (tid == 0) {
-    const PetscReal k = red[0][0] * red[1][0];
-    kappa[K]          = k <= PETSC_MAX_REAL ? k : (PetscReal)INFINITY;
-    ok[K]             = kappa[K] <= cond ? 1 : 0;
+    kappa[K] = SpTrsvSupernodeCondKappa(red[0][0], red[1][0]);
+    ok[K]    = kappa[K] <= cond ? 1 : 0;
   }
 }
 

@@ -5,27 +5,18 @@
    arithmetic; both record the figures here for -ksp_view.
 */
 #include <sptrsv/paths/supernodal.h>
-#include <math.h> /* INFINITY: PETSC_INFINITY is a finite number */
 
 /*
   SpTrsvSupernodeBlockCond - kappa = ||D||_inf ||X||_inf of a w x w diagonal block D (column-major, its diagonal holding
   the inverted diagonal, so D's true diagonal entry is 1 / D_ii) and its computed inverse X (column-major, or row-major
-  with xrow); Inf when either norm is not finite
+  with xrow); Inf when either norm is not finite (SpTrsvSupernodeCondRow, the GPU's arithmetic too)
 */
 PetscReal SpTrsvSupernodeBlockCond(PetscInt w, const PetscScalar *D, const PetscScalar *X, PetscBool xrow)
 {
   PetscReal nd = 0, nx = 0;
 
-  for (PetscInt i = 0; i < w; i++) {
-    PetscReal sd = 0, sx = 0;
-    for (PetscInt j = 0; j < w; j++) {
-      sd += i == j ? 1.0 / PetscAbsScalar(D[i + i * w]) : PetscAbsScalar(D[i + j * w]);
-      sx += PetscAbsScalar(xrow ? X[i * w + j] : X[i + j * w]);
-    }
-    nd = sd <= PETSC_MAX_REAL ? PetscMax(nd, sd) : (PetscReal)INFINITY; /* a NaN row counts as Inf (PetscMax would drop it) */
-    nx = sx <= PETSC_MAX_REAL ? PetscMax(nx, sx) : (PetscReal)INFINITY;
-  }
-  return nd * nx <= PETSC_MAX_REAL ? nd * nx : (PetscReal)INFINITY; /* Inf, or Inf times 0 */
+  for (PetscInt i = 0; i < w; i++) SpTrsvSupernodeCondRow(w, D, X, xrow, i, &nd, &nx);
+  return SpTrsvSupernodeCondKappa(nd, nx);
 }
 
 /*
