@@ -29,8 +29,8 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
                            "  -bench_locality <auto,paper,regions>  the locality path once per partitioner (-mat_sptrsv_locality_partition),\n"
                            "                     CUDA graph only; auto keeps the default name locality-csr-graph, the others locality-csr-graph-NAME;\n"
                            "                     an entry may add -s0/-s1/-s2 (-mat_sptrsv_locality_stage) and -np (-mat_sptrsv_locality_pack 0),\n"
-                           "                     e.g. auto-s0-np: the kernel and partition of locality run 2; -kc, -ks: the chain or\n"
-                           "                     slot kernel forced (-mat_sptrsv_locality_kernel)\n"
+                           "                     e.g. auto-s0-np: the kernel and partition of locality run 2; -kc, -kb, -ks: the chain,\n"
+                           "                     blocks or slot kernel forced (-mat_sptrsv_locality_kernel)\n"
                            "  -bench_host_tol <tol>  without a GPU: the largest relative difference of the host-backend MatSolve from the\n"
                            "                     host reference (default 1e-10; 0: only printed; the exact LU of an ill-conditioned\n"
                            "                     matrix without pivoting differs between methods of equal backward error)\n"
@@ -203,10 +203,10 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
         } else if (m[1] == 'n' && m[2] == 'p') {
           PetscCall(PetscStrncpy(v[n].opt[o][0], "-mat_sptrsv_locality_pack", sizeof(v[n].opt[o][0])));
           PetscCall(PetscStrncpy(v[n].opt[o++][1], "0", sizeof(v[n].opt[0][1])));
-        } else if (m[1] == 'k' && (m[2] == 'c' || m[2] == 's')) {
+        } else if (m[1] == 'k' && (m[2] == 'c' || m[2] == 's' || m[2] == 'b')) {
           PetscCall(PetscStrncpy(v[n].opt[o][0], "-mat_sptrsv_locality_kernel", sizeof(v[n].opt[o][0])));
-          PetscCall(PetscStrncpy(v[n].opt[o++][1], m[2] == 'c' ? "chain" : "slots", sizeof(v[n].opt[0][1])));
-        } else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-bench_locality %s: modifiers are -s0, -s1, -s2 (-mat_sptrsv_locality_stage), -np (-mat_sptrsv_locality_pack 0), -kc and -ks (-mat_sptrsv_locality_kernel chain, slots)", list[k]);
+          PetscCall(PetscStrncpy(v[n].opt[o++][1], m[2] == 'c' ? "chain" : m[2] == 'b' ? "blocks" : "slots", sizeof(v[n].opt[0][1])));
+        } else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-bench_locality %s: modifiers are -s0, -s1, -s2 (-mat_sptrsv_locality_stage), -np (-mat_sptrsv_locality_pack 0), -kc, -kb and -ks (-mat_sptrsv_locality_kernel chain, blocks, slots)", list[k]);
       }
     }
     for (PetscInt k = 0; k < nlist; k++) PetscCall(PetscFree(list[k]));

@@ -32,7 +32,9 @@ typedef struct {
   PetscInt  locality_sms;       /* locality: multiprocessors the cost model fills (-mat_sptrsv_locality_sms; 132, the H100's) */
   PetscInt  locality_stage;     /* locality, CUDA: what a block copies to shared memory before its slots, at most: 0 nothing, 1 the row and slot pointers, 2 also the entries (-mat_sptrsv_locality_stage; 2) */
   PetscBool locality_pack;      /* locality: pack the small independent sub-graphs of one level into one block (-mat_sptrsv_locality_pack; true) */
-  PetscInt  locality_kernel;    /* locality: SpTrsvLocalityKernelType, auto (0), slots (1) or chain (2) (-mat_sptrsv_locality_kernel) */
+  PetscInt  locality_kernel;    /* locality: SpTrsvLocalityKernelType, auto (0), slots (1), chain (2) or blocks (3) (-mat_sptrsv_locality_kernel) */
+  PetscReal locality_block_cond; /* locality, blocks kernel: largest condition number of an inverted diagonal block (-mat_sptrsv_locality_block_cond) */
+  PetscInt  locality_block_rows; /* locality, blocks kernel: rows per block (-mat_sptrsv_locality_block_rows; 0: the cost model's choice) */
   PetscInt  supernode_mode;  /* supernodal: SpTrsvSupernodeMode, auto/push/pull (-mat_sptrsv_supernode_mode) */
   PetscInt  invert_diag;     /* supernodal: GEMV with the inverted diagonal blocks instead of a TRSV (-mat_sptrsv_invert_diag); 1 every block, 0 none, -1 (default, auto) each block whose condition number is at most invert_cond, checked at every numeric phase */
   PetscReal invert_cond;     /* supernodal, invert_diag auto: largest infinity-norm condition number of a diagonal block that is inverted (-mat_sptrsv_invert_diag_cond) */

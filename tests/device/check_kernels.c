@@ -9,8 +9,8 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
                            "  -no_refactor      skip the refactorization check (MatScale + MatShift, MatLUFactorNumeric again)\n"
                            "  -list             print the case names and exit\n"
                            "  -only_solver <t>  only the configurations of this MatSolverType (e.g. sptrsv_supernodal)\n"
-                           "  -only_tag <t>     only the configurations of this report tag (e.g. -lch)\n"
-                           "  -with_chain       also sptrsv_locality with -mat_sptrsv_locality_kernel chain (only for cases whose reach fits)\n"
+                           "  -only_tag <t,...> only the configurations of these report tags (e.g. -lch)\n"
+                           "  -with_chain       also sptrsv_locality with -mat_sptrsv_locality_kernel chain and blocks (only for cases whose reach fits)\n"
                            "  -gs_quick         PC gs sweeps and PC isai: small cases only (the case names gs and isai select these checks)\n"
                            "Direct sweep-solver checks (check_sweeps.c, cases sweep_* and pointwise) compare both backends with a\n"
                            "natural-order SOR sweep.\n";
@@ -458,7 +458,7 @@ int main(int argc, char **argv)
   Case                    *cases;
   PetscInt                 ncases = 0, ncfg = 0, nrhs = 3;
   Config                   cfgs[MAXCFG];
-  char                     matdir[PETSC_MAX_PATH_LEN] = "", only[4096] = "", only_solver[64] = "", only_tag[16] = "";
+  char                     matdir[PETSC_MAX_PATH_LEN] = "", only[4096] = "", only_solver[64] = "", only_tag[64] = "";
   PetscBool                hasdir = PETSC_FALSE, hasonly = PETSC_FALSE, norefac = PETSC_FALSE, list = PETSC_FALSE, with_chain = PETSC_FALSE, avail;
   PetscReal                tol = 1e-12, tol_mm = 1e-9;
   const SpTrsvBackendOps  *cuda;
@@ -594,6 +594,11 @@ int main(int argc, char **argv)
     /* the kernels forced: the sub-graph slots everywhere; the chain (-with_chain: only cases whose reach fits a window) */
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, NULL, "-mat_sptrsv_locality_kernel slots", "-lsl");
     if (with_chain) ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, NULL, "-mat_sptrsv_locality_kernel chain", "-lch");
+    /* the blocks kernel (-with_chain too: the same reach), with a graph; without, and with a bound of 3 on the blocks'
+       condition number, so that blocks solved by substitution mix with inverted ones */
+    if (with_chain) ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, NULL, "-mat_sptrsv_locality_kernel blocks", "-lbk");
+    if (with_chain) ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, NULL, "-mat_sptrsv_locality_kernel blocks -mat_sptrsv_locality_block_cond 3", "-lbc");
+    if (with_chain) ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, NULL, "-mat_sptrsv_locality_kernel blocks -mat_sptrsv_locality_block_rows 128", "-lb128");
 #endif
 #if defined(MATSOLVERSPTRSVSUPERNODAL)
     /* auto (push for L, pull for U) with and without a graph; pull with the inverted diagonal; push with merging and
@@ -645,10 +650,14 @@ int main(int argc, char **argv)
     ncfg = keep;
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "-only_solver %s: %" PetscInt_FMT " configurations\n", only_solver, ncfg));
   }
-  if (only_tag[0]) { /* -only_tag: the configurations of one report tag (e.g. -lch: the chain kernel forced) */
+  if (only_tag[0]) { /* -only_tag: the configurations of these report tags, a comma-separated list (e.g. -lch: the chain kernel forced) */
     PetscInt keep = 0;
-    for (PetscInt f = 0; f < ncfg; f++)
-      if (!strcmp(ConfigTag(&cfgs[f]), only_tag)) cfgs[keep++] = cfgs[f];
+    char     list[sizeof(only_tag) + 2], want[32];
+    PetscCall(PetscSNPrintf(list, sizeof(list), ",%s,", only_tag));
+    for (PetscInt f = 0; f < ncfg; f++) {
+      PetscCall(PetscSNPrintf(want, sizeof(want), ",%s,", ConfigTag(&cfgs[f])));
+      if (strstr(list, want)) cfgs[keep++] = cfgs[f];
+    }
     ncfg = keep;
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "-only_tag %s: %" PetscInt_FMT " configurations\n", only_tag, ncfg));
   }

@@ -299,6 +299,16 @@ if [ -x "$LOC_SAN" ]; then
   step chain-long-racecheck 1 180 "$LOC_SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${CHAIN_LONG[@]}"
   step chain-long-synccheck 1 180 "$LOC_SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${CHAIN_LONG[@]}"
 fi
+# ---- the locality path's blocks kernel (inverted diagonal blocks along the chains): SPTRSV_DEVICE_STEPS='blocks-.*' ----
+#      its three configurations (-lbk: the model's block size with a graph, -lbc: a bound of 3 on kappa so that blocks
+#      solved by substitution mix with inverted ones, -lb128: blocks of 128 rows) on the chain cases, then the sanitizers
+BLOCKS_TAGS=-lbk,-lbc,-lb128
+step blocks-kernels 1 240 "$CHECK" "${CHAIN_CASES[@]}" -only_tag "$BLOCKS_TAGS"
+if [ -x "$LOC_SAN" ]; then
+  step blocks-memcheck 1 180 "$LOC_SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${CHAIN_SMALL[@]}" -only_tag "$BLOCKS_TAGS"
+  step blocks-racecheck 1 180 "$LOC_SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${CHAIN_RACE[@]}" -only_tag "$BLOCKS_TAGS"
+  step blocks-synccheck 1 180 "$LOC_SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${CHAIN_SMALL[@]}" -only_tag "$BLOCKS_TAGS"
+fi
 
 # ---- sptrsv_cusparse and the automatic choice's measured check, one short call: SPTRSV_DEVICE_STEPS='cusparse-.*' ------
 #      cuSPARSE's SpSV behind our factors against the host (host values, the GPU numeric ILU's device values, transposes,

@@ -3,6 +3,7 @@
    its CUDA executor (src/cuda/paths/locality.cu) (private to the plugin) */
 #pragma once
 #include <sptrsv/path.h>
+#include <sptrsv/hd.h>
 
 /*
    Sub-graph partition of a DAG given by the rows of op(T): row i depends on the rows rj[ri[i] .. ri[i+1]-1].
@@ -178,11 +179,12 @@ static inline PetscInt64 SpTrsvLocalityStageBytes(PetscInt stage, PetscInt64 row
 */
 #define SPTRSV_CHAIN_MAX_WIDTH 128
 typedef enum {
-  SPTRSV_LOCALITY_KERNEL_AUTO,  /* the chain kernel where the analysis accepts it and the cost model predicts it faster */
-  SPTRSV_LOCALITY_KERNEL_SLOTS, /* sub-graphs in shared memory, time slots between barriers (the paper's) */
-  SPTRSV_LOCALITY_KERNEL_CHAIN  /* components as register-window chains (an error when the reach is too long) */
+  SPTRSV_LOCALITY_KERNEL_AUTO,   /* the chain or blocks kernel where the analysis accepts it and the cost models predict it faster */
+  SPTRSV_LOCALITY_KERNEL_SLOTS,  /* sub-graphs in shared memory, time slots between barriers (the paper's) */
+  SPTRSV_LOCALITY_KERNEL_CHAIN,  /* components as register-window chains (an error when the reach is too long) */
+  SPTRSV_LOCALITY_KERNEL_BLOCKS  /* components as chains of inverted diagonal blocks (see "The blocks kernel") */
 } SpTrsvLocalityKernelType;
-SPTRSV_INTERN const char *const SpTrsvLocalityKernels[]; /* "auto", "slots", "chain", then PetscOptionsEnum's tail */
+SPTRSV_INTERN const char *const SpTrsvLocalityKernels[]; /* "auto", "slots", "chain", "blocks", then PetscOptionsEnum's tail */
 
 typedef struct {
   PetscInt  reach;          /* the largest distance between a row and a dependency in the chain order (0: none) */
@@ -198,6 +200,63 @@ typedef struct {
 } SpTrsvLocalityChain;
 #define SPTRSV_CHAIN_MAX_STORAGE 4
 #define SPTRSV_CHAIN_LONG_ROWS   4096 /* a longest group of at least this many rows: the kernel loads further ahead */
+
+/*
+   The blocks kernel (-mat_sptrsv_locality_kernel blocks): the chain order and groups above, each group cut into blocks of
+   B consecutive positions (B a power of two, W <= B <= SPTRSV_CHAIN_MAX_WIDTH, the first block at the group's start).
+   Since every dependency lies fewer than W <= B places back in its own group, block k depends only on itself and on the
+   last R positions of block k - 1 (R <= reach: the coupling). With D_k the block's lower triangle (in chain positions)
+   and L_k its coupling (B x R), the solve is
+       x_k = D_k^{-1} (b_k - L_k x_{k-1}) = c_k - M_k x_{k-1},   c_k = X_k b_k,  X_k = D_k^{-1},  M_k = X_k L_k,
+   so the numeric phase inverts every diagonal block and applies it to the coupling (as the partitioned inverse does,
+   per block), a first launch computes every c_k at once, and a chain launch runs the blocks of each group one after
+   the other, one B x R GEMV a step (no launch, no barrier between steps; R shuffles on the critical path instead of one
+   per row). A triangle with R = 0 (every block independent: block-diagonal with blocks aligned) needs the first launch
+   only. Each block's inverse is checked at every numeric phase: kappa = ||D_k||_inf ||X_k||_inf above
+   -mat_sptrsv_locality_block_cond (or not finite) keeps D_k and L_k instead, and that block is solved by substitution
+   (b_k - L_k x_{k-1}, then one row per step). Storage per block: the packed lower triangle of X_k (or D_k with its
+   inverted diagonal), column by column, B (B + 1) / 2 scalars, and M_k (or L_k), B x R, column by column.
+*/
+#define SPTRSV_BLOCKS_COND        1e6 /* -mat_sptrsv_locality_block_cond's default */
+#define SPTRSV_BLOCKS_SMEM_BYTES  (227 * 1024) /* the device numeric phase holds a block's D (B x B) and L (B x R) in shared memory */
+typedef struct {
+  PetscInt  B, G, A;          /* rows per block, lanes per group min(B, 32), accumulators per lane B / G; B = 0: none */
+  PetscInt  R;                /* the coupling: block k reads the last R positions of block k - 1 (0: blocks independent) */
+  PetscInt  nblocks;          /* blocks over all groups */
+  PetscInt *gblk;             /* chain groups + 1: group g holds blocks gblk[g] .. gblk[g+1]-1 */
+  PetscInt *bptr;             /* nblocks + 1: block b holds positions bptr[b] .. bptr[b+1]-1 (at most B) */
+  PetscInt  max_group_blocks; /* the longest group in blocks: steps of the chain launch */
+  PetscInt64 xsize, msize;    /* scalars of the X and M storage: nblocks B (B + 1) / 2 and nblocks B R */
+  PetscReal storage;          /* (xsize + msize) / (the triangle's entries + rows) */
+  PetscReal predicted_us;     /* the cost model's solve time (SpTrsvLocalityBlocksEstimate) */
+  PetscBool accepted;         /* a window fits, the storage is at most SPTRSV_CHAIN_MAX_STORAGE times the triangle's
+                                 entries and diagonal, and the device numeric phase fits SPTRSV_BLOCKS_SMEM_BYTES */
+  PetscReal cond;             /* -mat_sptrsv_locality_block_cond */
+  /* the last numeric phase (host executor; the CUDA executor copies its figures back) */
+  PetscInt  ninv;             /* blocks inverted (the check passed) */
+  PetscReal kappa_inv, kappa_max; /* largest kappa of an inverted block, of any block */
+  PetscBool have_numeric;
+} SpTrsvLocalityBlocks;
+
+/* the blocks of the chain groups ch for op(T) in the chain order, the B the model predicts fastest (B_req > 0: that B),
+   src/mat/paths/locality_blocks.c; blk->B = 0 when the chain has no window */
+SPTRSV_INTERN PetscErrorCode SpTrsvLocalityBlocksCreate(const SpTrsvOp *, const PetscInt *, const SpTrsvLocalityChain *, PetscInt, PetscReal, SpTrsvLocalityBlocks *);
+SPTRSV_INTERN PetscErrorCode SpTrsvLocalityBlocksCheck(const SpTrsvOp *, const PetscInt *, const SpTrsvLocalityChain *, const SpTrsvLocalityBlocks *);
+SPTRSV_INTERN PetscErrorCode SpTrsvLocalityBlocksDestroy(SpTrsvLocalityBlocks *);
+SPTRSV_INTERN PetscErrorCode SpTrsvLocalityBlocksView(const SpTrsvLocalityBlocks *, PetscBool, const char *, PetscViewer);
+/* block b's numeric phase on the host, from the triangle's rows in chain positions (pos: row -> position): X or D
+   (packed, xs), M or L (ms), and whether the check passed; work: B (B + R) scalars */
+SPTRSV_INTERN PetscErrorCode SpTrsvLocalityBlockNumeric(const SpTrsvOp *, const PetscInt *, const PetscInt *, const SpTrsvLocalityBlocks *, PetscInt, PetscScalar *, PetscScalar *, PetscScalar *, PetscBool *, PetscReal *);
+/* packed lower triangle of a block of B rows, column by column: entry (r, j), r >= j, at SpTrsvBlocksPacked(B, j) + r - j */
+static inline SPTRSV_HD PetscInt64 SpTrsvBlocksPacked(PetscInt64 B, PetscInt64 j)
+{
+  return j * B - j * (j - 1) / 2;
+}
+/* the executors of the blocks kernel (locality_blocks.c) */
+SPTRSV_INTERN PetscErrorCode SpTrsvHostLocalityBlocksSetup(SpTrsvSolver);
+SPTRSV_INTERN PetscErrorCode SpTrsvHostLocalityBlocksUpdate(SpTrsvSolver);
+SPTRSV_INTERN PetscErrorCode SpTrsvHostLocalityBlocksSolve(SpTrsvSolver, const PetscScalar *, PetscScalar *);
+SPTRSV_INTERN PetscErrorCode SpTrsvHostLocalityBlocksDestroy(SpTrsvSolver);
 
 /* the chain order of op(T) into order (n), the reach, the window and the groups for a device of sms multiprocessors
    (src/mat/analysis/chain.c); a triangle with no window (reach >= SPTRSV_CHAIN_MAX_WIDTH) gets W = 0, accepted false */
@@ -235,9 +294,10 @@ typedef struct {
   PetscInt  max_stage;                              /* the highest stage allowed (-mat_sptrsv_locality_stage) */
   SpTrsvPartition part;                             /* the partition's figures (its arrays freed) */
   SpTrsvLocalityChoice choice;                      /* how the partitioner was chosen, the model's figures */
-  PetscInt             kernel;                      /* SPTRSV_LOCALITY_KERNEL_SLOTS or _CHAIN: what the executors run */
+  PetscInt             kernel;                      /* SPTRSV_LOCALITY_KERNEL_SLOTS, _CHAIN or _BLOCKS: what the executors run */
   PetscInt             kernel_requested;            /* -mat_sptrsv_locality_kernel */
   SpTrsvLocalityChain  chain;                       /* the chain analysis (kernel chain: the schedule; auto: the figures) */
+  SpTrsvLocalityBlocks blocks;                      /* its blocks (kernel blocks: the schedule; auto: the figures) */
   PetscBool            have_slots;                  /* the sub-graph schedule above was built (not for a forced chain) */
 } SpTrsvLocalitySchedule;
 

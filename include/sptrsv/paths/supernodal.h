@@ -228,11 +228,7 @@ SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalModelView(const SpTrsvSupernodalSch
      lower: X_jj = D_jj, X_ij = -D_ii sum_{k=j}^{i-1} D_ik X_kj (i = j+1 .. w-1), 0 above;
      upper: X_jj = D_jj, X_ij = -D_ii sum_{k=i+1}^{j} D_ik X_kj (i = j-1 .. 0), 0 below.
 */
-#if defined(__CUDACC__)
-  #define SPTRSV_HD __host__ __device__
-#else
-  #define SPTRSV_HD
-#endif
+#include <sptrsv/hd.h> /* SPTRSV_HD */
 static inline SPTRSV_HD void SpTrsvSupernodeInvertColumn(PetscInt w, const PetscScalar *D, PetscScalar *X, PetscInt j, PetscBool lower)
 {
   for (PetscInt i = 0; i < w; i++) X[i + j * w] = 0;

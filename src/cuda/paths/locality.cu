@@ -50,6 +50,7 @@
 #include <climits>
 #include "../row_ops.cuh"
 #include "locality_chain.h"
+#include "locality_blocks.h"
 
 /* the locality path's device schedule: sub-graph, slot and split pointers, the long rows (NULL, long_len INT_MAX when
    the triangle has none) (device), and per level the launch geometry (host) */
@@ -376,6 +377,10 @@ static PetscErrorCode SpTrsvCUDALocalitySetup(SpTrsvSolver s)
     PetscCall(SpTrsvCUDALocalityChainSetup(s));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  if (ls->kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS) {
+    PetscCall(SpTrsvCUDALocalityBlocksSetup(s));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt l = 0; l < ls->nsublevels; l++) need = PetscMax(need, (size_t)ls->levsmem[l]);
   SpTrsvCUDACall(cudaGetDevice(&dev));
   SpTrsvCUDACall(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
@@ -435,12 +440,13 @@ static PetscErrorCode SpTrsvCUDALocalitySetup(SpTrsvSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* new values: the triangle's, then (chain kernel) its window */
+/* new values: the triangle's, then (chain kernel) its window or (blocks kernel) its inverted blocks */
 static PetscErrorCode SpTrsvCUDALocalityUpdateValues(SpTrsvSolver s)
 {
   PetscFunctionBegin;
   PetscCall(SpTrsvCUDATriUpdateValues(s));
   if (((const SpTrsvLocalitySchedule *)s->plan->data)->kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) PetscCall(SpTrsvCUDALocalityChainPack(s));
+  if (((const SpTrsvLocalitySchedule *)s->plan->data)->kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS) PetscCall(SpTrsvCUDALocalityBlocksNumeric(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -449,6 +455,7 @@ static PetscErrorCode SpTrsvCUDALocalityUpdateValuesDevice(SpTrsvSolver s, const
   PetscFunctionBegin;
   PetscCall(SpTrsvCUDATriUpdateValuesDevice(s, a, d, r));
   if (((const SpTrsvLocalitySchedule *)s->plan->data)->kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) PetscCall(SpTrsvCUDALocalityChainPack(s));
+  if (((const SpTrsvLocalitySchedule *)s->plan->data)->kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS) PetscCall(SpTrsvCUDALocalityBlocksNumeric(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

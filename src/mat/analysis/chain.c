@@ -133,4 +133,4 @@ PetscErrorCode SpTrsvLocalityChainDestroy(SpTrsvLocalityChain *ch)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const char *const SpTrsvLocalityKernels[] = {"auto", "slots", "chain", "SpTrsvLocalityKernelType", "SPTRSV_LOCALITY_KERNEL_", NULL};
+const char *const SpTrsvLocalityKernels[] = {"auto", "slots", "chain", "blocks", "SpTrsvLocalityKernelType", "SPTRSV_LOCALITY_KERNEL_", NULL};

@@ -32,6 +32,7 @@ static PetscErrorCode SpTrsvLocalityScheduleDestroy(SpTrsvPlan plan)
     PetscCall(PetscFree4(ls->ptr, ls->split, ls->emap, ls->col));
     PetscCall(PetscFree5(ls->slotlong, ls->lptr, ls->lpos, ls->levstage, ls->levsmem));
     PetscCall(SpTrsvLocalityChainDestroy(&ls->chain));
+    PetscCall(SpTrsvLocalityBlocksDestroy(&ls->blocks));
   }
   PetscCall(PetscFree(plan->data));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -74,6 +75,7 @@ static PetscErrorCode SpTrsvLocalityKernelView(const SpTrsvLocalitySchedule *ls,
   if (!ch->W) PetscCall(PetscViewerASCIIPrintf(viewer, "  chain: %" PetscInt_FMT " components, reach %" PetscInt_FMT " rows: no window of at most %d rows holds it\n", ch->ncomp, ch->reach, (int)SPTRSV_CHAIN_MAX_WIDTH));
   else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  chain: %" PetscInt_FMT " components, reach %" PetscInt_FMT " rows, window %" PetscInt_FMT " rows (%" PetscInt_FMT " lanes x %" PetscInt_FMT " accumulators), %" PetscInt_FMT " lane groups, longest %" PetscInt_FMT " rows, predicted %.4g us%s\n", ch->ncomp, ch->reach, ch->W, ch->G, ch->A, ch->ngroups, ch->max_group_rows, (double)ch->predicted_us, ch->accepted ? "" : " (window storage over the limit: not chosen automatically)"));
+    PetscCall(SpTrsvLocalityBlocksView(&ls->blocks, (PetscBool)(ls->kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS), prefix, viewer));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -86,7 +88,7 @@ static PetscErrorCode SpTrsvLocalityScheduleView(SpTrsvPlan plan, PetscViewer vi
   PetscFunctionBegin;
   PetscCall(SpTrsvLocalityKernelView(ls, plan->prefix, viewer));
   if (!ls->have_slots) PetscFunctionReturn(PETSC_SUCCESS);
-  if (ls->kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) PetscCall(PetscViewerASCIIPrintf(viewer, "the sub-graph schedule the cost model compared (not run):\n"));
+  if (ls->kernel != SPTRSV_LOCALITY_KERNEL_SLOTS) PetscCall(PetscViewerASCIIPrintf(viewer, "the sub-graph schedule the cost model compared (not run):\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "locality: %" PetscInt_FMT " sub-graphs of at most %" PetscInt_FMT " rows (largest %" PetscInt_FMT "), %" PetscInt_FMT " sub-graph levels (launches, at most %" PetscInt_FMT " sub-graphs each)\n", ls->nsub, ls->nmax, ls->max_sub_rows, ls->nsublevels, ls->max_level_subs));
   PetscCall(PetscViewerASCIIPrintf(viewer, "slots %" PetscInt_FMT " (at most %" PetscInt_FMT " in a sub-graph, at most %" PetscInt_FMT " rows in a slot); entries internal %.1f%%, external %.1f%%\n", ls->nslots, ls->max_slots, ls->max_slot_rows, nnz ? 100.0 * (double)ls->nint / (double)nnz : 0.0, nnz ? 100.0 * (double)ls->next / (double)nnz : 0.0));
   if (ls->part.kind == SPTRSV_LOCALITY_PARTITION_REGIONS) PetscCall(PetscViewerASCIIPrintf(viewer, "partition: %" PetscInt_FMT " components, regions of at most %" PetscInt_FMT " rows: %" PetscInt_FMT " regions, %" PetscInt_FMT " components cut between regions, %" PetscInt_FMT " pieces packed into another's sub-graph\n", ls->part.ncomp, ls->part.region_rows, ls->part.nregions, ls->part.nlarge, ls->part.npacked));
@@ -219,7 +221,9 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
   PetscFunctionBegin;
   PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality reads rows: the CSR format only");
   PetscCheck(opts->subgraph_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_subgraph_rows must be >= 0 (0: what a block's shared memory holds), got %" PetscInt_FMT, opts->prefix, opts->subgraph_rows);
-  PetscCheck(opts->locality_kernel >= SPTRSV_LOCALITY_KERNEL_AUTO && opts->locality_kernel <= SPTRSV_LOCALITY_KERNEL_CHAIN, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_kernel: %" PetscInt_FMT " is not a kernel (auto, slots, chain)", opts->prefix, opts->locality_kernel);
+  PetscCheck(opts->locality_kernel >= SPTRSV_LOCALITY_KERNEL_AUTO && opts->locality_kernel <= SPTRSV_LOCALITY_KERNEL_BLOCKS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_kernel: %" PetscInt_FMT " is not a kernel (auto, slots, chain, blocks)", opts->prefix, opts->locality_kernel);
+  PetscCheck(opts->locality_block_cond >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_block_cond must be >= 1, got %g", opts->prefix, (double)opts->locality_block_cond);
+  PetscCheck(opts->locality_block_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_block_rows must be >= 0 (0: the cost model's choice), got %" PetscInt_FMT, opts->prefix, opts->locality_block_rows);
   PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= SPTRSV_LOCALITY_MAX_STAGE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, opts->prefix, opts->locality_stage);
   PetscCheck(opts->locality_partition >= SPTRSV_LOCALITY_PARTITION_AUTO && opts->locality_partition <= SPTRSV_LOCALITY_PARTITION_REGIONS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_partition: %" PetscInt_FMT " is not a partitioner (auto, paper, regions)", opts->prefix, opts->locality_partition);
   PetscCall(PetscTime(&t0));
@@ -235,15 +239,25 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
   if (opts->locality_kernel != SPTRSV_LOCALITY_KERNEL_SLOTS) {
     PetscCall(PetscMalloc1(op->n + 1, &corder));
     PetscCall(SpTrsvLocalityChainCreate(op, sms, corder, &ls->chain));
+    if (ls->chain.W && opts->locality_block_rows) { /* a B that cannot hold the reach: free what was made, then the error */
+      const PetscInt  W = ls->chain.W, reach = ls->chain.reach, Breq = opts->locality_block_rows;
+      const PetscBool bad = (PetscBool)(Breq < W || Breq > SPTRSV_CHAIN_MAX_WIDTH || (Breq & (Breq - 1)));
+      if (bad) {
+        PetscCall(PetscFree(corder));
+        PetscCall(SpTrsvPlanDestroy(&p));
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_block_rows %" PetscInt_FMT ": a block must be a power of two from the window, %" PetscInt_FMT " rows (reach %" PetscInt_FMT "), up to %d rows (0: the cost model's choice)", opts->prefix, Breq, W, reach, (int)SPTRSV_CHAIN_MAX_WIDTH);
+      }
+    }
+    PetscCall(SpTrsvLocalityBlocksCreate(op, corder, &ls->chain, opts->locality_block_rows, opts->locality_block_cond, &ls->blocks));
   }
-  if (opts->locality_kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) {
+  if (opts->locality_kernel == SPTRSV_LOCALITY_KERNEL_CHAIN || opts->locality_kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS) {
     if (!ls->chain.W) { /* no window holds the reach: free what was made, then the error */
       const PetscInt reach = ls->chain.reach, ncomp = ls->chain.ncomp;
       PetscCall(PetscFree(corder));
       PetscCall(SpTrsvPlanDestroy(&p));
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "-%smat_sptrsv_locality_kernel chain: a row depends on a row %" PetscInt_FMT " places before it in the chain order (rows by index within each of the %" PetscInt_FMT " components); the window holds at most %d: use -%smat_sptrsv_locality_kernel slots or auto", opts->prefix, reach, ncomp, (int)SPTRSV_CHAIN_MAX_WIDTH, opts->prefix);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "-%smat_sptrsv_locality_kernel %s: a row depends on a row %" PetscInt_FMT " places before it in the chain order (rows by index within each of the %" PetscInt_FMT " components); the window holds at most %d: use -%smat_sptrsv_locality_kernel slots or auto", opts->prefix, SpTrsvLocalityKernels[opts->locality_kernel], reach, ncomp, (int)SPTRSV_CHAIN_MAX_WIDTH, opts->prefix);
     }
-    ls->kernel = SPTRSV_LOCALITY_KERNEL_CHAIN;
+    ls->kernel = opts->locality_kernel;
   } else { /* the sub-graph schedule; auto: the chain kernel instead when the models predict it faster */
     SpTrsvLocalityDevice dev;
     SpTrsvPartition      part;
@@ -260,12 +274,16 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
     ls->part.sublevel = NULL;
     PetscCall(SpTrsvPartitionDestroy(&part));
     ls->have_slots = PETSC_TRUE;
-    if (corder && ls->chain.W && ls->chain.accepted) {
-      const PetscReal slots_us = ls->part.kind == SPTRSV_LOCALITY_PARTITION_REGIONS ? ls->choice.regions.predicted_us : ls->choice.paper.predicted_us;
-      if (ls->chain.predicted_us < slots_us) ls->kernel = SPTRSV_LOCALITY_KERNEL_CHAIN;
+    if (corder && ls->chain.W) { /* the fastest predicted of the accepted kernels */
+      PetscReal best = ls->part.kind == SPTRSV_LOCALITY_PARTITION_REGIONS ? ls->choice.regions.predicted_us : ls->choice.paper.predicted_us;
+      if (ls->chain.accepted && ls->chain.predicted_us < best) {
+        ls->kernel = SPTRSV_LOCALITY_KERNEL_CHAIN;
+        best       = ls->chain.predicted_us;
+      }
+      if (ls->blocks.accepted && ls->blocks.predicted_us < best) ls->kernel = SPTRSV_LOCALITY_KERNEL_BLOCKS;
     }
   }
-  if (ls->kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) PetscCall(PetscArraycpy(p->order, corder, op->n));
+  if (ls->kernel != SPTRSV_LOCALITY_KERNEL_SLOTS) PetscCall(PetscArraycpy(p->order, corder, op->n));
   PetscCall(PetscFree(corder));
   PetscCall(PetscTime(&t1));
   p->stats.analysis_time = t1 - t0;
@@ -290,6 +308,10 @@ PetscErrorCode SpTrsvLocalityScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
   PetscCall(SpTrsvPlanCheckDispatchOrder(op, plan));
   if (ls->kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) {
     PetscCall(SpTrsvLocalityChainCheck(op, plan->order, &ls->chain));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (ls->kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS) {
+    PetscCall(SpTrsvLocalityBlocksCheck(op, plan->order, &ls->chain, &ls->blocks));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(ls->K >= 2 && ls->K <= 32 && (ls->K & (ls->K - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Locality schedule: %d lanes per row", ls->K);
@@ -378,6 +400,10 @@ static PetscErrorCode SpTrsvHostLocalitySetup(SpTrsvSolver s)
 
   PetscFunctionBegin;
   PetscCheck(!s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality has no Gauss-Seidel sweeps");
+  if (ls->kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS) {
+    PetscCall(SpTrsvHostLocalityBlocksSetup(s));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(SpTrsvLocalityScheduleCheck(&s->op, s->plan));
   PetscCall(PetscNew(&h));
   s->bdata = h;
@@ -397,6 +423,10 @@ static PetscErrorCode SpTrsvHostLocalitySolve(SpTrsvSolver s, const PetscScalar 
   PetscScalar                  *xl    = h->xl;
 
   PetscFunctionBegin;
+  if (ls->kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS) {
+    PetscCall(SpTrsvHostLocalityBlocksSolve(s, b, x));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (ls->kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) { /* the chain order, one row after the other (each summed in column order) */
     for (PetscInt k = 0; k < op->n; k++) {
       const PetscInt i = order[k];
@@ -428,12 +458,24 @@ static PetscErrorCode SpTrsvHostLocalityDestroy(SpTrsvSolver s)
   SpTrsvHostLocality *h = (SpTrsvHostLocality *)s->bdata;
 
   PetscFunctionBegin;
+  if (((const SpTrsvLocalitySchedule *)s->plan->data)->kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS) {
+    PetscCall(SpTrsvHostLocalityBlocksDestroy(s));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (h) PetscCall(PetscFree2(h->xl, h->hcol));
   PetscCall(PetscFree(s->bdata));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const SpTrsvExecutor SpTrsvExecHost_locality = {SpTrsvHostLocalitySetup, SpTrsvHostOrderedUpdateValues, SpTrsvHostLocalitySolve, NULL, SpTrsvHostLocalityDestroy, NULL};
+/* new values: read in place, but the blocks kernel's inverted blocks are recomputed */
+static PetscErrorCode SpTrsvHostLocalityUpdateValues(SpTrsvSolver s)
+{
+  PetscFunctionBegin;
+  if (((const SpTrsvLocalitySchedule *)s->plan->data)->kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS) PetscCall(SpTrsvHostLocalityBlocksUpdate(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const SpTrsvExecutor SpTrsvExecHost_locality = {SpTrsvHostLocalitySetup, SpTrsvHostLocalityUpdateValues, SpTrsvHostLocalitySolve, NULL, SpTrsvHostLocalityDestroy, NULL};
 
 /* the locality path's options, read with the factor's prefix */
 PetscErrorCode SpTrsvOptions_locality(SpTrsvOptionItems PetscOptionsObject, SpTrsvSolverOptions *opts)
@@ -453,9 +495,13 @@ PetscErrorCode SpTrsvOptions_locality(SpTrsvOptionItems PetscOptionsObject, SpTr
   PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= SPTRSV_LOCALITY_MAX_STAGE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opts->locality_stage);
   {
     PetscEnum e = (PetscEnum)opts->locality_kernel;
-    PetscCall(PetscOptionsEnum("-mat_sptrsv_locality_kernel", "Kernel: sub-graphs in shared memory with time slots, components as register-window chains (banded, block-diagonal), or the one the cost models predict faster", "MatSolverType sptrsv_locality", SpTrsvLocalityKernels, e, &e, NULL));
+    PetscCall(PetscOptionsEnum("-mat_sptrsv_locality_kernel", "Kernel: sub-graphs in shared memory with time slots, components as register-window chains or as chains of inverted diagonal blocks (banded, block-diagonal), or the one the cost models predict faster", "MatSolverType sptrsv_locality", SpTrsvLocalityKernels, e, &e, NULL));
     opts->locality_kernel = (PetscInt)e;
   }
+  PetscCall(PetscOptionsReal("-mat_sptrsv_locality_block_cond", "Blocks kernel: the largest condition number (infinity norm, checked at every numeric phase) of a diagonal block that is inverted; worse ones are solved by substitution", "MatSolverType sptrsv_locality", opts->locality_block_cond, &opts->locality_block_cond, NULL));
+  PetscCheck(opts->locality_block_cond >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_block_cond must be >= 1, got %g", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", (double)opts->locality_block_cond);
+  PetscCall(PetscOptionsInt("-mat_sptrsv_locality_block_rows", "Blocks kernel: rows per block, a power of two from the chain's window up to 128 (0: the cost model's choice)", "MatSolverType sptrsv_locality", opts->locality_block_rows, &opts->locality_block_rows, NULL));
+  PetscCheck(opts->locality_block_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_block_rows must be >= 0 (0: the cost model's choice), got %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opts->locality_block_rows);
   PetscCall(PetscOptionsBool("-mat_sptrsv_locality_pack", "Region partition: pack the small independent pieces of one launch into shared sub-graphs (blocks)", "MatSolverType sptrsv_locality", opts->locality_pack, &opts->locality_pack, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

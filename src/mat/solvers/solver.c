@@ -29,6 +29,8 @@ PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
   opts->locality_stage     = 2;      /* locality: pointers and entries in shared memory where they fit */
   opts->locality_pack      = PETSC_TRUE;
   opts->locality_kernel    = 0;      /* locality: auto (SPTRSV_LOCALITY_KERNEL_AUTO) */
+  opts->locality_block_cond = 1e6;   /* locality, blocks kernel: SPTRSV_BLOCKS_COND */
+  opts->locality_block_rows = 0;     /* locality, blocks kernel: the cost model's choice */
   opts->supernode_mode  = 0;          /* supernodal: auto (push for a lower op(T), pull for an upper one) */
   opts->invert_diag     = -1;           /* supernodal: auto, each well-conditioned diagonal block inverted */
   opts->invert_cond     = 1e6;          /* SPTRSV_SUPERNODE_INVERT_COND */
@@ -68,7 +70,7 @@ static PetscErrorCode SpTrsvOptionsGetChoice(const char *name, const char *const
   Mat, so no prefix) may override them with the global -mat_sptrsv_graph, -mat_sptrsv_fuse_passes, -mat_sptrsv_levels,
   -mat_sptrsv_storage, -mat_sptrsv_dispatch, -mat_sptrsv_max_lanes, -mat_sptrsv_spin_ns, -mat_sptrsv_blocks_per_sm,
   -mat_sptrsv_relabel, -mat_sptrsv_analysis, -mat_sptrsv_subgraph_rows, -mat_sptrsv_locality_partition,
-  -mat_sptrsv_locality_sms, -mat_sptrsv_locality_stage, -mat_sptrsv_locality_pack, -mat_sptrsv_locality_kernel, the supernodal path's -mat_sptrsv_supernode_mode, -mat_sptrsv_invert_diag,
+  -mat_sptrsv_locality_sms, -mat_sptrsv_locality_stage, -mat_sptrsv_locality_pack, -mat_sptrsv_locality_kernel, -mat_sptrsv_locality_block_cond, -mat_sptrsv_locality_block_rows, the supernodal path's -mat_sptrsv_supernode_mode, -mat_sptrsv_invert_diag,
   -mat_sptrsv_invert_diag_cond, -mat_sptrsv_merge, -mat_sptrsv_supernode_relax, -mat_sptrsv_supernode_cublas_width, -mat_sptrsv_supernode_split, -mat_sptrsv_supernode_min_width, and -mat_sptrsv_pinv_parts,
   -mat_sptrsv_pinv_fill and -mat_sptrsv_pinv_tol
 */
@@ -105,7 +107,9 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_locality_stage", &opts->locality_stage, NULL));
   PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, opts->locality_stage);
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_locality_pack", &opts->locality_pack, NULL));
-  PetscCall(SpTrsvOptionsGetChoice("-mat_sptrsv_locality_kernel", SpTrsvLocalityKernels, "auto, slots or chain", &opts->locality_kernel));
+  PetscCall(SpTrsvOptionsGetChoice("-mat_sptrsv_locality_kernel", SpTrsvLocalityKernels, "auto, slots, chain or blocks", &opts->locality_kernel));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_locality_block_cond", &opts->locality_block_cond, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_locality_block_rows", &opts->locality_block_rows, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_supernode_mode", str, sizeof(str), &flg));
   if (flg) {
     PetscBool push, pull;
