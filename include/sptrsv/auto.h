@@ -58,10 +58,12 @@ typedef struct {
   PetscBool              runner_timed, runner_won;
   PetscReal              runner_ms[2];   /* ms per solve: the model's choice, the runner-up */
   char                   runner_note[160];
-  /* the locality path's chain kernel (banded, block-diagonal: SpTrsvAutoLocalityChain): its own cost model's solve time,
-     which replaces the model entry's (fitted on the slot kernel) when smaller; chain_ms < 0: not applicable */
+  /* the locality path's chain or blocks kernel (banded, block-diagonal: SpTrsvAutoLocalityChain): the faster by their
+     own cost models, whose solve time replaces the model entry's (fitted on the slot kernel) when smaller; chain_ms < 0:
+     not applicable */
   PetscReal              chain_ms;
   PetscInt               chain_reach, chain_W;
+  PetscInt               chain_B; /* > 0: the blocks kernel, of blocks of chain_B rows; 0: the chain kernel */
 } SpTrsvAutoChoice;
 
 /* the options of the automatic choice (read by the factor with its prefix) */

@@ -219,6 +219,7 @@ typedef struct {
 */
 #define SPTRSV_BLOCKS_COND        1e6 /* -mat_sptrsv_locality_block_cond's default */
 #define SPTRSV_BLOCKS_SMEM_BYTES  (227 * 1024) /* the device numeric phase holds a block's D (B x B) and L (B x R) in shared memory */
+#define SPTRSV_BLOCKS_ROW_SCALARS 48 /* storage a row may take whatever the triangle's entries (blocks of 32 rows, any coupling) */
 typedef struct {
   PetscInt  B, G, A;          /* rows per block, lanes per group min(B, 32), accumulators per lane B / G; B = 0: none */
   PetscInt  R;                /* the coupling: block k reads the last R positions of block k - 1 (0: blocks independent) */
@@ -230,7 +231,8 @@ typedef struct {
   PetscReal storage;          /* (xsize + msize) / (the triangle's entries + rows) */
   PetscReal predicted_us;     /* the cost model's solve time (SpTrsvLocalityBlocksEstimate) */
   PetscBool accepted;         /* a window fits, the storage is at most SPTRSV_CHAIN_MAX_STORAGE times the triangle's
-                                 entries and diagonal, and the device numeric phase fits SPTRSV_BLOCKS_SMEM_BYTES */
+                                 entries and diagonal or at most SPTRSV_BLOCKS_ROW_SCALARS scalars a row, and the device
+                                 numeric phase fits SPTRSV_BLOCKS_SMEM_BYTES */
   PetscReal cond;             /* -mat_sptrsv_locality_block_cond */
   /* the last numeric phase (host executor; the CUDA executor copies its figures back) */
   PetscInt  ninv;             /* blocks inverted (the check passed) */

@@ -35,7 +35,8 @@
 #include "../row_ops.cuh"
 #include "locality_blocks.h"
 
-#define SPTRSV_BLOCKS_FIRST_BLOCK 128 /* threads per block of the first launch */
+#define SPTRSV_BLOCKS_FIRST_BLOCK  128         /* threads per block of the first launch */
+#define SPTRSV_BLOCKS_STAGE_TARGET (96 * 1024) /* the chain launch's shared memory per warp, at most, unless 2 steps need more */
 
 typedef struct {
   int         *d_gblk, *d_bptr, *d_ok;
@@ -44,6 +45,13 @@ typedef struct {
   int          ngroups, nblocks, B, G, A, R, NS;
   size_t       chain_smem;
 } SpTrsvCUDALocalityBlocks;
+
+/* the bytes of one step's stage (a group): the coupling (B x R scalars), c (B scalars), the rows (B ints) and the
+   check's flag, 16-byte aligned */
+__host__ __device__ static inline size_t SpTrsvBlocksStageBytes(int B, int R)
+{
+  return ((size_t)B * R + B) * sizeof(PetscScalar) + ((size_t)B * sizeof(int) + 4 + 15) / 16 * 16;
+}
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
 
@@ -55,6 +63,18 @@ __device__ __forceinline__ void SpTrsvBlocksCopy16(void *smem, const void *gmem)
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(gmem));
   #else
   *(double2 *)smem = *(const double2 *)gmem;
+  #endif
+}
+/* N (4 or 8) bytes global -> shared, asynchronous where the architecture has it */
+template <int N>
+__device__ __forceinline__ void SpTrsvBlocksCopy(void *smem, const void *gmem)
+{
+  #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned int s = (unsigned int)__cvta_generic_to_shared(smem);
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(s), "l"(gmem), "n"(N));
+  #else
+  if (N == 8) *(unsigned long long *)smem = *(const unsigned long long *)gmem;
+  else *(unsigned int *)smem = *(const unsigned int *)gmem;
   #endif
 }
 __device__ __forceinline__ void SpTrsvBlocksCommit(void)
@@ -142,29 +162,47 @@ __global__ void __launch_bounds__(SPTRSV_BLOCKS_FIRST_BLOCK) SpTrsvBlocksFirst(i
   }
 }
 
-/* launch 2 (R > 0): a group of G lanes per chain group, one warp per CUDA block; NS steps of coupling staged in shared
-   memory per group */
+/* launch 2 (R > 0): a group of G lanes per chain group, one warp per CUDA block. Everything a step reads from memory
+   (its coupling, c, the rows it writes, the check's flag) is copied to shared memory NS steps ahead (cp.async), so a
+   step waits only for its shuffles and multiply-adds. A group's blocks are B positions each from the group's start
+   (the last one shorter), so a step's addresses are known without loads. */
 template <int G, int A, int NS>
 __global__ void __launch_bounds__(32) SpTrsvBlocksChain(int ngroups, int R, const int *__restrict__ gblk, const int *__restrict__ bptr, const int *__restrict__ okv, const PetscScalar *__restrict__ xs, const PetscScalar *__restrict__ ms, const PetscScalar *__restrict__ c, const int *__restrict__ order, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {
   constexpr int B  = G * A;
   constexpr int PK = B * (B + 1) / 2;
-  extern __shared__ PetscScalar sm[];
+  extern __shared__ __align__(16) unsigned char smraw[];
   const int     t = (int)(blockIdx.x * blockDim.x + threadIdx.x), grp = t / G, l = t & (G - 1);
   const int     BR = B * R, chunks = BR / 2; /* 16-byte copies of one step's coupling */
+  const size_t  SB = SpTrsvBlocksStageBytes(B, R);
   const int     b0 = grp < ngroups ? __ldg(gblk + grp) : 0, nb = grp < ngroups ? __ldg(gblk + grp + 1) - b0 : 0;
-  PetscScalar  *stage = sm + (size_t)(threadIdx.x / G) * NS * BR;
+  const int     g0 = nb ? __ldg(bptr + b0) : 0, g1 = nb ? __ldg(bptr + b0 + nb) : 0; /* the group's positions */
+  unsigned char *stage = smraw + (size_t)(threadIdx.x / G) * NS * SB;
   PetscScalar   acc[A], xprev[A];
   int           wnb = nb;
 
   if (vp) SpTrsvReadVecPtrs<false>(v, vp);
   #pragma unroll
   for (int o = 16; o >= G; o >>= 1) wnb = max(wnb, __shfl_xor_sync(SPTRSV_FULL_MASK, wnb, o));
-  auto issue = [&](int k) { /* step k's coupling (block b0 + k; step 0 has none) into slot k % NS */
-    if (k >= 1 && k < nb) {
-      const PetscScalar *src = ms + (size_t)(b0 + k) * BR;
-      PetscScalar       *dst = stage + (size_t)(k % NS) * BR;
-      for (int q = l; q < chunks; q += G) SpTrsvBlocksCopy16(dst + 2 * q, src + 2 * q);
+  auto issue = [&](int k) { /* step k's data into slot k % NS: coupling (none at step 0), c, rows, flag */
+    if (k < nb) {
+      unsigned char *dst = stage + (size_t)(k % NS) * SB;
+      PetscScalar   *dS = (PetscScalar *)dst, *dc = dS + BR;
+      int           *dr = (int *)(dc + B);
+      const int      p0 = g0 + k * B, w = min(B, g1 - p0);
+      if (k >= 1) {
+        const PetscScalar *src = ms + (size_t)(b0 + k) * BR;
+        for (int q = l; q < chunks; q += G) SpTrsvBlocksCopy16(dS + 2 * q, src + 2 * q);
+      }
+  #pragma unroll
+      for (int a = 0; a < A; a++) {
+        const int r = a * G + l;
+        if (r < w) {
+          SpTrsvBlocksCopy<8>(dc + r, c + p0 + r);
+          SpTrsvBlocksCopy<4>(dr + r, order + p0 + r);
+        }
+      }
+      if (l == 0) SpTrsvBlocksCopy<4>(dr + B, okv + b0 + k);
     }
     SpTrsvBlocksCommit();
   };
@@ -173,16 +211,19 @@ __global__ void __launch_bounds__(32) SpTrsvBlocksChain(int ngroups, int R, cons
   #pragma unroll
   for (int a = 0; a < A; a++) xprev[a] = 0;
   for (int k = 0; k < wnb; k++) {
-    const bool in = k < nb;
-    const int  p0 = in ? __ldg(bptr + b0 + k) : 0, w = in ? __ldg(bptr + b0 + k + 1) - p0 : 0;
-    const bool ok = in ? __ldg(okv + b0 + k) != 0 : true;
+    const bool         in = k < nb;
+    const int          p0 = g0 + k * B, w = in ? min(B, g1 - p0) : 0;
+    const PetscScalar *S = (const PetscScalar *)(stage + (size_t)(k % NS) * SB), *sc = S + BR;
+    const int         *sr = (const int *)(sc + B);
+    bool               ok;
+
     issue(k + NS - 1);
-  #pragma unroll
-    for (int a = 0; a < A; a++) acc[a] = a * G + l < w ? __ldg(c + p0 + a * G + l) : (PetscScalar)0;
     SpTrsvBlocksWait<NS - 1>();
     __syncwarp();
+    ok = in ? sr[B] != 0 : true;
+  #pragma unroll
+    for (int a = 0; a < A; a++) acc[a] = a * G + l < w ? sc[a * G + l] : (PetscScalar)0;
     if (k > 0) { /* acc -= M x_{k-1} over the coupling columns: rows B - R .. B - 1 of the previous block */
-      const PetscScalar *S = stage + (size_t)(k % NS) * BR;
   #pragma unroll
       for (int as = 0; as < A; as++) {
         if (as * G + G <= B - R) continue; /* no coupling column among this accumulator's rows (warp-uniform) */
@@ -200,7 +241,7 @@ __global__ void __launch_bounds__(32) SpTrsvBlocksChain(int ngroups, int R, cons
   #pragma unroll
     for (int a = 0; a < A; a++) {
       const int r = a * G + l;
-      if (r < w) v.x[__ldg(order + p0 + r)] = acc[a];
+      if (r < w) v.x[sr[r]] = acc[a];
       xprev[a] = acc[a];
     }
     __syncwarp(); /* every lane's reads of slot k % NS are done before iteration k + 1 refills it */
@@ -328,7 +369,8 @@ static cudaError_t SpTrsvCUDALocalityBlocksLaunch(const SpTrsvCUDATriData *d, Pe
   });
   if (err != cudaSuccess || !lb->R) return err;
   return SpTrsvBlocksWithWidth(lb->B, [&](auto G, auto A) {
-    if (lb->NS == 4) SpTrsvBlocksChain<decltype(G)::value, decltype(A)::value, 4><<<grid2, 32, lb->chain_smem, st>>>(lb->ngroups, lb->R, lb->d_gblk, lb->d_bptr, lb->d_ok, lb->d_xs, lb->d_ms, lb->d_c, d->tri.order, v, vp);
+    if (lb->NS == 8) SpTrsvBlocksChain<decltype(G)::value, decltype(A)::value, 8><<<grid2, 32, lb->chain_smem, st>>>(lb->ngroups, lb->R, lb->d_gblk, lb->d_bptr, lb->d_ok, lb->d_xs, lb->d_ms, lb->d_c, d->tri.order, v, vp);
+    else if (lb->NS == 4) SpTrsvBlocksChain<decltype(G)::value, decltype(A)::value, 4><<<grid2, 32, lb->chain_smem, st>>>(lb->ngroups, lb->R, lb->d_gblk, lb->d_bptr, lb->d_ok, lb->d_xs, lb->d_ms, lb->d_c, d->tri.order, v, vp);
     else SpTrsvBlocksChain<decltype(G)::value, decltype(A)::value, 2><<<grid2, 32, lb->chain_smem, st>>>(lb->ngroups, lb->R, lb->d_gblk, lb->d_bptr, lb->d_ok, lb->d_xs, lb->d_ms, lb->d_c, d->tri.order, v, vp);
   });
 }
@@ -337,7 +379,8 @@ static cudaError_t SpTrsvCUDALocalityBlocksLaunch(const SpTrsvCUDATriData *d, Pe
 static cudaError_t SpTrsvBlocksSetSmem(int B, int NS, size_t bytes)
 {
   return SpTrsvBlocksWithWidth(B, [&](auto G, auto A) {
-    if (NS == 4) cudaFuncSetAttribute(SpTrsvBlocksChain<decltype(G)::value, decltype(A)::value, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    if (NS == 8) cudaFuncSetAttribute(SpTrsvBlocksChain<decltype(G)::value, decltype(A)::value, 8>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    else if (NS == 4) cudaFuncSetAttribute(SpTrsvBlocksChain<decltype(G)::value, decltype(A)::value, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
     else cudaFuncSetAttribute(SpTrsvBlocksChain<decltype(G)::value, decltype(A)::value, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
   });
 }
@@ -476,9 +519,9 @@ PetscErrorCode SpTrsvCUDALocalityBlocksSetup(SpTrsvSolver s)
   SpTrsvCUDACall(cudaMemsetAsync(lb->d_xs, 0, ((size_t)blk->xsize + 1) * sizeof(PetscScalar), st));
   SpTrsvCUDACall(cudaMemsetAsync(lb->d_ms, 0, ((size_t)blk->msize + 1) * sizeof(PetscScalar), st));
   if (lb->R) {
-    const size_t stage = (size_t)(32 / lb->G) * lb->B * lb->R * sizeof(PetscScalar);
+    const size_t stage = (size_t)(32 / lb->G) * SpTrsvBlocksStageBytes(lb->B, lb->R); /* a warp's groups, one step */
     PetscCall(SpTrsvCUDAMalloc((void **)&lb->d_c, ((size_t)d->n + 1) * sizeof(PetscScalar), "the blocks' c"));
-    lb->NS         = 4 * stage <= (size_t)optin ? 4 : 2;
+    lb->NS         = 8 * stage <= SPTRSV_BLOCKS_STAGE_TARGET ? 8 : (4 * stage <= SPTRSV_BLOCKS_STAGE_TARGET ? 4 : 2);
     lb->chain_smem = lb->NS * stage;
     PetscCheck(lb->chain_smem <= (size_t)optin, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality: the blocks kernel stages %zu bytes of coupling in shared memory, the device offers %d per block: use -%smat_sptrsv_locality_kernel chain or slots", lb->chain_smem, optin, s->opts.prefix);
     SpTrsvCUDACall(SpTrsvBlocksSetSmem(lb->B, lb->NS, lb->chain_smem));

@@ -355,14 +355,16 @@ static void SpTrsvAutoSort(SpTrsvAutoChoice *choice, PetscReal key[])
 
 /*
   SpTrsvAutoLocalityChain - with a model (the GPU): when sptrsv_locality is a candidate and op(T)'s chain analysis
-  accepts it (src/mat/analysis/chain.c), the locality path would run its chain kernel (-mat_sptrsv_locality_kernel auto
-  picks it where its own model predicts it faster than the slot kernel); the fitted model entry knows the slot kernel
-  only, so the chain model's solve time replaces the entry's when smaller, and the candidates are ranked again
+  accepts it (src/mat/analysis/chain.c, src/mat/paths/locality_blocks.c), the locality path would run its chain or
+  blocks kernel (-mat_sptrsv_locality_kernel auto picks the one its own models predict fastest); the fitted model entry
+  knows the slot kernel only, so the faster of the two predictions replaces the entry's when smaller, and the candidates
+  are ranked again
 */
 PetscErrorCode SpTrsvAutoLocalityChain(const SpTrsvOp *op, const SpTrsvSolverOptions *opts, SpTrsvAutoChoice *choice)
 {
-  PetscInt            k, *order;
-  SpTrsvLocalityChain ch;
+  PetscInt             k, *order;
+  SpTrsvLocalityChain  ch;
+  SpTrsvLocalityBlocks blk;
   PetscReal           key[SPTRSV_AUTO_MAXPATHS];
 
   PetscFunctionBegin;
@@ -376,11 +378,15 @@ PetscErrorCode SpTrsvAutoLocalityChain(const SpTrsvOp *op, const SpTrsvSolverOpt
   if (k == choice->ncand || choice->solve_ms[k] < 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(op->n + 1, &order));
   PetscCall(SpTrsvLocalityChainCreate(op, opts->locality_sms > 0 ? opts->locality_sms : SPTRSV_LOCALITY_DEFAULT_SMS, order, &ch));
+  PetscCall(PetscMemzero(&blk, sizeof(blk)));
+  if (ch.W && opts->locality_kernel != SPTRSV_LOCALITY_KERNEL_CHAIN && (!opts->locality_block_rows || (opts->locality_block_rows >= ch.W && opts->locality_block_rows <= SPTRSV_CHAIN_MAX_WIDTH && !(opts->locality_block_rows & (opts->locality_block_rows - 1))))) PetscCall(SpTrsvLocalityBlocksCreate(op, order, &ch, opts->locality_block_rows, opts->locality_block_cond, &blk));
   PetscCall(PetscFree(order));
-  if (ch.W && ch.accepted) {
-    choice->chain_ms    = ch.predicted_us / 1000;
+  if (ch.W && (ch.accepted || blk.accepted)) {
+    const PetscBool useblk = (PetscBool)(blk.accepted && (!ch.accepted || opts->locality_kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS || blk.predicted_us < ch.predicted_us));
+    choice->chain_ms    = (useblk ? blk.predicted_us : ch.predicted_us) / 1000;
     choice->chain_reach = ch.reach;
     choice->chain_W     = ch.W;
+    choice->chain_B     = useblk ? blk.B : 0;
     if (choice->chain_ms < choice->solve_ms[k]) {
       choice->solve_ms[k] = choice->chain_ms;
       for (PetscInt j = 0; j < choice->ncand; j++) key[j] = SpTrsvAutoModelKey(choice, j);
@@ -389,6 +395,7 @@ PetscErrorCode SpTrsvAutoLocalityChain(const SpTrsvOp *op, const SpTrsvSolverOpt
     }
   }
   PetscCall(SpTrsvLocalityChainDestroy(&ch));
+  PetscCall(SpTrsvLocalityBlocksDestroy(&blk));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -472,7 +479,8 @@ PetscErrorCode SpTrsvAutoView(const SpTrsvAutoChoice *c, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s: %s\n", c->model ? "predicted" : "rule order", line));
   for (PetscInt k = 0; skipped && k < c->ncand; k++)
     if (c->rejected[k]) PetscCall(PetscViewerASCIIPrintf(viewer, "%s refused the triangle: %s\n", c->cand[k]->name, c->rejected_why[k]));
-  if (c->chain_ms >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "locality's chain kernel (reach %" PetscInt_FMT ", window %" PetscInt_FMT "): predicted %.4g ms per solve (locality's prediction above is the smaller of this and its fitted entry's)\n", c->chain_reach, c->chain_W, (double)c->chain_ms));
+  if (c->chain_ms >= 0 && !c->chain_B) PetscCall(PetscViewerASCIIPrintf(viewer, "locality's chain kernel (reach %" PetscInt_FMT ", window %" PetscInt_FMT "): predicted %.4g ms per solve (locality's prediction above is the smaller of this and its fitted entry's)\n", c->chain_reach, c->chain_W, (double)c->chain_ms));
+  if (c->chain_ms >= 0 && c->chain_B) PetscCall(PetscViewerASCIIPrintf(viewer, "locality's blocks kernel (reach %" PetscInt_FMT ", blocks of %" PetscInt_FMT " rows): predicted %.4g ms per solve (locality's prediction above is the smaller of this and its fitted entry's)\n", c->chain_reach, c->chain_B, (double)c->chain_ms));
   if (c->runner_timed) PetscCall(PetscViewerASCIIPrintf(viewer, "measured runner-up: %s %.4g ms per solve, the model's choice %.4g ms: %s\n", c->runner_path->name, (double)c->runner_ms[1], (double)c->runner_ms[0], c->runner_won ? "the runner-up replaced it" : "the choice kept"));
   else if (c->runner_path) PetscCall(PetscViewerASCIIPrintf(viewer, "measured runner-up: %s\n", c->runner_note));
   if (c->measured)

@@ -12,14 +12,13 @@
 /*
    The blocks kernel's cost model, in microseconds. The first launch reads X (B (B + 1) / 2 scalars a row), b and
    writes c: bandwidth. The chain launch (R > 0) runs the longest group's blocks one after the other; a step waits for
-   its coupling GEMV, R shuffles and A R multiply-adds a lane, and its B R entries are staged ahead. Provisional constants
-   (to be fitted on the H200 runs of docs/PERFORMANCE.md, "The blocks kernel").
+   its coupling GEMV, R shuffles and A R multiply-adds a lane (everything it reads is staged in shared memory steps
+   ahead). Constants from the H200 runs of docs/PERFORMANCE.md, "The blocks kernel".
 */
 #define SPTRSV_BLOCKS_ALPHA_US     3.0    /* a launch */
-#define SPTRSV_BLOCKS_BYTES_PER_US 2.5e6  /* the first launch's bandwidth */
-#define SPTRSV_BLOCKS_STEP_US      0.08   /* a chain step */
-#define SPTRSV_BLOCKS_COL_US       0.004  /* a chain step's cost per coupling column and accumulator */
-#define SPTRSV_BLOCKS_WARP_BYTES_PER_US 3.0e4 /* one warp's staging of the coupling */
+#define SPTRSV_BLOCKS_BYTES_PER_US 1.6e6  /* the first launch's bandwidth (H200, blockdiag128_262144) */
+#define SPTRSV_BLOCKS_STEP_US      0.05   /* a chain step */
+#define SPTRSV_BLOCKS_COL_US       0.0015 /* a chain step's cost per coupling column and (accumulator + 2) */
 
 static PetscReal SpTrsvLocalityBlocksEstimate(PetscInt n, const SpTrsvLocalityBlocks *blk)
 {
@@ -27,7 +26,7 @@ static PetscReal SpTrsvLocalityBlocksEstimate(PetscInt n, const SpTrsvLocalityBl
   PetscReal       step, chain;
 
   if (!blk->R) return first;
-  step  = SPTRSV_BLOCKS_STEP_US + PetscMax(SPTRSV_BLOCKS_COL_US * blk->R * blk->A, (PetscReal)blk->B * blk->R * sizeof(PetscScalar) / SPTRSV_BLOCKS_WARP_BYTES_PER_US);
+  step  = SPTRSV_BLOCKS_STEP_US + SPTRSV_BLOCKS_COL_US * blk->R * (blk->A + 2);
   chain = SPTRSV_BLOCKS_ALPHA_US + PetscMax((PetscReal)blk->max_group_blocks * step, ((PetscReal)blk->msize + 2.0 * n) * sizeof(PetscScalar) / SPTRSV_BLOCKS_BYTES_PER_US);
   return first + chain;
 }
@@ -69,7 +68,7 @@ static PetscErrorCode SpTrsvLocalityBlocksBuild(const SpTrsvOp *op, const PetscI
   blk->msize        = (PetscInt64)blk->nblocks * B * blk->R;
   blk->predicted_us = SpTrsvLocalityBlocksEstimate(n, blk);
   blk->storage      = (PetscReal)(blk->xsize + blk->msize) / (PetscReal)PetscMax(op->nnz + n, 1);
-  blk->accepted     = (PetscBool)(blk->storage <= SPTRSV_CHAIN_MAX_STORAGE && (PetscInt64)B * (B + blk->R) * (PetscInt64)sizeof(PetscScalar) <= SPTRSV_BLOCKS_SMEM_BYTES);
+  blk->accepted     = (PetscBool)((blk->storage <= SPTRSV_CHAIN_MAX_STORAGE || blk->xsize + blk->msize <= (PetscInt64)SPTRSV_BLOCKS_ROW_SCALARS * n) && (PetscInt64)B * (B + blk->R) * (PetscInt64)sizeof(PetscScalar) <= SPTRSV_BLOCKS_SMEM_BYTES);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
