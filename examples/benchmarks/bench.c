@@ -30,7 +30,7 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
                            "                     CUDA graph only; auto keeps the default name locality-csr-graph, the others locality-csr-graph-NAME;\n"
                            "                     an entry may add -s0/-s1/-s2 (-mat_sptrsv_locality_stage) and -np (-mat_sptrsv_locality_pack 0),\n"
                            "                     e.g. auto-s0-np: the kernel and partition of locality run 2; -kc, -kb, -ks: the chain,\n"
-                           "                     blocks or slot kernel forced (-mat_sptrsv_locality_kernel)\n"
+                           "                     blocks or slot kernel forced (-mat_sptrsv_locality_kernel), -bNNN: blocks of NNN rows\n"
                            "  -bench_host_tol <tol>  without a GPU: the largest relative difference of the host-backend MatSolve from the\n"
                            "                     host reference (default 1e-10; 0: only printed; the exact LU of an ill-conditioned\n"
                            "                     matrix without pivoting differs between methods of equal backward error)\n"
@@ -203,10 +203,13 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
         } else if (m[1] == 'n' && m[2] == 'p') {
           PetscCall(PetscStrncpy(v[n].opt[o][0], "-mat_sptrsv_locality_pack", sizeof(v[n].opt[o][0])));
           PetscCall(PetscStrncpy(v[n].opt[o++][1], "0", sizeof(v[n].opt[0][1])));
+        } else if (m[1] == 'b' && m[2] >= '1' && m[2] <= '9') { /* -bNNN: blocks of NNN rows */
+          PetscCall(PetscStrncpy(v[n].opt[o][0], "-mat_sptrsv_locality_block_rows", sizeof(v[n].opt[o][0])));
+          PetscCall(PetscSNPrintf(v[n].opt[o++][1], sizeof(v[n].opt[0][1]), "%d", atoi(m + 2)));
         } else if (m[1] == 'k' && (m[2] == 'c' || m[2] == 's' || m[2] == 'b')) {
           PetscCall(PetscStrncpy(v[n].opt[o][0], "-mat_sptrsv_locality_kernel", sizeof(v[n].opt[o][0])));
           PetscCall(PetscStrncpy(v[n].opt[o++][1], m[2] == 'c' ? "chain" : m[2] == 'b' ? "blocks" : "slots", sizeof(v[n].opt[0][1])));
-        } else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-bench_locality %s: modifiers are -s0, -s1, -s2 (-mat_sptrsv_locality_stage), -np (-mat_sptrsv_locality_pack 0), -kc, -kb and -ks (-mat_sptrsv_locality_kernel chain, blocks, slots)", list[k]);
+        } else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-bench_locality %s: modifiers are -s0, -s1, -s2 (-mat_sptrsv_locality_stage), -np (-mat_sptrsv_locality_pack 0), -kc, -kb and -ks (-mat_sptrsv_locality_kernel chain, blocks, slots), -bNNN (-mat_sptrsv_locality_block_rows NNN)", list[k]);
       }
     }
     for (PetscInt k = 0; k < nlist; k++) PetscCall(PetscFree(list[k]));
@@ -613,6 +616,21 @@ static PetscErrorCode LocalityEstimates(Bench *B, SpTrsvFactor fac)
       e = (p == SPTRSV_LOCALITY_PARTITION_AUTO ? part.kind : p) == SPTRSV_LOCALITY_PARTITION_PAPER ? &ch.paper : &ch.regions;
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "locality-estimate %s %s %s: R %" PetscInt_FMT ", launches %" PetscInt_FMT ", sub-graphs %" PetscInt_FMT " (per launch mean %.1f max %" PetscInt_FMT "), slots per sub-graph mean %.1f, critical slots %" PetscInt_FMT ", largest %" PetscInt_FMT " rows, external %.1f%%, predicted %.1f us, slot-waves %.1f (stage 0/1/2: %.1f/%.1f/%.1f), work %.1f, analysis %.0f ms\n", B->label, k ? "U" : "L", SpTrsvLocalityPartitioners[p], part.region_rows, e->launches, e->nsub, (double)e->mean_subs, e->max_subs, (double)e->mean_slots, e->crit_slots, e->max_rows, 100.0 * (double)e->ext_frac, (double)e->predicted_us, (double)e->slot_waves, (double)e->slot_waves_stage[0], (double)e->slot_waves_stage[1], (double)e->slot_waves_stage[2], (double)e->work, 1e3 * (t1 - t0)));
       PetscCall(SpTrsvPartitionDestroy(&part));
+    }
+    { /* the chain and blocks kernels (src/mat/analysis/chain.c, src/mat/paths/locality_blocks.c): every block size */
+      SpTrsvLocalityChain ch;
+      PetscInt           *order;
+      PetscCall(PetscMalloc1(op.n + 1, &order));
+      PetscCall(SpTrsvLocalityChainCreate(&op, opts.locality_sms, order, &ch));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "locality-chain-estimate %s %s: reach %" PetscInt_FMT ", window %" PetscInt_FMT ", groups %" PetscInt_FMT ", longest %" PetscInt_FMT " rows, accepted %d, predicted %.1f us\n", B->label, k ? "U" : "L", ch.reach, ch.W, ch.ngroups, ch.max_group_rows, (int)ch.accepted, (double)ch.predicted_us));
+      for (PetscInt Bk = ch.W; ch.W && Bk <= SPTRSV_CHAIN_MAX_WIDTH; Bk *= 2) {
+        SpTrsvLocalityBlocks blk;
+        PetscCall(SpTrsvLocalityBlocksCreate(&op, order, &ch, Bk, opts.locality_block_cond, &blk));
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "locality-blocks-estimate %s %s B %" PetscInt_FMT ": R %" PetscInt_FMT ", A %" PetscInt_FMT ", blocks %" PetscInt_FMT ", longest group %" PetscInt_FMT " blocks, X %" PetscInt64_FMT ", M %" PetscInt64_FMT ", n %" PetscInt_FMT ", accepted %d, predicted %.1f us\n", B->label, k ? "U" : "L", Bk, blk.R, blk.A, blk.nblocks, blk.max_group_blocks, blk.xsize, blk.msize, op.n, (int)blk.accepted, (double)blk.predicted_us));
+        PetscCall(SpTrsvLocalityBlocksDestroy(&blk));
+      }
+      PetscCall(SpTrsvLocalityChainDestroy(&ch));
+      PetscCall(PetscFree(order));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
