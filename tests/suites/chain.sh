@@ -34,3 +34,30 @@ run_test chain/help ours_grep ex2 "-m 30 -n 30 $CHAIN -help" "-mat_sptrsv_locali
 # the same under block Jacobi: the analysis's message names the option with the factor's prefix, as the user typed it
 run_test chain/2d-forced-error-sub-prefix ours_fails ex2 "-m 10 -n 200 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_locality -sub_mat_sptrsv_locality_kernel chain" "-sub_mat_sptrsv_locality_kernel chain: a row depends on a row 200 places before it in the chain order .*use -sub_mat_sptrsv_locality_kernel slots or auto"
 run_test chain/bad-value ours_fails ex2 "-m 30 -n 30 $CHAIN -mat_sptrsv_locality_kernel foo" "Unknown option foo for -mat_sptrsv_locality_kernel"
+
+# ---- the blocks kernel (-mat_sptrsv_locality_kernel blocks; include/sptrsv/paths/locality.h, "The blocks kernel") ------
+# The host executor runs the kernel's arithmetic (every diagonal block inverted and applied to its coupling): the same
+# mathematics as the substitution in another rounding, so the iterations are compared (its_compare), as for pinv with
+# fill; -ksp_view must show the blocks kernel for L and U. The unit test is tests/unit/test_locality_blocks.c; the GPU
+# side is tests/device (steps blocks-*).
+blocks_compare() {
+  local np=$1 common=$2 ours_only=$3 pre=${4:-} n
+  with_solver sptrsv_locality compare_case "$np" ex2 "$common" "$ours_only" "$pre" || return 1
+  n=$(grep -cE "kernel: blocks \(-(${pre})?mat_sptrsv_locality_kernel (blocks|auto)\)" "$OUT/ours.out")
+  [ "$n" -ge 2 ] || fail "-ksp_view shows the blocks kernel for $n triangles, expected L and U" || return 1
+  say "-ksp_view: the blocks kernel for $n triangles"
+}
+run_test blocks/ex2-banded-gmres30-ilu0 blocks_compare 1 "$CHAIN_BAND" "-mat_sptrsv_locality_kernel blocks"
+run_test blocks/ex2-banded-rows128 blocks_compare 1 "$CHAIN_BAND" "-mat_sptrsv_locality_kernel blocks -mat_sptrsv_locality_block_rows 128"
+# a bound of 1 on the blocks' condition number: every block with an entry inside is solved by substitution
+run_test blocks/ex2-banded-cond1-substitution blocks_compare 1 "$CHAIN_BAND" "-mat_sptrsv_locality_kernel blocks -mat_sptrsv_locality_block_cond 1"
+run_test blocks/ex2-strip-cg-icc0 blocks_compare 1 "-m 2000 -n 2 -ksp_type cg -pc_type icc -ksp_monitor" "-mat_sptrsv_locality_kernel blocks"
+run_test blocks/ex2-banded-bicg-transpose blocks_compare 1 "-m 500 -n 8 -ksp_type bicg -pc_type ilu -ksp_monitor" "-mat_sptrsv_locality_kernel blocks"
+run_test blocks/ex2-bjacobi-np2-sub-prefix blocks_compare 2 "-m 1000 -n 6 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -ksp_monitor" "-sub_mat_sptrsv_locality_kernel blocks" sub_
+run_test blocks/ksp-view ours_grep ex2 "-m 2000 -n 4 $CHAIN -mat_sptrsv_locality_kernel blocks -mat_sptrsv_locality_block_rows 32 -ksp_view -options_left" "kernel: blocks \(-mat_sptrsv_locality_kernel blocks\)" "^ +blocks: 250 of 32 rows \(32 lanes x 1 accumulators\), coupling 4 columns, longest group 250 blocks, storage [0-9.]+ times the triangle's, predicted [0-9.e+]+ us" "^ +inverted diagonal blocks: 250 of 250 \(condition number at most 1e\+06, -mat_sptrsv_locality_block_cond; largest inverted [0-9.e+]+, largest [0-9.e+]+\); 0 solved by substitution" "There are no unused options"
+run_test blocks/ksp-view-cond1 ours_grep ex2 "-m 2000 -n 4 $CHAIN -mat_sptrsv_locality_kernel blocks -mat_sptrsv_locality_block_rows 32 -mat_sptrsv_locality_block_cond 1 -ksp_view" "^ +inverted diagonal blocks: 0 of 250 \(condition number at most 1\.?, -mat_sptrsv_locality_block_cond; largest inverted 0\.?, largest [0-9.e+]+\); 250 solved by substitution"
+run_test blocks/2d-forced-error ours_fails ex2 "-m 10 -n 200 $CHAIN -mat_sptrsv_locality_kernel blocks" "-mat_sptrsv_locality_kernel blocks: a row depends on a row 200 places before it in the chain order .*use -mat_sptrsv_locality_kernel slots or auto"
+run_test blocks/bad-rows ours_fails ex2 "-m 30 -n 4 $CHAIN -mat_sptrsv_locality_kernel blocks -mat_sptrsv_locality_block_rows 4" "-mat_sptrsv_locality_block_rows 4: a block must be a power of two from the window, 8 rows \(reach 4\), up to 128 rows"
+run_test blocks/bad-rows-sub-prefix ours_fails ex2 "-m 30 -n 4 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_locality -sub_mat_sptrsv_locality_block_rows 48" "-sub_mat_sptrsv_locality_block_rows 48: a block must be a power of two"
+run_test blocks/bad-cond ours_fails ex2 "-m 30 -n 4 $CHAIN -mat_sptrsv_locality_block_cond 0.5" "-mat_sptrsv_locality_block_cond must be >= 1, got 0.5"
+run_test blocks/help ours_grep ex2 "-m 30 -n 30 $CHAIN -help" "-mat_sptrsv_locality_kernel <(now )?auto( : formerly auto)?> .*auto slots chain blocks" "-mat_sptrsv_locality_block_cond <(now )?1e\+06" "-mat_sptrsv_locality_block_rows <(now )?0"

@@ -17,8 +17,9 @@
 */
 #define SPTRSV_BLOCKS_ALPHA_US     3.0    /* a launch */
 #define SPTRSV_BLOCKS_BYTES_PER_US 1.6e6  /* the first launch's bandwidth (H200, blockdiag128_262144) */
-#define SPTRSV_BLOCKS_STEP_US      0.05   /* a chain step */
-#define SPTRSV_BLOCKS_COL_US       0.0015 /* a chain step's cost per coupling column and (accumulator + 2) */
+#define SPTRSV_BLOCKS_STEP_US      0.19   /* a chain step */
+#define SPTRSV_BLOCKS_ACC_US       0.11   /* a chain step's cost per accumulator (its staging, stores and substitution test) */
+#define SPTRSV_BLOCKS_COL_US       0.012  /* a chain step's cost per coupling column and accumulator */
 
 static PetscReal SpTrsvLocalityBlocksEstimate(PetscInt n, const SpTrsvLocalityBlocks *blk)
 {
@@ -26,7 +27,7 @@ static PetscReal SpTrsvLocalityBlocksEstimate(PetscInt n, const SpTrsvLocalityBl
   PetscReal       step, chain;
 
   if (!blk->R) return first;
-  step  = SPTRSV_BLOCKS_STEP_US + SPTRSV_BLOCKS_COL_US * blk->R * (blk->A + 2);
+  step  = SPTRSV_BLOCKS_STEP_US + SPTRSV_BLOCKS_ACC_US * blk->A + SPTRSV_BLOCKS_COL_US * blk->R * blk->A;
   chain = SPTRSV_BLOCKS_ALPHA_US + PetscMax((PetscReal)blk->max_group_blocks * step, ((PetscReal)blk->msize + 2.0 * n) * sizeof(PetscScalar) / SPTRSV_BLOCKS_BYTES_PER_US);
   return first + chain;
 }

@@ -46,14 +46,22 @@ static PetscErrorCode MatSpTrsvTimeSolves(const SpTrsvBackendOps *be, SpTrsvSolv
 
 /* the timing of triangle k: the chosen solver and s2 (values refreshed first when they live on the device), best[] the
    fastest round of each in ms per solve */
-static PetscErrorCode MatSpTrsvAutoMeasureTime(Mat_SpTrsv *sp, PetscInt k, SpTrsvSolver s2, const PetscScalar *b, PetscScalar *x, PetscReal best[2], PetscInt *nreps)
+static PetscErrorCode MatSpTrsvAutoMeasureTime(Mat F, PetscInt k, SpTrsvSolver s2, const PetscScalar *b, PetscScalar *x, PetscReal best[2], PetscInt *nreps)
 {
+  Mat_SpTrsv       *sp   = (Mat_SpTrsv *)F->data;
   SpTrsvAutoChoice *c    = &sp->choice[k];
   PetscReal         pred = -1;
   PetscInt          reps;
 
   PetscFunctionBegin;
-  if (sp->numeric_device) PetscCall(MatSpTrsvSolverFromDevice(sp, s2)); /* the host values are stale */
+  if (sp->numeric_device) { /* the host values are stale */
+    if (s2->exec->update_values_device) PetscCall(MatSpTrsvSolverFromDevice(sp, s2));
+    else { /* a candidate that takes host values only (pinv, supernodal): the factor's values downloaded once */
+      SpTrsvFactor fac;
+      PetscCall(MatSpTrsvGetFactorHost(F, &fac));
+      PetscCall(SpTrsvSolverUpdateValues(s2));
+    }
+  }
   for (PetscInt j = 0; j < c->ncand; j++)
     if (c->cand[j] == sp->tripath[k] && c->solve_ms[j] > 0) pred = c->solve_ms[j];
   reps = pred > 0 ? (PetscInt)PetscMax(2.0, PetscMin((PetscReal)SPTRSV_AUTO_MEASURE_MAX_REPS, SPTRSV_AUTO_MEASURE_ROUND_MS / pred)) : SPTRSV_AUTO_MEASURE_MAX_REPS;
@@ -100,7 +108,7 @@ static PetscErrorCode MatSpTrsvAutoChallenge(Mat F, PetscInt k, SpTrsvPath path,
     PetscCall(SpTrsvSolverDestroy(&s2));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  ierr = MatSpTrsvAutoMeasureTime(sp, k, s2, b, x, best, &reps);
+  ierr = MatSpTrsvAutoMeasureTime(F, k, s2, b, x, best, &reps);
   if (ierr) PetscCall(SpTrsvSolverDestroy(&s2)); /* then the error goes on */
   PetscCall(ierr);
   PetscCall(PetscInfo(F, "%s: %s triangle, %s %g ms per solve, %s %g ms (%" PetscInt_FMT " solves per round)\n", MATSOLVERSPTRSV, k ? "U" : "L", sp->tripath[k]->name, (double)best[0], path->name, (double)best[1], reps));

@@ -373,7 +373,11 @@ static PetscErrorCode MatFactorNumeric_SpTrsv(Mat F, Mat A, const MatFactorInfo 
         if (sp->numeric_device) PetscCall(MatSpTrsvSolverFromDevice(sp, sp->tri[t][k]));
         else PetscCall(SpTrsvSolverUpdateValues(sp->tri[t][k]));
       }
-  if (sp->automatic && !sp->measure_done && !sp->fac->error) SpTrsvDevMemScope(&sp->mem, MatSpTrsvAutoMeasure(F));
+  if (sp->automatic && !sp->measure_done && !sp->fac->error) {
+    SpTrsvDevMemScope(&sp->mem, MatSpTrsvAutoMeasure(F));
+    /* a triangle moved to a path whose CUDA executor takes host values only: the next numeric phases run on the host */
+    if (sp->numeric_device && (!sp->tri[0][0]->exec->update_values_device || !sp->tri[0][1]->exec->update_values_device)) SpTrsvDevMemScope(&sp->mem, MatSpTrsvSetUpNumeric(F, A));
+  }
   PetscCall(PetscLogEventEnd(SPTRSV_Numeric, F, A, 0, 0));
   F->ops->solve                 = MatSolve_SpTrsv;
   F->ops->solvetranspose        = MatSolveTranspose_SpTrsv;
