@@ -234,6 +234,36 @@ EOF
   make --no-print-directory -C "$OUT/bin" -j2 all
 }
 
+# its_compare NATIVE OURS: the check of pinv_its_case on two outputs (every linear solve converged for the same reason,
+# ours within one iteration of native); compare_case uses it where the automatic choice took a pinv fill variant or the locality path its blocks kernel
+its_compare() {
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+def runs(path):
+    out = []
+    for line in open(path, errors='replace'):
+        m = re.search(r'Linear solve (converged|did not converge|diverged) due to (\S+) iterations (\d+)', line)
+        if m:
+            out.append((m.group(1) + ' ' + m.group(2), int(m.group(3))))
+    return out
+na, ou = runs(sys.argv[1]), runs(sys.argv[2])
+bad = []
+if not na:
+    bad.append('no converged-reason line in the native output')
+if len(na) != len(ou):
+    bad.append('native %d linear solves, ours %d' % (len(na), len(ou)))
+for k, ((ra, ia), (rb, ib)) in enumerate(zip(na, ou)):
+    if ra != rb or not ra.startswith('converged'):
+        bad.append('solve %d: native %s, ours %s' % (k, ra, rb))
+    if abs(ia - ib) > 1:
+        bad.append('solve %d: native %d iterations, ours %d' % (k, ia, ib))
+print('linear solves: native %s; ours %s' % ([i for _, i in na], [i for _, i in ou]))
+for b in bad:
+    print('MISMATCH:', b)
+sys.exit(1 if bad else 0)
+PY
+}
+
 # compare_case NP PROG COMMON_ARGS OURS_ONLY_ARGS [SUB]: run PROG natively and with our solver type ($SOLVER,
 # default sptrsv_level); SUB=sub_ selects the sub-solver of block Jacobi. Ours must use every option given and
 # show the solver.
@@ -521,7 +551,7 @@ run_test matrices/syncfree-cryg2500-ilu1-alap-warpell with_solver sptrsv_syncfre
 
 # the locality path (paper 004): sub-graphs of at most -mat_sptrsv_subgraph_rows rows, slots; same factors. Small caps
 # split the grids into many sub-graphs and levels (the default holds these problems in one sub-graph)
-LOC_ROWS="-mat_sptrsv_subgraph_rows"
+LOC_ROWS="-mat_sptrsv_locality_kernel slots -mat_sptrsv_subgraph_rows" # the sub-graph (slot) kernel: small grids have a window the blocks kernel takes under auto
 run_test ex2/locality-ilu0 with_solver sptrsv_locality compare_case 1 ex2 "$EX2" ""
 run_test ex2/locality-ilu1-rows64 with_solver sptrsv_locality compare_case 1 ex2 "$EX2 -pc_factor_levels 1" "$LOC_ROWS 64"
 run_test ex2/locality-icc0-rows200 with_solver sptrsv_locality compare_case 1 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type icc -ksp_monitor" "$LOC_ROWS 200"
@@ -618,14 +648,14 @@ run_test view/syncfree-help ours_grep ex2 "$SF -help" "-mat_sptrsv_levels <now a
 run_test view/syncfree-csc-error ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_syncfree -sub_mat_sptrsv_format csc" "sptrsv_syncfree reads rows only: -sub_mat_sptrsv_format csc is not supported"
 run_test view/syncfree-bad-levels ours_fails ex2 "$SF -mat_sptrsv_levels late" "-mat_sptrsv_levels.*late"
 LOC="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv_locality"
-run_test view/locality-ksp-view ours_grep ex2 "$LOC -mat_sptrsv_subgraph_rows 100 -ksp_view" "schedule locality" "locality: [0-9]+ sub-graphs of at most 100 rows \(largest [0-9]+\), [0-9]+ sub-graph levels" "slots [0-9]+ \(at most [0-9]+ in a sub-graph, at most [0-9]+ rows in a slot\); entries internal [0-9.]+%, external [0-9.]+%" "partition: [0-9]+ components" "CUDA block: [0-9]+ threads, [0-9]+ lanes per row, at most [0-9]+ bytes of shared memory; launches staging nothing / pointers / entries: [0-9]+ / [0-9]+ / [0-9]+ \(-mat_sptrsv_locality_stage 2\)" "partitioner: (paper|regions) \(-mat_sptrsv_locality_partition auto\)" "  paper: [0-9]+ launches, sub-graphs per launch mean [0-9.]+ max [0-9]+, slots per sub-graph mean [0-9.]+, [0-9]+ slots on the critical path" "  regions: [0-9]+ launches" "  region rows tried \(predicted us\): [0-9]+: "
-run_test view/locality-regions-ksp-view ours_grep ex2 "$LOC -mat_sptrsv_locality_partition regions -mat_sptrsv_subgraph_rows 100 -ksp_view" "partition: [0-9]+ components, regions of at most [0-9]+ rows: [0-9]+ regions, [0-9]+ components cut between regions, [0-9]+ pieces packed into another's sub-graph" "partitioner: regions \(-mat_sptrsv_locality_partition regions\)" "sub-graphs of at most 100 rows"
+run_test view/locality-ksp-view ours_grep ex2 "$LOC -mat_sptrsv_locality_kernel slots -mat_sptrsv_subgraph_rows 100 -ksp_view" "schedule locality" "locality: [0-9]+ sub-graphs of at most 100 rows \(largest [0-9]+\), [0-9]+ sub-graph levels" "slots [0-9]+ \(at most [0-9]+ in a sub-graph, at most [0-9]+ rows in a slot\); entries internal [0-9.]+%, external [0-9.]+%" "partition: [0-9]+ components" "CUDA block: [0-9]+ threads, [0-9]+ lanes per row, at most [0-9]+ bytes of shared memory; launches staging nothing / pointers / entries: [0-9]+ / [0-9]+ / [0-9]+ \(-mat_sptrsv_locality_stage 2\)" "partitioner: (paper|regions) \(-mat_sptrsv_locality_partition auto\)" "  paper: [0-9]+ launches, sub-graphs per launch mean [0-9.]+ max [0-9]+, slots per sub-graph mean [0-9.]+, [0-9]+ slots on the critical path" "  regions: [0-9]+ launches" "  region rows tried \(predicted us\): [0-9]+: "
+run_test view/locality-regions-ksp-view ours_grep ex2 "$LOC -mat_sptrsv_locality_kernel slots -mat_sptrsv_locality_partition regions -mat_sptrsv_subgraph_rows 100 -ksp_view" "partition: [0-9]+ components, regions of at most [0-9]+ rows: [0-9]+ regions, [0-9]+ components cut between regions, [0-9]+ pieces packed into another's sub-graph" "partitioner: regions \(-mat_sptrsv_locality_partition regions\)" "sub-graphs of at most 100 rows"
 run_test view/locality-bad-partition ours_fails ex2 "$LOC -mat_sptrsv_locality_partition bogus" "mat_sptrsv_locality_partition"
 run_test view/locality-help ours_grep ex2 "$LOC -help" "-mat_sptrsv_subgraph_rows <(now )?0" "-mat_sptrsv_graph" "-mat_sptrsv_locality_partition <(now )?auto" "-mat_sptrsv_locality_sms <(now )?132" "-mat_sptrsv_locality_stage <(now )?2" "-mat_sptrsv_locality_pack"
 run_test view/locality-csc-error ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_locality -sub_mat_sptrsv_format csc" "sptrsv_locality reads rows only: -sub_mat_sptrsv_format csc is not supported"
 run_test view/locality-bad-rows ours_fails ex2 "$LOC -mat_sptrsv_subgraph_rows -3" "-mat_sptrsv_subgraph_rows must be >= 0"
 run_test view/locality-bad-stage ours_fails ex2 "$LOC -mat_sptrsv_locality_stage 3" "-mat_sptrsv_locality_stage must be 0, 1 or 2, got 3"
-run_test view/locality-stage0-nopack ours_grep ex2 "$LOC -mat_sptrsv_locality_partition regions -mat_sptrsv_subgraph_rows 100 -mat_sptrsv_locality_stage 0 -mat_sptrsv_locality_pack 0 -ksp_view" "launches staging nothing / pointers / entries: [1-9][0-9]* / 0 / 0 \(-mat_sptrsv_locality_stage 0\)" ", 0 pieces packed into another's sub-graph"
+run_test view/locality-stage0-nopack ours_grep ex2 "$LOC -mat_sptrsv_locality_kernel slots -mat_sptrsv_locality_partition regions -mat_sptrsv_subgraph_rows 100 -mat_sptrsv_locality_stage 0 -mat_sptrsv_locality_pack 0 -ksp_view" "launches staging nothing / pointers / entries: [1-9][0-9]* / 0 / 0 \(-mat_sptrsv_locality_stage 0\)" ", 0 pieces packed into another's sub-graph"
 SN="-m 30 -n 30 -pc_type ilu -pc_factor_levels 2 -pc_factor_mat_solver_type sptrsv_supernodal"
 run_test view/supernodal-ksp-view ours_grep ex2 "$SN -mat_sptrsv_supernode_relax 0.3 $SN_BLOCKS -ksp_view" "schedule supernodal" "supernodal: push \(columns\), [0-9]+ supernodes, width mean [0-9.]+ max [0-9]+, [0-9]+ levels of the supernodal DAG" "supernodal: pull \(rows\), [0-9]+ supernodes" "partition: [0-9]+ exact supernodes detected; merged 0 \(same structure\), [1-9][0-9]* \(relaxed\)" "stored entries [0-9]+, explicit zeros added [1-9][0-9]* \([0-9.]+%\), bytes [0-9.e+]+; diagonal blocks solved \(TRSV\)" "CUDA: [0-9]+ supernodes through cuBLAS \(widest [0-9]+\), [0-9]+ split over many blocks" "model \(H100 constants\): one solve [0-9]+ us, [0-9]+ launches" "model by level size: 1 supernode [0-9]+ levels"
 run_test view/supernodal-help ours_grep ex2 "$SN -help" "-mat_sptrsv_supernode_mode <(now )?auto" "-mat_sptrsv_invert_diag" "-mat_sptrsv_merge" "-mat_sptrsv_supernode_relax" "-mat_sptrsv_supernode_cublas_width <(now )?256" "-mat_sptrsv_supernode_split <(now )?auto" "-mat_sptrsv_supernode_min_width <(now )?16[ :>]" "-mat_sptrsv_invert_diag_cond <(now )?1e\+06" "-mat_sptrsv_supernode_relax <(now )?-1\.?" "-mat_sptrsv_graph"

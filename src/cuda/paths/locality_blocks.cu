@@ -375,27 +375,38 @@ static cudaError_t SpTrsvCUDALocalityBlocksLaunch(const SpTrsvCUDATriData *d, Pe
   });
 }
 
-/* the chain kernel's shared memory above 48 KB, per instance */
+/* the chain kernel's shared-memory limit, per instance: the device's opt-in maximum (bytes), never a triangle's own
+   need, since a smaller limit set for one triangle would make the launches of another with a larger stage fail */
 static cudaError_t SpTrsvBlocksSetSmem(int B, int NS, size_t bytes)
 {
-  return SpTrsvBlocksWithWidth(B, [&](auto G, auto A) {
-    if (NS == 8) cudaFuncSetAttribute(SpTrsvBlocksChain<decltype(G)::value, decltype(A)::value, 8>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-    else if (NS == 4) cudaFuncSetAttribute(SpTrsvBlocksChain<decltype(G)::value, decltype(A)::value, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-    else cudaFuncSetAttribute(SpTrsvBlocksChain<decltype(G)::value, decltype(A)::value, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+  cudaError_t err = cudaSuccess, lerr;
+
+  lerr = SpTrsvBlocksWithWidth(B, [&](auto G, auto A) {
+    auto set = [&](auto kernel) {
+      cudaFuncAttributes attr;
+      if ((err = cudaFuncGetAttributes(&attr, kernel)) == cudaSuccess) err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)(bytes - attr.sharedSizeBytes));
+    };
+    if (NS == 8) set(SpTrsvBlocksChain<decltype(G)::value, decltype(A)::value, 8>);
+    else if (NS == 4) set(SpTrsvBlocksChain<decltype(G)::value, decltype(A)::value, 4>);
+    else set(SpTrsvBlocksChain<decltype(G)::value, decltype(A)::value, 2>);
   });
+  return err != cudaSuccess ? err : lerr;
 }
 
 static cudaError_t SpTrsvBlocksNumericLaunch(const SpTrsvCUDATriData *d, const SpTrsvCUDALocalityBlocks *lb, PetscReal cond, cudaStream_t st)
 {
   const size_t smem = (size_t)lb->B * (lb->B + lb->R) * sizeof(PetscScalar);
   const int    nt   = lb->B < 32 ? 32 : lb->B;
+  cudaError_t  err;
 
+  /* the limit is set to this launch's need right before it (the numeric phase is never captured in a graph, and the
+     launch reads the limit when it is enqueued) */
   if (!lb->nblocks) return cudaSuccess;
   if (d->unit) {
-    cudaFuncSetAttribute(SpTrsvBlocksNumeric<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    if ((err = cudaFuncSetAttribute(SpTrsvBlocksNumeric<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)) != cudaSuccess) return err;
     SpTrsvBlocksNumeric<true><<<lb->nblocks, nt, smem, st>>>(lb->B, lb->R, lb->d_bptr, d->tri.ptr, d->tri.idx, d->tri.val, NULL, cond, lb->d_xs, lb->d_ms, lb->d_ok, lb->d_kappa);
   } else {
-    cudaFuncSetAttribute(SpTrsvBlocksNumeric<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    if ((err = cudaFuncSetAttribute(SpTrsvBlocksNumeric<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)) != cudaSuccess) return err;
     SpTrsvBlocksNumeric<false><<<lb->nblocks, nt, smem, st>>>(lb->B, lb->R, lb->d_bptr, d->tri.ptr, d->tri.idx, d->tri.val, d->tri.idiag, cond, lb->d_xs, lb->d_ms, lb->d_ok, lb->d_kappa);
   }
   return cudaGetLastError();
@@ -524,7 +535,7 @@ PetscErrorCode SpTrsvCUDALocalityBlocksSetup(SpTrsvSolver s)
     lb->NS         = 8 * stage <= SPTRSV_BLOCKS_STAGE_TARGET ? 8 : (4 * stage <= SPTRSV_BLOCKS_STAGE_TARGET ? 4 : 2);
     lb->chain_smem = lb->NS * stage;
     PetscCheck(lb->chain_smem <= (size_t)optin, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality: the blocks kernel stages %zu bytes of coupling in shared memory, the device offers %d per block: use -%smat_sptrsv_locality_kernel chain or slots", lb->chain_smem, optin, s->opts.prefix);
-    SpTrsvCUDACall(SpTrsvBlocksSetSmem(lb->B, lb->NS, lb->chain_smem));
+    SpTrsvCUDACall(SpTrsvBlocksSetSmem(lb->B, lb->NS, (size_t)optin));
   }
   PetscCall(SpTrsvCUDATriSetupEnd(s));
   if (!s->tri->values_unset) PetscCall(SpTrsvCUDALocalityBlocksNumeric(s)); /* else the numeric phase refreshes, and runs it */
