@@ -210,6 +210,21 @@ static PetscErrorCode SpTrsvLocalityBuild(const SpTrsvOp *op, SpTrsvPlan p, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the locality path's option values, checked where they are read (SpTrsvOptions_locality, with the factor's prefix) and
+   again by the analysis (a program may fill SpTrsvSolverOptions itself); every message names the option as typed */
+static PetscErrorCode SpTrsvLocalityOptionsCheck(const SpTrsvSolverOptions *opts, const char *prefix)
+{
+  PetscFunctionBegin;
+  PetscCheck(opts->subgraph_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_subgraph_rows must be >= 0 (0: what a block's shared memory holds), got %" PetscInt_FMT, prefix, opts->subgraph_rows);
+  PetscCheck(opts->locality_kernel >= SPTRSV_LOCALITY_KERNEL_AUTO && opts->locality_kernel <= SPTRSV_LOCALITY_KERNEL_BLOCKS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_kernel: %" PetscInt_FMT " is not a kernel (auto, slots, chain, blocks)", prefix, opts->locality_kernel);
+  PetscCheck(opts->locality_block_cond >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_block_cond must be >= 1, got %g", prefix, (double)opts->locality_block_cond);
+  PetscCheck(opts->locality_block_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_block_rows must be >= 0 (0: the cost model's choice), got %" PetscInt_FMT, prefix, opts->locality_block_rows);
+  PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= SPTRSV_LOCALITY_MAX_STAGE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, prefix, opts->locality_stage);
+  PetscCheck(opts->locality_partition >= SPTRSV_LOCALITY_PARTITION_AUTO && opts->locality_partition <= SPTRSV_LOCALITY_PARTITION_REGIONS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_partition: %" PetscInt_FMT " is not a partitioner (auto, paper, regions)", prefix, opts->locality_partition);
+  PetscCheck(opts->locality_sms >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_sms must be >= 1, got %" PetscInt_FMT, prefix, opts->locality_sms);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvSolverOptions *opts, SpTrsvPlan *plan)
 {
   SpTrsvPlan              p;
@@ -220,12 +235,7 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
 
   PetscFunctionBegin;
   PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality reads rows: the CSR format only");
-  PetscCheck(opts->subgraph_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_subgraph_rows must be >= 0 (0: what a block's shared memory holds), got %" PetscInt_FMT, opts->prefix, opts->subgraph_rows);
-  PetscCheck(opts->locality_kernel >= SPTRSV_LOCALITY_KERNEL_AUTO && opts->locality_kernel <= SPTRSV_LOCALITY_KERNEL_BLOCKS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_kernel: %" PetscInt_FMT " is not a kernel (auto, slots, chain, blocks)", opts->prefix, opts->locality_kernel);
-  PetscCheck(opts->locality_block_cond >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_block_cond must be >= 1, got %g", opts->prefix, (double)opts->locality_block_cond);
-  PetscCheck(opts->locality_block_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_block_rows must be >= 0 (0: the cost model's choice), got %" PetscInt_FMT, opts->prefix, opts->locality_block_rows);
-  PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= SPTRSV_LOCALITY_MAX_STAGE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, opts->prefix, opts->locality_stage);
-  PetscCheck(opts->locality_partition >= SPTRSV_LOCALITY_PARTITION_AUTO && opts->locality_partition <= SPTRSV_LOCALITY_PARTITION_REGIONS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_partition: %" PetscInt_FMT " is not a partitioner (auto, paper, regions)", opts->prefix, opts->locality_partition);
+  PetscCall(SpTrsvLocalityOptionsCheck(opts, opts->prefix));
   PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvPlanCreateLevelSets(op, &p)); /* the level figures of -ksp_view; the order is replaced */
   PetscCall(PetscFree(p->levptr));              /* the order is not by level any more */
@@ -483,25 +493,21 @@ PetscErrorCode SpTrsvOptions_locality(SpTrsvOptionItems PetscOptionsObject, SpTr
   PetscFunctionBegin;
   PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches (one per sub-graph level) as a CUDA graph", "MatSolverType sptrsv_locality", opts->use_graph, &opts->use_graph, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_subgraph_rows", "Rows per sub-graph at most (0: what a block's shared memory holds, 227 KB on sm_90)", "MatSolverType sptrsv_locality", opts->subgraph_rows, &opts->subgraph_rows, NULL));
-  PetscCheck(opts->subgraph_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_subgraph_rows must be >= 0 (0: what a block's shared memory holds), got %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opts->subgraph_rows);
   {
     PetscEnum e = (PetscEnum)opts->locality_partition;
     PetscCall(PetscOptionsEnum("-mat_sptrsv_locality_partition", "Sub-graph partition: the paper's greedy, compact regions with a coarse time, or the one the cost model predicts faster", "MatSolverType sptrsv_locality", SpTrsvLocalityPartitioners, e, &e, NULL));
     opts->locality_partition = (PetscInt)e;
   }
   PetscCall(PetscOptionsInt("-mat_sptrsv_locality_sms", "Multiprocessors the partition's cost model fills (132: the H100)", "MatSolverType sptrsv_locality", opts->locality_sms, &opts->locality_sms, NULL));
-  PetscCheck(opts->locality_sms >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_sms must be >= 1, got %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opts->locality_sms);
   PetscCall(PetscOptionsInt("-mat_sptrsv_locality_stage", "CUDA: what a block copies to shared memory before its slots, at most (0 nothing, 1 row and slot pointers and inverse diagonals, 2 also the entries; each launch takes the highest that fits)", "MatSolverType sptrsv_locality", opts->locality_stage, &opts->locality_stage, NULL));
-  PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= SPTRSV_LOCALITY_MAX_STAGE, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opts->locality_stage);
   {
     PetscEnum e = (PetscEnum)opts->locality_kernel;
     PetscCall(PetscOptionsEnum("-mat_sptrsv_locality_kernel", "Kernel: sub-graphs in shared memory with time slots, components as register-window chains or as chains of inverted diagonal blocks (banded, block-diagonal), or the one the cost models predict faster", "MatSolverType sptrsv_locality", SpTrsvLocalityKernels, e, &e, NULL));
     opts->locality_kernel = (PetscInt)e;
   }
   PetscCall(PetscOptionsReal("-mat_sptrsv_locality_block_cond", "Blocks kernel: the largest condition number (infinity norm, checked at every numeric phase) of a diagonal block that is inverted; worse ones are solved by substitution", "MatSolverType sptrsv_locality", opts->locality_block_cond, &opts->locality_block_cond, NULL));
-  PetscCheck(opts->locality_block_cond >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_block_cond must be >= 1, got %g", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", (double)opts->locality_block_cond);
   PetscCall(PetscOptionsInt("-mat_sptrsv_locality_block_rows", "Blocks kernel: rows per block, a power of two from the chain's window up to 128 (0: the cost model's choice)", "MatSolverType sptrsv_locality", opts->locality_block_rows, &opts->locality_block_rows, NULL));
-  PetscCheck(opts->locality_block_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_block_rows must be >= 0 (0: the cost model's choice), got %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opts->locality_block_rows);
   PetscCall(PetscOptionsBool("-mat_sptrsv_locality_pack", "Region partition: pack the small independent pieces of one launch into shared sub-graphs (blocks)", "MatSolverType sptrsv_locality", opts->locality_pack, &opts->locality_pack, NULL));
+  PetscCall(SpTrsvLocalityOptionsCheck(opts, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
