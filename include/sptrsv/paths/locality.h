@@ -220,6 +220,8 @@ typedef struct {
 #define SPTRSV_BLOCKS_COND        1e6 /* -mat_sptrsv_locality_block_cond's default */
 #define SPTRSV_BLOCKS_SMEM_BYTES  (227 * 1024) /* the device numeric phase holds a block's D (B x B) and L (B x R) in shared memory */
 #define SPTRSV_BLOCKS_ROW_SCALARS 48 /* storage a row may take whatever the triangle's entries (blocks of 32 rows, any coupling) */
+#define SPTRSV_BLOCKS_STORAGE_MARGIN 1.5 /* a kernel choice takes blocks whose storage is above SPTRSV_CHAIN_MAX_STORAGE times
+                                           the triangle's only when predicted this many times faster than the alternative */
 typedef struct {
   PetscInt  B, G, A;          /* rows per block, lanes per group min(B, 32), accumulators per lane B / G; B = 0: none */
   PetscInt  R;                /* the coupling: block k reads the last R positions of block k - 1 (0: blocks independent) */
@@ -246,6 +248,14 @@ SPTRSV_INTERN PetscErrorCode SpTrsvLocalityBlocksCreate(const SpTrsvOp *, const 
 SPTRSV_INTERN PetscErrorCode SpTrsvLocalityBlocksCheck(const SpTrsvOp *, const PetscInt *, const SpTrsvLocalityChain *, const SpTrsvLocalityBlocks *);
 SPTRSV_INTERN PetscErrorCode SpTrsvLocalityBlocksDestroy(SpTrsvLocalityBlocks *);
 SPTRSV_INTERN PetscErrorCode SpTrsvLocalityBlocksView(const SpTrsvLocalityBlocks *, PetscBool, const char *, PetscViewer);
+/* the time a kernel choice compares (auto in locality.c and auto.c): the prediction, times SPTRSV_BLOCKS_STORAGE_MARGIN
+   when the storage is above SPTRSV_CHAIN_MAX_STORAGE times the triangle's (a large memory for a small predicted gain is
+   not taken); PETSC_MAX_REAL when not accepted */
+static inline PetscReal SpTrsvLocalityBlocksRankUs(const SpTrsvLocalityBlocks *blk)
+{
+  if (!blk->B || !blk->accepted) return PETSC_MAX_REAL;
+  return blk->predicted_us * (blk->storage > SPTRSV_CHAIN_MAX_STORAGE ? SPTRSV_BLOCKS_STORAGE_MARGIN : 1.0);
+}
 /* block b's numeric phase on the host, from the triangle's rows in chain positions (pos: row -> position): X or D
    (packed, xs), M or L (ms), and whether the check passed; work: B (B + R) scalars */
 SPTRSV_INTERN PetscErrorCode SpTrsvLocalityBlockNumeric(const SpTrsvOp *, const PetscInt *, const PetscInt *, const SpTrsvLocalityBlocks *, PetscInt, PetscScalar *, PetscScalar *, PetscScalar *, PetscBool *, PetscReal *);

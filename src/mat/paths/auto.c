@@ -381,13 +381,14 @@ PetscErrorCode SpTrsvAutoLocalityChain(const SpTrsvOp *op, const SpTrsvSolverOpt
   PetscCall(PetscMemzero(&blk, sizeof(blk)));
   if (ch.W && opts->locality_kernel != SPTRSV_LOCALITY_KERNEL_CHAIN && (!opts->locality_block_rows || (opts->locality_block_rows >= ch.W && opts->locality_block_rows <= SPTRSV_CHAIN_MAX_WIDTH && !(opts->locality_block_rows & (opts->locality_block_rows - 1))))) PetscCall(SpTrsvLocalityBlocksCreate(op, order, &ch, opts->locality_block_rows, opts->locality_block_cond, &blk));
   PetscCall(PetscFree(order));
-  if (ch.W && (ch.accepted || blk.accepted)) {
-    const PetscBool useblk = (PetscBool)(blk.accepted && (!ch.accepted || opts->locality_kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS || blk.predicted_us < ch.predicted_us));
+  if (ch.W && (ch.accepted || blk.accepted)) { /* the kernel locality's auto would compare with the slot kernel's entry */
+    const PetscBool useblk = (PetscBool)(blk.accepted && (!ch.accepted || opts->locality_kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS || SpTrsvLocalityBlocksRankUs(&blk) < ch.predicted_us));
+    const PetscReal rank_ms = (useblk ? SpTrsvLocalityBlocksRankUs(&blk) : ch.predicted_us) / 1000;
     choice->chain_ms    = (useblk ? blk.predicted_us : ch.predicted_us) / 1000;
     choice->chain_reach = ch.reach;
     choice->chain_W     = ch.W;
     choice->chain_B     = useblk ? blk.B : 0;
-    if (choice->chain_ms < choice->solve_ms[k]) {
+    if (rank_ms < choice->solve_ms[k]) {
       choice->solve_ms[k] = choice->chain_ms;
       for (PetscInt j = 0; j < choice->ncand; j++) key[j] = SpTrsvAutoModelKey(choice, j);
       SpTrsvAutoSort(choice, key);

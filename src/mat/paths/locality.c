@@ -290,7 +290,7 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
         ls->kernel = SPTRSV_LOCALITY_KERNEL_CHAIN;
         best       = ls->chain.predicted_us;
       }
-      if (ls->blocks.accepted && ls->blocks.predicted_us < best) ls->kernel = SPTRSV_LOCALITY_KERNEL_BLOCKS;
+      if (SpTrsvLocalityBlocksRankUs(&ls->blocks) < best) ls->kernel = SPTRSV_LOCALITY_KERNEL_BLOCKS;
     }
   }
   if (ls->kernel != SPTRSV_LOCALITY_KERNEL_SLOTS) PetscCall(PetscArraycpy(p->order, corder, op->n));
