@@ -6,6 +6,7 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
                            "GFLOP/s, GB/s, fraction of the bandwidth bound, ratio to cuSPARSE, setup time, break-even solves and the\n"
                            "max relative error against the host backend. Without a usable GPU only the host reference runs (exit 0).\n"
                            "  -mtx <file.mtx[.gz]>               Matrix Market matrix\n"
+                           "  -fbin <file>                       PETSc binary matrix (e.g. a tutorial's -ksp_view_mat binary:<file>)\n"
                            "  -lap2d <NXxNY> -stencil <5|9>      generated 2-D Laplacian\n"
                            "  -lap3d <NXxNYxNZ> -stencil <7|27>  generated 3-D Laplacian\n"
                            "  -banded <NxW>      banded matrix, half-bandwidth W (strong locality, paper 004)\n"

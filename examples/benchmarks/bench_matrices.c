@@ -54,13 +54,14 @@ static PetscErrorCode BuildBanded(PetscInt n, PetscInt w, PetscBool blocks, Mat 
 
 /*
   BenchLoadMatrix - the matrix of the options: -mtx (or -f) <file.mtx[.gz]> (a missing diagonal entry becomes an explicit
-  zero), -lap2d NXxNY -stencil 5|9, -lap3d NXxNYxNZ -stencil 7|27, -banded NxW (half-bandwidth W) or -blockdiag NxBS
+  zero), -fbin <file> (a PETSc binary matrix, e.g. written by a tutorial's -ksp_view_mat binary:<file>; converted to
+  SEQAIJ, a missing diagonal entry an explicit zero), -lap2d NXxNY -stencil 5|9, -lap3d NXxNYxNZ -stencil 7|27, -banded NxW (half-bandwidth W) or -blockdiag NxBS
   (dense blocks of BS rows); sets B->label (-label overrides), B->n, B->nnzA
 */
 PetscErrorCode BenchLoadMatrix(Bench *B, const char *prog, Mat *A, PetscBool *file)
 {
-  char           mtx[PETSC_MAX_PATH_LEN] = "", grid[256] = "", label[PETSC_MAX_PATH_LEN] = "";
-  PetscBool      has_mtx, has2d, has3d = PETSC_FALSE, has_label, hasband, hasblock;
+  char           mtx[PETSC_MAX_PATH_LEN] = "", bin[PETSC_MAX_PATH_LEN] = "", grid[256] = "", label[PETSC_MAX_PATH_LEN] = "";
+  PetscBool      has_mtx, has_bin, has2d, has3d = PETSC_FALSE, has_label, hasband, hasblock;
   PetscInt       stencil = 0, g[3] = {1, 1, 1};
   MatInfo        ainfo;
   PetscLogDouble t0, t1;
@@ -68,6 +69,7 @@ PetscErrorCode BenchLoadMatrix(Bench *B, const char *prog, Mat *A, PetscBool *fi
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsGetString(NULL, NULL, "-mtx", mtx, sizeof(mtx), &has_mtx));
   if (!has_mtx) PetscCall(PetscOptionsGetString(NULL, NULL, "-f", mtx, sizeof(mtx), &has_mtx)); /* an alias */
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-fbin", bin, sizeof(bin), &has_bin));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-lap2d", grid, sizeof(grid), &has2d));
   if (!has2d) PetscCall(PetscOptionsGetString(NULL, NULL, "-lap3d", grid, sizeof(grid), &has3d));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-banded", &hasband));
@@ -75,8 +77,8 @@ PetscErrorCode BenchLoadMatrix(Bench *B, const char *prog, Mat *A, PetscBool *fi
   if (hasband || hasblock) PetscCall(PetscOptionsGetString(NULL, NULL, hasband ? "-banded" : "-blockdiag", grid, sizeof(grid), NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-stencil", &stencil, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-label", label, sizeof(label), &has_label));
-  PetscCheck((has_mtx ? 1 : 0) + (has2d ? 1 : 0) + (has3d ? 1 : 0) + (hasband ? 1 : 0) + (hasblock ? 1 : 0) == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Give exactly one of -mtx <file>, -lap2d NXxNY -stencil 5|9, -lap3d NXxNYxNZ -stencil 7|27, -banded NxW, -blockdiag NxBS");
-  *file = has_mtx;
+  PetscCheck((has_mtx ? 1 : 0) + (has_bin ? 1 : 0) + (has2d ? 1 : 0) + (has3d ? 1 : 0) + (hasband ? 1 : 0) + (hasblock ? 1 : 0) == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Give exactly one of -mtx <file>, -fbin <file>, -lap2d NXxNY -stencil 5|9, -lap3d NXxNYxNZ -stencil 7|27, -banded NxW, -blockdiag NxBS");
+  *file = (PetscBool)(has_mtx || has_bin);
   PetscCall(PetscTime(&t0));
   if (has_mtx) {
 #if defined(SPTRSV_NO_MMLOAD)
@@ -92,6 +94,20 @@ PetscErrorCode BenchLoadMatrix(Bench *B, const char *prog, Mat *A, PetscBool *fi
     if (len > 7 && !strcmp(B->label + len - 7, ".mtx.gz")) B->label[len - 7] = 0;
     else if (len > 4 && !strcmp(B->label + len - 4, ".mtx")) B->label[len - 4] = 0;
 #endif
+  } else if (has_bin) {
+    PetscViewer v;
+    Mat         L;
+    const char *base = strrchr(bin, '/');
+
+    PetscCall(PetscViewerBinaryOpen(PETSC_COMM_SELF, bin, FILE_MODE_READ, &v));
+    PetscCall(MatCreate(PETSC_COMM_SELF, &L));
+    PetscCall(MatSetType(L, MATSEQAIJ));
+    PetscCall(MatLoad(L, v));
+    PetscCall(PetscViewerDestroy(&v));
+    PetscCall(MatConvert(L, MATSEQAIJ, MAT_INITIAL_MATRIX, A));
+    PetscCall(MatDestroy(&L));
+    PetscCall(AddDiagonal(*A));
+    PetscCall(PetscStrncpy(B->label, base ? base + 1 : bin, sizeof(B->label)));
   } else if (hasband || hasblock) {
     PetscCall(ParseGrid(grid, 2, g));
     PetscCheck(g[0] > 0 && g[1] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s %s: expected NxW with positive N and W", hasband ? "-banded" : "-blockdiag", grid);

@@ -7,7 +7,7 @@
 #   OUT=DIR [BLK_STEPS=REGEX] [BLK_CHECK_TIMEOUT=330] [BLK_SETS="..."] [BLK_BUDGET=220] [BLK_LOCALITY=auto,auto-kc,auto-kb]
 #     bash examples/benchmarks/run-blocks-device.sh
 # (BLK_LOCALITY: bench's -bench_locality list, e.g. auto-kb-b32 for blocks of 32 rows forced)
-# BLK_STEPS=none skips the checks. The CSV is $OUT/bench/bench.csv.
+# BLK_STEPS=none skips the checks. The CSV is $OUT/bench/supernodal-pinv.csv.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 OUT=${OUT:-$(pwd)/tests/out/blocks-device}
@@ -24,8 +24,8 @@ OUT=$OUT/bench BENCH_BUDGET=${BLK_BUDGET:-220} SN_STEP_TIMEOUT=${BLK_STEP_TIMEOU
   BENCH_ARGS="-bench_matsolve_type sptrsv" bash examples/benchmarks/run-supernodal-pinv-device.sh >"$OUT/bench.out" 2>&1
 echo "bench: exit status $?"
 tail -n 25 "$OUT/bench.out"
-CSV=$(ls "$OUT"/bench/*.csv 2>/dev/null | head -n 1)
-if [ -n "$CSV" ]; then
+CSV=$OUT/bench/supernodal-pinv.csv
+if [ -f "$CSV" ]; then
   V=syncfree-asap-csr,locality-csr-graph$(for l in $(echo "${BLK_LOCALITY:-auto,auto-kc,auto-kb}" | tr , ' '); do [ "$l" = auto ] || printf ',locality-csr-graph-%s' "$l"; done),pinv-fill1,pinv-fill4
   python3 examples/benchmarks/variant-table.py "$CSV" --kind LU --variants "$V" --bound
   python3 examples/benchmarks/variant-table.py "$CSV" --kind L --variants "$V" --bound

@@ -13,7 +13,8 @@
 # valid on every row since it reads the factor's current values; PETSc's cusparse row, its own factor, is reported only). Writes $OUT/supernodal-pinv.csv, summary.txt, and
 # logs.tar.gz (every log); prints per matrix the speed-up of each path's best variant over cuSPARSE (L then U), and the
 # matrices where supernodal or pinv (each at its best variant) is slower than cuSPARSE.
-#   SN_SETS="shared nd ilu0 locality ex2 chain lap" (the sets to run, in this order; also shared-lu: the exact LU of each
+#   SN_SETS="shared nd ilu0 locality ex2 chain lap" (the sets to run, in this order; also ex56=NE: the exact LU of ksp
+#   ex56's elasticity operator with NE elements per side, its source in .carry/tutorials; shared-lu: the exact LU of each
 #   shared matrix under nested dissection, labels NAME_nd_lu; lap4m: only the six 4M-row grids of lap; mtx=NAME: one shared
 #   matrix, shared-lu=NAME: its exact LU; lap2d=NXxNY:S, lap3d=NXxNYxNZ:S: one grid of stencil S), SN_BENCH (the bench's path arguments, default
 #   "-bench_paths syncfree,supernodal,pinv -bench_syncfree asap-csr -bench_pinv_fill 1,4"), SN_GRIDS="24 32", SN_STEP_TIMEOUT=90, BENCH_MAX_TIME=0.1, BENCH_ARGS (extra bench arguments; with
@@ -129,6 +130,19 @@ if [ -n "$MM_SRC" ] && [ -d "$MATDIR" ]; then
   if has_set shared-lu; then for f in "$MATDIR"/*.mtx.gz; do b=$(basename "$f" .mtx.gz); case_ "mtx-$b-nd-lu" -mtx "$f" -bench_levels 100000 -bench_ordering nd -label "${b}_nd_lu"; done; fi
 fi
 if has_set nd; then for g in ${SN_GRIDS:-24 32}; do case_ "nd-lu-$g" -lap3d "${g}x${g}x${g}" -stencil 7 -bench_levels 100000 -bench_ordering nd -label "lap3d7_${g}_nd_lu"; done; fi
+# ex56=NE: the exact LU (nested dissection) of ksp ex56's 3-D elasticity operator, NE elements per side (3 (NE+1)^3
+# rows), written by the tutorial (-ksp_view_mat binary) and read by bench -fbin (the tutorial's source: .carry/tutorials)
+for w in $SETS; do
+  case "$w" in
+    ex56=*)
+      ne=${w#ex56=}
+      if device_build_tutorial ex56; then
+        step "ex56-ne$ne-write" 1 120 "$WORK/ex56" -ne "$ne" -alpha 1e-3 -two_solves false -ksp_type preonly -pc_type none -ksp_max_it 1 -ksp_view_mat "binary:$WORK/ex56_ne$ne.bin" &&
+          case_ "ex56-ne$ne-nd-lu" -fbin "$WORK/ex56_ne$ne.bin" -bench_levels 100000 -bench_ordering nd -label "ex56_ne${ne}_nd_lu"
+      fi
+      ;;
+  esac
+done
 has_set ilu0 && case_ ilu0-64 -lap3d 64x64x64 -stencil 7 -label lap3d7_64_ilu0
 if has_set locality; then
   for m in "-banded 100000x2" "-banded 100000x8" "-banded 50000x32" "-blockdiag 262144x128" "-blockdiag 1000000x8" "-blockdiag 1000000x32"; do

@@ -40,3 +40,13 @@ run_test bench/host-paths-err-ilu0 bench_err_case lap2d5_20x20 -lap2d 20x20 -ste
 # -mat_sptrsv_auto_model FILE: the built-in H100 model read back from its generated file gives a choice named after the file
 run_test view/auto-model-file ours_grep ex2 "$AUTO -mat_sptrsv_auto_model $ROOT/src/mat/paths/auto_models/h100.h -ksp_view" "automatic choice: [a-z]+( fill[0-9]+)? \(smallest predicted solve time \(model .*auto_models/h100.h\)\)" "predicted: [a-z]+"
 run_test view/auto-model-file-bad ours_fails ex2 "$AUTO -mat_sptrsv_auto_model $ROOT/README.md" "Cost model file .*README.md holds no SPTRSV_AUTO_MODEL line"
+# -fbin: a PETSc binary matrix written by a tutorial (-ksp_view_mat binary:FILE; the device harness does it with ksp
+# ex56, run-supernodal-pinv-device.sh's ex56=NE), here ex2's 12 x 10 Laplacian: its exact LU under nested dissection
+bench_fbin_case() {
+  local bin=$OUT/ex2-12x10.bin
+  need_file "$OUT/bin/ex2" "see the build/programs test" || return 1
+  prun "$OUT/write.out" "$OUT/bin/ex2" -m 12 -n 10 -ksp_max_it 1 -ksp_view_mat "binary:$bin" || fail "ex2 could not write its matrix" || return 1
+  bench_err_case ex2_12x10_nd_lu -fbin "$bin" -bench_levels 100000 -bench_ordering nd -bench_pinv_fill 1,4 || return 1
+  grep -q "bench ex2_12x10_nd_lu: n = 120, nnz(A) = 556" "$OUT/bench-ex2_12x10_nd_lu.out" || fail "bench did not read the 120 x 120 matrix with 556 entries (5 x 120 - 2 x 12 - 2 x 10)" || return 1
+}
+run_test bench/fbin-ex2-nd-lu bench_fbin_case
