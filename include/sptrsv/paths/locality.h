@@ -218,7 +218,8 @@ typedef struct {
    inverted diagonal), column by column, B (B + 1) / 2 scalars, and M_k (or L_k), B x R, column by column.
 */
 #define SPTRSV_BLOCKS_COND        1e6 /* -mat_sptrsv_locality_block_cond's default */
-#define SPTRSV_BLOCKS_SMEM_BYTES  (227 * 1024) /* the device numeric phase holds a block's D (B x B) and L (B x R) in shared memory */
+#define SPTRSV_BLOCKS_SMEM_BYTES  (223 * 1024) /* the device numeric phase holds a block's D (B x B) and L (B x R) in shared
+                                                   memory: 227 KB on sm_90, less room for the kernel's static part */
 #define SPTRSV_BLOCKS_ROW_SCALARS 48 /* storage a row may take whatever the triangle's entries (blocks of 32 rows, any coupling) */
 #define SPTRSV_BLOCKS_STORAGE_MARGIN 1.5 /* a kernel choice takes blocks whose storage is above SPTRSV_CHAIN_MAX_STORAGE times
                                            the triangle's only when predicted this many times faster than the alternative */

@@ -53,6 +53,12 @@ __host__ __device__ static inline size_t SpTrsvBlocksStageBytes(int B, int R)
   return ((size_t)B * R + B) * sizeof(PetscScalar) + ((size_t)B * sizeof(int) + 4 + 15) / 16 * 16;
 }
 
+/* the numeric kernel's static shared memory: two row-sum arrays of SPTRSV_CHAIN_MAX_WIDTH reals and a flag */
+static inline size_t SpTrsvBlocksNumericStaticBytes(void)
+{
+  return 2 * SPTRSV_CHAIN_MAX_WIDTH * sizeof(PetscReal) + 16;
+}
+
 #if defined(SPTRSV_CUDA_SCALAR_OK)
 
 /* 16 bytes global -> shared, asynchronous where the architecture has it */
@@ -504,7 +510,10 @@ PetscErrorCode SpTrsvCUDALocalityBlocksSetup(SpTrsvSolver s)
   PetscCall(SpTrsvLocalityBlocksCheck(&s->op, s->plan->order, &ls->chain, blk));
   SpTrsvCUDACall(cudaGetDevice(&dev));
   SpTrsvCUDACall(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  PetscCheck((size_t)blk->B * (blk->B + blk->R) * sizeof(PetscScalar) <= (size_t)optin, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality: the blocks kernel's numeric phase needs %zu bytes of shared memory (blocks of %" PetscInt_FMT " rows, coupling %" PetscInt_FMT "), the device offers %d per block: use -%smat_sptrsv_locality_kernel chain or slots", (size_t)blk->B * (blk->B + blk->R) * sizeof(PetscScalar), blk->B, blk->R, optin, s->opts.prefix);
+  { /* the numeric kernel's dynamic shared memory (D and L) beside its static part must fit a block */
+    const size_t need = (size_t)blk->B * (blk->B + blk->R) * sizeof(PetscScalar) + SpTrsvBlocksNumericStaticBytes();
+    PetscCheck(need <= (size_t)optin, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality: the blocks kernel's numeric phase needs %zu bytes of shared memory (blocks of %" PetscInt_FMT " rows, coupling %" PetscInt_FMT "), the device offers %d per block: use -%smat_sptrsv_locality_block_rows with smaller blocks, or -%smat_sptrsv_locality_kernel chain or slots", need, blk->B, blk->R, optin, s->opts.prefix, s->opts.prefix);
+  }
   PetscCall(SpTrsvCUDATriSetupBegin(s, SpTrsvCUDALocalityBlocksLaunch, SpTrsvCUDALocalityBlocksLaunches, &d));
   PetscCall(SpTrsvCUDAGetStream(&st));
   PetscCall(PetscNew(&lb));
