@@ -243,6 +243,12 @@ typedef struct {
   PetscBool have_numeric;
 } SpTrsvLocalityBlocks;
 
+/* a block size the blocks kernel can run for a window of W rows: a power of two from W up to SPTRSV_CHAIN_MAX_WIDTH */
+static inline PetscBool SpTrsvLocalityBlockRowsValid(PetscInt B, PetscInt W)
+{
+  return (PetscBool)(B >= W && B <= SPTRSV_CHAIN_MAX_WIDTH && (B & (B - 1)) == 0);
+}
+
 /* the blocks of the chain groups ch for op(T) in the chain order, the B the model predicts fastest (B_req > 0: that B),
    src/mat/paths/locality_blocks.c; blk->B = 0 when the chain has no window */
 SPTRSV_INTERN PetscErrorCode SpTrsvLocalityBlocksCreate(const SpTrsvOp *, const PetscInt *, const SpTrsvLocalityChain *, PetscInt, PetscReal, SpTrsvLocalityBlocks *);

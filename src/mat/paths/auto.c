@@ -379,7 +379,7 @@ PetscErrorCode SpTrsvAutoLocalityChain(const SpTrsvOp *op, const SpTrsvSolverOpt
   PetscCall(PetscMalloc1(op->n + 1, &order));
   PetscCall(SpTrsvLocalityChainCreate(op, opts->locality_sms > 0 ? opts->locality_sms : SPTRSV_LOCALITY_DEFAULT_SMS, order, &ch));
   PetscCall(PetscMemzero(&blk, sizeof(blk)));
-  if (ch.W && opts->locality_kernel != SPTRSV_LOCALITY_KERNEL_CHAIN && (!opts->locality_block_rows || (opts->locality_block_rows >= ch.W && opts->locality_block_rows <= SPTRSV_CHAIN_MAX_WIDTH && !(opts->locality_block_rows & (opts->locality_block_rows - 1))))) PetscCall(SpTrsvLocalityBlocksCreate(op, order, &ch, opts->locality_block_rows, opts->locality_block_cond, &blk));
+  if (ch.W && opts->locality_kernel != SPTRSV_LOCALITY_KERNEL_CHAIN && (!opts->locality_block_rows || SpTrsvLocalityBlockRowsValid(opts->locality_block_rows, ch.W))) PetscCall(SpTrsvLocalityBlocksCreate(op, order, &ch, opts->locality_block_rows, opts->locality_block_cond, &blk));
   PetscCall(PetscFree(order));
   if (ch.W && (ch.accepted || blk.accepted)) { /* the kernel locality's auto would compare with the slot kernel's entry */
     const PetscBool useblk = (PetscBool)(blk.accepted && (!ch.accepted || opts->locality_kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS || SpTrsvLocalityBlocksRankUs(&blk) < ch.predicted_us));

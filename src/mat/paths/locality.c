@@ -250,9 +250,8 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
     PetscCall(PetscMalloc1(op->n + 1, &corder));
     PetscCall(SpTrsvLocalityChainCreate(op, sms, corder, &ls->chain));
     if (ls->chain.W && opts->locality_block_rows) { /* a B that cannot hold the reach: free what was made, then the error */
-      const PetscInt  W = ls->chain.W, reach = ls->chain.reach, Breq = opts->locality_block_rows;
-      const PetscBool bad = (PetscBool)(Breq < W || Breq > SPTRSV_CHAIN_MAX_WIDTH || (Breq & (Breq - 1)));
-      if (bad) {
+      const PetscInt W = ls->chain.W, reach = ls->chain.reach, Breq = opts->locality_block_rows;
+      if (!SpTrsvLocalityBlockRowsValid(Breq, W)) {
         PetscCall(PetscFree(corder));
         PetscCall(SpTrsvPlanDestroy(&p));
         SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_block_rows %" PetscInt_FMT ": a block must be a power of two from the window, %" PetscInt_FMT " rows (reach %" PetscInt_FMT "), up to %d rows (0: the cost model's choice)", opts->prefix, Breq, W, reach, (int)SPTRSV_CHAIN_MAX_WIDTH);

@@ -81,28 +81,22 @@ static PetscErrorCode SpTrsvLocalityBlocksBuild(const SpTrsvOp *op, const PetscI
 */
 PetscErrorCode SpTrsvLocalityBlocksCreate(const SpTrsvOp *op, const PetscInt *order, const SpTrsvLocalityChain *ch, PetscInt Breq, PetscReal cond, SpTrsvLocalityBlocks *blk)
 {
-  PetscInt  best = 0;
-  PetscReal tbest = PETSC_MAX_REAL;
-  PetscBool bacc  = PETSC_FALSE;
-
   PetscFunctionBegin;
   PetscCall(PetscMemzero(blk, sizeof(*blk)));
   blk->cond = cond;
   if (!ch->W) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(Breq <= 0 || (Breq >= ch->W && Breq <= SPTRSV_CHAIN_MAX_WIDTH && (Breq & (Breq - 1)) == 0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Blocks of %" PetscInt_FMT " rows: need a power of two from the window (%" PetscInt_FMT ") to %d", Breq, ch->W, (int)SPTRSV_CHAIN_MAX_WIDTH);
+  PetscCheck(Breq <= 0 || SpTrsvLocalityBlockRowsValid(Breq, ch->W), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Blocks of %" PetscInt_FMT " rows: need a power of two from the window (%" PetscInt_FMT ") to %d", Breq, ch->W, (int)SPTRSV_CHAIN_MAX_WIDTH);
   for (PetscInt B = Breq > 0 ? Breq : ch->W; B <= (Breq > 0 ? Breq : SPTRSV_CHAIN_MAX_WIDTH); B *= 2) {
     SpTrsvLocalityBlocks t;
 
     PetscCall(PetscMemzero(&t, sizeof(t)));
+    t.cond = cond;
     PetscCall(SpTrsvLocalityBlocksBuild(op, order, ch, B, &t));
-    if (!best || (t.accepted && !bacc) || (t.accepted == bacc && t.predicted_us < tbest)) {
-      best  = B;
-      tbest = t.predicted_us;
-      bacc  = t.accepted;
-    }
-    PetscCall(PetscFree2(t.gblk, t.bptr));
+    if (!blk->B || (t.accepted && !blk->accepted) || (t.accepted == blk->accepted && t.predicted_us < blk->predicted_us)) { /* keep the better */
+      PetscCall(SpTrsvLocalityBlocksDestroy(blk));
+      *blk = t;
+    } else PetscCall(SpTrsvLocalityBlocksDestroy(&t));
   }
-  PetscCall(SpTrsvLocalityBlocksBuild(op, order, ch, best, blk));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
