@@ -34,6 +34,7 @@
 #include <sptrsv/paths/supernodal.h> /* SpTrsvSupernodeCondRow, SpTrsvSupernodeCondKappa, SpTrsvSupernodeCondMax */
 #include "../row_ops.cuh"
 #include "locality_blocks.h"
+#include "locality_chain.h" /* SpTrsvWithWindow */
 
 #define SPTRSV_BLOCKS_FIRST_BLOCK  128         /* threads per block of the first launch */
 #define SPTRSV_BLOCKS_STAGE_TARGET (96 * 1024) /* the chain launch's shared memory per warp, at most, unless 2 steps need more */
@@ -330,33 +331,11 @@ __global__ void SpTrsvBlocksNumeric(int B, int R, const int *__restrict__ bptr, 
   }
 }
 
-/* f(G, A) for the blocks of B rows */
+/* f(G, A) for the blocks of B rows (the chain kernel's dispatch), then the launch error */
 template <class F>
 static cudaError_t SpTrsvBlocksWithWidth(int B, F f)
 {
-  using std::integral_constant;
-  switch (B) {
-  case 2:
-    f(integral_constant<int, 2>(), integral_constant<int, 1>());
-    break;
-  case 4:
-    f(integral_constant<int, 4>(), integral_constant<int, 1>());
-    break;
-  case 8:
-    f(integral_constant<int, 8>(), integral_constant<int, 1>());
-    break;
-  case 16:
-    f(integral_constant<int, 16>(), integral_constant<int, 1>());
-    break;
-  case 32:
-    f(integral_constant<int, 32>(), integral_constant<int, 1>());
-    break;
-  case 64:
-    f(integral_constant<int, 32>(), integral_constant<int, 2>());
-    break;
-  default:
-    f(integral_constant<int, 32>(), integral_constant<int, 4>());
-  }
+  SpTrsvWithWindow(B, f);
   return cudaGetLastError();
 }
 

@@ -149,28 +149,17 @@ __global__ void SpTrsvLocalityChainPackKernel(int n, int W, const int *__restric
   }
 }
 
-/* the kernel for (G, A) with D steps loaded ahead: long chains (a few groups, each waiting on its loads) load further
-   ahead; many short groups (block-diagonal matrices: throughput) keep registers low for more resident warps */
+/* the kernel for (G, A) (SpTrsvWithWindow) with D steps loaded ahead: 16 / A on long chains (a few groups, each
+   waiting on its loads), 8 / A otherwise (many short groups, block-diagonal matrices: throughput, fewer registers for
+   more resident warps) */
 template <class F>
 static cudaError_t SpTrsvChainWithWidth(int W, bool longchains, F f)
 {
-  using std::integral_constant;
-#define SPTRSV_CHAIN_CASE(w, g, a, dl, ds) \
-  case w: \
-    if (longchains) f(integral_constant<int, g>(), integral_constant<int, a>(), integral_constant<int, dl>()); \
-    else f(integral_constant<int, g>(), integral_constant<int, a>(), integral_constant<int, ds>()); \
-    break
-  switch (W) {
-    SPTRSV_CHAIN_CASE(2, 2, 1, 16, 8);
-    SPTRSV_CHAIN_CASE(4, 4, 1, 16, 8);
-    SPTRSV_CHAIN_CASE(8, 8, 1, 16, 8);
-    SPTRSV_CHAIN_CASE(16, 16, 1, 16, 8);
-    SPTRSV_CHAIN_CASE(32, 32, 1, 16, 8);
-    SPTRSV_CHAIN_CASE(64, 32, 2, 8, 4);
-  default:
-    SPTRSV_CHAIN_CASE(128, 32, 4, 4, 2);
-  }
-#undef SPTRSV_CHAIN_CASE
+  SpTrsvWithWindow(W, [&](auto G, auto A) {
+    constexpr int a = decltype(A)::value;
+    if (longchains) f(G, A, std::integral_constant<int, 16 / a>());
+    else f(G, A, std::integral_constant<int, 8 / a>());
+  });
   return cudaGetLastError();
 }
 
