@@ -6,16 +6,18 @@
 # host backend the chain kernel runs the rows in the chain order, each summed in column order: histories as
 # compare_case checks them. The unit test is tests/unit/test_locality_chain.c; the GPU side is tests/device.
 
-# chain_compare NP "COMMON" "OURS_ONLY" [SUB]: compare_case with sptrsv_locality, then ours' -ksp_view must show that the
-# chain kernel ran (not just that the option was read)
-chain_compare() {
-  local np=$1 common=$2 ours_only=$3 pre=${4:-} n
+# kernel_compare KERNEL REQUESTED NP "COMMON" "OURS_ONLY" [SUB]: compare_case with sptrsv_locality, then ours' -ksp_view
+# must show that KERNEL ran for L and U (not just that the option was read), requested as REQUESTED (a regex)
+kernel_compare() {
+  local kernel=$1 requested=$2 np=$3 common=$4 ours_only=$5 pre=${6:-} n
   with_solver sptrsv_locality compare_case "$np" ex2 "$common" "$ours_only" "$pre" || return 1
   # (the view names the option without the factor's prefix: accepted either way)
-  n=$(grep -cE "kernel: chain \(-(${pre})?mat_sptrsv_locality_kernel chain\)" "$OUT/ours.out")
-  [ "$n" -ge 2 ] || fail "-ksp_view shows the chain kernel for $n triangles, expected L and U" || return 1
-  say "-ksp_view: the chain kernel for $n triangles"
+  n=$(grep -cE "kernel: $kernel \(-(${pre})?mat_sptrsv_locality_kernel $requested\)" "$OUT/ours.out")
+  [ "$n" -ge 2 ] || fail "-ksp_view shows the $kernel kernel for $n triangles, expected L and U" || return 1
+  say "-ksp_view: the $kernel kernel for $n triangles"
 }
+# chain_compare NP "COMMON" "OURS_ONLY" [SUB]: the chain kernel, forced
+chain_compare() { kernel_compare chain chain "$@"; }
 
 CHAIN_BAND="-m 2000 -n 4 -ksp_type gmres -ksp_gmres_restart 30 -pc_type ilu -ksp_monitor"
 run_test chain/ex2-banded-gmres30-ilu0 chain_compare 1 "$CHAIN_BAND" "-mat_sptrsv_locality_kernel chain"
@@ -40,13 +42,7 @@ run_test chain/bad-value ours_fails ex2 "-m 30 -n 30 $CHAIN -mat_sptrsv_locality
 # mathematics as the substitution in another rounding, so the iterations are compared (its_compare), as for pinv with
 # fill; -ksp_view must show the blocks kernel for L and U. The unit test is tests/unit/test_locality_blocks.c; the GPU
 # side is tests/device (steps blocks-*).
-blocks_compare() {
-  local np=$1 common=$2 ours_only=$3 pre=${4:-} n
-  with_solver sptrsv_locality compare_case "$np" ex2 "$common" "$ours_only" "$pre" || return 1
-  n=$(grep -cE "kernel: blocks \(-(${pre})?mat_sptrsv_locality_kernel (blocks|auto)\)" "$OUT/ours.out")
-  [ "$n" -ge 2 ] || fail "-ksp_view shows the blocks kernel for $n triangles, expected L and U" || return 1
-  say "-ksp_view: the blocks kernel for $n triangles"
-}
+blocks_compare() { kernel_compare blocks "(blocks|auto)" "$@"; }
 run_test blocks/ex2-banded-gmres30-ilu0 blocks_compare 1 "$CHAIN_BAND" "-mat_sptrsv_locality_kernel blocks"
 run_test blocks/ex2-banded-rows128 blocks_compare 1 "$CHAIN_BAND" "-mat_sptrsv_locality_kernel blocks -mat_sptrsv_locality_block_rows 128"
 # a bound of 1 on the blocks' condition number: every block with an entry inside is solved by substitution

@@ -1,6 +1,7 @@
 /* Patterns of strict lower triangles for the tests of the locality path's chain and blocks kernels
    (test_locality_chain.c, test_locality_blocks.c): banded, strided, block-diagonal (also with permuted rows), grids,
-   and a triangle with values on such a pattern. Each test program includes it once. */
+   a triangle with values on such a pattern, and a host solver created with the error caught. Each test program
+   includes it once. */
 #pragma once
 #include "unit_common.h"
 
@@ -109,5 +110,16 @@ static PetscErrorCode TriWithValues(const Pat *p, PetscBool unit, SpTrsvTri *t)
     if (!unit) (*t)->idiag[i] = 1.0 / (1.0 + (PetscReal)((i * 5) % 11) / 11.0);
   }
   PetscCall(SpTrsvTriValuesChanged(*t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a host solver of op(T) on path with opts; an error is returned in ierr (s NULL) instead of raised */
+static PetscErrorCode CreateQuiet(SpTrsvTri t, PetscBool tr, SpTrsvPath path, const SpTrsvSolverOptions *opts, SpTrsvSolver *s, PetscErrorCode *ierr)
+{
+  PetscFunctionBeginUser;
+  *s = NULL;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  *ierr = SpTrsvSolverCreateWithOptions(t, tr, SPTRSV_FORMAT_CSR, path, &SpTrsvBackendHost, opts, s);
+  PetscCall(PetscPopErrorHandler());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

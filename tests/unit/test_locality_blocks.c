@@ -10,15 +10,6 @@ static char help[] = "Unit tests of the locality path's blocks kernel (include/s
 #include <sptrsv/paths/locality.h>
 #include "chain_patterns.h"
 
-static PetscErrorCode CreateQuiet(SpTrsvTri t, PetscBool tr, SpTrsvPath path, const SpTrsvSolverOptions *opts, SpTrsvSolver *s, PetscErrorCode *ierr)
-{
-  PetscFunctionBeginUser;
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  *ierr = SpTrsvSolverCreateWithOptions(t, tr, SPTRSV_FORMAT_CSR, path, &SpTrsvBackendHost, opts, s);
-  PetscCall(PetscPopErrorHandler());
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode CheckQuiet(const SpTrsvOp *op, const PetscInt *order, const SpTrsvLocalityChain *ch, const SpTrsvLocalityBlocks *blk, PetscErrorCode *ierr)
 {
   PetscFunctionBeginUser;

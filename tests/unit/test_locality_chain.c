@@ -289,16 +289,6 @@ static PetscErrorCode TestAnalysis(void)
 }
 
 /* ---- host solves ----------------------------------------------------------------------------------- */
-static PetscErrorCode CreateQuiet(SpTrsvTri t, PetscBool tr, SpTrsvPath path, const SpTrsvSolverOptions *opts, SpTrsvSolver *s, PetscErrorCode *ierr)
-{
-  PetscFunctionBeginUser;
-  *s = NULL;
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  *ierr = SpTrsvSolverCreateWithOptions(t, tr, SPTRSV_FORMAT_CSR, path, &SpTrsvBackendHost, opts, s);
-  PetscCall(PetscPopErrorHandler());
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode Solves(const char *name, const Pat *p, PetscBool unit)
 {
   const PetscInt      n = p->n;
