@@ -22,6 +22,9 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
                            "  -bw_mib <1024>     size of that copy in MiB (read + write bytes are counted)\n"
                            "  -petsc_cusparse <true>  also time MatSolve of PETSc's own cusparse ILU(0) (needs a CUDA PETSc)\n"
                            "  -bench_levels <0>  ILU(k) instead of ILU(0) (large k: the exact LU)\n"
+                           "  -bench_factor <ilu>  ilu, or the direct factors: lu (SuperLU, partial pivoting) or cholesky (CHOLMOD,\n"
+                           "                     supernodal, in the matrix's order as given: use -bench_ordering nd), converted into the\n"
+                           "                     plugin's triangles; every row times the same L and U (PETSc's cusparse rows left out)\n"
                            "  -bench_supernodal <auto,pull,inv,inv-nosplit,merge-relax>  the supernodal variants to time (also inv-always:\n"
                            "                     every level split, inv-relax: inverted + merged + relaxed 0.3, inv-relaxR: relaxed R)\n"
                            "  -bench_ordering <ord>  permute the matrix first (e.g. nd: wide supernodes for sptrsv_supernodal)\n"
@@ -402,7 +405,9 @@ static PetscErrorCode MakeSolveVecs(Bench *B, PetscBool device, Vec *b, Vec *x)
 #endif
   PetscCall(VecDuplicate(*b, x));
   PetscCall(VecGetArrayWrite(*b, &a));
-  PetscCall(PetscArraycpy(a, B->b, B->n));
+  if (B->rperm)
+    for (PetscInt k = 0; k < B->n; k++) a[B->rperm[k]] = B->b[k]; /* (P b')_k = b'[rperm[k]] = b_k */
+  else PetscCall(PetscArraycpy(a, B->b, B->n));
   PetscCall(VecRestoreArrayWrite(*b, &a));
   PetscCall(VecSet(*x, -12345.0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -414,7 +419,10 @@ static PetscErrorCode VecErr(Bench *B, Vec x, double *err)
 
   PetscFunctionBeginUser;
   PetscCall(VecGetArrayRead(x, &a));
-  *err = RelErrInf(B->n, a, B->xref);
+  if (B->cperm) { /* x[cperm[k]] = z_k: the triangles' solution in the factor's order */
+    for (PetscInt k = 0; k < B->n; k++) B->hbuf[k] = a[B->cperm[k]];
+    *err = RelErrInf(B->n, B->hbuf, B->xref);
+  } else *err = RelErrInf(B->n, a, B->xref);
   PetscCall(VecRestoreArrayRead(x, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -506,29 +514,28 @@ static PetscErrorCode RunPetscCusparse(Bench *B, Mat A, const MatFactorInfo *inf
 /* an independent check of the reference (it and every row's error use the same host triangles): ||A x - b||_inf /
    (||A||_inf ||x||_inf + ||b||_inf) for the solution x = U^{-1} L^{-1} b, A being the matrix factored (after
    -bench_ordering). Near rounding for an exact factor (-bench_levels above every fill level: the LU), larger for ILU */
-static PetscErrorCode ReferenceResidual(Bench *B, Mat A, PetscInt levels)
+static PetscErrorCode ReferenceResidual(Bench *B, Mat A, const char *what)
 {
-  Vec       x, r;
-  PetscReal nr, na, nx, nb = 0;
+  Vec          x, r;
+  PetscReal    nr, na, nx, nb = 0;
+  PetscScalar *xa, *ra;
 
   PetscFunctionBeginUser;
   PetscCall(MatCreateVecs(A, &x, &r));
-  PetscCall(VecPlaceArray(x, B->xref));
+  PetscCall(VecGetArrayWrite(x, &xa)); /* a direct factor's order: x[cperm[k]] = z_k, b'[rperm[k]] = b_k */
+  for (PetscInt k = 0; k < B->n; k++) xa[B->cperm ? B->cperm[k] : k] = B->xref[k];
+  PetscCall(VecRestoreArrayWrite(x, &xa));
   PetscCall(MatMult(A, x, r));
   for (PetscInt i = 0; i < B->n; i++) nb = PetscMax(nb, PetscAbsScalar(B->b[i]));
-  {
-    PetscScalar *ra;
-    PetscCall(VecGetArray(r, &ra));
-    for (PetscInt i = 0; i < B->n; i++) ra[i] -= B->b[i];
-    PetscCall(VecRestoreArray(r, &ra));
-  }
+  PetscCall(VecGetArray(r, &ra));
+  for (PetscInt k = 0; k < B->n; k++) ra[B->rperm ? B->rperm[k] : k] -= B->b[k];
+  PetscCall(VecRestoreArray(r, &ra));
   PetscCall(VecNorm(r, NORM_INFINITY, &nr));
   PetscCall(VecNorm(x, NORM_INFINITY, &nx));
   PetscCall(MatNorm(A, NORM_INFINITY, &na));
-  PetscCall(VecResetArray(x));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&r));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "reference check: ||A x - b|| / (||A|| ||x|| + ||b||) = %.2e for x = U^-1 L^-1 b (ILU(%" PetscInt_FMT "): rounding-level only for an exact factor)\n", (double)(nr / (na * nx + nb)), levels));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "reference check: ||A x - b|| / (||A|| ||x|| + ||b||) = %.2e for x = U^-1 L^-1 b (%s: rounding-level only for an exact factor)\n", (double)(nr / (na * nx + nb)), what));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -685,7 +692,9 @@ int main(int argc, char **argv)
   IS                      row, col;
   MatFactorInfo           info;
   PetscBool               petsc_cusparse = PETSC_TRUE, gpu = PETSC_FALSE, file = PETSC_FALSE, estimate = PETSC_FALSE, hostpaths = PETSC_FALSE, sn_estimate = PETSC_FALSE;
-  char                    mstype[64] = MATSOLVERSPTRSVLEVEL, ord[64] = "";
+  char                    mstype[64] = MATSOLVERSPTRSVLEVEL, ord[64] = "", what[64];
+  const char *const       factors[] = {"ilu", "lu", "cholesky", "BenchFactor", "", NULL};
+  PetscEnum               ftype     = (PetscEnum)0; /* -bench_factor: 0 ilu, 1 lu (SuperLU), 2 cholesky (CHOLMOD) */
   PetscInt                levels = 0;
   const SpTrsvBackendOps *cuda = NULL;
   const char             *why = "";
@@ -704,6 +713,7 @@ int main(int argc, char **argv)
   /* -bench_ordering ORD: A is permuted once (the factor is then made in its natural ordering, as the kernels and cuSPARSE
      compare on the same L and U); -bench_levels K: ILU(K) (large K: the exact LU, wide supernodes under nd) */
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_levels", &levels, NULL));
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-bench_factor", factors, &ftype, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-bench_ordering", ord, sizeof(ord), NULL));
   if (ord[0]) {
     IS  rp, cp;
@@ -715,8 +725,8 @@ int main(int argc, char **argv)
     PetscCall(MatDestroy(&A));
     A = Ap;
   }
-  if (levels > 0 && petsc_cusparse) {
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "-bench_levels %" PetscInt_FMT ": PETSc's cusparse ILU(0) rows are left out (another factor)\n", levels));
+  if ((levels > 0 || ftype) && petsc_cusparse) {
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "-bench_levels %" PetscInt_FMT " -bench_factor %s: PETSc's cusparse ILU(0) rows are left out (another factor)\n", levels, factors[ftype]));
     petsc_cusparse = PETSC_FALSE;
   }
 
@@ -744,10 +754,16 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_format", "csr"));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_graph", "1"));
   PetscCall(PetscTime(&t0));
-  PetscCall(MatGetFactor(A, mstype, MAT_FACTOR_ILU, &F));
-  PetscCheck(F, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "-bench_matsolve_type %s: no such MatSolverType for ILU", mstype);
-  PetscCall(MatILUFactorSymbolic(F, A, row, col, &info));
-  PetscCall(MatLUFactorNumeric(F, A, &info));
+  PetscCall(MatGetFactor(A, mstype, ftype == 0 ? MAT_FACTOR_ILU : (ftype == 1 ? MAT_FACTOR_LU : MAT_FACTOR_CHOLESKY), &F));
+  PetscCheck(F, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "-bench_matsolve_type %s: no such MatSolverType for %s", mstype, factors[ftype]);
+  if (ftype == 2) { /* CHOLMOD in the given order (postordered by it: the factor keeps the permutation) */
+    PetscCall(MatCholeskyFactorSymbolic(F, A, row, &info));
+    PetscCall(MatCholeskyFactorNumeric(F, A, &info));
+  } else {
+    if (ftype == 0) PetscCall(MatILUFactorSymbolic(F, A, row, col, &info));
+    else PetscCall(MatLUFactorSymbolic(F, A, row, col, &info));
+    PetscCall(MatLUFactorNumeric(F, A, &info));
+  }
   PetscCall(PetscTime(&t1));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_backend"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_format"));
@@ -762,7 +778,9 @@ int main(int argc, char **argv)
      (-mat_sptrsv_factor_device, the default for ILU on the CUDA backend) the host's L->a, U->a, U->idiag are stale until
      downloaded; reading them directly gave every row solves with stale values and a meaningless max_rel_err column */
   PetscCall(MatSpTrsvGetFactorHost(F, &fac));
-  PetscCheck(!fac->rperm && !fac->cperm, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected the natural ordering (no permutations)");
+  PetscCheck(ftype || (!fac->rperm && !fac->cperm), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected the natural ordering (no permutations)");
+  B.rperm = fac->rperm; /* the direct factors' pivoting or postordering; every row solves the triangles themselves */
+  B.cperm = fac->cperm;
   B.nnzL = fac->L->i[B.n];
   B.nnzU = fac->U->i[B.n];
   PetscCall(PetscOptionsHasName(NULL, NULL, "-bench_locality_estimate", &estimate));
@@ -785,8 +803,10 @@ int main(int argc, char **argv)
   PetscCall(PetscMalloc4(B.n, &B.b, B.n, &B.yref, B.n, &B.xref, B.n, &B.hbuf));
   BenchFillRandom(B.n, &seed, B.b);
   PetscCall(RunHostReference(&B, fac));
-  PetscCall(ReferenceResidual(&B, A, levels));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "ILU(%" PetscInt_FMT "): nnz(L) = %" PetscInt_FMT " + nnz(U) = %" PetscInt_FMT " strict + %" PetscInt_FMT " diagonal; levels L = %" PetscInt_FMT ", U = %" PetscInt_FMT "; bytes per solve (model) L = %.4g, U = %.4g; factorization %.1f ms (backend %s)\n", levels, B.nnzL, B.nnzU, B.n, B.Ls.nlevels, B.Us.nlevels, B.Ls.bytes_per_solve, B.Us.bytes_per_solve, factor_ms, gpu ? "cuda" : "host"));
+  if (ftype) PetscCall(PetscSNPrintf(what, sizeof(what), "%s", ftype == 1 ? "LU" : "Cholesky"));
+  else PetscCall(PetscSNPrintf(what, sizeof(what), "ILU(%" PetscInt_FMT ")", levels));
+  PetscCall(ReferenceResidual(&B, A, what));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: nnz(L) = %" PetscInt_FMT " + nnz(U) = %" PetscInt_FMT " strict + %" PetscInt_FMT " diagonal; levels L = %" PetscInt_FMT ", U = %" PetscInt_FMT "; bytes per solve (model) L = %.4g, U = %.4g; factorization %.1f ms (backend %s)\n", what, B.nnzL, B.nnzU, B.n, B.Ls.nlevels, B.Us.nlevels, B.Ls.bytes_per_solve, B.Us.bytes_per_solve, factor_ms, gpu ? "cuda" : "host"));
 
   if (!gpu) {
     double    err;

@@ -86,7 +86,10 @@ typedef struct {
   /* host data: right-hand side and the host backend's results (the reference). bench: yref = L^{-1} b, xref = U^{-1} yref;
      bench_gs: yref = the initial iterate, xref = the iterate after one symmetric Gauss-Seidel iteration */
   PetscScalar *b, *yref, *xref, *hbuf;
-  Result       res[MAX_RESULTS];
+  /* bench -bench_factor lu|cholesky: the direct factor's permutations (NULL: the identity; include/sptrsv/factor.h), so
+     that MatSolve's right-hand side is b permuted back (P b' = b) and its solution compared as x[cperm[k]] = xref[k] */
+  const PetscInt *rperm, *cperm;
+  Result          res[MAX_RESULTS];
   PetscInt     nres;
 #if defined(BENCH_HAVE_CUDA)
   cudaStream_t st;     /* the stream our solves use (PETSc's current one with a CUDA PETSc) */

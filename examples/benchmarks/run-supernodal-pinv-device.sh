@@ -16,7 +16,8 @@
 #   SN_SETS="shared nd ilu0 locality ex2 chain lap" (the sets to run, in this order; also ex56=NE: the exact LU of ksp
 #   ex56's elasticity operator with NE elements per side, its source in .carry/tutorials; shared-lu: the exact LU of each
 #   shared matrix under nested dissection, labels NAME_nd_lu; lap4m: only the six 4M-row grids of lap; mtx=NAME: one shared
-#   matrix, shared-lu=NAME: its exact LU; lap2d=NXxNY:S, lap3d=NXxNYxNZ:S: one grid of stencil S), SN_BENCH (the bench's path arguments, default
+#   matrix, shared-lu=NAME: its exact LU; chol: CHOLMOD's Cholesky of the 3-D Laplacians SN_CHOL_GRIDS="48 64" under nested
+#   dissection; ex56chol=NE: of ex56's operator; lap2d=NXxNY:S, lap3d=NXxNYxNZ:S: one grid of stencil S), SN_BENCH (the bench's path arguments, default
 #   "-bench_paths syncfree,supernodal,pinv -bench_syncfree asap-csr -bench_pinv_fill 1,4"), SN_GRIDS="24 32", SN_STEP_TIMEOUT=90, BENCH_MAX_TIME=0.1, BENCH_ARGS (extra bench arguments; with
 #   "-bench_matsolve_type sptrsv" each matrix also times the automatic choice's MatSolve, and the summary scores it
 #   against the best path of the same process and cuSPARSE: within 10% of the best, slower than cuSPARSE)
@@ -130,16 +131,20 @@ if [ -n "$MM_SRC" ] && [ -d "$MATDIR" ]; then
   if has_set shared-lu; then for f in "$MATDIR"/*.mtx.gz; do b=$(basename "$f" .mtx.gz); case_ "mtx-$b-nd-lu" -mtx "$f" -bench_levels 100000 -bench_ordering nd -label "${b}_nd_lu"; done; fi
 fi
 if has_set nd; then for g in ${SN_GRIDS:-24 32}; do case_ "nd-lu-$g" -lap3d "${g}x${g}x${g}" -stencil 7 -bench_levels 100000 -bench_ordering nd -label "lap3d7_${g}_nd_lu"; done; fi
+# chol: CHOLMOD's supernodal Cholesky factor of the same Laplacians under nested dissection (bench -bench_factor
+# cholesky; fast enough for 10^6 rows with the carried OpenBLAS, scripts/carry-openblas.sh), labels lap3d7_G_nd_chol
+if has_set chol; then for g in ${SN_CHOL_GRIDS:-48 64}; do case_ "nd-chol-$g" -lap3d "${g}x${g}x${g}" -stencil 7 -bench_factor cholesky -bench_ordering nd -label "lap3d7_${g}_nd_chol"; done; fi
 # ex56=NE: the exact LU (nested dissection) of ksp ex56's 3-D elasticity operator, NE elements per side (3 (NE+1)^3
 # rows), written by the tutorial (-ksp_view_mat binary) and read by bench -fbin (the tutorial's source: .carry/tutorials)
+# ex56chol=NE: the same operator's Cholesky factor (CHOLMOD, as chol)
 for w in $SETS; do
   case "$w" in
-    ex56=*)
-      ne=${w#ex56=}
-      if device_build_tutorial ex56; then
-        step "ex56-ne$ne-write" 1 120 "$WORK/ex56" -ne "$ne" -alpha 1e-3 -two_solves false -ksp_type preonly -pc_type none -ksp_max_it 1 -ksp_view_mat "binary:$WORK/ex56_ne$ne.bin" &&
-          case_ "ex56-ne$ne-nd-lu" -fbin "$WORK/ex56_ne$ne.bin" -bench_levels 100000 -bench_ordering nd -label "ex56_ne${ne}_nd_lu"
-      fi
+    ex56=* | ex56chol=*)
+      ne=${w#*=}
+      [ -x "$WORK/ex56" ] || device_build_tutorial ex56 || continue
+      [ -f "$WORK/ex56_ne$ne.bin" ] || step "ex56-ne$ne-write" 1 120 "$WORK/ex56" -ne "$ne" -alpha 1e-3 -two_solves false -ksp_type preonly -pc_type none -ksp_max_it 1 -ksp_view_mat "binary:$WORK/ex56_ne$ne.bin" || continue
+      if [ "${w%%=*}" = ex56 ]; then case_ "ex56-ne$ne-nd-lu" -fbin "$WORK/ex56_ne$ne.bin" -bench_levels 100000 -bench_ordering nd -label "ex56_ne${ne}_nd_lu"
+      else case_ "ex56-ne$ne-nd-chol" -fbin "$WORK/ex56_ne$ne.bin" -bench_factor cholesky -bench_ordering nd -label "ex56_ne${ne}_nd_chol"; fi
       ;;
   esac
 done

@@ -39,19 +39,11 @@ export LD_LIBRARY_PATH=$PETSC_DIR/lib:$CUDA_HOME/lib64${LD_LIBRARY_PATH:+:$LD_LI
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
 # Ubuntu's Open MPI is not CUDA-aware: a CUDA PETSc aborts in PetscInitialize without this
 export PETSC_OPTIONS="-use_gpu_aware_mpi 0"
-# The LU (SuperLU) and Cholesky (CHOLMOD) factors: the GPU machine has neither package. scripts/carry-direct-libs.sh
-# (on the build machine) puts headers and shared objects in .carry/directlibs, which the makefile builds against when
-# it is there; the loader finds their own dependencies through LD_LIBRARY_PATH, and a runtime library ldd finds
-# missing here (libgomp, ...) through a link to the carried copy in lib/fallback (docs/TESTING.md)
+# The LU (SuperLU) and Cholesky (CHOLMOD) factors: the GPU machine has neither package (tests/device/direct-env.sh)
+# shellcheck source=tests/device/direct-env.sh
+source "$ROOT/tests/device/direct-env.sh"
 DIRECT=$ROOT/.carry/directlibs
-if [ -d "$DIRECT/lib" ]; then
-  export LD_LIBRARY_PATH=$DIRECT/lib:$LD_LIBRARY_PATH
-  mkdir -p "$ROOT/build/device/directfallback"
-  for m in $(ldd "$DIRECT/lib/libsuperlu.so.5" "$DIRECT/lib/libcholmod.so.3" 2>/dev/null | awk '/not found/ {print $1}' | sort -u); do
-    [ -e "$DIRECT/lib/fallback/$m" ] && ln -sf "$DIRECT/lib/fallback/$m" "$ROOT/build/device/directfallback/$m"
-  done
-  export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$ROOT/build/device/directfallback
-fi
+sptrsv_direct_env "$ROOT"
 
 say() { echo "=== [$(($(date +%s) - T0)) s] $*" | tee -a "$LOGDIR/run.log"; }
 # record STEP STATUS SECONDS LOG

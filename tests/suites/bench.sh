@@ -27,8 +27,10 @@ for r in rows:
 m = re.search(r'reference check: .* = (\S+) for x', open(sys.argv[2]).read())
 if not m:
     bad.append('no "reference check" line')
-elif 'nd_lu' in rows[0]['label'] and not float(m.group(1)) <= 1e-12:
-    bad.append('the reference does not solve A (exact LU): relative residual %s' % m.group(1))
+elif re.search(r'nd_(lu|chol|superlu)', rows[0]['label']) and not float(m.group(1)) <= 1e-12:
+    bad.append('the reference does not solve A (exact factor): relative residual %s' % m.group(1))
+if re.search(r'nd_(chol|superlu)', rows[0]['label']) and not any(r['variant'] == 'matsolve-sptrsv-host' for r in rows):
+    bad.append('no matsolve-sptrsv-host row (MatSolve through the permuted direct factor)')
 print('%d rows checked' % len(rows))
 for b in bad:
     print('FAIL: ' + b)
@@ -36,6 +38,10 @@ sys.exit(1 if bad else 0)
 PY
 }
 run_test bench/host-paths-err-nd-lu bench_err_case lap3d7_8_nd_lu -lap3d 8x8x8 -stencil 7 -bench_levels 100000 -bench_ordering nd -bench_pinv_fill 1,4
+# -bench_factor cholesky|lu: CHOLMOD's and SuperLU's factors, whose permutations (postordering, pivoting) MatSolve's row
+# and the reference residual undo (a wrong permutation fails both: MatSolve's error and the residual are then O(1))
+run_test bench/host-paths-err-nd-chol bench_err_case lap3d7_8_nd_chol -lap3d 8x8x8 -stencil 7 -bench_factor cholesky -bench_ordering nd -bench_pinv_fill 1,4
+run_test bench/host-paths-err-nd-superlu bench_err_case lap3d7_8_nd_superlu -lap3d 8x8x8 -stencil 7 -bench_factor lu -bench_ordering nd
 run_test bench/host-paths-err-ilu0 bench_err_case lap2d5_20x20 -lap2d 20x20 -stencil 5 -bench_pinv_fill 1,4
 # -mat_sptrsv_auto_model FILE: the built-in H100 model read back from its generated file gives a choice named after the file
 run_test view/auto-model-file ours_grep ex2 "$AUTO -mat_sptrsv_auto_model $ROOT/src/mat/paths/auto_models/h100.h -ksp_view" "automatic choice: [a-z]+( fill[0-9]+)? \(smallest predicted solve time \(model .*auto_models/h100.h\)\)" "predicted: [a-z]+"
