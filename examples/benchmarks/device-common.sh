@@ -26,7 +26,7 @@ device_init() {
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
   # Ubuntu's Open MPI is not CUDA-aware: a CUDA PETSc aborts in PetscInitialize without this
   export PETSC_OPTIONS="-use_gpu_aware_mpi 0"
-  # the LU and Cholesky factors' libraries (bench -bench_factor lu|cholesky), and OpenBLAS when carried
+  # the LU and Cholesky factors' libraries (bench -bench_factor lu|cholesky)
   # shellcheck source=tests/device/direct-env.sh
   source "$ROOT/tests/device/direct-env.sh"
   sptrsv_direct_env "$ROOT" >>"$LOGDIR/run.log" 2>&1

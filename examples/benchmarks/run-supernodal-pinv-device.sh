@@ -132,7 +132,7 @@ if [ -n "$MM_SRC" ] && [ -d "$MATDIR" ]; then
 fi
 if has_set nd; then for g in ${SN_GRIDS:-24 32}; do case_ "nd-lu-$g" -lap3d "${g}x${g}x${g}" -stencil 7 -bench_levels 100000 -bench_ordering nd -label "lap3d7_${g}_nd_lu"; done; fi
 # chol: CHOLMOD's supernodal Cholesky factor of the same Laplacians under nested dissection (bench -bench_factor
-# cholesky; fast enough for 10^6 rows with the carried OpenBLAS, scripts/carry-openblas.sh), labels lap3d7_G_nd_chol
+# cholesky; CHOLMOD calls the GPU machine's OpenBLAS: seconds at 64^3), labels lap3d7_G_nd_chol
 if has_set chol; then for g in ${SN_CHOL_GRIDS:-48 64}; do case_ "nd-chol-$g" -lap3d "${g}x${g}x${g}" -stencil 7 -bench_factor cholesky -bench_ordering nd -label "lap3d7_${g}_nd_chol"; done; fi
 # ex56=NE: the exact LU (nested dissection) of ksp ex56's 3-D elasticity operator, NE elements per side (3 (NE+1)^3
 # rows), written by the tutorial (-ksp_view_mat binary) and read by bench -fbin (the tutorial's source: .carry/tutorials)
