@@ -11,6 +11,7 @@
 #define SPTRSV_AUTO_NSOLVE   6 /* solve terms: 1, levels, nnz/1e6, n/1e6, levels * min(1, n/levels/1024), levels * nnz/n */
 #define SPTRSV_AUTO_NSETUP   4 /* setup terms: 1, levels, nnz/1e6, n/1e6 */
 #define SPTRSV_AUTO_MAXPATHS 8
+#define SPTRSV_AUTO_PINV_TOL (100 * PETSC_MACHINE_EPSILON) /* the partitioned inverse's stability bound under the automatic choice (SpTrsvAutoVariantApply) */
 
 /* the constants of one path in one GPU model (milliseconds), measured with the path's default options (variant "") or
    with the options a variant names (pinv: "fill4" = -mat_sptrsv_pinv_fill 4); a path may have several entries: the

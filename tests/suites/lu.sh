@@ -81,6 +81,11 @@ run_test lu/ex19-newton-lu lu_case ex19 "-da_grid_x 12 -da_grid_y 12 -ksp_type p
 run_test lu/mm-cryg2500-lu lu_case mmsolve "-f $MATDIR/cryg2500.mtx.gz -ksp_type gmres -ksp_rtol 1e-12 -pc_type lu" sptrsv_syncfree
 # a matrix PETSc's own LU cannot factor (zero diagonal entries: no pivoting): SuperLU's pivots do, GMRES takes 1 step
 run_test lu/mm-west0479-lu-pivoting ours_grep mmsolve "-f $MATDIR/west0479.mtx.gz -ksp_type gmres -ksp_rtol 1e-8 -pc_type lu -pc_factor_mat_solver_type sptrsv_level -ksp_converged_reason" "Linear solve converged due to CONVERGED_RTOL iterations 1$"
+# the automatic choice holds the partitioned inverse to 100 eps (SPTRSV_AUTO_PINV_TOL) unless -mat_sptrsv_pinv_tol is
+# given: olm1000's U under fill 4 has a backward error of 1.3e-13 (the substitution's: 8.1e-17), within pinv's own 1000 eps
+PAUTO="-f $MATDIR/olm1000.mtx.gz -ksp_type gmres -pc_type lu -pc_factor_mat_ordering_type nd -pc_factor_mat_solver_type sptrsv -mat_sptrsv_auto_candidates pinv -mat_sptrsv_pinv_fill 4 -ksp_view"
+run_test lu/auto-pinv-tol ours_grep mmsolve "$PAUTO" "stability: backward error [0-9.e+-]+ \(substitution [0-9.e+-]+\), tolerance 2\.220e-14 \(-mat_sptrsv_pinv_tol\): partitioned inverse in use" "stability: backward error 1\.[0-9]+e-13 \(substitution [0-9.e+-]+\), tolerance 2\.220e-14 \(-mat_sptrsv_pinv_tol\): exceeds the tolerance, solves fall back to sptrsv_supernodal"
+run_test lu/auto-pinv-tol-given ours_grep mmsolve "$PAUTO -mat_sptrsv_pinv_tol 1e-12" "stability: backward error 1\.[0-9]+e-13 \(substitution [0-9.e+-]+\), tolerance 1\.000e-12 \(-mat_sptrsv_pinv_tol\): partitioned inverse in use"
 
 LUO="-m 20 -n 20 -ksp_type preonly -pc_type lu -pc_factor_mat_solver_type sptrsv_level"
 run_test lu/ksp-view ours_grep ex2 "$LUO -ksp_view" "factor LU \(SuperLU 5\.[0-9]+\.[0-9]+, ordering nd \(PETSc's columns, SuperLU's partial pivoting, threshold 1\.?\), nnz\(L\)=[0-9]+, nnz\(U\)=[0-9]+, supernodes=[0-9]+, mean supernode width [0-9.]+, widest [0-9]+\)" "numeric factorizations 1; a new pivot order or pattern rebuilt the triangles and redid the analysis 0 times" "numeric factorization: host \(SuperLU" "schedule level"

@@ -348,13 +348,15 @@ PetscErrorCode SpTrsvOptions_pinv(SpTrsvOptionItems PetscOptionsObject, SpTrsvSo
 {
   const char *pre = PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "";
   PetscEnum   parts = (PetscEnum)opts->pinv_parts;
+  PetscBool   set   = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsEnum("-mat_sptrsv_pinv_parts", "Parts of the partitioned inverse: unions of whole (group) levels, or runs of rows (scalar greedy)", "MatSolverType sptrsv_pinv", SpTrsvPinvPartsNames, parts, &parts, NULL));
   opts->pinv_parts = (PetscInt)parts;
   PetscCall(PetscOptionsReal("-mat_sptrsv_pinv_fill", "A part's inverse-applied block holds at most this many times the substitution's entries (1: no fill)", "MatSolverType sptrsv_pinv", opts->pinv_fill, &opts->pinv_fill, NULL));
   PetscCheck(opts->pinv_fill >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_pinv_fill must be >= 1, got %g", pre, (double)opts->pinv_fill);
-  PetscCall(PetscOptionsReal("-mat_sptrsv_pinv_tol", "Largest backward error of the partitioned inverse at the numeric phase; above it the solves fall back to sptrsv_supernodal (else sptrsv_level)", "MatSolverType sptrsv_pinv", opts->pinv_tol, &opts->pinv_tol, NULL));
+  PetscCall(PetscOptionsReal("-mat_sptrsv_pinv_tol", "Largest backward error of the partitioned inverse at the numeric phase; above it the solves fall back to sptrsv_supernodal (else sptrsv_level); the automatic choice sptrsv uses 100 eps unless this is given", "MatSolverType sptrsv_pinv", opts->pinv_tol, &opts->pinv_tol, &set));
+  if (set) opts->pinv_tol_set = PETSC_TRUE;
   PetscCheck(opts->pinv_tol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_pinv_tol must be > 0, got %g", pre, (double)opts->pinv_tol);
   PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches as a CUDA graph", "MatSolverType sptrsv_pinv", opts->use_graph, &opts->use_graph, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_fuse_passes", "CUDA: run a part in one block (fused with its small neighbours) when it takes at most this many passes of the block", "MatSolverType sptrsv_pinv", opts->fuse_passes, &opts->fuse_passes, NULL));

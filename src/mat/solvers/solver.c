@@ -144,7 +144,8 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
     opts->pinv_parts = greedy ? 1 : 0; /* SpTrsvPinvParts */
   }
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_pinv_fill", &opts->pinv_fill, NULL));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_pinv_tol", &opts->pinv_tol, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_pinv_tol", &opts->pinv_tol, &flg));
+  if (flg) opts->pinv_tol_set = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
