@@ -46,6 +46,7 @@ typedef struct {
   PetscInt  pinv_parts;      /* pinv: SpTrsvPinvParts, parts made of whole (group) levels or of rows (-mat_sptrsv_pinv_parts levels|greedy) */
   PetscReal pinv_fill;       /* pinv: a part's inverse-applied block holds at most this many times the substitution's entries (-mat_sptrsv_pinv_fill; 1: no fill) */
   PetscReal pinv_tol;        /* pinv: backward error above which the solves fall back (-mat_sptrsv_pinv_tol) */
+  PetscInt  pinv_threads;    /* pinv: host threads of the numeric phase (-mat_sptrsv_pinv_threads; 0: the node's processors shared among the MPI processes) */
   PetscBool pinv_tol_set;    /* the user gave -mat_sptrsv_pinv_tol (the automatic choice otherwise holds pinv to SPTRSV_AUTO_PINV_TOL) */
   char      prefix[64];      /* the options prefix of the factor that read these options ("" for none): the analysis's messages and views name an option as the user types it, -<prefix>mat_sptrsv_... */
 } SpTrsvSolverOptions;

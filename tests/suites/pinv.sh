@@ -40,8 +40,27 @@ run_test ex2/pinv-fallback-level with_solver $PINV_SOLVER compare_case 1 ex2 "$E
 PINV="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv_pinv"
 run_test view/pinv-ksp-view ours_grep ex2 "$PINV -mat_sptrsv_pinv_fill 2 -ksp_view" "schedule pinv: [0-9]+ levels" "partitioned inverse: [0-9]+ parts \(levels, fill limit 2\.?\), rows per part mean [0-9.]+ max [0-9]+; [0-9]+ group levels, 0 supernodes as groups" "inverse-applied blocks: [0-9]+ entries, [0-9.]+ x the substitution's 2640, longest row [0-9]+" "launches [0-9]+: [0-9]+ single-block runs holding [0-9]+ parts" "stability: backward error [0-9.e+-]+ \(substitution [0-9.e+-]+\), tolerance 2.220e-13 \(-mat_sptrsv_pinv_tol\): partitioned inverse in use"
 run_test view/pinv-fallback-view ours_grep ex2 "$PINV -mat_sptrsv_pinv_fill 4 -mat_sptrsv_pinv_tol 1e-300 -ksp_view -info" "sptrsv_pinv: backward error [0-9.e+-]+ of the partitioned inverse of a 900-row lower triangle exceeds -mat_sptrsv_pinv_tol 1e-300 \(substitution: [0-9.e+-]+\): its solves fall back to sptrsv_(supernodal|level)" "tolerance 1.000e-300 \(-mat_sptrsv_pinv_tol\): exceeds the tolerance, solves fall back to sptrsv_(supernodal|level)" "fell back in 1 of 1 numeric phases"
-run_test view/pinv-help ours_grep ex2 "$PINV -help" "-mat_sptrsv_pinv_parts <(now )?levels" "-mat_sptrsv_pinv_fill <(now )?1\.?" "-mat_sptrsv_pinv_tol <(now )?2.22045e-13" "-mat_sptrsv_graph"
+run_test view/pinv-help ours_grep ex2 "$PINV -help" "-mat_sptrsv_pinv_parts <(now )?levels" "-mat_sptrsv_pinv_fill <(now )?1\.?" "-mat_sptrsv_pinv_tol <(now )?2.22045e-13" "-mat_sptrsv_pinv_threads <(now )?0[ >]" "-mat_sptrsv_graph"
+# the numeric phase on threads (src/mat/paths/pinv_numeric.c): the view says how it ran, and M is bitwise the same on 1
+# and 3 threads, so GMRES's residual history is identical (its one step's residual, near rounding, moves with any
+# change of M's last bits)
+PTHR="-da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -ksp_type gmres -ksp_rtol 1e-14 -pc_type lu -pc_factor_mat_ordering_type nd -pc_factor_mat_solver_type sptrsv_pinv -mat_sptrsv_pinv_fill 4"
+run_test view/pinv-threads ours_grep ex45 "$PTHR -mat_sptrsv_pinv_threads 3 -ksp_view" "numeric phase: [0-9.e+-]+ s on 3 threads \(-mat_sptrsv_pinv_threads\): [0-9]+ segments, [1-9][0-9]* of them parallel, [1-9][0-9]* rows cut among the threads"
+run_test view/pinv-threads-one ours_grep ex45 "$PTHR -mat_sptrsv_pinv_threads 1 -ksp_view" "numeric phase: [0-9.e+-]+ s on 1 thread \(-mat_sptrsv_pinv_threads\)"
+pinv_threads_same() {
+  local a=$OUT/t1.out b=$OUT/t3.out
+  need_file "$OUT/bin/ex45" "see the build/programs test" || return 1
+  # shellcheck disable=SC2086
+  prun "$a" "$OUT/bin/ex45" -dll_append "$LIB" $PTHR -mat_sptrsv_pinv_threads 1 -ksp_monitor_true_residual || fail "1 thread: run failed" || return 1
+  # shellcheck disable=SC2086
+  prun "$b" "$OUT/bin/ex45" -dll_append "$LIB" $PTHR -mat_sptrsv_pinv_threads 3 -ksp_monitor_true_residual || fail "3 threads: run failed" || return 1
+  grep -q "KSP preconditioned resid norm" "$a" || fail "no residual history" || return 1
+  [ "$(grep 'KSP' "$a")" = "$(grep 'KSP' "$b")" ] || fail "the residual histories differ between 1 and 3 threads" || return 1
+  say "$(grep -c 'KSP' "$a") residual lines identical on 1 and 3 threads"
+}
+run_test ex45/pinv-threads-same-history pinv_threads_same
 run_test view/pinv-csc-error ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_pinv -sub_mat_sptrsv_format csc" "sptrsv_pinv reads rows only: -sub_mat_sptrsv_format csc is not supported"
 run_test view/pinv-bad-fill ours_fails ex2 "$PINV -mat_sptrsv_pinv_fill 0.5" "-mat_sptrsv_pinv_fill must be >= 1, got 0.5"
+run_test view/pinv-bad-threads ours_fails ex2 "$PINV -mat_sptrsv_pinv_threads -1" "-mat_sptrsv_pinv_threads must be >= 0, got -1"
 run_test view/pinv-bad-tol ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_pinv -sub_mat_sptrsv_pinv_tol -1" "-sub_mat_sptrsv_pinv_tol must be > 0, got -1"
 run_test view/pinv-bad-parts ours_fails ex2 "$PINV -mat_sptrsv_pinv_parts clever" "-mat_sptrsv_pinv_parts.*clever"

@@ -92,7 +92,42 @@ static PetscErrorCode PinvSolver(SpTrsvTri t, PetscBool tr, PetscReal fill, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* every fill limit and part kind, both orientations: pattern, no fallback, x against the substitution */
+static PetscInt nheavy_seen = 0; /* rows cut among threads over the whole test */
+
+/*
+  The numeric phase on 2, 3 and 8 threads gives M's values bitwise equal to one thread's (pinv_numeric.c: each entry is
+  computed by the same operations in the same order), with thresholds low enough that small triangles have parallel
+  levels and rows cut among the threads; *nheavy counts the cut rows seen
+*/
+static PetscErrorCode CheckThreads(const char *what, SpTrsvSolver s, PetscInt *nheavy)
+{
+  const SpTrsvPinvSchedule *ps = (const SpTrsvPinvSchedule *)s->plan->data;
+  SpTrsvPinvValues         *v1, *vt;
+  const PetscInt            threads[] = {2, 3, 8};
+
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvPinvValuesCreate(s, &v1));
+  PetscCall(SpTrsvPinvNumeric(&s->op, s->plan, 1, v1));
+  EXPECT(v1->nthreads_used == 1, "%s: one thread asked, %" PetscInt_FMT " ran", what, v1->nthreads_used);
+  SpTrsvPinvNumericSetThresholds(0, 8, 2);
+  for (PetscInt k = 0; k < 3; k++) {
+    PetscInt nseg, npar, nh;
+    PetscCall(SpTrsvPinvValuesCreate(s, &vt));
+    for (PetscInt q = 0; q < ps->nnz; q++) vt->val[q] = -777.0; /* every entry must be written */
+    PetscCall(SpTrsvPinvNumeric(&s->op, s->plan, threads[k], vt));
+    SpTrsvPinvNumericScheduleGetInfo(vt->sched, &nseg, &npar, &nh);
+    EXPECT(s->op.n < 2 || (vt->nthreads_used == threads[k] && nseg > 0), "%s: %" PetscInt_FMT " threads asked, %" PetscInt_FMT " ran (%" PetscInt_FMT " segments)", what, threads[k], vt->nthreads_used, nseg);
+    EXPECT(!ps->nnz || !memcmp(v1->val, vt->val, (size_t)ps->nnz * sizeof(PetscScalar)), "%s: M on %" PetscInt_FMT " threads differs from one thread's", what, threads[k]);
+    *nheavy += nh;
+    PetscCall(SpTrsvPinvValuesDestroy(&vt));
+  }
+  SpTrsvPinvNumericSetThresholds(SPTRSV_PINV_MIN_WORK, SPTRSV_PINV_LIGHT_LEVEL, SPTRSV_PINV_MIN_SLICE);
+  PetscCall(SpTrsvPinvValuesDestroy(&v1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* every fill limit and part kind, both orientations: pattern, no fallback, x against the substitution, M the same on
+   several threads */
 static PetscErrorCode TestTriangle(const char *name, SpTrsvTri t, PetscRandom rnd, PetscReal rtol)
 {
   const PetscReal fills[] = {1, 1.5, 4, 1e6};
@@ -113,6 +148,7 @@ static PetscErrorCode TestTriangle(const char *name, SpTrsvTri t, PetscRandom rn
         ps = (SpTrsvPinvSchedule *)s->plan->data;
         PetscCall(PetscSNPrintf(what, sizeof(what), "%s n=%" PetscInt_FMT "%s fill %g %s (%" PetscInt_FMT " parts, %" PetscInt_FMT " levels)", name, n, tr ? " transposed" : "", (double)fills[f], SpTrsvPinvPartsNames[parts], ps->nparts, s->plan->nlevels));
         PetscCall(CheckPattern(what, &s->op, s->plan));
+        PetscCall(CheckThreads(what, s, &nheavy_seen));
         EXPECT(ps->nparts <= PetscMax(s->plan->nlevels, 0) || parts == 1, "%s: more parts than group levels", what);
         if (f == 0 && !t->nsuper) EXPECT(ps->nnz == s->op.nnz + n, "%s: no-fill partition holds %" PetscInt_FMT " entries, not %" PetscInt_FMT, what, ps->nnz, s->op.nnz + n);
         if (f == 3 && n && parts == 0) EXPECT(ps->nparts == 1, "%s: an unlimited fill leaves %" PetscInt_FMT " parts", what, ps->nparts);
@@ -365,6 +401,7 @@ int main(int argc, char **argv)
   PetscCall(TestMatrix(rnd, dir, "cryg2500", MAT_FACTOR_ILU, 1));
   PetscCall(TestMatrix(rnd, dir, "olm1000", MAT_FACTOR_ILU, 0));
   PetscCall(TestMatrix(rnd, dir, "494_bus", MAT_FACTOR_ICC, 1));
+  EXPECT(nheavy_seen > 0, "no row of M was ever cut among threads: the threaded numeric phase's slices went untested");
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_pinv: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());

@@ -65,6 +65,9 @@ typedef struct {
   PetscBool   fallback;   /* berr > tol: the solves run on the fallback path */
   const char *fallback_path;
   PetscInt    nchecks, nfallbacks; /* numeric phases, and those that fell back */
+  PetscInt    nthreads;            /* threads of the last numeric phase (src/mat/paths/pinv_numeric.c) */
+  PetscReal   numeric_time;        /* seconds of its recursion (M's values, without the check) */
+  PetscInt    nseg, nparallel, nheavy; /* its schedule: segments, of which parallel, rows cut among the threads */
 } SpTrsvPinvStatus;
 
 /*
@@ -84,17 +87,35 @@ typedef struct {
   SpTrsvPinvStatus    status;
 } SpTrsvPinvSchedule;
 
+/* the threads' schedule of the numeric phase (src/mat/paths/pinv_numeric.c), once per pattern */
+typedef struct _n_SpTrsvPinvNumericSchedule *SpTrsvPinvNumericSchedule;
+
 /* the values of M and what the numeric phase and the check need; the fallback solver once the check failed */
 typedef struct {
-  PetscScalar *val;             /* nnz, in plan order (ptr) */
-  PetscScalar *wx, *wb;         /* n each: the dense accumulators of one row of M */
-  PetscScalar *xr, *br, *xc;    /* n each: the check's solution, right-hand side, computed solution */
-  SpTrsvSolver fallback;        /* NULL while the partitioned inverse is in use */
+  PetscScalar              *val;          /* nnz, in plan order (ptr) */
+  PetscScalar              *wx, *wb;      /* n each: the dense accumulators of one row of M (one thread) */
+  PetscScalar              *xr, *br, *xc; /* n each: the check's solution, right-hand side, computed solution */
+  SpTrsvSolver              fallback;     /* NULL while the partitioned inverse is in use */
+  SpTrsvPinvNumericSchedule sched;        /* NULL: one thread */
+  PetscInt                  nthreads_used;
+  PetscLogDouble            numeric_time;
 } SpTrsvPinvValues;
 
 SPTRSV_INTERN PetscErrorCode SpTrsvPinvScheduleCheck(const SpTrsvOp *, SpTrsvPlan, PetscInt); /* fuse_passes of the options */
 SPTRSV_INTERN PetscErrorCode SpTrsvPinvValuesCreate(SpTrsvSolver, SpTrsvPinvValues **);
 SPTRSV_INTERN PetscErrorCode SpTrsvPinvValuesCompute(SpTrsvSolver, SpTrsvPinvValues *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPinvValuesDestroy(SpTrsvPinvValues **);
+SPTRSV_INTERN PetscErrorCode SpTrsvPinvNumeric(const SpTrsvOp *, SpTrsvPlan, PetscInt, SpTrsvPinvValues *); /* M's values on PetscInt threads */
+SPTRSV_INTERN PetscErrorCode SpTrsvPinvNumericScheduleCreate(const SpTrsvOp *, const SpTrsvPlan, PetscInt, SpTrsvPinvNumericSchedule *);
+SPTRSV_INTERN PetscErrorCode SpTrsvPinvNumericScheduleDestroy(SpTrsvPinvNumericSchedule *);
+SPTRSV_INTERN PetscErrorCode SpTrsvPinvThreadsDefault(PetscInt *); /* -mat_sptrsv_pinv_threads 0 */
+/* the numeric schedule's thresholds: below SPTRSV_PINV_MIN_WORK entries read and written one thread; an M-level of less
+   than SPTRSV_PINV_LIGHT_LEVEL joins a serial segment; a heavy row is cut when each thread gets SPTRSV_PINV_MIN_SLICE
+   entries (SpTrsvPinvNumericSetThresholds: the unit test lowers them) */
+#define SPTRSV_PINV_MIN_WORK    200000
+#define SPTRSV_PINV_LIGHT_LEVEL 20000
+#define SPTRSV_PINV_MIN_SLICE   64
+SPTRSV_INTERN void SpTrsvPinvNumericSetThresholds(PetscReal, PetscReal, PetscInt);
+SPTRSV_INTERN void           SpTrsvPinvNumericScheduleGetInfo(SpTrsvPinvNumericSchedule, PetscInt *, PetscInt *, PetscInt *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPinvApplyHost(const SpTrsvPlan, const PetscScalar *, const PetscScalar *, PetscScalar *);
 SPTRSV_PATH_DECLARE(pinv);

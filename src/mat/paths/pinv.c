@@ -2,8 +2,9 @@
    sptrsv_pinv: the partitioned inverse (Alvarado & Schreiber; paper 002's "invertOff"). The analysis cuts the rows of
    op(T) into parts whose inverse-applied blocks M_k = T_kk^{-1} [-E_k | I] have no fill (or at most
    -mat_sptrsv_pinv_fill times the substitution's entries; supernodes' dense inverses always allowed): see
-   include/sptrsv/paths/pinv.h and src/mat/analysis/pinv_partition.c. The numeric phase (here, on the host, for both
-   executors) computes M row by row; a solve is then one sparse matrix-vector product per part.
+   include/sptrsv/paths/pinv.h and src/mat/analysis/pinv_partition.c. The numeric phase (on the host, for both
+   executors, on -mat_sptrsv_pinv_threads threads: src/mat/paths/pinv_numeric.c) computes M row by row; a solve is then
+   one sparse matrix-vector product per part.
 
    Stability. Multiplying by inverses is not backward stable in general (an inverse can have entries far larger than
    the triangle's: a unit lower bidiagonal with -2 below the diagonal has 2^(i-j) in its inverse). So every numeric
@@ -62,6 +63,8 @@ static PetscErrorCode SpTrsvPinvScheduleView(SpTrsvPlan plan, PetscViewer viewer
     else PetscCall(PetscStrncpy(what, "partitioned inverse in use", sizeof(what)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "stability: backward error %.3e (substitution %.3e), tolerance %.3e (-%smat_sptrsv_pinv_tol): %s\n", (double)st->berr, (double)st->berr_subst, (double)ps->tol, plan->prefix, what));
     if (st->nfallbacks) PetscCall(PetscViewerASCIIPrintf(viewer, "fell back in %" PetscInt_FMT " of %" PetscInt_FMT " numeric phases\n", st->nfallbacks, st->nchecks));
+    if (st->nthreads > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "numeric phase: %.3g s on %" PetscInt_FMT " threads (-%smat_sptrsv_pinv_threads): %" PetscInt_FMT " segments, %" PetscInt_FMT " of them parallel, %" PetscInt_FMT " rows cut among the threads\n", (double)st->numeric_time, st->nthreads, plan->prefix, st->nseg, st->nparallel, st->nheavy));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "numeric phase: %.3g s on 1 thread (-%smat_sptrsv_pinv_threads)\n", (double)st->numeric_time, plan->prefix));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -161,38 +164,6 @@ PetscErrorCode SpTrsvPinvApplyHost(const SpTrsvPlan plan, const PetscScalar *val
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* M's values: for each row in position order, the recursion of pinv.h into the dense accumulators, gathered by its
-   pattern (the accumulators are zero on the pattern first, so nothing needs clearing afterwards) */
-static PetscErrorCode SpTrsvPinvNumeric(const SpTrsvOp *op, SpTrsvPlan plan, SpTrsvPinvValues *v)
-{
-  const SpTrsvPinvSchedule *ps = (const SpTrsvPinvSchedule *)plan->data;
-  PetscScalar              *wx = v->wx, *wb = v->wb, *val = v->val;
-
-  PetscFunctionBegin;
-  for (PetscInt p = 0; p < ps->nparts; p++) {
-    const PetscInt p0 = ps->partptr[p];
-    for (PetscInt k = p0; k < ps->partptr[p + 1]; k++) {
-      const PetscInt    i = plan->order[k];
-      const PetscScalar d = op->unit ? (PetscScalar)1 : op->idiag[i];
-      for (PetscInt q = ps->ptr[k]; q < ps->split[k]; q++) wx[ps->col[q]] = 0;
-      for (PetscInt q = ps->split[k]; q < ps->ptr[k + 1]; q++) wb[ps->col[q]] = 0;
-      wb[i] = 1;
-      for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) {
-        const PetscInt    j = op->rj[e], kj = ps->pos[j];
-        const PetscScalar t = op->ra[e];
-        if (kj < p0) wx[j] -= t;
-        else {
-          for (PetscInt q = ps->ptr[kj]; q < ps->split[kj]; q++) wx[ps->col[q]] -= t * val[q];
-          for (PetscInt q = ps->split[kj]; q < ps->ptr[kj + 1]; q++) wb[ps->col[q]] -= t * val[q];
-        }
-      }
-      for (PetscInt q = ps->ptr[k]; q < ps->split[k]; q++) val[q] = d * wx[ps->col[q]];
-      for (PetscInt q = ps->split[k]; q < ps->ptr[k + 1]; q++) val[q] = d * wb[ps->col[q]];
-    }
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* ||b - op(T) x||_inf / (||op(T)||_inf ||x||_inf + ||b||_inf) */
 static PetscReal SpTrsvPinvBackwardError(const SpTrsvOp *op, const PetscScalar *b, const PetscScalar *x)
 {
@@ -245,6 +216,7 @@ PetscErrorCode SpTrsvPinvValuesDestroy(SpTrsvPinvValues **values)
   PetscFunctionBegin;
   if (!v) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SpTrsvSolverDestroy(&v->fallback));
+  PetscCall(SpTrsvPinvNumericScheduleDestroy(&v->sched));
   PetscCall(PetscFree(v->val));
   PetscCall(PetscFree5(v->wx, v->wb, v->xr, v->br, v->xc));
   PetscCall(PetscFree(*values));
@@ -265,9 +237,14 @@ PetscErrorCode SpTrsvPinvValuesCompute(SpTrsvSolver s, SpTrsvPinvValues *v)
   unsigned long long  seed = 0x9e3779b97f4a7c15ULL;
   PetscBool           fallback;
   SpTrsvPath          fbpath;
+  PetscInt            nthreads = s->opts.pinv_threads;
 
   PetscFunctionBegin;
-  PetscCall(SpTrsvPinvNumeric(op, plan, v));
+  if (nthreads <= 0) PetscCall(SpTrsvPinvThreadsDefault(&nthreads));
+  PetscCall(SpTrsvPinvNumeric(op, plan, nthreads, v));
+  st->nthreads     = v->nthreads_used;
+  st->numeric_time = (PetscReal)v->numeric_time;
+  SpTrsvPinvNumericScheduleGetInfo(v->nthreads_used > 1 ? v->sched : NULL, &st->nseg, &st->nparallel, &st->nheavy);
   /* the check: b = op(T) x_r, x_r uniform in [-1, 1] (a 64-bit linear congruential generator, fixed seed) */
   for (PetscInt i = 0; i < n; i++) {
     seed     = seed * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -358,6 +335,8 @@ PetscErrorCode SpTrsvOptions_pinv(SpTrsvOptionItems PetscOptionsObject, SpTrsvSo
   PetscCall(PetscOptionsReal("-mat_sptrsv_pinv_tol", "Largest backward error of the partitioned inverse at the numeric phase; above it the solves fall back to sptrsv_supernodal (else sptrsv_level); the automatic choice sptrsv uses 100 eps unless this is given", "MatSolverType sptrsv_pinv", opts->pinv_tol, &opts->pinv_tol, &set));
   if (set) opts->pinv_tol_set = PETSC_TRUE;
   PetscCheck(opts->pinv_tol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_pinv_tol must be > 0, got %g", pre, (double)opts->pinv_tol);
+  PetscCall(PetscOptionsInt("-mat_sptrsv_pinv_threads", "Host threads of the numeric phase (M's values); 0: the processors of this node shared among the MPI processes", "MatSolverType sptrsv_pinv", opts->pinv_threads, &opts->pinv_threads, NULL));
+  PetscCheck(opts->pinv_threads >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_pinv_threads must be >= 0, got %" PetscInt_FMT, pre, opts->pinv_threads);
   PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches as a CUDA graph", "MatSolverType sptrsv_pinv", opts->use_graph, &opts->use_graph, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_fuse_passes", "CUDA: run a part in one block (fused with its small neighbours) when it takes at most this many passes of the block", "MatSolverType sptrsv_pinv", opts->fuse_passes, &opts->fuse_passes, NULL));
   PetscCheck(opts->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, pre, opts->fuse_passes);

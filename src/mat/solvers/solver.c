@@ -146,6 +146,7 @@ PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_pinv_fill", &opts->pinv_fill, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_pinv_tol", &opts->pinv_tol, &flg));
   if (flg) opts->pinv_tol_set = PETSC_TRUE;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_pinv_threads", &opts->pinv_threads, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
