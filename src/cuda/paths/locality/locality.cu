@@ -48,7 +48,7 @@
 */
 #include <sptrsv/paths/locality.h>
 #include <climits>
-#include "../row_ops.cuh"
+#include "../../row_ops.cuh"
 #include "locality_chain.h"
 #include "locality_blocks.h"
 

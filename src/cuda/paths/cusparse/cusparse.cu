@@ -15,8 +15,8 @@
    cuSPARSE's own kernels are NVIDIA's.
 */
 #include <sptrsv/paths/cusparse.h>
-#include "../device_tri.h"
-#include "../cusparse_check.h"
+#include "../../device_tri.h"
+#include "../../cusparse_check.h"
 
 typedef struct {
   PetscInt             n, nnz;

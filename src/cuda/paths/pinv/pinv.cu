@@ -24,7 +24,7 @@
    phase on the host). When the numeric phase's check fell back, the solves run the fallback path's solver.
 */
 #include <sptrsv/paths/pinv.h>
-#include "../row_ops.cuh"
+#include "../../row_ops.cuh"
 #include <climits>
 
 /* the path's device schedule: split, part pointers and lanes per part for the fused kernel, the launch sequence (the

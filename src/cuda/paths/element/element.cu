@@ -59,7 +59,7 @@
    once per pattern (SpTrsvPlanCheckDispatchOrder).
 */
 #include <sptrsv/paths/element.h>
-#include "../row_ops.cuh"
+#include "../../row_ops.cuh"
 
 /* the element path's device state; the flags and counters are never reset (epochs) */
 typedef struct {

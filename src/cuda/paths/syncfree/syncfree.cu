@@ -65,7 +65,7 @@
    device from the CSR values whenever those change.
 */
 #include "syncfree_analysis.h"
-#include "../row_ops.cuh"
+#include "../../row_ops.cuh"
 #include <petsctime.h>
 #include <climits>
 #include <type_traits>

@@ -28,7 +28,7 @@
    - Every x is written once, by its owner, and read by no other lane of this launch (x_p travels by shuffle).
 */
 #include <sptrsv/paths/locality.h>
-#include "../row_ops.cuh"
+#include "../../row_ops.cuh"
 #include "locality_chain.h"
 
 #define SPTRSV_CHAIN_BLOCK    128 /* threads per block (4 warps) */

@@ -2,7 +2,7 @@
    and src/cuda/paths/supernodal_split.cu (split supernodes: row tasks over many blocks, their inversion); private */
 #pragma once
 #include <sptrsv/paths/supernodal.h>
-#include "../row_ops.cuh"
+#include "../../row_ops.cuh"
 
 /* the device schedule as the kernels take it */
 typedef struct {

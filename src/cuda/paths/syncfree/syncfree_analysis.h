@@ -1,7 +1,7 @@
 /* The sync-free path's analysis on the GPU (syncfree_analysis.cu), for its CUDA executor (syncfree.cu); C++ only */
 #pragma once
 #include <sptrsv/paths/syncfree.h>
-#include "../device_tri.h"
+#include "../../device_tri.h"
 
 /* the schedule of op(T) built on the device: order, ptr, idx, vmap (the pattern in dispatch order and its value
    map), wstart, wlanes and, with warpell, ellidx and ellpos; device arrays the caller owns. plan->nlevels,

@@ -32,7 +32,7 @@
 */
 #include <sptrsv/paths/locality.h>
 #include <sptrsv/paths/supernodal.h> /* SpTrsvSupernodeCondRow, SpTrsvSupernodeCondKappa, SpTrsvSupernodeCondMax */
-#include "../row_ops.cuh"
+#include "../../row_ops.cuh"
 #include "locality_blocks.h"
 #include "locality_chain.h" /* SpTrsvWithWindow */
 

@@ -45,7 +45,7 @@
      (__ldg); x never is, because the same launch writes it.
 */
 #include <sptrsv/paths/level.h>
-#include "../row_ops.cuh"
+#include "../../row_ops.cuh"
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
 
