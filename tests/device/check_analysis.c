@@ -12,6 +12,7 @@ static const char help[] = "Device check of the sync-free analysis on the GPU (-
 #include <sptrsv/backend.h>
 #include <stdio.h>
 #include <string.h>
+#include "../unit/test_helpers.h"
 #if defined(PETSC_SPTRSV_HAVE_CUDA) && defined(__has_include)
   #if __has_include(<cuda_runtime.h>)
     #include <cuda_runtime.h>
@@ -24,17 +25,6 @@ static const char help[] = "Device check of the sync-free analysis on the GPU (-
 #endif
 
 static PetscInt npass = 0, nfail = 0;
-
-/* xorshift64*: the same triangles on every machine */
-static unsigned long long Next(unsigned long long *s)
-{
-  *s ^= *s >> 12;
-  *s ^= *s << 25;
-  *s ^= *s >> 27;
-  return *s * 2685821657736338717ULL;
-}
-static PetscReal Uniform(unsigned long long *s) { return (PetscReal)(Next(s) >> 11) * (1.0 / 9007199254740992.0); }
-static PetscInt  Below(unsigned long long *s, PetscInt m) { return m > 0 ? (PetscInt)(Next(s) % (unsigned long long)m) : 0; }
 
 static void Report(PetscBool ok, const char *what, const char *detail)
 {

@@ -16,6 +16,7 @@ static const char help[] = "Device check of the GPU numeric ILU(k) (-mat_sptrsv_
 #endif
 #include <dirent.h>
 #include <math.h>
+#include "../unit/test_helpers.h"
 
 static PetscInt  npass = 0, nfail = 0;
 static PetscReal tol   = 1e-12, tol_mm = 1e-8; /* Matrix Market: bcsstk13's ILU(0) factor differs by 2.7e-9 (FMA contraction, ill-conditioned) */
@@ -169,17 +170,6 @@ static PetscErrorCode CheckCase(Mat A, const char *mname, const FactorCfg *c, Pe
   PetscCall(MatDestroy(&Fh));
   PetscCall(MatDestroy(&Fd));
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* the last error message of this process */
-static void LastMessage(PetscErrorCode e, char *buf, size_t len)
-{
-  const char *text = NULL, *specific = NULL;
-
-  buf[0] = 0;
-  if (!e) return;
-  (void)PetscErrorMessage(e, &text, (void *)&specific); /* char ** before PETSc 3.19, const char ** since */
-  if (specific) (void)PetscStrncpy(buf, specific, len);
 }
 
 /* zero pivots: every shift type gives the host's outcome; with errorif the same error and message */

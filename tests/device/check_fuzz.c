@@ -21,6 +21,7 @@ static const char help[] = "GPU fuzz check of the sync-free kernels with a watch
 #include <petsctime.h>
 #include <unistd.h>
 #include "options_string.h"
+#include "../unit/test_helpers.h"
 /* the GPU runs need the CUDA runtime header (the makefile passes $(CUDA_HOME)/include in CUDA builds); without
    it, or with -backend host, the same cases run through the host executors (the schedule checks included) */
 #if defined(PETSC_SPTRSV_HAVE_CUDA) && defined(__has_include)
@@ -79,17 +80,6 @@ static const Variant variants[] = {
 };
 
 #define NVARIANTS ((PetscInt)(sizeof(variants) / sizeof(variants[0])))
-
-/* xorshift64*: the same cases on every machine */
-static unsigned long long Next(unsigned long long *s)
-{
-  *s ^= *s >> 12;
-  *s ^= *s << 25;
-  *s ^= *s >> 27;
-  return *s * 2685821657736338717ULL;
-}
-static PetscReal Uniform(unsigned long long *s) { return (PetscReal)(Next(s) >> 11) * (1.0 / 9007199254740992.0); }
-static PetscInt  Below(unsigned long long *s, PetscInt m) { return m > 0 ? (PetscInt)(Next(s) % (unsigned long long)m) : 0; }
 
 static const char *shapes[] = {"random", "chain", "dense-last-row", "empty-rows", "long-rows", "bidiagonal", "chain-1e6", "levels-1e5"};
 

@@ -43,9 +43,6 @@ run_test bench/host-paths-err-nd-lu bench_err_case lap3d7_8_nd_lu -lap3d 8x8x8 -
 run_test bench/host-paths-err-nd-chol bench_err_case lap3d7_8_nd_chol -lap3d 8x8x8 -stencil 7 -bench_factor cholesky -bench_ordering nd -bench_pinv_fill 1,4
 run_test bench/host-paths-err-nd-superlu bench_err_case lap3d7_8_nd_superlu -lap3d 8x8x8 -stencil 7 -bench_factor lu -bench_ordering nd
 run_test bench/host-paths-err-ilu0 bench_err_case lap2d5_20x20 -lap2d 20x20 -stencil 5 -bench_pinv_fill 1,4
-# -mat_sptrsv_auto_model FILE: the built-in H100 model read back from its generated file gives a choice named after the file
-run_test view/auto-model-file ours_grep ex2 "$AUTO -mat_sptrsv_auto_model $ROOT/src/mat/paths/auto_models/h100.h -ksp_view" "automatic choice: [a-z]+( fill[0-9]+)? \(smallest predicted solve time \(model .*auto_models/h100.h\)\)" "predicted: [a-z]+"
-run_test view/auto-model-file-bad ours_fails ex2 "$AUTO -mat_sptrsv_auto_model $ROOT/README.md" "Cost model file .*README.md holds no SPTRSV_AUTO_MODEL line"
 # -fbin: a PETSc binary matrix written by a tutorial (-ksp_view_mat binary:FILE; the device harness does it with ksp
 # ex56, run-supernodal-pinv-device.sh's ex56=NE), here ex2's 12 x 10 Laplacian: its exact LU under nested dissection
 bench_fbin_case() {

@@ -6,6 +6,7 @@ static char help[] = "Tests of PC gs (Gauss-Seidel/SOR sweeps on the host backen
 #include <sptrsv/compat.h>
 
 #include "unit_common.h"
+#include "test_helpers.h"
 
 /* 2-D 5-point convection-diffusion on an m x m grid (nonsymmetric values for beta != 0); with extra > 0
    a few one-sided couplings make the pattern structurally nonsymmetric (two-vector sweeps) */
@@ -80,21 +81,6 @@ static PetscErrorCode MakePCs(Mat A, const GSCase *c, PC *sor, PC *gs)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RelDiff(Vec x, Vec y, PetscReal *d)
-{
-  Vec       w;
-  PetscReal nx;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecDuplicate(x, &w));
-  PetscCall(VecWAXPY(w, -1.0, x, y));
-  PetscCall(VecNorm(w, NORM_INFINITY, d));
-  PetscCall(VecNorm(x, NORM_INFINITY, &nx));
-  *d /= PetscMax(nx, PETSC_SMALL);
-  PetscCall(VecDestroy(&w));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* PCApply, PCApplyRichardson (zero and nonzero guess) and PCApplyTranspose of gs against sor */
 static PetscErrorCode TestCase(Mat A, const char *mname, const GSCase *c, PetscRandom rnd)
 {
@@ -119,7 +105,7 @@ static PetscErrorCode TestCase(Mat A, const char *mname, const GSCase *c, PetscR
   PetscCall(VecSet(yg, 1e30));
   PetscCall(PCApply(sor, b, ys));
   PetscCall(PCApply(gs, b, yg));
-  PetscCall(RelDiff(ys, yg, &d));
+  PetscCall(VecRelDiffInf(ys, yg, ys, &d));
   EXPECT(d < 1e-13, "%s: PCApply differs from PCSOR by %g", name, (double)d);
 
   /* PCApplyRichardson, 2 outer iterations from a nonzero guess and from zero */
@@ -128,7 +114,7 @@ static PetscErrorCode TestCase(Mat A, const char *mname, const GSCase *c, PetscR
     PetscCall(VecCopy(x0, yg));
     PetscCall(PCApplyRichardson(sor, b, ys, w, 0, 0, 0, 2, (PetscBool)z, &outits, &reason));
     PetscCall(PCApplyRichardson(gs, b, yg, w, 0, 0, 0, 2, (PetscBool)z, &outits, &reason));
-    PetscCall(RelDiff(ys, yg, &d));
+    PetscCall(VecRelDiffInf(ys, yg, ys, &d));
     EXPECT(d < 1e-13 && outits == 2, "%s: PCApplyRichardson (%s guess) differs from PCSOR by %g", name, z ? "zero" : "nonzero", (double)d);
   }
 
@@ -174,7 +160,7 @@ static PetscErrorCode TestRefresh(PetscRandom rnd)
   PetscCall(PCSetUp(gs));
   PetscCall(PCApply(sor, b, ys));
   PetscCall(PCApply(gs, b, yg));
-  PetscCall(RelDiff(ys, yg, &d));
+  PetscCall(VecRelDiffInf(ys, yg, ys, &d));
   EXPECT(d < 1e-13, "refresh: after MatShift PC gs differs from PCSOR by %g", (double)d);
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&ys));

@@ -6,6 +6,7 @@ static const char help[] = "The driver of the GPU numeric ILU (src/mat/factor/il
 #include <sptrsv/ilu_device.h>
 #include "../../examples/common/stencil.h"
 #include <petsc/private/matimpl.h>
+#include "test_helpers.h"
 
 static PetscBool verbose = PETSC_FALSE; /* -v: the outcome of every configuration */
 
@@ -14,16 +15,6 @@ static PetscBool SameArray(PetscInt m, const PetscScalar *a, const PetscScalar *
   for (PetscInt k = 0; k < m; k++)
     if (!(a[k] == b[k] || (PetscIsNanScalar(a[k]) && PetscIsNanScalar(b[k])))) return PETSC_FALSE;
   return PETSC_TRUE;
-}
-
-static void LastMessage(PetscErrorCode e, char *buf, size_t len)
-{
-  const char *text = NULL, *specific = NULL;
-
-  buf[0] = 0;
-  if (!e) return;
-  (void)PetscErrorMessage(e, &text, (void *)&specific); /* char ** before PETSc 3.19, const char ** since */
-  if (specific) (void)PetscStrncpy(buf, specific, len);
 }
 
 /* the numeric phase on the host (emul = false) or through the device driver with the emulation; *ierr: its error */

@@ -12,6 +12,7 @@ static char help[] = "Unit tests of the locality path's analysis (paper 004): th
 #include "../../examples/common/stencil.h"
 #include "unit_common.h"
 #include "../../examples/common/mmload.h"
+#include "test_helpers.h"
 
 static char matdir[PETSC_MAX_PATH_LEN] = "tests/data/matrices";
 
@@ -94,13 +95,6 @@ static PetscErrorCode MakePattern(PetscRandom rnd, Shape shape, PetscInt n, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* union-find components of the test's own, to check the partition's figures */
-static PetscInt Root(PetscInt *par, PetscInt x)
-{
-  while (par[x] != x) x = par[x] = par[par[x]];
-  return x;
-}
-
 /*
   Verify - the partition checked from its definition, independently of SpTrsvPartitionCheck: feasible, at most nmax
   rows, levels and slots exact (1 + the max over the relevant dependencies), levels non-decreasing, the slot count, the
@@ -157,21 +151,21 @@ static PetscErrorCode Verify(const char *what, PetscInt n, const PetscInt *ri, c
   /* components */
   for (PetscInt i = 0; i < n; i++) par[i] = i;
   for (PetscInt i = 0; i < n; i++)
-    for (PetscInt q = ri[i]; q < ri[i + 1]; q++) par[Root(par, i)] = Root(par, rj[q]);
+    for (PetscInt q = ri[i]; q < ri[i + 1]; q++) par[UnionFindRoot(par, i)] = UnionFindRoot(par, rj[q]);
   for (PetscInt i = 0; i < n; i++) {
     csize[i] = 0;
     csub[i]  = -1;
   }
-  for (PetscInt i = 0; i < n; i++) csize[Root(par, i)]++;
+  for (PetscInt i = 0; i < n; i++) csize[UnionFindRoot(par, i)]++;
   for (PetscInt i = 0; i < n; i++) {
-    const PetscInt r = Root(par, i);
+    const PetscInt r = UnionFindRoot(par, i);
     if (csize[r] <= whole_max) {
       if (csub[r] < 0) csub[r] = p->sub[i];
       else if (csub[r] != p->sub[i]) whole = PETSC_FALSE;
     }
   }
   for (PetscInt i = 0; i < n; i++)
-    if (Root(par, i) == i) {
+    if (UnionFindRoot(par, i) == i) {
       ncomp++;
       if (csize[i] > nmax) {
         nlarge++;
@@ -676,22 +670,6 @@ static PetscErrorCode Factor(Mat A, MatSolverType type, MatFactorType ft, PetscI
   else PetscCall(MatLUFactorNumeric(*F, A, &info));
   PetscCall(ISDestroy(&row));
   PetscCall(ISDestroy(&col));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* ||X - Y||_max / ||Y||_max */
-static PetscErrorCode MatRelDiff(Mat X, Mat Y, PetscReal *d)
-{
-  Mat       W;
-  PetscReal ny;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatDuplicate(X, MAT_COPY_VALUES, &W));
-  PetscCall(MatAXPY(W, -1.0, Y, SAME_NONZERO_PATTERN));
-  PetscCall(MatNorm(W, NORM_MAX, d));
-  PetscCall(MatNorm(Y, NORM_MAX, &ny));
-  *d /= PetscMax(ny, PETSC_SMALL);
-  PetscCall(MatDestroy(&W));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -9,12 +9,7 @@ static char help[] = "Unit tests of the locality path's chain kernel (include/sp
 
 #include <sptrsv/paths/locality.h>
 #include "chain_patterns.h"
-
-static PetscInt Root(PetscInt *par, PetscInt x)
-{
-  while (par[x] != x) x = par[x] = par[par[x]];
-  return x;
-}
+#include "test_helpers.h"
 
 static PetscErrorCode CheckQuiet(const SpTrsvOp *op, const PetscInt *order, const SpTrsvLocalityChain *ch, PetscErrorCode *ierr)
 {
@@ -151,10 +146,10 @@ static PetscErrorCode Verify(const char *what, const SpTrsvOp *op, PetscInt *rea
   /* components */
   for (PetscInt i = 0; i < n; i++) par[i] = i;
   for (PetscInt i = 0; i < n; i++)
-    for (PetscInt q = op->ri[i]; q < op->ri[i + 1]; q++) par[Root(par, i)] = Root(par, op->rj[q]);
+    for (PetscInt q = op->ri[i]; q < op->ri[i + 1]; q++) par[UnionFindRoot(par, i)] = UnionFindRoot(par, op->rj[q]);
   for (PetscInt i = 0; i < n; i++) csize[i] = cseen[i] = 0;
   for (PetscInt i = 0; i < n; i++) {
-    cid[i] = Root(par, i);
+    cid[i] = UnionFindRoot(par, i);
     csize[cid[i]]++;
   }
   for (PetscInt i = 0; i < n; i++) ncomp += cid[i] == i;

@@ -7,6 +7,7 @@ static char help[] = "Tests of the sptrsv_level factor inside PETSc: solves agai
 #include <math.h>
 
 #include "unit_common.h"
+#include "test_helpers.h"
 
 /* 2-D convection-diffusion, 5-point, nonsymmetric unless beta = 0 */
 static PetscErrorCode Assemble(PetscInt m, PetscReal beta, Mat *A)
@@ -55,21 +56,6 @@ static PetscErrorCode Factor(Mat A, MatSolverType type, MatFactorType ft, PetscI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RelDiff(Vec x, Vec y, PetscReal *d)
-{
-  Vec       w;
-  PetscReal nw, ny;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecDuplicate(x, &w));
-  PetscCall(VecWAXPY(w, -1.0, x, y));
-  PetscCall(VecNorm(w, NORM_INFINITY, &nw));
-  PetscCall(VecNorm(y, NORM_INFINITY, &ny));
-  *d = nw / PetscMax(ny, PETSC_SMALL);
-  PetscCall(VecDestroy(&w));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* MatSolve, MatSolveTranspose and MatMatSolve of ours against PETSc's native factor */
 static PetscErrorCode TestSolves(PetscRandom rnd, PetscInt m, PetscReal beta, MatFactorType ft, PetscInt levels, MatOrderingType ord)
 {
@@ -89,11 +75,11 @@ static PetscErrorCode TestSolves(PetscRandom rnd, PetscInt m, PetscReal beta, Ma
     PetscCall(VecSetRandom(b, rnd));
     PetscCall(MatSolve(Fn, b, xn));
     PetscCall(MatSolve(Fs, b, x));
-    PetscCall(RelDiff(x, xn, &d));
+    PetscCall(VecRelDiffInf(x, xn, xn, &d));
     EXPECT(d < 1e-12, "MatSolve %s(%" PetscInt_FMT ") %s m=%" PetscInt_FMT ": relative difference %g", ft == MAT_FACTOR_ICC ? "ICC" : "ILU", levels, ord, m, (double)d);
     PetscCall(MatSolveTranspose(Fn, b, xn));
     PetscCall(MatSolveTranspose(Fs, b, x));
-    PetscCall(RelDiff(x, xn, &d));
+    PetscCall(VecRelDiffInf(x, xn, xn, &d));
     EXPECT(d < 1e-12, "MatSolveTranspose %s(%" PetscInt_FMT ") %s m=%" PetscInt_FMT ": relative difference %g", ft == MAT_FACTOR_ICC ? "ICC" : "ILU", levels, ord, m, (double)d);
   }
   /* four right-hand sides at once, against four single solves */
@@ -392,7 +378,7 @@ static PetscErrorCode TestZeroPivotFactor(void)
   PetscCall(MatLUFactorNumeric(F[0], A, &info));
   PetscCall(MatSolve(F[0], b, x[0]));
   PetscCall(MatSolve(F[1], b, x[1]));
-  PetscCall(RelDiff(x[1], x[0], &d));
+  PetscCall(VecRelDiffInf(x[1], x[0], x[0], &d));
   EXPECT(d < 1e-14, "after the refactorization ours differs from a fresh PETSc factor by %g", (double)d);
   /* bad values again, errors asked for: an error naming the row and the pivot */
   PetscCall(SetA11(A, 2.0));

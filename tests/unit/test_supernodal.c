@@ -12,6 +12,7 @@ static char help[] = "Unit tests of the supernodal path (paper 002): supernode d
 #include <petscksp.h>
 #include "../../examples/common/stencil.h"
 #include "unit_common.h"
+#include "test_helpers.h"
 
 typedef enum {
   SHAPE_RANDOM,
@@ -556,21 +557,6 @@ static PetscErrorCode Factor(Mat A, MatSolverType type, MatFactorType ft, PetscI
   else PetscCall(MatLUFactorNumeric(*F, A, &info));
   PetscCall(ISDestroy(&row));
   PetscCall(ISDestroy(&col));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatRelDiff(Mat X, Mat Y, PetscReal *d)
-{
-  Mat       W;
-  PetscReal ny;
-
-  PetscFunctionBeginUser;
-  PetscCall(MatDuplicate(X, MAT_COPY_VALUES, &W));
-  PetscCall(MatAXPY(W, -1.0, Y, SAME_NONZERO_PATTERN));
-  PetscCall(MatNorm(W, NORM_MAX, d));
-  PetscCall(MatNorm(Y, NORM_MAX, &ny));
-  *d /= PetscMax(ny, PETSC_SMALL);
-  PetscCall(MatDestroy(&W));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

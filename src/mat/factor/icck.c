@@ -9,7 +9,7 @@
    the Schur complements, before scaling), exactly as PETSc does, and writes each scaled entry
    Ut(i,k) = U(i,k)/d_i into L(k,i) when column k is reached.
 */
-#include <sptrsv/factor.h>
+#include "fill_core.h"
 
 typedef struct {
   PetscInt     nnzA;
@@ -36,25 +36,6 @@ static PetscErrorCode SpTrsvICCSymDestroy(void **ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the pattern being built (freed on error) */
-typedef struct {
-  PetscInt    *ui;                /* row pointers of the strict part of U */
-  SpTrsvIntBuf uj, ul;            /* its columns and their levels */
-  PetscInt    *nxt, *lev, *cols;  /* the active row: linked list, levels, sort buffer */
-  PetscInt    *il, *head, *rnext; /* pivot rows by column, as in the numeric phase */
-} SpTrsvICCWork;
-
-static PetscErrorCode SpTrsvICCWorkFree(SpTrsvICCWork *wk)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(wk->ui));
-  PetscCall(PetscFree(wk->uj.a));
-  PetscCall(PetscFree(wk->ul.a));
-  PetscCall(PetscFree3(wk->nxt, wk->lev, wk->cols));
-  PetscCall(PetscFree3(wk->il, wk->head, wk->rnext));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*
   Symbolic ICC(k), row by row. Row k starts (level 0) with the entries of row p[k] of A that land in
   columns >= k (the diagonal is among them). The rows i < k with U(i,k) in the pattern are found
@@ -64,19 +45,12 @@ static PetscErrorCode SpTrsvICCWorkFree(SpTrsvICCWork *wk)
   then moves to the list of its next column. (The resulting pattern does not depend on the order in
   which the rows are merged.)
 */
-static PetscErrorCode SpTrsvICCSymbolicRows(PetscInt n, PetscInt levels, PetscReal fill, const PetscInt *ai, const PetscInt *aj, const PetscInt *pp, const PetscInt *ipp, SpTrsvICCWork *wk)
+static PetscErrorCode SpTrsvICCSymbolicRows(PetscInt n, PetscInt levels, PetscReal fill, const PetscInt *ai, const PetscInt *aj, const PetscInt *pp, const PetscInt *ipp, SpTrsvFillWork *wk)
 {
-  PetscInt  *ui, *nxt, *lev, *cols, *il, *head, *rnext;
-  PetscInt64 hint;
+  PetscInt *ui, *nxt, *lev, *cols, *il, *head, *rnext;
 
   PetscFunctionBegin;
-  hint = (PetscInt64)PetscMin(PetscMax(fill, 1.0) * (PetscReal)ai[n] / 2, (PetscReal)PETSC_INT_MAX - 1);
-  hint = PetscMin(hint, (PetscInt64)n * (PetscInt64)(n - 1) / 2 + 1);
-  PetscCall(SpTrsvIntBufReserve(&wk->uj, hint));
-  PetscCall(SpTrsvIntBufReserve(&wk->ul, levels ? hint : 1));
-  PetscCall(PetscMalloc1(n + 1, &wk->ui));
-  PetscCall(PetscMalloc3(n + 1, &wk->nxt, n + 1, &wk->lev, n + 1, &wk->cols));
-  PetscCall(PetscMalloc3(n + 1, &wk->il, n + 1, &wk->head, n + 1, &wk->rnext));
+  PetscCall(SpTrsvFillWorkCreate(n, levels, fill, ai[n], PETSC_FALSE, PETSC_TRUE, wk));
   ui    = wk->ui;
   nxt   = wk->nxt;
   lev   = wk->lev;
@@ -84,14 +58,10 @@ static PetscErrorCode SpTrsvICCSymbolicRows(PetscInt n, PetscInt levels, PetscRe
   il    = wk->il;
   head  = wk->head;
   rnext = wk->rnext;
-  for (PetscInt c = 0; c < n; c++) {
-    lev[c]  = -1;
-    head[c] = n;
-  }
-  ui[0] = 0;
   for (PetscInt k = 0; k < n; k++) {
     const PetscInt row = pp ? pp[k] : k;
-    PetscInt       nz = 0, last = n, c;
+    PetscInt       nz  = 0, c;
+    PetscBool      hasdiag;
 
     /* level-0 entries: the upper part of row p[k] of A, in factor numbering, sorted */
     for (PetscInt q = ai[row]; q < ai[row + 1]; q++) {
@@ -99,12 +69,7 @@ static PetscErrorCode SpTrsvICCSymbolicRows(PetscInt n, PetscInt levels, PetscRe
       if (c >= k) cols[nz++] = c;
     }
     if (pp) PetscCall(PetscSortInt(nz, cols));
-    for (PetscInt t = 0; t < nz; t++) {
-      nxt[last]    = cols[t];
-      lev[cols[t]] = 0;
-      last         = cols[t];
-    }
-    nxt[last] = n;
+    SpTrsvFillRowStart(n, nz, cols, nxt, lev);
     PetscCheck(nz && cols[0] == k, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Row %" PetscInt_FMT " lost its diagonal", k);
 
     /* merge the rows i < k with U(i,k) != 0 (with 0 levels nothing can be added) */
@@ -113,29 +78,13 @@ static PetscErrorCode SpTrsvICCSymbolicRows(PetscInt n, PetscInt levels, PetscRe
 
       /* U(i, k+1:) at level U(i,k), inserted after k (the head of the list) */
       SpTrsvFillListMerge(levels, wk->ul.a[p0], k, ui[i + 1] - p0 - 1, wk->uj.a + p0 + 1, wk->ul.a + p0 + 1, nxt, lev);
-      if (p0 + 1 < ui[i + 1]) { /* row i waits for its next column */
-        il[i]    = p0 + 1;
-        c        = wk->uj.a[p0 + 1];
-        rnext[i] = head[c];
-        head[c]  = i;
-      }
+      if (p0 + 1 < ui[i + 1]) SpTrsvColListWait(i, p0 + 1, wk->uj.a[p0 + 1], il, head, rnext); /* row i waits for its next column */
       i = inext;
     }
 
-    /* store the strict part of row k and its levels */
-    lev[k] = -1;
-    for (c = nxt[k]; c < n; c = nxt[c]) {
-      PetscCall(SpTrsvIntBufAppend(&wk->uj, c));
-      if (levels > 0) PetscCall(SpTrsvIntBufAppend(&wk->ul, lev[c]));
-      lev[c] = -1;
-    }
-    ui[k + 1] = (PetscInt)wk->uj.n;
-    if (levels > 0 && ui[k + 1] > ui[k]) { /* row k waits for its first column */
-      il[k]    = ui[k];
-      c        = wk->uj.a[ui[k]];
-      rnext[k] = head[c];
-      head[c]  = k;
-    }
+    /* store the strict part of row k and its levels (the row starts at its diagonal) */
+    PetscCall(SpTrsvFillRowStore(wk, n, k, levels, &hasdiag));
+    if (levels > 0 && ui[k + 1] > ui[k]) SpTrsvColListWait(k, ui[k], wk->uj.a[ui[k]], il, head, rnext); /* row k waits for its first column */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -149,7 +98,7 @@ PetscErrorCode SpTrsvFactorICCSymbolic(Mat A, IS perm, const MatFactorInfo *info
 {
   const PetscInt *ai, *aj;
   PetscInt        n  = fac->n, levels, *ujv, *li, *lj, *pos;
-  SpTrsvICCWork   wk = {0};
+  SpTrsvFillWork  wk = {0};
   SpTrsvICCSym   *sym;
   PetscErrorCode  ierr;
 
@@ -175,7 +124,7 @@ PetscErrorCode SpTrsvFactorICCSymbolic(Mat A, IS perm, const MatFactorInfo *info
   ierr      = SpTrsvFactorFindDiagonal(n, ai, aj, sym->adiag);
   if (!ierr) ierr = SpTrsvICCSymbolicRows(n, levels, info->fill, ai, aj, fac->rperm, sym->iperm, &wk);
   PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, NULL));
-  if (ierr) PetscCall(SpTrsvICCWorkFree(&wk));
+  if (ierr) PetscCall(SpTrsvFillWorkFree(&wk));
   PetscCall(ierr);
 
   /* U: the strict part as built; L = U^T by a counting sort, which keeps the columns of each row of L
@@ -201,7 +150,7 @@ PetscErrorCode SpTrsvFactorICCSymbolic(Mat A, IS perm, const MatFactorInfo *info
   PetscCall(SpTrsvTriSetPatternTrusted(fac->L, li, lj, PETSC_TRUE));
   PetscCall(SpTrsvTriSetPatternTrusted(fac->U, wk.ui, ujv, PETSC_TRUE));
   wk.ui = NULL;
-  PetscCall(SpTrsvICCWorkFree(&wk));
+  PetscCall(SpTrsvFillWorkFree(&wk));
   PetscCall(
     PetscInfo(A, "ICC(%" PetscInt_FMT "): %" PetscInt_FMT " nonzeros in U (with diagonal), fill ratio needed %g given %g\n", levels, fac->U->i[n] + n, sym->nnzA ? (double)(2.0 * (fac->U->i[n] + n) / ((PetscReal)sym->nnzA + n)) : 0.0, (double)info->fill));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -216,82 +165,87 @@ PetscErrorCode SpTrsvFactorICCSymbolic(Mat A, IS perm, const MatFactorInfo *info
     U(k,:) = w on the pattern (row k joins the list of its first column), pivot check on d, 1/d stored.
   The list order (rows pushed at the head) is PETSc's, so sums are formed in the same order.
 */
+typedef struct {
+  SpTrsvFactor       fac;
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+} SpTrsvICCRowsCtx;
+
+/* every pass starts with empty column lists (SpTrsvFactorRowsOps.pass) */
+static void SpTrsvICCNumericPass(void *ctx)
+{
+  const SpTrsvICCRowsCtx *c   = (const SpTrsvICCRowsCtx *)ctx;
+  SpTrsvICCSym           *sym = (SpTrsvICCSym *)c->fac->sym;
+
+  for (PetscInt col = 0; col < c->fac->n; col++) sym->head[col] = c->fac->n;
+}
+
+/* row k of the elimination above (SpTrsvFactorRowsOps.row) */
+static void SpTrsvICCNumericRow(void *ctx, PetscInt k, PetscReal shift, PetscScalar *pv, PetscReal *rs, PetscLogDouble *flops)
+{
+  const SpTrsvICCRowsCtx *c   = (const SpTrsvICCRowsCtx *)ctx;
+  const SpTrsvFactor      fac = c->fac;
+  SpTrsvICCSym           *sym = (SpTrsvICCSym *)fac->sym;
+  const PetscInt          row = fac->rperm ? fac->rperm[k] : k, *ipp = sym->iperm, *lmap = sym->lmap, *ai = c->ai, *aj = c->aj;
+  const PetscInt         *ui = fac->U->i, *uj = fac->U->j;
+  PetscInt               *il = sym->il, *head = sym->head, *next = sym->next;
+  const PetscScalar      *aa = c->aa, *idiag = fac->U->idiag;
+  PetscScalar            *la = fac->L->a, *ua = fac->U->a, *w = sym->work, dk;
+
+  /* clear the accumulator on the pattern of row k, then scatter the upper part of row p[k] of A */
+  w[k] = 0.0;
+  SpTrsvFillClearRow(ui[k], ui[k + 1], uj, w);
+  for (PetscInt q = ai[row]; q < ai[row + 1]; q++) {
+    const PetscInt col = ipp[aj[q]];
+
+    if (col >= k) w[col] = aa[q];
+  }
+  w[k] += shift;
+  dk = w[k];
+
+  /* add the multiples of the rows i with U(i,k) != 0 */
+  for (PetscInt i = head[k]; i < k;) {
+    const PetscInt    inext = next[i], p0 = il[i];
+    const PetscScalar t = -ua[p0] * idiag[i];
+
+    dk += t * ua[p0];
+    la[lmap[p0]] = -t;
+    if (p0 + 1 < ui[i + 1]) {
+      for (PetscInt p = p0 + 1; p < ui[i + 1]; p++) w[uj[p]] += t * ua[p];
+      *flops += 2.0 * (ui[i + 1] - p0 - 1);
+      SpTrsvColListWait(i, p0 + 1, uj[p0 + 1], il, head, next);
+    }
+    *flops += 3;
+    i = inext;
+  }
+
+  /* gather row k of U = D Ut; row k waits for its first column */
+  SpTrsvFillGatherRow(ui[k], ui[k + 1], uj, w, ua, rs);
+  if (ui[k + 1] > ui[k]) SpTrsvColListWait(k, ui[k], uj[ui[k]], il, head, next);
+  *pv = dk;
+}
+
+/* the row PETSc's MatCholeskyFactorNumeric_SeqAIJ() reports for a zero pivot (MatFactorGetErrorZeroPivot()) is not
+   k: it passes its loop variable, which then holds the first off-diagonal column of row k, or n when the row has
+   none; record the same (the error message of SpTrsvShiftCheckPivot() names k) (SpTrsvFactorRowsOps.zeropivot_row) */
+static PetscInt SpTrsvICCZeroPivotRow(void *ctx, PetscInt k)
+{
+  const SpTrsvFactor fac = ((const SpTrsvICCRowsCtx *)ctx)->fac;
+  const PetscInt    *ui = fac->U->i, *uj = fac->U->j;
+
+  return ui[k + 1] > ui[k] ? uj[ui[k]] : fac->n;
+}
+
+/* unlike ILU, PETSc's ICC does not bisect back towards a smaller POSITIVE_DEFINITE shift: the first shift that gives
+   no zero pivot is kept (refine false) */
 static PetscErrorCode SpTrsvICCNumericRows(SpTrsvFactor fac, const MatFactorInfo *info, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, SpTrsvShiftCtx *sctx)
 {
-  SpTrsvICCSym   *sym = (SpTrsvICCSym *)fac->sym;
-  const PetscInt  n = fac->n, *pp = fac->rperm, *ipp = sym->iperm, *lmap = sym->lmap;
-  const PetscInt *ui = fac->U->i, *uj = fac->U->j;
-  PetscInt       *il = sym->il, *head = sym->head, *next = sym->next;
-  PetscScalar    *la = fac->L->a, *ua = fac->U->a, *idiag = fac->U->idiag, *w = sym->work;
-  PetscLogDouble  flops = 0;
+  const SpTrsvICCSym       *sym = (const SpTrsvICCSym *)fac->sym;
+  SpTrsvICCRowsCtx          ctx = {fac, ai, aj, aa};
+  const SpTrsvFactorRowsOps ops = {SpTrsvICCNumericPass, SpTrsvICCNumericRow, SpTrsvICCZeroPivotRow, PETSC_FALSE};
 
   PetscFunctionBegin;
-  PetscCall(SpTrsvFactorCheckSamePattern(n, sym->nnzA, ai, aj, sym->adiag));
-  PetscCall(SpTrsvShiftSetUp(info, n, ai, sym->adiag, aa, sctx));
-  do {
-    sctx->newshift = PETSC_FALSE;
-    for (PetscInt c = 0; c < n; c++) head[c] = n;
-    for (PetscInt k = 0; k < n; k++) {
-      const PetscInt row = pp ? pp[k] : k;
-      PetscScalar    dk;
-      PetscReal      rs  = 0.0;
-      PetscInt       nzp;
-
-      /* clear the accumulator on the pattern of row k, then scatter the upper part of row p[k] of A */
-      w[k] = 0.0;
-      for (PetscInt p = ui[k]; p < ui[k + 1]; p++) w[uj[p]] = 0.0;
-      for (PetscInt q = ai[row]; q < ai[row + 1]; q++) {
-        const PetscInt c = ipp[aj[q]];
-
-        if (c >= k) w[c] = aa[q];
-      }
-      w[k] += sctx->shift_amount;
-      dk = w[k];
-
-      /* add the multiples of the rows i with U(i,k) != 0 */
-      for (PetscInt i = head[k]; i < k;) {
-        const PetscInt    inext = next[i], p0 = il[i];
-        const PetscScalar t = -ua[p0] * idiag[i];
-
-        dk += t * ua[p0];
-        la[lmap[p0]] = -t;
-        if (p0 + 1 < ui[i + 1]) {
-          for (PetscInt p = p0 + 1; p < ui[i + 1]; p++) w[uj[p]] += t * ua[p];
-          flops += 2.0 * (ui[i + 1] - p0 - 1);
-          il[i]            = p0 + 1;
-          next[i]          = head[uj[p0 + 1]];
-          head[uj[p0 + 1]] = i;
-        }
-        flops += 3;
-        i = inext;
-      }
-
-      /* gather row k of U = D Ut; row k waits for its first column */
-      for (PetscInt p = ui[k]; p < ui[k + 1]; p++) {
-        ua[p] = w[uj[p]];
-        rs += PetscAbsScalar(ua[p]);
-      }
-      if (ui[k + 1] > ui[k]) {
-        il[k]           = ui[k];
-        next[k]         = head[uj[ui[k]]];
-        head[uj[ui[k]]] = k;
-      }
-
-      sctx->rs = rs;
-      sctx->pv = dk;
-      nzp      = sctx->nzeropivot;
-      PetscCall(SpTrsvShiftCheckPivot(info, sctx, k, row));
-      /* the row PETSc's MatCholeskyFactorNumeric_SeqAIJ() reports for a zero pivot (MatFactorGetErrorZeroPivot())
-         is not k: it passes its loop variable, which then holds the first off-diagonal column of row k, or n
-         when the row has none; record the same (our error message above names k) */
-      if (sctx->nzeropivot > nzp) sctx->zeropivot_row = ui[k + 1] > ui[k] ? uj[ui[k]] : n;
-      if (sctx->newshift) break;
-      idiag[k] = 1.0 / sctx->pv; /* INBLOCKS may have shifted this pivot */
-    }
-    /* unlike ILU, PETSc's ICC does not bisect back towards a smaller POSITIVE_DEFINITE shift: the first
-       shift that gives no zero pivot is kept (no SpTrsvShiftRefine() here) */
-  } while (sctx->newshift);
-  PetscCall(PetscLogFlops(flops + n));
+  PetscCall(SpTrsvFactorRowsRun(fac, info, ai, aj, aa, sym->nnzA, sym->adiag, sctx, &ops, &ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -6,7 +6,7 @@
    Numbering: row i of the factored matrix is row r[i] of A, column j is column c[j] of A, with
    r = rperm and c = cperm (identity when NULL); ic = c^{-1}, so A(r[i], col) lands in column ic[col].
 */
-#include <sptrsv/factor.h>
+#include "fill_core.h"
 
 static PetscErrorCode SpTrsvILUSymDestroy(void **ctx)
 {
@@ -22,25 +22,6 @@ static PetscErrorCode SpTrsvILUSymDestroy(void **ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the pattern being built (freed on error) */
-typedef struct {
-  PetscInt    *li, *ui;          /* row pointers of L and U */
-  SpTrsvIntBuf lj, uj, ul;       /* columns of L, columns of U and their levels */
-  PetscInt    *nxt, *lev, *cols; /* the active row: linked list, levels, sort buffer */
-} SpTrsvILUWork;
-
-static PetscErrorCode SpTrsvILUWorkFree(SpTrsvILUWork *wk)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(wk->li));
-  PetscCall(PetscFree(wk->ui));
-  PetscCall(PetscFree(wk->lj.a));
-  PetscCall(PetscFree(wk->uj.a));
-  PetscCall(PetscFree(wk->ul.a));
-  PetscCall(PetscFree3(wk->nxt, wk->lev, wk->cols));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*
   Symbolic ILU(k): the pattern of factored row i is computed from the pattern of row r[i] of A (level 0)
   by merging, in increasing order of prow, the strict upper part of every row prow < i present in the
@@ -50,32 +31,20 @@ static PetscErrorCode SpTrsvILUWorkFree(SpTrsvILUWork *wk)
   holds the levels of its entries (-1 = absent). Only the levels of the strict upper parts are kept, for
   the rows below. With diagonal_fill, a missing diagonal is inserted at level 0 before the merges.
 */
-static PetscErrorCode SpTrsvILUSymbolicRows(PetscInt n, PetscInt levels, PetscBool diagonal_fill, PetscReal fill, const PetscInt *ai, const PetscInt *aj, const PetscInt *rp, const PetscInt *icp, PetscBool sort, SpTrsvILUWork *wk)
+static PetscErrorCode SpTrsvILUSymbolicRows(PetscInt n, PetscInt levels, PetscBool diagonal_fill, PetscReal fill, const PetscInt *ai, const PetscInt *aj, const PetscInt *rp, const PetscInt *icp, PetscBool sort, SpTrsvFillWork *wk)
 {
-  PetscInt  *li, *ui, *nxt, *lev, *cols;
-  PetscInt64 hint;
+  PetscInt *ui, *nxt, *lev, *cols;
 
   PetscFunctionBegin;
-  /* fill is only a hint for the first allocation (the factor has about fill * nnz(A) entries) */
-  hint = (PetscInt64)PetscMin(PetscMax(fill, 1.0) * (PetscReal)ai[n] / 2, (PetscReal)PETSC_INT_MAX - 1);
-  hint = PetscMin(hint, (PetscInt64)n * (PetscInt64)(n - 1) / 2 + 1);
-  PetscCall(SpTrsvIntBufReserve(&wk->lj, hint));
-  PetscCall(SpTrsvIntBufReserve(&wk->uj, hint));
-  PetscCall(SpTrsvIntBufReserve(&wk->ul, levels ? hint : 1));
-  PetscCall(PetscMalloc1(n + 1, &wk->li));
-  PetscCall(PetscMalloc1(n + 1, &wk->ui));
-  PetscCall(PetscMalloc3(n + 1, &wk->nxt, n + 1, &wk->lev, n + 1, &wk->cols));
-  li   = wk->li;
+  PetscCall(SpTrsvFillWorkCreate(n, levels, fill, ai[n], PETSC_TRUE, PETSC_FALSE, wk));
   ui   = wk->ui;
   nxt  = wk->nxt;
   lev  = wk->lev;
   cols = wk->cols;
-  for (PetscInt c = 0; c < n; c++) lev[c] = -1;
-  li[0] = ui[0] = 0;
   for (PetscInt i = 0; i < n; i++) {
     const PetscInt row = rp ? rp[i] : i, nz = ai[row + 1] - ai[row];
-    PetscInt       last    = n, c;
-    PetscBool      hasdiag = PETSC_FALSE;
+    PetscInt       c;
+    PetscBool      hasdiag;
 
     /* level-0 entries: the pattern of row r[i] of A, in factor numbering, sorted */
     const PetscInt *acols = aj + ai[row];
@@ -84,12 +53,7 @@ static PetscErrorCode SpTrsvILUSymbolicRows(PetscInt n, PetscInt levels, PetscBo
       if (sort) PetscCall(PetscSortInt(nz, cols));
       acols = cols;
     }
-    for (PetscInt t = 0; t < nz; t++) {
-      nxt[last]     = acols[t];
-      lev[acols[t]] = 0;
-      last          = acols[t];
-    }
-    nxt[last] = n;
+    SpTrsvFillRowStart(n, nz, acols, nxt, lev);
 
     /* a nonsymmetric ordering can take the diagonal away: fill it in at level 0 if asked to */
     if (diagonal_fill && lev[i] < 0) {
@@ -107,18 +71,8 @@ static PetscErrorCode SpTrsvILUSymbolicRows(PetscInt n, PetscInt levels, PetscBo
     }
 
     /* store the row: strict lower part into L, strict upper part (and its levels) into U */
-    for (c = nxt[n]; c < n; c = nxt[c]) {
-      if (c < i) PetscCall(SpTrsvIntBufAppend(&wk->lj, c));
-      else if (c == i) hasdiag = PETSC_TRUE;
-      else {
-        PetscCall(SpTrsvIntBufAppend(&wk->uj, c));
-        if (levels > 0) PetscCall(SpTrsvIntBufAppend(&wk->ul, lev[c]));
-      }
-      lev[c] = -1;
-    }
+    PetscCall(SpTrsvFillRowStore(wk, n, i, levels, &hasdiag));
     PetscCheck(hasdiag, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Row %" PetscInt_FMT " of the factored matrix (row %" PetscInt_FMT " of the input) has no diagonal entry: the row and column orderings put a zero on the diagonal; try -pc_factor_diagonal_fill or -pc_factor_nonzeros_along_diagonal", i, row);
-    li[i + 1] = (PetscInt)wk->lj.n;
-    ui[i + 1] = (PetscInt)wk->uj.n;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -209,7 +163,7 @@ static PetscErrorCode SpTrsvILUPatternLevel0(PetscInt n, const PetscInt *ai, con
 
 PetscErrorCode SpTrsvFactorILUPattern(PetscInt n, PetscInt levels, PetscBool diagonal_fill, PetscReal fill, const PetscInt *ai, const PetscInt *aj, const PetscInt *adiag, const PetscInt *rp, const PetscInt *icp, PetscBool sort, PetscInt **li, PetscInt **lj, PetscInt **ui, PetscInt **uj)
 {
-  SpTrsvILUWork  wk = {0};
+  SpTrsvFillWork wk = {0};
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
@@ -218,14 +172,14 @@ PetscErrorCode SpTrsvFactorILUPattern(PetscInt n, PetscInt levels, PetscBool dia
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   ierr = SpTrsvILUSymbolicRows(n, levels, diagonal_fill, fill, ai, aj, rp, icp, sort, &wk);
-  if (ierr) PetscCall(SpTrsvILUWorkFree(&wk));
+  if (ierr) PetscCall(SpTrsvFillWorkFree(&wk));
   PetscCall(ierr);
   PetscCall(SpTrsvIntBufFinish(&wk.lj, lj));
   PetscCall(SpTrsvIntBufFinish(&wk.uj, uj));
   *li   = wk.li;
   *ui   = wk.ui;
   wk.li = wk.ui = NULL;
-  PetscCall(SpTrsvILUWorkFree(&wk));
+  PetscCall(SpTrsvFillWorkFree(&wk));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -279,68 +233,61 @@ PetscErrorCode SpTrsvFactorILUSymbolic(Mat A, IS isrow, IS iscol, const MatFacto
   A shift that needs a restart (NONZERO, POSITIVE_DEFINITE) recomputes the whole factor.
   (PETSc's inode variant, used when A has inodes, does the same operations on groups of rows.)
 */
+typedef struct {
+  SpTrsvFactor       fac;
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+} SpTrsvILURowsCtx;
+
+/* row i of the elimination above (SpTrsvFactorRowsOps.row) */
+static void SpTrsvILUNumericRow(void *ctx, PetscInt i, PetscReal shift, PetscScalar *pv, PetscReal *rs, PetscLogDouble *flops)
+{
+  const SpTrsvILURowsCtx *c   = (const SpTrsvILURowsCtx *)ctx;
+  const SpTrsvFactor      fac = c->fac;
+  const SpTrsvILUSym     *sym = (const SpTrsvILUSym *)fac->sym;
+  const PetscInt          row = fac->rperm ? fac->rperm[i] : i, *ic = sym->icperm, *ai = c->ai, *aj = c->aj;
+  const PetscInt         *li = fac->L->i, *lj = fac->L->j, *ui = fac->U->i, *uj = fac->U->j;
+  const PetscScalar      *aa = c->aa, *idiag = fac->U->idiag;
+  PetscScalar            *la = fac->L->a, *ua = fac->U->a, *w = sym->work;
+
+  /* clear the accumulator on the pattern of row i, then scatter row r[i] of A into it */
+  SpTrsvFillClearRow(li[i], li[i + 1], lj, w);
+  w[i] = 0.0;
+  SpTrsvFillClearRow(ui[i], ui[i + 1], uj, w);
+  if (ic)
+    for (PetscInt p = ai[row]; p < ai[row + 1]; p++) w[ic[aj[p]]] = aa[p];
+  else
+    for (PetscInt p = ai[row]; p < ai[row + 1]; p++) w[aj[p]] = aa[p];
+  w[i] += shift;
+
+  /* eliminate with the rows k of L(i,:), in increasing order; updates outside the pattern of
+     row i land in unused slots of w and are dropped */
+  for (PetscInt p = li[i]; p < li[i + 1]; p++) {
+    const PetscInt k = lj[p];
+
+    if (w[k] != 0.0) {
+      const PetscScalar mult = w[k] * idiag[k];
+
+      w[k] = mult;
+      for (PetscInt q = ui[k]; q < ui[k + 1]; q++) w[uj[q]] -= mult * ua[q];
+      *flops += 1 + 2.0 * (ui[k + 1] - ui[k]);
+    }
+  }
+
+  /* gather the row into L and U */
+  SpTrsvFillGatherRow(li[i], li[i + 1], lj, w, la, rs);
+  SpTrsvFillGatherRow(ui[i], ui[i + 1], uj, w, ua, rs);
+  *pv = w[i];
+}
+
 static PetscErrorCode SpTrsvILUNumericRows(SpTrsvFactor fac, const MatFactorInfo *info, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, SpTrsvShiftCtx *sctx)
 {
-  SpTrsvILUSym   *sym = (SpTrsvILUSym *)fac->sym;
-  const PetscInt  n = fac->n, *rp = fac->rperm, *ic = sym->icperm;
-  const PetscInt *li = fac->L->i, *lj = fac->L->j, *ui = fac->U->i, *uj = fac->U->j;
-  PetscScalar    *la = fac->L->a, *ua = fac->U->a, *idiag = fac->U->idiag, *w = sym->work;
-  PetscLogDouble  flops = 0;
+  const SpTrsvILUSym       *sym = (const SpTrsvILUSym *)fac->sym;
+  SpTrsvILURowsCtx          ctx = {fac, ai, aj, aa};
+  const SpTrsvFactorRowsOps ops = {NULL, SpTrsvILUNumericRow, NULL, PETSC_TRUE};
 
   PetscFunctionBegin;
-  PetscCall(SpTrsvFactorCheckSamePattern(n, sym->nnzA, ai, aj, sym->adiag));
-  PetscCall(SpTrsvShiftSetUp(info, n, ai, sym->adiag, aa, sctx));
-  do {
-    sctx->newshift = PETSC_FALSE;
-    for (PetscInt i = 0; i < n; i++) {
-      const PetscInt row = rp ? rp[i] : i;
-      PetscReal      rs  = 0.0;
-
-      /* clear the accumulator on the pattern of row i, then scatter row r[i] of A into it */
-      for (PetscInt p = li[i]; p < li[i + 1]; p++) w[lj[p]] = 0.0;
-      w[i] = 0.0;
-      for (PetscInt p = ui[i]; p < ui[i + 1]; p++) w[uj[p]] = 0.0;
-      if (ic)
-        for (PetscInt p = ai[row]; p < ai[row + 1]; p++) w[ic[aj[p]]] = aa[p];
-      else
-        for (PetscInt p = ai[row]; p < ai[row + 1]; p++) w[aj[p]] = aa[p];
-      w[i] += sctx->shift_amount;
-
-      /* eliminate with the rows k of L(i,:), in increasing order; updates outside the pattern of
-         row i land in unused slots of w and are dropped */
-      for (PetscInt p = li[i]; p < li[i + 1]; p++) {
-        const PetscInt k = lj[p];
-
-        if (w[k] != 0.0) {
-          const PetscScalar mult = w[k] * idiag[k];
-
-          w[k] = mult;
-          for (PetscInt q = ui[k]; q < ui[k + 1]; q++) w[uj[q]] -= mult * ua[q];
-          flops += 1 + 2.0 * (ui[k + 1] - ui[k]);
-        }
-      }
-
-      /* gather the row into L and U */
-      for (PetscInt p = li[i]; p < li[i + 1]; p++) {
-        la[p] = w[lj[p]];
-        rs += PetscAbsScalar(la[p]);
-      }
-      for (PetscInt p = ui[i]; p < ui[i + 1]; p++) {
-        ua[p] = w[uj[p]];
-        rs += PetscAbsScalar(ua[p]);
-      }
-
-      /* pivot check: may ask for a restart with a (larger) shift */
-      sctx->rs = rs;
-      sctx->pv = w[i];
-      PetscCall(SpTrsvShiftCheckPivot(info, sctx, i, row));
-      if (sctx->newshift) break;
-      w[i]     = sctx->pv; /* INBLOCKS may have shifted this pivot */
-      idiag[i] = 1.0 / w[i];
-    }
-    PetscCall(SpTrsvShiftRefine(info, sctx));
-  } while (sctx->newshift);
-  PetscCall(PetscLogFlops(flops + n));
+  PetscCall(SpTrsvFactorRowsRun(fac, info, ai, aj, aa, sym->nnzA, sym->adiag, sctx, &ops, &ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,0 +1,81 @@
+/*
+   The core shared by ILU(k) (iluk.c) and ICC(k) (icck.c): the level-of-fill pattern built row by row, the column lists
+   of the pivot rows, and the numeric row loop with PETSc's zero-pivot shifts (fill_core.c). Private to src/mat/factor.
+*/
+#pragma once
+#include <sptrsv/factor.h>
+
+/*
+   SpTrsvFillWork - the symbolic phase's state (freed on error). The active row is a sorted linked list over the
+   column indices (nxt[], head at slot n, end marker n) with the levels of its entries in lev[] (-1 = absent), see
+   SpTrsvFillListMerge(); the rows already formed are stored in CSR (li/lj: strict lower part, ILU only; ui/uj:
+   strict upper part, ul: the levels of uj, kept only with levels > 0 for the rows below). il/head/rnext: the
+   column lists of the pivot rows (ICC only, SpTrsvColListWait()).
+*/
+typedef struct {
+  PetscInt    *li, *ui;           /* row pointers of the strict lower (NULL without one) and strict upper parts */
+  SpTrsvIntBuf lj, uj, ul;        /* their columns, and the levels of the upper part's */
+  PetscInt    *nxt, *lev, *cols;  /* the active row: linked list, levels, a buffer of n + 1 */
+  PetscInt    *il, *head, *rnext; /* column lists of the pivot rows (NULL without them) */
+} SpTrsvFillWork;
+
+SPTRSV_INTERN PetscErrorCode SpTrsvFillWorkCreate(PetscInt, PetscInt, PetscReal, PetscInt, PetscBool, PetscBool, SpTrsvFillWork *); /* n, levels, fill, nnz(A), lower part, column lists */
+SPTRSV_INTERN PetscErrorCode SpTrsvFillWorkFree(SpTrsvFillWork *);
+SPTRSV_INTERN PetscErrorCode SpTrsvFillRowStore(SpTrsvFillWork *, PetscInt, PetscInt, PetscInt, PetscBool *); /* n, row, levels; has it a diagonal */
+
+/* SpTrsvFillRowStart - the active row at level 0: the ascending columns cols[0..nz) */
+static inline void SpTrsvFillRowStart(PetscInt n, PetscInt nz, const PetscInt *cols, PetscInt *nxt, PetscInt *lev)
+{
+  PetscInt last = n;
+
+  for (PetscInt t = 0; t < nz; t++) {
+    nxt[last]     = cols[t];
+    lev[cols[t]]  = 0;
+    last          = cols[t];
+  }
+  nxt[last] = n;
+}
+
+/*
+   SpTrsvColListWait - row i, whose next unused entry is slot p of the upper part, in column c, joins the list of
+   column c: pushed at the head (head[c]), as PETSc's ICC does, so rows are visited in PETSc's order
+*/
+static inline void SpTrsvColListWait(PetscInt i, PetscInt p, PetscInt c, PetscInt *il, PetscInt *head, PetscInt *next)
+{
+  il[i]   = p;
+  next[i] = head[c];
+  head[c] = i;
+}
+
+/* SpTrsvFillClearRow - w = 0 on the columns j[p0..p1) */
+static inline void SpTrsvFillClearRow(PetscInt p0, PetscInt p1, const PetscInt *j, PetscScalar *w)
+{
+  for (PetscInt p = p0; p < p1; p++) w[j[p]] = 0.0;
+}
+
+/* SpTrsvFillGatherRow - a[p] = w[j[p]] for p in [p0, p1), adding |a[p]| to *rs */
+static inline void SpTrsvFillGatherRow(PetscInt p0, PetscInt p1, const PetscInt *j, const PetscScalar *w, PetscScalar *a, PetscReal *rs)
+{
+  for (PetscInt p = p0; p < p1; p++) {
+    a[p] = w[j[p]];
+    *rs += PetscAbsScalar(a[p]);
+  }
+}
+
+/*
+   SpTrsvFactorRowsOps - what a factorization does in the numeric row loop of SpTrsvFactorRowsRun():
+     pass:          at the start of every pass (a shift that needs a restart starts a new one); NULL: nothing
+     row:           form factored row i with shift added to its diagonal: store its off-diagonal values, return its
+                    pivot, the sum of the |values| stored and add its flops
+     zeropivot_row: the row recorded for a zero pivot met in row i (NULL: i)
+     refine:        bisect a POSITIVE_DEFINITE shift back after a pass (ILU, as PETSc's LU; not PETSc's ICC)
+*/
+typedef struct {
+  void (*pass)(void *);
+  void (*row)(void *, PetscInt, PetscReal, PetscScalar *, PetscReal *, PetscLogDouble *);
+  PetscInt (*zeropivot_row)(void *, PetscInt);
+  PetscBool refine;
+} SpTrsvFactorRowsOps;
+
+/* the numeric row loop of ILU(k) and ICC(k): A's CSR (ai, aj, aa) with nnzA entries and diagonal positions adiag */
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorRowsRun(SpTrsvFactor, const MatFactorInfo *, const PetscInt *, const PetscInt *, const PetscScalar *, PetscInt, const PetscInt *, SpTrsvShiftCtx *, const SpTrsvFactorRowsOps *, void *);

@@ -1,0 +1,33 @@
+# sourced by tests/run-tests.sh (its helpers, variables and run_test); not a program of its own
+# shellcheck shell=bash disable=SC2154
+# the automatic path (sptrsv): a path per triangle; on the host backend the host rule (level) unless a model or the
+# fallback rule is asked for, which runs the GPU choices (syncfree, locality, ... host executors) on the same factors
+AUTO_H100="-mat_sptrsv_auto_model h100"
+run_test ex2/auto-ilu0 with_solver sptrsv compare_case 1 ex2 "$EX2" ""
+run_test ex2/auto-ilu1-h100 with_solver sptrsv compare_case 1 ex2 "$EX2 -pc_factor_levels 1" "$AUTO_H100"
+run_test ex2/auto-icc0-none with_solver sptrsv compare_case 1 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type icc -ksp_monitor" "-mat_sptrsv_auto_model none"
+run_test ex2/auto-bicg-transpose-h100-solves100 with_solver sptrsv compare_case 1 ex2 "-m 40 -n 40 -ksp_type bicg -pc_type ilu -ksp_monitor" "$AUTO_H100 -mat_sptrsv_expected_solves 100"
+run_test ex2/auto-bjacobi-np2 with_solver sptrsv compare_case 2 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -ksp_monitor" "-sub_mat_sptrsv_auto_model h100" sub_
+run_test ex2/auto-csc-h100 with_solver sptrsv compare_case 1 ex2 "$EX2" "-mat_sptrsv_format csc $AUTO_H100"
+run_test ex2/auto-candidates-locality-element with_solver sptrsv compare_case 1 ex2 "$EX2 -pc_factor_levels 1" "$AUTO_H100 -mat_sptrsv_auto_candidates locality,element"
+run_test ex2/options-file-ilu-auto with_solver sptrsv compare_case 1 ex2 "-m 60 -n 60 -pc_type ilu -ksp_monitor" "-options_file $ROOT/petscconf-snippets/ilu-auto.opts"
+run_test ex45/auto-grid17-h100 with_solver sptrsv compare_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type ilu -ksp_monitor" "$AUTO_H100"
+run_test ex19/auto-newton-ilu0-h100 with_solver sptrsv compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -mat_no_inode -snes_monitor -ksp_monitor" "$AUTO_H100"
+run_test matrices/auto-cryg2500-ilu1-h100 with_solver sptrsv mm_compare cryg2500 "-ksp_type gmres -ksp_gmres_restart 100 -ksp_max_it 2000 -pc_type ilu -pc_factor_levels 1 -ksp_rtol 1e-8 $AUTO_H100"
+run_test matrices/auto-olm1000-ilu0-h100 with_solver sptrsv mm_compare olm1000 "-ksp_type gmres -ksp_gmres_restart 100 -ksp_max_it 2000 -pc_type ilu -ksp_rtol 1e-8 $AUTO_H100"
+run_test matrices/auto-olm1000-ilu0-rule with_solver sptrsv mm_compare olm1000 "-ksp_type gmres -ksp_gmres_restart 100 -ksp_max_it 2000 -pc_type ilu -ksp_rtol 1e-8 -mat_sptrsv_auto_model none"
+
+# its -ksp_view, -help and messages
+AUTO="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv -mat_sptrsv_backend host"
+run_test view/auto-ksp-view-host ours_grep ex2 "$AUTO -ksp_view" "package used to perform factorization: sptrsv$" "path sptrsv \(automatic: L sptrsv_level, U sptrsv_level\), format csr" "automatic choice: level \(host rule: level on the host backend" "features: rows 900, nnz 1740, levels \(critical path\) 59, rows per level mean 15.3 max 30, row length mean 1.93 max 2 \(spread 1.0\)" "rule order: level, syncfree, element, locality" "schedule level: 59 levels"
+run_test view/auto-ksp-view-h100 ours_grep ex2 "$AUTO $AUTO_H100 -mat_sptrsv_expected_solves 50 -ksp_view" "automatic choice: pinv fill4 \(smallest predicted setup \+ 50 solves \(model h100\)\)" "predicted: pinv fill4 [0-9.]+ ms \(setup [0-9.]+ \+ 50 x solve [0-9.]+\), level [0-9.]+ ms \(setup [0-9.]+ \+ 50 x solve [0-9.]+\), [a-z]+ [0-9.]+ ms" "features: .* expected solves 50"
+run_test view/auto-ksp-view-h100-solve ours_grep ex2 "$AUTO $AUTO_H100 -ksp_view" "automatic choice: [a-z]+( fill[0-9.]+)? \(smallest predicted solve time \(model h100\)\)" "predicted: [a-z]+( fill[0-9.]+)? [0-9.e-]+ ms \(setup [0-9.e-]+\), [a-z]+( fill[0-9.]+)? [0-9.e-]+ ms \(setup [0-9.e-]+\), [a-z]+( fill[0-9.]+)? [0-9.e-]+ ms \(setup [0-9.e-]+\), [a-z]+( fill[0-9.]+)? [0-9.e-]+ ms"
+run_test view/auto-fallback-refused ours_grep ex2 "$AUTO -mat_sptrsv_auto_model none -mat_sptrsv_auto_candidates syncfree,level -mat_sptrsv_max_lanes 3 -ksp_view" "automatic choice: level \(fallback rule: sync-free; below 4 rows per level locality up to 29056 rows, level above\)" "rule order: syncfree \[refused\], level" "syncfree refused the triangle: -mat_sptrsv_max_lanes must be 1, 2, 4, 8, 16 or 32, got 3"
+run_test view/auto-help ours_grep ex2 "$AUTO -help" "-mat_sptrsv_expected_solves <(now )?0" "-mat_sptrsv_auto_candidates" "-mat_sptrsv_auto_model <(now )?auto" "-mat_sptrsv_subgraph_rows" "-mat_sptrsv_levels"
+run_test view/auto-bad-candidate ours_fails ex2 "$AUTO -mat_sptrsv_auto_candidates level,bogus" "-mat_sptrsv_auto_candidates: bogus is not a path \(paths: level,element,syncfree,locality(,[a-z]+)*\)"
+run_test view/auto-bad-model ours_fails ex2 "$AUTO -mat_sptrsv_auto_model a100" "-mat_sptrsv_auto_model a100: no such cost model \(auto, none, h100, h200\)"
+run_test view/auto-bad-solves ours_fails ex2 "$AUTO -mat_sptrsv_expected_solves -2" "-mat_sptrsv_expected_solves -2: must be 0 \(unknown\) or a positive count"
+run_test view/auto-csc-no-candidate ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv -sub_mat_sptrsv_format csc -sub_mat_sptrsv_auto_candidates syncfree,locality" "sptrsv: no candidate path solves ILU factors in format csc on the host backend \(-sub_mat_sptrsv_auto_candidates\)"
+# -mat_sptrsv_auto_model FILE: the built-in H100 model read back from its generated file gives a choice named after the file
+run_test view/auto-model-file ours_grep ex2 "$AUTO -mat_sptrsv_auto_model $ROOT/src/mat/paths/auto_models/h100.h -ksp_view" "automatic choice: [a-z]+( fill[0-9]+)? \(smallest predicted solve time \(model .*auto_models/h100.h\)\)" "predicted: [a-z]+"
+run_test view/auto-model-file-bad ours_fails ex2 "$AUTO -mat_sptrsv_auto_model $ROOT/README.md" "Cost model file .*README.md holds no SPTRSV_AUTO_MODEL line"
