@@ -3,7 +3,9 @@ static const char help[] = "Device check of the sync-free analysis on the GPU (-
                            "Matrix Market files), plain and transposed, CSR and warp-packed ELL, 32 and 4 lanes per row at most: two CUDA\n"
                            "solvers, one analysed on the host (the reference) and one on the device; their schedules are downloaded and\n"
                            "compared bit for bit (order, pattern in dispatch order, warps, lanes, ELL image, figures), their solutions must be\n"
-                           "identical and agree with the host executor, before and after new values on the same pattern.\n"
+                           "identical and agree with the host executor, before and after new values on the same pattern. The device\n"
+                           "analysis is also compared entry by entry with the host analysis of its own plan (SpTrsvSyncFreeAnalyzeHostOf):\n"
+                           "every array (the value map and the ELL slots too), every decision (relabel, sectors), every figure.\n"
                            "  -matdir <dir>    also every *.mtx.gz file of dir (default tests/data/matrices)\n"
                            "  -random <200>    random triangles\n"
                            "  -seed <1>        seed of the first random triangle\n\n";
@@ -26,6 +28,7 @@ static const char help[] = "Device check of the sync-free analysis on the GPU (-
 
 static PetscInt npass = 0, nfail = 0;
 
+#if defined(CHECK_HAVE_CUDA)
 static void Report(PetscBool ok, const char *what, const char *detail)
 {
   if (ok) npass++;
@@ -35,7 +38,6 @@ static void Report(PetscBool ok, const char *what, const char *detail)
   }
 }
 
-#if defined(CHECK_HAVE_CUDA)
 /* compare two int arrays; the first difference in msg */
 static PetscBool Same(const int *a, const int *b, PetscInt m, const char *name, char *msg, size_t len)
 {
@@ -45,6 +47,97 @@ static PetscBool Same(const int *a, const int *b, PetscInt m, const char *name, 
       return PETSC_FALSE;
     }
   return PETSC_TRUE;
+}
+
+/*
+  CheckHostOf - the device analysis of sd against the host analysis of the same plan (SpTrsvSyncFreeAnalyzeHostOf),
+  entry by entry: every array the CUDA executor runs (order, ptr, idx, the value map, wstart, wlanes, the ELL columns
+  and slots; idx and the ELL columns as dispatch positions when relabelled), every decision (relabel and the sector
+  counts it rests on) and every figure (levels, the plan's statistics, warps, rows and warps per bin, ELL fill). The
+  host arrays are the plan's (order, warps, ellmap into the rows of op(T)) laid out as the executor lays them out.
+*/
+static PetscErrorCode CheckHostOf(SpTrsvSolver sd, const char *what)
+{
+  const SpTrsvOp               *op = &sd->op;
+  const PetscInt                n = op->n, nnz = op->nnz;
+  const SpTrsvSyncFreeSchedule *fd = (const SpTrsvSyncFreeSchedule *)sd->plan->data, *fh;
+  const SpTrsvStats            *sh, *sdv = &sd->plan->stats;
+  SpTrsvPlan                    hp;
+  PetscInt                      nw, nwh;
+  int                          *dv[8], *hv[8], *pos; /* order, ptr, idx, vmap, wstart, wlanes, ellidx, ellpos */
+  const char                   *names[8] = {"order", "ptr", "idx", "value map", "wstart", "wlanes", "ELL columns", "ELL slots"};
+  PetscInt                      len[8];
+  char                          w2[320], msg[512] = "";
+  PetscBool                     ok = PETSC_TRUE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(w2, sizeof(w2), "%s: device analysis vs the host analysis of its plan", what));
+  PetscCall(SpTrsvSyncFreeAnalyzeHostOf(op, sd->plan, &hp));
+  fh  = (const SpTrsvSyncFreeSchedule *)hp->data;
+  sh  = &hp->stats;
+  nwh = fh->nwarps;
+  /* decisions */
+  if (fh->relabel != fd->relabel || fh->relabel_auto != fd->relabel_auto || fh->sectors_row != fd->sectors_row || fh->sectors_pos != fd->sectors_pos) {
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "relabel (host/device) %d/%d (auto %d/%d), sectors by row %" PetscInt64_FMT "/%" PetscInt64_FMT ", by position %" PetscInt64_FMT "/%" PetscInt64_FMT, (int)fh->relabel, (int)fd->relabel, (int)fh->relabel_auto, (int)fd->relabel_auto, fh->sectors_row, fd->sectors_row, fh->sectors_pos, fd->sectors_pos));
+    ok = PETSC_FALSE;
+  }
+  /* figures: levels and statistics, warps, bins, ELL fill */
+  if (ok && (hp->nlevels != sd->plan->nlevels || sh->n != sdv->n || sh->nnz != sdv->nnz || sh->nlevels != sdv->nlevels || sh->max_level_rows != sdv->max_level_rows || sh->max_row_nnz != sdv->max_row_nnz || sh->mean_level_rows != sdv->mean_level_rows || sh->mean_row_nnz != sdv->mean_row_nnz || sh->bytes_per_solve != sdv->bytes_per_solve)) {
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "statistics (host/device): levels %" PetscInt_FMT "/%" PetscInt_FMT ", widest level %" PetscInt_FMT "/%" PetscInt_FMT ", longest row %" PetscInt_FMT "/%" PetscInt_FMT ", mean level %g/%g, mean row %g/%g, bytes %g/%g", sh->nlevels, sdv->nlevels, sh->max_level_rows, sdv->max_level_rows, sh->max_row_nnz, sdv->max_row_nnz, (double)sh->mean_level_rows, (double)sdv->mean_level_rows, (double)sh->mean_row_nnz, (double)sdv->mean_row_nnz, (double)sh->bytes_per_solve, (double)sdv->bytes_per_solve));
+    ok = PETSC_FALSE;
+  }
+  if (ok && (nwh != fd->nwarps || fh->ell_filled != fd->ell_filled)) {
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "warps (host/device) %" PetscInt_FMT "/%" PetscInt_FMT ", ELL filled %" PetscInt_FMT "/%" PetscInt_FMT, nwh, fd->nwarps, fh->ell_filled, fd->ell_filled));
+    ok = PETSC_FALSE;
+  }
+  for (int bn = 0; ok && bn < SPTRSV_SYNCFREE_NBINS; bn++)
+    if (fh->binrows[bn] != fd->binrows[bn] || fh->binwarps[bn] != fd->binwarps[bn]) {
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "bin %d (host/device): rows %" PetscInt_FMT "/%" PetscInt_FMT ", warps %" PetscInt_FMT "/%" PetscInt_FMT, bn, fh->binrows[bn], fd->binrows[bn], fh->binwarps[bn], fd->binwarps[bn]));
+      ok = PETSC_FALSE;
+    }
+  /* arrays: the device's, and the host plan's as the executor lays them out */
+  PetscCall(SpTrsvCUDASyncFreeGetSchedule(sd, &nw, &dv[0], &dv[1], &dv[2], &dv[4], &dv[5], &dv[6], &dv[7], &dv[3]));
+  len[0] = n, len[1] = n + 1, len[2] = nnz, len[3] = nnz, len[4] = nwh + 1, len[5] = nwh, len[6] = len[7] = fh->warpell ? 32 * nwh : 0;
+  for (int a = 0; a < 8; a++) PetscCall(PetscMalloc1(len[a] + 1, &hv[a]));
+  PetscCall(PetscMalloc1(n + 1, &pos));
+  hv[1][0] = 0;
+  for (PetscInt k = 0; k < n; k++) {
+    const PetscInt i = hp->order[k];
+    hv[0][k]         = (int)i;
+    pos[i]           = k;
+    hv[1][k + 1]     = hv[1][k] + (int)(op->ri[i + 1] - op->ri[i]);
+  }
+  for (PetscInt k = 0; k < n; k++)
+    for (PetscInt e = op->ri[hp->order[k]], q = hv[1][k]; e < op->ri[hp->order[k] + 1]; e++, q++) {
+      hv[2][q] = (int)(fh->relabel ? pos[op->rj[e]] : op->rj[e]);
+      hv[3][q] = (int)e;
+    }
+  for (PetscInt w = 0; w <= nwh; w++) hv[4][w] = (int)fh->wstart[w];
+  for (PetscInt w = 0; w < nwh; w++) hv[5][w] = fh->wlanes[w];
+  for (PetscInt sl = 0; sl < len[6]; sl++) { /* ellmap: the entry of op(T) in the slot; the executor's slot of the pattern */
+    const PetscInt e = fh->ellmap[sl], K = fh->wlanes[sl / 32] & (SPTRSV_SYNCFREE_TAIL - 1), k = fh->wstart[sl / 32] + (sl % 32) / K;
+    hv[6][sl] = e < 0 ? -1 : (int)(fh->relabel ? pos[op->rj[e]] : op->rj[e]);
+    hv[7][sl] = e < 0 ? -1 : (int)(hv[1][k] + (sl % 32) % K);
+  }
+  if (ok && nw != nwh) {
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "the executor runs %" PetscInt_FMT " warps, the host analysis has %" PetscInt_FMT, nw, nwh));
+    ok = PETSC_FALSE;
+  }
+  for (int a = 0; ok && a < 8; a++) {
+    if (!len[a]) continue;
+    if (!dv[a]) {
+      PetscCall(PetscSNPrintf(msg, sizeof(msg), "the device analysis has no %s", names[a]));
+      ok = PETSC_FALSE;
+    } else ok = Same(hv[a], dv[a], len[a], names[a], msg, sizeof(msg));
+  }
+  for (int a = 0; a < 8; a++) {
+    PetscCall(PetscFree(hv[a]));
+    PetscCall(PetscFree(dv[a]));
+  }
+  PetscCall(PetscFree(pos));
+  PetscCall(SpTrsvPlanDestroy(&hp));
+  Report(ok, w2, msg);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* solve with a CUDA solver: x = op(T)^{-1} b through device copies */
@@ -69,7 +162,7 @@ static PetscErrorCode CheckVariant(SpTrsvTri T, PetscBool tr, PetscBool warpell,
   SpTrsvSolver            sh, sd, ref;
   SpTrsvSyncFreeSchedule *fh, *fd;
   PetscInt                nwh, nwd;
-  int                    *a[6], *b[6], *horder;
+  int                    *a[8], *b[8], *horder;
   char                    what[256], msg[256] = "";
   PetscBool               ok = PETSC_TRUE;
   PetscScalar            *rhs, *xh, *xd, *xr;
@@ -107,8 +200,8 @@ static PetscErrorCode CheckVariant(SpTrsvTri T, PetscBool tr, PetscBool warpell,
       ok = PETSC_FALSE;
     }
   /* the device arrays, bit for bit: order, ptr, idx, wstart, wlanes, ELL columns */
-  PetscCall(SpTrsvCUDASyncFreeGetSchedule(sh, &nwh, &a[0], &a[1], &a[2], &a[3], &a[4], &a[5]));
-  PetscCall(SpTrsvCUDASyncFreeGetSchedule(sd, &nwd, &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]));
+  PetscCall(SpTrsvCUDASyncFreeGetSchedule(sh, &nwh, &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6], &a[7]));
+  PetscCall(SpTrsvCUDASyncFreeGetSchedule(sd, &nwd, &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &b[6], &b[7]));
   PetscCall(PetscMalloc1(n + 1, &horder));
   for (PetscInt k = 0; k < n; k++) horder[k] = (int)sh->plan->order[k];
   if (ok) ok = Same(horder, b[0], n, "order (vs the host plan)", msg, sizeof(msg));
@@ -122,12 +215,13 @@ static PetscErrorCode CheckVariant(SpTrsvTri T, PetscBool tr, PetscBool warpell,
   if (ok) ok = Same(a[3], b[3], nwh + 1, "wstart", msg, sizeof(msg));
   if (ok) ok = Same(a[4], b[4], nwh, "wlanes", msg, sizeof(msg));
   if (ok && warpell) ok = (PetscBool)(a[5] && b[5] && Same(a[5], b[5], 32 * nwh, "ELL columns", msg, sizeof(msg)));
-  for (int q = 0; q < 6; q++) {
+  for (int q = 0; q < 8; q++) {
     PetscCall(PetscFree(a[q]));
     PetscCall(PetscFree(b[q]));
   }
   PetscCall(PetscFree(horder));
   Report(ok, what, msg);
+  if (fd->device) PetscCall(CheckHostOf(sd, what));
   /* solves: identical on the GPU (same schedule, same kernel), equal to the host reference; then new values */
   PetscCall(PetscMalloc4(n + 1, &rhs, n + 1, &xh, n + 1, &xd, n + 1, &xr));
   for (PetscInt round = 0; round < 2; round++) {

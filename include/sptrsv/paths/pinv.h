@@ -2,7 +2,8 @@
    the inverse-applied blocks (src/mat/analysis/pinv_partition.c), the numeric phase, the stability check and the host
    executor (src/mat/paths/pinv.c), read by its CUDA executor (src/cuda/paths/pinv.cu) (private to the plugin) */
 #pragma once
-#include <sptrsv/paths/level.h>
+#include <sptrsv/path.h>
+#include <sptrsv/segments.h> /* the launches over the parts: SpTrsvLevelSchedule, SpTrsvLevelSegmentsBuild */
 
 /*
    Partitioned inverse (Alvarado & Schreiber; paper 002's "invertOff"). The rows of op(T), in a topological order of its

@@ -1,51 +1,11 @@
 /* The supernodal path's partition and schedule (plan->data of sptrsv_supernodal, paper 002, Yamazaki et al.): the
-   supernode detection and merging of src/mat/analysis/supernode.c, the dense-block storage and the level schedule built
+   supernodes found by src/mat/analysis/supernode.c (include/sptrsv/supernode.h), the dense-block storage and the level schedule built
    from it by src/mat/paths/supernodal.c, read by its host executor and by its CUDA executor
    (src/cuda/paths/supernodal.cu) (private to the plugin) */
 #pragma once
 #include <sptrsv/path.h>
-#include <math.h> /* INFINITY */
-
-/*
-   Lines. A supernodal solve reads op(T) by lines: its rows (pull: x_K = D_K^{-1} (b_K - O_K x[U_K]), O_K the rows of
-   supernode K left of (lower) / right of (upper) its diagonal block) or its columns (push: x_K = D_K^{-1} w_K, then
-   w[U_K] -= O_K x_K, O_K the columns of K below / above the diagonal block). A line's entries are given by a CSR-like
-   pair (ptr, idx), indices ascending; map[p] is the entry's index in the rows of op(T) (op->ra), so values always come
-   from the rows of op(T), whatever the mode (no CSC view needed). In "before" orientation the entries of a line that
-   share its supernode lie before it (pull on a lower op(T), push on an upper one); in "after" orientation after it.
-
-   Supernode K = lines [super[K], super[K+1]), w = super[K+1] - super[K] wide. It is "exact" when its diagonal block is
-   dense (every line holds every earlier (before) / later (after) index of K) and every line has the same entries outside
-   K. A partition of lines into contiguous supernodes is stored with explicit zeros wherever the pattern is not dense:
-   the diagonal block is dense w x w, the off-diagonal block w x m over the union U_K of the lines' entries outside K
-   (m = |U_K|, sorted).
-*/
-typedef struct {
-  PetscInt        n;
-  const PetscInt *ptr, *idx, *map; /* n + 1, nnz, nnz (map NULL: the identity) */
-  PetscBool       before;
-  PetscInt       *own_ptr, *own_idx, *own_map; /* the columns made by SpTrsvSupernodeLinesCreate (push), else NULL */
-} SpTrsvSupernodeLines;
-
-/* how the partition was found (for -ksp_view and the tests) */
-typedef struct {
-  PetscInt  ns_exact;  /* supernodes after detection (or after splitting the factorization's partition) */
-  PetscInt  ns_hint;   /* supernodes of the factorization's partition (0: none given) */
-  PetscInt  hint_split; /* hint supernodes split because their diagonal block was not dense */
-  PetscInt  nmerged;   /* merges by -mat_sptrsv_merge (same block structure) */
-  PetscInt  nrelaxed;  /* merges by -mat_sptrsv_supernode_relax */
-} SpTrsvSupernodeFigures;
-
-/* widest supernode a merge may make (exact and given supernodes are never capped) */
-#define SPTRSV_SUPERNODE_MERGE_MAX_WIDTH 256
-
-SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeLinesCreate(const SpTrsvOp *, PetscBool, SpTrsvSupernodeLines *);
-SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeLinesDestroy(SpTrsvSupernodeLines *);
-SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeDetect(const SpTrsvSupernodeLines *, PetscInt, const PetscInt *, PetscInt *, PetscInt **, SpTrsvSupernodeFigures *);
-SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeUnion(const SpTrsvSupernodeLines *, PetscInt, const PetscInt *, PetscInt **, PetscInt **);
-SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeMerge(const SpTrsvSupernodeLines *, PetscBool, PetscReal, PetscInt *, PetscInt *, SpTrsvSupernodeFigures *);
-SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeDAG(const SpTrsvSupernodeLines *, PetscBool, PetscInt, const PetscInt *, const PetscInt *, const PetscInt *, PetscInt **, PetscInt **);
-SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeIsExact(const SpTrsvSupernodeLines *, PetscInt, PetscInt, PetscBool, PetscBool *);
+#include <sptrsv/supernode.h> /* the partition: lines, detection, merging, the supernodal DAG */
+#include <sptrsv/paths/supernodal_invert.h> /* invert_diag auto: the conditioning check of the inverted diagonal blocks */
 
 /*
    The schedule (plan->data). Supernodes are numbered by index (K covers lines super[K] .. super[K+1]-1); they run in the
@@ -117,13 +77,6 @@ SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeIsExact(const SpTrsvSupernodeLines *
 #define SPTRSV_SUPERNODE_AUTO_RELAX  0.05
 #define SPTRSV_SUPERNODE_AUTO_WIDTH  16
 #define SPTRSV_SUPERNODE_INVERT_COND 1e6
-
-/* the conditioning check of the last numeric phase (invert_diag auto; written by the executor that ran it) */
-typedef struct {
-  PetscBool checked;              /* a numeric phase ran the check */
-  PetscInt  nblocks, ninverted;   /* team and split supernodes checked, of which inverted (kappa within the bound) */
-  PetscReal kappa_inv, kappa_max; /* the largest kappa among the inverted blocks, among all (Inf: not finite) */
-} SpTrsvSupernodeInvertCheck;
 
 typedef enum {
   SPTRSV_SUPERNODE_SPLIT_AUTO,  /* split a level's inverted supernodes where the cost model predicts it faster */
@@ -208,11 +161,6 @@ SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalScheduleCheck(const SpTrsvOp *, SpT
 SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalDelegateSetup(SpTrsvSolver);
 SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalDelegateDestroy(SpTrsvSolver);
 SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalSplitCheck(const SpTrsvSupernodalSchedule *);
-/* invert_diag auto (supernodal_invert.c): kappa of one block (host), record a check's figures (kappa of each checked block; the executor's decision is kappa
-   <= invert_cond), and their -ksp_view line */
-SPTRSV_INTERN PetscReal      SpTrsvSupernodeBlockCond(PetscInt, const PetscScalar *, const PetscScalar *, PetscBool);
-SPTRSV_INTERN void           SpTrsvSupernodeInvertCheckRecord(SpTrsvSupernodalSchedule *, PetscInt, const PetscReal *);
-SPTRSV_INTERN PetscErrorCode SpTrsvSupernodeInvertCheckView(const SpTrsvSupernodalSchedule *, const char *, PetscViewer); /* the options' prefix */
 /* the cost model (supernodal_model.c): per-level bytes and time of supernodes sorder[k0 .. k1), a level's split tasks,
    the figures of a built schedule and their view */
 SPTRSV_INTERN PetscLogDouble SpTrsvSupernodeBytes(const SpTrsvSupernodalSchedule *, PetscInt, PetscBool);
@@ -221,59 +169,5 @@ SPTRSV_INTERN PetscInt       SpTrsvSupernodeSplitRows(const SpTrsvSupernodalSche
 SPTRSV_INTERN PetscBool      SpTrsvSupernodeLevelFusable(const SpTrsvSupernodalSchedule *, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalModel(const SpTrsvSupernodalSchedule *, SpTrsvSupernodeLevelModel **, PetscLogDouble *);
 SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalModelView(const SpTrsvSupernodalSchedule *, const char *, PetscBool, PetscViewer); /* the options' prefix */
-
-/*
-   The inverse of a diagonal block, one column at a time (host and device share it): column j of X = D^{-1} for a dense
-   lower (upper) triangular w x w column-major D whose diagonal holds the inverted diagonal.
-     lower: X_jj = D_jj, X_ij = -D_ii sum_{k=j}^{i-1} D_ik X_kj (i = j+1 .. w-1), 0 above;
-     upper: X_jj = D_jj, X_ij = -D_ii sum_{k=i+1}^{j} D_ik X_kj (i = j-1 .. 0), 0 below.
-*/
-#include <sptrsv/hd.h> /* SPTRSV_HD */
-static inline SPTRSV_HD void SpTrsvSupernodeInvertColumn(PetscInt w, const PetscScalar *D, PetscScalar *X, PetscInt j, PetscBool lower)
-{
-  for (PetscInt i = 0; i < w; i++) X[i + j * w] = 0;
-  X[j + j * w] = D[j + j * w];
-  if (lower)
-    for (PetscInt i = j + 1; i < w; i++) {
-      PetscScalar s = 0;
-      for (PetscInt k = j; k < i; k++) s += D[i + k * w] * X[k + j * w];
-      X[i + j * w] = -s * D[i + i * w];
-    }
-  else
-    for (PetscInt i = j - 1; i >= 0; i--) {
-      PetscScalar s = 0;
-      for (PetscInt k = i + 1; k <= j; k++) s += D[i + k * w] * X[k + j * w];
-      X[i + j * w] = -s * D[i + i * w];
-    }
-}
-
-/*
-   The conditioning check's arithmetic (invert_diag auto), shared by the host (SpTrsvSupernodeBlockCond) and the GPU
-   (SpTrsvSupernodeCond, a thread per row): row i's absolute sums of D's true block (diagonal 1/D_ii) and of X
-   (column-major, or row-major with xrow), in column order, folded into the running maxima nd, nx, a non-finite sum
-   counting as Inf (a plain maximum would drop a NaN); kappa = nd nx, Inf when not finite (Inf, or Inf times 0).
-   INFINITY, not PETSC_INFINITY (a finite number).
-*/
-static inline SPTRSV_HD PetscReal SpTrsvSupernodeCondMax(PetscReal m, PetscReal s)
-{
-  return s <= PETSC_MAX_REAL ? (s > m ? s : m) : (PetscReal)INFINITY;
-}
-
-static inline SPTRSV_HD void SpTrsvSupernodeCondRow(PetscInt w, const PetscScalar *D, const PetscScalar *X, PetscBool xrow, PetscInt i, PetscReal *nd, PetscReal *nx)
-{
-  PetscReal sd = 0, sx = 0;
-
-  for (PetscInt j = 0; j < w; j++) {
-    sd += i == j ? (PetscReal)1 / PetscAbsScalar(D[i + i * w]) : PetscAbsScalar(D[i + j * w]);
-    sx += PetscAbsScalar(xrow ? X[i * w + j] : X[i + j * w]);
-  }
-  *nd = SpTrsvSupernodeCondMax(*nd, sd);
-  *nx = SpTrsvSupernodeCondMax(*nx, sx);
-}
-
-static inline SPTRSV_HD PetscReal SpTrsvSupernodeCondKappa(PetscReal nd, PetscReal nx)
-{
-  return nd * nx <= PETSC_MAX_REAL ? nd * nx : (PetscReal)INFINITY;
-}
 
 SPTRSV_PATH_DECLARE(supernodal);

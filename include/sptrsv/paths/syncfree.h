@@ -38,8 +38,10 @@
    the host analysis (SpTrsvAnalyze_syncfree) then only records the options (device = PETSC_TRUE, no order, no
    warps) and the CUDA executor's setup builds the same schedule on the device: ASAP levels, the (level, bin,
    row) order, the warps, the pattern in dispatch order with its value map and the ELL image. Only the figures
-   below (nwarps, bin counts, ell_filled) and the plan's statistics come back to the host. ALAP levels and
-   natural dispatch are sequential passes: with either, the analysis stays on the host (device_fallback).
+   below (nwarps, bin counts, ell_filled, the sector counts) and the plan's statistics come back to the host. ALAP
+   levels and natural dispatch are sequential passes: with either, the analysis stays on the host (device_fallback).
+   It is the same analysis as the host's (SpTrsvSyncFreeBuild in syncfree.c): the rules are shared (the bin of a row,
+   the rows per warp, the relabel decision), and SpTrsvSyncFreeAnalyzeHostOf builds on the host what it must build.
 */
 typedef struct {
   PetscBool device;          /* the schedule is built on the GPU by the CUDA executor's setup */
@@ -87,6 +89,11 @@ static inline SPTRSV_SYNCFREE_HD int SpTrsvSyncFreeBinLanes(int b)
 {
   return b == SPTRSV_SYNCFREE_NBINS - 1 ? 32 : 1 << b;
 }
+/* rows per warp of bin b: 32 / K, one for a long row (both analyses cut each (level, bin) run into warps of these) */
+static inline SPTRSV_SYNCFREE_HD int SpTrsvSyncFreeBinRowsPerWarp(int b)
+{
+  return b == SPTRSV_SYNCFREE_NBINS - 1 ? 1 : 32 / SpTrsvSyncFreeBinLanes(b);
+}
 
 SPTRSV_INTERN int            SpTrsvSyncFreeLanes(PetscInt);
 SPTRSV_INTERN int            SpTrsvSyncFreeRowLanes(PetscInt, PetscInt);
@@ -95,11 +102,17 @@ SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeOptionsCheck(PetscObject, const SpTrs
 /* the warp-packed ELL image of nwarps warps (32 slots each) fits the kernels' 32-bit slot indices, else an error
    naming -mat_sptrsv_storage csr; both analyses (host and device) call it before allocating the image */
 SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeCheckELL(PetscInt64);
+/* the relabel decision of both analyses from sf's sector counts (auto; else the recorded choice stands), and the host
+   analysis of what a plan left to the device analysis asks for: the reference of the device check */
+SPTRSV_INTERN void           SpTrsvSyncFreeRelabelDecide(SpTrsvSyncFreeSchedule *);
+SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeAnalyzeHostOf(const SpTrsvOp *, SpTrsvPlan, SpTrsvPlan *);
 SPTRSV_PATH_DECLARE(syncfree);
 
 #if defined(PETSC_SPTRSV_HAVE_CUDA)
-/* the device-built schedule of a CUDA sync-free solver, downloaded for the device check (check_analysis.c):
-   order, ptr, idx (pattern in dispatch order), wstart, wlanes, and with warpell the ELL column of each slot
-   (-1: empty); PetscMalloc'ed, freed by the caller with PetscFree */
-SPTRSV_INTERN PetscErrorCode SpTrsvCUDASyncFreeGetSchedule(SpTrsvSolver, PetscInt *, int **, int **, int **, int **, int **, int **);
+/* the schedule a CUDA sync-free solver runs, downloaded for the device check (check_analysis.c): nwarps, order, ptr,
+   idx (pattern in dispatch order), wstart, wlanes, with warpell the ELL column of each slot (-1: empty) and the slot
+   of the pattern its value comes from (-1: empty), and the value map of the pattern (the index in the rows of op(T)
+   of each slot's value; NULL when the values were uploaded in dispatch order: a host-built schedule); PetscMalloc'ed,
+   freed by the caller with PetscFree */
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDASyncFreeGetSchedule(SpTrsvSolver, PetscInt *, int **, int **, int **, int **, int **, int **, int **, int **);
 #endif

@@ -1,7 +1,7 @@
 /*
    Supernodes of a triangle (paper 002, Yamazaki et al.; plain C, backend-neutral, shared by the paths that group rows
-   or columns into dense blocks). See include/sptrsv/paths/supernodal.h for lines, orientation and the storage a
-   partition implies.
+   or columns into dense blocks). See include/sptrsv/supernode.h for lines and orientation (the supernodal
+   path's header describes the storage a partition implies).
 
    - Detection: maximal runs of consecutive lines whose diagonal block is dense and whose entries outside the run are
      identical (exact supernodes: no explicit zero). With a partition known from the factorization (op->super, a
@@ -15,7 +15,7 @@
    - The supernodal DAG: K depends on J when op(T) has an entry in row block K, column block J (J != K); its levels come
      from SpTrsvLevelsCompute (level.c).
 */
-#include <sptrsv/paths/supernodal.h>
+#include <sptrsv/supernode.h>
 
 /*
   SpTrsvSupernodeLinesCreate - the lines of op(T): its rows (pull) or its columns (push, made here from the rows, so the

@@ -31,7 +31,7 @@
    - Every x is written once, by the lane that owns its row.
 */
 #include <sptrsv/paths/locality.h>
-#include <sptrsv/paths/supernodal.h> /* SpTrsvSupernodeCondRow, SpTrsvSupernodeCondKappa, SpTrsvSupernodeCondMax */
+#include <sptrsv/blockinv.h> /* SpTrsvSupernodeInvertColumn, SpTrsvSupernodeCondRow, SpTrsvSupernodeCondKappa, SpTrsvSupernodeCondMax */
 #include "../../row_ops.cuh"
 #include "locality_blocks.h"
 #include "locality_chain.h" /* SpTrsvWithWindow */

@@ -359,7 +359,7 @@ static PetscErrorCode SpTrsvCUDASupernodalNumeric(SpTrsvSolver s)
     SpTrsvCUDACheckLaunch();
   }
   SpTrsvCUDACall(cudaStreamSynchronize(st));
-  if (sc->nchk) SpTrsvSupernodeInvertCheckRecord((SpTrsvSupernodalSchedule *)ss, ss->ns, sc->h_kappa);
+  if (sc->nchk) SpTrsvSupernodeInvertCheckRecord(&((SpTrsvSupernodalSchedule *)ss)->icheck, ss->invert_cond, ss->ns, sc->h_kappa);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -437,10 +437,10 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetup(SpTrsvSolver s)
 
 /*
   SpTrsvCUDASyncFreeGetSchedule - the schedule a CUDA sync-free solver runs, downloaded (for the device check):
-  nwarps, order (n), ptr (n + 1), idx (nnz), wstart (nwarps + 1), wlanes (nwarps), ellidx (32 nwarps; NULL
-  without warpell)
+  nwarps, order (n), ptr (n + 1), idx (nnz), wstart (nwarps + 1), wlanes (nwarps), ellidx and ellpos (32 nwarps; NULL
+  without warpell), vmap (nnz; NULL when the triangle's values were uploaded in dispatch order)
 */
-PetscErrorCode SpTrsvCUDASyncFreeGetSchedule(SpTrsvSolver s, PetscInt *nwarps, int **order, int **ptr, int **idx, int **wstart, int **wlanes, int **ellidx)
+PetscErrorCode SpTrsvCUDASyncFreeGetSchedule(SpTrsvSolver s, PetscInt *nwarps, int **order, int **ptr, int **idx, int **wstart, int **wlanes, int **ellidx, int **ellpos, int **vmap)
 {
   const SpTrsvCUDATriData  *d = (const SpTrsvCUDATriData *)s->bdata;
   const SpTrsvCUDASyncFree *f = (const SpTrsvCUDASyncFree *)d->path;
@@ -458,10 +458,18 @@ PetscErrorCode SpTrsvCUDASyncFreeGetSchedule(SpTrsvSolver s, PetscInt *nwarps, i
   SpTrsvCUDACall(cudaMemcpy(*idx, d->d_idx, (size_t)nnz * sizeof(int), cudaMemcpyDeviceToHost));
   SpTrsvCUDACall(cudaMemcpy(*wstart, f->wstart, (size_t)(nw + 1) * sizeof(int), cudaMemcpyDeviceToHost));
   SpTrsvCUDACall(cudaMemcpy(*wlanes, f->wlanes, (size_t)nw * sizeof(int), cudaMemcpyDeviceToHost));
-  *ellidx = NULL;
+  *ellidx = *ellpos = *vmap = NULL;
   if (f->ellidx) {
     PetscCall(PetscMalloc1(32 * (size_t)nw + 1, ellidx));
     SpTrsvCUDACall(cudaMemcpy(*ellidx, f->ellidx, 32 * (size_t)nw * sizeof(int), cudaMemcpyDeviceToHost));
+  }
+  if (f->ellpos) {
+    PetscCall(PetscMalloc1(32 * (size_t)nw + 1, ellpos));
+    SpTrsvCUDACall(cudaMemcpy(*ellpos, f->ellpos, 32 * (size_t)nw * sizeof(int), cudaMemcpyDeviceToHost));
+  }
+  if (d->d_vmap) {
+    PetscCall(PetscMalloc1(nnz + 1, vmap));
+    SpTrsvCUDACall(cudaMemcpy(*vmap, d->d_vmap, (size_t)nnz * sizeof(int), cudaMemcpyDeviceToHost));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -2,7 +2,8 @@
    The sync-free path's analysis on the GPU (-mat_sptrsv_analysis device): the schedule of
    src/mat/paths/syncfree.c (ASAP levels, level dispatch, CSR or warp-packed ELL storage) built on the device,
    bit for bit the host's, for the CUDA executor of src/cuda/paths/syncfree.cu. The host analysis stays the
-   reference: tests/device/check_analysis.c downloads this schedule and compares it with the host's.
+   reference: tests/device/check_analysis.c downloads this schedule and compares it, array by array and decision by
+   decision, with the host analysis of the same plan (SpTrsvSyncFreeAnalyzeHostOf).
 
    Steps (one stream, one upload of the rows of op(T) as 32-bit ri/rj, figures read back at two points):
    1. Levels (SpTrsvSyncFreeLevelsKernel): a thread per row, rows taken in dependency order through a ticket
@@ -102,7 +103,7 @@ __global__ void SpTrsvSyncFreeWarpStartsKernel(int n, const unsigned int *__rest
 {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k < n) {
-    const int b = (int)(key[k] & 7u), per = b == SPTRSV_SYNCFREE_NBINS - 1 ? 1 : 32 / SpTrsvSyncFreeBinLanes(b);
+    const int b = (int)(key[k] & 7u), per = SpTrsvSyncFreeBinRowsPerWarp(b);
     start[k]    = (k - runstart[k]) % per == 0;
   }
 }
@@ -366,7 +367,7 @@ static PetscErrorCode SpTrsvSyncFreeAnalyzeDevice_Private(const SpTrsvOp *op, Sp
       SpTrsvCUDACall(cudaStreamSynchronize(st));
       sf->sectors_row = (PetscInt64)fig.sectors[0];
       sf->sectors_pos = (PetscInt64)fig.sectors[1];
-      sf->relabel     = (PetscBool)(sf->sectors_pos < sf->sectors_row);
+      SpTrsvSyncFreeRelabelDecide(sf); /* the host analysis's rule */
     }
     if (sf->relabel) {
       if (nnz) SpTrsvSyncFreeTranslateKernel<<<SpTrsvSFAGrid(nnz), SPTRSV_SFA_BLOCK, 0, st>>>(nnz, w.head, *idx);

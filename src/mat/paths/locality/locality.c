@@ -12,7 +12,7 @@
    auto compares its cost model with the partition's. Its host executor runs the rows in the chain order.
 */
 #include <sptrsv/paths/locality.h>
-#include <sptrsv/paths/level.h> /* SpTrsvLanesPerRow */
+#include <sptrsv/segments.h> /* SpTrsvLanesPerRow */
 #include <sptrsv/hostexec.h>
 #include <petsctime.h>
 
@@ -410,7 +410,7 @@ static PetscErrorCode SpTrsvHostLocalitySetup(SpTrsvSolver s)
   PetscFunctionBegin;
   PetscCheck(!s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality has no Gauss-Seidel sweeps");
   if (ls->kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS) {
-    PetscCall(SpTrsvHostLocalityBlocksSetup(s));
+    PetscCall(SpTrsvHostLocalityBlocksSetup(s, &ls->chain, &ls->blocks));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(SpTrsvLocalityScheduleCheck(&s->op, s->plan));
@@ -433,7 +433,7 @@ static PetscErrorCode SpTrsvHostLocalitySolve(SpTrsvSolver s, const PetscScalar 
 
   PetscFunctionBegin;
   if (ls->kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS) {
-    PetscCall(SpTrsvHostLocalityBlocksSolve(s, b, x));
+    PetscCall(SpTrsvHostLocalityBlocksSolve(s, &ls->chain, &ls->blocks, b, x));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (ls->kernel == SPTRSV_LOCALITY_KERNEL_CHAIN) { /* the chain order, one row after the other (each summed in column order) */
@@ -479,8 +479,10 @@ static PetscErrorCode SpTrsvHostLocalityDestroy(SpTrsvSolver s)
 /* new values: read in place, but the blocks kernel's inverted blocks are recomputed */
 static PetscErrorCode SpTrsvHostLocalityUpdateValues(SpTrsvSolver s)
 {
+  SpTrsvLocalitySchedule *ls = (SpTrsvLocalitySchedule *)s->plan->data;
+
   PetscFunctionBegin;
-  if (((const SpTrsvLocalitySchedule *)s->plan->data)->kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS) PetscCall(SpTrsvHostLocalityBlocksUpdate(s));
+  if (ls->kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS) PetscCall(SpTrsvHostLocalityBlocksUpdate(s, &ls->blocks));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,12 +1,12 @@
 /*
-   The locality path's blocks kernel (include/sptrsv/paths/locality.h, "The blocks kernel"): the chain order and groups
+   The locality path's blocks kernel (include/sptrsv/paths/locality_types.h, "The blocks kernel"): the chain order and groups
    of src/mat/analysis/chain.c cut into blocks of B positions, every diagonal block inverted and applied to its coupling
    at the numeric phase. This file holds the plain-C part: the blocks and their cost model, the checks, the numeric
    phase of one block (the host executor's; the CUDA executor runs the same arithmetic in src/cuda/paths/
    locality_blocks.cu) and the host executor, which runs the kernel's arithmetic block by block.
 */
-#include <sptrsv/paths/locality.h>
-#include <sptrsv/paths/supernodal.h> /* the conditioning check's arithmetic: SpTrsvSupernodeCondRow, SpTrsvSupernodeCondKappa */
+#include <sptrsv/paths/locality_types.h>
+#include <sptrsv/blockinv.h> /* the inverse of a diagonal block and its condition number: SpTrsvSupernodeInvertColumn, SpTrsvSupernodeCondRow, SpTrsvSupernodeCondKappa */
 #include <sptrsv/backend.h>
 
 /*
@@ -205,11 +205,9 @@ typedef struct {
 } SpTrsvHostLocalityBlocks;
 
 /* the numeric phase of every block, and the check's figures in the plan */
-PetscErrorCode SpTrsvHostLocalityBlocksUpdate(SpTrsvSolver s)
+PetscErrorCode SpTrsvHostLocalityBlocksUpdate(SpTrsvSolver s, SpTrsvLocalityBlocks *blk)
 {
-  SpTrsvLocalitySchedule   *ls  = (SpTrsvLocalitySchedule *)s->plan->data;
-  SpTrsvLocalityBlocks     *blk = &ls->blocks;
-  SpTrsvHostLocalityBlocks *h   = (SpTrsvHostLocalityBlocks *)s->bdata;
+  SpTrsvHostLocalityBlocks *h = (SpTrsvHostLocalityBlocks *)s->bdata;
   PetscInt                 *pos;
   PetscScalar              *work;
 
@@ -233,33 +231,29 @@ PetscErrorCode SpTrsvHostLocalityBlocksUpdate(SpTrsvSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvHostLocalityBlocksSetup(SpTrsvSolver s)
+PetscErrorCode SpTrsvHostLocalityBlocksSetup(SpTrsvSolver s, const SpTrsvLocalityChain *ch, SpTrsvLocalityBlocks *blk)
 {
-  const SpTrsvLocalitySchedule *ls  = (const SpTrsvLocalitySchedule *)s->plan->data;
-  const SpTrsvLocalityBlocks   *blk = &ls->blocks;
-  SpTrsvHostLocalityBlocks     *h;
+  SpTrsvHostLocalityBlocks *h;
 
   PetscFunctionBegin;
-  PetscCall(SpTrsvLocalityBlocksCheck(&s->op, s->plan->order, &ls->chain, blk));
+  PetscCall(SpTrsvLocalityBlocksCheck(&s->op, s->plan->order, ch, blk));
   PetscCall(PetscNew(&h));
   s->bdata = h;
   PetscCall(PetscMalloc5(blk->xsize + 1, &h->xs, blk->msize + 1, &h->ms, blk->nblocks + 1, &h->ok, blk->B, &h->acc, blk->B, &h->bv));
-  PetscCall(SpTrsvHostLocalityBlocksUpdate(s));
+  PetscCall(SpTrsvHostLocalityBlocksUpdate(s, blk));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* every group's blocks in turn: acc = X b (or b), minus M x_prev (or L x_prev), then (a block whose check failed) the
    substitution with D; the same sums, in the same order, as the CUDA kernels */
-PetscErrorCode SpTrsvHostLocalityBlocksSolve(SpTrsvSolver s, const PetscScalar *b, PetscScalar *x)
+PetscErrorCode SpTrsvHostLocalityBlocksSolve(SpTrsvSolver s, const SpTrsvLocalityChain *ch, const SpTrsvLocalityBlocks *blk, const PetscScalar *b, PetscScalar *x)
 {
-  const SpTrsvLocalitySchedule   *ls    = (const SpTrsvLocalitySchedule *)s->plan->data;
-  const SpTrsvLocalityBlocks     *blk   = &ls->blocks;
   const SpTrsvHostLocalityBlocks *h     = (const SpTrsvHostLocalityBlocks *)s->bdata;
   const PetscInt                 *order = s->plan->order, B = blk->B, R = blk->R;
   PetscScalar                    *acc = h->acc, *bv = h->bv;
 
   PetscFunctionBegin;
-  for (PetscInt g = 0; g < ls->chain.ngroups; g++)
+  for (PetscInt g = 0; g < ch->ngroups; g++)
     for (PetscInt bk = blk->gblk[g]; bk < blk->gblk[g + 1]; bk++) {
       const PetscInt     p0 = blk->bptr[bk], w = blk->bptr[bk + 1] - p0;
       const PetscScalar *xs = h->xs + bk * SpTrsvBlocksPacked(B, B), *ms = h->ms + bk * B * R;

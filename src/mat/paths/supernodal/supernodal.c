@@ -94,7 +94,7 @@ static PetscErrorCode SpTrsvSupernodalScheduleView(SpTrsvPlan plan, PetscViewer 
   PetscCall(PetscViewerASCIIPrintf(viewer, "supernodal: %s, %" PetscInt_FMT " supernodes, width mean %.2f max %" PetscInt_FMT ", %" PetscInt_FMT " levels of the supernodal DAG (at most %" PetscInt_FMT " supernodes in one)\n", ss->push ? "push (columns)" : "pull (rows)", ss->ns, ss->ns ? (double)plan->n / (double)ss->ns : 0.0, ss->max_w, ss->nlevels, ss->max_level_sn));
   PetscCall(SpTrsvSupernodalPartitionView(ss, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "stored entries %" PetscInt64_FMT ", explicit zeros added %" PetscInt64_FMT " (%.1f%%), bytes %.4g; diagonal blocks %s\n", stored, ss->nzeros, stored ? 100.0 * (double)ss->nzeros / (double)stored : 0.0, SpTrsvSupernodalBytes(ss), ss->invert ? (ss->invert_auto ? "inverted (GEMV) where well conditioned" : "inverted (GEMV)") : "solved (TRSV)"));
-  PetscCall(SpTrsvSupernodeInvertCheckView(ss, plan->prefix, viewer));
+  PetscCall(SpTrsvSupernodeInvertCheckView(&ss->icheck, (PetscBool)(ss->invert && ss->invert_auto), ss->invert_cond, plan->prefix, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA: %" PetscInt_FMT " supernodes through cuBLAS (widest %" PetscInt_FMT "), %" PetscInt_FMT " split over many blocks (%" PetscInt_FMT " levels, %" PetscInt_FMT " tasks), the rest one block each\n", ss->ncublas, ss->max_cublas_w, ss->nsplit_sn, ss->nsplit_levels, ss->tlev[2 * ss->nlevels]));
   if (ss->nfused_runs) PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA: %" PetscInt_FMT " small levels fused into %" PetscInt_FMT " single-block launches\n", ss->nfused_levels, ss->nfused_runs));
   {
@@ -593,7 +593,7 @@ static PetscErrorCode SpTrsvHostSupernodalNumeric(SpTrsvSolver s)
       }
     }
   }
-  if (ss->invert_auto) SpTrsvSupernodeInvertCheckRecord((SpTrsvSupernodalSchedule *)ss, ss->ns, h->kappa);
+  if (ss->invert_auto) SpTrsvSupernodeInvertCheckRecord(&((SpTrsvSupernodalSchedule *)ss)->icheck, ss->invert_cond, ss->ns, h->kappa);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -4,7 +4,7 @@
    kappa with SpTrsvSupernodeBlockCond, the CUDA executor (src/cuda/paths/supernodal.cu) with a kernel of the same
    arithmetic; both record the figures here for -ksp_view.
 */
-#include <sptrsv/paths/supernodal.h>
+#include <sptrsv/paths/supernodal_invert.h>
 
 /*
   SpTrsvSupernodeBlockCond - kappa = ||D||_inf ||X||_inf of a w x w diagonal block D (column-major, its diagonal holding
@@ -20,13 +20,11 @@ PetscReal SpTrsvSupernodeBlockCond(PetscInt w, const PetscScalar *D, const Petsc
 }
 
 /*
-  SpTrsvSupernodeInvertCheckRecord - the figures of one check: kappa[K] for each of the ns supernodes, negative for
-  those not checked (cuBLAS supernodes); a block is inverted when kappa[K] <= ss->invert_cond
+  SpTrsvSupernodeInvertCheckRecord - the figures of one check into c: kappa[K] for each of the ns supernodes, negative
+  for those not checked (cuBLAS supernodes); a block is inverted when kappa[K] <= cond (the plan's invert_cond)
 */
-void SpTrsvSupernodeInvertCheckRecord(SpTrsvSupernodalSchedule *ss, PetscInt ns, const PetscReal *kappa)
+void SpTrsvSupernodeInvertCheckRecord(SpTrsvSupernodeInvertCheck *c, PetscReal cond, PetscInt ns, const PetscReal *kappa)
 {
-  SpTrsvSupernodeInvertCheck *c = &ss->icheck;
-
   c->checked   = PETSC_TRUE;
   c->nblocks   = 0;
   c->ninverted = 0;
@@ -37,24 +35,23 @@ void SpTrsvSupernodeInvertCheckRecord(SpTrsvSupernodalSchedule *ss, PetscInt ns,
     if (!(k >= 0)) continue; /* not checked (a NaN never comes: the kernels write Inf for it) */
     c->nblocks++;
     c->kappa_max = PetscMax(c->kappa_max, k);
-    if (k <= ss->invert_cond) {
+    if (k <= cond) {
       c->ninverted++;
       c->kappa_inv = PetscMax(c->kappa_inv, k);
     }
   }
 }
 
-/* SpTrsvSupernodeInvertCheckView - the -ksp_view line of the last check (nothing without invert_diag auto) */
-PetscErrorCode SpTrsvSupernodeInvertCheckView(const SpTrsvSupernodalSchedule *ss, const char *prefix, PetscViewer viewer)
+/* SpTrsvSupernodeInvertCheckView - the -ksp_view line of the last check c (nothing unless invert_auto: the plan inverts
+   its blocks with invert_diag auto) */
+PetscErrorCode SpTrsvSupernodeInvertCheckView(const SpTrsvSupernodeInvertCheck *c, PetscBool invert_auto, PetscReal cond, const char *prefix, PetscViewer viewer)
 {
-  const SpTrsvSupernodeInvertCheck *c = &ss->icheck;
-
   PetscFunctionBegin;
-  if (!ss->invert || !ss->invert_auto) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!invert_auto) PetscFunctionReturn(PETSC_SUCCESS);
   if (!c->checked) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "inverted diagonal blocks: condition number at most %g (-%smat_sptrsv_invert_diag_cond), checked at the numeric phase (none yet)\n", (double)ss->invert_cond, prefix));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "inverted diagonal blocks: condition number at most %g (-%smat_sptrsv_invert_diag_cond), checked at the numeric phase (none yet)\n", (double)cond, prefix));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "inverted diagonal blocks: %" PetscInt_FMT " of %" PetscInt_FMT " (condition number at most %g, -%smat_sptrsv_invert_diag_cond; largest inverted %.3g, largest %.3g); %" PetscInt_FMT " solved by TRSV\n", c->ninverted, c->nblocks, (double)ss->invert_cond, prefix, (double)c->kappa_inv, (double)c->kappa_max, c->nblocks - c->ninverted));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "inverted diagonal blocks: %" PetscInt_FMT " of %" PetscInt_FMT " (condition number at most %g, -%smat_sptrsv_invert_diag_cond; largest inverted %.3g, largest %.3g); %" PetscInt_FMT " solved by TRSV\n", c->ninverted, c->nblocks, (double)cond, prefix, (double)c->kappa_inv, (double)c->kappa_max, c->nblocks - c->ninverted));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -112,7 +112,7 @@ static PetscErrorCode SpTrsvSyncFreePack(const SpTrsvOp *op, SpTrsvPlan p, SpTrs
     for (int b = 0; b < SPTRSV_SYNCFREE_NBINS; b++) {
       const PetscInt end = l0 + cnt[b];
       const int      K   = SpTrsvSyncFreeBinLanes(b);
-      const PetscInt per = b == SPTRSV_SYNCFREE_NBINS - 1 ? 1 : 32 / K;
+      const PetscInt per = SpTrsvSyncFreeBinRowsPerWarp(b);
       sf->binrows[b] += end - pos;
       for (; pos < end; pos += per) {
         sf->wstart[nw] = pos;
@@ -266,6 +266,51 @@ PetscErrorCode SpTrsvSyncFreeOptionsCheck(PetscObject obj, const SpTrsvSolverOpt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* SpTrsvSyncFreeRelabelDecide - -mat_sptrsv_relabel auto: index the solution words by dispatch position when that
+   touches fewer sectors in the first poll rounds (the counts of SpTrsvSyncFreeSectors, or of the device analysis's
+   SpTrsvSyncFreeSectorsKernel); otherwise the choice the plan recorded stands */
+void SpTrsvSyncFreeRelabelDecide(SpTrsvSyncFreeSchedule *sf)
+{
+  if (sf->relabel_auto) sf->relabel = (PetscBool)(sf->sectors_pos < sf->sectors_row);
+}
+
+static PetscErrorCode SpTrsvSyncFreePlanAttach(SpTrsvPlan p, SpTrsvSyncFreeSchedule *sf)
+{
+  PetscFunctionBegin;
+  p->data        = sf;
+  p->destroydata = SpTrsvSyncFreeScheduleDestroy;
+  p->view        = SpTrsvSyncFreeScheduleView;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvSyncFreeBuild - the host analysis of the schedule sf asks for (its options set, sf->device false; taken over
+  by the plan): levels (ASAP, or ALAP), the dispatch order, the warps and bins, the ELL image, the sectors and the
+  relabel decision. The device analysis (syncfree_analysis.cu) builds the same arrays and figures for ASAP level
+  dispatch; SpTrsvSyncFreeAnalyzeHostOf gives the device check this reference.
+*/
+static PetscErrorCode SpTrsvSyncFreeBuild(const SpTrsvOp *op, SpTrsvSyncFreeSchedule *sf, SpTrsvPlan *plan)
+{
+  SpTrsvPlan p;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvPlanCreateLevelSets(op, &p));
+  if (sf->alap && !sf->natural && p->nlevels > 1) {
+    PetscCall(SpTrsvLevelsALAP(op->n, op->ri, op->rj, op->lower, p->nlevels, p->level));
+    PetscCall(PetscFree(p->levptr));
+    PetscCall(SpTrsvLevelsSort(op->n, p->level, p->nlevels, &p->levptr, p->order));
+    PetscCall(SpTrsvPlanComputeStats(op, p));
+  }
+  PetscCall(SpTrsvSyncFreePlanAttach(p, sf));
+  if (sf->natural) PetscCall(SpTrsvSyncFreePackNatural(op, p, sf));
+  else PetscCall(SpTrsvSyncFreePack(op, p, sf));
+  if (sf->warpell) PetscCall(SpTrsvSyncFreeBuildELL(op, p, sf));
+  if (sf->relabel_auto) PetscCall(SpTrsvSyncFreeSectors(op, p, sf));
+  SpTrsvSyncFreeRelabelDecide(sf);
+  *plan = p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvSolverOptions *opts, SpTrsvPlan *plan)
 {
   SpTrsvPlan              p;
@@ -278,50 +323,54 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
   PetscCheck(opts->spin_ns >= 0 && opts->spin_ns <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_spin_ns must be in [0, 1000000], got %" PetscInt_FMT, opts->prefix, opts->spin_ns);
   PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_blocks_per_sm must be in [0, 64], got %" PetscInt_FMT, opts->prefix, opts->blocks_per_sm);
   PetscCall(PetscTime(&t0));
-  if (opts->analysis_device && !opts->natural && !opts->alap) { /* the CUDA executor's setup builds the schedule */
+  /* what to build: the options, and where (the device analysis builds ASAP level dispatch only) */
+  PetscCall(PetscNew(&sf));
+  sf->device          = (PetscBool)(opts->analysis_device && !opts->natural && !opts->alap);
+  sf->device_fallback = (PetscBool)(opts->analysis_device && !sf->device);
+  sf->natural         = opts->natural;
+  sf->alap            = opts->natural ? PETSC_FALSE : opts->alap;
+  sf->warpell         = opts->warpell;
+  sf->max_lanes       = opts->max_lanes;
+  sf->spin_ns         = opts->spin_ns;
+  sf->blocks_per_sm   = opts->blocks_per_sm;
+  sf->relabel_auto    = (PetscBool)(opts->relabel == SPTRSV_RELABEL_AUTO);
+  sf->relabel         = (PetscBool)(!sf->relabel_auto && opts->relabel != 0); /* auto: SpTrsvSyncFreeRelabelDecide */
+  if (sf->device) { /* the CUDA executor's setup builds the schedule (SpTrsvSyncFreeAnalyzeDevice) */
     PetscCall(PetscNew(&p));
-    PetscCall(PetscNew(&sf));
-    p->n              = op->n;
-    sf->device        = PETSC_TRUE;
-    sf->warpell       = opts->warpell;
-    sf->max_lanes     = opts->max_lanes;
-    sf->spin_ns       = opts->spin_ns;
-    sf->blocks_per_sm = opts->blocks_per_sm;
-    sf->relabel_auto  = (PetscBool)(opts->relabel == SPTRSV_RELABEL_AUTO);
-    sf->relabel       = (PetscBool)(opts->relabel == 1); /* auto: decided by the device analysis */
-    p->data           = sf;
-    p->destroydata    = SpTrsvSyncFreeScheduleDestroy;
-    p->view           = SpTrsvSyncFreeScheduleView;
-    *plan             = p;
+    p->n = op->n;
+    PetscCall(SpTrsvSyncFreePlanAttach(p, sf));
+    *plan = p;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(SpTrsvPlanCreateLevelSets(op, &p));
-  if (opts->alap && !opts->natural && p->nlevels > 1) {
-    PetscCall(SpTrsvLevelsALAP(op->n, op->ri, op->rj, op->lower, p->nlevels, p->level));
-    PetscCall(PetscFree(p->levptr));
-    PetscCall(SpTrsvLevelsSort(op->n, p->level, p->nlevels, &p->levptr, p->order));
-    PetscCall(SpTrsvPlanComputeStats(op, p));
-  }
-  PetscCall(PetscNew(&sf));
-  sf->device_fallback = opts->analysis_device;
-  sf->natural    = opts->natural;
-  sf->alap       = opts->natural ? PETSC_FALSE : opts->alap;
-  sf->warpell    = opts->warpell;
-  sf->max_lanes     = opts->max_lanes;
-  sf->spin_ns       = opts->spin_ns;
-  sf->blocks_per_sm = opts->blocks_per_sm;
-  p->data        = sf;
-  p->destroydata = SpTrsvSyncFreeScheduleDestroy;
-  p->view        = SpTrsvSyncFreeScheduleView;
-  if (sf->natural) PetscCall(SpTrsvSyncFreePackNatural(op, p, sf));
-  else PetscCall(SpTrsvSyncFreePack(op, p, sf));
-  if (sf->warpell) PetscCall(SpTrsvSyncFreeBuildELL(op, p, sf));
-  sf->relabel_auto = (PetscBool)(opts->relabel == SPTRSV_RELABEL_AUTO);
-  if (sf->relabel_auto) PetscCall(SpTrsvSyncFreeSectors(op, p, sf));
-  sf->relabel      = sf->relabel_auto ? (PetscBool)(sf->sectors_pos < sf->sectors_row) : (PetscBool)(opts->relabel != 0);
+  PetscCall(SpTrsvSyncFreeBuild(op, sf, &p));
   PetscCall(PetscTime(&t1));
   p->stats.analysis_time = t1 - t0;
   *plan                  = p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvSyncFreeAnalyzeHostOf - the host analysis of what a plan left to the device analysis asks for (its options,
+  built by SpTrsvSyncFreeBuild): every array and decision the device analysis must reproduce (the device check,
+  tests/device/check_analysis.c, compares them entry by entry)
+*/
+PetscErrorCode SpTrsvSyncFreeAnalyzeHostOf(const SpTrsvOp *op, SpTrsvPlan dplan, SpTrsvPlan *hplan)
+{
+  const SpTrsvSyncFreeSchedule *dsf = (const SpTrsvSyncFreeSchedule *)dplan->data;
+  SpTrsvSyncFreeSchedule       *sf;
+
+  PetscFunctionBegin;
+  PetscCheck(dsf->device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not a plan left to the device analysis");
+  PetscCall(PetscNew(&sf));
+  sf->warpell       = dsf->warpell;
+  sf->max_lanes     = dsf->max_lanes;
+  sf->spin_ns       = dsf->spin_ns;
+  sf->blocks_per_sm = dsf->blocks_per_sm;
+  sf->relabel_auto  = dsf->relabel_auto;
+  sf->relabel       = dsf->relabel_auto ? PETSC_FALSE : dsf->relabel;
+  PetscCall(SpTrsvSyncFreeBuild(op, sf, hplan));
+  (*hplan)->path = dplan->path;
+  PetscCall(PetscStrncpy((*hplan)->prefix, dplan->prefix, sizeof((*hplan)->prefix)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
