@@ -6,6 +6,7 @@
      adds its own schedule and kernels through the hooks of SpTrsvCUDATriData. */
 #pragma once
 #include "cuda_check.h"
+#include "cuda_graph.h"  /* SpTrsvCUDAVecPtrs, SpTrsvCUDAGraph */
 #include "cuda_upload.h" /* SpTrsvCUDAMallocInt(), for the paths' schedules */
 #include <sptrsv/backend.h>
 
@@ -49,13 +50,6 @@ typedef struct {
   SpTrsvCUDARest     rest;  /* sweep solvers */
 } SpTrsvCUDATri;
 
-/* the vectors of one solve (xold unused) or sweep; a captured graph reads them from device memory */
-typedef struct {
-  const PetscScalar *b;
-  PetscScalar       *x;
-  const PetscScalar *xold;
-} SpTrsvCUDAVecPtrs;
-
 /* ---- shared kernels (vec_kernels.cu) ----------------------------------------------------------- */
 /* CSC sweeps: w[i] = b[i] + cdiag_i xold[i] - sum_j R_ij xold[j], every row (one launch); with vp != NULL
    the kernel reads b, x and xold from *vp instead (graph capture) */
@@ -80,14 +74,6 @@ typedef struct _n_SpTrsvCUDATriData SpTrsvCUDATriData;
    every kernel reads its vectors from *vp), and count its launches */
 typedef cudaError_t (*SpTrsvCUDALaunchFn)(const SpTrsvCUDATriData *, PetscBool, SpTrsvCUDAVecPtrs, const SpTrsvCUDAVecPtrs *, cudaStream_t);
 typedef PetscInt (*SpTrsvCUDALaunchesFn)(const SpTrsvCUDATriData *, PetscBool);
-
-/* a captured launch sequence and the vectors its kernels last read */
-typedef struct {
-  cudaGraphExec_t   exec;
-  SpTrsvCUDAVecPtrs last;
-  cudaStream_t      last_stream;
-  PetscBool         vp_set;
-} SpTrsvCUDAGraph;
 
 struct _n_SpTrsvCUDATriData {
   PetscInt      n, nnz;
