@@ -17,7 +17,8 @@
      through the same functions. One small copy of flags per pass comes back to the host; the values stay
      on the device (fac->host_stale) until SpTrsvFactorSyncHost() downloads them for a host consumer.
    Without a CUDA build SpTrsvFactorILUDeviceSetUp() says the GPU numeric phase is not available (the emulation
-   still runs, for the tests).
+   still runs, for the tests). The factor holds the device object with its destroy hook (fac->device_destroy), so
+   factor.c never calls into this file.
 */
 #include <sptrsv/factor.h>
 #include <petsc/private/matimpl.h> /* A->erroriffailure, A->offloadmask */
@@ -48,7 +49,8 @@ PetscErrorCode SpTrsvFactorILUDeviceAvailable(PetscBool *avail, const char **why
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvILUDeviceDestroy(SpTrsvILUDevice *dp)
+/* the factor's destroy hook of its device object (fac->device_destroy) */
+static PetscErrorCode SpTrsvILUDeviceDestroy(SpTrsvILUDevice *dp)
 {
   PetscFunctionBegin;
   if (!*dp) PetscFunctionReturn(PETSC_SUCCESS);
@@ -156,7 +158,7 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, const SpTr
 
   PetscFunctionBegin;
   PetscCheck(fac->ftype == MAT_FACTOR_ILU && sym && fac->L && fac->U, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The GPU numeric phase needs an ILU factor after its symbolic phase");
-  PetscCall(SpTrsvILUDeviceDestroy(&fac->device));
+  if (fac->device_destroy) PetscCall((*fac->device_destroy)(&fac->device));
   natural = (PetscBool)(fac->levels == 0 && !fac->rperm && !sym->icperm);
   PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, NULL));
   if (natural) { /* the flops of a pass: the map is the implementation's */
@@ -178,9 +180,10 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, const SpTr
   if (ierr) PetscCall(PetscFree(d));
   PetscCall(ierr);
   PetscCheck(missing < 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Nonzero %" PetscInt_FMT " of the matrix is missing from its ILU pattern", missing);
-  d->flops        = flops;
-  fac->device     = d;
-  fac->host_stale = PETSC_FALSE;
+  d->flops            = flops;
+  fac->device         = d;
+  fac->device_destroy = SpTrsvILUDeviceDestroy;
+  fac->host_stale     = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
