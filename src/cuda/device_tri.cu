@@ -405,12 +405,12 @@ PetscErrorCode SpTrsvCUDATriDestroy(SpTrsvSolver s)
 }
 
 /*
-  SpTrsvSolverGetDeviceBuffers - the device arrays of a solver's CUDA executor (every CUDA executor keeps its data in
+  SpTrsvCUDASolverGetDeviceBuffers - the device arrays of a solver's CUDA executor (every CUDA executor keeps its data in
   an SpTrsvCUDATriData), for the check that an object's memory is on its process's device (SpTrsvDeviceInfo), then those
   of the solver it forwards to (s->nested; a delegating executor may hold no data of its own); none for a solver on
   another backend
 */
-PetscErrorCode SpTrsvSolverGetDeviceBuffers(SpTrsvSolver s, PetscInt max, const void **ptrs, PetscInt *n)
+PetscErrorCode SpTrsvCUDASolverGetDeviceBuffers(SpTrsvSolver s, PetscInt max, const void **ptrs, PetscInt *n)
 {
   const SpTrsvCUDATriData *d = s && s->backend && s->backend->slot == SPTRSV_EXEC_CUDA ? (const SpTrsvCUDATriData *)s->bdata : NULL;
   const void              *all[12];
@@ -418,7 +418,7 @@ PetscErrorCode SpTrsvSolverGetDeviceBuffers(SpTrsvSolver s, PetscInt max, const 
 
   PetscFunctionBegin;
   *n = 0;
-  if (s && s->nested) PetscCall(SpTrsvSolverGetDeviceBuffers(s->nested, max, ptrs, n));
+  if (s && s->nested) PetscCall(SpTrsvCUDASolverGetDeviceBuffers(s->nested, max, ptrs, n));
   if (!d) PetscFunctionReturn(PETSC_SUCCESS);
   all[m++] = d->d_order;
   all[m++] = d->d_ptr;

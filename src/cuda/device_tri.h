@@ -66,6 +66,14 @@ cudaError_t SpTrsvCUDAKernelsProbe(void);
 /* ---- streams (backend_cuda.cu) --------------------------------------------------------------------- */
 PetscErrorCode SpTrsvCUDAGetStream(cudaStream_t *);        /* the stream every operation is enqueued on */
 PetscErrorCode SpTrsvCUDAGetCaptureStream(cudaStream_t *); /* a private stream for graph captures */
+/* the process's device, for the device-ops table (device_ops.cu; the entries of its backend part) */
+PetscErrorCode SpTrsvCUDABackendGet(const SpTrsvBackendOps **, PetscBool *, const char **);
+PetscErrorCode SpTrsvCUDAGetDeviceName(char *, size_t);
+PetscErrorCode SpTrsvCUDAGetDevice(SpTrsvDeviceInfo *);
+PetscErrorCode SpTrsvCUDACheckCurrent(const SpTrsvDeviceInfo *);
+PetscErrorCode SpTrsvCUDACheckBuffers(SpTrsvDeviceInfo *, PetscInt, const void *const *);
+PetscErrorCode SpTrsvCUDAMemoryGetInfo(PetscInt64 *, PetscInt64 *);
+PetscErrorCode SpTrsvCUDASolverGetDeviceBuffers(SpTrsvSolver, PetscInt, const void **, PetscInt *); /* device_tri.cu */
 
 /* ---- a triangle in plan order on the device, for a path's executor (device_tri.cu) -------------- */
 typedef struct _n_SpTrsvCUDATriData SpTrsvCUDATriData;
