@@ -22,7 +22,7 @@
    factor.c never calls into this file.
 */
 #include <sptrsv/factor.h>
-#include <petsc/private/matimpl.h> /* A->erroriffailure, A->offloadmask */
+#include <petsc/private/matimpl.h> /* A->erroriffailure */
 #include <sptrsv/deviceops.h>
 
 struct _n_SpTrsvILUDevice {
@@ -280,15 +280,15 @@ static PetscErrorCode SpTrsvILUDevicePasses(Mat A, const MatFactorInfo *info, Sp
 */
 PetscErrorCode SpTrsvFactorILUNumericDevice(Mat A, const MatFactorInfo *info, SpTrsvFactor fac)
 {
-  SpTrsvILUSym       *sym = (SpTrsvILUSym *)fac->sym;
-  const PetscInt     *ai, *aj;
-  const PetscScalar  *aa;
-  PetscMemType        mtype = PETSC_MEMTYPE_HOST;
-  PetscBool           dev;
-  SpTrsvShiftCtx      sctx;
-  SpTrsvILUPassResult res;
-  PetscErrorCode      ierr;
-  const PetscBool     errorif = A->erroriffailure;
+  SpTrsvILUSym          *sym = (SpTrsvILUSym *)fac->sym;
+  const PetscInt        *ai, *aj;
+  const PetscScalar     *aa;
+  PetscMemType           mtype = PETSC_MEMTYPE_HOST;
+  PetscBool              dev;
+  SpTrsvShiftCtx         sctx;
+  SpTrsvILUPassResult    res;
+  PetscErrorCode         ierr;
+  const PetscBool        errorif = A->erroriffailure;
   const SpTrsvDeviceOps *ops;
 
   PetscFunctionBegin;

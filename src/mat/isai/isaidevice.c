@@ -162,15 +162,15 @@ static PetscErrorCode SpTrsvISAIRestoreValues(const SpTrsvDeviceOps *ops, Mat P,
 */
 PetscErrorCode SpTrsvISAIDeviceNumeric(SpTrsvISAIPrec p, Mat P)
 {
-  SpTrsvISAICUDA    *d  = (SpTrsvISAICUDA *)p->data;
-  const PetscInt     bs = p->bs;
-  PetscBool          isbaij, dev;
-  const PetscScalar *v;
-  PetscMemType       mtype = PETSC_MEMTYPE_HOST;
-  PetscInt           bad, zr, zp;
-  const PetscScalar *na;
-  PetscLogDouble     t0, t1;
-  PetscErrorCode     ierr;
+  SpTrsvISAICUDA        *d  = (SpTrsvISAICUDA *)p->data;
+  const PetscInt         bs = p->bs;
+  PetscBool              isbaij, dev;
+  const PetscScalar     *v;
+  PetscMemType           mtype = PETSC_MEMTYPE_HOST;
+  PetscInt               bad, zr, zp;
+  const PetscScalar     *na;
+  PetscLogDouble         t0, t1;
+  PetscErrorCode         ierr;
   const SpTrsvDeviceOps *ops;
 
   PetscFunctionBegin;
