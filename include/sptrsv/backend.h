@@ -37,6 +37,8 @@ typedef struct {
 } SpTrsvBackendOps;
 
 SPTRSV_INTERN const SpTrsvBackendOps SpTrsvBackendHost;
+/* the CUDA backend and its device: entries of the device-ops table (include/sptrsv/deviceops.h) in every build,
+   GetStream in CUDA builds only (src/cuda/backend_cuda.cu) */
 SPTRSV_INTERN PetscErrorCode         SpTrsvBackendCUDAGet(const SpTrsvBackendOps **, PetscBool *, const char **);
 SPTRSV_INTERN PetscErrorCode         SpTrsvBackendCUDAGetStream(void *); /* CUDA builds: *(cudaStream_t *) = the stream the solves use */
 SPTRSV_INTERN PetscErrorCode         SpTrsvBackendCUDAGetDeviceName(char *, size_t); /* the current device's name ("" without one) */

@@ -36,6 +36,7 @@ struct _n_SpTrsvFactor {
   /* ILU numeric phase on the GPU (SpTrsvFactorILUDeviceSetUp()): the factor's values live on the device; the
      host's L->a, U->a, U->idiag are stale until SpTrsvFactorSyncHost() downloads them */
   SpTrsvILUDevice device;
+  PetscErrorCode (*device_destroy)(SpTrsvILUDevice *); /* set with device by its maker (ilu_device.c) */
   PetscBool       host_stale;
 };
 
@@ -140,4 +141,3 @@ SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat, SpTrsvFactor);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUNumericDevice(Mat, const MatFactorInfo *, SpTrsvFactor);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceGetArrays(SpTrsvFactor, const PetscScalar **, const PetscScalar **, const PetscScalar **);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorSyncHost(SpTrsvFactor);
-SPTRSV_INTERN PetscErrorCode SpTrsvILUDeviceDestroy(SpTrsvILUDevice *);

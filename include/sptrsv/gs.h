@@ -23,8 +23,8 @@ typedef enum {
 } SpTrsvGSOrdering;
 
 /*
-   SpTrsvGSExactDevice - the exact ordering's values on the GPU (src/cuda/gs_exact.cu; exists in CUDA builds,
-   PETSC_SPTRSV_HAVE_CUDA): the maps lmap, umap, dmap of the split uploaded once per pattern; a refresh gathers L's and
+   SpTrsvGSExactDevice - the exact ordering's values on the GPU (src/cuda/gs_exact.cu; exists in CUDA builds, called
+   from host code through the device-ops table, include/sptrsv/deviceops.h): the maps lmap, umap, dmap of the split uploaded once per pattern; a refresh gathers L's and
    U's values (T->a's layout) and the relaxed inverse diagonal (MatSOR's rules, natural order) from a device value
    array of the matrix (a MATSEQAIJCUSPARSE's, in place). *clean is false when a value or an inverse diagonal entry
    is not finite or a diagonal entry is zero under omega = 1 and shift <= 0: the caller then refreshes on the host,

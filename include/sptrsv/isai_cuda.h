@@ -1,5 +1,5 @@
 /* PC isai on the GPU: block ILU, ISAI column solves, scalar expansion (src/cuda/; private to the plugin; the
-   functions exist in CUDA builds only, PETSC_SPTRSV_HAVE_CUDA) */
+   functions exist in CUDA builds only; host code calls them through the device-ops table, deviceops.h) */
 #pragma once
 #include <sptrsv/isai.h>
 #include <sptrsv/bilu.h>
@@ -31,7 +31,7 @@ SPTRSV_INTERN PetscErrorCode SpTrsvCUDABILUDestroy(SpTrsvCUDABILU *);
    per pattern; SpTrsvCUDAISAINumeric() solves every block column of N on the GPU (the arithmetic of
    SpTrsvISAINumeric(), in the same order). T is either a host triangle, uploaded at each numeric phase
    (SpTrsvCUDAISAICreate()), or the L or U of a GPU block ILU, read in place (SpTrsvCUDAISAICreateOnBILU()).
-   Whether a usable GPU is there is the CUDA backend's question (SpTrsvBackendCUDAGet()).
+   Whether a usable GPU is there is the CUDA backend's question (SpTrsvDeviceOpsGet()).
 */
 typedef struct _n_SpTrsvCUDAISAI *SpTrsvCUDAISAI;
 

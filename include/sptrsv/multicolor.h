@@ -25,7 +25,8 @@
    until SpTrsvMCGetHostPattern() downloads them, which only a host refresh (a NaN/Inf or zero diagonal to name) and
    the transposed storage need.
 */
-typedef struct _n_SpTrsvMC *SpTrsvMC;
+typedef struct _n_SpTrsvMC     *SpTrsvMC;
+typedef struct _n_SpTrsvCUDAMC *SpTrsvCUDAMC; /* the device copy, below */
 struct _n_SpTrsvMC {
   PetscInt                n, nnz, ncolors;
   PetscBool               transpose;
@@ -37,7 +38,7 @@ struct _n_SpTrsvMC {
   PetscScalar            *val, *idiag; /* host values: entries by position, relaxed inverse diagonal by position */
   PetscReal               omega, shift;
   const SpTrsvBackendOps *backend;
-  void                   *dev; /* SpTrsvCUDAMC on the CUDA backend */
+  SpTrsvCUDAMC            dev; /* the device copy on the CUDA backend */
   PetscBool               use_graph;
   /* how it was coloured, for -ksp_view */
   SpTrsvColoringType      coloring;    /* natural, jp or dmda (auto resolved) */
@@ -58,14 +59,13 @@ SPTRSV_INTERN PetscLogDouble SpTrsvMCSweepFlops(SpTrsvMC);
 SPTRSV_INTERN PetscErrorCode SpTrsvMCDestroy(SpTrsvMC *);
 
 /*
-   SpTrsvCUDAMC - the device copy of an SpTrsvMC (src/cuda/gs_multicolor.cu; exists in CUDA builds,
-   PETSC_SPTRSV_HAVE_CUDA): the pattern by position, 32-bit; values and idiag uploaded from the host arrays or
+   SpTrsvCUDAMC - the device copy of an SpTrsvMC (src/cuda/gs_multicolor.cu; exists in CUDA builds, called from host
+   code through the device-ops table, include/sptrsv/deviceops.h): the pattern by position, 32-bit; values and idiag uploaded from the host arrays or
    gathered from a device value array of the matrix (idiag computed there with MatSOR's rules; *clean is false
    when a value or an inverse diagonal entry is not finite or a diagonal entry is zero under omega = 1 and
    shift <= 0: the caller then redoes the refresh on the host, which names the row). A sweep is one launch per
    colour (replayed as a CUDA graph with use_graph), on the backend's stream, no synchronisation.
 */
-typedef struct _n_SpTrsvCUDAMC *SpTrsvCUDAMC;
 SPTRSV_INTERN PetscErrorCode SpTrsvCUDAMCCreate(SpTrsvMC, SpTrsvCUDAMC *);
 SPTRSV_INTERN PetscErrorCode SpTrsvCUDAMCCreateFromColors(SpTrsvMC, const int *, const int *, const int *, PetscInt, SpTrsvCUDAMC *);
 SPTRSV_INTERN PetscErrorCode SpTrsvCUDAMCDownloadPattern(SpTrsvCUDAMC, SpTrsvMC);

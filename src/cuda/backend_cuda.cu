@@ -10,7 +10,7 @@
    - Device: one per process (one GPU per MPI rank), chosen once before anything touches a GPU: a CUDA PETSc's device
      of the rank (-device_select_cuda, by default rank % devices), else the same rule applied here; made current,
      recorded (SpTrsvDeviceInfo, copied into every object's staging) and checked to be current when an object runs
-     and when the plugin's own streams are used (SpTrsvBackendCUDACheckCurrent).
+     and when the plugin's own streams are used (SpTrsvCUDACheckCurrent).
    - Stream: with a PETSc built with CUDA, the stream of PETSc's current device context (the one its
      CUDA vectors use), looked up per call; otherwise one non-blocking stream of our own, created once.
      A solve only enqueues work: no synchronisation, no allocation. The one synchronisation is in the
@@ -56,11 +56,11 @@ static PetscErrorCode SpTrsvCUDAFinalize(void)
 }
 
 /*
-  SpTrsvBackendCUDACheckCurrent - the current device must be the one an object was set up on (info->id): a CUDA
+  SpTrsvCUDACheckCurrent - the current device must be the one an object was set up on (info->id): a CUDA
   stream, a buffer or a captured graph belongs to one device, and a process that changed its device (cudaSetDevice
   between the setup and a solve) would run this rank's work on another rank's GPU, or fail there
 */
-PetscErrorCode SpTrsvBackendCUDACheckCurrent(const SpTrsvDeviceInfo *info)
+PetscErrorCode SpTrsvCUDACheckCurrent(const SpTrsvDeviceInfo *info)
 {
   int cur = -1;
 
@@ -74,7 +74,7 @@ static PetscErrorCode SpTrsvCUDACreateStream(cudaStream_t *s)
 {
   PetscFunctionBegin;
   /* the plugin's own streams are made on (and belong to) the process's device */
-  if (sptrsv_cuda_device.id >= 0) PetscCall(SpTrsvBackendCUDACheckCurrent(&sptrsv_cuda_device));
+  if (sptrsv_cuda_device.id >= 0) PetscCall(SpTrsvCUDACheckCurrent(&sptrsv_cuda_device));
   if (!*s) {
     SpTrsvCUDACall(cudaStreamCreateWithFlags(s, cudaStreamNonBlocking));
     if (!sptrsv_finalize_registered) {
@@ -166,7 +166,7 @@ cudaError_t SpTrsvCUDAFree(const void *p)
 }
 
 /* the GPU's free and total memory (cudaMemGetInfo) */
-PetscErrorCode SpTrsvDeviceMemoryGetInfo(PetscInt64 *freeb, PetscInt64 *total)
+PetscErrorCode SpTrsvCUDAMemoryGetInfo(PetscInt64 *freeb, PetscInt64 *total)
 {
   size_t f = 0, t = 0;
   int    ndev = 0;
@@ -519,9 +519,9 @@ static PetscErrorCode SpTrsvCUDACheckDevice(void)
 }
 
 /*
-  SpTrsvBackendCUDAGet - the CUDA backend's table, and whether a device is there to run it (cached)
+  SpTrsvCUDABackendGet - the CUDA backend's table, and whether a device is there to run it (cached)
 */
-PetscErrorCode SpTrsvBackendCUDAGet(const SpTrsvBackendOps **ops, PetscBool *available, const char **why)
+PetscErrorCode SpTrsvCUDABackendGet(const SpTrsvBackendOps **ops, PetscBool *available, const char **why)
 {
   PetscFunctionBegin;
   if (!sptrsv_cuda_checked) PetscCall(SpTrsvCUDACheckDevice());
@@ -532,10 +532,10 @@ PetscErrorCode SpTrsvBackendCUDAGet(const SpTrsvBackendOps **ops, PetscBool *ava
 }
 
 /*
-  SpTrsvBackendCUDAGetDeviceName - the name of the current CUDA device (cudaGetDeviceProperties), for the automatic path
+  SpTrsvCUDAGetDeviceName - the name of the current CUDA device (cudaGetDeviceProperties), for the automatic path
   choice's cost model; "" when there is none
 */
-PetscErrorCode SpTrsvBackendCUDAGetDeviceName(char *name, size_t len)
+PetscErrorCode SpTrsvCUDAGetDeviceName(char *name, size_t len)
 {
   int                   dev = 0;
   struct cudaDeviceProp prop;
@@ -556,25 +556,25 @@ PetscErrorCode SpTrsvBackendCUDAGetDeviceName(char *name, size_t len)
 }
 
 /*
-  SpTrsvBackendCUDAGetDevice - the backend's device record (SpTrsvCUDASelectDevice()), checked to be current; an error
+  SpTrsvCUDAGetDevice - the backend's device record (SpTrsvCUDASelectDevice()), checked to be current; an error
   when the backend cannot run
 */
-PetscErrorCode SpTrsvBackendCUDAGetDevice(SpTrsvDeviceInfo *info)
+PetscErrorCode SpTrsvCUDAGetDevice(SpTrsvDeviceInfo *info)
 {
   PetscFunctionBegin;
   if (!sptrsv_cuda_checked) PetscCall(SpTrsvCUDACheckDevice());
   PetscCheck(sptrsv_cuda_avail && sptrsv_cuda_device.id >= 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA backend cannot run: %s", sptrsv_cuda_why);
-  PetscCall(SpTrsvBackendCUDACheckCurrent(&sptrsv_cuda_device));
+  PetscCall(SpTrsvCUDACheckCurrent(&sptrsv_cuda_device));
   *info = sptrsv_cuda_device;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-  SpTrsvBackendCUDACheckBuffers - where the n buffers (NULL entries skipped) live, by cudaPointerGetAttributes: each is
+  SpTrsvCUDACheckBuffers - where the n buffers (NULL entries skipped) live, by cudaPointerGetAttributes: each is
   counted in info->nbuffers, and in info->nforeign unless it is device memory of device info->id (memory of another
   GPU, host memory, or a pointer CUDA does not know)
 */
-PetscErrorCode SpTrsvBackendCUDACheckBuffers(SpTrsvDeviceInfo *info, PetscInt n, const void *const *ptrs)
+PetscErrorCode SpTrsvCUDACheckBuffers(SpTrsvDeviceInfo *info, PetscInt n, const void *const *ptrs)
 {
   PetscFunctionBegin;
   for (PetscInt k = 0; k < n; k++) {

@@ -57,33 +57,20 @@ static PetscErrorCode SpTrsvCUDATriUploadValues(SpTrsvSolver s, cudaStream_t st)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the path's launch sequence of a solve or a sweep, for SpTrsvCUDAGraphCapture() */
+static cudaError_t SpTrsvCUDATriGraphLaunch(const void *ctx, PetscBool sweep, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
+{
+  const SpTrsvCUDATriData *d = (const SpTrsvCUDATriData *)ctx;
+
+  return (*d->launch)(d, sweep, v, vp, st);
+}
+
 /* capture the launch sequence of a solve or a sweep (kernels reading their vectors from d_vp) and
    instantiate it */
 static PetscErrorCode SpTrsvCUDATriCaptureGraph(SpTrsvCUDATriData *d, PetscBool sweep)
 {
-  cudaGraph_t       graph = NULL;
-  cudaError_t       lerr, cerr;
-  cudaStream_t      cs    = NULL;
-  SpTrsvCUDAVecPtrs none  = {NULL, NULL, NULL};
-
   PetscFunctionBegin;
-  PetscCall(SpTrsvCUDAGetCaptureStream(&cs));
-  if (!d->d_vp) PetscCall(SpTrsvCUDAMalloc((void **)&d->d_vp, sizeof(SpTrsvCUDAVecPtrs), "d->d_vp"));
-  SpTrsvCUDACall(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal));
-  lerr = (*d->launch)(d, sweep, none, d->d_vp, cs);
-  cerr = cudaStreamEndCapture(cs, &graph); /* always end the capture, even after an error */
-  if (lerr != cudaSuccess || cerr != cudaSuccess) {
-    if (graph) (void)cudaGraphDestroy(graph);
-    SpTrsvCUDACall(lerr != cudaSuccess ? lerr : cerr);
-  }
-#if CUDART_VERSION >= 12000
-  cerr = cudaGraphInstantiate(&d->graph[sweep].exec, graph, 0);
-#else
-  cerr = cudaGraphInstantiate(&d->graph[sweep].exec, graph, NULL, NULL, 0);
-#endif
-  SpTrsvCUDACall(cudaGraphDestroy(graph)); /* the executable graph does not need it */
-  SpTrsvCUDACall(cerr);
-  d->graph[sweep].vp_set = PETSC_FALSE;
+  PetscCall(SpTrsvCUDAGraphCapture(&d->graph[sweep], &d->d_vp, "d->d_vp", SpTrsvCUDATriGraphLaunch, d, sweep));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -367,19 +354,8 @@ static PetscErrorCode SpTrsvCUDATriRun(SpTrsvSolver s, PetscBool sweep, const Pe
   PetscFunctionBegin;
   if (!d->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SpTrsvCUDAGetStream(&st));
-  if (g->exec) {
-    /* both graphs read d_vp: write it when it does not hold these vectors (or the other graph ran last) */
-    SpTrsvCUDAGraph *other = &d->graph[sweep ? 0 : 1];
-    if (!g->vp_set || g->last.b != b || g->last.x != x || g->last.xold != xold || g->last_stream != st) {
-      g->vp_set = PETSC_FALSE;
-      SpTrsvCUDACall(SpTrsvCUDALaunchSetVecPtrs(d->d_vp, v, st));
-      g->vp_set      = PETSC_TRUE;
-      g->last        = v;
-      g->last_stream = st;
-      other->vp_set  = PETSC_FALSE;
-    }
-    SpTrsvCUDACall(cudaGraphLaunch(g->exec, st));
-  } else SpTrsvCUDACall((*d->launch)(d, sweep, v, NULL, st));
+  if (g->exec) PetscCall(SpTrsvCUDAGraphLaunch(g, d->d_vp, v, st, &d->graph[sweep ? 0 : 1])); /* both graphs read d_vp */
+  else SpTrsvCUDACall((*d->launch)(d, sweep, v, NULL, st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -404,8 +380,7 @@ PetscErrorCode SpTrsvCUDATriDestroy(SpTrsvSolver s)
   PetscFunctionBegin;
   if (!d) PetscFunctionReturn(PETSC_SUCCESS);
   if (d->path_destroy) PetscCall((*d->path_destroy)(d));
-  for (PetscInt g = 0; g < 2; g++)
-    if (d->graph[g].exec) SpTrsvCUDACall(cudaGraphExecDestroy(d->graph[g].exec));
+  for (PetscInt g = 0; g < 2; g++) PetscCall(SpTrsvCUDAGraphDestroy(&d->graph[g]));
   SpTrsvCUDACall(SpTrsvCUDAFree(d->d_vp));
   SpTrsvCUDACall(SpTrsvCUDAFree(d->d_order));
   SpTrsvCUDACall(SpTrsvCUDAFree(d->d_ptr));
@@ -430,12 +405,12 @@ PetscErrorCode SpTrsvCUDATriDestroy(SpTrsvSolver s)
 }
 
 /*
-  SpTrsvSolverGetDeviceBuffers - the device arrays of a solver's CUDA executor (every CUDA executor keeps its data in
+  SpTrsvCUDASolverGetDeviceBuffers - the device arrays of a solver's CUDA executor (every CUDA executor keeps its data in
   an SpTrsvCUDATriData), for the check that an object's memory is on its process's device (SpTrsvDeviceInfo), then those
   of the solver it forwards to (s->nested; a delegating executor may hold no data of its own); none for a solver on
   another backend
 */
-PetscErrorCode SpTrsvSolverGetDeviceBuffers(SpTrsvSolver s, PetscInt max, const void **ptrs, PetscInt *n)
+PetscErrorCode SpTrsvCUDASolverGetDeviceBuffers(SpTrsvSolver s, PetscInt max, const void **ptrs, PetscInt *n)
 {
   const SpTrsvCUDATriData *d = s && s->backend && s->backend->slot == SPTRSV_EXEC_CUDA ? (const SpTrsvCUDATriData *)s->bdata : NULL;
   const void              *all[12];
@@ -443,7 +418,7 @@ PetscErrorCode SpTrsvSolverGetDeviceBuffers(SpTrsvSolver s, PetscInt max, const 
 
   PetscFunctionBegin;
   *n = 0;
-  if (s && s->nested) PetscCall(SpTrsvSolverGetDeviceBuffers(s->nested, max, ptrs, n));
+  if (s && s->nested) PetscCall(SpTrsvCUDASolverGetDeviceBuffers(s->nested, max, ptrs, n));
   if (!d) PetscFunctionReturn(PETSC_SUCCESS);
   all[m++] = d->d_order;
   all[m++] = d->d_ptr;

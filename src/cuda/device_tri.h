@@ -6,6 +6,7 @@
      adds its own schedule and kernels through the hooks of SpTrsvCUDATriData. */
 #pragma once
 #include "cuda_check.h"
+#include "cuda_graph.h"  /* SpTrsvCUDAVecPtrs, SpTrsvCUDAGraph */
 #include "cuda_upload.h" /* SpTrsvCUDAMallocInt(), for the paths' schedules */
 #include <sptrsv/backend.h>
 
@@ -49,13 +50,6 @@ typedef struct {
   SpTrsvCUDARest     rest;  /* sweep solvers */
 } SpTrsvCUDATri;
 
-/* the vectors of one solve (xold unused) or sweep; a captured graph reads them from device memory */
-typedef struct {
-  const PetscScalar *b;
-  PetscScalar       *x;
-  const PetscScalar *xold;
-} SpTrsvCUDAVecPtrs;
-
 /* ---- shared kernels (vec_kernels.cu) ----------------------------------------------------------- */
 /* CSC sweeps: w[i] = b[i] + cdiag_i xold[i] - sum_j R_ij xold[j], every row (one launch); with vp != NULL
    the kernel reads b, x and xold from *vp instead (graph capture) */
@@ -72,6 +66,14 @@ cudaError_t SpTrsvCUDAKernelsProbe(void);
 /* ---- streams (backend_cuda.cu) --------------------------------------------------------------------- */
 PetscErrorCode SpTrsvCUDAGetStream(cudaStream_t *);        /* the stream every operation is enqueued on */
 PetscErrorCode SpTrsvCUDAGetCaptureStream(cudaStream_t *); /* a private stream for graph captures */
+/* the process's device, for the device-ops table (device_ops.cu; the entries of its backend part) */
+PetscErrorCode SpTrsvCUDABackendGet(const SpTrsvBackendOps **, PetscBool *, const char **);
+PetscErrorCode SpTrsvCUDAGetDeviceName(char *, size_t);
+PetscErrorCode SpTrsvCUDAGetDevice(SpTrsvDeviceInfo *);
+PetscErrorCode SpTrsvCUDACheckCurrent(const SpTrsvDeviceInfo *);
+PetscErrorCode SpTrsvCUDACheckBuffers(SpTrsvDeviceInfo *, PetscInt, const void *const *);
+PetscErrorCode SpTrsvCUDAMemoryGetInfo(PetscInt64 *, PetscInt64 *);
+PetscErrorCode SpTrsvCUDASolverGetDeviceBuffers(SpTrsvSolver, PetscInt, const void **, PetscInt *); /* device_tri.cu */
 
 /* ---- a triangle in plan order on the device, for a path's executor (device_tri.cu) -------------- */
 typedef struct _n_SpTrsvCUDATriData SpTrsvCUDATriData;
@@ -80,14 +82,6 @@ typedef struct _n_SpTrsvCUDATriData SpTrsvCUDATriData;
    every kernel reads its vectors from *vp), and count its launches */
 typedef cudaError_t (*SpTrsvCUDALaunchFn)(const SpTrsvCUDATriData *, PetscBool, SpTrsvCUDAVecPtrs, const SpTrsvCUDAVecPtrs *, cudaStream_t);
 typedef PetscInt (*SpTrsvCUDALaunchesFn)(const SpTrsvCUDATriData *, PetscBool);
-
-/* a captured launch sequence and the vectors its kernels last read */
-typedef struct {
-  cudaGraphExec_t   exec;
-  SpTrsvCUDAVecPtrs last;
-  cudaStream_t      last_stream;
-  PetscBool         vp_set;
-} SpTrsvCUDAGraph;
 
 struct _n_SpTrsvCUDATriData {
   PetscInt      n, nnz;

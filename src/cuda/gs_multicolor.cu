@@ -83,32 +83,17 @@ static cudaError_t SpTrsvMCLaunch(const SpTrsvCUDAMC g, PetscBool backward, SpTr
   return cudaSuccess;
 }
 
+/* SpTrsvMCLaunch() for SpTrsvCUDAGraphCapture() */
+static cudaError_t SpTrsvMCGraphLaunch(const void *ctx, PetscBool backward, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
+{
+  return SpTrsvMCLaunch((SpTrsvCUDAMC)ctx, backward, v, vp, st);
+}
+
 /* capture the launches of one direction on the private capture stream */
 static PetscErrorCode SpTrsvMCCapture(SpTrsvCUDAMC g, PetscBool backward)
 {
-  cudaGraph_t       graph = NULL;
-  cudaError_t       lerr, cerr;
-  cudaStream_t      cs    = NULL;
-  SpTrsvCUDAVecPtrs none  = {NULL, NULL, NULL};
-
   PetscFunctionBegin;
-  PetscCall(SpTrsvCUDAGetCaptureStream(&cs));
-  PetscCall(SpTrsvCUDAMalloc((void **)&g->d_vp[backward], sizeof(SpTrsvCUDAVecPtrs), "g->d_vp[backward]"));
-  SpTrsvCUDACall(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal));
-  lerr = SpTrsvMCLaunch(g, backward, none, g->d_vp[backward], cs);
-  cerr = cudaStreamEndCapture(cs, &graph); /* always end the capture */
-  if (lerr != cudaSuccess || cerr != cudaSuccess) {
-    if (graph) (void)cudaGraphDestroy(graph);
-    SpTrsvCUDACall(lerr != cudaSuccess ? lerr : cerr);
-  }
-  #if CUDART_VERSION >= 12000
-  cerr = cudaGraphInstantiate(&g->graph[backward].exec, graph, 0);
-  #else
-  cerr = cudaGraphInstantiate(&g->graph[backward].exec, graph, NULL, NULL, 0);
-  #endif
-  SpTrsvCUDACall(cudaGraphDestroy(graph));
-  SpTrsvCUDACall(cerr);
-  g->graph[backward].vp_set = PETSC_FALSE;
+  PetscCall(SpTrsvCUDAGraphCapture(&g->graph[backward], &g->d_vp[backward], "g->d_vp[backward]", SpTrsvMCGraphLaunch, g, backward));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -412,16 +397,8 @@ PetscErrorCode SpTrsvCUDAMCSweep(SpTrsvCUDAMC g, PetscBool backward, PetscBool z
   if (!g->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SpTrsvCUDAGetStream(&st));
   if (zero) SpTrsvCUDACall(cudaMemsetAsync(x, 0, (size_t)g->n * sizeof(PetscScalar), st));
-  if (gr->exec) {
-    if (!gr->vp_set || gr->last.b != b || gr->last.x != x || gr->last_stream != st) {
-      gr->vp_set = PETSC_FALSE;
-      SpTrsvCUDACall(SpTrsvCUDALaunchSetVecPtrs(g->d_vp[backward ? 1 : 0], v, st));
-      gr->vp_set      = PETSC_TRUE;
-      gr->last        = v;
-      gr->last_stream = st;
-    }
-    SpTrsvCUDACall(cudaGraphLaunch(gr->exec, st));
-  } else SpTrsvCUDACall(SpTrsvMCLaunch(g, backward, v, NULL, st));
+  if (gr->exec) PetscCall(SpTrsvCUDAGraphLaunch(gr, g->d_vp[backward ? 1 : 0], v, st, NULL)); /* one d_vp per direction */
+  else SpTrsvCUDACall(SpTrsvMCLaunch(g, backward, v, NULL, st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #else /* complex or exotic scalars: the CUDA backend reports itself unavailable, nothing here is called */
@@ -462,7 +439,7 @@ PetscErrorCode SpTrsvCUDAMCDestroy(SpTrsvCUDAMC *gp)
   PetscFunctionBegin;
   if (!g) PetscFunctionReturn(PETSC_SUCCESS);
   for (int d = 0; d < 2; d++) {
-    if (g->graph[d].exec) SpTrsvCUDACall(cudaGraphExecDestroy(g->graph[d].exec));
+    PetscCall(SpTrsvCUDAGraphDestroy(&g->graph[d]));
     SpTrsvCUDACall(SpTrsvCUDAFree(g->d_vp[d]));
   }
   SpTrsvCUDACall(SpTrsvCUDAFree(g->perm));

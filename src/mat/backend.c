@@ -1,60 +1,82 @@
 /* Choosing the backend solves run on, and staging PETSc vectors for it */
 #include <sptrsv/backend.h>
+#include <sptrsv/deviceops.h>
 
 const char *const SpTrsvFormats[]      = {"csr", "csc", "SpTrsvFormat", "SPTRSV_FORMAT_", NULL};
 const char *const SpTrsvBackendTypes[] = {"auto", "host", "cuda", "SpTrsvBackendType", "SPTRSV_BACKEND_", NULL};
 
-#if !defined(PETSC_SPTRSV_HAVE_CUDA)
-/* host-only build */
+/* ---- the CUDA backend and its device, through the device-ops table (include/sptrsv/deviceops.h) ---------------- */
+
+/* SpTrsvBackendCUDAGet - the CUDA backend's table, and whether a device is there to run it (cached) */
 PetscErrorCode SpTrsvBackendCUDAGet(const SpTrsvBackendOps **ops, PetscBool *available, const char **why)
 {
+  const SpTrsvDeviceOps *dev;
+
   PetscFunctionBegin;
-  *ops       = NULL;
-  *available = PETSC_FALSE;
-  *why       = "the plugin was built without CUDA (WITH_CUDA=0)";
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  PetscCall((*dev->backend.get)(ops, available, why));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SpTrsvBackendCUDAGetDeviceName(char *name, size_t len)
 {
+  const SpTrsvDeviceOps *dev;
+
   PetscFunctionBegin;
-  if (len) name[0] = 0;
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  PetscCall((*dev->backend.device_name)(name, len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SpTrsvBackendCUDAGetDevice(SpTrsvDeviceInfo *info)
 {
+  const SpTrsvDeviceOps *dev;
+
   PetscFunctionBegin;
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "the plugin was built without CUDA (WITH_CUDA=0)");
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  PetscCall((*dev->backend.device_get)(info));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SpTrsvBackendCUDACheckCurrent(const SpTrsvDeviceInfo *info)
 {
+  const SpTrsvDeviceOps *dev;
+
   PetscFunctionBegin;
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "the plugin was built without CUDA (WITH_CUDA=0)");
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  PetscCall((*dev->backend.check_current)(info));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SpTrsvBackendCUDACheckBuffers(SpTrsvDeviceInfo *info, PetscInt n, const void *const *ptrs)
 {
+  const SpTrsvDeviceOps *dev;
+
   PetscFunctionBegin;
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "the plugin was built without CUDA (WITH_CUDA=0)");
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  PetscCall((*dev->backend.check_buffers)(info, n, ptrs));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SpTrsvSolverGetDeviceBuffers(SpTrsvSolver s, PetscInt max, const void **ptrs, PetscInt *n)
 {
+  const SpTrsvDeviceOps *dev;
+
   PetscFunctionBegin;
-  *n = 0;
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  PetscCall((*dev->backend.solver_buffers)(s, max, ptrs, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SpTrsvDeviceMemoryGetInfo(PetscInt64 *freeb, PetscInt64 *total)
 {
+  const SpTrsvDeviceOps *dev;
+
   PetscFunctionBegin;
-  if (freeb) *freeb = 0;
-  if (total) *total = 0;
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  PetscCall((*dev->mem.info)(freeb, total));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-#endif
 
 /*
   SpTrsvOptionName - "-<prefix of obj><name>", the option as the user types it for this object (name

@@ -38,7 +38,7 @@ PetscErrorCode SpTrsvFactorDestroy(SpTrsvFactor *fac)
 PetscErrorCode SpTrsvFactorReset(SpTrsvFactor fac)
 {
   PetscFunctionBegin;
-  PetscCall(SpTrsvILUDeviceDestroy(&fac->device));
+  if (fac->device_destroy) PetscCall((*fac->device_destroy)(&fac->device)); /* the GPU numeric phase's hook (ilu_device.c) */
   fac->host_stale = PETSC_FALSE;
   PetscCall(SpTrsvTriDestroy(&fac->L));
   PetscCall(SpTrsvTriDestroy(&fac->U));

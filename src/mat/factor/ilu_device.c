@@ -17,11 +17,13 @@
      through the same functions. One small copy of flags per pass comes back to the host; the values stay
      on the device (fac->host_stale) until SpTrsvFactorSyncHost() downloads them for a host consumer.
    Without a CUDA build SpTrsvFactorILUDeviceSetUp() says the GPU numeric phase is not available (the emulation
-   still runs, for the tests).
+   still runs, for the tests). The CUDA implementation and PETSc's CUDA arrays come from the device-ops table
+   (include/sptrsv/deviceops.h). The factor holds the device object with its destroy hook (fac->device_destroy), so
+   factor.c never calls into this file.
 */
 #include <sptrsv/factor.h>
-#include <petsc/private/matimpl.h> /* A->erroriffailure, A->offloadmask */
-#include <sptrsv/ilu_device.h>
+#include <petsc/private/matimpl.h> /* A->erroriffailure */
+#include <sptrsv/deviceops.h>
 
 struct _n_SpTrsvILUDevice {
   const SpTrsvILUDeviceOps *ops;
@@ -34,21 +36,17 @@ struct _n_SpTrsvILUDevice {
 */
 PetscErrorCode SpTrsvFactorILUDeviceAvailable(PetscBool *avail, const char **why)
 {
+  const SpTrsvDeviceOps *dev;
+
   PetscFunctionBegin;
-#if defined(PETSC_SPTRSV_HAVE_CUDA) && defined(SPTRSV_CUDA_SCALAR_OK)
-  *avail = PETSC_TRUE;
-  if (why) *why = NULL;
-#elif defined(PETSC_SPTRSV_HAVE_CUDA)
-  *avail = PETSC_FALSE;
-  if (why) *why = "the GPU numeric factorization needs real scalars";
-#else
-  *avail = PETSC_FALSE;
-  if (why) *why = "the plugin was built without CUDA";
-#endif
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  *avail = (PetscBool)(dev->ilu.ops && !dev->ilu.why);
+  if (why) *why = dev->ilu.why;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvILUDeviceDestroy(SpTrsvILUDevice *dp)
+/* the factor's destroy hook of its device object (fac->device_destroy) */
+static PetscErrorCode SpTrsvILUDeviceDestroy(SpTrsvILUDevice *dp)
 {
   PetscFunctionBegin;
   if (!*dp) PetscFunctionReturn(PETSC_SUCCESS);
@@ -132,13 +130,13 @@ static PetscErrorCode SpTrsvILUDeviceMap(SpTrsvFactor fac, const PetscInt *ai, c
 */
 PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat A, SpTrsvFactor fac)
 {
+  const SpTrsvDeviceOps *dev;
+
   PetscFunctionBegin;
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
-  PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, &SpTrsvILUDeviceOpsCUDA));
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  PetscCheck(dev->ilu.ops, PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU numeric factorization needs a CUDA build of the plugin (WITH_CUDA=1)");
+  PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, dev->ilu.ops));
   PetscFunctionReturn(PETSC_SUCCESS);
-#else
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU numeric factorization needs a CUDA build of the plugin (WITH_CUDA=1)");
-#endif
 }
 
 /*
@@ -156,7 +154,7 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, const SpTr
 
   PetscFunctionBegin;
   PetscCheck(fac->ftype == MAT_FACTOR_ILU && sym && fac->L && fac->U, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The GPU numeric phase needs an ILU factor after its symbolic phase");
-  PetscCall(SpTrsvILUDeviceDestroy(&fac->device));
+  if (fac->device_destroy) PetscCall((*fac->device_destroy)(&fac->device));
   natural = (PetscBool)(fac->levels == 0 && !fac->rperm && !sym->icperm);
   PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, NULL));
   if (natural) { /* the flops of a pass: the map is the implementation's */
@@ -178,41 +176,36 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, const SpTr
   if (ierr) PetscCall(PetscFree(d));
   PetscCall(ierr);
   PetscCheck(missing < 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Nonzero %" PetscInt_FMT " of the matrix is missing from its ILU pattern", missing);
-  d->flops        = flops;
-  fac->device     = d;
-  fac->host_stale = PETSC_FALSE;
+  d->flops            = flops;
+  fac->device         = d;
+  fac->device_destroy = SpTrsvILUDeviceDestroy;
+  fac->host_stale     = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A's values where they are valid: a MATSEQAIJCUSPARSE's device array when the device holds them (in place,
    for an implementation on the device), else the host CSR values (the device side uploads them once) */
-static PetscErrorCode SpTrsvILUDeviceGetInput(Mat A, PetscBool device, const PetscScalar **v, PetscMemType *mtype, PetscBool *dev)
+static PetscErrorCode SpTrsvILUDeviceGetInput(const SpTrsvDeviceOps *ops, Mat A, PetscBool device, const PetscScalar **v, PetscMemType *mtype, PetscBool *dev)
 {
   PetscFunctionBegin;
   *dev = PETSC_FALSE;
-#if defined(PETSC_HAVE_CUDA)
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, dev));
-  if (device && *dev && (A->offloadmask == PETSC_OFFLOAD_GPU || A->offloadmask == PETSC_OFFLOAD_BOTH)) {
-    PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, v));
+  if (device) PetscCall((*ops->petsc->mat_read)(A, PETSC_TRUE, v, dev)); /* valid on the device only */
+  if (*dev) {
     *mtype = PETSC_MEMTYPE_DEVICE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  *dev = PETSC_FALSE;
-#endif
   PetscCall(MatSeqAIJGetArrayRead(A, v));
   *mtype = PETSC_MEMTYPE_HOST;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SpTrsvILUDeviceRestoreInput(Mat A, const PetscScalar **v, PetscBool dev)
+static PetscErrorCode SpTrsvILUDeviceRestoreInput(const SpTrsvDeviceOps *ops, Mat A, const PetscScalar **v, PetscBool dev)
 {
   PetscFunctionBegin;
-#if defined(PETSC_HAVE_CUDA)
   if (dev) {
-    PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, v));
+    PetscCall((*ops->petsc->mat_restore_read)(A, v));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-#endif
   PetscCall(MatSeqAIJRestoreArrayRead(A, v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -287,17 +280,19 @@ static PetscErrorCode SpTrsvILUDevicePasses(Mat A, const MatFactorInfo *info, Sp
 */
 PetscErrorCode SpTrsvFactorILUNumericDevice(Mat A, const MatFactorInfo *info, SpTrsvFactor fac)
 {
-  SpTrsvILUSym       *sym = (SpTrsvILUSym *)fac->sym;
-  const PetscInt     *ai, *aj;
-  const PetscScalar  *aa;
-  PetscMemType        mtype = PETSC_MEMTYPE_HOST;
-  PetscBool           dev;
-  SpTrsvShiftCtx      sctx;
-  SpTrsvILUPassResult res;
-  PetscErrorCode      ierr;
-  const PetscBool     errorif = A->erroriffailure;
+  SpTrsvILUSym          *sym = (SpTrsvILUSym *)fac->sym;
+  const PetscInt        *ai, *aj;
+  const PetscScalar     *aa;
+  PetscMemType           mtype = PETSC_MEMTYPE_HOST;
+  PetscBool              dev;
+  SpTrsvShiftCtx         sctx;
+  SpTrsvILUPassResult    res;
+  PetscErrorCode         ierr;
+  const PetscBool        errorif = A->erroriffailure;
+  const SpTrsvDeviceOps *ops;
 
   PetscFunctionBegin;
+  PetscCall(SpTrsvDeviceOpsGet(&ops, NULL, NULL));
   PetscCall(SpTrsvFactorCheckMat(A, fac->n));
   PetscCheck(fac->ftype == MAT_FACTOR_ILU && sym && fac->L && fac->U && fac->device, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Call the symbolic ILU factorization (with the GPU numeric phase set up) before the numeric one");
   fac->error           = MAT_FACTOR_NOERROR;
@@ -309,11 +304,11 @@ PetscErrorCode SpTrsvFactorILUNumericDevice(Mat A, const MatFactorInfo *info, Sp
   PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, NULL));
   ierr = SpTrsvFactorCheckSamePattern(fac->n, sym->nnzA, ai, aj, sym->adiag);
   if (!ierr) {
-    ierr = SpTrsvILUDeviceGetInput(A, fac->device->ops->device, &aa, &mtype, &dev);
+    ierr = SpTrsvILUDeviceGetInput(ops, A, fac->device->ops->device, &aa, &mtype, &dev);
     if (!ierr) {
       ierr = (*fac->device->ops->set_input)(fac->device->ctx, aa, mtype);
       if (!ierr) ierr = SpTrsvILUDevicePasses(A, info, fac, ai, aj, &sctx, &res);
-      PetscCall(SpTrsvILUDeviceRestoreInput(A, &aa, dev));
+      PetscCall(SpTrsvILUDeviceRestoreInput(ops, A, &aa, dev));
     }
   }
   PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, NULL));

@@ -3,6 +3,7 @@
    MatSOR for a sequential AIJ matrix (point sweeps, no inodes): see include/sptrsv/gs.h.
 */
 #include <sptrsv/gs.h>
+#include <sptrsv/deviceops.h>
 
 /* the split A = L + D + U: patterns of L and U and where their values come from in A */
 static PetscErrorCode SpTrsvGSSplit(SpTrsvGS gs, Mat A)
@@ -175,22 +176,18 @@ static PetscErrorCode SpTrsvGSFillValues(SpTrsvGS gs, Mat A)
    (not made yet) or host copies current: nothing to do */
 static PetscErrorCode SpTrsvGSSolverFromDevice(SpTrsvGS gs, SpTrsvSolver s)
 {
+  const SpTrsvDeviceOps *dev;
+  const PetscScalar     *la, *ua, *idiag;
+
   PetscFunctionBegin;
   if (!s || !gs->host_stale) PetscFunctionReturn(PETSC_SUCCESS);
-#if defined(PETSC_HAVE_CUDA) && defined(PETSC_SPTRSV_HAVE_CUDA)
-  {
-    const PetscScalar *la, *ua, *idiag;
-
-    PetscCall(SpTrsvGSExactDeviceGetArrays(gs->exdev, &la, &ua, &idiag));
-    PetscCall(SpTrsvSolverUpdateValuesDevice(s, s->tri == gs->L ? la : ua, idiag, s->rest ? (s->rest == gs->L ? la : ua) : NULL));
-  }
-#else
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "Host copies marked stale without a device refresh");
-#endif
+  PetscCheck(gs->exdev, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Host copies marked stale without a device refresh");
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  PetscCall((*dev->gs.exact_get_arrays)(gs->exdev, &la, &ua, &idiag));
+  PetscCall(SpTrsvSolverUpdateValuesDevice(s, s->tri == gs->L ? la : ua, idiag, s->rest ? (s->rest == gs->L ? la : ua) : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#if defined(PETSC_HAVE_CUDA) && defined(PETSC_SPTRSV_HAVE_CUDA)
 
 /*
   exact ordering: L's and U's values and idiag gathered from the device array of A (T->a's, T->idiag's layouts,
@@ -199,7 +196,7 @@ static PetscErrorCode SpTrsvGSSolverFromDevice(SpTrsvGS gs, SpTrsvSolver s)
   (host_stale) until SpTrsvGSSyncHost() downloads them. On the first fill the solvers do not exist yet: they take the
   values once made (SpTrsvGSCreate()).
 */
-static PetscErrorCode SpTrsvGSFillValuesDeviceExact(SpTrsvGS gs, const PetscScalar *dv, PetscBool *clean)
+static PetscErrorCode SpTrsvGSFillValuesDeviceExact(const SpTrsvDeviceOps *dev, SpTrsvGS gs, const PetscScalar *dv, PetscBool *clean)
 {
   const SpTrsvExecutor *exec;
 
@@ -208,8 +205,8 @@ static PetscErrorCode SpTrsvGSFillValuesDeviceExact(SpTrsvGS gs, const PetscScal
   if (gs->backend->slot != SPTRSV_EXEC_CUDA) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SpTrsvPathGetExecutor(gs->path, SPTRSV_EXEC_CUDA, &exec));
   if (!exec->update_values_device) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!gs->exdev) PetscCall(SpTrsvGSExactDeviceCreate(gs->n, gs->L->i[gs->n], gs->U->i[gs->n], gs->lmap, gs->umap, gs->dmap, gs->omega, gs->shift, &gs->exdev));
-  PetscCall(SpTrsvGSExactDeviceGather(gs->exdev, dv, clean));
+  if (!gs->exdev) PetscCall((*dev->gs.exact_create)(gs->n, gs->L->i[gs->n], gs->U->i[gs->n], gs->lmap, gs->umap, gs->dmap, gs->omega, gs->shift, &gs->exdev));
+  PetscCall((*dev->gs.exact_gather)(gs->exdev, dv, clean));
   if (!*clean) PetscFunctionReturn(PETSC_SUCCESS);
   gs->L->state++; /* new values, on the device only */
   gs->U->state++;
@@ -231,7 +228,6 @@ static PetscErrorCode SpTrsvGSFillValuesDeviceMC(SpTrsvGS gs, const PetscScalar 
   if (*clean && gs->mcT) PetscCall(SpTrsvMCSetValuesDevice(gs->mcT, dv, clean));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-#endif
 
 /*
   on the GPU: gather the values of a MATSEQAIJCUSPARSE matrix from its device array in place (no host copy of the
@@ -241,20 +237,19 @@ static PetscErrorCode SpTrsvGSFillValuesDeviceMC(SpTrsvGS gs, const PetscScalar 
 */
 static PetscErrorCode SpTrsvGSFillValuesDevice(SpTrsvGS gs, Mat A, PetscBool *done)
 {
+  const SpTrsvDeviceOps *dev;
+  const PetscScalar     *dv;
+  PetscBool              got;
+
   PetscFunctionBegin;
   *done = PETSC_FALSE;
-#if defined(PETSC_HAVE_CUDA) && defined(PETSC_SPTRSV_HAVE_CUDA)
-  {
-    PetscBool          dev;
-    const PetscScalar *dv;
-
-    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &dev));
-    if (!dev || gs->backend->slot != SPTRSV_EXEC_CUDA) PetscFunctionReturn(PETSC_SUCCESS);
-    PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &dv));
-    if (gs->ordering == SPTRSV_GS_ORDERING_EXACT) PetscCall(SpTrsvGSFillValuesDeviceExact(gs, dv, done));
-    else PetscCall(SpTrsvGSFillValuesDeviceMC(gs, dv, done));
-    PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &dv));
-  }
+  if (gs->backend->slot != SPTRSV_EXEC_CUDA) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  PetscCall((*dev->petsc->mat_read)(A, PETSC_FALSE, &dv, &got)); /* a MATSEQAIJCUSPARSE's device values */
+  if (!got) PetscFunctionReturn(PETSC_SUCCESS);
+  if (gs->ordering == SPTRSV_GS_ORDERING_EXACT) PetscCall(SpTrsvGSFillValuesDeviceExact(dev, gs, dv, done));
+  else PetscCall(SpTrsvGSFillValuesDeviceMC(gs, dv, done));
+  PetscCall((*dev->petsc->mat_restore_read)(A, &dv));
   if (*done) {
     gs->zerodiag_row    = -1;
     gs->nonfinite_row   = -1;
@@ -263,7 +258,6 @@ static PetscErrorCode SpTrsvGSFillValuesDevice(SpTrsvGS gs, Mat A, PetscBool *do
     gs->devvalues       = PETSC_TRUE;
     gs->dscale_valid    = PETSC_FALSE;
   }
-#endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -274,28 +268,25 @@ static PetscErrorCode SpTrsvGSFillValuesDevice(SpTrsvGS gs, Mat A, PetscBool *do
 */
 static PetscErrorCode SpTrsvGSSyncHost(SpTrsvGS gs)
 {
+  const SpTrsvDeviceOps *dev;
+  SpTrsvSolver           s[4] = {gs->fwd, gs->bwd, gs->fwdT, gs->bwdT};
+  PetscBool              current[4];
+
   PetscFunctionBegin;
   if (!gs->host_stale) PetscFunctionReturn(PETSC_SUCCESS);
-#if defined(PETSC_HAVE_CUDA) && defined(PETSC_SPTRSV_HAVE_CUDA)
-  {
-    SpTrsvSolver s[4] = {gs->fwd, gs->bwd, gs->fwdT, gs->bwdT};
-    PetscBool    current[4];
-
-    for (PetscInt k = 0; k < 4; k++) current[k] = (PetscBool)(s[k] && s[k]->state == s[k]->tri->state && (!s[k]->rest || s[k]->rest_state == s[k]->rest->state));
-    PetscCall(SpTrsvGSExactDeviceDownload(gs->exdev, gs->L->a, gs->U->a, gs->L->idiag));
-    PetscCall(PetscArraycpy(gs->U->idiag, gs->L->idiag, gs->n));
-    gs->host_stale = PETSC_FALSE;
-    PetscCall(SpTrsvTriValuesChanged(gs->L));
-    PetscCall(SpTrsvTriValuesChanged(gs->U));
-    for (PetscInt k = 0; k < 4; k++)
-      if (current[k]) {
-        s[k]->state = s[k]->tri->state;
-        if (s[k]->rest) s[k]->rest_state = s[k]->rest->state;
-      }
-  }
-#else
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "Host copies marked stale without a device refresh");
-#endif
+  PetscCheck(gs->exdev, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Host copies marked stale without a device refresh");
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  for (PetscInt k = 0; k < 4; k++) current[k] = (PetscBool)(s[k] && s[k]->state == s[k]->tri->state && (!s[k]->rest || s[k]->rest_state == s[k]->rest->state));
+  PetscCall((*dev->gs.exact_download)(gs->exdev, gs->L->a, gs->U->a, gs->L->idiag));
+  PetscCall(PetscArraycpy(gs->U->idiag, gs->L->idiag, gs->n));
+  gs->host_stale = PETSC_FALSE;
+  PetscCall(SpTrsvTriValuesChanged(gs->L));
+  PetscCall(SpTrsvTriValuesChanged(gs->U));
+  for (PetscInt k = 0; k < 4; k++)
+    if (current[k]) {
+      s[k]->state = s[k]->tri->state;
+      if (s[k]->rest) s[k]->rest_state = s[k]->rest->state;
+    }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -574,9 +565,12 @@ PetscErrorCode SpTrsvGSDestroy(SpTrsvGS *gsp)
   PetscCall(SpTrsvTriDestroy(&gs->L));
   PetscCall(SpTrsvTriDestroy(&gs->U));
   PetscCall(PetscFree3(gs->lmap, gs->umap, gs->dmap));
-#if defined(PETSC_HAVE_CUDA) && defined(PETSC_SPTRSV_HAVE_CUDA)
-  PetscCall(SpTrsvGSExactDeviceDestroy(&gs->exdev));
-#endif
+  if (gs->exdev) {
+    const SpTrsvDeviceOps *dev;
+
+    PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+    PetscCall((*dev->gs.exact_destroy)(&gs->exdev));
+  }
   PetscCall(SpTrsvMCDestroy(&gs->mc));
   PetscCall(SpTrsvMCDestroy(&gs->mcT));
   PetscCall(PetscFree(gs->didiag));

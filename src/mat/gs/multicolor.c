@@ -2,10 +2,12 @@
    Multicolor Gauss-Seidel: the colour-ordered storage of a sequential AIJ matrix (or of its transpose) and the
    host executor of its sweeps, the reference of the CUDA one (src/cuda/gs_multicolor.cu). See
    include/sptrsv/multicolor.h. Pattern work happens once per nonzero pattern (SpTrsvMCCreate()); a new set
-   of values is a gather through vmap/dmap (SpTrsvMCSetValues(), or SpTrsvMCSetValuesDevice() on the GPU).
+   of values is a gather through vmap/dmap (SpTrsvMCSetValues(), or SpTrsvMCSetValuesDevice() on the GPU). The GPU
+   side is reached through the device-ops table (include/sptrsv/deviceops.h).
 */
 #include <sptrsv/multicolor.h>
 #include <sptrsv/coloring.h>
+#include <sptrsv/deviceops.h>
 
 /* the off-diagonal entries by position: rows of A (transpose = false) or of A^T (its columns) */
 static PetscErrorCode SpTrsvMCBuild(SpTrsvMC mc, const PetscInt *ia, const PetscInt *ja)
@@ -58,13 +60,13 @@ static PetscErrorCode SpTrsvMCBuild(SpTrsvMC mc, const PetscInt *ia, const Petsc
 /* the device copy of a host-built storage on the CUDA backend */
 static PetscErrorCode SpTrsvMCCreateDevice(SpTrsvMC mc)
 {
+  const SpTrsvDeviceOps *dev;
+
   PetscFunctionBegin;
   if (mc->backend->memtype == PETSC_MEMTYPE_HOST) PetscFunctionReturn(PETSC_SUCCESS);
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
-  PetscCall(SpTrsvCUDAMCCreate(mc, (SpTrsvCUDAMC *)&mc->dev));
-#else
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Multicolor sweeps on backend %s need a CUDA build of the plugin", mc->backend->name);
-#endif
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  PetscCheck(dev->compiled, PETSC_COMM_SELF, PETSC_ERR_SUP, "Multicolor sweeps on backend %s need a CUDA build of the plugin", mc->backend->name);
+  PetscCall((*dev->gs.mc_create)(mc, &mc->dev));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -120,34 +122,22 @@ static PetscErrorCode SpTrsvMCColorHost(SpTrsvMC mc, const SpTrsvColoringSpec *s
 /* CUDA backend: colour (natural on the host, jp and dmda on the GPU) and build the storage on the GPU */
 static PetscErrorCode SpTrsvMCCreateOnDevice(SpTrsvMC mc, Mat A, const SpTrsvColoringSpec *spec, const char option[], const PetscInt *ia, const PetscInt *ja)
 {
+  const SpTrsvDeviceOps *dev;
+  const int             *dia = NULL, *dja = NULL;
+  PetscInt              *hcolor = NULL, nc = 0;
+
   PetscFunctionBegin;
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
-  {
-    const PetscInt *dia = NULL, *dja = NULL;
-    PetscInt       *hcolor = NULL, nc = 0;
-
-  #if defined(PETSC_HAVE_CUDA)
-    {
-      PetscBool cusp = PETSC_FALSE;
-
-      PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &cusp));
-      if (cusp && sizeof(PetscInt) == sizeof(int)) PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &dia, &dja));
-    }
-  #endif
-    if (spec->type == SPTRSV_COLORING_NATURAL) {
-      PetscCall(PetscMalloc1(mc->n + 1, &hcolor));
-      PetscCall(SpTrsvColoringGreedy(mc->n, ia, ja, NULL, &nc, hcolor));
-    }
-    PetscCall(SpTrsvCUDAMCColorAndCreate(mc, (const int *)dia, (const int *)dja, ia, ja, spec, hcolor, nc, (SpTrsvCUDAMC *)&mc->dev));
-  #if defined(PETSC_HAVE_CUDA)
-    if (dia) PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &dia, &dja));
-  #endif
-    PetscCall(PetscFree(hcolor));
-    if (!mc->dev) PetscCall(SpTrsvMCGridError(spec, option, mc->grid_badrow));
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  PetscCheck(dev->compiled, PETSC_COMM_SELF, PETSC_ERR_SUP, "Multicolor sweeps on backend %s need a CUDA build of the plugin", mc->backend->name);
+  PetscCall((*dev->petsc->mat_get_ij)(A, &dia, &dja)); /* a MATSEQAIJCUSPARSE's device pattern, in place */
+  if (spec->type == SPTRSV_COLORING_NATURAL) {
+    PetscCall(PetscMalloc1(mc->n + 1, &hcolor));
+    PetscCall(SpTrsvColoringGreedy(mc->n, ia, ja, NULL, &nc, hcolor));
   }
-#else
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Multicolor sweeps on backend %s need a CUDA build of the plugin", mc->backend->name);
-#endif
+  PetscCall((*dev->gs.mc_color_and_create)(mc, dia, dja, ia, ja, spec, hcolor, nc, &mc->dev));
+  if (dia) PetscCall((*dev->petsc->mat_restore_ij)(A, &dia, &dja));
+  PetscCall(PetscFree(hcolor));
+  if (!mc->dev) PetscCall(SpTrsvMCGridError(spec, option, mc->grid_badrow));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -198,16 +188,17 @@ PetscErrorCode SpTrsvMCCreate(Mat A, PetscReal omega, PetscReal shift, const SpT
 /* SpTrsvMCGetHostPattern - the host arrays (perm, ipos, ptr, idx, vmap, dmap; val and idiag allocated) of a storage built on the GPU */
 PetscErrorCode SpTrsvMCGetHostPattern(SpTrsvMC mc)
 {
+  const SpTrsvDeviceOps *dev;
+
   PetscFunctionBegin;
   if (mc->perm) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(mc->dev, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A multicolor storage without a host or device pattern");
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
   PetscCall(PetscMalloc2(mc->n + 1, &mc->perm, mc->n + 1, &mc->ipos));
   PetscCall(PetscMalloc2(mc->n + 1, &mc->ptr, mc->n + 1, &mc->dmap));
   PetscCall(PetscMalloc2(mc->nnz + 1, &mc->idx, mc->nnz + 1, &mc->vmap));
   PetscCall(PetscCalloc2(mc->nnz + 1, &mc->val, mc->n + 1, &mc->idiag));
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
-  PetscCall(SpTrsvCUDAMCDownloadPattern((SpTrsvCUDAMC)mc->dev, mc));
-#endif
+  PetscCall((*dev->gs.mc_download_pattern)(mc->dev, mc));
   for (PetscInt k = 0; k < mc->n; k++) mc->ipos[mc->perm[k]] = k;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -251,9 +242,12 @@ PetscErrorCode SpTrsvMCSetValues(SpTrsvMC mc, const PetscScalar *aa, const Petsc
   PetscCall(SpTrsvMCGetHostPattern(mc));
   for (PetscInt q = 0; q < mc->nnz; q++) mc->val[q] = aa[mc->vmap[q]];
   for (PetscInt k = 0; k < mc->n; k++) mc->idiag[k] = idiag[mc->perm[k]];
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
-  if (mc->dev) PetscCall(SpTrsvCUDAMCUploadValues((SpTrsvCUDAMC)mc->dev, mc->val, mc->idiag));
-#endif
+  if (mc->dev) {
+    const SpTrsvDeviceOps *dev;
+
+    PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+    PetscCall((*dev->gs.mc_upload_values)(mc->dev, mc->val, mc->idiag));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -267,9 +261,12 @@ PetscErrorCode SpTrsvMCSetValuesDevice(SpTrsvMC mc, const PetscScalar *daa, Pets
 {
   PetscFunctionBegin;
   *clean = PETSC_FALSE;
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
-  if (mc->dev) PetscCall(SpTrsvCUDAMCGatherValues((SpTrsvCUDAMC)mc->dev, daa, clean));
-#endif
+  if (mc->dev) {
+    const SpTrsvDeviceOps *dev;
+
+    PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+    PetscCall((*dev->gs.mc_gather_values)(mc->dev, daa, clean));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -302,12 +299,13 @@ PetscErrorCode SpTrsvMCSweep(SpTrsvMC mc, PetscBool backward, PetscBool zero, co
 {
   PetscFunctionBegin;
   if (!mc->n) PetscFunctionReturn(PETSC_SUCCESS);
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
   if (mc->dev) {
-    PetscCall(SpTrsvCUDAMCSweep((SpTrsvCUDAMC)mc->dev, backward, zero, b, x));
+    const SpTrsvDeviceOps *dev;
+
+    PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+    PetscCall((*dev->gs.mc_sweep)(mc->dev, backward, zero, b, x));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-#endif
   PetscCall(SpTrsvMCSweepHost(mc, backward, zero, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -360,9 +358,12 @@ PetscErrorCode SpTrsvMCDestroy(SpTrsvMC *mcp)
 
   PetscFunctionBegin;
   if (!mc) PetscFunctionReturn(PETSC_SUCCESS);
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
-  PetscCall(SpTrsvCUDAMCDestroy((SpTrsvCUDAMC *)&mc->dev));
-#endif
+  if (mc->dev) {
+    const SpTrsvDeviceOps *dev;
+
+    PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+    PetscCall((*dev->gs.mc_destroy)(&mc->dev));
+  }
   PetscCall(PetscFree(mc->colptr));
   PetscCall(PetscFree2(mc->perm, mc->ipos));
   PetscCall(PetscFree2(mc->ptr, mc->dmap));

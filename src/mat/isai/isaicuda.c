@@ -6,8 +6,8 @@
      (src/cuda/isai_kernels.cu), from the host factor uploaded at each numeric phase;
    - for block ILU (block sizes 2..8, -pc_isai_gpu_factor) the whole numeric phase stays on the device
      (isaidevice.c), with BSR SpMVs for the forward applies.
-   It needs a PETSc configured with CUDA (SpTrsvISAICUDAUse()); without one its table is empty and
-   SpTrsvBackendSelect() never chooses it. The parts that call src/cuda/ exist in CUDA builds only.
+   It needs a PETSc configured with CUDA (SpTrsvISAICUDAUse()); without one SpTrsvBackendSelect() never chooses it
+   and SpTrsvISAIPrecCreate() refuses it. Everything on the GPU goes through the device-ops table (deviceops.h).
 */
 #include "isaicuda.h"
 
@@ -18,20 +18,22 @@
 */
 PetscErrorCode SpTrsvISAICUDAUse(Mat P, SpTrsvBackendCUDAUse *use)
 {
+  const SpTrsvDeviceOps *dev;
+
   PetscFunctionBegin;
-#if defined(PETSC_HAVE_CUDA)
-  use->available = PETSC_TRUE;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)P, &use->automatic, MATSEQAIJCUSPARSE, MATAIJCUSPARSE, ""));
-  use->why = use->automatic ? "the matrix has a CUDA type" : "the matrix has no CUDA type (use -mat_type aijcusparse for the GPU)";
-#else
-  use->available = PETSC_FALSE;
-  use->automatic = PETSC_FALSE;
-  use->why       = "PC isai's GPU apply needs a PETSc configured with CUDA (it multiplies with PETSc's cuSPARSE matrices); this PETSc has none: use auto or host";
-#endif
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  if (dev->petsc->cuda) {
+    use->available = PETSC_TRUE;
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)P, &use->automatic, MATSEQAIJCUSPARSE, MATAIJCUSPARSE, ""));
+    use->why = use->automatic ? "the matrix has a CUDA type" : "the matrix has no CUDA type (use -mat_type aijcusparse for the GPU)";
+  } else {
+    use->available = PETSC_FALSE;
+    use->automatic = PETSC_FALSE;
+    use->why       = "PC isai's GPU apply needs a PETSc configured with CUDA (it multiplies with PETSc's cuSPARSE matrices); this PETSc has none: use auto or host";
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#if defined(PETSC_HAVE_CUDA)
 /* the symbolic phase: on the device when the GPU can factor (isaidevice.c), else the host factor's */
 static PetscErrorCode SpTrsvISAICUDASetUp(SpTrsvISAIPrec p, Mat P)
 {
@@ -51,30 +53,27 @@ static PetscErrorCode SpTrsvISAICUDASetUp(SpTrsvISAIPrec p, Mat P)
    arithmetic as the host's), else on the host */
 static PetscErrorCode SpTrsvISAICUDAColumns(SpTrsvISAIPrec p, PetscBool created)
 {
+  SpTrsvISAICUDA        *d = (SpTrsvISAICUDA *)p->data;
+  const SpTrsvDeviceOps *dev;
+
   PetscFunctionBegin;
-  #if defined(PETSC_SPTRSV_HAVE_CUDA)
-  {
-    SpTrsvISAICUDA *d = (SpTrsvISAICUDA *)p->data;
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  if (created) {
+    const char *why;
+    PetscBool   avail;
 
-    if (created) {
-      const SpTrsvBackendOps *cuda;
-      const char             *why;
-      PetscBool               avail;
-
-      PetscCall(SpTrsvBackendCUDAGet(&cuda, &avail, &why)); /* the CUDA backend's device check (cached) */
-      if (avail) {
-        PetscCall(SpTrsvCUDAISAICreate(p->NL, p->L, &d->gNL));
-        PetscCall(SpTrsvCUDAISAICreate(p->NU, p->U, &d->gNU));
-        p->gpucols = PETSC_TRUE;
-      }
-    }
-    if (p->gpucols) {
-      PetscCall(SpTrsvCUDAISAINumeric(d->gNL, p->NL, p->L, PETSC_TRUE));
-      PetscCall(SpTrsvCUDAISAINumeric(d->gNU, p->NU, p->U, PETSC_TRUE));
-      PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCall(SpTrsvDeviceOpsGet(&dev, &avail, &why)); /* the CUDA backend's device check (cached) */
+    if (avail) {
+      PetscCall((*dev->isai.cols_create)(p->NL, p->L, &d->gNL));
+      PetscCall((*dev->isai.cols_create)(p->NU, p->U, &d->gNU));
+      p->gpucols = PETSC_TRUE;
     }
   }
-  #endif
+  if (p->gpucols) {
+    PetscCall((*dev->isai.cols_numeric)(d->gNL, p->NL, p->L, PETSC_TRUE));
+    PetscCall((*dev->isai.cols_numeric)(d->gNU, p->NU, p->U, PETSC_TRUE));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(SpTrsvISAIPrecColumnsHost(p, created));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -158,6 +157,3 @@ static PetscErrorCode SpTrsvISAICUDADestroy(SpTrsvISAIPrec p)
 }
 
 const SpTrsvISAIOps SpTrsvISAIOpsCUDA = {"cuda", SpTrsvISAICUDASetUp, SpTrsvISAICUDANumeric, SpTrsvISAICUDAApply, SpTrsvISAIDeviceSyncHost, SpTrsvISAICUDADestroy};
-#else
-const SpTrsvISAIOps SpTrsvISAIOpsCUDA = {"cuda", NULL, NULL, NULL, NULL, NULL}; /* a PETSc without CUDA */
-#endif

@@ -1,13 +1,7 @@
 /* PC isai's cuda backend: its data, shared by isaicuda.c and isaidevice.c (private to them) */
 #pragma once
 #include <sptrsv/isaiprec.h>
-#include <sptrsv/isai_cuda.h> /* the types of src/cuda/; its functions exist in CUDA builds (PETSC_SPTRSV_HAVE_CUDA) */
-
-/* the GPU factorization pipeline needs both a CUDA build of the plugin (its kernels) and a CUDA PETSc (the
-   cuSPARSE matrices the apply multiplies by) */
-#if defined(PETSC_SPTRSV_HAVE_CUDA) && defined(PETSC_HAVE_CUDA)
-  #define SPTRSV_ISAI_DEVICE_PIPELINE 1
-#endif
+#include <sptrsv/deviceops.h> /* the GPU functions (src/cuda/) and PETSc's CUDA arrays, through one table */
 
 typedef struct {
   SpTrsvCUDAISAI   gNL, gNU;             /* the column solves on the GPU */

@@ -12,29 +12,29 @@
    per nonzero pattern. The arithmetic is the host path's, so both give the same preconditioner up to
    rounding; errors (non-finite entries, zero pivots) name the entry or the block row as the host does. The
    host copies of N_L, N_U (PCISAIGetApplyMatrices()) are refreshed only when asked for.
-   It needs a CUDA build and a CUDA PETSc; otherwise SpTrsvISAIDeviceUsable() says no and nothing else is called.
+   It needs a CUDA build and a CUDA PETSc; otherwise SpTrsvISAIDeviceUsable() says no and nothing else is called on
+   the device. Everything on the GPU goes through the device-ops table (include/sptrsv/deviceops.h).
 */
 #include "isaicuda.h"
 #include <petscpc.h> /* PCFailedReasons, for -info */
 #include <petsctime.h>
 
-#if defined(SPTRSV_ISAI_DEVICE_PIPELINE)
 /*
-  SpTrsvISAIDeviceUsable - whether this setup can factor on the GPU: real scalars, ILU on blocks of size 2..8,
-  -pc_isai_gpu_factor, a usable device
+  SpTrsvISAIDeviceUsable - whether this setup can factor on the GPU: a CUDA build and a CUDA PETSc, ILU on blocks of
+  size 2..8, -pc_isai_gpu_factor, a usable device (which needs real scalars)
 */
 PetscErrorCode SpTrsvISAIDeviceUsable(SpTrsvISAIPrec p, PetscBool *usable)
 {
+  const SpTrsvDeviceOps *dev;
+
   PetscFunctionBegin;
   *usable = PETSC_FALSE;
-  #if defined(SPTRSV_CUDA_SCALAR_OK)
-  if (p->gpu && p->opts->gpufactor && !p->scalar && p->bs >= 2 && p->opts->ftype == MAT_FACTOR_ILU) {
-    const SpTrsvBackendOps *cuda;
-    const char             *why;
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  if (dev->compiled && dev->petsc->cuda && p->gpu && p->opts->gpufactor && !p->scalar && p->bs >= 2 && p->opts->ftype == MAT_FACTOR_ILU) {
+    const char *why;
 
-    PetscCall(SpTrsvBackendCUDAGet(&cuda, usable, &why));
+    PetscCall(SpTrsvDeviceOpsGet(&dev, usable, &why));
   }
-  #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -42,39 +42,45 @@ PetscErrorCode SpTrsvISAIDeviceUsable(SpTrsvISAIPrec p, PetscBool *usable)
    to the GPU */
 static PetscErrorCode SpTrsvISAIDeviceMat(SpTrsvISAIPrec p, PetscInt k, PetscInt n, const PetscInt *bi, const PetscInt *bj, Mat *M)
 {
-  SpTrsvISAICUDA    *d = (SpTrsvISAICUDA *)p->data;
-  const PetscScalar *v;
+  SpTrsvISAICUDA        *d = (SpTrsvISAICUDA *)p->data;
+  const SpTrsvDeviceOps *dev;
+  const PetscScalar     *v;
+  PetscBool              got;
 
   PetscFunctionBegin;
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
   PetscCall(SpTrsvBlockMatCreateExpanded(n, p->bs, bi, bj, MATSEQAIJCUSPARSE, &d->xi[k], &d->xj[k], &d->xa[k], M));
   PetscCall(MatBindToCPU(*M, PETSC_FALSE));
-  PetscCall(MatSeqAIJCUSPARSEGetArrayRead(*M, &v));
-  PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(*M, &v));
+  PetscCall((*dev->petsc->mat_read)(*M, PETSC_FALSE, &v, &got));
+  PetscCheck(got, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The apply matrix is not a MATSEQAIJCUSPARSE");
+  PetscCall((*dev->petsc->mat_restore_read)(*M, &v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SpTrsvISAIDeviceExpandInto(SpTrsvCUDAExpand e, const PetscScalar *src, Mat M)
+static PetscErrorCode SpTrsvISAIDeviceExpandInto(const SpTrsvDeviceOps *dev, SpTrsvCUDAExpand e, const PetscScalar *src, Mat M)
 {
   PetscScalar *v;
 
   PetscFunctionBegin;
-  PetscCall(MatSeqAIJCUSPARSEGetArrayWrite(M, &v));
-  PetscCall(SpTrsvCUDAExpandApply(e, src, v));
-  PetscCall(MatSeqAIJCUSPARSERestoreArrayWrite(M, &v));
+  PetscCall((*dev->petsc->mat_write)(M, &v));
+  PetscCall((*dev->isai.expand_apply)(e, src, v));
+  PetscCall((*dev->petsc->mat_restore_write)(M, &v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* SpTrsvISAIDeviceSetUp - the symbolic phase: block ILU pattern and value map, ISAI patterns, device objects */
 PetscErrorCode SpTrsvISAIDeviceSetUp(SpTrsvISAIPrec p, Mat P)
 {
-  SpTrsvISAICUDA    *d = (SpTrsvISAICUDA *)p->data;
-  SpTrsvBlockCSR     B;
-  PetscErrorCode     ierr;
-  PetscInt          *src = NULL;
-  const PetscScalar *na;
-  PetscLogDouble     t0, t1, t2, t3;
+  SpTrsvISAICUDA        *d = (SpTrsvISAICUDA *)p->data;
+  const SpTrsvDeviceOps *dev;
+  SpTrsvBlockCSR         B;
+  PetscErrorCode         ierr;
+  PetscInt              *src = NULL;
+  const PetscScalar     *na;
+  PetscLogDouble         t0, t1, t2, t3;
 
   PetscFunctionBegin;
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
   PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvBlockCSRGet(P, p->bs, &B));
   ierr = SpTrsvBILUCreate(B.n, B.bs, &p->bilu);
@@ -86,37 +92,37 @@ PetscErrorCode SpTrsvISAIDeviceSetUp(SpTrsvISAIPrec p, Mat P)
   PetscCall(ierr);
   p->L = p->bilu->L;
   p->U = p->bilu->U;
-  PetscCall(SpTrsvCUDABILUCreate(p->bilu, p->bilu->nval, p->bilu->amap, &d->gF));
-  PetscCall(SpTrsvCUDABILUGetLevels(d->gF, &p->nlevels));
+  PetscCall((*dev->isai.bilu_create)(p->bilu, p->bilu->nval, p->bilu->amap, &d->gF));
+  PetscCall((*dev->isai.bilu_get_levels)(d->gF, &p->nlevels));
   PetscCall(PetscTime(&t1));
 
   PetscCall(SpTrsvISAIPrecCreatePatterns(p));
-  PetscCall(SpTrsvCUDAISAICreateOnBILU(p->NL, d->gF, &d->gNL));
-  PetscCall(SpTrsvCUDAISAICreateOnBILU(p->NU, d->gF, &d->gNU));
+  PetscCall((*dev->isai.cols_create_on_bilu)(p->NL, d->gF, &d->gNL));
+  PetscCall((*dev->isai.cols_create_on_bilu)(p->NU, d->gF, &d->gNU));
   p->gpucols = PETSC_TRUE;
   /* BSR SpMVs on the device values of N_L, N_U themselves */
-  PetscCall(SpTrsvCUDAISAIGetDeviceValues(d->gNL, &na));
-  PetscCall(SpTrsvCUDABSRCreate(p->NL->n, p->bs, p->NL->i, p->NL->j, na, &d->gBL));
-  PetscCall(SpTrsvCUDAISAIGetDeviceValues(d->gNU, &na));
-  PetscCall(SpTrsvCUDABSRCreate(p->NU->n, p->bs, p->NU->i, p->NU->j, na, &d->gBU));
+  PetscCall((*dev->isai.cols_values)(d->gNL, &na));
+  PetscCall((*dev->isai.bsr_create)(p->NL->n, p->bs, p->NL->i, p->NL->j, na, &d->gBL));
+  PetscCall((*dev->isai.cols_values)(d->gNU, &na));
+  PetscCall((*dev->isai.bsr_create)(p->NU->n, p->bs, p->NU->i, p->NU->j, na, &d->gBU));
   p->bsrapply = PETSC_TRUE;
 
   PetscCall(PetscTime(&t2));
   /* the device matrices the apply multiplies by (the host copies of N_L, N_U are made when asked for) */
   PetscCall(SpTrsvISAIDeviceMat(p, 0, p->NL->n, p->NL->i, p->NL->j, &p->AL));
   PetscCall(SpTrsvISAIDeviceMat(p, 1, p->NU->n, p->NU->i, p->NU->j, &p->AU));
-  PetscCall(SpTrsvCUDAExpandCreate(p->NL->n, p->bs, p->NL->i, NULL, &d->gEL));
-  PetscCall(SpTrsvCUDAExpandCreate(p->NU->n, p->bs, p->NU->i, NULL, &d->gEU));
+  PetscCall((*dev->isai.expand_create)(p->NL->n, p->bs, p->NL->i, NULL, &d->gEL));
+  PetscCall((*dev->isai.expand_create)(p->NU->n, p->bs, p->NU->i, NULL, &d->gEU));
   if (p->opts->relax > 0) {
     PetscCall(SpTrsvBlockTriGetFull(p->L, &p->tli, &p->tlj));
     PetscCall(SpTrsvBlockTriGetFull(p->U, &p->tui, &p->tuj));
     PetscCall(SpTrsvISAIDeviceMat(p, 2, p->L->n, p->tli, p->tlj, &p->ATL));
     PetscCall(SpTrsvISAIDeviceMat(p, 3, p->U->n, p->tui, p->tuj, &p->ATU));
     PetscCall(SpTrsvBILUTriangleSources(p->bilu, p->L, p->tli, &src));
-    PetscCall(SpTrsvCUDAExpandCreate(p->L->n, p->bs, p->tli, src, &d->gETL));
+    PetscCall((*dev->isai.expand_create)(p->L->n, p->bs, p->tli, src, &d->gETL));
     PetscCall(PetscFree(src));
     PetscCall(SpTrsvBILUTriangleSources(p->bilu, p->U, p->tui, &src));
-    PetscCall(SpTrsvCUDAExpandCreate(p->U->n, p->bs, p->tui, src, &d->gETU));
+    PetscCall((*dev->isai.expand_create)(p->U->n, p->bs, p->tui, src, &d->gETU));
     PetscCall(PetscFree(src));
   }
   PetscCall(PetscTime(&t3));
@@ -126,12 +132,11 @@ PetscErrorCode SpTrsvISAIDeviceSetUp(SpTrsvISAIPrec p, Mat P)
 }
 
 /* the matrix's values where they are: a MATSEQAIJCUSPARSE's device array, else the host array */
-static PetscErrorCode SpTrsvISAIGetValues(Mat P, PetscBool isbaij, const PetscScalar **v, PetscMemType *mtype, PetscBool *dev)
+static PetscErrorCode SpTrsvISAIGetValues(const SpTrsvDeviceOps *ops, Mat P, PetscBool isbaij, const PetscScalar **v, PetscMemType *mtype, PetscBool *dev)
 {
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)P, MATSEQAIJCUSPARSE, dev));
+  PetscCall((*ops->petsc->mat_read)(P, PETSC_FALSE, v, dev));
   if (*dev) {
-    PetscCall(MatSeqAIJCUSPARSEGetArrayRead(P, v));
     *mtype = PETSC_MEMTYPE_DEVICE;
   } else {
     if (isbaij) PetscCall(MatSeqBAIJGetArray(P, (PetscScalar **)v));
@@ -141,10 +146,10 @@ static PetscErrorCode SpTrsvISAIGetValues(Mat P, PetscBool isbaij, const PetscSc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SpTrsvISAIRestoreValues(Mat P, PetscBool isbaij, const PetscScalar **v, PetscBool dev)
+static PetscErrorCode SpTrsvISAIRestoreValues(const SpTrsvDeviceOps *ops, Mat P, PetscBool isbaij, const PetscScalar **v, PetscBool dev)
 {
   PetscFunctionBegin;
-  if (dev) PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(P, v));
+  if (dev) PetscCall((*ops->petsc->mat_restore_read)(P, v));
   else if (isbaij) PetscCall(MatSeqBAIJRestoreArray(P, (PetscScalar **)v));
   else PetscCall(MatSeqAIJRestoreArrayRead(P, v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -157,17 +162,19 @@ static PetscErrorCode SpTrsvISAIRestoreValues(Mat P, PetscBool isbaij, const Pet
 */
 PetscErrorCode SpTrsvISAIDeviceNumeric(SpTrsvISAIPrec p, Mat P)
 {
-  SpTrsvISAICUDA    *d  = (SpTrsvISAICUDA *)p->data;
-  const PetscInt     bs = p->bs;
-  PetscBool          isbaij, dev;
-  const PetscScalar *v;
-  PetscMemType       mtype = PETSC_MEMTYPE_HOST;
-  PetscInt           bad, zr, zp;
-  const PetscScalar *na;
-  PetscLogDouble     t0, t1;
-  PetscErrorCode     ierr;
+  SpTrsvISAICUDA        *d  = (SpTrsvISAICUDA *)p->data;
+  const PetscInt         bs = p->bs;
+  PetscBool              isbaij, dev;
+  const PetscScalar     *v;
+  PetscMemType           mtype = PETSC_MEMTYPE_HOST;
+  PetscInt               bad, zr, zp;
+  const PetscScalar     *na;
+  PetscLogDouble         t0, t1;
+  PetscErrorCode         ierr;
+  const SpTrsvDeviceOps *ops;
 
   PetscFunctionBegin;
+  PetscCall(SpTrsvDeviceOpsGet(&ops, NULL, NULL));
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)P, MATSEQBAIJ, &isbaij));
   if (!p->setup_done) {
     PetscCall(SpTrsvBILUGetValueCount(p->bilu, P, &zr));
@@ -176,9 +183,9 @@ PetscErrorCode SpTrsvISAIDeviceNumeric(SpTrsvISAIPrec p, Mat P)
 
   /* 1-2: block ILU on the device */
   PetscCall(PetscTime(&t0));
-  PetscCall(SpTrsvISAIGetValues(P, isbaij, &v, &mtype, &dev));
-  ierr = SpTrsvCUDABILUNumeric(d->gF, v, mtype, p->opts->info.shiftamount, &bad, &zr, &zp);
-  PetscCall(SpTrsvISAIRestoreValues(P, isbaij, &v, dev));
+  PetscCall(SpTrsvISAIGetValues(ops, P, isbaij, &v, &mtype, &dev));
+  ierr = (*ops->isai.bilu_numeric)(d->gF, v, mtype, p->opts->info.shiftamount, &bad, &zr, &zp);
+  PetscCall(SpTrsvISAIRestoreValues(ops, P, isbaij, &v, dev));
   PetscCall(ierr);
   PetscCall(PetscTime(&t1));
   p->time_factor = t1 - t0;
@@ -201,18 +208,18 @@ PetscErrorCode SpTrsvISAIDeviceNumeric(SpTrsvISAIPrec p, Mat P)
   }
 
   /* 3: ISAI columns from the factor in place; 4: values of the apply matrices */
-  PetscCall(SpTrsvCUDAISAINumeric(d->gNL, p->NL, NULL, PETSC_FALSE));
-  PetscCall(SpTrsvCUDAISAINumeric(d->gNU, p->NU, NULL, PETSC_FALSE));
-  PetscCall(SpTrsvCUDAISAIGetDeviceValues(d->gNL, &na));
-  PetscCall(SpTrsvISAIDeviceExpandInto(d->gEL, na, p->AL));
-  PetscCall(SpTrsvCUDAISAIGetDeviceValues(d->gNU, &na));
-  PetscCall(SpTrsvISAIDeviceExpandInto(d->gEU, na, p->AU));
+  PetscCall((*ops->isai.cols_numeric)(d->gNL, p->NL, NULL, PETSC_FALSE));
+  PetscCall((*ops->isai.cols_numeric)(d->gNU, p->NU, NULL, PETSC_FALSE));
+  PetscCall((*ops->isai.cols_values)(d->gNL, &na));
+  PetscCall(SpTrsvISAIDeviceExpandInto(ops, d->gEL, na, p->AL));
+  PetscCall((*ops->isai.cols_values)(d->gNU, &na));
+  PetscCall(SpTrsvISAIDeviceExpandInto(ops, d->gEU, na, p->AU));
   if (p->ATL) {
     SpTrsvCUDABILUArrays f;
 
-    PetscCall(SpTrsvCUDABILUGetArrays(d->gF, &f));
-    PetscCall(SpTrsvISAIDeviceExpandInto(d->gETL, f.fa, p->ATL));
-    PetscCall(SpTrsvISAIDeviceExpandInto(d->gETU, f.fa, p->ATU));
+    PetscCall((*ops->isai.bilu_get_arrays)(d->gF, &f));
+    PetscCall(SpTrsvISAIDeviceExpandInto(ops, d->gETL, f.fa, p->ATL));
+    PetscCall(SpTrsvISAIDeviceExpandInto(ops, d->gETU, f.fa, p->ATU));
   }
   d->host_stale = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -221,16 +228,18 @@ PetscErrorCode SpTrsvISAIDeviceNumeric(SpTrsvISAIPrec p, Mat P)
 /* SpTrsvISAIDeviceSyncHost - bring the host copies of N_L, N_U up to date (for PCISAIGetApplyMatrices()) */
 PetscErrorCode SpTrsvISAIDeviceSyncHost(SpTrsvISAIPrec p)
 {
-  SpTrsvISAICUDA *d = (SpTrsvISAICUDA *)p->data;
+  SpTrsvISAICUDA        *d = (SpTrsvISAICUDA *)p->data;
+  const SpTrsvDeviceOps *dev;
 
   PetscFunctionBegin;
   if (!d || !d->host_stale) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
   if (!p->ML) { /* made on the first request only: the GPU pipeline does not need them */
     PetscCall(SpTrsvBlockMatCreate(p->NL->n, p->bs, p->NL->i, p->NL->j, &p->ML));
     PetscCall(SpTrsvBlockMatCreate(p->NU->n, p->bs, p->NU->i, p->NU->j, &p->MU));
   }
-  PetscCall(SpTrsvCUDAISAIDownload(d->gNL, p->NL));
-  PetscCall(SpTrsvCUDAISAIDownload(d->gNU, p->NU));
+  PetscCall((*dev->isai.cols_download)(d->gNL, p->NL));
+  PetscCall((*dev->isai.cols_download)(d->gNU, p->NU));
   PetscCall(SpTrsvBlockMatSetValues(p->ML, p->NL->a));
   PetscCall(SpTrsvBlockMatSetValues(p->MU, p->NU->a));
   d->host_stale = PETSC_FALSE;
@@ -240,18 +249,20 @@ PetscErrorCode SpTrsvISAIDeviceSyncHost(SpTrsvISAIPrec p)
 /* SpTrsvISAIDeviceDestroy - the device objects of the cuda backend (column solves included) */
 PetscErrorCode SpTrsvISAIDeviceDestroy(SpTrsvISAIPrec p)
 {
-  SpTrsvISAICUDA *d = (SpTrsvISAICUDA *)p->data;
+  SpTrsvISAICUDA        *d = (SpTrsvISAICUDA *)p->data;
+  const SpTrsvDeviceOps *dev;
 
   PetscFunctionBegin;
-  PetscCall(SpTrsvCUDABSRDestroy(&d->gBL));
-  PetscCall(SpTrsvCUDABSRDestroy(&d->gBU));
-  PetscCall(SpTrsvCUDAExpandDestroy(&d->gEL));
-  PetscCall(SpTrsvCUDAExpandDestroy(&d->gEU));
-  PetscCall(SpTrsvCUDAExpandDestroy(&d->gETL));
-  PetscCall(SpTrsvCUDAExpandDestroy(&d->gETU));
-  PetscCall(SpTrsvCUDAISAIDestroy(&d->gNL)); /* the ISAIs read the factor: first */
-  PetscCall(SpTrsvCUDAISAIDestroy(&d->gNU));
-  PetscCall(SpTrsvCUDABILUDestroy(&d->gF));
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  PetscCall((*dev->isai.bsr_destroy)(&d->gBL));
+  PetscCall((*dev->isai.bsr_destroy)(&d->gBU));
+  PetscCall((*dev->isai.expand_destroy)(&d->gEL));
+  PetscCall((*dev->isai.expand_destroy)(&d->gEU));
+  PetscCall((*dev->isai.expand_destroy)(&d->gETL));
+  PetscCall((*dev->isai.expand_destroy)(&d->gETU));
+  PetscCall((*dev->isai.cols_destroy)(&d->gNL)); /* the ISAIs read the factor: first */
+  PetscCall((*dev->isai.cols_destroy)(&d->gNU));
+  PetscCall((*dev->isai.bilu_destroy)(&d->gF));
   d->host_stale = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -263,70 +274,32 @@ PetscErrorCode SpTrsvISAIDeviceDestroy(SpTrsvISAIPrec p)
 */
 PetscErrorCode SpTrsvISAIDeviceApplyBSR(SpTrsvISAIPrec p, Vec x, Vec y, PetscBool *done)
 {
-  SpTrsvISAICUDA    *d = (SpTrsvISAICUDA *)p->data;
-  PetscBool          cx, cy;
-  const PetscScalar *xa;
-  PetscScalar       *wa, *ya;
+  SpTrsvISAICUDA        *d = (SpTrsvISAICUDA *)p->data;
+  const SpTrsvDeviceOps *dev;
+  PetscBool              cx, cy;
+  const PetscScalar     *xa;
+  PetscScalar           *wa, *ya;
 
   PetscFunctionBegin;
   *done = PETSC_FALSE;
   if (!d->gBL || !p->opts->bsr || p->opts->relax > 0 || !p->w) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
   PetscCall(PetscObjectTypeCompare((PetscObject)x, VECSEQCUDA, &cx));
   PetscCall(PetscObjectTypeCompare((PetscObject)y, VECSEQCUDA, &cy));
   if (!cx || !cy) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCall(VecCUDAGetArrayRead(x, &xa));
-  PetscCall(VecCUDAGetArrayWrite(p->w, &wa));
-  PetscCall(SpTrsvCUDABSRMult(d->gBL, xa, wa));
-  PetscCall(VecCUDARestoreArrayWrite(p->w, &wa));
-  PetscCall(VecCUDARestoreArrayRead(x, &xa));
-  PetscCall(VecCUDAGetArrayRead(p->w, &xa));
-  PetscCall(VecCUDAGetArrayWrite(y, &ya));
-  PetscCall(SpTrsvCUDABSRMult(d->gBU, xa, ya));
-  PetscCall(VecCUDARestoreArrayWrite(y, &ya));
-  PetscCall(VecCUDARestoreArrayRead(p->w, &xa));
+  PetscCall((*dev->petsc->vec_read)(x, &xa));
+  PetscCall((*dev->petsc->vec_write)(p->w, &wa));
+  PetscCall((*dev->isai.bsr_mult)(d->gBL, xa, wa));
+  PetscCall((*dev->petsc->vec_restore_write)(p->w, &wa));
+  PetscCall((*dev->petsc->vec_restore_read)(x, &xa));
+  PetscCall((*dev->petsc->vec_read)(p->w, &xa));
+  PetscCall((*dev->petsc->vec_write)(y, &ya));
+  PetscCall((*dev->isai.bsr_mult)(d->gBU, xa, ya));
+  PetscCall((*dev->petsc->vec_restore_write)(y, &ya));
+  PetscCall((*dev->petsc->vec_restore_read)(p->w, &xa));
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(2.0 * p->bs * p->bs * (p->NL->i[p->NL->n] + p->NU->i[p->NU->n])));
   *done = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-#else
-/* without a CUDA build or a CUDA PETSc the GPU never factors; the other entries are never reached */
-PetscErrorCode SpTrsvISAIDeviceUsable(SpTrsvISAIPrec p, PetscBool *usable)
-{
-  PetscFunctionBegin;
-  *usable = PETSC_FALSE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SpTrsvISAIDeviceSetUp(SpTrsvISAIPrec p, Mat P)
-{
-  PetscFunctionBegin;
-  SETERRQ(PetscObjectComm(p->obj), PETSC_ERR_PLIB, "GPU factorization requested from a build without CUDA");
-}
-
-PetscErrorCode SpTrsvISAIDeviceNumeric(SpTrsvISAIPrec p, Mat P)
-{
-  PetscFunctionBegin;
-  SETERRQ(PetscObjectComm(p->obj), PETSC_ERR_PLIB, "GPU factorization requested from a build without CUDA");
-}
-
-PetscErrorCode SpTrsvISAIDeviceApplyBSR(SpTrsvISAIPrec p, Vec x, Vec y, PetscBool *done)
-{
-  PetscFunctionBegin;
-  *done = PETSC_FALSE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SpTrsvISAIDeviceSyncHost(SpTrsvISAIPrec p)
-{
-  PetscFunctionBegin;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SpTrsvISAIDeviceDestroy(SpTrsvISAIPrec p)
-{
-  PetscFunctionBegin;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-#endif

@@ -4,6 +4,7 @@
    as SpMVs with whatever matrices the backend made.
 */
 #include <sptrsv/isaiprec.h>
+#include <sptrsv/deviceops.h>
 #include <petscpc.h> /* PCFailedReasons, for -info */
 #include <petsctime.h>
 
@@ -19,7 +20,12 @@ PetscErrorCode SpTrsvISAIPrecCreate(PetscObject obj, SpTrsvExecSlot slot, const 
   PetscFunctionBegin;
   PetscCheck(slot == SPTRSV_EXEC_HOST || slot == SPTRSV_EXEC_CUDA, PetscObjectComm(obj), PETSC_ERR_ARG_OUTOFRANGE, "Unknown backend slot %d", (int)slot);
   ops = slot == SPTRSV_EXEC_CUDA ? &SpTrsvISAIOpsCUDA : &SpTrsvISAIOpsHost;
-  PetscCheck(ops->setup, PetscObjectComm(obj), PETSC_ERR_SUP, "PC isai has no %s backend in this build", ops->name);
+  if (slot == SPTRSV_EXEC_CUDA) { /* the cuda backend multiplies with PETSc's cuSPARSE matrices */
+    const SpTrsvDeviceOps *dev;
+
+    PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+    PetscCheck(dev->petsc->cuda, PetscObjectComm(obj), PETSC_ERR_SUP, "PC isai has no %s backend in this build", ops->name);
+  }
   PetscCall(PetscNew(&p));
   p->obj    = obj;
   p->ops    = ops;

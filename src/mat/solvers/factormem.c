@@ -8,6 +8,7 @@
    factor's, so sp->mem.bytes is the factor's total. These are exact byte counts of the
    cudaMalloc requests, not estimates; CUDA graphs and the CUDA context are not in them. */
 #include <sptrsv/factormat.h>
+#include <sptrsv/deviceops.h>
 
 static double SpTrsvMB(PetscInt64 b)
 {
@@ -38,11 +39,15 @@ PetscErrorCode MatSpTrsvGetDeviceMemory_SpTrsv(Mat F, PetscInt64 *L, PetscInt64 
 /*
   MatSpTrsvCompareCusparse - at the end of the symbolic phase, with -mat_sptrsv_compare_cusparse_memory: the bytes
   cusparseSpSV would hold for L and U (their CSR with the diagonal stored, and the buffer size cuSPARSE asks for),
-  measured on the GPU with the real patterns (src/cuda/cusparse_memory.cu); on the host backend only a note
+  measured on the GPU with the real patterns (src/cuda/cusparse_memory.cu, through the device-ops table); on the host
+  backend only a note
 */
 PetscErrorCode MatSpTrsvCompareCusparse(Mat F)
 {
-  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
+  Mat_SpTrsv            *sp = (Mat_SpTrsv *)F->data;
+  const SpTrsvDeviceOps *dev;
+  SpTrsvDevMem          *saved;
+  SpTrsvTri              T[2];
 
   PetscFunctionBegin;
   sp->cusp_done    = PETSC_FALSE;
@@ -52,23 +57,19 @@ PetscErrorCode MatSpTrsvCompareCusparse(Mat F)
     PetscCall(PetscStrncpy(sp->cusp_note, "the cuSPARSE comparison needs the CUDA backend", sizeof(sp->cusp_note)));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-#if defined(PETSC_SPTRSV_HAVE_CUDA)
-  {
-    SpTrsvDevMem *saved;
-    SpTrsvTri     T[2] = {sp->fac->L, sp->fac->U};
-
-    SpTrsvDevMemBegin(NULL, &saved); /* transient: counted in the plugin's total only while it lives */
-    for (PetscInt k = 0; k < 2; k++) {
-      const PetscErrorCode ierr = SpTrsvCUDASpSVMemory(T[k], &sp->cusp_mat[k], &sp->cusp_buf[k]);
-      if (ierr) {
-        SpTrsvDevMemEnd(saved);
-        PetscCall(ierr);
-      }
+  T[0] = sp->fac->L;
+  T[1] = sp->fac->U;
+  PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
+  SpTrsvDevMemBegin(NULL, &saved); /* transient: counted in the plugin's total only while it lives */
+  for (PetscInt k = 0; k < 2; k++) {
+    const PetscErrorCode ierr = (*dev->mem.spsv)(T[k], &sp->cusp_mat[k], &sp->cusp_buf[k]);
+    if (ierr) {
+      SpTrsvDevMemEnd(saved);
+      PetscCall(ierr);
     }
-    SpTrsvDevMemEnd(saved);
-    sp->cusp_done = PETSC_TRUE;
   }
-#endif
+  SpTrsvDevMemEnd(saved);
+  sp->cusp_done = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
