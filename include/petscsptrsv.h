@@ -9,24 +9,27 @@
 #include <petscmat.h>
 #include <petscpc.h>
 
-/* MatSolverTypes: one per registered triangular-solve path (-pc_factor_mat_solver_type <name>), and the
-   factor constructors a program passes to MatSolverTypeRegister() when it registers them itself (for
-   MATSEQAIJ, MATSEQAIJCUSPARSE; MAT_FACTOR_ILU, MAT_FACTOR_ICC) */
-#define MATSOLVERSPTRSVLEVEL    "sptrsv_level"
-#define MATSOLVERSPTRSVELEMENT  "sptrsv_element"
-#define MATSOLVERSPTRSVSYNCFREE "sptrsv_syncfree"
-#define MATSOLVERSPTRSVLOCALITY "sptrsv_locality"
-#define MATSOLVERSPTRSVSUPERNODAL "sptrsv_supernodal"
-#define MATSOLVERSPTRSVPINV     "sptrsv_pinv"
-#define MATSOLVERSPTRSVCUSPARSE "sptrsv_cusparse" /* cuSPARSE's SpSV behind the plugin's factors (a candidate of the automatic choice) */
-#define MATSOLVERSPTRSV         "sptrsv" /* automatic: a path per triangle, chosen by a cost model (docs/USAGE.md) */
-PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_level(Mat, MatFactorType, Mat *);
-PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_element(Mat, MatFactorType, Mat *);
-PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_syncfree(Mat, MatFactorType, Mat *);
-PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_locality(Mat, MatFactorType, Mat *);
-PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_supernodal(Mat, MatFactorType, Mat *);
-PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_pinv(Mat, MatFactorType, Mat *);
-PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_cusparse(Mat, MatFactorType, Mat *);
+/*
+   The triangular-solve paths, one line each: SPTRSV_PATH(name, NAME) gives the MatSolverType MATSOLVERSPTRSV<NAME>, the
+   string "sptrsv_<name>" (-pc_factor_mat_solver_type sptrsv_<name>), and the factor constructor
+   MatGetFactor_SpTrsv_<name> a program passes to MatSolverTypeRegister() when it registers them itself (for MATSEQAIJ,
+   MATSEQAIJCUSPARSE; MAT_FACTOR_ILU, MAT_FACTOR_ICC). Each path's entry lives in its folder, src/mat/paths/<name>/.
+   sptrsv_cusparse is cuSPARSE's SpSV behind the plugin's factors (a candidate of the automatic choice).
+*/
+#define SPTRSV_PATHS(SPTRSV_PATH) \
+  SPTRSV_PATH(level, LEVEL) \
+  SPTRSV_PATH(element, ELEMENT) \
+  SPTRSV_PATH(syncfree, SYNCFREE) \
+  SPTRSV_PATH(locality, LOCALITY) \
+  SPTRSV_PATH(supernodal, SUPERNODAL) \
+  SPTRSV_PATH(pinv, PINV) \
+  SPTRSV_PATH(cusparse, CUSPARSE)
+
+#define SPTRSV_PATH_PUBLIC(name, NAME) \
+  PETSC_EXTERN const char     MATSOLVERSPTRSV##NAME[]; \
+  PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_##name(Mat, MatFactorType, Mat *);
+SPTRSV_PATHS(SPTRSV_PATH_PUBLIC)
+#define MATSOLVERSPTRSV "sptrsv" /* automatic: a path per triangle, chosen by a cost model (docs/USAGE.md) */
 PETSC_EXTERN PetscErrorCode MatGetFactor_SpTrsv_auto(Mat, MatFactorType, Mat *);
 
 /*E

@@ -53,6 +53,8 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
 #include <sptrsv/paths/locality.h> /* -bench_locality_estimate: the partitioners and their cost model */
 #include <sptrsv/paths/level.h>    /* SpTrsvLanesPerRow */
 #include <sptrsv/paths/supernodal.h> /* -bench_supernodal_estimate: the supernodal schedule and its cost model */
+#define OPTS_LOCALITY(o) ((SpTrsvLocalityOptions *)SpTrsvPathOptionsOwn(o, &SpTrsvPath_locality)) /* its own options inside o */
+#define OPTS_SUPERNODAL(o) ((SpTrsvSupernodalOptions *)SpTrsvPathOptionsOwn(o, &SpTrsvPath_supernodal)) /* its own options inside o */
 
 /* ---- solves through the private API --------------------------------------------------------------- */
 
@@ -596,26 +598,26 @@ static PetscErrorCode Report(Bench *B)
    paper's partition and the regions with their best R, from the host analysis alone */
 static PetscErrorCode LocalityEstimates(Bench *B, SpTrsvFactor fac)
 {
-  SpTrsvSolverOptions opts;
+  SpTrsvPathOptions opts;
 
   PetscFunctionBeginUser;
-  PetscCall(SpTrsvSolverOptionsDefault(&opts));
+  PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));
   /* the options the timed variants set (-bench_locality ...-sS-np, -mat_sptrsv_subgraph_rows), so the figures describe them */
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_locality_stage", &opts.locality_stage, NULL));
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_locality_pack", &opts.locality_pack, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_subgraph_rows", &opts.subgraph_rows, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_locality_stage", &OPTS_LOCALITY(&opts)->locality_stage, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_locality_pack", &OPTS_LOCALITY(&opts)->locality_pack, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_subgraph_rows", &OPTS_LOCALITY(&opts)->subgraph_rows, NULL));
   for (PetscInt k = 0; k < 2; k++) {
     SpTrsvOp             op;
     SpTrsvLocalityDevice dev;
     PetscCall(SpTrsvTriGetOp(k ? fac->U : fac->L, PETSC_FALSE, &op));
-    dev.sms   = opts.locality_sms;
+    dev.sms   = OPTS_LOCALITY(&opts)->locality_sms;
     dev.lanes = SpTrsvLanesPerRow(op.n ? (PetscReal)op.nnz / op.n : 0);
-    dev.pack  = opts.locality_pack;
-    dev.max_stage = opts.locality_stage;
+    dev.pack  = OPTS_LOCALITY(&opts)->locality_pack;
+    dev.max_stage = OPTS_LOCALITY(&opts)->locality_stage;
     for (PetscInt p = SPTRSV_LOCALITY_PARTITION_AUTO; p <= SPTRSV_LOCALITY_PARTITION_REGIONS; p++) { /* auto: the one it chose */
       SpTrsvPartition        part;
       SpTrsvLocalityChoice   ch;
-      const PetscInt         nmax = opts.subgraph_rows > 0 ? opts.subgraph_rows : (PetscInt)(SPTRSV_LOCALITY_SMEM_BYTES / sizeof(PetscScalar));
+      const PetscInt         nmax = OPTS_LOCALITY(&opts)->subgraph_rows > 0 ? OPTS_LOCALITY(&opts)->subgraph_rows : (PetscInt)(SPTRSV_LOCALITY_SMEM_BYTES / sizeof(PetscScalar));
       PetscLogDouble         t0, t1;
       const SpTrsvLocalityEstimate *e;
       PetscCall(PetscTime(&t0));
@@ -629,11 +631,11 @@ static PetscErrorCode LocalityEstimates(Bench *B, SpTrsvFactor fac)
       SpTrsvLocalityChain ch;
       PetscInt           *order;
       PetscCall(PetscMalloc1(op.n + 1, &order));
-      PetscCall(SpTrsvLocalityChainCreate(&op, opts.locality_sms, order, &ch));
+      PetscCall(SpTrsvLocalityChainCreate(&op, OPTS_LOCALITY(&opts)->locality_sms, order, &ch));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "locality-chain-estimate %s %s: reach %" PetscInt_FMT ", window %" PetscInt_FMT ", groups %" PetscInt_FMT ", longest %" PetscInt_FMT " rows, accepted %d, predicted %.1f us\n", B->label, k ? "U" : "L", ch.reach, ch.W, ch.ngroups, ch.max_group_rows, (int)ch.accepted, (double)ch.predicted_us));
       for (PetscInt Bk = ch.W; ch.W && Bk <= SPTRSV_CHAIN_MAX_WIDTH; Bk *= 2) {
         SpTrsvLocalityBlocks blk;
-        PetscCall(SpTrsvLocalityBlocksCreate(&op, order, &ch, Bk, opts.locality_block_cond, &blk));
+        PetscCall(SpTrsvLocalityBlocksCreate(&op, order, &ch, Bk, OPTS_LOCALITY(&opts)->locality_block_cond, &blk));
         PetscCall(PetscPrintf(PETSC_COMM_SELF, "locality-blocks-estimate %s %s B %" PetscInt_FMT ": R %" PetscInt_FMT ", A %" PetscInt_FMT ", blocks %" PetscInt_FMT ", longest group %" PetscInt_FMT " blocks, X %" PetscInt64_FMT ", M %" PetscInt64_FMT ", n %" PetscInt_FMT ", accepted %d, predicted %.1f us\n", B->label, k ? "U" : "L", Bk, blk.R, blk.A, blk.nblocks, blk.max_group_blocks, blk.xsize, blk.msize, op.n, (int)blk.accepted, (double)blk.predicted_us));
         PetscCall(SpTrsvLocalityBlocksDestroy(&blk));
       }
@@ -661,13 +663,13 @@ static PetscErrorCode SupernodalEstimates(Bench *B, SpTrsvFactor fac)
     SpTrsvOp op;
     PetscCall(SpTrsvTriGetOp(k ? fac->U : fac->L, PETSC_FALSE, &op));
     for (PetscInt c = 0; c < 3; c++) {
-      SpTrsvSolverOptions             opts;
+      SpTrsvPathOptions             opts;
       SpTrsvPlan                      p;
       const SpTrsvSupernodalSchedule *ss;
       PetscLogDouble                  t0, t1;
-      PetscCall(SpTrsvSolverOptionsDefault(&opts));
-      opts.invert_diag     = inv[c];
-      opts.supernode_split = split[c];
+      PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));
+      OPTS_SUPERNODAL(&opts)->invert_diag     = inv[c];
+      OPTS_SUPERNODAL(&opts)->supernode_split = split[c];
       PetscCall(PetscTime(&t0));
       PetscCall(SpTrsvPlanCreate(&op, sn, SPTRSV_FORMAT_CSR, &opts, &p));
       PetscCall(PetscTime(&t1));
@@ -692,7 +694,7 @@ int main(int argc, char **argv)
   IS                      row, col;
   MatFactorInfo           info;
   PetscBool               petsc_cusparse = PETSC_TRUE, gpu = PETSC_FALSE, file = PETSC_FALSE, estimate = PETSC_FALSE, hostpaths = PETSC_FALSE, sn_estimate = PETSC_FALSE;
-  char                    mstype[64] = MATSOLVERSPTRSVLEVEL, ord[64] = "", what[64];
+  char                    mstype[64] = "", ord[64] = "", what[64];
   const char *const       factors[] = {"ilu", "lu", "cholesky", "BenchFactor", "", NULL};
   PetscEnum               ftype     = (PetscEnum)0; /* -bench_factor: 0 ilu, 1 lu (SuperLU), 2 cholesky (CHOLMOD) */
   PetscInt                levels = 0;
@@ -708,6 +710,7 @@ int main(int argc, char **argv)
   memset(&B, 0, sizeof(B));
   PetscCall(BenchGetOptions(&B));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-petsc_cusparse", &petsc_cusparse, NULL));
+  PetscCall(PetscStrncpy(mstype, MATSOLVERSPTRSVLEVEL, sizeof(mstype)));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-bench_matsolve_type", mstype, sizeof(mstype), NULL));
   PetscCall(BenchLoadMatrix(&B, "bench", &A, &file));
   /* -bench_ordering ORD: A is permuted once (the factor is then made in its natural ordering, as the kernels and cuSPARSE

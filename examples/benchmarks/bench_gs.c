@@ -116,12 +116,12 @@ static PetscErrorCode IterateErr(Bench *B, PetscBool on_gpu, const PetscScalar *
 */
 static PetscErrorCode RunVariantInner(Bench *B, Mat A, const GSVariant *v, const SpTrsvBackendOps *be, PetscBool on_gpu, PetscReal tol, GSCtx *c, Result *r)
 {
-  SpTrsvSolverOptions opts;
+  SpTrsvPathOptions opts;
   SpTrsvPath          path;
   PetscLogDouble      t0, t1;
 
   PetscFunctionBeginUser;
-  PetscCall(SpTrsvSolverOptionsDefault(&opts));
+  PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));
   PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvPathFind(v->path, &path));
   PetscCall(SpTrsvGSCreate(A, 1.0, 0.0, v->format, path, be, &opts, &c->gs));
@@ -185,7 +185,7 @@ static PetscErrorCode RunVariant(Bench *B, Mat A, const GSVariant *v, const SpTr
 static PetscErrorCode RunHostReference(Bench *B, Mat A, SpTrsvGS *ref)
 {
   SpTrsvPath          path;
-  SpTrsvSolverOptions opts;
+  SpTrsvPathOptions opts;
   GSCtx               c = {NULL, B->b, B->xref};
   PetscLogDouble      t0, t1;
   Result             *r;
@@ -193,7 +193,7 @@ static PetscErrorCode RunHostReference(Bench *B, Mat A, SpTrsvGS *ref)
   PetscReal           save_time   = B->max_time;
 
   PetscFunctionBeginUser;
-  PetscCall(SpTrsvSolverOptionsDefault(&opts));
+  PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));
   PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvPathFind("level", &path));
   PetscCall(SpTrsvGSCreate(A, 1.0, 0.0, SPTRSV_FORMAT_CSR, path, &SpTrsvBackendHost, &opts, ref));

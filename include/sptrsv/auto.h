@@ -11,7 +11,6 @@
 #define SPTRSV_AUTO_NSOLVE   6 /* solve terms: 1, levels, nnz/1e6, n/1e6, levels * min(1, n/levels/1024), levels * nnz/n */
 #define SPTRSV_AUTO_NSETUP   4 /* setup terms: 1, levels, nnz/1e6, n/1e6 */
 #define SPTRSV_AUTO_MAXPATHS 8
-#define SPTRSV_AUTO_PINV_TOL (100 * PETSC_MACHINE_EPSILON) /* the partitioned inverse's stability bound under the automatic choice (SpTrsvAutoVariantApply) */
 
 /* the constants of one path in one GPU model (milliseconds), measured with the path's default options (variant "") or
    with the options a variant names (pinv: "fill4" = -mat_sptrsv_pinv_fill 4); a path may have several entries: the
@@ -34,7 +33,7 @@ typedef struct {
 } SpTrsvAutoModel;
 
 /* what the chooser decided for one triangle, and why (for -ksp_view) */
-typedef struct {
+typedef struct _n_SpTrsvAutoChoice {
   SpTrsvStats            f;     /* the features: the level analysis of the triangle */
   const SpTrsvAutoModel *model; /* NULL: the fallback rule (or the host rule) */
   PetscInt               nsolves; /* expected solves (0: unknown, solve time only) */
@@ -83,13 +82,13 @@ typedef struct {
 
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoModelFind(const char *, const SpTrsvAutoModel **);        /* by name ("none": NULL) or file (loaded once); error naming the models */
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoModelLoad(const char *, const SpTrsvAutoModel **);        /* a model file written by fit-auto-model.py --write */
-SPTRSV_INTERN PetscErrorCode SpTrsvAutoVariantApply(SpTrsvPath, const char *, SpTrsvSolverOptions *); /* the options of a variant */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoVariantApply(SpTrsvPath, const char *, SpTrsvPathOptions *); /* the options of a variant */
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoModelForDevice(const char *, const SpTrsvAutoModel **);   /* the model whose device text the name contains, or NULL */
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoModelNames(char *, size_t);                              /* "h100" ..., for messages and -help */
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoFeatures(const SpTrsvOp *, SpTrsvStats *);               /* one host level analysis */
-SPTRSV_INTERN PetscErrorCode SpTrsvAutoPredict(const SpTrsvAutoModel *, SpTrsvPath, const SpTrsvSolverOptions *, const SpTrsvStats *, PetscInt, PetscReal *, PetscReal *, const char **); /* solve, setup ms of the best variant; -1: no constants */
-SPTRSV_INTERN PetscErrorCode SpTrsvAutoRank(const SpTrsvAutoModel *, PetscBool, const SpTrsvSolverOptions *, const SpTrsvStats *, PetscInt, PetscInt, const SpTrsvPath[], SpTrsvAutoChoice *);
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoPredict(const SpTrsvAutoModel *, SpTrsvPath, const SpTrsvPathOptions *, const SpTrsvStats *, PetscInt, PetscReal *, PetscReal *, const char **); /* solve, setup ms of the best variant; -1: no constants */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoRank(const SpTrsvAutoModel *, PetscBool, const SpTrsvPathOptions *, const SpTrsvStats *, PetscInt, PetscInt, const SpTrsvPath[], SpTrsvAutoChoice *);
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoReject(SpTrsvAutoChoice *, PetscInt, const char *);       /* candidate k refused the triangle: the next one */
-SPTRSV_INTERN PetscErrorCode SpTrsvAutoLocalityChain(const SpTrsvOp *, const SpTrsvSolverOptions *, SpTrsvAutoChoice *); /* the chain kernel's prediction for locality, ranked again */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoRefine(const SpTrsvOp *, const SpTrsvPathOptions *, SpTrsvAutoChoice *); /* the candidates' own cost models (the registry's auto_refine), ranked again */
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoView(const SpTrsvAutoChoice *, PetscViewer);
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoOptionsRead(SpTrsvOptionItems, PetscObject, SpTrsvAutoOptions *);

@@ -117,13 +117,14 @@ struct _n_SpTrsvSolver {
   SpTrsvSolver            nested; /* a solver of another path on the same op(T) to which the executor forwards values and
                                     solves (sptrsv_supernodal's sync-free delegate); made and destroyed by the executor */
   PetscInt                state; /* tri->state the backend copy was made from */
-  SpTrsvSolverOptions     opts;
+  SpTrsvPathOptions       opts;  /* the options it was made with (those of its path for its backend) */
+  const void             *own;   /* its path's own options struct, inside opts */
   SpTrsvDevMem            mem;   /* the executor's device memory (include/sptrsv/devmem.h): counted around its calls */
 };
 
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreate(SpTrsvTri, PetscBool, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, SpTrsvSolver *);
-SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreateWithOptions(SpTrsvTri, PetscBool, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, const SpTrsvSolverOptions *, SpTrsvSolver *);
-SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreateSweep(SpTrsvTri, SpTrsvTri, PetscReal, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, const SpTrsvSolverOptions *, SpTrsvSolver *);
+SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreateWithOptions(SpTrsvTri, PetscBool, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, const SpTrsvPathOptions *, SpTrsvSolver *);
+SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreateSweep(SpTrsvTri, SpTrsvTri, PetscReal, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, const SpTrsvPathOptions *, SpTrsvSolver *);
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverSweep(SpTrsvSolver, const PetscScalar *, const PetscScalar *, PetscScalar *);
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverUpdateValues(SpTrsvSolver);
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverMarkCurrent(SpTrsvSolver);

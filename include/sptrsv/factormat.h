@@ -13,11 +13,11 @@ typedef struct {
   SpTrsvAutoChoice        choice[2];  /* its choice for L and U, and why */
   PetscBool               measure_done; /* the measured check ran (or was passed over) since the last analysis */
   SpTrsvPath              tripath[2]; /* the path of L and of U (their transposes take the same) */
-  SpTrsvSolverOptions     triopts[2]; /* the options of L and of U: opts, with the chosen variant's (sptrsv) */
+  SpTrsvPathOptions     triopts[2]; /* the options of L and of U: opts, with the chosen variant's (sptrsv) */
   SpTrsvFactor            fac;
   SpTrsvFormat            format;
   SpTrsvBackendType       backendreq;
-  SpTrsvSolverOptions     opts; /* the path's options (graphs, fusion, ...) */
+  SpTrsvPathOptions     opts; /* the path's options (graphs, fusion, ...) */
   const SpTrsvBackendOps *backend;
   char                    backend_note[256];
   SpTrsvSolver            tri[2][2];     /* [transpose][0 = L, 1 = U] */

@@ -46,7 +46,7 @@ struct _n_SpTrsvGS {
   SpTrsvFormat            format;
   SpTrsvPath              path;
   const SpTrsvBackendOps *backend;
-  SpTrsvSolverOptions     opts;
+  SpTrsvPathOptions     opts;
   SpTrsvTri               L, U;           /* strict parts of A, each with idiag = omega / (a_ii + shift) */
   PetscInt               *lmap, *umap;    /* A's value index of each entry of L and U */
   PetscInt               *dmap;           /* A's value index of each diagonal entry */
@@ -80,8 +80,8 @@ typedef enum {
   SPTRSV_GS_SYMMETRIC = 3
 } SpTrsvGSSweep;
 
-SPTRSV_INTERN PetscErrorCode SpTrsvGSCreate(Mat, PetscReal, PetscReal, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, const SpTrsvSolverOptions *, SpTrsvGS *);
-SPTRSV_INTERN PetscErrorCode SpTrsvGSCreateMulticolor(Mat, PetscReal, PetscReal, const SpTrsvBackendOps *, const SpTrsvSolverOptions *, const SpTrsvColoringSpec *, const char[], SpTrsvGS *);
+SPTRSV_INTERN PetscErrorCode SpTrsvGSCreate(Mat, PetscReal, PetscReal, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, const SpTrsvPathOptions *, SpTrsvGS *);
+SPTRSV_INTERN PetscErrorCode SpTrsvGSCreateMulticolor(Mat, PetscReal, PetscReal, const SpTrsvBackendOps *, const SpTrsvPathOptions *, const SpTrsvColoringSpec *, const char[], SpTrsvGS *);
 SPTRSV_INTERN PetscErrorCode SpTrsvGSUpdateValues(SpTrsvGS, Mat);
 SPTRSV_INTERN PetscErrorCode SpTrsvGSApply(SpTrsvGS, SpTrsvGSSweep, PetscInt, PetscBool, const PetscScalar *, PetscScalar *);
 SPTRSV_INTERN PetscErrorCode SpTrsvGSApplyTranspose(SpTrsvGS, SpTrsvGSSweep, const PetscScalar *, PetscScalar *, PetscScalar *);

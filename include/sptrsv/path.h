@@ -12,44 +12,24 @@
 #include <sptrsv/plan.h>
 
 typedef struct _n_SpTrsvSolver *SpTrsvSolver;
+struct _n_SpTrsvAutoChoice; /* the automatic choice of one triangle (include/sptrsv/auto.h) */
 
-#define SPTRSV_RELABEL_AUTO (-1)
+/* registered paths at most, and bytes of one path's own options struct at most */
+#define SPTRSV_PATHS_MAX        16
+#define SPTRSV_PATH_OPTIONS_MAX 256
 
-/* how a path runs: options read by the factor (with its prefix) or by PC gs, handed to the analysis */
+/*
+   SpTrsvPathOptions - how the paths run: what every path reads alike (-mat_sptrsv_graph, the prefix its messages name) and
+   each registered path's own options struct (include/sptrsv/paths/<name>.h), at the path's registry index (own[k]; a
+   path reaches its own with SpTrsvPathOptionsGet()). Plain values: copied by assignment. A factor reads them with its
+   prefix, PC gs with its own, a program of the solver API from the global options (SpTrsvPathOptionsDefault()); each
+   path's own options are read by that path's parser alone (the registry's options_set).
+*/
 typedef struct {
-  PetscBool use_graph;   /* CUDA: capture the launch sequence in a CUDA graph (-mat_sptrsv_graph) */
-  PetscInt  fuse_passes; /* level: fuse a level into one block when it takes at most this many passes (-mat_sptrsv_fuse_passes) */
-  PetscBool alap;        /* syncfree: as-late-as-possible levels (-mat_sptrsv_levels alap) */
-  PetscBool warpell;     /* syncfree: warp-packed ELL storage (-mat_sptrsv_storage warpell) */
-  PetscBool natural;     /* syncfree: rows dispatched in the triangle's own order, not by level (-mat_sptrsv_dispatch natural) */
-  PetscInt  max_lanes;   /* syncfree: at most this many lanes per row (-mat_sptrsv_max_lanes; longer rows loop) */
-  PetscInt  spin_ns;     /* syncfree, CUDA: nanoseconds a waiting lane sleeps between two polls (-mat_sptrsv_spin_ns; 0: spin) */
-  PetscInt  blocks_per_sm; /* syncfree, CUDA: persistent blocks per SM (-mat_sptrsv_blocks_per_sm; 0: one block per 4 warps) */
-  PetscInt  relabel;     /* syncfree, CUDA: the published solution indexed by dispatch position (1), by row (0), or chosen by the analysis (SPTRSV_RELABEL_AUTO) (-mat_sptrsv_relabel) */
-  PetscBool analysis_device; /* syncfree, CUDA: build the schedule on the GPU (-mat_sptrsv_analysis device); ignored by other backends */
-  PetscInt  subgraph_rows;   /* locality: rows per sub-graph at most (-mat_sptrsv_subgraph_rows; 0: what a block's shared memory holds) */
-  PetscInt  locality_partition; /* locality: SpTrsvLocalityPartitioner, auto (0), paper (1) or regions (2) (-mat_sptrsv_locality_partition) */
-  PetscInt  locality_sms;       /* locality: multiprocessors the cost model fills (-mat_sptrsv_locality_sms; 132, the H100's) */
-  PetscInt  locality_stage;     /* locality, CUDA: what a block copies to shared memory before its slots, at most: 0 nothing, 1 the row and slot pointers, 2 also the entries (-mat_sptrsv_locality_stage; 2) */
-  PetscBool locality_pack;      /* locality: pack the small independent sub-graphs of one level into one block (-mat_sptrsv_locality_pack; true) */
-  PetscInt  locality_kernel;    /* locality: SpTrsvLocalityKernelType, auto (0), slots (1), chain (2) or blocks (3) (-mat_sptrsv_locality_kernel) */
-  PetscReal locality_block_cond; /* locality, blocks kernel: largest condition number of an inverted diagonal block (-mat_sptrsv_locality_block_cond) */
-  PetscInt  locality_block_rows; /* locality, blocks kernel: rows per block (-mat_sptrsv_locality_block_rows; 0: the cost model's choice) */
-  PetscInt  supernode_mode;  /* supernodal: SpTrsvSupernodeMode, auto/push/pull (-mat_sptrsv_supernode_mode) */
-  PetscInt  invert_diag;     /* supernodal: GEMV with the inverted diagonal blocks instead of a TRSV (-mat_sptrsv_invert_diag); 1 every block, 0 none, -1 (default, auto) each block whose condition number is at most invert_cond, checked at every numeric phase */
-  PetscReal invert_cond;     /* supernodal, invert_diag auto: largest infinity-norm condition number of a diagonal block that is inverted (-mat_sptrsv_invert_diag_cond) */
-  PetscBool supernode_merge; /* supernodal: merge neighbouring supernodes of the same block structure (-mat_sptrsv_merge) */
-  PetscReal supernode_relax; /* supernodal: merge neighbours while explicit zeros stay within this fraction (-mat_sptrsv_supernode_relax); SPTRSV_SUPERNODE_RELAX_AUTO (-1, the default): SpTrsvSupernodeRelaxAuto */
-  PetscInt  supernode_cublas_width; /* supernodal, CUDA: supernodes at least this wide run through cuBLAS (-mat_sptrsv_supernode_cublas_width) */
-  PetscInt  supernode_split; /* supernodal: SpTrsvSupernodeSplit, auto/never/always: inverted supernodes of a level cut into row tasks over many blocks (-mat_sptrsv_supernode_split) */
-  PetscInt  supernode_min_width; /* supernodal: a triangle whose widest supernode is narrower than this is solved by a nested sync-free solver (-mat_sptrsv_supernode_min_width; 0: never) */
-  PetscInt  pinv_parts;      /* pinv: SpTrsvPinvParts, parts made of whole (group) levels or of rows (-mat_sptrsv_pinv_parts levels|greedy) */
-  PetscReal pinv_fill;       /* pinv: a part's inverse-applied block holds at most this many times the substitution's entries (-mat_sptrsv_pinv_fill; 1: no fill) */
-  PetscReal pinv_tol;        /* pinv: backward error above which the solves fall back (-mat_sptrsv_pinv_tol) */
-  PetscInt  pinv_threads;    /* pinv: host threads of the numeric phase (-mat_sptrsv_pinv_threads; 0: the node's processors shared among the MPI processes) */
-  PetscBool pinv_tol_set;    /* the user gave -mat_sptrsv_pinv_tol (the automatic choice otherwise holds pinv to SPTRSV_AUTO_PINV_TOL) */
-  char      prefix[64];      /* the options prefix of the factor that read these options ("" for none): the analysis's messages and views name an option as the user types it, -<prefix>mat_sptrsv_... */
-} SpTrsvSolverOptions;
+  PetscBool  use_graph;  /* CUDA: capture the launch sequence in a CUDA graph (-mat_sptrsv_graph) */
+  char       prefix[64]; /* the options prefix they were read with ("" for none): messages and views name an option as the user types it, -<prefix>mat_sptrsv_... */
+  PetscInt64 own[SPTRSV_PATHS_MAX][SPTRSV_PATH_OPTIONS_MAX / sizeof(PetscInt64)]; /* path k's own options (its options_size bytes) */
+} SpTrsvPathOptions;
 
 /* an executor: how one backend runs the plans of one path (all arrays in the backend's memory) */
 typedef struct {
@@ -74,6 +54,12 @@ typedef enum {
   SPTRSV_EXEC_N
 } SpTrsvExecSlot;
 
+/*
+   A path: one entry of the registry, its whole interface. Each path defines its entry, SpTrsvPath_<name>, in its own
+   folder (src/mat/paths/<name>/), beside its options struct (include/sptrsv/paths/<name>.h), analysis and host executor;
+   its CUDA executor is in src/cuda/paths/<name>/. Other paths are named here only by name (delegate, fallback),
+   resolved through the registry.
+*/
 struct _n_SpTrsvPath {
   const char *name;       /* short name: "level", "element", ... (PC gs's -pc_gs_scheduler value) */
   const char *solvertype; /* MatSolverType: "sptrsv_level", ... */
@@ -81,30 +67,75 @@ struct _n_SpTrsvPath {
   PetscBool   ilu, icc;   /* factor types it accepts */
   PetscBool   csc;        /* it can read columns (-mat_sptrsv_format csc) as well as rows */
   PetscBool   sweeps;     /* its executors can run Gauss-Seidel sweeps (PC gs) */
-  /* analysis of the pattern of op(T) read in format, into plan (plan->type = this path) */
-  PetscErrorCode (*analyze)(const SpTrsvOp *, SpTrsvFormat, const SpTrsvSolverOptions *, SpTrsvPlan *);
+  /* analysis of the pattern of op(T) read in format, into plan (plan->type = this path), with the options of every path and
+     this path's own (own: its options struct inside them) */
+  PetscErrorCode (*analyze)(const SpTrsvOp *, SpTrsvFormat, const SpTrsvPathOptions *, const void *own, SpTrsvPlan *);
   const SpTrsvExecutor *exec[SPTRSV_EXEC_N]; /* NULL where the backend has none (CUDA without nvcc) */
-  /* its own options, read inside the factor's PetscOptionsBegin/End (so with its prefix); NULL: none */
-  PetscErrorCode (*options)(SpTrsvOptionItems, SpTrsvSolverOptions *);
-  const char           *citation;            /* BibTeX of the paper it implements */
-  PetscBool            *cited;
+  /* its options: the size of its struct (0: none of its own); its defaults (NULL: zeros); its parser, called inside the
+     caller's PetscOptionsBegin/End (so with the caller's prefix: a factor's, PC gs's; none for the global options), which
+     may read the common -mat_sptrsv_graph too and checks what it reads; NULL: no options */
+  size_t         options_size;
+  PetscErrorCode (*options_default)(void *own);
+  PetscErrorCode (*options_set)(SpTrsvOptionItems, SpTrsvPathOptions *, void *own);
+  /* its options' checks when they are read for another path that delegates to it (see delegate; NULL: none) */
+  PetscErrorCode (*options_check)(const SpTrsvPathOptions *, const void *own);
+  /* its solver on backend slot: turn off what only another backend's executor reads (NULL: nothing) */
+  PetscErrorCode (*options_backend)(SpTrsvExecSlot, void *own);
+  const char *citation; /* BibTeX of the paper it implements */
+  PetscBool  *cited;
+  /* other paths it runs: delegate, the path its executors hand some triangles to with the same options (a factor on
+     this path reads the delegate's options too, and checks them); fallback, where its solves go when its numeric
+     check fails (with the options it was given: the fallback's own are not read). NULL: none. Either may fall back
+     further to fallback_last when it has no executor on the backend */
+  const char *delegate;
+  const char *fallback;
+  const char *fallback_last;
+  /* PC gs: its automatic scheduler on the host backend, on the GPU */
+  PetscBool gs_host, gs_device;
+  /* the automatic choice (MatSolverType sptrsv, src/mat/paths/auto.c): its rank in the rule order of each regime
+     (small triangles, chains, wide levels: see SpTrsvAutoRulePlace; 0: not in the rule order); its model variants
+     (auto_variant: whether variant, "" for the defaults, is one of its own that its options own allow, own NULL: any of
+     its own; set given: its options for that variant written there; NULL: no variants but the defaults); how it adjusts
+     its options as a candidate of the choice; and a second look of its own cost models at its candidate k of a choice made
+     with a model, which may lower choice->solve_ms[k] (the choice is ranked again; NULL: none) */
+  PetscInt rule_rank[3];
+  PetscBool (*auto_variant)(const char *variant, const void *own, void *set);
+  PetscErrorCode (*auto_options)(void *own);
+  PetscErrorCode (*auto_refine)(const SpTrsvOp *, const void *own, struct _n_SpTrsvAutoChoice *, PetscInt k);
 };
 
 SPTRSV_INTERN PetscErrorCode SpTrsvPathGetCount(PetscInt *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPathGetByIndex(PetscInt, SpTrsvPath *);
+SPTRSV_INTERN PetscErrorCode SpTrsvPathGetIndex(SpTrsvPath, PetscInt *); /* its registry index; error when not registered */
 SPTRSV_INTERN PetscErrorCode SpTrsvPathFind(const char *, SpTrsvPath *); /* by name or MatSolverType; error when unknown */
 SPTRSV_INTERN PetscErrorCode SpTrsvPathFindSolverType(const char *, SpTrsvPath *); /* NULL when unknown */
 SPTRSV_INTERN PetscErrorCode SpTrsvPathGetNames(PetscBool, PetscInt *, const char *const **); /* sweeps only?: count, names */
+SPTRSV_INTERN PetscErrorCode SpTrsvPathRegister(const struct _n_SpTrsvPath *); /* append a path (the entry lives as long as the library), register its MatSolverTypes */
 SPTRSV_INTERN PetscErrorCode SpTrsvPathRegisterAll(void);                /* the MatSolverTypes */
 SPTRSV_INTERN PetscErrorCode SpTrsvPathGetExecutor(SpTrsvPath, SpTrsvExecSlot, const SpTrsvExecutor **); /* error naming both when missing */
-SPTRSV_INTERN PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *); /* the defaults only */
-SPTRSV_INTERN PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *);    /* the defaults, then the global options */
-SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreate(const SpTrsvOp *, SpTrsvPath, SpTrsvFormat, const SpTrsvSolverOptions *, SpTrsvPlan *);
+/* path's delegate or fallback (the registry's name, then fallback_last where the first has no executor on slot); NULL: none */
+SPTRSV_INTERN PetscErrorCode SpTrsvPathGetRelated(const char *, SpTrsvPath, SpTrsvExecSlot, SpTrsvPath *);
+/* the options (src/mat/paths/options.c): every path's defaults; path's own struct inside them; read with the caller's
+   prefix inside its PetscOptionsBegin/End (path NULL: every path's, as the automatic choice; else the path's own and its
+   delegate's); the defaults then the global options without prefix (path NULL: every path's), for programs of the
+   solver API */
+SPTRSV_INTERN PetscErrorCode SpTrsvPathOptionsInitialize(SpTrsvPathOptions *);
+SPTRSV_INTERN PetscErrorCode SpTrsvPathOptionsGet(const SpTrsvPathOptions *, SpTrsvPath, void *);
+SPTRSV_INTERN void          *SpTrsvPathOptionsOwn(const SpTrsvPathOptions *, SpTrsvPath); /* the same as a value (NULL when path is not registered), for tests and benchmarks */
+SPTRSV_INTERN PetscErrorCode SpTrsvPathOptionsSetFromOptions(SpTrsvOptionItems, SpTrsvPath, SpTrsvPathOptions *);
+SPTRSV_INTERN PetscErrorCode SpTrsvPathOptionsDefault(SpTrsvPath, SpTrsvPathOptions *);
+SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreate(const SpTrsvOp *, SpTrsvPath, SpTrsvFormat, const SpTrsvPathOptions *, SpTrsvPlan *);
 
-/* what a path defines: SpTrsvAnalyze_<name>, SpTrsvExecHost_<name> and SpTrsvOptions_<name> in
-   src/mat/paths/<name>.c, SpTrsvExecCUDA_<name> in src/cuda/paths/<name>.cu */
+#if defined(PETSC_SPTRSV_HAVE_CUDA)
+  #define SPTRSV_CUDA_EXEC(name) &SpTrsvExecCUDA_##name
+#else
+  #define SPTRSV_CUDA_EXEC(name) NULL
+#endif
+
+/* what a path defines: its registry entry SpTrsvPath_<name>, SpTrsvAnalyze_<name> and SpTrsvExecHost_<name> in
+   src/mat/paths/<name>/, SpTrsvExecCUDA_<name> in src/cuda/paths/<name>/ */
 #define SPTRSV_PATH_DECLARE(name) \
-  SPTRSV_INTERN PetscErrorCode SpTrsvAnalyze_##name(const SpTrsvOp *, SpTrsvFormat, const SpTrsvSolverOptions *, SpTrsvPlan *); \
-  SPTRSV_INTERN PetscErrorCode SpTrsvOptions_##name(SpTrsvOptionItems, SpTrsvSolverOptions *); \
+  SPTRSV_INTERN const struct _n_SpTrsvPath SpTrsvPath_##name; \
+  SPTRSV_INTERN PetscErrorCode SpTrsvAnalyze_##name(const SpTrsvOp *, SpTrsvFormat, const SpTrsvPathOptions *, const void *, SpTrsvPlan *); \
   SPTRSV_INTERN const SpTrsvExecutor SpTrsvExecHost_##name; \
   SPTRSV_INTERN const SpTrsvExecutor SpTrsvExecCUDA_##name

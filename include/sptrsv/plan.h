@@ -13,7 +13,7 @@ typedef const struct _n_SpTrsvPath *SpTrsvPath;
 typedef struct _n_SpTrsvPlan *SpTrsvPlan;
 struct _n_SpTrsvPlan {
   SpTrsvPath  path; /* set by SpTrsvPlanCreate() */
-  char        prefix[64]; /* the options' prefix (SpTrsvSolverOptions), set by SpTrsvPlanCreate(): views name options with it */
+  char        prefix[64]; /* the options' prefix (SpTrsvPathOptions), set by SpTrsvPlanCreate(): views name options with it */
   PetscInt    n;
   PetscInt    nlevels;
   PetscInt   *levptr; /* nlevels+1: rows of level l are order[levptr[l] .. levptr[l+1]-1] */

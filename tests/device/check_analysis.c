@@ -15,6 +15,7 @@ static const char help[] = "Device check of the sync-free analysis on the GPU (-
 #include <stdio.h>
 #include <string.h>
 #include "../unit/test_helpers.h"
+#define OPTS_SYNCFREE(o) ((SpTrsvSyncFreeOptions *)SpTrsvPathOptionsOwn(o, &SpTrsvPath_syncfree)) /* its own options inside o */
 #if defined(PETSC_SPTRSV_HAVE_CUDA) && defined(__has_include)
   #if __has_include(<cuda_runtime.h>)
     #include <cuda_runtime.h>
@@ -157,7 +158,7 @@ static PetscErrorCode SolveCUDA(SpTrsvSolver s, const PetscScalar *b, PetscScala
 static PetscErrorCode CheckVariant(SpTrsvTri T, PetscBool tr, PetscBool warpell, PetscInt max_lanes, const SpTrsvBackendOps *cuda, const char *name, PetscScalar *d_b, PetscScalar *d_x)
 {
   const PetscInt          n = T->n;
-  SpTrsvSolverOptions     opts;
+  SpTrsvPathOptions     opts;
   SpTrsvPath              path, level;
   SpTrsvSolver            sh, sd, ref;
   SpTrsvSyncFreeSchedule *fh, *fd;
@@ -172,12 +173,12 @@ static PetscErrorCode CheckVariant(SpTrsvTri T, PetscBool tr, PetscBool warpell,
   PetscCall(PetscSNPrintf(what, sizeof(what), "%s%s %s max_lanes %" PetscInt_FMT, name, tr ? " transposed" : "", warpell ? "warpell" : "csr", max_lanes));
   PetscCall(SpTrsvPathFind("syncfree", &path));
   PetscCall(SpTrsvPathFind("level", &level));
-  PetscCall(SpTrsvSolverOptionsInitialize(&opts));
-  opts.warpell   = warpell;
-  opts.max_lanes = max_lanes;
-  opts.analysis_device = PETSC_FALSE; /* the reference: the host analysis (the CUDA default is the device one) */
+  PetscCall(SpTrsvPathOptionsInitialize(&opts));
+  OPTS_SYNCFREE(&opts)->warpell   = warpell;
+  OPTS_SYNCFREE(&opts)->max_lanes = max_lanes;
+  OPTS_SYNCFREE(&opts)->analysis_device = PETSC_FALSE; /* the reference: the host analysis (the CUDA default is the device one) */
   PetscCall(SpTrsvSolverCreateWithOptions(T, tr, SPTRSV_FORMAT_CSR, path, cuda, &opts, &sh));
-  opts.analysis_device = PETSC_TRUE;
+  OPTS_SYNCFREE(&opts)->analysis_device = PETSC_TRUE;
   PetscCall(SpTrsvSolverCreateWithOptions(T, tr, SPTRSV_FORMAT_CSR, path, cuda, &opts, &sd));
   fh = (SpTrsvSyncFreeSchedule *)sh->plan->data;
   fd = (SpTrsvSyncFreeSchedule *)sd->plan->data;

@@ -194,13 +194,13 @@ static PetscErrorCode RunSweepConfig(Split *sp, const char *name, const SweepCon
   const PetscInt      n      = sp->n;
   const PetscBool     inplace = (PetscBool)(c->fmt == SPTRSV_FORMAT_CSC || sp->structsym);
   const SpTrsvBackendOps *be = c->be;
-  SpTrsvSolverOptions opts;
+  SpTrsvPathOptions opts;
   SpTrsvSolver        s;
   PetscScalar        *db, *dx, *dy, *ref, *ref2, *got;
   PetscReal           e[6] = {0, 0, 0, -1, 0, 0}, emax = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(SpTrsvSolverOptionsDefault(&opts));
+  PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));
   opts.use_graph = c->graph;
   PetscCall(SplitSetValues(sp, 1.0, 1.0, c->omega));
   PetscCall(SpTrsvSolverCreateSweep(c->forward ? sp->L : sp->U, c->forward ? sp->U : sp->L, c->omega, c->fmt, c->path, be, &opts, &s));

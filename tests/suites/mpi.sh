@@ -5,9 +5,9 @@
 #    sweeps, and the one-GPU-per-rank check (tests/device/check_multigpu.c) in its host mode: it skips, saying so, when
 #    the objects ran on the host; its detection of shared GPUs runs on synthetic PCI bus ids (the GPUs: run-multigpu.sh)
 
-# every sptrsv_* MatSolverType the plugin registers: the MATSOLVERSPTRSV* names of include/petscsptrsv.h (a path's
-# recipe adds its name there, docs/ARCHITECTURE.md)
-MPI_TYPES=$(sed -n 's/^#define MATSOLVERSPTRSV[A-Z]* *"\(sptrsv[a-z_]*\)".*/\1/p' include/petscsptrsv.h)
+# every sptrsv_* MatSolverType the plugin registers: sptrsv_<name> for each SPTRSV_PATH(name, NAME) line of
+# include/petscsptrsv.h (a path's recipe adds its line there, docs/ARCHITECTURE.md), then the automatic MATSOLVERSPTRSV
+MPI_TYPES=$(sed -n -e 's/^ *SPTRSV_PATH(\([a-z_]*\), [A-Z_]*).*/sptrsv_\1/p' -e 's/^#define MATSOLVERSPTRSV *"\(sptrsv\)".*/\1/p' include/petscsptrsv.h)
 mpi_types_listed() {
   say "sptrsv_* types: $(echo $MPI_TYPES)"
   [ "$(echo "$MPI_TYPES" | wc -w)" -ge 5 ] || fail "expected at least 5 MatSolverTypes (level, element, syncfree, locality, sptrsv)" || return 1

@@ -114,7 +114,7 @@ static PetscErrorCode TriWithValues(const Pat *p, PetscBool unit, SpTrsvTri *t)
 }
 
 /* a host solver of op(T) on path with opts; an error is returned in ierr (s NULL) instead of raised */
-static PetscErrorCode CreateQuiet(SpTrsvTri t, PetscBool tr, SpTrsvPath path, const SpTrsvSolverOptions *opts, SpTrsvSolver *s, PetscErrorCode *ierr)
+static PetscErrorCode CreateQuiet(SpTrsvTri t, PetscBool tr, SpTrsvPath path, const SpTrsvPathOptions *opts, SpTrsvSolver *s, PetscErrorCode *ierr)
 {
   PetscFunctionBeginUser;
   *s = NULL;

@@ -2,6 +2,7 @@ static char help[] = "Unit tests of the automatic path choice (MatSolverType spt
                      "fitted H100 constants, the fallback and host rules, candidates refused, the model lookup, the features of a triangle.\n";
 
 #include <sptrsv/auto.h>
+#include <sptrsv/paths/pinv.h> /* SpTrsvPinvOptions */
 
 #include "unit_common.h"
 
@@ -173,7 +174,8 @@ static PetscErrorCode TestModelFile(void)
   const SpTrsvAutoModel *m, *m2;
   SpTrsvPath             cand[2];
   SpTrsvAutoChoice       c;
-  SpTrsvSolverOptions    opts;
+  SpTrsvPathOptions      opts;
+  SpTrsvPinvOptions     *po;
   SpTrsvStats            f = Features(64000, 12000000, 300);
   FILE                  *fp;
   PetscErrorCode         ierr;
@@ -190,17 +192,18 @@ static PetscErrorCode TestModelFile(void)
   EXPECT(m && m == m2 && m->ncost == 3 && !strcmp(m->cost[2].variant, "fill4"), "model file: not loaded once with 3 entries");
   PetscCall(SpTrsvPathFind("syncfree", &cand[0]));
   PetscCall(SpTrsvPathFind("pinv", &cand[1]));
-  PetscCall(SpTrsvSolverOptionsInitialize(&opts));
+  PetscCall(SpTrsvPathOptionsInitialize(&opts));
+  PetscCall(SpTrsvPathOptionsGet(&opts, cand[1], &po));
   PetscCall(SpTrsvAutoRank(m, PETSC_FALSE, &opts, &f, 10, 2, cand, &c)); /* 10 solves: 11 ms, fill1 21, fill4 1001 */
   EXPECT(!strcmp(c.chosen->name, "syncfree") && !c.variant[1][0], "10 solves: chose %s, pinv variant '%s'", c.chosen->name, c.variant[1]);
   PetscCall(SpTrsvAutoRank(m, PETSC_FALSE, &opts, &f, 100000, 2, cand, &c)); /* 1e5 solves: fill4 11000 ms beats 1e5 */
   EXPECT(!strcmp(c.chosen->name, "pinv") && !strcmp(c.variant[0], "fill4"), "1e5 solves: chose %s %s", c.chosen->name, c.variant[0]);
   PetscCall(SpTrsvAutoVariantApply(c.chosen, c.variant[0], &opts));
-  EXPECT(opts.pinv_fill == 4.0, "variant fill4: pinv_fill %g", (double)opts.pinv_fill);
-  opts.pinv_fill = 2; /* the user's fill: no constants measured at 2 */
+  EXPECT(po->pinv_fill == 4.0, "variant fill4: pinv_fill %g", (double)po->pinv_fill);
+  po->pinv_fill = 2; /* the user's fill: no constants measured at 2 */
   PetscCall(SpTrsvAutoRank(m, PETSC_FALSE, &opts, &f, 100000, 2, cand, &c));
   EXPECT(!strcmp(c.chosen->name, "syncfree") && c.solve_ms[1] < 0, "user fill 2: chose %s", c.chosen->name);
-  opts.pinv_fill = 1;
+  po->pinv_fill = 1;
   f              = Features(500, 1000, 300); /* below fill4's rows range: only pinv's default entry predicts */
   PetscCall(SpTrsvAutoRank(m, PETSC_FALSE, &opts, &f, 100000, 2, cand, &c));
   EXPECT(!strcmp(c.chosen->name, "syncfree") && c.variant[1] && !c.variant[1][0], "out of fill4's range: chose %s, pinv variant '%s'", c.chosen->name, c.variant[1] ? c.variant[1] : "(none)");

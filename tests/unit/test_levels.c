@@ -215,7 +215,7 @@ static PetscErrorCode TestDispatchShape(const char *name, PetscInt n, PetscInt k
   SpTrsvPlan   plan;
   SpTrsvSolver        s;
   SpTrsvPath          element;
-  SpTrsvSolverOptions opts;
+  SpTrsvPathOptions   opts;
   PetscScalar        *b, *x;
   PetscReal           err = 0;
 
@@ -237,7 +237,7 @@ static PetscErrorCode TestDispatchShape(const char *name, PetscInt n, PetscInt k
   PetscCall(SpTrsvTriValuesChanged(t));
   PetscCall(SpTrsvTriGetOp(t, PETSC_FALSE, &op));
   PetscCall(SpTrsvPathFind("element", &element));
-  PetscCall(SpTrsvSolverOptionsDefault(&opts));
+  PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));
   PetscCall(SpTrsvPlanCreate(&op, element, SPTRSV_FORMAT_CSR, &opts, &plan));
   PetscCall(SpTrsvPlanCheckDispatchOrder(&op, plan));
   EXPECT(plan->path == element && plan->nlevels == (kind == 0 ? n : 2), "%s: %" PetscInt_FMT " levels", name, plan->nlevels);

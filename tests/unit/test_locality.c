@@ -13,6 +13,7 @@ static char help[] = "Unit tests of the locality path's analysis (paper 004): th
 #include "unit_common.h"
 #include "../../examples/common/mmload.h"
 #include "test_helpers.h"
+#define OPTS_LOCALITY(o) ((SpTrsvLocalityOptions *)SpTrsvPathOptionsOwn(o, &SpTrsvPath_locality)) /* its own options inside o */
 
 static char matdir[PETSC_MAX_PATH_LEN] = "tests/data/matrices";
 
@@ -275,7 +276,7 @@ static void KernelEmulation(const SpTrsvOp *op, SpTrsvPlan plan, const PetscScal
 */
 static PetscErrorCode Solves(const char *what, SpTrsvTri t, PetscBool tr, PetscInt nmax, SpTrsvLocalityPartitioner kind, const PetscScalar *b, PetscScalar *x, PetscScalar *xref)
 {
-  SpTrsvSolverOptions opts;
+  SpTrsvPathOptions opts;
   SpTrsvPath          locality, level;
   SpTrsvSolver        s, ref;
   PetscReal           err = 0, nrm = 0;
@@ -283,18 +284,18 @@ static PetscErrorCode Solves(const char *what, SpTrsvTri t, PetscBool tr, PetscI
   PetscFunctionBeginUser;
   PetscCall(SpTrsvPathFind("locality", &locality));
   PetscCall(SpTrsvPathFind("level", &level));
-  PetscCall(SpTrsvSolverOptionsInitialize(&opts));
-  opts.subgraph_rows      = nmax;
-  opts.locality_partition = kind;
-  opts.locality_stage     = nmax % (SPTRSV_LOCALITY_MAX_STAGE + 1); /* every stage bound across the caps */
-  opts.locality_pack      = (PetscBool)(nmax % 2 == 0);
-  opts.locality_kernel    = SPTRSV_LOCALITY_KERNEL_SLOTS; /* the sub-graph schedule (the chain kernel: test_locality_chain.c) */
+  PetscCall(SpTrsvPathOptionsInitialize(&opts));
+  OPTS_LOCALITY(&opts)->subgraph_rows      = nmax;
+  OPTS_LOCALITY(&opts)->locality_partition = kind;
+  OPTS_LOCALITY(&opts)->locality_stage     = nmax % (SPTRSV_LOCALITY_MAX_STAGE + 1); /* every stage bound across the caps */
+  OPTS_LOCALITY(&opts)->locality_pack      = (PetscBool)(nmax % 2 == 0);
+  OPTS_LOCALITY(&opts)->locality_kernel    = SPTRSV_LOCALITY_KERNEL_SLOTS; /* the sub-graph schedule (the chain kernel: test_locality_chain.c) */
   PetscCall(SpTrsvSolverCreateWithOptions(t, tr, SPTRSV_FORMAT_CSR, level, &SpTrsvBackendHost, &opts, &ref));
   PetscCall(SpTrsvSolverCreateWithOptions(t, tr, SPTRSV_FORMAT_CSR, locality, &SpTrsvBackendHost, &opts, &s)); /* the host setup runs SpTrsvLocalityScheduleCheck: long rows, stages */
   {
     const SpTrsvLocalitySchedule *ls = (const SpTrsvLocalitySchedule *)s->plan->data;
     if (ls->nlong) nlongplans++;
-    for (PetscInt l = 0; l < ls->nsublevels; l++) EXPECT(ls->levstage[l] <= opts.locality_stage, "%s: launch %" PetscInt_FMT " at stage %" PetscInt_FMT " above -mat_sptrsv_locality_stage %" PetscInt_FMT, what, l, ls->levstage[l], opts.locality_stage);
+    for (PetscInt l = 0; l < ls->nsublevels; l++) EXPECT(ls->levstage[l] <= OPTS_LOCALITY(&opts)->locality_stage, "%s: launch %" PetscInt_FMT " at stage %" PetscInt_FMT " above -mat_sptrsv_locality_stage %" PetscInt_FMT, what, l, ls->levstage[l], OPTS_LOCALITY(&opts)->locality_stage);
   }
   PetscCall(SpTrsvSolverApply(ref, b, xref));
   for (PetscInt i = 0; i < t->n; i++) x[i] = -12345.0;

@@ -9,6 +9,7 @@ static char help[] = "Unit tests of the locality path's blocks kernel (include/s
 
 #include <sptrsv/paths/locality.h>
 #include "chain_patterns.h"
+#define OPTS_LOCALITY(o) ((SpTrsvLocalityOptions *)SpTrsvPathOptionsOwn(o, &SpTrsvPath_locality)) /* its own options inside o */
 
 static PetscErrorCode CheckQuiet(const SpTrsvOp *op, const PetscInt *order, const SpTrsvLocalityChain *ch, const SpTrsvLocalityBlocks *blk, PetscErrorCode *ierr)
 {
@@ -129,7 +130,7 @@ static PetscErrorCode Solves(const char *name, const Pat *p, PetscBool unit, Pet
   const PetscInt      n = p->n;
   SpTrsvTri           t;
   SpTrsvPath          locality, level;
-  SpTrsvSolverOptions opts;
+  SpTrsvPathOptions opts;
   PetscScalar        *b, *x, *xref;
 
   PetscFunctionBeginUser;
@@ -144,10 +145,10 @@ static PetscErrorCode Solves(const char *name, const Pat *p, PetscBool unit, Pet
     PetscReal      err, nrm;
     char           what[200];
     PetscCall(PetscSNPrintf(what, sizeof(what), "%s n=%" PetscInt_FMT "%s%s B=%" PetscInt_FMT " cond %g", name, n, unit ? " unit" : "", tr ? " (transpose)" : "", B, (double)cond));
-    PetscCall(SpTrsvSolverOptionsInitialize(&opts));
-    opts.locality_kernel     = SPTRSV_LOCALITY_KERNEL_BLOCKS;
-    opts.locality_block_rows = B;
-    opts.locality_block_cond = cond;
+    PetscCall(SpTrsvPathOptionsInitialize(&opts));
+    OPTS_LOCALITY(&opts)->locality_kernel     = SPTRSV_LOCALITY_KERNEL_BLOCKS;
+    OPTS_LOCALITY(&opts)->locality_block_rows = B;
+    OPTS_LOCALITY(&opts)->locality_block_cond = cond;
     PetscCall(SpTrsvSolverCreateWithOptions(t, (PetscBool)tr, SPTRSV_FORMAT_CSR, level, &SpTrsvBackendHost, &opts, &ref));
     PetscCall(CreateQuiet(t, (PetscBool)tr, locality, &opts, &s, &ierr));
     EXPECT(!ierr, "%s: the locality solver failed (error %d)", what, (int)ierr);
@@ -242,16 +243,16 @@ static PetscErrorCode TestSolves(void)
     SpTrsvTri           t;
     SpTrsvSolver        s;
     SpTrsvPath          locality;
-    SpTrsvSolverOptions opts;
+    SpTrsvPathOptions opts;
     PetscErrorCode      ierr;
     const PetscInt      bad[] = {8, 48, 256};
     PetscCall(SpTrsvPathFind("locality", &locality));
     PetscCall(MakePat(PAT_BAND, 500, 8, 0, &p));
     PetscCall(TriWithValues(&p, PETSC_FALSE, &t));
     for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
-      PetscCall(SpTrsvSolverOptionsInitialize(&opts));
-      opts.locality_kernel     = SPTRSV_LOCALITY_KERNEL_BLOCKS;
-      opts.locality_block_rows = bad[k];
+      PetscCall(SpTrsvPathOptionsInitialize(&opts));
+      OPTS_LOCALITY(&opts)->locality_kernel     = SPTRSV_LOCALITY_KERNEL_BLOCKS;
+      OPTS_LOCALITY(&opts)->locality_block_rows = bad[k];
       PetscCall(CreateQuiet(t, PETSC_FALSE, locality, &opts, &s, &ierr));
       EXPECT(ierr == PETSC_ERR_ARG_OUTOFRANGE, "banded w=8: -mat_sptrsv_locality_block_rows %" PetscInt_FMT ": error %d", bad[k], (int)ierr);
       if (!ierr) PetscCall(SpTrsvSolverDestroy(&s));

@@ -10,6 +10,7 @@ static char help[] = "Unit tests of the locality path's chain kernel (include/sp
 #include <sptrsv/paths/locality.h>
 #include "chain_patterns.h"
 #include "test_helpers.h"
+#define OPTS_LOCALITY(o) ((SpTrsvLocalityOptions *)SpTrsvPathOptionsOwn(o, &SpTrsvPath_locality)) /* its own options inside o */
 
 static PetscErrorCode CheckQuiet(const SpTrsvOp *op, const PetscInt *order, const SpTrsvLocalityChain *ch, PetscErrorCode *ierr)
 {
@@ -289,7 +290,7 @@ static PetscErrorCode Solves(const char *name, const Pat *p, PetscBool unit)
   const PetscInt      n = p->n;
   SpTrsvTri           t;
   SpTrsvPath          locality, level;
-  SpTrsvSolverOptions opts;
+  SpTrsvPathOptions opts;
   PetscScalar        *b, *x, *xref;
 
   PetscFunctionBeginUser;
@@ -305,8 +306,8 @@ static PetscErrorCode Solves(const char *name, const Pat *p, PetscBool unit)
       PetscReal      err = 0, nrm = 0;
       char           what[200];
       PetscCall(PetscSNPrintf(what, sizeof(what), "%s n=%" PetscInt_FMT "%s%s kernel %s", name, n, unit ? " unit" : "", tr ? " (transpose)" : "", SpTrsvLocalityKernels[kern]));
-      PetscCall(SpTrsvSolverOptionsInitialize(&opts));
-      opts.locality_kernel = kern;
+      PetscCall(SpTrsvPathOptionsInitialize(&opts));
+      OPTS_LOCALITY(&opts)->locality_kernel = kern;
       PetscCall(SpTrsvSolverCreateWithOptions(t, (PetscBool)tr, SPTRSV_FORMAT_CSR, level, &SpTrsvBackendHost, &opts, &ref));
       PetscCall(CreateQuiet(t, (PetscBool)tr, locality, &opts, &s, &ierr));
       EXPECT(!ierr, "%s: the locality solver failed (error %d)", what, (int)ierr);
@@ -361,7 +362,7 @@ static PetscErrorCode TooLong(const char *name, const Pat *p)
 {
   SpTrsvTri           t;
   SpTrsvPath          locality, level;
-  SpTrsvSolverOptions opts;
+  SpTrsvPathOptions opts;
   PetscScalar        *b, *x, *xref;
   const PetscInt      n = p->n;
 
@@ -377,13 +378,13 @@ static PetscErrorCode TooLong(const char *name, const Pat *p)
     PetscReal      err = 0, nrm = 0;
     char           what[160];
     PetscCall(PetscSNPrintf(what, sizeof(what), "%s%s", name, tr ? " (transpose)" : ""));
-    PetscCall(SpTrsvSolverOptionsInitialize(&opts));
-    opts.locality_kernel = SPTRSV_LOCALITY_KERNEL_CHAIN;
+    PetscCall(SpTrsvPathOptionsInitialize(&opts));
+    OPTS_LOCALITY(&opts)->locality_kernel = SPTRSV_LOCALITY_KERNEL_CHAIN;
     PetscCall(CreateQuiet(t, (PetscBool)tr, locality, &opts, &s, &ierr));
     EXPECT(ierr == PETSC_ERR_SUP, "%s: kernel chain forced: error %d, expected PETSC_ERR_SUP (%d)", what, (int)ierr, (int)PETSC_ERR_SUP);
     if (!ierr) PetscCall(SpTrsvSolverDestroy(&s));
     for (PetscInt kern = SPTRSV_LOCALITY_KERNEL_AUTO; kern <= SPTRSV_LOCALITY_KERNEL_SLOTS; kern++) {
-      opts.locality_kernel = kern;
+      OPTS_LOCALITY(&opts)->locality_kernel = kern;
       PetscCall(CreateQuiet(t, (PetscBool)tr, locality, &opts, &s, &ierr));
       EXPECT(!ierr, "%s: kernel %s failed (error %d)", what, SpTrsvLocalityKernels[kern], (int)ierr);
       if (ierr) continue;
@@ -410,7 +411,7 @@ static PetscErrorCode TooLong(const char *name, const Pat *p)
       PetscCall(SpTrsvSolverDestroy(&ref));
     }
     /* an out-of-range kernel is refused */
-    opts.locality_kernel = 4;
+    OPTS_LOCALITY(&opts)->locality_kernel = 4;
     PetscCall(CreateQuiet(t, (PetscBool)tr, locality, &opts, &s, &ierr));
     EXPECT(ierr == PETSC_ERR_ARG_OUTOFRANGE, "%s: kernel 4: error %d", what, (int)ierr);
     if (!ierr) PetscCall(SpTrsvSolverDestroy(&s));

@@ -6,10 +6,13 @@ static char help[] = "Unit tests of the partitioned-inverse path (sptrsv_pinv): 
                      "Options: -matdir DIR (default tests/data/matrices).\n";
 
 #include <sptrsv/paths/pinv.h>
+#include <sptrsv/paths/supernodal.h> /* SpTrsvSupernodalOptions: its fallback's */
 #include <sptrsv/factormat.h>
 #include <petscksp.h>
 #include "../../examples/common/mmload.h"
 #include "unit_common.h"
+#define OPTS_SUPERNODAL(o) ((SpTrsvSupernodalOptions *)SpTrsvPathOptionsOwn(o, &SpTrsvPath_supernodal)) /* its own options inside o */
+#define OPTS_PINV(o) ((SpTrsvPinvOptions *)SpTrsvPathOptionsOwn(o, &SpTrsvPath_pinv)) /* its own options inside o */
 
 /* reference: a plain substitution in the triangle's own dependency order */
 static void Substitute(const SpTrsvOp *op, const PetscScalar *b, PetscScalar *x)
@@ -76,16 +79,16 @@ static PetscErrorCode CheckPattern(const char *what, const SpTrsvOp *op, SpTrsvP
 /* a pinv solver of op(T) on the host with these options */
 static PetscErrorCode PinvSolver(SpTrsvTri t, PetscBool tr, PetscReal fill, PetscInt parts, PetscReal tol, SpTrsvSolver *s)
 {
-  SpTrsvSolverOptions     opts;
+  SpTrsvPathOptions     opts;
   SpTrsvPath              path;
   const SpTrsvBackendOps *host;
 
   PetscFunctionBeginUser;
-  PetscCall(SpTrsvSolverOptionsInitialize(&opts));
-  opts.pinv_fill           = fill;
-  opts.pinv_parts          = parts;
-  opts.supernode_min_width = 0; /* a fallback to sptrsv_supernodal runs its own kernels (no sync-free delegate) */
-  if (tol > 0) opts.pinv_tol = tol;
+  PetscCall(SpTrsvPathOptionsInitialize(&opts));
+  OPTS_PINV(&opts)->pinv_fill           = fill;
+  OPTS_PINV(&opts)->pinv_parts          = parts;
+  OPTS_SUPERNODAL(&opts)->supernode_min_width = 0; /* a fallback to sptrsv_supernodal runs its own kernels (no sync-free delegate) */
+  if (tol > 0) OPTS_PINV(&opts)->pinv_tol = tol;
   PetscCall(SpTrsvPathFind("pinv", &path));
   PetscCall(SpTrsvBackendGet(SPTRSV_EXEC_HOST, &host));
   PetscCall(SpTrsvSolverCreateWithOptions(t, tr, SPTRSV_FORMAT_CSR, path, host, &opts, s));

@@ -13,6 +13,7 @@ static char help[] = "Unit tests of the supernodal path (paper 002): supernode d
 #include "../../examples/common/stencil.h"
 #include "unit_common.h"
 #include "test_helpers.h"
+#define OPTS_SUPERNODAL(o) ((SpTrsvSupernodalOptions *)SpTrsvPathOptionsOwn(o, &SpTrsvPath_supernodal)) /* its own options inside o */
 
 typedef enum {
   SHAPE_RANDOM,
@@ -200,7 +201,7 @@ static PetscErrorCode KernelEmulation(const SpTrsvOp *op, const SpTrsvSupernodal
 
 /* partition invariants: exact and maximal supernodes without merging (and no given partition); the explicit zeros of
    every supernode within the fraction with relax only; the figure of explicit zeros right */
-static PetscErrorCode CheckPartition(const char *what, const SpTrsvOp *op, const SpTrsvSupernodalSchedule *ss, const SpTrsvSolverOptions *o)
+static PetscErrorCode CheckPartition(const char *what, const SpTrsvOp *op, const SpTrsvSupernodalSchedule *ss, const SpTrsvPathOptions *o)
 {
   SpTrsvSupernodeLines l;
   PetscBool            exact = PETSC_TRUE, maximal = PETSC_TRUE, relaxed = PETSC_TRUE;
@@ -213,7 +214,7 @@ static PetscErrorCode CheckPartition(const char *what, const SpTrsvOp *op, const
     const PetscInt64 zk = w * (w - 1) / 2 + w * m - nnz;
     PetscBool        ex;
     zeros += zk;
-    if (!ss->from_hint && !o->supernode_merge && o->supernode_relax == 0) {
+    if (!ss->from_hint && !OPTS_SUPERNODAL(o)->supernode_merge && OPTS_SUPERNODAL(o)->supernode_relax == 0) {
       PetscCall(SpTrsvSupernodeIsExact(&l, ss->super[K], ss->super[K + 1], PETSC_TRUE, &ex));
       if (!ex || zk) exact = PETSC_FALSE;
       if (K + 1 < ss->ns) {
@@ -221,11 +222,11 @@ static PetscErrorCode CheckPartition(const char *what, const SpTrsvOp *op, const
         if (ex) maximal = PETSC_FALSE;
       }
     }
-    if (!ss->from_hint && !o->supernode_merge && o->supernode_relax > 0 && (PetscReal)zk > o->supernode_relax * (PetscReal)(w * (w - 1) / 2 + w * m) + 1e-9) relaxed = PETSC_FALSE;
+    if (!ss->from_hint && !OPTS_SUPERNODAL(o)->supernode_merge && OPTS_SUPERNODAL(o)->supernode_relax > 0 && (PetscReal)zk > OPTS_SUPERNODAL(o)->supernode_relax * (PetscReal)(w * (w - 1) / 2 + w * m) + 1e-9) relaxed = PETSC_FALSE;
   }
   EXPECT(exact, "%s: a detected supernode is not exact", what);
   EXPECT(maximal, "%s: two neighbouring detected supernodes would make one exact supernode", what);
-  EXPECT(relaxed, "%s: a relaxed supernode holds more explicit zeros than -mat_sptrsv_supernode_relax %g allows", what, (double)o->supernode_relax);
+  EXPECT(relaxed, "%s: a relaxed supernode holds more explicit zeros than -mat_sptrsv_supernode_relax %g allows", what, (double)OPTS_SUPERNODAL(o)->supernode_relax);
   EXPECT(zeros == ss->nzeros && zeros >= 0, "%s: %" PetscInt64_FMT " explicit zeros counted, the schedule says %" PetscInt64_FMT, what, zeros, ss->nzeros);
   PetscCall(SpTrsvSupernodeLinesDestroy(&l));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -293,7 +294,7 @@ static PetscErrorCode Corrupt(const char *what, SpTrsvSolver s)
 static PetscInt ncublas_seen = 0, nzeros_seen = 0, nsplit_seen = 0, nsplit_push_seen = 0, nfused_seen = 0;
 
 /* one triangle, one orientation, one configuration: host executor and kernel emulation vs the level path */
-static PetscErrorCode Solves(const char *what, SpTrsvTri t, PetscBool tr, const SpTrsvSolverOptions *o, const PetscScalar *b, PetscScalar *x, PetscScalar *xref, PetscBool corrupt)
+static PetscErrorCode Solves(const char *what, SpTrsvTri t, PetscBool tr, const SpTrsvPathOptions *o, const PetscScalar *b, PetscScalar *x, PetscScalar *xref, PetscBool corrupt)
 {
   SpTrsvPath   sn, level;
   SpTrsvSolver s, ref;
@@ -324,10 +325,10 @@ static PetscErrorCode Solves(const char *what, SpTrsvTri t, PetscBool tr, const 
     nsplit_seen += ss->nsplit_sn;
     nfused_seen += ss->nfused_runs;
     if (ss->push) nsplit_push_seen += ss->nsplit_sn;
-    EXPECT(o->supernode_split != SPTRSV_SUPERNODE_SPLIT_ALWAYS || !ss->invert || ss->ncublas + ss->nsplit_sn == ss->ns, "%s: split always left %" PetscInt_FMT " of %" PetscInt_FMT " supernodes as team blocks", what, ss->ns - ss->ncublas - ss->nsplit_sn, ss->ns);
+    EXPECT(OPTS_SUPERNODAL(o)->supernode_split != SPTRSV_SUPERNODE_SPLIT_ALWAYS || !ss->invert || ss->ncublas + ss->nsplit_sn == ss->ns, "%s: split always left %" PetscInt_FMT " of %" PetscInt_FMT " supernodes as team blocks", what, ss->ns - ss->ncublas - ss->nsplit_sn, ss->ns);
     EXPECT(ss->invert || ss->nsplit_sn == 0, "%s: split supernodes without the inverted diagonal", what);
     nzeros_seen += ss->nzeros > 0;
-    EXPECT(ss->push == (o->supernode_mode == SPTRSV_SUPERNODE_MODE_PUSH || (o->supernode_mode == SPTRSV_SUPERNODE_MODE_AUTO && s->op.lower)), "%s: push/pull not as asked", what);
+    EXPECT(ss->push == (OPTS_SUPERNODAL(o)->supernode_mode == SPTRSV_SUPERNODE_MODE_PUSH || (OPTS_SUPERNODAL(o)->supernode_mode == SPTRSV_SUPERNODE_MODE_AUTO && s->op.lower)), "%s: push/pull not as asked", what);
   }
   if (corrupt) PetscCall(Corrupt(what, s));
   PetscCall(SpTrsvSolverDestroy(&s));
@@ -358,17 +359,17 @@ static PetscErrorCode TestPattern(const char *name, PetscInt n, const PetscInt *
         for (PetscInt mg = 0; mg < 3; mg++)
           for (PetscInt cw = 0; cw < 2; cw++)
             for (PetscInt sp = 0; sp < (inv ? (cw ? 2 : 3) : 1); sp++) { /* inverted: split never, always (and auto) */
-            SpTrsvSolverOptions o;
+            SpTrsvPathOptions o;
             char                what[256];
-            PetscCall(SpTrsvSolverOptionsInitialize(&o));
-            o.supernode_min_width    = 0; /* the dense blocks even for narrow supernodes (no delegation) */
-            o.supernode_mode         = mode;
-            o.invert_diag            = inv;
-            o.supernode_split        = sp == 0 ? SPTRSV_SUPERNODE_SPLIT_NEVER : (sp == 1 ? SPTRSV_SUPERNODE_SPLIT_ALWAYS : SPTRSV_SUPERNODE_SPLIT_AUTO);
-            o.supernode_merge        = (PetscBool)(mg == 1);
-            o.supernode_relax        = mg == 2 ? 0.3 : 0.0;
-            o.supernode_cublas_width = cw ? 3 : SPTRSV_SUPERNODE_CUBLAS_WIDTH;
-            PetscCall(PetscSNPrintf(what, sizeof(what), "%s n=%" PetscInt_FMT "%s%s mode %" PetscInt_FMT " invert %" PetscInt_FMT " split %" PetscInt_FMT " merge %" PetscInt_FMT " cublas width %" PetscInt_FMT, name, n, unit ? " unit" : "", tr ? " (transpose)" : "", mode, inv, o.supernode_split, mg, o.supernode_cublas_width));
+            PetscCall(SpTrsvPathOptionsInitialize(&o));
+            OPTS_SUPERNODAL(&o)->supernode_min_width    = 0; /* the dense blocks even for narrow supernodes (no delegation) */
+            OPTS_SUPERNODAL(&o)->supernode_mode         = mode;
+            OPTS_SUPERNODAL(&o)->invert_diag            = inv;
+            OPTS_SUPERNODAL(&o)->supernode_split        = sp == 0 ? SPTRSV_SUPERNODE_SPLIT_NEVER : (sp == 1 ? SPTRSV_SUPERNODE_SPLIT_ALWAYS : SPTRSV_SUPERNODE_SPLIT_AUTO);
+            OPTS_SUPERNODAL(&o)->supernode_merge        = (PetscBool)(mg == 1);
+            OPTS_SUPERNODAL(&o)->supernode_relax        = mg == 2 ? 0.3 : 0.0;
+            OPTS_SUPERNODAL(&o)->supernode_cublas_width = cw ? 3 : SPTRSV_SUPERNODE_CUBLAS_WIDTH;
+            PetscCall(PetscSNPrintf(what, sizeof(what), "%s n=%" PetscInt_FMT "%s%s mode %" PetscInt_FMT " invert %" PetscInt_FMT " split %" PetscInt_FMT " merge %" PetscInt_FMT " cublas width %" PetscInt_FMT, name, n, unit ? " unit" : "", tr ? " (transpose)" : "", mode, inv, OPTS_SUPERNODAL(&o)->supernode_split, mg, OPTS_SUPERNODAL(&o)->supernode_cublas_width));
             PetscCall(Solves(what, t, (PetscBool)tr, &o, b, x, xref, (PetscBool)(mg == 0 && cw == 0 && (inv == 0 || sp == 1))));
           }
   PetscCall(PetscFree3(b, x, xref));
@@ -389,7 +390,7 @@ static PetscErrorCode TestPlanted(PetscRandom rnd)
     SpTrsvTri                 t;
     SpTrsvOp                  op;
     SpTrsvPlan                p;
-    SpTrsvSolverOptions       o;
+    SpTrsvPathOptions       o;
     SpTrsvPath                sn;
     SpTrsvSupernodalSchedule *ss;
     PetscBool                 same;
@@ -397,9 +398,9 @@ static PetscErrorCode TestPlanted(PetscRandom rnd)
 
     PetscCall(SpTrsvPathFind("supernodal", &sn));
     PetscCall(TriFromCSR(n, SPTRSV_LOWER, PETSC_FALSE, ai, aj, &t));
-    PetscCall(SpTrsvSolverOptionsInitialize(&o));
-    o.supernode_mode      = SPTRSV_SUPERNODE_MODE_PULL;
-    o.supernode_min_width = 0;
+    PetscCall(SpTrsvPathOptionsInitialize(&o));
+    OPTS_SUPERNODAL(&o)->supernode_mode      = SPTRSV_SUPERNODE_MODE_PULL;
+    OPTS_SUPERNODAL(&o)->supernode_min_width = 0;
     PetscCall(SpTrsvTriGetOp(t, PETSC_FALSE, &op));
     PetscCall(SpTrsvPlanCreate(&op, sn, SPTRSV_FORMAT_CSR, &o, &p));
     ss = (SpTrsvSupernodalSchedule *)p->data;
@@ -473,7 +474,7 @@ static PetscErrorCode TestDelegation(PetscRandom rnd)
     for (PetscInt i = 0; i < n; i++) b[i] = (PetscScalar)((i * 7) % 13) / 13.0 - 0.4;
     for (PetscInt tr = 0; tr < 2; tr++)
       for (PetscInt c = 0; c < 4; c++) { /* min width: the default, 0, and (planted) just above / below the mean width */
-        SpTrsvSolverOptions             o;
+        SpTrsvPathOptions             o;
         SpTrsvSolver                    s, ref;
         const SpTrsvSupernodalSchedule *ss;
         PetscReal                       err = 0, nrm = 0;
@@ -482,22 +483,22 @@ static PetscErrorCode TestDelegation(PetscRandom rnd)
         char                            what[128];
 
         if (!shape && c > 1) continue;
-        PetscCall(SpTrsvSolverOptionsInitialize(&o));
+        PetscCall(SpTrsvPathOptionsInitialize(&o));
         PetscCall(SpTrsvSolverCreateWithOptions(t, (PetscBool)tr, SPTRSV_FORMAT_CSR, sn, &SpTrsvBackendHost, &o, &s));
         widest = ((const SpTrsvSupernodalSchedule *)s->plan->data)->max_w;
         if (c) { /* the same triangle again with another threshold */
           PetscCall(SpTrsvSolverDestroy(&s));
-          o.supernode_min_width = c == 1 ? 0 : (c == 2 ? widest + 1 : widest);
+          OPTS_SUPERNODAL(&o)->supernode_min_width = c == 1 ? 0 : (c == 2 ? widest + 1 : widest);
           PetscCall(SpTrsvSolverCreateWithOptions(t, (PetscBool)tr, SPTRSV_FORMAT_CSR, sn, &SpTrsvBackendHost, &o, &s));
         }
         ss   = (const SpTrsvSupernodalSchedule *)s->plan->data;
-        want = (PetscBool)(c == 2 || (c == 0 && widest < o.supernode_min_width));
-        PetscCall(PetscSNPrintf(what, sizeof(what), "%s n=%" PetscInt_FMT "%s, min width %" PetscInt_FMT " (widest %" PetscInt_FMT ")", shape ? "planted blocks" : "grid", n, tr ? " (transpose)" : "", o.supernode_min_width, widest));
+        want = (PetscBool)(c == 2 || (c == 0 && widest < OPTS_SUPERNODAL(&o)->supernode_min_width));
+        PetscCall(PetscSNPrintf(what, sizeof(what), "%s n=%" PetscInt_FMT "%s, min width %" PetscInt_FMT " (widest %" PetscInt_FMT ")", shape ? "planted blocks" : "grid", n, tr ? " (transpose)" : "", OPTS_SUPERNODAL(&o)->supernode_min_width, widest));
         EXPECT(ss->delegated == want && !s->nested == !want && ss->delegate == s->nested, "%s: %s", what, ss->delegated ? "delegated" : "not delegated");
-        EXPECT(shape ? widest > 2 : (c != 0 || widest < o.supernode_min_width), "%s: %s", what, shape ? "the planted blocks are not wide" : "the grid's ILU(0) pattern is not delegated at the default");
+        EXPECT(shape ? widest > 2 : (c != 0 || widest < OPTS_SUPERNODAL(&o)->supernode_min_width), "%s: %s", what, shape ? "the planted blocks are not wide" : "the grid's ILU(0) pattern is not delegated at the default");
         if (want) {
           EXPECT(!ss->sorder && !ss->dmap && !ss->omap && !ss->task && ss->nlevels == 0 && !s->bdata, "%s: delegated, but dense-block arrays were built", what);
-          EXPECT(s->nested && !strcmp(s->nested->plan->path->name, "syncfree") && s->nested->opts.supernode_min_width == o.supernode_min_width, "%s: the nested solver is not a sync-free one with the same options", what);
+          EXPECT(s->nested && !strcmp(s->nested->plan->path->name, "syncfree") && OPTS_SUPERNODAL(&s->nested->opts)->supernode_min_width == OPTS_SUPERNODAL(&o)->supernode_min_width, "%s: the nested solver is not a sync-free one with the same options", what);
           PetscCall(PlanViewText(s->plan, "test_supernodal_view.txt", text, sizeof(text)));
           EXPECT(strstr(text, "supernodes too narrow (widest") && strstr(text, "): solved by the sync-free schedule (sptrsv_syncfree)") && strstr(text, "  schedule syncfree:") && !strstr(text, "model (H100"), "%s: the view lacks the delegation:\n%s", what, text);
         } else if (!shape) {

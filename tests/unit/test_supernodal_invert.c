@@ -7,6 +7,7 @@ static char help[] = "Unit tests of the supernodal path's defaults chosen from t
 
 #include <sptrsv/paths/supernodal.h>
 #include "unit_common.h"
+#define OPTS_SUPERNODAL(o) ((SpTrsvSupernodalOptions *)SpTrsvPathOptionsOwn(o, &SpTrsvPath_supernodal)) /* its own options inside o */
 
 #define NB 6  /* blocks */
 #define W  20 /* lines per block: above SPTRSV_SUPERNODE_AUTO_WIDTH */
@@ -85,16 +86,16 @@ static PetscReal RefKappa(const SpTrsvOp *op, PetscInt s, PetscInt e)
    level path, then new values and the same again */
 static PetscErrorCode Check(const char *what, SpTrsvTri t, PetscInt w, PetscBool tr, PetscInt invert, PetscReal cond, PetscBool *mixed)
 {
-  SpTrsvSolverOptions o;
+  SpTrsvPathOptions o;
   SpTrsvPath          sn, level;
   SpTrsvSolver        s, ref;
   PetscScalar        *b, *x, *xr;
   const PetscBool     filled = (PetscBool)(w >= SPTRSV_SUPERNODE_AUTO_WIDTH);
 
   PetscFunctionBeginUser;
-  PetscCall(SpTrsvSolverOptionsInitialize(&o));
-  o.invert_diag = invert;
-  o.invert_cond = cond;
+  PetscCall(SpTrsvPathOptionsInitialize(&o));
+  OPTS_SUPERNODAL(&o)->invert_diag = invert;
+  OPTS_SUPERNODAL(&o)->invert_cond = cond;
   PetscCall(SpTrsvPathFind("supernodal", &sn));
   PetscCall(SpTrsvPathFind("level", &level));
   PetscCall(PetscMalloc3(t->n, &b, t->n, &x, t->n, &xr));
@@ -147,15 +148,15 @@ static PetscErrorCode Check(const char *what, SpTrsvTri t, PetscInt w, PetscBool
 /* the refresh of one solver: new values change which blocks pass */
 static PetscErrorCode CheckRefresh(SpTrsvTri t)
 {
-  SpTrsvSolverOptions             o;
+  SpTrsvPathOptions             o;
   SpTrsvPath                      sn;
   SpTrsvSolver                    s;
   const SpTrsvSupernodalSchedule *ss;
   PetscInt                        before;
 
   PetscFunctionBeginUser;
-  PetscCall(SpTrsvSolverOptionsInitialize(&o));
-  o.invert_cond = 1e3;
+  PetscCall(SpTrsvPathOptionsInitialize(&o));
+  OPTS_SUPERNODAL(&o)->invert_cond = 1e3;
   PetscCall(SpTrsvPathFind("supernodal", &sn));
   PetscCall(SpTrsvSolverCreateWithOptions(t, PETSC_FALSE, SPTRSV_FORMAT_CSR, sn, &SpTrsvBackendHost, &o, &s));
   ss     = (const SpTrsvSupernodalSchedule *)s->plan->data;

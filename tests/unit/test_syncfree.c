@@ -7,17 +7,19 @@ static PetscInt max_lanes = 32; /* -mat_sptrsv_max_lanes of AnalyzeWith */
 
 static PetscErrorCode AnalyzeWith(const SpTrsvOp *op, PetscBool natural, PetscBool alap, PetscBool warpell, SpTrsvPlan *plan)
 {
-  SpTrsvSolverOptions opts;
-  SpTrsvPath          path;
+  SpTrsvPathOptions      opts;
+  SpTrsvSyncFreeOptions *sf;
+  SpTrsvPath             path;
 
   PetscFunctionBeginUser;
-  PetscCall(SpTrsvSolverOptionsDefault(&opts));
-  opts.natural   = natural;
-  opts.max_lanes = max_lanes;
-  opts.alap    = alap;
-  opts.warpell = warpell;
-  opts.analysis_device = PETSC_FALSE; /* the host analysis (SpTrsvSolverCreate turns the device one off for the host backend) */
   PetscCall(SpTrsvPathFind("syncfree", &path));
+  PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));
+  PetscCall(SpTrsvPathOptionsGet(&opts, path, &sf));
+  sf->natural   = natural;
+  sf->max_lanes = max_lanes;
+  sf->alap      = alap;
+  sf->warpell   = warpell;
+  sf->analysis_device = PETSC_FALSE; /* the host analysis (SpTrsvSolverCreate turns the device one off for the host backend) */
   PetscCall(SpTrsvPlanCreate(op, path, SPTRSV_FORMAT_CSR, &opts, plan));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

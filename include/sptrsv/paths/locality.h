@@ -42,4 +42,17 @@ typedef struct {
 } SpTrsvLocalitySchedule;
 
 SPTRSV_INTERN PetscErrorCode SpTrsvLocalityScheduleCheck(const SpTrsvOp *, SpTrsvPlan);
+/* the locality path's own options (SpTrsvPathOptions; read by its parser, SpTrsvOptionsSet_locality) */
+typedef struct {
+  PetscInt  subgraph_rows;       /* rows per sub-graph at most (-mat_sptrsv_subgraph_rows; 0: what a block's shared memory holds) */
+  PetscInt  locality_partition;  /* SpTrsvLocalityPartitioner, auto (0), paper (1) or regions (2) (-mat_sptrsv_locality_partition) */
+  PetscInt  locality_sms;        /* multiprocessors the cost model fills (-mat_sptrsv_locality_sms; 132, the H100's) */
+  PetscInt  locality_stage;      /* CUDA: what a block copies to shared memory before its slots, at most: 0 nothing, 1 the row and slot pointers, 2 also the entries (-mat_sptrsv_locality_stage; 2) */
+  PetscBool locality_pack;       /* pack the small independent sub-graphs of one level into one block (-mat_sptrsv_locality_pack; true) */
+  PetscInt  locality_kernel;     /* SpTrsvLocalityKernelType, auto (0), slots (1), chain (2) or blocks (3) (-mat_sptrsv_locality_kernel) */
+  PetscReal locality_block_cond; /* blocks kernel: largest condition number of an inverted diagonal block (-mat_sptrsv_locality_block_cond) */
+  PetscInt  locality_block_rows; /* blocks kernel: rows per block (-mat_sptrsv_locality_block_rows; 0: the cost model's choice) */
+} SpTrsvLocalityOptions;
+/* the automatic choice (locality_auto.c): the chain or blocks kernel's prediction for the path's candidate */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoRefine_locality(const SpTrsvOp *, const void *, struct _n_SpTrsvAutoChoice *, PetscInt);
 SPTRSV_PATH_DECLARE(locality);

@@ -119,4 +119,14 @@ SPTRSV_INTERN PetscErrorCode SpTrsvPinvThreadsDefault(PetscInt *); /* -mat_sptrs
 SPTRSV_INTERN void SpTrsvPinvNumericSetThresholds(PetscReal, PetscReal, PetscInt);
 SPTRSV_INTERN void           SpTrsvPinvNumericScheduleGetInfo(SpTrsvPinvNumericSchedule, PetscInt *, PetscInt *, PetscInt *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPinvApplyHost(const SpTrsvPlan, const PetscScalar *, const PetscScalar *, PetscScalar *);
+/* the partitioned inverse's own options (SpTrsvPathOptions; read by its parser, SpTrsvOptionsSet_pinv) */
+typedef struct {
+  PetscInt  fuse_passes;  /* CUDA: run a part in one block (fused with its small neighbours) when it takes at most this many passes (-mat_sptrsv_fuse_passes; 1) */
+  PetscInt  pinv_parts;   /* SpTrsvPinvParts, parts made of whole (group) levels or of rows (-mat_sptrsv_pinv_parts levels|greedy) */
+  PetscReal pinv_fill;    /* a part's inverse-applied block holds at most this many times the substitution's entries (-mat_sptrsv_pinv_fill; 1: no fill) */
+  PetscReal pinv_tol;     /* backward error above which the solves fall back (-mat_sptrsv_pinv_tol) */
+  PetscInt  pinv_threads; /* host threads of the numeric phase (-mat_sptrsv_pinv_threads; 0: the node's processors shared among the MPI processes) */
+  PetscBool pinv_tol_set; /* the user gave -mat_sptrsv_pinv_tol (the automatic choice otherwise holds pinv to SPTRSV_AUTO_PINV_TOL) */
+} SpTrsvPinvOptions;
+#define SPTRSV_AUTO_PINV_TOL (100 * PETSC_MACHINE_EPSILON) /* the partitioned inverse's stability bound under the automatic choice (its auto_options) */
 SPTRSV_PATH_DECLARE(pinv);

@@ -170,4 +170,15 @@ SPTRSV_INTERN PetscBool      SpTrsvSupernodeLevelFusable(const SpTrsvSupernodalS
 SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalModel(const SpTrsvSupernodalSchedule *, SpTrsvSupernodeLevelModel **, PetscLogDouble *);
 SPTRSV_INTERN PetscErrorCode SpTrsvSupernodalModelView(const SpTrsvSupernodalSchedule *, const char *, PetscBool, PetscViewer); /* the options' prefix */
 
+/* the supernodal path's own options (SpTrsvPathOptions; read by its parser, SpTrsvOptionsSet_supernodal) */
+typedef struct {
+  PetscInt  supernode_mode;         /* SpTrsvSupernodeMode, auto/push/pull (-mat_sptrsv_supernode_mode) */
+  PetscInt  invert_diag;            /* GEMV with the inverted diagonal blocks instead of a TRSV (-mat_sptrsv_invert_diag); 1 every block, 0 none, -1 (default, auto) each block whose condition number is at most invert_cond, checked at every numeric phase */
+  PetscReal invert_cond;            /* invert_diag auto: largest infinity-norm condition number of a diagonal block that is inverted (-mat_sptrsv_invert_diag_cond) */
+  PetscBool supernode_merge;        /* merge neighbouring supernodes of the same block structure (-mat_sptrsv_merge) */
+  PetscReal supernode_relax;        /* merge neighbours while explicit zeros stay within this fraction (-mat_sptrsv_supernode_relax); SPTRSV_SUPERNODE_RELAX_AUTO (the default): SpTrsvSupernodeRelaxAuto */
+  PetscInt  supernode_cublas_width; /* CUDA: supernodes at least this wide run through cuBLAS (-mat_sptrsv_supernode_cublas_width) */
+  PetscInt  supernode_split;        /* SpTrsvSupernodeSplit, auto/never/always: inverted supernodes of a level cut into row tasks over many blocks (-mat_sptrsv_supernode_split) */
+  PetscInt  supernode_min_width;    /* a triangle whose widest supernode is narrower than this is solved by the path's delegate, a nested sync-free solver (-mat_sptrsv_supernode_min_width; 0: never) */
+} SpTrsvSupernodalOptions;
 SPTRSV_PATH_DECLARE(supernodal);

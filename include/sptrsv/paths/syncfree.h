@@ -98,7 +98,6 @@ static inline SPTRSV_SYNCFREE_HD int SpTrsvSyncFreeBinRowsPerWarp(int b)
 SPTRSV_INTERN int            SpTrsvSyncFreeLanes(PetscInt);
 SPTRSV_INTERN int            SpTrsvSyncFreeRowLanes(PetscInt, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *, SpTrsvPlan);
-SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeOptionsCheck(PetscObject, const SpTrsvSolverOptions *);
 /* the warp-packed ELL image of nwarps warps (32 slots each) fits the kernels' 32-bit slot indices, else an error
    naming -mat_sptrsv_storage csr; both analyses (host and device) call it before allocating the image */
 SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeCheckELL(PetscInt64);
@@ -106,6 +105,18 @@ SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeCheckELL(PetscInt64);
    analysis of what a plan left to the device analysis asks for: the reference of the device check */
 SPTRSV_INTERN void           SpTrsvSyncFreeRelabelDecide(SpTrsvSyncFreeSchedule *);
 SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeAnalyzeHostOf(const SpTrsvOp *, SpTrsvPlan, SpTrsvPlan *);
+/* the sync-free path's own options (SpTrsvPathOptions; read by its parser, SpTrsvOptionsSet_syncfree) */
+#define SPTRSV_RELABEL_AUTO (-1)
+typedef struct {
+  PetscBool alap;            /* as-late-as-possible levels (-mat_sptrsv_levels alap) */
+  PetscBool warpell;         /* warp-packed ELL storage (-mat_sptrsv_storage warpell) */
+  PetscBool natural;         /* rows dispatched in the triangle's own order, not by level (-mat_sptrsv_dispatch natural) */
+  PetscInt  max_lanes;       /* at most this many lanes per row (-mat_sptrsv_max_lanes; longer rows loop) */
+  PetscInt  spin_ns;         /* CUDA: nanoseconds a waiting lane sleeps between two polls (-mat_sptrsv_spin_ns; 0: spin) */
+  PetscInt  blocks_per_sm;   /* CUDA: persistent blocks per SM (-mat_sptrsv_blocks_per_sm; 0: one block per 4 warps) */
+  PetscInt  relabel;         /* CUDA: the published solution indexed by dispatch position (1), by row (0), or chosen by the analysis (SPTRSV_RELABEL_AUTO) (-mat_sptrsv_relabel) */
+  PetscBool analysis_device; /* CUDA: build the schedule on the GPU (-mat_sptrsv_analysis device); off on other backends */
+} SpTrsvSyncFreeOptions;
 SPTRSV_PATH_DECLARE(syncfree);
 
 #if defined(PETSC_SPTRSV_HAVE_CUDA)

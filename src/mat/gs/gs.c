@@ -307,7 +307,7 @@ static PetscErrorCode SpTrsvGSRefresh(SpTrsvGS gs, Mat A)
   on the GPU from a MATSEQAIJCUSPARSE's device array where possible)
 */
 /* the checks and the fields both orderings share: a square matrix, omega in (0, 2) */
-static PetscErrorCode SpTrsvGSNew(Mat A, PetscReal omega, PetscReal shift, SpTrsvFormat format, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvGS *gsout)
+static PetscErrorCode SpTrsvGSNew(Mat A, PetscReal omega, PetscReal shift, SpTrsvFormat format, const SpTrsvBackendOps *backend, const SpTrsvPathOptions *opts, SpTrsvGS *gsout)
 {
   SpTrsvGS gs;
   PetscInt m, n;
@@ -326,7 +326,7 @@ static PetscErrorCode SpTrsvGSNew(Mat A, PetscReal omega, PetscReal shift, SpTrs
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvGSCreate(Mat A, PetscReal omega, PetscReal shift, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvGS *gsout)
+PetscErrorCode SpTrsvGSCreate(Mat A, PetscReal omega, PetscReal shift, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvPathOptions *opts, SpTrsvGS *gsout)
 {
   SpTrsvGS       gs;
   PetscErrorCode ierr;
@@ -358,7 +358,7 @@ PetscErrorCode SpTrsvGSCreate(Mat A, PetscReal omega, PetscReal shift, SpTrsvFor
   option's name for messages) and store it in colour order for the backend (once per pattern, on the GPU for the CUDA
   backend); sweeps are Gauss-Seidel in the colour order (include/sptrsv/multicolor.h)
 */
-PetscErrorCode SpTrsvGSCreateMulticolor(Mat A, PetscReal omega, PetscReal shift, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, const SpTrsvColoringSpec *spec, const char option[], SpTrsvGS *gsout)
+PetscErrorCode SpTrsvGSCreateMulticolor(Mat A, PetscReal omega, PetscReal shift, const SpTrsvBackendOps *backend, const SpTrsvPathOptions *opts, const SpTrsvColoringSpec *spec, const char option[], SpTrsvGS *gsout)
 {
   SpTrsvGS       gs;
   PetscErrorCode ierr;

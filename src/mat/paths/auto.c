@@ -68,45 +68,31 @@ static PetscErrorCode SpTrsvAutoLoadedFree(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* pinv's fill limit a variant stands for ("": the default 1, "fillF": F); -1 when the text is not a variant of path */
-static PetscReal SpTrsvAutoVariantFill(SpTrsvPath path, const char *variant)
-{
-  double f;
-  char   c;
-
-  if (!variant || !variant[0]) return 1.0;
-  if (strcmp(path->name, "pinv") || sscanf(variant, "fill%lf%c", &f, &c) != 1 || !(f >= 1.0)) return -1.0;
-  return (PetscReal)f;
-}
-
 /*
-  SpTrsvAutoVariantApply - set the options a model entry was measured with (the chooser creates the chosen path with them);
-  "" leaves the options as the user set them. The partitioned inverse is held to SPTRSV_AUTO_PINV_TOL unless the user
-  gave -mat_sptrsv_pinv_tol: the automatic choice trades setup for speed, not accuracy (the issue's bar: 100 machine
-  epsilons of the native solve's backward error). With pinv's own default (1000 eps) it kept, on olm1000's LU, a U whose
-  partitioned inverse (fill 4) had a backward error of 1.3e-13 against the substitution's 8.1e-17; now that triangle
-  falls back (pinv.c) and the measured check times the fallback.
+  SpTrsvAutoVariantApply - set the options a model entry was measured with (the chooser creates the chosen path with them):
+  "" leaves the options as the user set them, another variant is one the path knows (its auto_variant). Then the path
+  adjusts its options as a candidate of the automatic choice (its auto_options: pinv's tighter tolerance).
 */
-PetscErrorCode SpTrsvAutoVariantApply(SpTrsvPath path, const char *variant, SpTrsvSolverOptions *opts)
+PetscErrorCode SpTrsvAutoVariantApply(SpTrsvPath path, const char *variant, SpTrsvPathOptions *opts)
 {
-  PetscReal fill = SpTrsvAutoVariantFill(path, variant);
+  void *own;
 
   PetscFunctionBegin;
-  PetscCheck(fill > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Cost model variant %s of path %s: unknown (pinv knows fillF)", variant, path->name);
-  if (variant && variant[0]) opts->pinv_fill = fill;
-  if (!strcmp(path->name, "pinv") && !opts->pinv_tol_set) opts->pinv_tol = PetscMin(opts->pinv_tol, SPTRSV_AUTO_PINV_TOL);
+  PetscCall(SpTrsvPathOptionsGet(opts, path, &own));
+  if (variant && variant[0]) PetscCheck(path->auto_variant && (*path->auto_variant)(variant, NULL, own), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Cost model variant %s of path %s: unknown (pinv knows fillF)", variant, path->name);
+  if (path->auto_options) PetscCall((*path->auto_options)(own));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* an entry the user's options allow: the defaults; a pinv fill variant only while -mat_sptrsv_pinv_fill is left at 1 or
-   names the same fill (opts NULL: every variant) */
-static PetscBool SpTrsvAutoVariantAllowed(SpTrsvPath path, const char *variant, const SpTrsvSolverOptions *opts)
+/* an entry the user's options allow (opts NULL: every variant the path knows): the defaults of a path without variants,
+   else what the path's auto_variant says */
+static PetscBool SpTrsvAutoVariantAllowed(SpTrsvPath path, const char *variant, const SpTrsvPathOptions *opts)
 {
-  PetscReal fill = SpTrsvAutoVariantFill(path, variant);
+  const void *own = NULL;
 
-  if (fill < 0) return PETSC_FALSE;
-  if (!opts || strcmp(path->name, "pinv")) return PETSC_TRUE;
-  return (PetscBool)(opts->pinv_fill == 1.0 || opts->pinv_fill == fill);
+  if (!path->auto_variant) return (PetscBool)(!variant || !variant[0]);
+  if (opts && SpTrsvPathOptionsGet(opts, path, &own)) return PETSC_FALSE;
+  return (*path->auto_variant)(variant, own, NULL);
 }
 
 /* the SPTRSV_AUTO_MODEL lines of an open model file into l (its cost and names arrays; the caller frees them on error) */
@@ -155,7 +141,7 @@ static PetscErrorCode SpTrsvAutoModelParse(FILE *fp, const char *file, SpTrsvAut
     SpTrsvPath p = NULL;
     PetscCall(SpTrsvPathFind(l->names[k][0], &p));
     PetscCheck(p, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Cost model file %s: %s is not a path", file, l->names[k][0]);
-    PetscCheck(SpTrsvAutoVariantFill(p, l->names[k][1]) > 0, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Cost model file %s: unknown variant \"%s\" of path %s (pinv knows fillF)", file, l->names[k][1], l->names[k][0]);
+    PetscCheck(SpTrsvAutoVariantAllowed(p, l->names[k][1], NULL), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Cost model file %s: unknown variant \"%s\" of path %s (pinv knows fillF)", file, l->names[k][1], l->names[k][0]);
     l->cost[k].path    = l->names[k][0];
     l->cost[k].variant = l->names[k][1];
   }
@@ -292,7 +278,7 @@ static PetscBool SpTrsvAutoInRange(const PetscReal r[4], const SpTrsvStats *f)
 /* predicted solve and setup time (ms) of path on a triangle with features f, for the variant of the path (model entry) with
    the smallest predicted time (setup + nsolves solves when nsolves > 0) among those opts allows; -1 when the model has no
    constants for it */
-PetscErrorCode SpTrsvAutoPredict(const SpTrsvAutoModel *model, SpTrsvPath path, const SpTrsvSolverOptions *opts, const SpTrsvStats *f, PetscInt nsolves, PetscReal *solve, PetscReal *setup, const char **variant)
+PetscErrorCode SpTrsvAutoPredict(const SpTrsvAutoModel *model, SpTrsvPath path, const SpTrsvPathOptions *opts, const SpTrsvStats *f, PetscInt nsolves, PetscReal *solve, PetscReal *setup, const char **variant)
 {
   PetscReal x[SPTRSV_AUTO_NSOLVE], y[SPTRSV_AUTO_NSETUP], best = PETSC_MAX_REAL;
 
@@ -321,18 +307,13 @@ PetscErrorCode SpTrsvAutoPredict(const SpTrsvAutoModel *model, SpTrsvPath path, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the preference of the fallback rule (or the host rule): smaller first */
+/* the preference of the fallback rule (or the host rule): smaller first, by the registry's rule_rank of the regime (a path
+   the rule does not know: after those it does, in registry order) */
 static PetscInt SpTrsvAutoRulePlace(SpTrsvPath path, PetscBool host, const SpTrsvStats *f)
 {
-  static const char *small[] = {"locality", "syncfree", "level", "element"}, *chain[] = {"level", "syncfree", "element", "locality"}, *wide[] = {"syncfree", "level", "element", "locality"};
-  const char       **pref = host ? chain : (f->mean_level_rows < SPTRSV_AUTO_CHAIN_ROWS ? (f->n <= SPTRSV_AUTO_ONE_SUBGRAPH ? small : chain) : wide);
+  const PetscInt regime = host ? 1 : (f->mean_level_rows < SPTRSV_AUTO_CHAIN_ROWS ? (f->n <= SPTRSV_AUTO_ONE_SUBGRAPH ? 0 : 1) : 2); /* small, chain, wide */
 
-  for (PetscInt k = 0; k < 4; k++) {
-    PetscBool eq = PETSC_FALSE;
-    (void)PetscStrcmp(path->name, pref[k], &eq);
-    if (eq) return k;
-  }
-  return 4; /* a path the rule does not know: after those it does, in registry order */
+  return path->rule_rank[regime] > 0 ? path->rule_rank[regime] - 1 : 4;
 }
 
 /* the ranking key of candidate k under a model: its predicted solve time, or setup + nsolves solves when nsolves > 0;
@@ -359,49 +340,37 @@ static void SpTrsvAutoSort(SpTrsvAutoChoice *choice, PetscReal key[])
 }
 
 /*
-  SpTrsvAutoLocalityChain - with a model (the GPU): when sptrsv_locality is a candidate and op(T)'s chain analysis
-  accepts it (src/mat/analysis/chain.c, src/mat/paths/locality_blocks.c), the locality path would run its chain or
-  blocks kernel (-mat_sptrsv_locality_kernel auto picks the one its own models predict fastest); the fitted model entry
-  knows the slot kernel only, so the faster of the two predictions replaces the entry's when smaller, and the candidates
-  are ranked again
+  SpTrsvAutoRefine - with a model (the GPU): each candidate path with a cost model of its own (its auto_refine: the
+  locality path's chain and blocks kernels, which the fitted model entry does not know) looks again at its prediction,
+  which it may lower; the candidates are then ranked again
 */
-PetscErrorCode SpTrsvAutoLocalityChain(const SpTrsvOp *op, const SpTrsvSolverOptions *opts, SpTrsvAutoChoice *choice)
+PetscErrorCode SpTrsvAutoRefine(const SpTrsvOp *op, const SpTrsvPathOptions *opts, SpTrsvAutoChoice *choice)
 {
-  PetscInt             k, *order;
-  SpTrsvLocalityChain  ch;
-  SpTrsvLocalityBlocks blk;
-  PetscReal           key[SPTRSV_AUTO_MAXPATHS];
+  SpTrsvPath cand[SPTRSV_AUTO_MAXPATHS];
+  PetscReal  key[SPTRSV_AUTO_MAXPATHS];
+  PetscInt   ncand = choice->ncand;
 
   PetscFunctionBegin;
   choice->chain_ms = -1;
-  if (!choice->model || opts->locality_kernel == SPTRSV_LOCALITY_KERNEL_SLOTS) PetscFunctionReturn(PETSC_SUCCESS);
-  for (k = 0; k < choice->ncand; k++) {
-    PetscBool eq;
-    PetscCall(PetscStrcmp(choice->cand[k]->name, "locality", &eq));
-    if (eq) break;
-  }
-  if (k == choice->ncand || choice->solve_ms[k] < 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMalloc1(op->n + 1, &order));
-  PetscCall(SpTrsvLocalityChainCreate(op, opts->locality_sms > 0 ? opts->locality_sms : SPTRSV_LOCALITY_DEFAULT_SMS, order, &ch));
-  PetscCall(PetscMemzero(&blk, sizeof(blk)));
-  if (ch.W && opts->locality_kernel != SPTRSV_LOCALITY_KERNEL_CHAIN && (!opts->locality_block_rows || SpTrsvLocalityBlockRowsValid(opts->locality_block_rows, ch.W))) PetscCall(SpTrsvLocalityBlocksCreate(op, order, &ch, opts->locality_block_rows, opts->locality_block_cond, &blk));
-  PetscCall(PetscFree(order));
-  if (ch.W && (ch.accepted || blk.accepted)) { /* the kernel locality's auto would compare with the slot kernel's entry */
-    const PetscBool useblk = (PetscBool)(blk.accepted && (!ch.accepted || opts->locality_kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS || SpTrsvLocalityBlocksRankUs(&blk) < ch.predicted_us));
-    const PetscReal rank_ms = (useblk ? SpTrsvLocalityBlocksRankUs(&blk) : ch.predicted_us) / 1000;
-    choice->chain_ms    = (useblk ? blk.predicted_us : ch.predicted_us) / 1000;
-    choice->chain_reach = ch.reach;
-    choice->chain_W     = ch.W;
-    choice->chain_B     = useblk ? blk.B : 0;
-    if (rank_ms < choice->solve_ms[k]) {
-      choice->solve_ms[k] = choice->chain_ms;
-      for (PetscInt j = 0; j < choice->ncand; j++) key[j] = SpTrsvAutoModelKey(choice, j);
+  if (!choice->model) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt j = 0; j < ncand; j++) cand[j] = choice->cand[j];
+  for (PetscInt j = 0; j < ncand; j++) {
+    const void *own;
+    PetscInt    k;
+    PetscReal   before;
+
+    if (!cand[j]->auto_refine) continue;
+    for (k = 0; k < ncand && choice->cand[k] != cand[j]; k++) { }
+    if (choice->solve_ms[k] < 0) continue;
+    PetscCall(SpTrsvPathOptionsGet(opts, cand[j], &own));
+    before = choice->solve_ms[k];
+    PetscCall((*cand[j]->auto_refine)(op, own, choice, k));
+    if (choice->solve_ms[k] != before) {
+      for (PetscInt i = 0; i < ncand; i++) key[i] = SpTrsvAutoModelKey(choice, i);
       SpTrsvAutoSort(choice, key);
       choice->chosen = choice->cand[0];
     }
   }
-  PetscCall(SpTrsvLocalityChainDestroy(&ch));
-  PetscCall(SpTrsvLocalityBlocksDestroy(&blk));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -410,7 +379,7 @@ PetscErrorCode SpTrsvAutoLocalityChain(const SpTrsvOp *op, const SpTrsvSolverOpt
   model's predicted solve time, or setup + nsolves solves when nsolves > 0 (paths without constants last); without a
   model by the host rule (host: level first, the host reference) or the fallback rule. choice->chosen is the first.
 */
-PetscErrorCode SpTrsvAutoRank(const SpTrsvAutoModel *model, PetscBool host, const SpTrsvSolverOptions *opts, const SpTrsvStats *f, PetscInt nsolves, PetscInt ncand, const SpTrsvPath cand[], SpTrsvAutoChoice *choice)
+PetscErrorCode SpTrsvAutoRank(const SpTrsvAutoModel *model, PetscBool host, const SpTrsvPathOptions *opts, const SpTrsvStats *f, PetscInt nsolves, PetscInt ncand, const SpTrsvPath cand[], SpTrsvAutoChoice *choice)
 {
   PetscReal key[SPTRSV_AUTO_MAXPATHS];
 

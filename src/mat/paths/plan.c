@@ -4,10 +4,13 @@
 /*
   SpTrsvPlanCreate - run a path's analysis on the pattern of op(T), read in format
 */
-PetscErrorCode SpTrsvPlanCreate(const SpTrsvOp *op, SpTrsvPath path, SpTrsvFormat format, const SpTrsvSolverOptions *opts, SpTrsvPlan *plan)
+PetscErrorCode SpTrsvPlanCreate(const SpTrsvOp *op, SpTrsvPath path, SpTrsvFormat format, const SpTrsvPathOptions *opts, SpTrsvPlan *plan)
 {
+  const void *own;
+
   PetscFunctionBegin;
-  PetscCall((*path->analyze)(op, format, opts, plan));
+  PetscCall(SpTrsvPathOptionsGet(opts, path, &own));
+  PetscCall((*path->analyze)(op, format, opts, own, plan));
   (*plan)->path = path;
   PetscCall(PetscStrncpy((*plan)->prefix, opts->prefix, sizeof((*plan)->prefix)));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -82,7 +82,7 @@ static PetscErrorCode MatSpTrsvAutoMeasureTime(Mat F, PetscInt k, SpTrsvSolver s
 /* triangle k: the solver in place against a new solver of path (options opts) on the same triangle, timed; the faster
    stays (*won: the new one replaced it). best[0], best[1]: ms per solve of the two; a refusal of the new path leaves
    *won false, best[1] = PETSC_MAX_REAL and note its message */
-static PetscErrorCode MatSpTrsvAutoChallenge(Mat F, PetscInt k, SpTrsvPath path, const SpTrsvSolverOptions *opts, const PetscScalar *b, PetscScalar *x, PetscReal best[2], PetscBool *won, PetscReal *setup_ms, char *note, size_t len)
+static PetscErrorCode MatSpTrsvAutoChallenge(Mat F, PetscInt k, SpTrsvPath path, const SpTrsvPathOptions *opts, const PetscScalar *b, PetscScalar *x, PetscReal best[2], PetscBool *won, PetscReal *setup_ms, char *note, size_t len)
 {
   PetscLogDouble s0, s1;
   Mat_SpTrsv    *sp = (Mat_SpTrsv *)F->data;
@@ -152,7 +152,7 @@ static PetscErrorCode MatSpTrsvAutoMeasureTriangle(Mat F, PetscInt k, SpTrsvPath
   PetscFunctionBegin;
   j = MatSpTrsvAutoRunnerUp(c, sp->tripath[k], cus);
   if (j >= 0) {
-    SpTrsvSolverOptions opts = sp->opts;
+    SpTrsvPathOptions opts = sp->opts;
 
     PetscCall(SpTrsvAutoVariantApply(c->cand[j], c->variant[j], &opts));
     PetscCall(MatSpTrsvAutoChallenge(F, k, c->cand[j], &opts, b, x, best, &won, setup_ms, c->runner_note, sizeof(c->runner_note)));

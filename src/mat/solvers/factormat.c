@@ -1,7 +1,6 @@
 /* The factor matrix returned by every sptrsv_* MatSolverType: symbolic factorization + analysis once
    per pattern, numeric factorization once per values, solves through the chosen backend */
 #include <sptrsv/factormat.h>
-#include <sptrsv/paths/syncfree.h> /* SpTrsvSyncFreeOptionsCheck: a supernodal factor's nested sync-free solver */
 
 /* read -mat_sptrsv_* with the factor's prefix (so -sub_mat_sptrsv_* works under block Jacobi) */
 static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
@@ -9,34 +8,16 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
   Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
 
   PetscFunctionBegin;
-  PetscCall(PetscStrncpy(sp->opts.prefix, ((PetscObject)F)->prefix ? ((PetscObject)F)->prefix : "", sizeof(sp->opts.prefix))); /* for the analysis's messages */
   PetscOptionsBegin(PetscObjectComm((PetscObject)F), ((PetscObject)F)->prefix, "petsc-sptrsv triangular-solve options", "Mat");
   PetscCall(PetscOptionsEnum("-mat_sptrsv_format", "Storage the solves read: rows (csr) or columns (csc)", "MatSolverType sptrsv", SpTrsvFormats, (PetscEnum)sp->format, (PetscEnum *)&sp->format, NULL));
   PetscCall(PetscOptionsEnum("-mat_sptrsv_backend", "Where the solves run", "MatSolverType sptrsv", SpTrsvBackendTypes, (PetscEnum)sp->backendreq, (PetscEnum *)&sp->backendreq, NULL));
   PetscCall(PetscOptionsBool("-mat_sptrsv_factor_device", "ILU: numeric factorization on the GPU when the solves run there (ICC: always on the host)", "MatSolverType sptrsv", sp->factor_device, &sp->factor_device, NULL));
   if (F->factortype == MAT_FACTOR_LU || F->factortype == MAT_FACTOR_CHOLESKY) PetscCall(SpTrsvDirectOptionsRead(PetscOptionsObject, (PetscObject)F, F->factortype, &sp->direct));
   PetscCall(PetscOptionsBool("-mat_sptrsv_compare_cusparse_memory", "CUDA: at the symbolic phase, ask cuSPARSE what its SpSV would hold for L and U (matrix + buffer), shown by -ksp_view", "MatSolverType sptrsv", sp->compare_cusparse, &sp->compare_cusparse, NULL));
-  if (sp->automatic) { /* the choice's options, and every path's own (whichever is chosen reads them) */
-    PetscInt npaths;
-
-    PetscCall(SpTrsvAutoOptionsRead(PetscOptionsObject, (PetscObject)F, &sp->autoopts));
-    PetscCall(SpTrsvPathGetCount(&npaths));
-    for (PetscInt k = 0; k < npaths; k++) {
-      SpTrsvPath path;
-      PetscCall(SpTrsvPathGetByIndex(k, &path));
-      if (path->options) PetscCall((*path->options)(PetscOptionsObject, &sp->opts));
-    }
-  } else {
-    SpTrsvPath sf;
-    if (sp->path->options) PetscCall((*sp->path->options)(PetscOptionsObject, &sp->opts));
-    /* sptrsv_supernodal hands a triangle without wide supernodes to a nested sptrsv_syncfree solver made with these
-       options (-mat_sptrsv_supernode_min_width): sync-free's own options apply to it, so they are read too */
-    PetscCall(SpTrsvPathFindSolverType("syncfree", &sf));
-    if (!strcmp(sp->path->name, "supernodal") && sf && sf->options) {
-      PetscCall((*sf->options)(PetscOptionsObject, &sp->opts));
-      PetscCall(SpTrsvSyncFreeOptionsCheck((PetscObject)F, &sp->opts));
-    }
-  }
+  /* the choice's options, and every path's own (whichever is chosen reads them); else the path's own and, where it
+     hands some triangles to a delegate path (sptrsv_supernodal's nested sync-free solver), the delegate's */
+  if (sp->automatic) PetscCall(SpTrsvAutoOptionsRead(PetscOptionsObject, (PetscObject)F, &sp->autoopts));
+  PetscCall(SpTrsvPathOptionsSetFromOptions(PetscOptionsObject, sp->path, &sp->opts));
   PetscOptionsEnd();
   if (!sp->automatic && sp->format == SPTRSV_FORMAT_CSC && !sp->path->csc) {
     char option[256];
@@ -105,7 +86,7 @@ static PetscErrorCode MatSpTrsvAutoCreate(Mat F, PetscInt k)
   PetscCall(SpTrsvTriGetOp(T, PETSC_FALSE, &op));
   PetscCall(SpTrsvAutoFeatures(&op, &f));
   PetscCall(SpTrsvAutoRank(model, host, &sp->opts, &f, sp->autoopts.nsolves, ncand, cand, c));
-  PetscCall(SpTrsvAutoLocalityChain(&op, &sp->opts, c));
+  PetscCall(SpTrsvAutoRefine(&op, &sp->opts, c));
   for (PetscInt j = 0; j < c->ncand && !sp->tri[0][k]; j++) {
     PetscErrorCode ierr;
     const char    *text = NULL, *specific = NULL;
@@ -620,7 +601,7 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, 
   sp->format     = SPTRSV_FORMAT_CSR;
   sp->backendreq = SPTRSV_BACKEND_AUTO;
   sp->factor_device = PETSC_TRUE; /* used when the solves run on the GPU */
-  PetscCall(SpTrsvSolverOptionsInitialize(&sp->opts));
+  PetscCall(SpTrsvPathOptionsInitialize(&sp->opts));
   B->data        = sp;
   B->factortype  = ftype;
   B->canuseordering = PETSC_TRUE;

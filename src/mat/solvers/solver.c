@@ -1,164 +1,16 @@
 /* SpTrsvSolver: one oriented triangle op(T) bound to a storage format, a path's plan and a backend's executor */
 #include <sptrsv/backend.h>
-#include <sptrsv/paths/locality.h> /* SpTrsvLocalityPartitioners, SpTrsvLocalityKernels */
 
 /*
-  SpTrsvSolverOptionsInitialize - the defaults of every path's options: graphs on, one pass per fused level; sync-free:
-  level dispatch with ASAP levels, CSR storage, up to 32 lanes per row, polls without pause, one block per ticket, the
-  solution's indexing (row or dispatch position) chosen by the analysis
-  (docs/PERFORMANCE.md, "Sync-free solves", has the measurements behind them). Factor matrices then read the options
-  with their prefix.
-*/
-PetscErrorCode SpTrsvSolverOptionsInitialize(SpTrsvSolverOptions *opts)
-{
-  PetscFunctionBegin;
-  opts->prefix[0]     = 0;
-  opts->use_graph     = PETSC_TRUE;
-  opts->fuse_passes   = 1;
-  opts->alap          = PETSC_FALSE;
-  opts->warpell       = PETSC_FALSE;
-  opts->natural       = PETSC_FALSE;
-  opts->max_lanes     = 32;
-  opts->spin_ns       = 0;
-  opts->blocks_per_sm = 0;
-  opts->relabel       = SPTRSV_RELABEL_AUTO;
-  opts->analysis_device = PETSC_TRUE; /* CUDA backend only (SpTrsvSolverCreate_Private turns it off elsewhere) */
-  opts->subgraph_rows   = 0;          /* locality: the shared-memory capacity of a block */
-  opts->locality_partition = 0;      /* locality: auto (SPTRSV_LOCALITY_PARTITION_AUTO) */
-  opts->locality_sms       = 132;    /* locality: the H100's multiprocessors (SPTRSV_LOCALITY_DEFAULT_SMS) */
-  opts->locality_stage     = 2;      /* locality: pointers and entries in shared memory where they fit */
-  opts->locality_pack      = PETSC_TRUE;
-  opts->locality_kernel    = 0;      /* locality: auto (SPTRSV_LOCALITY_KERNEL_AUTO) */
-  opts->locality_block_cond = 1e6;   /* locality, blocks kernel: SPTRSV_BLOCKS_COND */
-  opts->locality_block_rows = 0;     /* locality, blocks kernel: the cost model's choice */
-  opts->supernode_mode  = 0;          /* supernodal: auto (push for a lower op(T), pull for an upper one) */
-  opts->invert_diag     = -1;           /* supernodal: auto, each well-conditioned diagonal block inverted */
-  opts->invert_cond     = 1e6;          /* SPTRSV_SUPERNODE_INVERT_COND */
-  opts->supernode_merge = PETSC_FALSE;
-  opts->supernode_relax = -1;           /* SPTRSV_SUPERNODE_RELAX_AUTO */
-  opts->supernode_cublas_width = 256; /* SPTRSV_SUPERNODE_CUBLAS_WIDTH */
-  opts->supernode_split        = 0;   /* SPTRSV_SUPERNODE_SPLIT_AUTO */
-  opts->supernode_min_width    = 16;  /* supernodal: triangles without a supernode this wide (ILU factors) go to sync-free */
-  opts->pinv_parts      = 0;          /* pinv: whole levels (SPTRSV_PINV_PARTS_LEVELS) */
-  opts->pinv_fill       = 1.0;        /* pinv: no fill */
-  opts->pinv_tol        = 1000 * PETSC_MACHINE_EPSILON;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* a global option naming one of the values of list (PetscOptionsEnum's layout: the names, then the type name, its prefix and
-   NULL), case-insensitive: *value = its index when given; an error naming the values (alts) otherwise */
-static PetscErrorCode SpTrsvOptionsGetChoice(const char *name, const char *const *list, const char *alts, PetscInt *value)
-{
-  char      str[16];
-  PetscBool flg, match = PETSC_FALSE;
-  PetscInt  n = 0;
-
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsGetString(NULL, NULL, name, str, sizeof(str), &flg));
-  if (!flg) PetscFunctionReturn(PETSC_SUCCESS);
-  while (list[n + 2]) n++; /* the names: the entries before the type name and its prefix (then NULL) */
-  for (PetscInt k = 0; k < n && !match; k++) {
-    PetscCall(PetscStrcasecmp(str, list[k], &match));
-    if (match) *value = k;
-  }
-  PetscCheck(match, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s must be %s, got %s", name, alts, str);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-  SpTrsvSolverOptionsDefault - SpTrsvSolverOptionsInitialize(); a program that uses the solver API directly (no factor
-  Mat, so no prefix) may override them with the global -mat_sptrsv_graph, -mat_sptrsv_fuse_passes, -mat_sptrsv_levels,
-  -mat_sptrsv_storage, -mat_sptrsv_dispatch, -mat_sptrsv_max_lanes, -mat_sptrsv_spin_ns, -mat_sptrsv_blocks_per_sm,
-  -mat_sptrsv_relabel, -mat_sptrsv_analysis, -mat_sptrsv_subgraph_rows, -mat_sptrsv_locality_partition,
-  -mat_sptrsv_locality_sms, -mat_sptrsv_locality_stage, -mat_sptrsv_locality_pack, -mat_sptrsv_locality_kernel, -mat_sptrsv_locality_block_cond, -mat_sptrsv_locality_block_rows, the supernodal path's -mat_sptrsv_supernode_mode, -mat_sptrsv_invert_diag,
-  -mat_sptrsv_invert_diag_cond, -mat_sptrsv_merge, -mat_sptrsv_supernode_relax, -mat_sptrsv_supernode_cublas_width, -mat_sptrsv_supernode_split, -mat_sptrsv_supernode_min_width, and -mat_sptrsv_pinv_parts,
-  -mat_sptrsv_pinv_fill and -mat_sptrsv_pinv_tol
-*/
-PetscErrorCode SpTrsvSolverOptionsDefault(SpTrsvSolverOptions *opts)
-{
-  PetscBool flg;
-  char      str[16];
-
-  PetscFunctionBegin;
-  PetscCall(SpTrsvSolverOptionsInitialize(opts));
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_graph", &opts->use_graph, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_fuse_passes", &opts->fuse_passes, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_levels", str, sizeof(str), &flg));
-  if (flg) PetscCall(PetscStrcmp(str, "alap", &opts->alap));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_storage", str, sizeof(str), &flg));
-  if (flg) PetscCall(PetscStrcmp(str, "warpell", &opts->warpell));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_dispatch", str, sizeof(str), &flg));
-  if (flg) PetscCall(PetscStrcmp(str, "natural", &opts->natural));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_max_lanes", &opts->max_lanes, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_spin_ns", &opts->spin_ns, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_blocks_per_sm", &opts->blocks_per_sm, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_relabel", str, sizeof(str), &flg));
-  if (flg) {
-    PetscBool isauto, istrue;
-    PetscCall(PetscStrcasecmp(str, "auto", &isauto));
-    PetscCall(PetscStrcasecmp(str, "true", &istrue));
-    opts->relabel = isauto ? SPTRSV_RELABEL_AUTO : (istrue ? 1 : 0);
-  }
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_analysis", str, sizeof(str), &flg));
-  if (flg) PetscCall(PetscStrcmp(str, "device", &opts->analysis_device));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_subgraph_rows", &opts->subgraph_rows, NULL));
-  PetscCall(SpTrsvOptionsGetChoice("-mat_sptrsv_locality_partition", SpTrsvLocalityPartitioners, "auto, paper or regions", &opts->locality_partition));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_locality_sms", &opts->locality_sms, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_locality_stage", &opts->locality_stage, NULL));
-  PetscCheck(opts->locality_stage >= 0 && opts->locality_stage <= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_locality_stage must be 0, 1 or 2, got %" PetscInt_FMT, opts->locality_stage);
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_locality_pack", &opts->locality_pack, NULL));
-  PetscCall(SpTrsvOptionsGetChoice("-mat_sptrsv_locality_kernel", SpTrsvLocalityKernels, "auto, slots, chain or blocks", &opts->locality_kernel));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_locality_block_cond", &opts->locality_block_cond, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_locality_block_rows", &opts->locality_block_rows, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_supernode_mode", str, sizeof(str), &flg));
-  if (flg) {
-    PetscBool push, pull;
-    PetscCall(PetscStrcasecmp(str, "push", &push));
-    PetscCall(PetscStrcasecmp(str, "pull", &pull));
-    opts->supernode_mode = push ? 1 : (pull ? 2 : 0);
-  }
-  {
-    PetscBool inv;
-    PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_invert_diag", &inv, &flg));
-    if (flg) opts->invert_diag = inv ? 1 : 0;
-  }
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_invert_diag_cond", &opts->invert_cond, NULL));
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_sptrsv_merge", &opts->supernode_merge, NULL));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_supernode_relax", &opts->supernode_relax, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_supernode_cublas_width", &opts->supernode_cublas_width, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_supernode_split", str, sizeof(str), &flg));
-  if (flg) {
-    static const char *names[] = {"auto", "never", "always"};
-    PetscBool          match   = PETSC_FALSE;
-    for (PetscInt k = 0; k < 3 && !match; k++) {
-      PetscCall(PetscStrcasecmp(str, names[k], &match));
-      if (match) opts->supernode_split = k;
-    }
-    PetscCheck(match, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sptrsv_supernode_split must be auto, never or always, got %s", str);
-  }
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_supernode_min_width", &opts->supernode_min_width, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_sptrsv_pinv_parts", str, sizeof(str), &flg));
-  if (flg) {
-    PetscBool greedy;
-    PetscCall(PetscStrcmp(str, "greedy", &greedy));
-    opts->pinv_parts = greedy ? 1 : 0; /* SpTrsvPinvParts */
-  }
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_pinv_fill", &opts->pinv_fill, NULL));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-mat_sptrsv_pinv_tol", &opts->pinv_tol, &flg));
-  if (flg) opts->pinv_tol_set = PETSC_TRUE;
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_sptrsv_pinv_threads", &opts->pinv_threads, NULL));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-  SpTrsvSolverCreate - SpTrsvSolverCreateWithOptions() with SpTrsvSolverOptionsDefault()
+  SpTrsvSolverCreate - SpTrsvSolverCreateWithOptions() with SpTrsvPathOptionsDefault(): every path's options from the
+  global options (no prefix), so that a delegate or fallback the path creates reads its own too
 */
 PetscErrorCode SpTrsvSolverCreate(SpTrsvTri tri, PetscBool transpose, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, SpTrsvSolver *solver)
 {
-  SpTrsvSolverOptions opts;
+  SpTrsvPathOptions opts;
 
   PetscFunctionBegin;
-  PetscCall(SpTrsvSolverOptionsDefault(&opts));
+  PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));
   PetscCall(SpTrsvSolverCreateWithOptions(tri, transpose, format, path, backend, &opts, solver));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -172,7 +24,7 @@ static PetscErrorCode SpTrsvSolverComputeCDiag(SpTrsvSolver s)
 }
 
 /* create, analyse (pattern of op(T) only) and hand to the backend; rest and omega only for sweeps */
-static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transpose, SpTrsvTri rest, PetscReal omega, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvSolver *solver)
+static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transpose, SpTrsvTri rest, PetscReal omega, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvPathOptions *opts, SpTrsvSolver *solver)
 {
   SpTrsvSolver   s;
   PetscErrorCode ierr;
@@ -180,10 +32,8 @@ static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transp
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));
   s->opts      = *opts;
-  if (backend->slot != SPTRSV_EXEC_CUDA) { /* a device analysis and the relabelled solution words only concern the CUDA executor */
-    s->opts.analysis_device = PETSC_FALSE;
-    s->opts.relabel         = 0;
-  }
+  PetscCall(SpTrsvPathOptionsGet(&s->opts, path, &s->own));
+  if (path->options_backend) PetscCall((*path->options_backend)(backend->slot, (void *)s->own)); /* what only another backend's executor reads, off */
   s->tri       = tri;
   s->transpose = transpose;
   s->format    = format;
@@ -227,7 +77,7 @@ static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transp
 /*
   SpTrsvSolverCreateWithOptions - analyse op(T) (pattern only) and hand the plan to the backend
 */
-PetscErrorCode SpTrsvSolverCreateWithOptions(SpTrsvTri tri, PetscBool transpose, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvSolver *solver)
+PetscErrorCode SpTrsvSolverCreateWithOptions(SpTrsvTri tri, PetscBool transpose, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvPathOptions *opts, SpTrsvSolver *solver)
 {
   PetscFunctionBegin;
   PetscCall(SpTrsvSolverCreate_Private(tri, transpose, NULL, 1.0, format, path, backend, opts, solver));
@@ -239,7 +89,7 @@ PetscErrorCode SpTrsvSolverCreateWithOptions(SpTrsvTri tri, PetscBool transpose,
   the strict triangle the sweep waits for and idiag_i = omega / a_ii, R the opposite strict triangle
   (same n). The plan is computed on T alone.
 */
-PetscErrorCode SpTrsvSolverCreateSweep(SpTrsvTri tri, SpTrsvTri rest, PetscReal omega, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvSolverOptions *opts, SpTrsvSolver *solver)
+PetscErrorCode SpTrsvSolverCreateSweep(SpTrsvTri tri, SpTrsvTri rest, PetscReal omega, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvPathOptions *opts, SpTrsvSolver *solver)
 {
   PetscFunctionBegin;
   PetscCheck(rest && rest->n == tri->n && rest->uplo != tri->uplo, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "A sweep needs the opposite strict triangle of the same size");

@@ -24,7 +24,7 @@ typedef struct {
   char        scheduler[64]; /* a path with sweeps (the registry's names) or "auto" */
   SpTrsvFormat        format;
   SpTrsvBackendType   backendreq;
-  SpTrsvSolverOptions opts;
+  SpTrsvPathOptions opts;
   /* state */
   SpTrsvGS                gs;
   Mat                     Aloc;     /* the sequential matrix the sweeps read (pmat, or its diagonal block) */
@@ -116,6 +116,20 @@ static PetscErrorCode PCGSFailed_Private(PC pc, Vec y, PetscBool *failed)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the path PC gs's scheduler auto stands for on the host backend (host) or the GPU: the registry's gs_host, gs_device */
+static PetscErrorCode PCGSAutoPath(PetscBool host, SpTrsvPath *path)
+{
+  PetscInt npaths;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvPathGetCount(&npaths));
+  for (PetscInt k = 0; k < npaths; k++) {
+    PetscCall(SpTrsvPathGetByIndex(k, path));
+    if (host ? (*path)->gs_host : (*path)->gs_device) PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "No path is PC gs's automatic scheduler on the %s backend", host ? "host" : "GPU");
+}
+
 static PetscErrorCode PCSetUp_GS_Private(PC pc)
 {
   PC_GS    *jac = (PC_GS *)pc->data;
@@ -138,8 +152,10 @@ static PetscErrorCode PCSetUp_GS_Private(PC pc)
     PetscCall(SpTrsvBackendSelect(jac->backendreq, option, NULL, &slot, jac->backend_note, sizeof(jac->backend_note)));
     PetscCall(SpTrsvBackendGet(slot, &jac->backend));
     PetscCall(PetscStrcmp(jac->scheduler, "auto", &automatic));
-    /* auto: element on the GPU (no barrier per level), level on the host (the same rows, fewer checks) */
-    PetscCall(SpTrsvPathFind(automatic ? (jac->backend->memtype == PETSC_MEMTYPE_HOST ? "level" : "element") : jac->scheduler, &jac->path));
+    /* auto: the path the registry marks as PC gs's choice on this backend (element on the GPU: no barrier per level;
+       level on the host: the same rows, fewer checks) */
+    if (automatic) PetscCall(PCGSAutoPath(jac->backend->memtype == PETSC_MEMTYPE_HOST, &jac->path));
+    else PetscCall(SpTrsvPathFind(jac->scheduler, &jac->path));
     if (jac->ordering == PC_GS_ORDERING_MULTICOLOR) {
       SpTrsvColoringSpec spec;
       PetscInt           m;
@@ -308,6 +324,17 @@ static PetscErrorCode PCSetFromOptions_GS(PC pc, SpTrsvOptionItems PetscOptionsO
     PetscCall(PetscStrcmp(jac->scheduler, "auto", &known));
     for (PetscInt k = 0; k < npaths && !known; k++) PetscCall(PetscStrcmp(jac->scheduler, paths[k], &known));
     PetscCheck(known, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_UNKNOWN_TYPE, "-%spc_gs_scheduler %s: unknown scheduler (choose from %s)", ((PetscObject)pc)->prefix ? ((PetscObject)pc)->prefix : "", jac->scheduler, list);
+    /* the scheduler's own options, by its parser, with the PC's prefix (auto: those of every path with sweeps) */
+    for (PetscInt k = 0; k < npaths; k++) {
+      PetscBool  auto_or_this;
+      SpTrsvPath path;
+
+      PetscCall(PetscStrcmp(jac->scheduler, "auto", &auto_or_this));
+      if (!auto_or_this) PetscCall(PetscStrcmp(jac->scheduler, paths[k], &auto_or_this));
+      if (!auto_or_this) continue;
+      PetscCall(SpTrsvPathFind(paths[k], &path));
+      PetscCall(SpTrsvPathOptionsSetFromOptions(PetscOptionsObject, path, &jac->opts));
+    }
   }
   PetscCall(PetscOptionsEnum("-pc_gs_format", "Storage the sweeps read: rows (csr, fused sweeps) or columns (csc)", "", SpTrsvFormats, (PetscEnum)jac->format, (PetscEnum *)&jac->format, NULL));
   PetscCall(PetscOptionsEnum("-pc_gs_backend", "Where the sweeps run", "", SpTrsvBackendTypes, (PetscEnum)jac->backendreq, (PetscEnum *)&jac->backendreq, NULL));
@@ -788,7 +815,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_GS(PC pc)
   PetscCall(PetscStrncpy(jac->scheduler, "auto", sizeof(jac->scheduler)));
   jac->format     = SPTRSV_FORMAT_CSR;
   jac->backendreq = SPTRSV_BACKEND_AUTO;
-  PetscCall(SpTrsvSolverOptionsDefault(&jac->opts));
+  PetscCall(SpTrsvPathOptionsInitialize(&jac->opts)); /* PCSetFromOptions reads the scheduler's */
   pc->data                 = (void *)jac;
   pc->ops->apply           = PCApply_GS;
   pc->ops->applytranspose  = PCApplyTranspose_GS;

@@ -24,7 +24,7 @@ static PetscErrorCode SpTrsvCusparseView(SpTrsvPlan plan, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvAnalyze_cusparse(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvSolverOptions *opts, SpTrsvPlan *plan)
+PetscErrorCode SpTrsvAnalyze_cusparse(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvPathOptions *opts, const void *own, SpTrsvPlan *plan)
 {
   SpTrsvPlan     p;
   PetscLogDouble t0, t1;
@@ -83,9 +83,13 @@ PetscErrorCode SpTrsvCusparseCSRValues(SpTrsvTri T, PetscInt nnz, const PetscInt
 /* the host executor: rows in the plan's (level) order, the reference the CUDA executor is checked against */
 const SpTrsvExecutor SpTrsvExecHost_cusparse = {SpTrsvHostOrderedSetup, SpTrsvHostOrderedUpdateValues, SpTrsvHostOrderedSolve, NULL, SpTrsvHostOrderedDestroy, NULL};
 
-/* no options of its own: cuSPARSE's defaults */
-PetscErrorCode SpTrsvOptions_cusparse(SpTrsvOptionItems PetscOptionsObject, SpTrsvSolverOptions *opts)
-{
-  PetscFunctionBegin;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+/* the path's registry entry: no options of its own (cuSPARSE's defaults), no paper */
+const struct _n_SpTrsvPath SpTrsvPath_cusparse = {
+  .name       = "cusparse",
+  .solvertype = MATSOLVERSPTRSVCUSPARSE,
+  .summary    = "NVIDIA's cusparseSpSV on the GPU (the solve of PETSc's own cusparse factors; rows in level order on the host), for the triangles where the automatic choice expects none of the plugin's schedules to beat it",
+  .ilu        = PETSC_TRUE,
+  .icc        = PETSC_TRUE,
+  .analyze    = SpTrsvAnalyze_cusparse,
+  .exec       = {&SpTrsvExecHost_cusparse, SPTRSV_CUDA_EXEC(cusparse)},
+};

@@ -7,6 +7,7 @@
    updates to wait for. The host executor runs the same dispatch order and checks both once per pattern.
 */
 #include <sptrsv/paths/element.h>
+#include <sptrsv/paths/level.h> /* its paper's citation */
 #include <sptrsv/hostexec.h>
 #include <petsctime.h>
 
@@ -29,7 +30,7 @@ static PetscErrorCode SpTrsvElementPositions(SpTrsvPlan plan, PetscInt **pos)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvAnalyze_element(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvSolverOptions *opts, SpTrsvPlan *plan)
+PetscErrorCode SpTrsvAnalyze_element(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvPathOptions *opts, const void *own, SpTrsvPlan *plan)
 {
   SpTrsvPlan             p;
   SpTrsvElementSchedule *es;
@@ -95,9 +96,28 @@ static PetscErrorCode SpTrsvHostElementSetup(SpTrsvSolver s)
 
 const SpTrsvExecutor SpTrsvExecHost_element = {SpTrsvHostElementSetup, SpTrsvHostOrderedUpdateValues, SpTrsvHostOrderedSolve, SpTrsvHostOrderedSweep, SpTrsvHostOrderedDestroy, NULL};
 
-PetscErrorCode SpTrsvOptions_element(SpTrsvOptionItems PetscOptionsObject, SpTrsvSolverOptions *opts)
+/* no options of its own: its parser reads the common -mat_sptrsv_graph (inside the caller's PetscOptionsBegin/End) */
+static PetscErrorCode SpTrsvOptionsSet_element(SpTrsvOptionItems PetscOptionsObject, SpTrsvPathOptions *opts, void *own)
 {
   PetscFunctionBegin;
   PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launch as a CUDA graph", "MatSolverType sptrsv_element", opts->use_graph, &opts->use_graph, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* the path's registry entry (it shares the level path's paper); PC gs sweeps with it on the GPU when its scheduler is auto */
+const struct _n_SpTrsvPath SpTrsvPath_element = {
+  .name        = "element",
+  .solvertype  = MATSOLVERSPTRSVELEMENT,
+  .summary     = "element scheduling: one warp per row in level order, each waits only for its own dependencies (paper 000)",
+  .ilu         = PETSC_TRUE,
+  .icc         = PETSC_TRUE,
+  .csc         = PETSC_TRUE,
+  .sweeps      = PETSC_TRUE,
+  .analyze     = SpTrsvAnalyze_element,
+  .exec        = {&SpTrsvExecHost_element, SPTRSV_CUDA_EXEC(element)},
+  .options_set = SpTrsvOptionsSet_element,
+  .citation    = SpTrsvCitationLi2020,
+  .cited       = &SpTrsvCitedLi2020,
+  .gs_device   = PETSC_TRUE,
+  .rule_rank   = {4, 3, 3},
+};

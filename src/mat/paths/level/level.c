@@ -35,15 +35,17 @@ static PetscErrorCode SpTrsvLevelScheduleView(SpTrsvPlan plan, PetscViewer viewe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvAnalyze_level(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvSolverOptions *opts, SpTrsvPlan *plan)
+PetscErrorCode SpTrsvAnalyze_level(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvPathOptions *opts, const void *own, SpTrsvPlan *plan)
 {
+  const SpTrsvLevelOptions *lo = (const SpTrsvLevelOptions *)own;
   SpTrsvPlan           p;
   SpTrsvLevelSchedule *ls;
   PetscLogDouble       t0, t1;
 
   PetscFunctionBegin;
-  /* the factor checks its prefixed option when reading it (SpTrsvOptions_level()); PC gs reads it unprefixed */
-  PetscCheck(opts->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The level path fuses at least 1 pass per block: mat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, opts->fuse_passes);
+  /* its parser checks the option where it reads it (SpTrsvOptionsSet_level()); a program may fill the options itself */
+  (void)opts;
+  PetscCheck(lo->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The level path fuses at least 1 pass per block: mat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, lo->fuse_passes);
   PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvPlanCreateLevelSets(op, &p));
   PetscCall(PetscNew(&ls));
@@ -51,7 +53,7 @@ PetscErrorCode SpTrsvAnalyze_level(const SpTrsvOp *op, SpTrsvFormat format, cons
   p->data        = ls;
   p->destroydata = SpTrsvLevelScheduleDestroy;
   p->view        = SpTrsvLevelScheduleView;
-  PetscCall(SpTrsvLevelSegmentsBuild(p->nlevels, p->levptr, p->order, format == SPTRSV_FORMAT_CSC ? op->ci : op->ri, opts->fuse_passes, ls));
+  PetscCall(SpTrsvLevelSegmentsBuild(p->nlevels, p->levptr, p->order, format == SPTRSV_FORMAT_CSC ? op->ci : op->ri, lo->fuse_passes, ls));
   PetscCall(PetscTime(&t1));
   p->stats.analysis_time = t1 - t0;
   *plan                  = p;
@@ -75,19 +77,56 @@ PetscErrorCode SpTrsvLevelScheduleCheck(SpTrsvPlan plan, PetscInt fuse_passes)
 static PetscErrorCode SpTrsvHostLevelSetup(SpTrsvSolver s)
 {
   PetscFunctionBegin;
-  PetscCall(SpTrsvLevelScheduleCheck(s->plan, s->opts.fuse_passes));
+  PetscCall(SpTrsvLevelScheduleCheck(s->plan, ((const SpTrsvLevelOptions *)s->own)->fuse_passes));
   PetscCall(SpTrsvHostOrderedSetup(s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 const SpTrsvExecutor SpTrsvExecHost_level = {SpTrsvHostLevelSetup, SpTrsvHostOrderedUpdateValues, SpTrsvHostOrderedSolve, SpTrsvHostOrderedSweep, SpTrsvHostOrderedDestroy, NULL};
 
-/* the level path's options, read with the factor's prefix */
-PetscErrorCode SpTrsvOptions_level(SpTrsvOptionItems PetscOptionsObject, SpTrsvSolverOptions *opts)
+/* the level path's options: the defaults, and its parser (inside the caller's PetscOptionsBegin/End, with its prefix) */
+static PetscErrorCode SpTrsvOptionsDefault_level(void *own)
 {
   PetscFunctionBegin;
-  PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches as a CUDA graph", "MatSolverType sptrsv_level", opts->use_graph, &opts->use_graph, NULL));
-  PetscCall(PetscOptionsInt("-mat_sptrsv_fuse_passes", "CUDA: fuse a level into one block when it takes at most this many passes of the block", "MatSolverType sptrsv_level", opts->fuse_passes, &opts->fuse_passes, NULL));
-  PetscCheck(opts->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opts->fuse_passes);
+  ((SpTrsvLevelOptions *)own)->fuse_passes = 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+static PetscErrorCode SpTrsvOptionsSet_level(SpTrsvOptionItems PetscOptionsObject, SpTrsvPathOptions *opts, void *own)
+{
+  SpTrsvLevelOptions *lo = (SpTrsvLevelOptions *)own;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches as a CUDA graph", "MatSolverType sptrsv_level", opts->use_graph, &opts->use_graph, NULL));
+  PetscCall(PetscOptionsInt("-mat_sptrsv_fuse_passes", "CUDA: fuse a level into one block when it takes at most this many passes of the block", "MatSolverType sptrsv_level", lo->fuse_passes, &lo->fuse_passes, NULL));
+  PetscCheck(lo->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", lo->fuse_passes);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* paper 000: level (LEVR/LEVC) and element (ELMR/ELMC) scheduling */
+PetscBool  SpTrsvCitedLi2020     = PETSC_FALSE;
+const char SpTrsvCitationLi2020[] = "@article{li2017sptrsv,\n"
+                                    "  author  = {Ruipeng Li and Chaoyu Zhang},\n"
+                                    "  title   = {Efficient Parallel Implementations of Sparse Triangular Solves for {GPU} Architectures},\n"
+                                    "  journal = {Proceedings of the SIAM Conference on Parallel Processing for Scientific Computing},\n"
+                                    "  year    = {2020}\n}\n";
+
+/* the path's registry entry; PC gs sweeps with it on the host when its scheduler is auto */
+const struct _n_SpTrsvPath SpTrsvPath_level = {
+  .name            = "level",
+  .solvertype      = MATSOLVERSPTRSVLEVEL,
+  .summary         = "level-set scheduling: rows grouped by dependency depth, one barrier per level (paper 000)",
+  .ilu             = PETSC_TRUE,
+  .icc             = PETSC_TRUE,
+  .csc             = PETSC_TRUE,
+  .sweeps          = PETSC_TRUE,
+  .analyze         = SpTrsvAnalyze_level,
+  .exec            = {&SpTrsvExecHost_level, SPTRSV_CUDA_EXEC(level)},
+  .options_size    = sizeof(SpTrsvLevelOptions),
+  .options_default = SpTrsvOptionsDefault_level,
+  .options_set     = SpTrsvOptionsSet_level,
+  .citation        = SpTrsvCitationLi2020,
+  .cited           = &SpTrsvCitedLi2020,
+  .gs_host         = PETSC_TRUE,
+  .rule_rank       = {3, 1, 2},
+};

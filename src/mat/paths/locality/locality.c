@@ -210,9 +210,9 @@ static PetscErrorCode SpTrsvLocalityBuild(const SpTrsvOp *op, SpTrsvPlan p, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the locality path's option values, checked where they are read (SpTrsvOptions_locality, with the factor's prefix) and
-   again by the analysis (a program may fill SpTrsvSolverOptions itself); every message names the option as typed */
-static PetscErrorCode SpTrsvLocalityOptionsCheck(const SpTrsvSolverOptions *opts, const char *prefix)
+/* the locality path's option values, checked where they are read (SpTrsvOptionsSet_locality, with the caller's prefix) and
+   again by the analysis (a program may fill SpTrsvLocalityOptions itself); every message names the option as typed */
+static PetscErrorCode SpTrsvLocalityOptionsCheck(const SpTrsvLocalityOptions *opts, const char *prefix)
 {
   PetscFunctionBegin;
   PetscCheck(opts->subgraph_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_subgraph_rows must be >= 0 (0: what a block's shared memory holds), got %" PetscInt_FMT, prefix, opts->subgraph_rows);
@@ -225,8 +225,10 @@ static PetscErrorCode SpTrsvLocalityOptionsCheck(const SpTrsvSolverOptions *opts
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvSolverOptions *opts, SpTrsvPlan *plan)
+PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvPathOptions *popts, const void *own, SpTrsvPlan *plan)
 {
+  const SpTrsvLocalityOptions *opts = (const SpTrsvLocalityOptions *)own;
+  const char *prefix = popts->prefix;
   SpTrsvPlan              p;
   SpTrsvLocalitySchedule *ls;
   PetscLogDouble          t0, t1;
@@ -235,7 +237,7 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
 
   PetscFunctionBegin;
   PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_locality reads rows: the CSR format only");
-  PetscCall(SpTrsvLocalityOptionsCheck(opts, opts->prefix));
+  PetscCall(SpTrsvLocalityOptionsCheck(opts, prefix));
   PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvPlanCreateLevelSets(op, &p)); /* the level figures of -ksp_view; the order is replaced */
   PetscCall(PetscFree(p->levptr));              /* the order is not by level any more */
@@ -254,7 +256,7 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
       if (!SpTrsvLocalityBlockRowsValid(Breq, W)) {
         PetscCall(PetscFree(corder));
         PetscCall(SpTrsvPlanDestroy(&p));
-        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_block_rows %" PetscInt_FMT ": a block must be a power of two from the window, %" PetscInt_FMT " rows (reach %" PetscInt_FMT "), up to %d rows (0: the cost model's choice)", opts->prefix, Breq, W, reach, (int)SPTRSV_CHAIN_MAX_WIDTH);
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_locality_block_rows %" PetscInt_FMT ": a block must be a power of two from the window, %" PetscInt_FMT " rows (reach %" PetscInt_FMT "), up to %d rows (0: the cost model's choice)", prefix, Breq, W, reach, (int)SPTRSV_CHAIN_MAX_WIDTH);
       }
     }
     PetscCall(SpTrsvLocalityBlocksCreate(op, corder, &ls->chain, opts->locality_block_rows, opts->locality_block_cond, &ls->blocks));
@@ -264,7 +266,7 @@ PetscErrorCode SpTrsvAnalyze_locality(const SpTrsvOp *op, SpTrsvFormat format, c
       const PetscInt reach = ls->chain.reach, ncomp = ls->chain.ncomp;
       PetscCall(PetscFree(corder));
       PetscCall(SpTrsvPlanDestroy(&p));
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "-%smat_sptrsv_locality_kernel %s: a row depends on a row %" PetscInt_FMT " places before it in the chain order (rows by index within each of the %" PetscInt_FMT " components); the window holds at most %d: use -%smat_sptrsv_locality_kernel slots or auto", opts->prefix, SpTrsvLocalityKernels[opts->locality_kernel], reach, ncomp, (int)SPTRSV_CHAIN_MAX_WIDTH, opts->prefix);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "-%smat_sptrsv_locality_kernel %s: a row depends on a row %" PetscInt_FMT " places before it in the chain order (rows by index within each of the %" PetscInt_FMT " components); the window holds at most %d: use -%smat_sptrsv_locality_kernel slots or auto", prefix, SpTrsvLocalityKernels[opts->locality_kernel], reach, ncomp, (int)SPTRSV_CHAIN_MAX_WIDTH, prefix);
     }
     ls->kernel = opts->locality_kernel;
   } else { /* the sub-graph schedule; auto: the chain kernel instead when the models predict it faster */
@@ -488,11 +490,31 @@ static PetscErrorCode SpTrsvHostLocalityUpdateValues(SpTrsvSolver s)
 
 const SpTrsvExecutor SpTrsvExecHost_locality = {SpTrsvHostLocalitySetup, SpTrsvHostLocalityUpdateValues, SpTrsvHostLocalitySolve, NULL, SpTrsvHostLocalityDestroy, NULL};
 
-/* the locality path's options, read with the factor's prefix */
-PetscErrorCode SpTrsvOptions_locality(SpTrsvOptionItems PetscOptionsObject, SpTrsvSolverOptions *opts)
+/* the locality path's options: the defaults (the shared-memory capacity of a block, the partitioner and kernel its cost
+   models choose, the H100's multiprocessors, pointers and entries in shared memory where they fit) and its parser
+   (inside the caller's PetscOptionsBegin/End, so with its prefix) */
+static PetscErrorCode SpTrsvOptionsDefault_locality(void *own)
 {
+  SpTrsvLocalityOptions *o = (SpTrsvLocalityOptions *)own;
+
   PetscFunctionBegin;
-  PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches (one per sub-graph level) as a CUDA graph", "MatSolverType sptrsv_locality", opts->use_graph, &opts->use_graph, NULL));
+  o->subgraph_rows       = 0;
+  o->locality_partition  = SPTRSV_LOCALITY_PARTITION_AUTO;
+  o->locality_sms        = SPTRSV_LOCALITY_DEFAULT_SMS;
+  o->locality_stage      = 2;
+  o->locality_pack       = PETSC_TRUE;
+  o->locality_kernel     = SPTRSV_LOCALITY_KERNEL_AUTO;
+  o->locality_block_cond = SPTRSV_BLOCKS_COND;
+  o->locality_block_rows = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvOptionsSet_locality(SpTrsvOptionItems PetscOptionsObject, SpTrsvPathOptions *popts, void *own)
+{
+  SpTrsvLocalityOptions *opts = (SpTrsvLocalityOptions *)own;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches (one per sub-graph level) as a CUDA graph", "MatSolverType sptrsv_locality", popts->use_graph, &popts->use_graph, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_subgraph_rows", "Rows per sub-graph at most (0: what a block's shared memory holds, 227 KB on sm_90)", "MatSolverType sptrsv_locality", opts->subgraph_rows, &opts->subgraph_rows, NULL));
   {
     PetscEnum e = (PetscEnum)opts->locality_partition;
@@ -512,3 +534,28 @@ PetscErrorCode SpTrsvOptions_locality(SpTrsvOptionItems PetscOptionsObject, SpTr
   PetscCall(SpTrsvLocalityOptionsCheck(opts, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* paper 004: locality-aware sub-graph partition */
+static PetscBool  cited_picciau  = PETSC_FALSE;
+static const char cite_picciau[] = "@inproceedings{picciau2016locality,\n"
+                                   "  author = {Andrea Picciau and Gordon E. Inggs and John Wickerson and Eric C. Kerrigan and George A. Constantinides},\n"
+                                   "  title  = {Balancing locality and concurrency: solving sparse triangular systems on {GPUs}},\n"
+                                   "  year   = {2016}\n}\n";
+
+/* the path's registry entry */
+const struct _n_SpTrsvPath SpTrsvPath_locality = {
+  .name            = "locality",
+  .solvertype      = MATSOLVERSPTRSVLOCALITY,
+  .summary         = "locality-aware sub-graphs: the DAG cut into sub-graphs whose x fits in a block's shared memory, one block per sub-graph, one launch per sub-graph level, rows in conflict-free slots (paper 004)",
+  .ilu             = PETSC_TRUE,
+  .icc             = PETSC_TRUE,
+  .analyze         = SpTrsvAnalyze_locality,
+  .exec            = {&SpTrsvExecHost_locality, SPTRSV_CUDA_EXEC(locality)},
+  .options_size    = sizeof(SpTrsvLocalityOptions),
+  .options_default = SpTrsvOptionsDefault_locality,
+  .options_set     = SpTrsvOptionsSet_locality,
+  .citation        = cite_picciau,
+  .cited           = &cited_picciau,
+  .rule_rank       = {1, 4, 4},
+  .auto_refine     = SpTrsvAutoRefine_locality,
+};

@@ -69,18 +69,20 @@ static PetscErrorCode SpTrsvPinvScheduleView(SpTrsvPlan plan, PetscViewer viewer
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvAnalyze_pinv(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvSolverOptions *opts, SpTrsvPlan *plan)
+PetscErrorCode SpTrsvAnalyze_pinv(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvPathOptions *popts, const void *own, SpTrsvPlan *plan)
 {
+  const SpTrsvPinvOptions *opts = (const SpTrsvPinvOptions *)own;
+  const char *prefix = popts->prefix;
   SpTrsvPlan              p;
   SpTrsvPinvSchedule     *ps;
   SpTrsvPinvPartitionData d;
   PetscLogDouble          t0, t1;
 
   PetscFunctionBegin;
-  PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_pinv reads rows only: use -%smat_sptrsv_format csr", opts->prefix);
-  PetscCheck(opts->pinv_fill >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_pinv_fill must be >= 1, got %g", opts->prefix, (double)opts->pinv_fill);
-  PetscCheck(opts->pinv_tol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_pinv_tol must be > 0, got %g", opts->prefix, (double)opts->pinv_tol);
-  PetscCheck(opts->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, opts->prefix, opts->fuse_passes);
+  PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_pinv reads rows only: use -%smat_sptrsv_format csr", prefix);
+  PetscCheck(opts->pinv_fill >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_pinv_fill must be >= 1, got %g", prefix, (double)opts->pinv_fill);
+  PetscCheck(opts->pinv_tol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_pinv_tol must be > 0, got %g", prefix, (double)opts->pinv_tol);
+  PetscCheck(opts->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, prefix, opts->fuse_passes);
   PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvPinvPartition(op, (SpTrsvPinvParts)opts->pinv_parts, opts->pinv_fill, &d));
   PetscCall(PetscNew(&p));
@@ -186,12 +188,11 @@ static PetscReal SpTrsvPinvBackwardError(const SpTrsvOp *op, const PetscScalar *
   return nt * nx + nb > 0 ? r / (nt * nx + nb) : 0;
 }
 
-/* the path the solves fall back to: sptrsv_supernodal when registered with an executor on this backend, else level */
+/* the path the solves fall back to: the entry's fallback when registered with an executor on this backend, else its fallback_last */
 static PetscErrorCode SpTrsvPinvFallbackPath(SpTrsvSolver s, SpTrsvPath *path)
 {
   PetscFunctionBegin;
-  PetscCall(SpTrsvPathFindSolverType("supernodal", path));
-  if (!*path || !(*path)->exec[s->backend->slot]) PetscCall(SpTrsvPathFind("level", path));
+  PetscCall(SpTrsvPathGetRelated(SpTrsvPath_pinv.fallback, &SpTrsvPath_pinv, s->backend->slot, path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -237,7 +238,7 @@ PetscErrorCode SpTrsvPinvValuesCompute(SpTrsvSolver s, SpTrsvPinvValues *v)
   unsigned long long  seed = 0x9e3779b97f4a7c15ULL;
   PetscBool           fallback;
   SpTrsvPath          fbpath;
-  PetscInt            nthreads = s->opts.pinv_threads;
+  PetscInt            nthreads = ((const SpTrsvPinvOptions *)s->own)->pinv_threads;
 
   PetscFunctionBegin;
   if (nthreads <= 0) PetscCall(SpTrsvPinvThreadsDefault(&nthreads));
@@ -287,7 +288,7 @@ static PetscErrorCode SpTrsvHostPinvSetup(SpTrsvSolver s)
   SpTrsvPinvValues *v;
 
   PetscFunctionBegin;
-  PetscCall(SpTrsvPinvScheduleCheck(&s->op, s->plan, s->opts.fuse_passes));
+  PetscCall(SpTrsvPinvScheduleCheck(&s->op, s->plan, ((const SpTrsvPinvOptions *)s->own)->fuse_passes));
   PetscCall(SpTrsvPinvValuesCreate(s, &v));
   s->bdata = v;
   if (!s->tri->values_unset) PetscCall(SpTrsvPinvValuesCompute(s, v));
@@ -321,8 +322,9 @@ static PetscErrorCode SpTrsvHostPinvDestroy(SpTrsvSolver s)
 const SpTrsvExecutor SpTrsvExecHost_pinv = {SpTrsvHostPinvSetup, SpTrsvHostPinvUpdateValues, SpTrsvHostPinvSolve, NULL, SpTrsvHostPinvDestroy, NULL};
 
 /* the partitioned inverse's options, read with the factor's prefix */
-PetscErrorCode SpTrsvOptions_pinv(SpTrsvOptionItems PetscOptionsObject, SpTrsvSolverOptions *opts)
+static PetscErrorCode SpTrsvOptionsSet_pinv(SpTrsvOptionItems PetscOptionsObject, SpTrsvPathOptions *popts, void *own)
 {
+  SpTrsvPinvOptions *opts = (SpTrsvPinvOptions *)own;
   const char *pre = PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "";
   PetscEnum   parts = (PetscEnum)opts->pinv_parts;
   PetscBool   set   = PETSC_FALSE;
@@ -337,8 +339,92 @@ PetscErrorCode SpTrsvOptions_pinv(SpTrsvOptionItems PetscOptionsObject, SpTrsvSo
   PetscCheck(opts->pinv_tol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_pinv_tol must be > 0, got %g", pre, (double)opts->pinv_tol);
   PetscCall(PetscOptionsInt("-mat_sptrsv_pinv_threads", "Host threads of the numeric phase (M's values); 0: the processors of this node shared among the MPI processes", "MatSolverType sptrsv_pinv", opts->pinv_threads, &opts->pinv_threads, NULL));
   PetscCheck(opts->pinv_threads >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_pinv_threads must be >= 0, got %" PetscInt_FMT, pre, opts->pinv_threads);
-  PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches as a CUDA graph", "MatSolverType sptrsv_pinv", opts->use_graph, &opts->use_graph, NULL));
+  PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches as a CUDA graph", "MatSolverType sptrsv_pinv", popts->use_graph, &popts->use_graph, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_fuse_passes", "CUDA: run a part in one block (fused with its small neighbours) when it takes at most this many passes of the block", "MatSolverType sptrsv_pinv", opts->fuse_passes, &opts->fuse_passes, NULL));
   PetscCheck(opts->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, pre, opts->fuse_passes);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* the partitioned inverse's defaults: parts of whole levels, no fill, a backward error of 1000 eps at most, the node's
+   processors for the numeric phase, one pass per fused part */
+static PetscErrorCode SpTrsvOptionsDefault_pinv(void *own)
+{
+  SpTrsvPinvOptions *o = (SpTrsvPinvOptions *)own;
+
+  PetscFunctionBegin;
+  o->fuse_passes  = 1;
+  o->pinv_parts   = SPTRSV_PINV_PARTS_LEVELS;
+  o->pinv_fill    = 1.0;
+  o->pinv_tol     = 1000 * PETSC_MACHINE_EPSILON;
+  o->pinv_threads = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvAutoVariant_pinv - the cost-model variants of the partitioned inverse: "" (the defaults, fill 1) and "fillF" (fill
+  limit F >= 1): whether variant is one of them that the user's options own allow (-mat_sptrsv_pinv_fill left at 1 or naming
+  the same fill; own NULL: any), and its options (the fill limit) into set when set is given
+*/
+static PetscBool SpTrsvAutoVariant_pinv(const char *variant, const void *own, void *set)
+{
+  const SpTrsvPinvOptions *o = (const SpTrsvPinvOptions *)own;
+  double                   f = 1.0;
+  char                     c;
+
+  if (variant && variant[0] && (sscanf(variant, "fill%lf%c", &f, &c) != 1 || !(f >= 1.0))) return PETSC_FALSE;
+  if (set) ((SpTrsvPinvOptions *)set)->pinv_fill = (PetscReal)f;
+  return (PetscBool)(!o || o->pinv_fill == 1.0 || o->pinv_fill == (PetscReal)f);
+}
+
+/*
+  SpTrsvAutoOptions_pinv - as a candidate of the automatic choice the partitioned inverse is held to SPTRSV_AUTO_PINV_TOL
+  unless the user gave -mat_sptrsv_pinv_tol: the automatic choice trades setup for speed, not accuracy (the issue's bar: 100
+  machine epsilons of the native solve's backward error). With pinv's own default (1000 eps) it kept, on olm1000's LU, a U
+  whose partitioned inverse (fill 4) had a backward error of 1.3e-13 against the substitution's 8.1e-17; now that triangle
+  falls back and the measured check times the fallback.
+*/
+static PetscErrorCode SpTrsvAutoOptions_pinv(void *own)
+{
+  SpTrsvPinvOptions *o = (SpTrsvPinvOptions *)own;
+
+  PetscFunctionBegin;
+  if (!o->pinv_tol_set) o->pinv_tol = PetscMin(o->pinv_tol, SPTRSV_AUTO_PINV_TOL);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* paper 002 (invertOff) and the no-fill partitioned inverse of Alvarado & Schreiber */
+static PetscBool  cited_alvarado  = PETSC_FALSE;
+static const char cite_alvarado[] = "@article{alvarado1993pinv,\n"
+                                    "  author  = {Fernando L. Alvarado and Robert Schreiber},\n"
+                                    "  title   = {Optimal Parallel Solution of Sparse Triangular Systems},\n"
+                                    "  journal = {SIAM Journal on Scientific Computing},\n"
+                                    "  volume  = {14},\n"
+                                    "  number  = {2},\n"
+                                    "  pages   = {446--460},\n"
+                                    "  year    = {1993}\n}\n"
+                                    "@inproceedings{yamazaki2020supernodal,\n"
+                                    "  author    = {Ichitaro Yamazaki and Sivasankaran Rajamanickam and Nathan Ellingwood},\n"
+                                    "  title     = {Performance Portable Supernode-based Sparse Triangular Solver for Manycore Architectures},\n"
+                                    "  booktitle = {Proceedings of the 49th International Conference on Parallel Processing (ICPP)},\n"
+                                    "  year      = {2020}\n}\n";
+
+/* the path's registry entry: a triangle whose partitioned inverse fails its backward-error check falls back to the
+   supernodal path (the level path where supernodal has no executor), with the options it was given */
+const struct _n_SpTrsvPath SpTrsvPath_pinv = {
+  .name                 = "pinv",
+  .solvertype           = MATSOLVERSPTRSVPINV,
+  .summary              = "partitioned inverse: the DAG cut into parts whose inverse-applied blocks have no fill, one sparse matrix-vector product per part, a backward-error check with a fallback (Alvarado & Schreiber; paper 002)",
+  .ilu                  = PETSC_TRUE,
+  .icc                  = PETSC_TRUE,
+  .analyze              = SpTrsvAnalyze_pinv,
+  .exec                 = {&SpTrsvExecHost_pinv, SPTRSV_CUDA_EXEC(pinv)},
+  .options_size         = sizeof(SpTrsvPinvOptions),
+  .options_default      = SpTrsvOptionsDefault_pinv,
+  .options_set          = SpTrsvOptionsSet_pinv,
+  .citation             = cite_alvarado,
+  .cited                = &cited_alvarado,
+  .fallback             = "supernodal",
+  .fallback_last        = "level",
+  .auto_variant         = SpTrsvAutoVariant_pinv,
+  .auto_options         = SpTrsvAutoOptions_pinv,
+};

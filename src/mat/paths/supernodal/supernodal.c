@@ -64,11 +64,11 @@ static PetscErrorCode SpTrsvSupernodalDelegatedView(SpTrsvPlan plan, PetscViewer
 {
   const SpTrsvSupernodalSchedule *ss   = (const SpTrsvSupernodalSchedule *)plan->data;
   const double                    mean = ss->ns ? (double)plan->n / (double)ss->ns : 0.0;
-  const char                     *name = ss->delegate ? ss->delegate->plan->path->name : "syncfree";
+  const char                     *name = ss->delegate ? ss->delegate->plan->path->name : SpTrsvPath_supernodal.delegate;
   PetscBool                       sf;
 
   PetscFunctionBegin;
-  PetscCall(PetscStrcmp(name, "syncfree", &sf));
+  PetscCall(PetscStrcmp(name, SpTrsvPath_supernodal.delegate, &sf)); /* the sync-free schedule */
   PetscCall(PetscViewerASCIIPrintf(viewer, "supernodal: %s, %" PetscInt_FMT " supernodes, width mean %.2f max %" PetscInt_FMT "\n", ss->push ? "push (columns)" : "pull (rows)", ss->ns, mean, ss->max_w));
   PetscCall(SpTrsvSupernodalPartitionView(ss, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "supernodes too narrow (widest %" PetscInt_FMT " < -%smat_sptrsv_supernode_min_width %" PetscInt_FMT "): solved by the %s schedule (sptrsv_%s)\n", ss->max_w, plan->prefix, ss->min_width, sf ? "sync-free" : name, name));
@@ -228,7 +228,7 @@ static PetscErrorCode SpTrsvSupernodalTasks(SpTrsvSupernodalSchedule *ss)
   SpTrsvSupernodalBuild - levels of the supernodal DAG, the cuBLAS choice, the run order, plan->order, the storage
   offsets and value maps, the launch geometry and the figures
 */
-static PetscErrorCode SpTrsvSupernodalBuild(const SpTrsvOp *op, const SpTrsvSupernodeLines *l, const SpTrsvSolverOptions *opts, SpTrsvPlan p, SpTrsvSupernodalSchedule *ss)
+static PetscErrorCode SpTrsvSupernodalBuild(const SpTrsvOp *op, const SpTrsvSupernodeLines *l, SpTrsvPlan p, SpTrsvSupernodalSchedule *ss)
 {
   const PetscInt ns = ss->ns;
   PetscInt      *dptr, *didx, *slev, *key, *cnt, *pos, nkey;
@@ -329,8 +329,10 @@ static PetscErrorCode SpTrsvSupernodalBuild(const SpTrsvOp *op, const SpTrsvSupe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvSolverOptions *opts, SpTrsvPlan *plan)
+PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvPathOptions *popts, const void *own, SpTrsvPlan *plan)
 {
+  const SpTrsvSupernodalOptions *opts = (const SpTrsvSupernodalOptions *)own;
+  const char *prefix = popts->prefix;
   SpTrsvPlan                p;
   SpTrsvSupernodalSchedule *ss;
   SpTrsvSupernodeLines      l;
@@ -338,13 +340,13 @@ PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format,
   PetscLogDouble            t0, t1;
 
   PetscFunctionBegin;
-  PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_supernodal reads rows: the CSR format only (push or pull is -%smat_sptrsv_supernode_mode)", opts->prefix);
-  PetscCheck(opts->supernode_relax == SPTRSV_SUPERNODE_RELAX_AUTO || (opts->supernode_relax >= 0 && opts->supernode_relax < 1), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_relax must be in [0, 1) (or -1: auto), got %g", opts->prefix, (double)opts->supernode_relax);
-  PetscCheck(opts->invert_cond >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_invert_diag_cond must be >= 1, got %g", opts->prefix, (double)opts->invert_cond);
-  PetscCheck(opts->supernode_cublas_width >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_cublas_width must be >= 1, got %" PetscInt_FMT, opts->prefix, opts->supernode_cublas_width);
-  PetscCheck(opts->supernode_mode >= SPTRSV_SUPERNODE_MODE_AUTO && opts->supernode_mode <= SPTRSV_SUPERNODE_MODE_PULL, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_mode: unknown mode %" PetscInt_FMT, opts->prefix, opts->supernode_mode);
-  PetscCheck(opts->supernode_split >= SPTRSV_SUPERNODE_SPLIT_AUTO && opts->supernode_split <= SPTRSV_SUPERNODE_SPLIT_ALWAYS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_split: unknown value %" PetscInt_FMT, opts->prefix, opts->supernode_split);
-  PetscCheck(opts->supernode_min_width >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_min_width must be >= 0, got %" PetscInt_FMT, opts->prefix, opts->supernode_min_width);
+  PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_supernodal reads rows: the CSR format only (push or pull is -%smat_sptrsv_supernode_mode)", prefix);
+  PetscCheck(opts->supernode_relax == SPTRSV_SUPERNODE_RELAX_AUTO || (opts->supernode_relax >= 0 && opts->supernode_relax < 1), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_relax must be in [0, 1) (or -1: auto), got %g", prefix, (double)opts->supernode_relax);
+  PetscCheck(opts->invert_cond >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_invert_diag_cond must be >= 1, got %g", prefix, (double)opts->invert_cond);
+  PetscCheck(opts->supernode_cublas_width >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_cublas_width must be >= 1, got %" PetscInt_FMT, prefix, opts->supernode_cublas_width);
+  PetscCheck(opts->supernode_mode >= SPTRSV_SUPERNODE_MODE_AUTO && opts->supernode_mode <= SPTRSV_SUPERNODE_MODE_PULL, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_mode: unknown mode %" PetscInt_FMT, prefix, opts->supernode_mode);
+  PetscCheck(opts->supernode_split >= SPTRSV_SUPERNODE_SPLIT_AUTO && opts->supernode_split <= SPTRSV_SUPERNODE_SPLIT_ALWAYS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_split: unknown value %" PetscInt_FMT, prefix, opts->supernode_split);
+  PetscCheck(opts->supernode_min_width >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_min_width must be >= 0, got %" PetscInt_FMT, prefix, opts->supernode_min_width);
   PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvPlanCreateLevelSets(op, &p)); /* the row-level figures of -ksp_view; the order is replaced (unless delegated) */
   PetscCall(PetscNew(&ss));
@@ -381,7 +383,7 @@ PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format,
   ss->delegated = (PetscBool)(ns > 0 && ss->max_w < opts->supernode_min_width); /* no supernode that wide */
   if (ss->delegated) { /* no blocks: the partition's figures, the row-level plan; the executors delegate to sync-free */
     ss->super = super;
-    PetscCall(PetscInfo(NULL, "sptrsv_supernodal: %" PetscInt_FMT "-row %s triangle, %" PetscInt_FMT " supernodes, the widest %" PetscInt_FMT " < -%smat_sptrsv_supernode_min_width %" PetscInt_FMT ": no dense blocks, the executors solve it with the sync-free schedule\n", op->n, op->lower ? "lower" : "upper", ns, ss->max_w, opts->prefix, ss->min_width));
+    PetscCall(PetscInfo(NULL, "sptrsv_supernodal: %" PetscInt_FMT "-row %s triangle, %" PetscInt_FMT " supernodes, the widest %" PetscInt_FMT " < -%smat_sptrsv_supernode_min_width %" PetscInt_FMT ": no dense blocks, the executors solve it with the sync-free schedule\n", op->n, op->lower ? "lower" : "upper", ns, ss->max_w, prefix, ss->min_width));
     PetscCall(SpTrsvSupernodeLinesDestroy(&l));
     PetscCall(PetscTime(&t1));
     p->stats.analysis_time = t1 - t0;
@@ -393,7 +395,7 @@ PetscErrorCode SpTrsvAnalyze_supernodal(const SpTrsvOp *op, SpTrsvFormat format,
   PetscCall(PetscMalloc1(op->n + 1, &ss->nsplit));
   PetscCall(PetscArraycpy(ss->super, super, ns + 1));
   PetscCall(PetscFree(super));
-  PetscCall(SpTrsvSupernodalBuild(op, &l, opts, p, ss));
+  PetscCall(SpTrsvSupernodalBuild(op, &l, p, ss));
   PetscCall(SpTrsvSupernodeLinesDestroy(&l));
   PetscCall(PetscTime(&t1));
   p->stats.analysis_time   = t1 - t0;
@@ -738,8 +740,7 @@ PetscErrorCode SpTrsvSupernodalDelegateSetup(SpTrsvSolver s)
 
   PetscFunctionBegin;
   PetscCheck(ss->delegated && !s->nested, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sptrsv_supernodal: a nested solver for a plan that is not delegated, or a second one");
-  PetscCall(SpTrsvPathFindSolverType("syncfree", &path));
-  if (!path || !path->exec[s->backend->slot]) PetscCall(SpTrsvPathFind("level", &path));
+  PetscCall(SpTrsvPathGetRelated(SpTrsvPath_supernodal.delegate, &SpTrsvPath_supernodal, s->backend->slot, &path));
   PetscCall(PetscInfo(NULL, "sptrsv_supernodal: the solves of the %" PetscInt_FMT "-row %s triangle (%s backend) are forwarded to a nested %s solver\n", s->op.n, s->op.lower ? "lower" : "upper", s->backend->name, path->solvertype));
   PetscCall(SpTrsvSolverCreateWithOptions(s->tri, s->transpose, s->format, path, s->backend, &s->opts, &s->nested));
   ss->delegate = s->nested;
@@ -757,14 +758,34 @@ PetscErrorCode SpTrsvSupernodalDelegateDestroy(SpTrsvSolver s)
 
 const SpTrsvExecutor SpTrsvExecHost_supernodal = {SpTrsvHostSupernodalSetup, SpTrsvHostSupernodalNumeric, SpTrsvHostSupernodalSolve, NULL, SpTrsvHostSupernodalDestroy, NULL};
 
-/* the supernodal path's options, read with the factor's prefix */
-PetscErrorCode SpTrsvOptions_supernodal(SpTrsvOptionItems PetscOptionsObject, SpTrsvSolverOptions *opts)
+/* the supernodal path's options: the defaults (mode and inversion chosen per triangle, exact supernodes merged by the
+   automatic relaxation, cuBLAS from 256 columns, splits where the cost model predicts them faster, triangles without a
+   supernode 16 wide, ILU factors, to the delegate) and its parser (inside the caller's PetscOptionsBegin/End, so with its
+   prefix) */
+static PetscErrorCode SpTrsvOptionsDefault_supernodal(void *own)
 {
-  PetscEnum   mode = (PetscEnum)opts->supernode_mode, split;
+  SpTrsvSupernodalOptions *o = (SpTrsvSupernodalOptions *)own;
+
+  PetscFunctionBegin;
+  o->supernode_mode         = SPTRSV_SUPERNODE_MODE_AUTO;
+  o->invert_diag            = -1;
+  o->invert_cond            = SPTRSV_SUPERNODE_INVERT_COND;
+  o->supernode_merge        = PETSC_FALSE;
+  o->supernode_relax        = SPTRSV_SUPERNODE_RELAX_AUTO;
+  o->supernode_cublas_width = SPTRSV_SUPERNODE_CUBLAS_WIDTH;
+  o->supernode_split        = SPTRSV_SUPERNODE_SPLIT_AUTO;
+  o->supernode_min_width    = 16;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SpTrsvOptionsSet_supernodal(SpTrsvOptionItems PetscOptionsObject, SpTrsvPathOptions *popts, void *own)
+{
+  SpTrsvSupernodalOptions *opts = (SpTrsvSupernodalOptions *)own;
+  PetscEnum                mode = (PetscEnum)opts->supernode_mode, split;
   const char *pre  = PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "";
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches (one per supernodal level, cuBLAS calls) as a CUDA graph", "MatSolverType sptrsv_supernodal", opts->use_graph, &opts->use_graph, NULL));
+  PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches (one per supernodal level, cuBLAS calls) as a CUDA graph", "MatSolverType sptrsv_supernodal", popts->use_graph, &popts->use_graph, NULL));
   PetscCall(PetscOptionsEnum("-mat_sptrsv_supernode_mode", "Push (columns: solve a supernode, then update the rows it reaches; atomics on the GPU) or pull (rows: gather the solved x first); auto: push for a lower op(T), pull for an upper one", "MatSolverType sptrsv_supernodal", SpTrsvSupernodeModes, mode, &mode, NULL));
   opts->supernode_mode = (PetscInt)mode;
   {
@@ -786,3 +807,30 @@ PetscErrorCode SpTrsvOptions_supernodal(SpTrsvOptionItems PetscOptionsObject, Sp
   PetscCheck(opts->supernode_min_width >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_supernode_min_width must be >= 0, got %" PetscInt_FMT, pre, opts->supernode_min_width);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* paper 002: supernode-based level-set solves */
+static PetscBool  cited_yamazaki  = PETSC_FALSE;
+static const char cite_yamazaki[] = "@inproceedings{yamazaki2020supernodal,\n"
+                                    "  author    = {Ichitaro Yamazaki and Sivasankaran Rajamanickam and Nathan Ellingwood},\n"
+                                    "  title     = {Performance Portable Supernode-based Sparse Triangular Solver for Manycore Architectures},\n"
+                                    "  booktitle = {Proceedings of the 49th International Conference on Parallel Processing (ICPP)},\n"
+                                    "  year      = {2020}\n}\n";
+
+/* the path's registry entry: a triangle without wide supernodes goes to the sync-free path (its options read with these),
+   or to the level path where sync-free has no executor */
+const struct _n_SpTrsvPath SpTrsvPath_supernodal = {
+  .name            = "supernodal",
+  .solvertype      = MATSOLVERSPTRSVSUPERNODAL,
+  .summary         = "supernodal: runs of rows/columns with one structure stored as dense blocks, one block per supernode (TRSV or inverse GEMV, then GEMV push or pull), one launch per level of the supernodal DAG, cuBLAS for wide supernodes near the root (paper 002)",
+  .ilu             = PETSC_TRUE,
+  .icc             = PETSC_TRUE,
+  .analyze         = SpTrsvAnalyze_supernodal,
+  .exec            = {&SpTrsvExecHost_supernodal, SPTRSV_CUDA_EXEC(supernodal)},
+  .options_size    = sizeof(SpTrsvSupernodalOptions),
+  .options_default = SpTrsvOptionsDefault_supernodal,
+  .options_set     = SpTrsvOptionsSet_supernodal,
+  .citation        = cite_yamazaki,
+  .cited           = &cited_yamazaki,
+  .delegate        = "syncfree",
+  .fallback_last   = "level",
+};

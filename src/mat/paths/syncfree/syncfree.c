@@ -247,25 +247,6 @@ static PetscErrorCode SpTrsvSyncFreeSectors(const SpTrsvOp *op, SpTrsvPlan p, Sp
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  SpTrsvSyncFreeOptionsCheck - the numeric sync-free options' ranges (the analysis checks them too), each message naming
-  the option with obj's prefix: for a factor that may hand a triangle to a nested sync-free solver (sptrsv_supernodal), so
-  that a bad value stops at the options and not only when a triangle happens to be delegated
-*/
-PetscErrorCode SpTrsvSyncFreeOptionsCheck(PetscObject obj, const SpTrsvSolverOptions *opts)
-{
-  char name[256];
-
-  PetscFunctionBegin;
-  PetscCall(SpTrsvOptionName(obj, "mat_sptrsv_max_lanes", name, sizeof(name)));
-  PetscCheck(opts->max_lanes >= 1 && opts->max_lanes <= 32 && (opts->max_lanes & (opts->max_lanes - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s must be 1, 2, 4, 8, 16 or 32, got %" PetscInt_FMT, name, opts->max_lanes);
-  PetscCall(SpTrsvOptionName(obj, "mat_sptrsv_spin_ns", name, sizeof(name)));
-  PetscCheck(opts->spin_ns >= 0 && opts->spin_ns <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s must be in [0, 1000000], got %" PetscInt_FMT, name, opts->spin_ns);
-  PetscCall(SpTrsvOptionName(obj, "mat_sptrsv_blocks_per_sm", name, sizeof(name)));
-  PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s must be in [0, 64], got %" PetscInt_FMT, name, opts->blocks_per_sm);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* SpTrsvSyncFreeRelabelDecide - -mat_sptrsv_relabel auto: index the solution words by dispatch position when that
    touches fewer sectors in the first poll rounds (the counts of SpTrsvSyncFreeSectors, or of the device analysis's
    SpTrsvSyncFreeSectorsKernel); otherwise the choice the plan recorded stands */
@@ -311,17 +292,19 @@ static PetscErrorCode SpTrsvSyncFreeBuild(const SpTrsvOp *op, SpTrsvSyncFreeSche
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvSolverOptions *opts, SpTrsvPlan *plan)
+PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvPathOptions *popts, const void *own, SpTrsvPlan *plan)
 {
+  const SpTrsvSyncFreeOptions *opts = (const SpTrsvSyncFreeOptions *)own;
+  const char                  *prefix = popts->prefix;
   SpTrsvPlan              p;
   SpTrsvSyncFreeSchedule *sf;
   PetscLogDouble          t0, t1;
 
   PetscFunctionBegin;
   PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_syncfree reads rows: the CSR format only");
-  PetscCheck(opts->max_lanes >= 1 && opts->max_lanes <= 32 && (opts->max_lanes & (opts->max_lanes - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_max_lanes must be 1, 2, 4, 8, 16 or 32, got %" PetscInt_FMT, opts->prefix, opts->max_lanes);
-  PetscCheck(opts->spin_ns >= 0 && opts->spin_ns <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_spin_ns must be in [0, 1000000], got %" PetscInt_FMT, opts->prefix, opts->spin_ns);
-  PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_blocks_per_sm must be in [0, 64], got %" PetscInt_FMT, opts->prefix, opts->blocks_per_sm);
+  PetscCheck(opts->max_lanes >= 1 && opts->max_lanes <= 32 && (opts->max_lanes & (opts->max_lanes - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_max_lanes must be 1, 2, 4, 8, 16 or 32, got %" PetscInt_FMT, prefix, opts->max_lanes);
+  PetscCheck(opts->spin_ns >= 0 && opts->spin_ns <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_spin_ns must be in [0, 1000000], got %" PetscInt_FMT, prefix, opts->spin_ns);
+  PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_blocks_per_sm must be in [0, 64], got %" PetscInt_FMT, prefix, opts->blocks_per_sm);
   PetscCall(PetscTime(&t0));
   /* what to build: the options, and where (the device analysis builds ASAP level dispatch only) */
   PetscCall(PetscNew(&sf));
@@ -427,16 +410,62 @@ static PetscErrorCode SpTrsvHostSyncFreeSetup(SpTrsvSolver s)
 
 const SpTrsvExecutor SpTrsvExecHost_syncfree = {SpTrsvHostSyncFreeSetup, SpTrsvHostOrderedUpdateValues, SpTrsvHostOrderedSolve, NULL, SpTrsvHostOrderedDestroy, NULL};
 
-/* the sync-free path's options, read with the factor's prefix */
-PetscErrorCode SpTrsvOptions_syncfree(SpTrsvOptionItems PetscOptionsObject, SpTrsvSolverOptions *opts)
+/* the sync-free path's options: the defaults (docs/PERFORMANCE.md, "Sync-free solves", has the measurements behind them):
+   level dispatch with ASAP levels, CSR storage, up to 32 lanes per row, polls without pause, one block per ticket, the
+   solution's indexing (row or dispatch position) chosen by the analysis, the schedule built on the GPU by the CUDA
+   backend */
+static PetscErrorCode SpTrsvOptionsDefault_syncfree(void *own)
 {
-  const char *const levels[]  = {"asap", "alap"};
-  const char *const storage[] = {"csr", "warpell"};
-  const char *const dispatch[] = {"level", "natural"};
-  const char *const where[]    = {"host", "device"};
-  PetscInt          lv = opts->alap ? 1 : 0, st = opts->warpell ? 1 : 0, dp = opts->natural ? 1 : 0, an = opts->analysis_device ? 1 : 0;
+  SpTrsvSyncFreeOptions *o = (SpTrsvSyncFreeOptions *)own;
 
   PetscFunctionBegin;
+  o->max_lanes       = 32;
+  o->relabel         = SPTRSV_RELABEL_AUTO;
+  o->analysis_device = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvOptionsCheck_syncfree - the numeric sync-free options' ranges (the analysis checks them too), each message naming
+  the option with the options' prefix: for a factor that may hand a triangle to a nested sync-free solver (a path whose
+  delegate is sync-free), so that a bad value stops at the options and not only when a triangle happens to be delegated
+*/
+static PetscErrorCode SpTrsvOptionsCheck_syncfree(const SpTrsvPathOptions *popts, const void *own)
+{
+  const SpTrsvSyncFreeOptions *opts = (const SpTrsvSyncFreeOptions *)own;
+
+  PetscFunctionBegin;
+  PetscCheck(opts->max_lanes >= 1 && opts->max_lanes <= 32 && (opts->max_lanes & (opts->max_lanes - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_max_lanes must be 1, 2, 4, 8, 16 or 32, got %" PetscInt_FMT, popts->prefix, opts->max_lanes);
+  PetscCheck(opts->spin_ns >= 0 && opts->spin_ns <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_spin_ns must be in [0, 1000000], got %" PetscInt_FMT, popts->prefix, opts->spin_ns);
+  PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_blocks_per_sm must be in [0, 64], got %" PetscInt_FMT, popts->prefix, opts->blocks_per_sm);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a device analysis and the relabelled solution words only concern the CUDA executor */
+static PetscErrorCode SpTrsvOptionsBackend_syncfree(SpTrsvExecSlot slot, void *own)
+{
+  SpTrsvSyncFreeOptions *o = (SpTrsvSyncFreeOptions *)own;
+
+  PetscFunctionBegin;
+  if (slot != SPTRSV_EXEC_CUDA) {
+    o->analysis_device = PETSC_FALSE;
+    o->relabel         = 0;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the sync-free path's parser, inside the caller's PetscOptionsBegin/End (so with its prefix) */
+static PetscErrorCode SpTrsvOptionsSet_syncfree(SpTrsvOptionItems PetscOptionsObject, SpTrsvPathOptions *popts, void *own)
+{
+  SpTrsvSyncFreeOptions *opts       = (SpTrsvSyncFreeOptions *)own;
+  const char *const      levels[]   = {"asap", "alap"};
+  const char *const      storage[]  = {"csr", "warpell"};
+  const char *const      dispatch[] = {"level", "natural"};
+  const char *const      where[]    = {"host", "device"};
+  PetscInt               lv = opts->alap ? 1 : 0, st = opts->warpell ? 1 : 0, dp = opts->natural ? 1 : 0, an = opts->analysis_device ? 1 : 0;
+
+  PetscFunctionBegin;
+  (void)popts;
   PetscCall(PetscOptionsEList("-mat_sptrsv_levels", "Levels the rows are dispatched by: as soon as possible or as late as possible", "MatSolverType sptrsv_syncfree", levels, 2, levels[lv], &lv, NULL));
   PetscCall(PetscOptionsEList("-mat_sptrsv_storage", "Storage the kernel reads: CSR in dispatch order, or warp-packed ELL (32 slots per warp) with a CSR tail", "MatSolverType sptrsv_syncfree", storage, 2, storage[st], &st, NULL));
   PetscCall(PetscOptionsEList("-mat_sptrsv_dispatch", "Order the rows go out in: level by level (packed by length), or the triangle's own order (no level sort)", "MatSolverType sptrsv_syncfree", dispatch, 2, dispatch[dp], &dp, NULL));
@@ -456,3 +485,29 @@ PetscErrorCode SpTrsvOptions_syncfree(SpTrsvOptionItems PetscOptionsObject, SpTr
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* paper 001: warp-packed sync-free solves, ALAP levels, warp-packed ELL */
+static PetscBool  cited_freire  = PETSC_FALSE;
+static const char cite_freire[] = "@article{freire2022sptrsv,\n"
+                                  "  author  = {Manuel Freire and Ernesto Dufrechou and Pablo Ezzatti},\n"
+                                  "  title   = {A new level-set analysis and sparse storage format for the {SpTRSV} in {GPUs}},\n"
+                                  "  year    = {2022}\n}\n";
+
+/* the path's registry entry */
+const struct _n_SpTrsvPath SpTrsvPath_syncfree = {
+  .name            = "syncfree",
+  .solvertype      = MATSOLVERSPTRSVSYNCFREE,
+  .summary         = "sync-free with warp packing: rows binned by length, 32/K rows of K lanes per warp, each waits on its own dependencies (paper 001)",
+  .ilu             = PETSC_TRUE,
+  .icc             = PETSC_TRUE,
+  .analyze         = SpTrsvAnalyze_syncfree,
+  .exec            = {&SpTrsvExecHost_syncfree, SPTRSV_CUDA_EXEC(syncfree)},
+  .options_size    = sizeof(SpTrsvSyncFreeOptions),
+  .options_default = SpTrsvOptionsDefault_syncfree,
+  .options_set     = SpTrsvOptionsSet_syncfree,
+  .options_check   = SpTrsvOptionsCheck_syncfree,
+  .options_backend = SpTrsvOptionsBackend_syncfree,
+  .citation        = cite_freire,
+  .cited           = &cited_freire,
+  .rule_rank       = {2, 2, 1},
+};
