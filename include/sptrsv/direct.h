@@ -98,5 +98,61 @@ SPTRSV_INTERN PetscErrorCode SpTrsvDirectNumericValues(Mat, SpTrsvFactor, PetscI
    symbolic phase's factorization of these same values was reused: the triangles hold them already, and every solver's
    copy, the partitioned inverse and the inverted blocks made at setup from them, stays valid) and the input is finite */
 SPTRSV_INTERN PetscErrorCode SpTrsvDirectNumericFinish(SpTrsvFactor, PetscBool, PetscBool);
+/* The triangles of a direct factor read off the library's supernodal storage (its "image"): the strict CSR patterns
+   of L (unit lower) and U (upper), for every slot the index of its value in the library's arrays (lmap, umap: what an
+   index means is the library's), the index of U(k,k)'s value (dmap) and the supernode partition. Each library walks
+   its storage twice: the first walk counts (SpTrsvDirectImageAddL/U before SpTrsvDirectImageAllocate(); SetDiag does
+   nothing), the second stores the same entries in the same order (the columns of each row ascending); then
+   SpTrsvDirectImageFinish() records the partition and SpTrsvDirectImageInstall() hands the patterns to the factor. */
+typedef struct {
+  PetscInt  n;
+  PetscInt *li, *lj, *ui, *uj; /* strict CSR patterns of L and U */
+  PetscInt *lmap, *umap;       /* slot -> index of its value in the library's arrays */
+  PetscInt *dmap;              /* row k -> index of U(k,k)'s value */
+  PetscInt *super, nsuper;     /* the library's supernode partition */
+  PetscInt *lpos, *upos;       /* row cursors of the second walk (NULL during the first) */
+} SpTrsvDirectImage;
+
+/* an empty image of order n (row counts zero), ready for the counting walk */
+SPTRSV_INTERN PetscErrorCode SpTrsvDirectImageCreate(PetscInt, SpTrsvDirectImage *);
+/* after the counting walk: row pointers, the pattern, map and diagonal arrays, the cursors of the storing walk */
+SPTRSV_INTERN PetscErrorCode SpTrsvDirectImageAllocate(SpTrsvDirectImage *);
+/* after the storing walk: frees the cursors, copies the partition (nsuper supernodes, super[0..nsuper]) */
+SPTRSV_INTERN PetscErrorCode SpTrsvDirectImageFinish(SpTrsvDirectImage *, PetscInt, const int *);
+/* the triangles of fac from the image (created when fac has none: *created, may be NULL), with the partition on both;
+   keep: they take copies (the image stays whole, e.g. to compare the next factorization's), else the patterns are
+   handed over (the image keeps its maps and partition) */
+SPTRSV_INTERN PetscErrorCode SpTrsvDirectImageInstall(SpTrsvDirectImage *, PetscBool, SpTrsvFactor, PetscBool *);
+/* the same patterns and partition (false when a has none yet) */
+SPTRSV_INTERN PetscErrorCode SpTrsvDirectImageSamePattern(const SpTrsvDirectImage *, const SpTrsvDirectImage *, PetscBool *);
+SPTRSV_INTERN PetscErrorCode SpTrsvDirectImageReset(SpTrsvDirectImage *);
+
+/* entry (r, j) of L (j < r) or of U (j > r) whose value is at index v: counted in the first walk, stored in the second */
+static inline void SpTrsvDirectImageAddL(SpTrsvDirectImage *im, PetscInt r, PetscInt j, PetscInt v)
+{
+  if (!im->lpos) im->li[r + 1]++;
+  else {
+    const PetscInt p = im->lpos[r]++;
+
+    im->lj[p]   = j;
+    im->lmap[p] = v;
+  }
+}
+static inline void SpTrsvDirectImageAddU(SpTrsvDirectImage *im, PetscInt r, PetscInt j, PetscInt v)
+{
+  if (!im->upos) im->ui[r + 1]++;
+  else {
+    const PetscInt p = im->upos[r]++;
+
+    im->uj[p]   = j;
+    im->umap[p] = v;
+  }
+}
+/* U(k,k)'s value is at index v (second walk) */
+static inline void SpTrsvDirectImageSetDiag(SpTrsvDirectImage *im, PetscInt k, PetscInt v)
+{
+  if (im->dmap) im->dmap[k] = v;
+}
+
 /* -log_view events beside PETSc's MatLUFactorNum / MatCholFctrNum: the library's factorization and the conversion */
 SPTRSV_INTERN PetscLogEvent SPTRSV_LUNumeric, SPTRSV_CholNumeric, SPTRSV_DirectConvert;

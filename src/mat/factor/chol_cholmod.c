@@ -20,16 +20,16 @@
 #include <cholmod.h>
 
 typedef struct {
-  SpTrsvDirectHead head; /* first: read through SpTrsvFactorDirectHead() */
-  PetscInt         n, nnzA;
-  PetscInt        *ai, *aj; /* A's CSR pattern at the symbolic phase */
-  int             *Ap, *Ai; /* the same as CHOLMOD's int arrays */
-  double          *Ax;
-  cholmod_common   c;
-  PetscBool        started;
-  cholmod_sparse   As;
-  cholmod_factor  *L;
-  PetscInt        *lmap, *umap, *dmap; /* slots of L and U, and column j's diagonal -> index in L->x */
+  SpTrsvDirectHead  head; /* first: read through SpTrsvFactorDirectHead() */
+  PetscInt          n, nnzA;
+  PetscInt         *ai, *aj; /* A's CSR pattern at the symbolic phase */
+  int              *Ap, *Ai; /* the same as CHOLMOD's int arrays */
+  double           *Ax;
+  cholmod_common    c;
+  PetscBool         started;
+  cholmod_sparse    As;
+  cholmod_factor   *L;
+  SpTrsvDirectImage im; /* its maps: slots of L and U, and column j's diagonal -> index in L->x (the patterns are L's and U's) */
 } SpTrsvCholSym;
 
 static const char *SpTrsvCholmodOrderingName(int ordering)
@@ -72,85 +72,62 @@ static PetscErrorCode SpTrsvCholSymDestroy(void **ctx)
   }
   PetscCall(PetscFree2(sym->ai, sym->aj));
   PetscCall(PetscFree3(sym->Ap, sym->Ai, sym->Ax));
-  PetscCall(PetscFree3(sym->lmap, sym->umap, sym->dmap));
+  PetscCall(SpTrsvDirectImageReset(&sym->im));
   PetscCall(PetscFree(sym));
   *ctx = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the triangles' patterns and the maps into Lc's values, from the supernodal symbolic factor */
+/* the triangles' patterns and the maps into Lc's values, from the supernodal symbolic factor: row r of L gets one
+   entry per column j < r of Lc with Lc(r,j) stored, row j of U one per entry below the diagonal of column j; columns
+   in ascending order: the columns of each row of L come out sorted; a row of U is a column of Lc, whose rows ascend
+   (checked in the first walk) */
 static PetscErrorCode SpTrsvCholBuildTriangles(SpTrsvCholSym *sym, SpTrsvFactor fac)
 {
-  const PetscInt  n = sym->n;
-  cholmod_factor *L = sym->L;
-  const int       nsup = (int)L->nsuper, *super = (const int *)L->super, *pi = (const int *)L->pi, *px = (const int *)L->px, *ls = (const int *)L->s;
-  PetscInt       *li, *lj, *ui, *uj, *lpos, *upos, *part, nz = 0;
+  const PetscInt     n = sym->n;
+  cholmod_factor    *L = sym->L;
+  const int          nsup = (int)L->nsuper, *super = (const int *)L->super, *pi = (const int *)L->pi, *px = (const int *)L->px, *ls = (const int *)L->s;
+  SpTrsvDirectImage *im = &sym->im;
+  PetscInt           nz = 0;
 
   PetscFunctionBegin;
   PetscCheck(L->is_super && super[0] == 0 && super[nsup] == n, PETSC_COMM_SELF, PETSC_ERR_LIB, "CHOLMOD did not return a supernodal factor covering [0, %" PetscInt_FMT ")", n);
-  PetscCall(PetscCalloc1(n + 1, &li));
-  PetscCall(PetscCalloc1(n + 1, &ui));
-  /* counts: row r of L gets one entry per column j < r of Lc with Lc(r,j) stored; row j of U one per entry below
-     the diagonal of column j */
-  for (int s = 0; s < nsup; s++) {
-    const int k1 = super[s], k2 = super[s + 1], nscol = k2 - k1, psi = pi[s], nsrow = pi[s + 1] - psi;
-
-    PetscCheck(nscol > 0 && nsrow >= nscol, PETSC_COMM_SELF, PETSC_ERR_LIB, "CHOLMOD's supernode %d: %d columns, %d rows", s, nscol, nsrow);
-    for (int i = 0; i < nsrow; i++) {
-      const int r = ls[psi + i];
-
-      if (i < nscol) PetscCheck(r == k1 + i, PETSC_COMM_SELF, PETSC_ERR_LIB, "CHOLMOD's supernode %d: row %d of its diagonal block is %d, expected %d", s, i, r, k1 + i);
-      else PetscCheck(r > ls[psi + i - 1] && r < n, PETSC_COMM_SELF, PETSC_ERR_LIB, "CHOLMOD's supernode %d: row indices not ascending at %d (%d)", s, i, r);
+  PetscCall(SpTrsvDirectImageCreate(n, im));
+  for (int pass = 0; pass < 2; pass++) { /* count, then store */
+    if (pass) {
+      PetscCall(SpTrsvDirectImageAllocate(im));
+      PetscCheck(im->li[n] == nz && im->ui[n] == nz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cholesky conversion counted %" PetscInt_FMT " and %" PetscInt_FMT " entries, expected %" PetscInt_FMT, im->li[n], im->ui[n], nz);
     }
-    for (int j = k1; j < k2; j++) {
-      const int jj = j - k1;
+    for (int s = 0; s < nsup; s++) {
+      const int k1 = super[s], k2 = super[s + 1], nscol = k2 - k1, psi = pi[s], nsrow = pi[s + 1] - psi, psx = px[s];
 
-      ui[j + 1] += nsrow - jj - 1;
-      for (int i = jj + 1; i < nsrow; i++) li[ls[psi + i] + 1]++;
-    }
-    nz += (PetscInt)nscol * nsrow - (PetscInt)nscol * (nscol + 1) / 2;
-  }
-  for (PetscInt r = 0; r < n; r++) {
-    li[r + 1] += li[r];
-    ui[r + 1] += ui[r];
-  }
-  PetscCheck(li[n] == nz && ui[n] == nz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Cholesky conversion counted %" PetscInt_FMT " and %" PetscInt_FMT " entries, expected %" PetscInt_FMT, li[n], ui[n], nz);
-  PetscCall(PetscMalloc1(nz + 1, &lj));
-  PetscCall(PetscMalloc1(nz + 1, &uj));
-  PetscCall(PetscMalloc3(nz + 1, &sym->lmap, nz + 1, &sym->umap, n + 1, &sym->dmap));
-  PetscCall(PetscMalloc2(n + 1, &lpos, n + 1, &upos));
-  PetscCall(PetscArraycpy(lpos, li, n));
-  PetscCall(PetscArraycpy(upos, ui, n));
-  /* columns in ascending order: the columns of each row of L come out sorted; a row of U is a column of Lc, whose
-     rows ascend (checked above) */
-  for (int s = 0; s < nsup; s++) {
-    const int k1 = super[s], k2 = super[s + 1], psi = pi[s], nsrow = pi[s + 1] - psi, psx = px[s];
+      if (!pass) {
+        PetscCheck(nscol > 0 && nsrow >= nscol, PETSC_COMM_SELF, PETSC_ERR_LIB, "CHOLMOD's supernode %d: %d columns, %d rows", s, nscol, nsrow);
+        for (int i = 0; i < nsrow; i++) {
+          const int r = ls[psi + i];
 
-    for (int j = k1; j < k2; j++) {
-      const int jj = j - k1;
+          if (i < nscol) PetscCheck(r == k1 + i, PETSC_COMM_SELF, PETSC_ERR_LIB, "CHOLMOD's supernode %d: row %d of its diagonal block is %d, expected %d", s, i, r, k1 + i);
+          else PetscCheck(r > ls[psi + i - 1] && r < n, PETSC_COMM_SELF, PETSC_ERR_LIB, "CHOLMOD's supernode %d: row indices not ascending at %d (%d)", s, i, r);
+        }
+        nz += (PetscInt)nscol * nsrow - (PetscInt)nscol * (nscol + 1) / 2;
+      }
+      for (int j = k1; j < k2; j++) {
+        const int jj = j - k1;
 
-      sym->dmap[j] = psx + jj + (PetscInt)jj * nsrow;
-      for (int i = jj + 1; i < nsrow; i++) {
-        const int      r = ls[psi + i];
-        const PetscInt v = psx + i + (PetscInt)jj * nsrow;
+        SpTrsvDirectImageSetDiag(im, j, psx + jj + (PetscInt)jj * nsrow);
+        for (int i = jj + 1; i < nsrow; i++) {
+          const int      r = ls[psi + i];
+          const PetscInt v = psx + i + (PetscInt)jj * nsrow;
 
-        lj[lpos[r]]          = j;
-        sym->lmap[lpos[r]++] = v;
-        uj[upos[j]]          = r;
-        sym->umap[upos[j]++] = v;
+          SpTrsvDirectImageAddL(im, r, j, v);
+          SpTrsvDirectImageAddU(im, j, r, v);
+        }
       }
     }
   }
-  PetscCall(PetscFree2(lpos, upos));
-  PetscCall(SpTrsvTriCreate(n, SPTRSV_LOWER, PETSC_TRUE, &fac->L));
-  PetscCall(SpTrsvTriCreate(n, SPTRSV_UPPER, PETSC_FALSE, &fac->U));
-  PetscCall(SpTrsvTriSetPatternTrusted(fac->L, li, lj, PETSC_TRUE));
-  PetscCall(SpTrsvTriSetPatternTrusted(fac->U, ui, uj, PETSC_TRUE));
-  PetscCall(PetscMalloc1(nsup + 1, &part));
-  for (int s = 0; s <= nsup; s++) part[s] = super[s];
-  PetscCall(SpTrsvTriSetSupernodes(fac->L, nsup, part));
-  PetscCall(SpTrsvTriSetSupernodes(fac->U, nsup, part));
-  PetscCall(PetscFree(part));
+  PetscCall(SpTrsvDirectImageFinish(im, nsup, super));
+  /* the triangles take the patterns; the image keeps the maps */
+  PetscCall(SpTrsvDirectImageInstall(im, PETSC_FALSE, fac, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -305,11 +282,11 @@ PetscErrorCode SpTrsvFactorCholeskyNumeric(Mat A, const MatFactorInfo *info, SpT
 
     /* columns from minor on were not computed (the factorization stopped there): zeros, the factor has failed */
     for (PetscInt r = 0; r < n; r++)
-      for (PetscInt p = li[r]; p < li[r + 1]; p++) la[p] = lj[p] < minor ? lx[sym->lmap[p]] / lx[sym->dmap[lj[p]]] : 0.0;
+      for (PetscInt p = li[r]; p < li[r + 1]; p++) la[p] = lj[p] < minor ? lx[sym->im.lmap[p]] / lx[sym->im.dmap[lj[p]]] : 0.0;
     for (PetscInt j = 0; j < n; j++) {
-      const double d = j < minor ? lx[sym->dmap[j]] : 0.0;
+      const double d = j < minor ? lx[sym->im.dmap[j]] : 0.0;
 
-      for (PetscInt q = ui[j]; q < ui[j + 1]; q++) ua[q] = j < minor ? lx[sym->umap[q]] * d : 0.0;
+      for (PetscInt q = ui[j]; q < ui[j + 1]; q++) ua[q] = j < minor ? lx[sym->im.umap[q]] * d : 0.0;
       idiag[j] = j < minor ? 1.0 / (d * d) : 0.0;
     }
   }
@@ -321,7 +298,7 @@ PetscErrorCode SpTrsvFactorCholeskyNumeric(Mat A, const MatFactorInfo *info, SpT
     PetscCall(SpTrsvDirectZeroPivot(fac, errorif, PETSC_ERR_MAT_CH_ZRPVT, minor, 0.0, msg));
   } else if (!fac->nonfinite) {
     for (PetscInt k = 0; k < n; k++) {
-      const PetscReal d = lx[sym->dmap[k]] * lx[sym->dmap[k]];
+      const PetscReal d = lx[sym->im.dmap[k]] * lx[sym->im.dmap[k]];
 
       if (d <= info->zeropivot) {
         char msg[256];

@@ -24,42 +24,20 @@
 #include <slu_ddefs.h>
 
 typedef struct {
-  PetscInt *li, *lj, *ui, *uj; /* strict CSR patterns of L and U */
-  PetscInt *lmap, *umap;       /* slot -> value index: < lnz in L's nzval, else lnz + index in U's nzval */
-  PetscInt *dmap;              /* U(k,k)'s index in L's nzval */
-  PetscInt *super, nsuper;     /* sup_to_col */
-} SpTrsvLUImage;
-
-typedef struct {
-  SpTrsvDirectHead head; /* first: read through SpTrsvFactorDirectHead() */
-  PetscInt         n, nnzA;
-  PetscInt        *ai, *aj;         /* A's CSR pattern at the symbolic phase (the numeric phase checks it) */
-  int             *colptr, *rowind; /* CSC pattern of A (SuperLU's NC) */
-  double          *nzval;
-  PetscInt        *cmap;            /* CSC slot -> CSR slot of A */
-  int             *perm_c0;         /* the column ordering given to sp_preorder() */
-  int             *perm_c, *perm_r, *etree, *perm_r_prev;
-  PetscReal        thresh;
-  SuperMatrix      L, U;
-  PetscBool        haveLU;
-  SpTrsvLUImage    im;
-  PetscBool        nonfinite; /* the last factorization had NaN/Inf in A (factored with zeros there) */
+  SpTrsvDirectHead  head; /* first: read through SpTrsvFactorDirectHead() */
+  PetscInt          n, nnzA;
+  PetscInt         *ai, *aj;         /* A's CSR pattern at the symbolic phase (the numeric phase checks it) */
+  int              *colptr, *rowind; /* CSC pattern of A (SuperLU's NC) */
+  double           *nzval;
+  PetscInt         *cmap;            /* CSC slot -> CSR slot of A */
+  int              *perm_c0;         /* the column ordering given to sp_preorder() */
+  int              *perm_c, *perm_r, *etree, *perm_r_prev;
+  PetscReal         thresh;
+  SuperMatrix       L, U;
+  PetscBool         haveLU;
+  SpTrsvDirectImage im; /* lmap/umap: < lnz in L's nzval, else lnz + index in U's nzval; dmap: in L's nzval */
+  PetscBool         nonfinite; /* the last factorization had NaN/Inf in A (factored with zeros there) */
 } SpTrsvLUSym;
-
-static PetscErrorCode SpTrsvLUImageFree(SpTrsvLUImage *im)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(im->li));
-  PetscCall(PetscFree(im->lj));
-  PetscCall(PetscFree(im->ui));
-  PetscCall(PetscFree(im->uj));
-  PetscCall(PetscFree(im->lmap));
-  PetscCall(PetscFree(im->umap));
-  PetscCall(PetscFree(im->dmap));
-  PetscCall(PetscFree(im->super));
-  im->nsuper = 0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 static void SpTrsvLUFreeFactors(SpTrsvLUSym *sym)
 {
@@ -77,7 +55,7 @@ static PetscErrorCode SpTrsvLUSymDestroy(void **ctx)
   PetscFunctionBegin;
   if (!sym) PetscFunctionReturn(PETSC_SUCCESS);
   SpTrsvLUFreeFactors(sym);
-  PetscCall(SpTrsvLUImageFree(&sym->im));
+  PetscCall(SpTrsvDirectImageReset(&sym->im));
   PetscCall(PetscFree2(sym->ai, sym->aj));
   PetscCall(PetscFree4(sym->colptr, sym->rowind, sym->nzval, sym->cmap));
   PetscCall(PetscFree5(sym->perm_c0, sym->perm_c, sym->perm_r, sym->etree, sym->perm_r_prev));
@@ -87,35 +65,19 @@ static PetscErrorCode SpTrsvLUSymDestroy(void **ctx)
 }
 
 /* the triangles' patterns and value maps from SuperLU's L (SC) and U (NC); checks what the conversion relies on */
-static PetscErrorCode SpTrsvLUImageBuild(SpTrsvLUSym *sym, SpTrsvLUImage *im)
+static PetscErrorCode SpTrsvLUImageBuild(SpTrsvLUSym *sym, SpTrsvDirectImage *im)
 {
-  const PetscInt  n  = sym->n;
-  SCformat       *Ls = (SCformat *)sym->L.Store;
-  NCformat       *Us = (NCformat *)sym->U.Store;
-  const int       nsup = Ls->nsuper + 1, *xsup = Ls->sup_to_col, *lrow = Ls->rowind, *lrp = Ls->rowind_colptr, *lvp = Ls->nzval_colptr;
-  const PetscInt  lnz = Ls->nzval_colptr[n];
-  PetscInt       *lpos, *upos;
+  const PetscInt n  = sym->n;
+  SCformat      *Ls = (SCformat *)sym->L.Store;
+  NCformat      *Us = (NCformat *)sym->U.Store;
+  const int      nsup = Ls->nsuper + 1, *xsup = Ls->sup_to_col, *lrow = Ls->rowind, *lrp = Ls->rowind_colptr, *lvp = Ls->nzval_colptr;
+  const PetscInt lnz = Ls->nzval_colptr[n];
 
   PetscFunctionBegin;
-  PetscCall(PetscMemzero(im, sizeof(*im)));
   PetscCheck(xsup[0] == 0 && xsup[nsup] == n, PETSC_COMM_SELF, PETSC_ERR_LIB, "SuperLU's supernodes cover [%d, %d), not [0, %" PetscInt_FMT ")", xsup[0], xsup[nsup], n);
-  PetscCall(PetscCalloc1(n + 1, &im->li));
-  PetscCall(PetscCalloc1(n + 1, &im->ui));
-  for (int pass = 0; pass < 2; pass++) {
-    if (pass) {
-      for (PetscInt r = 0; r < n; r++) {
-        im->li[r + 1] += im->li[r];
-        im->ui[r + 1] += im->ui[r];
-      }
-      PetscCall(PetscMalloc1(im->li[n] + 1, &im->lj));
-      PetscCall(PetscMalloc1(im->li[n] + 1, &im->lmap));
-      PetscCall(PetscMalloc1(im->ui[n] + 1, &im->uj));
-      PetscCall(PetscMalloc1(im->ui[n] + 1, &im->umap));
-      PetscCall(PetscMalloc1(n + 1, &im->dmap));
-      PetscCall(PetscMalloc2(n + 1, &lpos, n + 1, &upos));
-      PetscCall(PetscArraycpy(lpos, im->li, n));
-      PetscCall(PetscArraycpy(upos, im->ui, n));
-    }
+  PetscCall(SpTrsvDirectImageCreate(n, im));
+  for (int pass = 0; pass < 2; pass++) { /* count, then store */
+    if (pass) PetscCall(SpTrsvDirectImageAllocate(im));
     for (int k = 0; k < nsup; k++) {
       const int fsupc = xsup[k], lsupc = xsup[k + 1], nsupc = lsupc - fsupc, istart = lrp[fsupc], nsupr = lrp[fsupc + 1] - istart;
 
@@ -128,11 +90,7 @@ static PetscErrorCode SpTrsvLUImageBuild(SpTrsvLUSym *sym, SpTrsvLUImage *im)
           const int r = Us->rowind[q];
 
           PetscCheck(r >= 0 && r < fsupc, PETSC_COMM_SELF, PETSC_ERR_LIB, "SuperLU's U has row %d in column %d (supernode starts at %d)", r, j, fsupc);
-          if (!pass) im->ui[r + 1]++;
-          else {
-            im->uj[upos[r]]     = j;
-            im->umap[upos[r]++] = lnz + q;
-          }
+          SpTrsvDirectImageAddU(im, r, j, lnz + q);
         }
         /* the column of the supernode block: U above the diagonal, the diagonal, L below */
         for (int i = 0; i < nsupr; i++) {
@@ -140,43 +98,15 @@ static PetscErrorCode SpTrsvLUImageBuild(SpTrsvLUSym *sym, SpTrsvLUImage *im)
 
           if (i < nsupc) PetscCheck(r == fsupc + i, PETSC_COMM_SELF, PETSC_ERR_LIB, "SuperLU's supernode %d: diagonal block row %d is %d, expected %d", k, i, r, fsupc + i);
           else PetscCheck(r >= lsupc && r < n, PETSC_COMM_SELF, PETSC_ERR_LIB, "SuperLU's supernode %d: row %d outside (%d, %" PetscInt_FMT ")", k, r, lsupc - 1, n);
-          if (i < jj) {
-            if (!pass) im->ui[r + 1]++;
-            else {
-              im->uj[upos[r]]     = j;
-              im->umap[upos[r]++] = lvp[j] + i;
-            }
-          } else if (i == jj) {
-            if (pass) im->dmap[j] = lvp[j] + i;
-          } else {
-            if (!pass) im->li[r + 1]++;
-            else {
-              im->lj[lpos[r]]     = j;
-              im->lmap[lpos[r]++] = lvp[j] + i;
-            }
-          }
+          if (i < jj) SpTrsvDirectImageAddU(im, r, j, lvp[j] + i);
+          else if (i == jj) SpTrsvDirectImageSetDiag(im, j, lvp[j] + i);
+          else SpTrsvDirectImageAddL(im, r, j, lvp[j] + i);
         }
       }
     }
   }
-  PetscCall(PetscFree2(lpos, upos));
-  im->nsuper = nsup;
-  PetscCall(PetscMalloc1(nsup + 1, &im->super));
-  for (int k = 0; k <= nsup; k++) im->super[k] = xsup[k];
+  PetscCall(SpTrsvDirectImageFinish(im, nsup, xsup));
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscBool SpTrsvLUImageSamePattern(PetscInt n, const SpTrsvLUImage *a, const SpTrsvLUImage *b)
-{
-  PetscBool same = PETSC_TRUE;
-
-  if (!a->li || a->li[n] != b->li[n] || a->ui[n] != b->ui[n] || a->nsuper != b->nsuper) return PETSC_FALSE;
-  (void)PetscArraycmp(a->li, b->li, n + 1, &same);
-  if (same) (void)PetscArraycmp(a->ui, b->ui, n + 1, &same);
-  if (same) (void)PetscArraycmp(a->lj, b->lj, a->li[n], &same);
-  if (same) (void)PetscArraycmp(a->uj, b->uj, a->ui[n], &same);
-  if (same) (void)PetscArraycmp(a->super, b->super, a->nsuper + 1, &same);
-  return same;
 }
 
 /* a permutation array as the plugin keeps it: NULL for the identity */
@@ -205,8 +135,8 @@ static PetscErrorCode SpTrsvLUFactorize(SpTrsvLUSym *sym, const PetscScalar *aa,
   SuperMatrix       A, AC;
   GlobalLU_t        Glu;
   int               info = 0;
-  SpTrsvLUImage     im;
-  PetscBool         same, seen_ok = PETSC_TRUE;
+  SpTrsvDirectImage im;
+  PetscBool         same, created, seen_ok = PETSC_TRUE;
   const double     *lval, *uval;
 
   PetscFunctionBegin;
@@ -250,34 +180,18 @@ static PetscErrorCode SpTrsvLUFactorize(SpTrsvLUSym *sym, const PetscScalar *aa,
 
   PetscCall(PetscLogEventBegin(SPTRSV_DirectConvert, 0, 0, 0, 0));
   PetscCall(SpTrsvLUImageBuild(sym, &im));
-  same = (PetscBool)(fac->L && SpTrsvLUImageSamePattern(n, &sym->im, &im));
+  same = PETSC_FALSE;
+  if (fac->L) PetscCall(SpTrsvDirectImageSamePattern(&sym->im, &im, &same));
   if (same) PetscCall(PetscArraycmp(sym->perm_r, sym->perm_r_prev, n, &same));
   if (!same) { /* else the triangles keep their patterns and take the values through the new maps */
-    if (!fac->L) {
-      PetscCall(SpTrsvTriCreate(n, SPTRSV_LOWER, PETSC_TRUE, &fac->L));
-      PetscCall(SpTrsvTriCreate(n, SPTRSV_UPPER, PETSC_FALSE, &fac->U));
-    } else *rebuilt = PETSC_TRUE;
     /* the triangles adopt copies of the patterns (the image keeps its own, to compare the next factorization) */
-    {
-      PetscInt *li, *lj, *ui, *uj;
-      PetscCall(PetscMalloc1(n + 1, &li));
-      PetscCall(PetscMalloc1(im.li[n] + 1, &lj));
-      PetscCall(PetscMalloc1(n + 1, &ui));
-      PetscCall(PetscMalloc1(im.ui[n] + 1, &uj));
-      PetscCall(PetscArraycpy(li, im.li, n + 1));
-      PetscCall(PetscArraycpy(lj, im.lj, im.li[n]));
-      PetscCall(PetscArraycpy(ui, im.ui, n + 1));
-      PetscCall(PetscArraycpy(uj, im.uj, im.ui[n]));
-      PetscCall(SpTrsvTriSetPatternTrusted(fac->L, li, lj, PETSC_TRUE));
-      PetscCall(SpTrsvTriSetPatternTrusted(fac->U, ui, uj, PETSC_TRUE));
-    }
-    PetscCall(SpTrsvTriSetSupernodes(fac->L, im.nsuper, im.super));
-    PetscCall(SpTrsvTriSetSupernodes(fac->U, im.nsuper, im.super));
+    PetscCall(SpTrsvDirectImageInstall(&im, PETSC_TRUE, fac, &created));
+    if (!created) *rebuilt = PETSC_TRUE;
     PetscCall(SpTrsvLUInversePerm(n, sym->perm_r, &fac->rperm));
     PetscCall(SpTrsvLUInversePerm(n, sym->perm_c, &fac->cperm));
     PetscCall(PetscArraycpy(sym->perm_r_prev, sym->perm_r, n));
   }
-  PetscCall(SpTrsvLUImageFree(&sym->im));
+  PetscCall(SpTrsvDirectImageReset(&sym->im));
   sym->im = im;
   /* values */
   lval = (const double *)((SCformat *)sym->L.Store)->nzval;
