@@ -6,7 +6,8 @@
    paths; the factor (factormat.c) takes the first whose analysis and setup accept the triangle.
 */
 #pragma once
-#include <sptrsv/backend.h>
+#include <sptrsv/registry.h>
+#include <sptrsv/utils.h> /* SpTrsvOptionName() */
 
 #define SPTRSV_AUTO_NSOLVE   6 /* solve terms: 1, levels, nnz/1e6, n/1e6, levels * min(1, n/levels/1024), levels * nnz/n */
 #define SPTRSV_AUTO_NSETUP   4 /* setup terms: 1, levels, nnz/1e6, n/1e6 */

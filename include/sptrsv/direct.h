@@ -155,4 +155,4 @@ static inline void SpTrsvDirectImageSetDiag(SpTrsvDirectImage *im, PetscInt k, P
 }
 
 /* -log_view events beside PETSc's MatLUFactorNum / MatCholFctrNum: the library's factorization and the conversion */
-SPTRSV_INTERN PetscLogEvent SPTRSV_LUNumeric, SPTRSV_CholNumeric, SPTRSV_DirectConvert;
+#include <sptrsv/events.h> /* SPTRSV_LUNumeric, SPTRSV_CholNumeric, SPTRSV_DirectConvert */

@@ -43,8 +43,12 @@ SPTRSV_INTERN PetscErrorCode MatSpTrsvGetFactorHost(Mat, SpTrsvFactor *);
 SPTRSV_INTERN PetscErrorCode MatSpTrsvSolverFromDevice(Mat_SpTrsv *, SpTrsvSolver);
 /* MatSolverType sptrsv: the chosen paths timed against cuSPARSE at the first numeric factorization (automeasure.c) */
 SPTRSV_INTERN PetscErrorCode MatSpTrsvAutoMeasure(Mat);
-SPTRSV_INTERN PetscLogEvent  SPTRSV_AutoMeasure; /* -log_view: SpTrsvAutoMeasure, the measured check (inside SpTrsvNumeric) */
+#include <sptrsv/events.h> /* SPTRSV_AutoMeasure: the measured check (inside SpTrsvNumeric) */
 /* device memory of a factor (factormem.c): the -ksp_view lines, and the cuSPARSE comparison made at the symbolic phase */
 SPTRSV_INTERN PetscErrorCode MatSpTrsvViewMemory(Mat, PetscViewer);
 SPTRSV_INTERN PetscErrorCode MatSpTrsvCompareCusparse(Mat);
 SPTRSV_INTERN PetscErrorCode MatSpTrsvGetDeviceMemory_SpTrsv(Mat, PetscInt64 *, PetscInt64 *, PetscInt64 *);
+
+/* the MatSolverTypes of the registry's paths (src/mat/solvers/register.c) */
+SPTRSV_INTERN PetscErrorCode SpTrsvPathRegister(const struct _n_SpTrsvPath *); /* append a path (SpTrsvPathAppend) and register its MatSolverTypes */
+SPTRSV_INTERN PetscErrorCode SpTrsvPathRegisterAll(void);                     /* the MatSolverTypes of the paths of SPTRSV_PATHS and of sptrsv */

@@ -2,7 +2,7 @@
 #pragma once
 #include <sptrsv/tri.h>
 
-/* a registry entry (include/sptrsv/path.h): the path whose analysis made a plan */
+/* a registry entry (include/sptrsv/registry.h): the path whose analysis made a plan */
 typedef const struct _n_SpTrsvPath *SpTrsvPath;
 
 /*
@@ -12,7 +12,8 @@ typedef const struct _n_SpTrsvPath *SpTrsvPath;
 */
 typedef struct _n_SpTrsvPlan *SpTrsvPlan;
 struct _n_SpTrsvPlan {
-  SpTrsvPath  path; /* set by SpTrsvPlanCreate() */
+  SpTrsvPath  path;     /* set by SpTrsvPlanCreate() */
+  const char *pathname; /* its name (path->name), set by SpTrsvPlanCreate(): the view's first line */
   char        prefix[64]; /* the options' prefix (SpTrsvPathOptions), set by SpTrsvPlanCreate(): views name options with it */
   PetscInt    n;
   PetscInt    nlevels;

@@ -34,3 +34,6 @@ SPTRSV_INTERN PetscErrorCode SpTrsvCheckProduct(PetscInt64, PetscInt64, const ch
 /* the CSR arrays of a MATSEQAIJ (or a derived type) without copies; values optional (NULL) */
 SPTRSV_INTERN PetscErrorCode SpTrsvMatGetCSR(Mat, const PetscInt **, const PetscInt **, const PetscScalar **);
 SPTRSV_INTERN PetscErrorCode SpTrsvMatRestoreCSR(Mat, const PetscInt **, const PetscInt **, const PetscScalar **);
+
+/* the option name "-<prefix><name>" of an object, for messages */
+SPTRSV_INTERN PetscErrorCode SpTrsvOptionName(PetscObject, const char *, char *, size_t);

@@ -79,20 +79,6 @@ PetscErrorCode SpTrsvDeviceMemoryGetInfo(PetscInt64 *freeb, PetscInt64 *total)
 }
 
 /*
-  SpTrsvOptionName - "-<prefix of obj><name>", the option as the user types it for this object (name
-  without its leading dash, e.g. "mat_sptrsv_backend")
-*/
-PetscErrorCode SpTrsvOptionName(PetscObject obj, const char *name, char *buf, size_t len)
-{
-  const char *prefix = NULL;
-
-  PetscFunctionBegin;
-  if (obj) PetscCall(PetscObjectGetOptionsPrefix(obj, &prefix));
-  PetscCall(PetscSNPrintf(buf, len, "-%s%s", prefix ? prefix : "", name));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
   SpTrsvBackendSelect - resolve a request (auto, host, cuda) to a backend slot; option is the option that made
   the request, as the user typed it (e.g. -sub_mat_sptrsv_backend, -pc_gs_backend, -sub_pc_isai_backend); note
   says why. use says what the caller's CUDA variant needs: NULL for the plugin's CUDA backend (the factor, PC

@@ -103,3 +103,17 @@ PetscErrorCode SpTrsvIntBufFinish(SpTrsvIntBuf *b, PetscInt **a)
   b->cap = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+  SpTrsvOptionName - "-<prefix of obj><name>", the option as the user types it for this object (name
+  without its leading dash, e.g. "mat_sptrsv_backend")
+*/
+PetscErrorCode SpTrsvOptionName(PetscObject obj, const char *name, char *buf, size_t len)
+{
+  const char *prefix = NULL;
+
+  PetscFunctionBegin;
+  if (obj) PetscCall(PetscObjectGetOptionsPrefix(obj, &prefix));
+  PetscCall(PetscSNPrintf(buf, len, "-%s%s", prefix ? prefix : "", name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -15,7 +15,7 @@ static char help[] = "Long runs and leaks in one process (issue 15, item 3): for
 #include <petscksp.h>
 #include <petscsptrsv.h>
 #include <petsctime.h>
-#include <sptrsv/path.h>
+#include <sptrsv/registry.h>
 #include <sptrsv/devmem.h>
 #include "../../examples/common/stencil.h"
 

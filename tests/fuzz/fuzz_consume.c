@@ -4,7 +4,7 @@
    a new sptrsv_* path is fuzzed as soon as it is registered.
 */
 #include "fuzz_case.h"
-#include <sptrsv/path.h>
+#include <sptrsv/registry.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

@@ -39,7 +39,7 @@ static const char help[] = "Shift-and-invert eigensolves (SLEPc EPS, ST sinvert)
 #include <slepceps.h>
 #include <petscsptrsv.h>
 #include <petscversion.h>
-#include <sptrsv/path.h>
+#include <sptrsv/registry.h>
 #include "../../examples/common/mmload.h"
 
 #define MAX_TYPES 32

@@ -11,7 +11,7 @@ static const char help[] = "A path defined and registered by this file alone (th
    -pc_factor_mat_solver_type sptrsv_reference must take the iterations of -pc_factor_mat_solver_type petsc, with the same
    residual history to rounding.
 */
-#include <sptrsv/backend.h>
+#include <sptrsv/factormat.h> /* SpTrsvPathRegister */
 #include <petscksp.h>
 #include "unit_common.h"
 

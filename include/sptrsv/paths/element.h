@@ -1,7 +1,7 @@
 /* The element path's schedule (plan->data of sptrsv_element): shared by its analysis
    (src/mat/paths/element.c) and its CUDA executor (src/cuda/paths/element.cu) (private to the plugin) */
 #pragma once
-#include <sptrsv/path.h>
+#include <sptrsv/registry.h>
 
 /* warps per block of the element kernels: a block takes one ticket, i.e. this many consecutive rows */
 #define SPTRSV_ELEMENT_WARPS 8

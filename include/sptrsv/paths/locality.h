@@ -1,8 +1,9 @@
 /* The locality path's plan (plan->data of sptrsv_locality, paper 004): built by src/mat/paths/locality/locality.c from
-   the partition or the chain of include/sptrsv/paths/locality_types.h, read by its host executor and by its CUDA
+   the partition or the chain of include/sptrsv/paths/partition.h, read by its host executor and by its CUDA
    executor (src/cuda/paths/locality/) (private to the plugin) */
 #pragma once
-#include <sptrsv/paths/locality_types.h> /* the partition, its cost model, the chain and blocks kernels */
+#include <sptrsv/paths/partition.h> /* the partition, its cost model, the chain and blocks kernels */
+#include <sptrsv/paths/locality_blocks.h> /* the blocks kernel's host executor */
 
 /*
    The plan (plan->data). plan->order lists the rows by sub-graph (sub-graphs by level), inside a sub-graph by slot,

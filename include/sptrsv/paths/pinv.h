@@ -2,7 +2,7 @@
    the inverse-applied blocks (src/mat/analysis/pinv_partition.c), the numeric phase, the stability check and the host
    executor (src/mat/paths/pinv.c), read by its CUDA executor (src/cuda/paths/pinv.cu) (private to the plugin) */
 #pragma once
-#include <sptrsv/path.h>
+#include <sptrsv/registry.h>
 #include <sptrsv/segments.h> /* the launches over the parts: SpTrsvLevelSchedule, SpTrsvLevelSegmentsBuild */
 
 /*

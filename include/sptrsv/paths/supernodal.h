@@ -3,7 +3,7 @@
    from it by src/mat/paths/supernodal.c, read by its host executor and by its CUDA executor
    (src/cuda/paths/supernodal.cu) (private to the plugin) */
 #pragma once
-#include <sptrsv/path.h>
+#include <sptrsv/registry.h>
 #include <sptrsv/supernode.h> /* the partition: lines, detection, merging, the supernodal DAG */
 #include <sptrsv/paths/supernodal_invert.h> /* invert_diag auto: the conditioning check of the inverted diagonal blocks */
 

@@ -1,7 +1,7 @@
 /* The sync-free path's schedule (plan->data of sptrsv_syncfree): shared by its analysis
    (src/mat/paths/syncfree.c) and its CUDA executor (src/cuda/paths/syncfree.cu) (private to the plugin) */
 #pragma once
-#include <sptrsv/path.h>
+#include <sptrsv/registry.h>
 
 /* warps per block of the sync-free kernel: a block takes one ticket, i.e. this many consecutive warps */
 #define SPTRSV_SYNCFREE_WARPS 4

@@ -1,7 +1,7 @@
 /* The pieces both direct factors share (SuperLU LU, CHOLMOD Cholesky): options, -ksp_view, counts, zero pivots,
    and the symbolic phases of a build without the library (a clear PETSC_ERR_SUP) */
 #include <sptrsv/direct.h>
-#include <sptrsv/backend.h> /* SpTrsvOptionName() */
+#include <sptrsv/utils.h> /* SpTrsvOptionName() */
 #include <petsc/private/matimpl.h>
 
 const char *const SpTrsvLUOrderings[]   = {"petsc", "colamd", "SpTrsvLUOrdering", "SPTRSV_LU_ORDERING_", NULL};

@@ -1,5 +1,5 @@
-/* SpTrsvPathOptions: the options of the paths (include/sptrsv/path.h), each path's own read by its own parser */
-#include <sptrsv/path.h>
+/* SpTrsvPathOptions: the options of the paths (include/sptrsv/registry.h), each path's own read by its own parser */
+#include <sptrsv/registry.h>
 
 /*
   SpTrsvPathOptionsInitialize - the defaults: CUDA graphs on, no prefix, and each registered path's own defaults

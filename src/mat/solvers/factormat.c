@@ -587,7 +587,7 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, 
   const char *stype = path ? path->solvertype : MATSOLVERSPTRSV;
 
   PetscFunctionBegin;
-  PetscCall(SpTrsvInitializePackage()); /* events and citations, when a program registered the constructor itself */
+  PetscCall(SpTrsvEventsRegister()); /* the events, when a program registered the constructor itself */
   PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC || ftype == MAT_FACTOR_LU || ftype == MAT_FACTOR_CHOLESKY, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s supports ILU, ICC, LU and Cholesky factorizations", stype);
   PetscCheck(A->rmap->n == A->cmap->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s needs a square matrix, got %" PetscInt_FMT " x %" PetscInt_FMT, stype, A->rmap->n, A->cmap->n);
   PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &B));

@@ -1,6 +1,9 @@
 /* SpTrsvSolver: one oriented triangle op(T) bound to a storage format, a path's plan and a backend's executor */
 #include <sptrsv/backend.h>
 
+/* the solver layer's functions as executors reach them (s->ops: a delegate's or fallback's solver) */
+static const SpTrsvSolverOps SpTrsvSolverOpsDefault = {SpTrsvSolverCreateWithOptions, SpTrsvSolverUpdateValues, SpTrsvSolverApply, SpTrsvSolverDestroy};
+
 /*
   SpTrsvSolverCreate - SpTrsvSolverCreateWithOptions() with SpTrsvPathOptionsDefault(): every path's options from the
   global options (no prefix), so that a delegate or fallback the path creates reads its own too
@@ -31,6 +34,7 @@ static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transp
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));
+  s->ops = &SpTrsvSolverOpsDefault;
   s->opts      = *opts;
   PetscCall(SpTrsvPathOptionsGet(&s->opts, path, &s->own));
   if (path->options_backend) PetscCall((*path->options_backend)(backend->slot, (void *)s->own)); /* what only another backend's executor reads, off */

@@ -13,7 +13,7 @@
    the same solution, without cuSPARSE. The CUDA executor is src/cuda/paths/cusparse.cu.
 */
 #include <sptrsv/paths/cusparse.h>
-#include <sptrsv/hostexec.h>
+#include <sptrsv/host_rows.h>
 #include <sptrsv/utils.h>
 #include <petsctime.h>
 

@@ -8,7 +8,7 @@
 */
 #include <sptrsv/paths/element.h>
 #include <sptrsv/paths/level.h> /* its paper's citation */
-#include <sptrsv/hostexec.h>
+#include <sptrsv/host_rows.h>
 #include <petsctime.h>
 
 static PetscErrorCode SpTrsvElementScheduleDestroy(SpTrsvPlan plan)

@@ -7,7 +7,7 @@
    schedule once per pattern.
 */
 #include <sptrsv/paths/level.h>
-#include <sptrsv/hostexec.h>
+#include <sptrsv/host_rows.h>
 #include <petsctime.h>
 
 static PetscErrorCode SpTrsvLevelScheduleDestroy(SpTrsvPlan plan)

@@ -1,10 +1,10 @@
 /*
-   The locality path's chain schedule (include/sptrsv/paths/locality_types.h, "The chain kernel"): every weakly connected
+   The locality path's chain schedule (include/sptrsv/paths/partition.h, "The chain kernel"): every weakly connected
    component of the DAG of op(T) is one sub-graph, ordered by row index (a topological order of a triangle), and the
    components are dealt in runs to lane groups. Plain C, backend-neutral: the CUDA executor (src/cuda/paths/
    locality_chain.cu) and the host executor (src/mat/paths/locality.c) run the order it makes.
 */
-#include <sptrsv/paths/locality_types.h>
+#include <sptrsv/paths/partition.h>
 
 /* the chain kernel's cost model, in microseconds: two launches, then the longest group's steps or the window's bytes,
    whichever takes longer. A step costs what its loads wait for: the kernel loads D steps ahead (16 with one accumulator

@@ -13,7 +13,7 @@
 */
 #include <sptrsv/paths/locality.h>
 #include <sptrsv/segments.h> /* SpTrsvLanesPerRow */
-#include <sptrsv/hostexec.h>
+#include <sptrsv/host_rows.h>
 #include <petsctime.h>
 
 /* rows a block's shared memory holds by default: one PetscScalar per row */

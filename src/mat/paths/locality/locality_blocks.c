@@ -1,13 +1,13 @@
 /*
-   The locality path's blocks kernel (include/sptrsv/paths/locality_types.h, "The blocks kernel"): the chain order and groups
+   The locality path's blocks kernel (include/sptrsv/paths/partition.h, "The blocks kernel"): the chain order and groups
    of src/mat/analysis/chain.c cut into blocks of B positions, every diagonal block inverted and applied to its coupling
    at the numeric phase. This file holds the plain-C part: the blocks and their cost model, the checks, the numeric
    phase of one block (the host executor's; the CUDA executor runs the same arithmetic in src/cuda/paths/
    locality_blocks.cu) and the host executor, which runs the kernel's arithmetic block by block.
 */
-#include <sptrsv/paths/locality_types.h>
+#include <sptrsv/paths/locality_blocks.h>
 #include <sptrsv/blockinv.h> /* the inverse of a diagonal block and its condition number: SpTrsvSupernodeInvertColumn, SpTrsvSupernodeCondRow, SpTrsvSupernodeCondKappa */
-#include <sptrsv/backend.h>
+#include <sptrsv/registry.h>
 
 /*
    The blocks kernel's cost model, in microseconds. The first launch reads X (B (B + 1) / 2 scalars a row), b and

@@ -3,7 +3,7 @@
    its entries) is cut into sub-graphs of at most nmax rows such that every edge goes from a lower or equal sub-graph
    index to a higher one (a feasible partition). Then sub-graph levels (sub-graphs without edges between them run
    at once) and, inside every sub-graph, time slots (a row strictly after its dependencies in the same sub-graph).
-   See include/sptrsv/paths/locality_types.h for the definitions.
+   See include/sptrsv/paths/partition.h for the definitions.
 
    The heuristic, as the paper's:
    1. weakly connected components (union-find over the edges; a row without any edge is a component of one);
@@ -21,7 +21,7 @@
       lands there, and exactly n_split sub-graphs are used. The loop therefore always ends with a feasible partition.
    Cost: each attempt is O(nc + edges + sorting the waves); at most 3 (log2 n_split + 1) attempts per component.
 */
-#include <sptrsv/paths/locality_types.h>
+#include <sptrsv/paths/partition.h>
 #include <stdlib.h>
 
 const char *SpTrsvPartitionCriterionName(PetscInt c)

@@ -44,7 +44,7 @@
    lowest prediction; auto does both and keeps the regions when they are predicted at least 10% faster (the model's
    own accuracy; the paper's partition is the measured default). -ksp_view shows every candidate's prediction.
 */
-#include <sptrsv/paths/locality_types.h>
+#include <sptrsv/paths/partition.h>
 
 const char *const SpTrsvLocalityPartitioners[] = {"auto", "paper", "regions", "SpTrsvLocalityPartitioner", "SPTRSV_LOCALITY_PARTITION_", NULL};
 

@@ -42,7 +42,7 @@
    Cost: the search, the time pass and the numbering are O(n + nnz) per R; the DAG, the topological order and the
    components are shared by every R tried (SpTrsvRegionsCreate).
 */
-#include <sptrsv/paths/locality_types.h>
+#include <sptrsv/paths/partition.h>
 
 /* the growth's key fields (SpTrsvRegionsKey): gain 17 bits, distance 15 bits, topological position 31 bits */
 #define SPTRSV_REGIONS_GAIN_MAX ((PetscInt64)(1 << 17) - 1)

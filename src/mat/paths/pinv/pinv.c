@@ -21,7 +21,7 @@
    back to: the factor's failure is reported as for every path.
 */
 #include <sptrsv/paths/pinv.h>
-#include <sptrsv/backend.h>
+#include <sptrsv/registry.h>
 #include <petsctime.h>
 
 static PetscErrorCode SpTrsvPinvScheduleDestroy(SpTrsvPlan plan)
@@ -216,7 +216,7 @@ PetscErrorCode SpTrsvPinvValuesDestroy(SpTrsvPinvValues **values)
 
   PetscFunctionBegin;
   if (!v) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(SpTrsvSolverDestroy(&v->fallback));
+  if (v->fallback) PetscCall(v->fallback->ops->destroy(&v->fallback));
   PetscCall(SpTrsvPinvNumericScheduleDestroy(&v->sched));
   PetscCall(PetscFree(v->val));
   PetscCall(PetscFree5(v->wx, v->wb, v->xr, v->br, v->xc));
@@ -273,10 +273,10 @@ PetscErrorCode SpTrsvPinvValuesCompute(SpTrsvSolver s, SpTrsvPinvValues *v)
   if (fallback) {
     st->nfallbacks++;
     PetscCall(PetscInfo(NULL, "sptrsv_pinv: backward error %g of the partitioned inverse of a %" PetscInt_FMT "-row %s triangle exceeds -%smat_sptrsv_pinv_tol %g (substitution: %g): its solves fall back to %s\n", (double)st->berr, n, op->lower ? "lower" : "upper", s->opts.prefix, (double)ps->tol, (double)st->berr_subst, fbpath->solvertype));
-    if (!v->fallback) PetscCall(SpTrsvSolverCreateWithOptions(s->tri, s->transpose, s->format, fbpath, s->backend, &s->opts, &v->fallback));
+    if (!v->fallback) PetscCall(s->ops->create(s->tri, s->transpose, s->format, fbpath, s->backend, &s->opts, &v->fallback));
   } else {
     if (v->fallback) PetscCall(PetscInfo(NULL, "sptrsv_pinv: backward error %g within -%smat_sptrsv_pinv_tol %g again: the partitioned inverse is used\n", (double)st->berr, s->opts.prefix, (double)ps->tol));
-    PetscCall(SpTrsvSolverDestroy(&v->fallback));
+    PetscCall(s->ops->destroy(&v->fallback));
   }
   st->fallback = fallback;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -307,7 +307,7 @@ static PetscErrorCode SpTrsvHostPinvSolve(SpTrsvSolver s, const PetscScalar *b, 
   SpTrsvPinvValues *v = (SpTrsvPinvValues *)s->bdata;
 
   PetscFunctionBegin;
-  if (v->fallback) PetscCall(SpTrsvSolverApply(v->fallback, b, x));
+  if (v->fallback) PetscCall(v->fallback->ops->apply(v->fallback, b, x));
   else PetscCall(SpTrsvPinvApplyHost(s->plan, v->val, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

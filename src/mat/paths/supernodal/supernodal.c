@@ -12,8 +12,8 @@
    to a nested solver of sptrsv_syncfree (SpTrsvSupernodalDelegateSetup).
 */
 #include <sptrsv/paths/supernodal.h>
-#include <sptrsv/hostexec.h>
-#include <sptrsv/backend.h>
+#include <sptrsv/host_rows.h>
+#include <sptrsv/registry.h>
 #include <petsctime.h>
 
 static const char *const SpTrsvSupernodeModes[]  = {"auto", "push", "pull", "SpTrsvSupernodeMode", "SPTRSV_SUPERNODE_MODE_", NULL};
@@ -576,7 +576,7 @@ static PetscErrorCode SpTrsvHostSupernodalNumeric(SpTrsvSolver s)
 
   PetscFunctionBegin;
   if (s->nested) { /* delegated: the nested solver refreshes its own copy */
-    PetscCall(SpTrsvSolverUpdateValues(s->nested));
+    PetscCall(s->nested->ops->update_values(s->nested));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscInt K = 0; K < ss->ns; K++) {
@@ -702,7 +702,7 @@ static PetscErrorCode SpTrsvHostSupernodalSolve(SpTrsvSolver s, const PetscScala
 
   PetscFunctionBegin;
   if (s->nested) {
-    PetscCall(SpTrsvSolverApply(s->nested, b, x));
+    PetscCall(s->nested->ops->apply(s->nested, b, x));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (ss->push) PetscCall(PetscArraycpy(x, b, s->op.n));
@@ -742,7 +742,7 @@ PetscErrorCode SpTrsvSupernodalDelegateSetup(SpTrsvSolver s)
   PetscCheck(ss->delegated && !s->nested, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sptrsv_supernodal: a nested solver for a plan that is not delegated, or a second one");
   PetscCall(SpTrsvPathGetRelated(SpTrsvPath_supernodal.delegate, &SpTrsvPath_supernodal, s->backend->slot, &path));
   PetscCall(PetscInfo(NULL, "sptrsv_supernodal: the solves of the %" PetscInt_FMT "-row %s triangle (%s backend) are forwarded to a nested %s solver\n", s->op.n, s->op.lower ? "lower" : "upper", s->backend->name, path->solvertype));
-  PetscCall(SpTrsvSolverCreateWithOptions(s->tri, s->transpose, s->format, path, s->backend, &s->opts, &s->nested));
+  PetscCall(s->ops->create(s->tri, s->transpose, s->format, path, s->backend, &s->opts, &s->nested));
   ss->delegate = s->nested;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -752,7 +752,7 @@ PetscErrorCode SpTrsvSupernodalDelegateDestroy(SpTrsvSolver s)
 {
   PetscFunctionBegin;
   if (s->plan && s->plan->data) ((SpTrsvSupernodalSchedule *)s->plan->data)->delegate = NULL;
-  PetscCall(SpTrsvSolverDestroy(&s->nested));
+  PetscCall(s->ops->destroy(&s->nested));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

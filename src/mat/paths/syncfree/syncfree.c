@@ -9,7 +9,7 @@
 */
 #include <sptrsv/paths/syncfree.h>
 #include <sptrsv/utils.h>
-#include <sptrsv/hostexec.h>
+#include <sptrsv/host_rows.h>
 #include <petsctime.h>
 
 /* lanes per row for a row of len entries: the smallest power of two >= len, 1..32 (32 for longer rows) */

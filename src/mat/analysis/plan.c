@@ -1,20 +1,5 @@
 /* SpTrsvPlan: life cycle and viewing, common to every path */
-#include <sptrsv/path.h>
-
-/*
-  SpTrsvPlanCreate - run a path's analysis on the pattern of op(T), read in format
-*/
-PetscErrorCode SpTrsvPlanCreate(const SpTrsvOp *op, SpTrsvPath path, SpTrsvFormat format, const SpTrsvPathOptions *opts, SpTrsvPlan *plan)
-{
-  const void *own;
-
-  PetscFunctionBegin;
-  PetscCall(SpTrsvPathOptionsGet(opts, path, &own));
-  PetscCall((*path->analyze)(op, format, opts, own, plan));
-  (*plan)->path = path;
-  PetscCall(PetscStrncpy((*plan)->prefix, opts->prefix, sizeof((*plan)->prefix)));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+#include <sptrsv/plan.h>
 
 PetscErrorCode SpTrsvPlanDestroy(SpTrsvPlan *plan)
 {
@@ -38,7 +23,7 @@ PetscErrorCode SpTrsvPlanView(SpTrsvPlan p, PetscViewer viewer)
   const SpTrsvStats *s = &p->stats;
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "schedule %s: %" PetscInt_FMT " levels, rows per level mean %.1f max %" PetscInt_FMT "\n", p->path ? p->path->name : "?", s->nlevels, (double)s->mean_level_rows, s->max_level_rows));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "schedule %s: %" PetscInt_FMT " levels, rows per level mean %.1f max %" PetscInt_FMT "\n", p->pathname ? p->pathname : "?", s->nlevels, (double)s->mean_level_rows, s->max_level_rows));
   PetscCall(PetscViewerASCIIPrintf(viewer, "rows %" PetscInt_FMT ", off-diagonal nonzeros %" PetscInt_FMT ", per row mean %.2f max %" PetscInt_FMT "\n", s->n, s->nnz, (double)s->mean_row_nnz, s->max_row_nnz));
   PetscCall(PetscViewerASCIIPrintf(viewer, "bytes per solve %.4g, analysis time %.3g s\n", s->bytes_per_solve, s->analysis_time));
   if (p->view) PetscCall((*p->view)(p, viewer));

@@ -5,7 +5,7 @@
    every dependency first), so the host runs the same schedule as the GPU, one row at a time. It is the
    reference every GPU kernel is checked against, and what runs when there is no GPU. */
 #pragma once
-#include <sptrsv/backend.h>
+#include <sptrsv/registry.h>
 
 SPTRSV_INTERN PetscErrorCode SpTrsvHostOrderedSetup(SpTrsvSolver);
 SPTRSV_INTERN PetscErrorCode SpTrsvHostOrderedUpdateValues(SpTrsvSolver);

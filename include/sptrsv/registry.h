@@ -10,6 +10,7 @@
 */
 #pragma once
 #include <sptrsv/plan.h>
+#include <sptrsv/devmem.h> /* SpTrsvDevMem: a solver's device memory */
 
 typedef struct _n_SpTrsvSolver *SpTrsvSolver;
 struct _n_SpTrsvAutoChoice; /* the automatic choice of one triangle (include/sptrsv/auto.h) */
@@ -53,6 +54,87 @@ typedef enum {
   SPTRSV_EXEC_CUDA,
   SPTRSV_EXEC_N
 } SpTrsvExecSlot;
+
+/*
+   A backend is a small table of functions: where the solves run (its executor slot in every path's
+   table, include/sptrsv/registry.h) and how vectors live there. All arrays handed to it live in its memory
+   space (memtype). Adding a path needs nothing here.
+*/
+typedef enum {
+  SPTRSV_VEC_READ,      /* the values are read */
+  SPTRSV_VEC_WRITE,     /* the values are overwritten */
+  SPTRSV_VEC_READ_WRITE /* read, then written */
+} SpTrsvVecAccess;
+
+typedef struct {
+  const char    *name;
+  PetscMemType   memtype;
+  SpTrsvExecSlot slot; /* which executor of a path runs here */
+  /* vectors in the backend's memory */
+  PetscErrorCode (*vec_alloc)(PetscInt, PetscScalar **);
+  PetscErrorCode (*vec_free)(PetscScalar **);
+  PetscErrorCode (*perm_create)(PetscInt, const PetscInt *, void **); /* copy an index array */
+  PetscErrorCode (*perm_destroy)(void **);
+  PetscErrorCode (*gather)(PetscInt, const void *, const PetscScalar *, PetscScalar *);  /* y[k] = x[p[k]] */
+  PetscErrorCode (*scatter)(PetscInt, const void *, const PetscScalar *, PetscScalar *); /* y[p[k]] = x[k] */
+  PetscErrorCode (*copy)(PetscInt, const PetscScalar *, PetscScalar *);
+  PetscErrorCode (*pointwise_mult)(PetscInt, const PetscScalar *, const PetscScalar *, PetscScalar *); /* y = d .* x (d, x, y) */
+  PetscErrorCode (*set_values)(PetscInt, const PetscScalar *, PetscScalar *); /* backend array = host array */
+  /* access a PETSc vector's values in the backend's memory: in place when the vector lives there
+     (host arrays, or VECCUDA with a CUDA PETSc), else through the staging buffer (n entries) */
+  PetscErrorCode (*vec_get)(Vec, SpTrsvVecAccess, PetscScalar *, PetscScalar **);     /* access, staging, array */
+  PetscErrorCode (*vec_restore)(Vec, SpTrsvVecAccess, PetscScalar *, PetscScalar **); /* access, staging, array */
+  PetscBool (*vec_in_place)(Vec); /* would vec_get use the vector's own storage? (for -ksp_view) */
+  PetscErrorCode (*synchronize)(void); /* wait for everything enqueued (timings: the automatic choice's measured check) */
+} SpTrsvBackendOps;
+
+/*
+   What an executor may do with solvers of other paths (a delegate, a fallback: see the registry fields), through the
+   table every solver carries (s->ops, filled by the solver layer, src/mat/solvers/solver.c), so that a path never
+   calls up into the solver layer: create one on the same triangle with a path and options, refresh its values,
+   apply it, destroy it.
+*/
+typedef struct {
+  PetscErrorCode (*create)(SpTrsvTri, PetscBool, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, const SpTrsvPathOptions *, SpTrsvSolver *);
+  PetscErrorCode (*update_values)(SpTrsvSolver);
+  PetscErrorCode (*apply)(SpTrsvSolver, const PetscScalar *, PetscScalar *);
+  PetscErrorCode (*destroy)(SpTrsvSolver *);
+} SpTrsvSolverOps;
+
+/*
+   SpTrsvSolver: one oriented triangle op(T) bound to a format, a plan and a backend.
+
+   A sweep solver (Gauss-Seidel/SOR, created by SpTrsvSolverCreateSweep) also holds the rest R of a
+   matrix A = T + R (T with its diagonal, R the opposite strict triangle, same row indexing, never
+   transposed) and keep = 1 - omega; the diagonal of T is stored as idiag_i = omega / a_ii. A sweep
+   computes, row by row in the plan's order,
+       x_i = keep * xold_i + idiag_i * (b_i - sum_j T_ij x_j - sum_j R_ij xold_j)
+   which is one forward (T lower) or backward (T upper) SOR sweep of PETSc's MatSOR. A plain solve of
+   a sweep solver is the sweep from xold = 0 (MatSOR's zero initial guess).
+*/
+struct _n_SpTrsvSolver {
+  SpTrsvTri               tri;
+  SpTrsvTri               rest;  /* sweep solvers: the rest R; NULL for a plain triangle */
+  PetscScalar             keep;  /* sweep solvers: 1 - omega */
+  PetscScalar            *cdiag; /* sweep solvers, CSC: keep / idiag_i (natural order), folded into the right-hand side */
+  PetscInt                rest_state;
+  PetscBool               transpose;
+  SpTrsvFormat            format;
+  SpTrsvOp                op;
+  SpTrsvPlan              plan;
+  const SpTrsvBackendOps *backend;
+  const SpTrsvExecutor   *exec;  /* the plan's path's executor for this backend */
+  void                   *bdata; /* the executor's data (device copy of plan and values) */
+  SpTrsvSolver            nested; /* a solver of another path on the same op(T) to which the executor forwards values and
+                                    solves (sptrsv_supernodal's sync-free delegate); made and destroyed by the executor,
+                                    through ops */
+  const SpTrsvSolverOps  *ops;   /* the solver layer's functions (src/mat/solvers/solver.c), for an executor's nested
+                                    solvers */
+  PetscInt                state; /* tri->state the backend copy was made from */
+  SpTrsvPathOptions       opts;  /* the options it was made with (those of its path for its backend) */
+  const void             *own;   /* its path's own options struct, inside opts */
+  SpTrsvDevMem            mem;   /* the executor's device memory (include/sptrsv/devmem.h): counted around its calls */
+};
 
 /*
    A path: one entry of the registry, its whole interface. Each path defines its entry, SpTrsvPath_<name>, in its own
@@ -110,8 +192,7 @@ SPTRSV_INTERN PetscErrorCode SpTrsvPathGetIndex(SpTrsvPath, PetscInt *); /* its 
 SPTRSV_INTERN PetscErrorCode SpTrsvPathFind(const char *, SpTrsvPath *); /* by name or MatSolverType; error when unknown */
 SPTRSV_INTERN PetscErrorCode SpTrsvPathFindSolverType(const char *, SpTrsvPath *); /* NULL when unknown */
 SPTRSV_INTERN PetscErrorCode SpTrsvPathGetNames(PetscBool, PetscInt *, const char *const **); /* sweeps only?: count, names */
-SPTRSV_INTERN PetscErrorCode SpTrsvPathRegister(const struct _n_SpTrsvPath *); /* append a path (the entry lives as long as the library), register its MatSolverTypes */
-SPTRSV_INTERN PetscErrorCode SpTrsvPathRegisterAll(void);                /* the MatSolverTypes */
+SPTRSV_INTERN PetscErrorCode SpTrsvPathAppend(const struct _n_SpTrsvPath *, PetscInt *); /* append a path (the entry lives as long as the library): its index */
 SPTRSV_INTERN PetscErrorCode SpTrsvPathGetExecutor(SpTrsvPath, SpTrsvExecSlot, const SpTrsvExecutor **); /* error naming both when missing */
 /* path's delegate or fallback (the registry's name, then fallback_last where the first has no executor on slot); NULL: none */
 SPTRSV_INTERN PetscErrorCode SpTrsvPathGetRelated(const char *, SpTrsvPath, SpTrsvExecSlot, SpTrsvPath *);

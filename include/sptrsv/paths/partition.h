@@ -1,9 +1,9 @@
-/* The pieces of the locality path's analysis (paper 004), shared by its files: the sub-graph partitions
+/* The locality path's shared pieces, named after its core, the sub-graph partition (paper 004), and shared by its files: the partitions
    (src/mat/paths/locality/partition.c, regions.c), their cost model and choice (partition_model.c), the chain schedule
    (chain.c) and the blocks kernel (locality_blocks.c), and by its CUDA executor (src/cuda/paths/locality/). The plan
    built from them and the path's entry points are in include/sptrsv/paths/locality.h (private to the plugin) */
 #pragma once
-#include <sptrsv/path.h>
+#include <sptrsv/plan.h>
 #include <sptrsv/hd.h>
 
 /*
@@ -272,12 +272,6 @@ static inline SPTRSV_HD PetscInt64 SpTrsvBlocksPacked(PetscInt64 B, PetscInt64 j
 {
   return j * B - j * (j - 1) / 2;
 }
-/* the host executor of the blocks kernel (locality_blocks.c), for the solver's plan, its chain and its blocks (the
-   numeric phase writes the check's figures into the blocks) */
-SPTRSV_INTERN PetscErrorCode SpTrsvHostLocalityBlocksSetup(SpTrsvSolver, const SpTrsvLocalityChain *, SpTrsvLocalityBlocks *);
-SPTRSV_INTERN PetscErrorCode SpTrsvHostLocalityBlocksUpdate(SpTrsvSolver, SpTrsvLocalityBlocks *);
-SPTRSV_INTERN PetscErrorCode SpTrsvHostLocalityBlocksSolve(SpTrsvSolver, const SpTrsvLocalityChain *, const SpTrsvLocalityBlocks *, const PetscScalar *, PetscScalar *);
-SPTRSV_INTERN PetscErrorCode SpTrsvHostLocalityBlocksDestroy(SpTrsvSolver);
 
 /* the chain order of op(T) into order (n), the reach, the window and the groups for a device of sms multiprocessors
    (src/mat/analysis/chain.c); a triangle with no window (reach >= SPTRSV_CHAIN_MAX_WIDTH) gets W = 0, accepted false */

@@ -1,6 +1,6 @@
 /* The row executors shared by the host executors of the paths that run rows in plan order (see
-   include/sptrsv/hostexec.h) */
-#include <sptrsv/hostexec.h>
+   include/sptrsv/host_rows.h) */
+#include <sptrsv/host_rows.h>
 
 /*
    The executors run the rows in the plan's order, order[0..n-1]. For a level plan that is level after
