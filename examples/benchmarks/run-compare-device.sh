@@ -34,7 +34,10 @@ export PETSC_DIR=${PETSC_DIR:-$HERE/.petsc-cuda}
 SPTRSV_MATDIR=$(cd "$MATDIR" && pwd) || exit 2
 export SPTRSV_MATDIR
 MAX_TIME=${BENCH_MAX_TIME:-0.15}
-AFTER_ARGS=${COMPARE_AFTER_ARGS:--bench_paths level}
+# COMPARE_AFTER_ARGS set, even empty (every path), replaces the default
+if [ -n "${COMPARE_AFTER_ARGS+set}" ]; then AFTER_ARGS=$COMPARE_AFTER_ARGS; else AFTER_ARGS="-bench_paths level"; fi
+# both trees build this tree's copy of PETSc's tutorials (the before tree has no .carry of its own)
+export SPTRSV_TUTORIALS=${SPTRSV_TUTORIALS:-$HERE/.carry/tutorials}
 RC=0
 
 # run_tree TAG TREE EXTRA_ARGS: build and bench one tree (in a subshell: each tree's own helpers)
