@@ -191,6 +191,7 @@ static void SpTrsvICCNumericRow(void *ctx, PetscInt k, PetscReal shift, PetscSca
   PetscInt               *il = sym->il, *head = sym->head, *next = sym->next;
   const PetscScalar      *aa = c->aa, *idiag = fac->U->idiag;
   PetscScalar            *la = fac->L->a, *ua = fac->U->a, *w = sym->work, dk;
+  PetscLogDouble          fl = 0; /* local counts: stores to w[] could alias *flops */
 
   /* clear the accumulator on the pattern of row k, then scatter the upper part of row p[k] of A */
   w[k] = 0.0;
@@ -212,10 +213,10 @@ static void SpTrsvICCNumericRow(void *ctx, PetscInt k, PetscReal shift, PetscSca
     la[lmap[p0]] = -t;
     if (p0 + 1 < ui[i + 1]) {
       for (PetscInt p = p0 + 1; p < ui[i + 1]; p++) w[uj[p]] += t * ua[p];
-      *flops += 2.0 * (ui[i + 1] - p0 - 1);
+      fl += 2.0 * (ui[i + 1] - p0 - 1);
       SpTrsvColListWait(i, p0 + 1, uj[p0 + 1], il, head, next);
     }
-    *flops += 3;
+    fl += 3;
     i = inext;
   }
 
@@ -223,6 +224,7 @@ static void SpTrsvICCNumericRow(void *ctx, PetscInt k, PetscReal shift, PetscSca
   SpTrsvFillGatherRow(ui[k], ui[k + 1], uj, w, ua, rs);
   if (ui[k + 1] > ui[k]) SpTrsvColListWait(k, ui[k], uj[ui[k]], il, head, next);
   *pv = dk;
+  *flops += fl;
 }
 
 /* the row PETSc's MatCholeskyFactorNumeric_SeqAIJ() reports for a zero pivot (MatFactorGetErrorZeroPivot()) is not

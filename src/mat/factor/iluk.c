@@ -249,6 +249,7 @@ static void SpTrsvILUNumericRow(void *ctx, PetscInt i, PetscReal shift, PetscSca
   const PetscInt         *li = fac->L->i, *lj = fac->L->j, *ui = fac->U->i, *uj = fac->U->j;
   const PetscScalar      *aa = c->aa, *idiag = fac->U->idiag;
   PetscScalar            *la = fac->L->a, *ua = fac->U->a, *w = sym->work;
+  PetscLogDouble          fl = 0; /* local counts: stores to w[] could alias *flops */
 
   /* clear the accumulator on the pattern of row i, then scatter row r[i] of A into it */
   SpTrsvFillClearRow(li[i], li[i + 1], lj, w);
@@ -270,7 +271,7 @@ static void SpTrsvILUNumericRow(void *ctx, PetscInt i, PetscReal shift, PetscSca
 
       w[k] = mult;
       for (PetscInt q = ui[k]; q < ui[k + 1]; q++) w[uj[q]] -= mult * ua[q];
-      *flops += 1 + 2.0 * (ui[k + 1] - ui[k]);
+      fl += 1 + 2.0 * (ui[k + 1] - ui[k]);
     }
   }
 
@@ -278,6 +279,7 @@ static void SpTrsvILUNumericRow(void *ctx, PetscInt i, PetscReal shift, PetscSca
   SpTrsvFillGatherRow(li[i], li[i + 1], lj, w, la, rs);
   SpTrsvFillGatherRow(ui[i], ui[i + 1], uj, w, ua, rs);
   *pv = w[i];
+  *flops += fl;
 }
 
 static PetscErrorCode SpTrsvILUNumericRows(SpTrsvFactor fac, const MatFactorInfo *info, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, SpTrsvShiftCtx *sctx)
