@@ -2,7 +2,7 @@
    functions exist in CUDA builds only; host code calls them through the device-ops table, deviceops.h) */
 #pragma once
 #include <sptrsv/isai.h>
-#include <sptrsv/bilu.h>
+#include <sptrsv/biluk.h>
 #include <sptrsv/backend.h>
 
 /*
