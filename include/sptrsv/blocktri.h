@@ -54,6 +54,22 @@ SPTRSV_INTERN PetscErrorCode SpTrsvBlockTriGetFull(SpTrsvBlockTri, PetscInt **, 
 SPTRSV_INTERN PetscErrorCode SpTrsvBlockTriGetFullValues(SpTrsvBlockTri, const PetscInt *, PetscScalar *);
 SPTRSV_INTERN PetscErrorCode SpTrsvBlockTriDestroy(SpTrsvBlockTri *);
 
+/* block CSR on the GPU (src/cuda/; the functions exist in CUDA builds, called from host code through the device-ops
+   table, include/sptrsv/deviceops.h). SpTrsvCUDAExpand - device values of a block CSR matrix written as the scalar CSR values of its
+   expansion (src/cuda/block_expand_kernels.cu) */
+typedef struct _n_SpTrsvCUDAExpand *SpTrsvCUDAExpand;
+
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDAExpandCreate(PetscInt, PetscInt, const PetscInt *, const PetscInt *, SpTrsvCUDAExpand *);
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDAExpandApply(SpTrsvCUDAExpand, const PetscScalar *, PetscScalar *);
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDAExpandDestroy(SpTrsvCUDAExpand *);
+
+/* SpTrsvCUDABSR - y = N x with cuSPARSE's BSR SpMV on device block values (src/cuda/bsr_spmv.cu) */
+typedef struct _n_SpTrsvCUDABSR *SpTrsvCUDABSR;
+
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDABSRCreate(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, SpTrsvCUDABSR *);
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDABSRMult(SpTrsvCUDABSR, const PetscScalar *, PetscScalar *);
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDABSRDestroy(SpTrsvCUDABSR *);
+
 /* dense block kernels (column-major, bs <= SPTRSV_BS_MAX) */
 SPTRSV_INTERN PetscErrorCode SpTrsvBlockInvert(PetscInt, PetscScalar *, PetscReal, PetscInt *);
 

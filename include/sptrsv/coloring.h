@@ -1,7 +1,7 @@
 /* SpTrsvColoring: distance-1 colouring of a sparse matrix graph (private to the plugin; host code in plain C,
    src/mat/gs/coloring.c, and its GPU twin in src/cuda/gs_coloring.cu) */
 #pragma once
-#include <sptrsv/compat.h>
+#include <sptrsv/deviceops.h> /* the name SpTrsvColoringSpec */
 #include <petscdm.h>
 
 /*
@@ -47,10 +47,10 @@ typedef struct {
   PetscInt  xs, ys, zs, xm, ym, zm;
 } SpTrsvGrid;
 
-typedef struct {
+struct _n_SpTrsvColoringSpec {
   SpTrsvColoringType type;
   SpTrsvGrid         grid;
-} SpTrsvColoringSpec;
+};
 
 #if defined(__CUDACC__)
   #define SPTRSV_HOST_DEVICE __host__ __device__

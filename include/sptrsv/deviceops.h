@@ -1,8 +1,24 @@
 /* SpTrsvDeviceOps: everything the plugin runs on the GPU, behind one table (private to the plugin) */
 #pragma once
-#include <sptrsv/gs.h>         /* SpTrsvGSExactDevice, SpTrsvMC, SpTrsvCUDAMC */
-#include <sptrsv/isai_cuda.h>  /* SpTrsvCUDABILU, SpTrsvCUDAISAI, SpTrsvCUDAExpand, SpTrsvCUDABSR */
-#include <sptrsv/ilu_device.h> /* SpTrsvILUDeviceOps */
+#include <sptrsv/devmem.h>   /* SpTrsvDeviceInfo */
+#include <sptrsv/blocktri.h> /* SpTrsvBlockTri, SpTrsvCUDAExpand, SpTrsvCUDABSR */
+
+/*
+   The objects the entries take or give, by name only: each is defined by the header named, which includes this one
+   (the table is below all of them and needs no more than their names)
+*/
+typedef struct _n_SpTrsvBackendOps      SpTrsvBackendOps;     /* registry.h: the solve backend */
+typedef struct _n_SpTrsvSolver         *SpTrsvSolver;         /* registry.h */
+typedef struct _n_SpTrsvMC             *SpTrsvMC;             /* multicolor.h */
+typedef struct _n_SpTrsvCUDAMC         *SpTrsvCUDAMC;         /* multicolor.h (src/cuda/gs_multicolor.cu) */
+typedef struct _n_SpTrsvColoringSpec    SpTrsvColoringSpec;   /* coloring.h */
+typedef struct _n_SpTrsvGSExactDevice  *SpTrsvGSExactDevice;  /* gs.h (src/cuda/gs_exact.cu) */
+typedef struct _n_SpTrsvBILU           *SpTrsvBILU;           /* biluk.h */
+typedef struct _n_SpTrsvCUDABILU       *SpTrsvCUDABILU;       /* biluk.h (src/cuda/bilu_kernels.cu) */
+typedef struct _n_SpTrsvCUDABILUArrays  SpTrsvCUDABILUArrays; /* biluk.h */
+typedef struct _n_SpTrsvISAI           *SpTrsvISAI;           /* isai.h */
+typedef struct _n_SpTrsvCUDAISAI       *SpTrsvCUDAISAI;       /* isai.h (src/cuda/isai_kernels.cu) */
+typedef struct _n_SpTrsvILUDeviceOps    SpTrsvILUDeviceOps;   /* ilu_device.h */
 
 /*
    Host .c files never call CUDA: every GPU operation goes through this table, grouped by concern. It is filled in
@@ -66,7 +82,7 @@ typedef struct {
     PetscErrorCode (*exact_download)(SpTrsvGSExactDevice, PetscScalar *, PetscScalar *, PetscScalar *);
     PetscErrorCode (*exact_destroy)(SpTrsvGSExactDevice *);
   } gs;
-  /* PC isai: block ILU, column solves, scalar expansion, BSR SpMV (include/sptrsv/isai_cuda.h) */
+  /* PC isai: block ILU (include/sptrsv/biluk.h), column solves (isai.h), scalar expansion, BSR SpMV (blocktri.h) */
   struct {
     PetscErrorCode (*bilu_create)(SpTrsvBILU, PetscInt, const PetscInt *, SpTrsvCUDABILU *);
     PetscErrorCode (*bilu_numeric)(SpTrsvCUDABILU, const PetscScalar *, PetscMemType, PetscReal, PetscInt *, PetscInt *, PetscInt *);

@@ -31,7 +31,7 @@ typedef enum {
    which names the row. The sweep solvers take the arrays device to device; the host copies are downloaded only when
    something on the host needs them.
 */
-typedef struct _n_SpTrsvGSExactDevice *SpTrsvGSExactDevice;
+/* the name SpTrsvGSExactDevice is in include/sptrsv/deviceops.h */
 SPTRSV_INTERN PetscErrorCode SpTrsvGSExactDeviceCreate(PetscInt, PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscInt *, PetscReal, PetscReal, SpTrsvGSExactDevice *);
 SPTRSV_INTERN PetscErrorCode SpTrsvGSExactDeviceGather(SpTrsvGSExactDevice, const PetscScalar *, PetscBool *);
 SPTRSV_INTERN PetscErrorCode SpTrsvGSExactDeviceGetArrays(SpTrsvGSExactDevice, const PetscScalar **, const PetscScalar **, const PetscScalar **);

@@ -4,6 +4,7 @@
    check the driver, the value map and the outcome reports against the host numeric phase. */
 #pragma once
 #include <sptrsv/factor.h>
+#include <sptrsv/deviceops.h> /* the name SpTrsvILUDeviceOps */
 
 /* the zero-pivot rule a pass applies to each pivot (MatFactorShiftType, as SpTrsvShiftCheckPivot()) */
 typedef enum {
@@ -40,7 +41,7 @@ typedef struct {
    - get_arrays: L->a, U->a and U->idiag as F and idiag (the implementation's memory)
    - download: copy them into host arrays
 */
-typedef struct {
+struct _n_SpTrsvILUDeviceOps {
   const char *name;
   PetscBool   device; /* its memory is the GPU's: it reads device input in place, logs GPU flops */
   PetscErrorCode (*create)(SpTrsvFactor, const PetscInt *, const PetscInt *, const PetscInt *, void **);
@@ -50,7 +51,7 @@ typedef struct {
   PetscErrorCode (*get_arrays)(void *, const PetscScalar **, const PetscScalar **, const PetscScalar **);
   PetscErrorCode (*download)(void *, PetscScalar *, PetscScalar *, PetscScalar *);
   PetscErrorCode (*destroy)(void **);
-} SpTrsvILUDeviceOps;
+};
 
 SPTRSV_INTERN const SpTrsvILUDeviceOps SpTrsvILUDeviceOpsCUDA; /* src/cuda/ilu_numeric.cu (CUDA builds) */
 SPTRSV_INTERN const SpTrsvILUDeviceOps SpTrsvILUDeviceOpsEmul; /* src/mat/factor/ilu_emul.c: host emulation, for tests */

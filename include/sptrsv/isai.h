@@ -1,6 +1,7 @@
 /* SpTrsvISAI: incomplete sparse approximate inverse of a (block) triangle (private to the plugin) */
 #pragma once
 #include <sptrsv/blocktri.h>
+#include <sptrsv/deviceops.h> /* the names SpTrsvISAI, SpTrsvCUDAISAI, SpTrsvCUDABILU */
 
 /*
    N ~ T^{-1} for a block triangle T (papers 003 and Anzt et al.): the pattern of N is S(|T|^k), the
@@ -21,7 +22,6 @@
 */
 #define SPTRSV_ISAI_SHORT_MAX 32
 
-typedef struct _n_SpTrsvISAI *SpTrsvISAI;
 struct _n_SpTrsvISAI {
   PetscInt       n, bs, power;
   SpTrsvUplo     uplo;
@@ -41,3 +41,18 @@ SPTRSV_INTERN PetscErrorCode SpTrsvISAICreate(SpTrsvBlockTri, PetscInt, SpTrsvIS
 SPTRSV_INTERN PetscErrorCode SpTrsvISAISetShortMax(SpTrsvISAI, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvISAINumeric(SpTrsvISAI, SpTrsvBlockTri);
 SPTRSV_INTERN PetscErrorCode SpTrsvISAIDestroy(SpTrsvISAI *);
+
+/*
+   SpTrsvCUDAISAI - device copies of the column view of N ~ T^{-1} (src/cuda/isai_kernels.cu; exists in CUDA
+   builds, called from host code through the device-ops table, include/sptrsv/deviceops.h), made once per pattern;
+   SpTrsvCUDAISAINumeric() solves every block column of N on the GPU (the arithmetic of SpTrsvISAINumeric(), in the
+   same order). T is either a host triangle, uploaded at each numeric phase
+   (SpTrsvCUDAISAICreate()), or the L or U of a GPU block ILU, read in place (SpTrsvCUDAISAICreateOnBILU()).
+   Whether a usable GPU is there is the CUDA backend's question (SpTrsvDeviceOpsGet()).
+*/
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDAISAICreate(SpTrsvISAI, SpTrsvBlockTri, SpTrsvCUDAISAI *);
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDAISAICreateOnBILU(SpTrsvISAI, SpTrsvCUDABILU, SpTrsvCUDAISAI *);
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDAISAINumeric(SpTrsvCUDAISAI, SpTrsvISAI, SpTrsvBlockTri, PetscBool);
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDAISAIDownload(SpTrsvCUDAISAI, SpTrsvISAI);
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDAISAIGetDeviceValues(SpTrsvCUDAISAI, const PetscScalar **);
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDAISAIDestroy(SpTrsvCUDAISAI *);

@@ -13,7 +13,7 @@
 */
 #pragma once
 #include <sptrsv/isai.h>
-#include <sptrsv/bilu.h>
+#include <sptrsv/biluk.h>
 #include <sptrsv/factor.h>
 #include <sptrsv/isaimat.h>
 #include <sptrsv/backend.h>

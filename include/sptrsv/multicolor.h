@@ -1,6 +1,7 @@
 /* SpTrsvMC: a matrix stored in colour order for multicolor Gauss-Seidel sweeps (private to the plugin) */
 #pragma once
 #include <sptrsv/backend.h>
+#include <sptrsv/deviceops.h> /* the names SpTrsvMC, SpTrsvCUDAMC */
 #include <sptrsv/coloring.h>
 
 /*
@@ -25,8 +26,7 @@
    until SpTrsvMCGetHostPattern() downloads them, which only a host refresh (a NaN/Inf or zero diagonal to name) and
    the transposed storage need.
 */
-typedef struct _n_SpTrsvMC     *SpTrsvMC;
-typedef struct _n_SpTrsvCUDAMC *SpTrsvCUDAMC; /* the device copy, below */
+/* SpTrsvMC and SpTrsvCUDAMC (the device copy, below) are named in include/sptrsv/deviceops.h */
 struct _n_SpTrsvMC {
   PetscInt                n, nnz, ncolors;
   PetscBool               transpose;

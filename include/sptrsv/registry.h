@@ -66,7 +66,7 @@ typedef enum {
   SPTRSV_VEC_READ_WRITE /* read, then written */
 } SpTrsvVecAccess;
 
-typedef struct {
+typedef struct _n_SpTrsvBackendOps {
   const char    *name;
   PetscMemType   memtype;
   SpTrsvExecSlot slot; /* which executor of a path runs here */

@@ -18,7 +18,8 @@
    hang; after the last level the flags are read back once and turned into PETSc errors by the caller.
    The diagonal slot of F keeps the (non-inverted) pivot block, the inverses go to idiag.
 */
-#include <sptrsv/isai_cuda.h>
+#include <sptrsv/biluk.h>
+#include <sptrsv/backend.h> /* SpTrsvBackendCUDAGetStream() */
 #include "cuda_upload.h"
 #include <climits>
 

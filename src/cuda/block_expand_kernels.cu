@@ -11,7 +11,8 @@
    Each target block takes its values from a source block (src[p], a slot in the source array), from
    slot p itself (no src), or is the identity (src[p] < 0: the unit diagonal of L).
 */
-#include <sptrsv/isai_cuda.h>
+#include <sptrsv/blocktri.h>
+#include <sptrsv/backend.h> /* SpTrsvBackendCUDAGetStream() */
 #include "cuda_upload.h"
 #include <climits>
 

@@ -7,7 +7,8 @@
    The values are borrowed (the device array the ISAI column solves write); the products are enqueued on
    the CUDA backend's stream, which PETSc's vector kernels follow.
 */
-#include <sptrsv/isai_cuda.h>
+#include <sptrsv/blocktri.h>
+#include <sptrsv/backend.h> /* SpTrsvBackendCUDAGetStream() */
 #include "cuda_upload.h"
 #include "cusparse_check.h"
 #include <climits>

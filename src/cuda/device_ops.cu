@@ -3,6 +3,10 @@
    concern. The petsc part (PETSc's own CUDA types) is src/mat/deviceops.c's, which also picks this table.
 */
 #include <sptrsv/deviceops.h>
+#include <sptrsv/gs.h>         /* the Gauss-Seidel functions (multicolor.h, gs.h) */
+#include <sptrsv/isai.h>       /* the column solves */
+#include <sptrsv/biluk.h>      /* the block ILU */
+#include <sptrsv/ilu_device.h> /* SpTrsvILUDeviceOpsCUDA */
 #include "device_tri.h" /* the backend's device functions (backend_cuda.cu), SpTrsvCUDASolverGetDeviceBuffers() */
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)

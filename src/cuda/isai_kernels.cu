@@ -20,7 +20,9 @@
    Everything runs on the CUDA backend's stream (SpTrsvBackendCUDAGetStream()), the stream PETSc's
    own cuSPARSE SpMVs use.
 */
-#include <sptrsv/isai_cuda.h>
+#include <sptrsv/isai.h>
+#include <sptrsv/biluk.h> /* the GPU block ILU whose L or U a column solve reads in place */
+#include <sptrsv/backend.h> /* SpTrsvBackendCUDAGetStream() */
 #include "cuda_upload.h"
 #include <petsctime.h>
 #include <climits>

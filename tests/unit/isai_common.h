@@ -3,7 +3,7 @@
 #include <petscksp.h>
 #include <string.h>
 #include <sptrsv/isai.h>
-#include <sptrsv/bilu.h>
+#include <sptrsv/biluk.h>
 #include <sptrsv/factor.h>
 
 #include "unit_common.h"

@@ -12,7 +12,7 @@
      (the PC then fails, as PETSc's PCILU with MAT_FACTOR_NUMERIC_ZEROPIVOT), or is an error naming the
      block row with f->erroriffailure (PETSc errors too when A->erroriffailure).
 */
-#include <sptrsv/bilu.h>
+#include <sptrsv/biluk.h>
 #include <sptrsv/factor.h>
 
 PetscErrorCode SpTrsvBILUCreate(PetscInt n, PetscInt bs, SpTrsvBILU *bilu)

@@ -6,7 +6,7 @@
    blocks follow the diagonal. The matrix's array is in scalar CSR order (AIJ cut into blocks) or in block
    CSR order (BAIJ). Every block of the matrix is in the block ILU pattern (the symbolic phase guarantees it).
 */
-#include <sptrsv/bilu.h>
+#include <sptrsv/biluk.h>
 
 /* the pattern of the matrix in its own value order: scalar CSR (AIJ) or block CSR (BAIJ) */
 static PetscErrorCode SpTrsvBILUGetInputPattern(Mat A, PetscBool *isbaij, PetscInt *nr, const PetscInt **ia, const PetscInt **ja)

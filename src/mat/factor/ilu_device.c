@@ -23,6 +23,7 @@
 */
 #include <sptrsv/factor.h>
 #include <petsc/private/matimpl.h> /* A->erroriffailure */
+#include <sptrsv/ilu_device.h>
 #include <sptrsv/deviceops.h>
 
 struct _n_SpTrsvILUDevice {

@@ -20,7 +20,7 @@
    partitioned inverse's fill on a chain, the locality path's chain kernel), and there the two best predictions are
    often close. The faster of the two stays, then meets cuSPARSE.
 */
-#include <sptrsv/factormat.h>
+#include <sptrsv/automeasure.h>
 #include <petsctime.h>
 
 #define SPTRSV_AUTO_MEASURE_ROUNDS   3

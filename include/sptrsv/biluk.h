@@ -1,6 +1,7 @@
 /* SpTrsvBILU: block ILU(k) of a block CSR matrix, block sizes 1..8 (src/mat/factor/biluk.c; private to the plugin) */
 #pragma once
 #include <sptrsv/blocktri.h>
+#include <sptrsv/deviceops.h> /* the names SpTrsvBILU, SpTrsvCUDABILU, SpTrsvCUDABILUArrays */
 
 /*
    SpTrsvBILU - block ILU(k) of a block CSR matrix, natural ordering: A ~ L U with L unit lower
@@ -8,7 +9,6 @@
    factorization as PETSc's MATSEQBAIJ ILU (MatILUFactorSymbolic_SeqBAIJ, MatLUFactorNumeric_SeqBAIJ_N
    and its unrolled variants): the same pattern, block operations and zero-pivot rules.
 */
-typedef struct _n_SpTrsvBILU *SpTrsvBILU;
 struct _n_SpTrsvBILU {
   PetscInt       n, bs, levels;
   SpTrsvBlockTri L, U;
@@ -45,3 +45,24 @@ SPTRSV_INTERN PetscErrorCode SpTrsvBILUValueMapCreate(SpTrsvBILU, Mat);         
 SPTRSV_INTERN PetscErrorCode SpTrsvBILUGetValueCount(SpTrsvBILU, Mat, PetscInt *);                               /* values in the matrix's array */
 SPTRSV_INTERN PetscErrorCode SpTrsvBILUValueLocation(SpTrsvBILU, Mat, PetscInt, PetscInt *, PetscInt *);        /* row and column of value k */
 SPTRSV_INTERN PetscErrorCode SpTrsvBILUTriangleSources(SpTrsvBILU, SpTrsvBlockTri, const PetscInt *, PetscInt **); /* F's block of each block of a whole triangle */
+
+/*
+   SpTrsvCUDABILU - the numeric block ILU on the GPU (src/cuda/bilu_kernels.cu; exists in CUDA builds, called from
+   host code through the device-ops table, include/sptrsv/deviceops.h) on the pattern of a host
+   SpTrsvBILU after its symbolic phase, block sizes 2..8. The input values (nval of them, host or device)
+   go into the factor through amap (input value k -> value index in the factor F = [L strict | diagonal
+   | U strict] by block rows, bs*bs per block, column-major). The numeric phase reports the first
+   non-finite input value (badval) and the first zero pivot (zerorow, zeropivot), -1 when none; the
+   caller turns them into errors.
+*/
+struct _n_SpTrsvCUDABILUArrays {
+  int                n, bs;
+  const int         *fi, *fj, *fd; /* F's block rows, block columns, diagonal slots */
+  const PetscScalar *fa, *idiag;   /* F's values, inverted diagonal blocks */
+};
+
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDABILUCreate(SpTrsvBILU, PetscInt, const PetscInt *, SpTrsvCUDABILU *);
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDABILUNumeric(SpTrsvCUDABILU, const PetscScalar *, PetscMemType, PetscReal, PetscInt *, PetscInt *, PetscInt *);
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDABILUGetArrays(SpTrsvCUDABILU, SpTrsvCUDABILUArrays *);
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDABILUGetLevels(SpTrsvCUDABILU, PetscInt *);
+SPTRSV_INTERN PetscErrorCode SpTrsvCUDABILUDestroy(SpTrsvCUDABILU *);

@@ -1,0 +1,44 @@
+/* Mat_SpTrsv: the data of the factor matrix every sptrsv_* MatSolverType returns, and its values where they are
+   current: the host factor, the solvers after a GPU numeric phase (src/mat/solvers/factorhost.c; private to the
+   plugin). Below the factor matrix (factormat.c) and its parts (automeasure.c, factormem.c). */
+#pragma once
+#include <sptrsv/backend.h>
+#include <sptrsv/factor.h>
+#include <sptrsv/direct.h>
+#include <sptrsv/auto.h>
+#include <petsc/private/matimpl.h>
+
+typedef struct {
+  SpTrsvPath              path;       /* NULL for MatSolverType sptrsv: the path of each triangle is chosen (tripath) */
+  PetscBool               automatic;  /* MatSolverType sptrsv */
+  SpTrsvAutoOptions       autoopts;   /* its options */
+  SpTrsvAutoChoice        choice[2];  /* its choice for L and U, and why */
+  PetscBool               measure_done; /* the measured check ran (or was passed over) since the last analysis */
+  SpTrsvPath              tripath[2]; /* the path of L and of U (their transposes take the same) */
+  SpTrsvPathOptions     triopts[2]; /* the options of L and of U: opts, with the chosen variant's (sptrsv) */
+  SpTrsvFactor            fac;
+  SpTrsvFormat            format;
+  SpTrsvBackendType       backendreq;
+  SpTrsvPathOptions     opts; /* the path's options (graphs, fusion, ...) */
+  const SpTrsvBackendOps *backend;
+  char                    backend_note[256];
+  SpTrsvSolver            tri[2][2];     /* [transpose][0 = L, 1 = U] */
+  void                   *rperm, *cperm; /* backend copies of the permutations */
+  PetscScalar            *w1, *w2;       /* backend work vectors */
+  SpTrsvStaging           staging;       /* PETSc vectors on the backend */
+  PetscReal               fill_given; /* MatFactorInfo fill, reported by MatGetInfo as PETSc does */
+  PetscBool               factor_device;   /* -mat_sptrsv_factor_device: ILU's numeric phase on the GPU when the solves run there */
+  PetscBool               numeric_device;  /* it does (decided at the symbolic phase) */
+  char                    numeric_note[256]; /* where the numeric phase runs and why, for -ksp_view */
+  SpTrsvDirectOptions     direct;            /* LU / Cholesky: the direct solver's options (direct.h) */
+  SpTrsvDevMem            mem;               /* device memory of the factor outside its solvers (GPU numeric factor, permutations, work vectors) */
+  PetscBool               compare_cusparse;  /* -mat_sptrsv_compare_cusparse_memory */
+  PetscBool               cusp_done;         /* the comparison below was computed */
+  PetscInt64              cusp_mat[2], cusp_buf[2]; /* what cusparseSpSV would hold for L and U: matrix, buffer */
+  char                    cusp_note[256];    /* why it was not computed */
+} Mat_SpTrsv;
+
+/* the factor of an sptrsv factor Mat with current host values (downloaded after a GPU numeric phase) */
+SPTRSV_INTERN PetscErrorCode MatSpTrsvGetFactorHost(Mat, SpTrsvFactor *);
+/* a solver of L or U takes the values of the GPU numeric phase, device to device */
+SPTRSV_INTERN PetscErrorCode MatSpTrsvSolverFromDevice(Mat_SpTrsv *, SpTrsvSolver);
