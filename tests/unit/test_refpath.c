@@ -127,6 +127,14 @@ int main(int argc, char **argv)
   PetscCall(SpTrsvPathRegister(&RefPath));
   PetscCall(SpTrsvPathFind("sptrsv_reference", &found));
   EXPECT(found == &RefPath, "the registry does not find the registered path");
+  { /* a second path of the same name is refused */
+    PetscErrorCode ierr;
+
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = SpTrsvPathRegister(&RefPath);
+    PetscCall(PetscPopErrorHandler());
+    EXPECT(ierr != PETSC_SUCCESS, "the registry took sptrsv_reference twice");
+  }
   /* the 2-D Laplacian on an m x m grid (5-point stencil), b = A * (1, 2, 3, ...) */
   n = m * m;
   PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 5, NULL, &A));
