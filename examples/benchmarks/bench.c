@@ -594,7 +594,7 @@ static PetscErrorCode Report(Bench *B)
 
 /* ---- main ---------------------------------------------------------------------------------------- */
 
-/* -bench_locality_estimate: the locality cost model's figures (src/mat/analysis/partition_model.c) of L and U, the
+/* -bench_locality_estimate: the locality cost model's figures (src/mat/paths/locality/partition_model.c) of L and U, the
    paper's partition and the regions with their best R, from the host analysis alone */
 static PetscErrorCode LocalityEstimates(Bench *B, SpTrsvFactor fac)
 {
@@ -627,7 +627,7 @@ static PetscErrorCode LocalityEstimates(Bench *B, SpTrsvFactor fac)
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "locality-estimate %s %s %s: R %" PetscInt_FMT ", launches %" PetscInt_FMT ", sub-graphs %" PetscInt_FMT " (per launch mean %.1f max %" PetscInt_FMT "), slots per sub-graph mean %.1f, critical slots %" PetscInt_FMT ", largest %" PetscInt_FMT " rows, external %.1f%%, predicted %.1f us, slot-waves %.1f (stage 0/1/2: %.1f/%.1f/%.1f), work %.1f, analysis %.0f ms\n", B->label, k ? "U" : "L", SpTrsvLocalityPartitioners[p], part.region_rows, e->launches, e->nsub, (double)e->mean_subs, e->max_subs, (double)e->mean_slots, e->crit_slots, e->max_rows, 100.0 * (double)e->ext_frac, (double)e->predicted_us, (double)e->slot_waves, (double)e->slot_waves_stage[0], (double)e->slot_waves_stage[1], (double)e->slot_waves_stage[2], (double)e->work, 1e3 * (t1 - t0)));
       PetscCall(SpTrsvPartitionDestroy(&part));
     }
-    { /* the chain and blocks kernels (src/mat/analysis/chain.c, src/mat/paths/locality_blocks.c): every block size */
+    { /* the chain and blocks kernels (src/mat/paths/locality/chain.c, src/mat/paths/locality/locality_blocks.c): every block size */
       SpTrsvLocalityChain ch;
       PetscInt           *order;
       PetscCall(PetscMalloc1(op.n + 1, &order));

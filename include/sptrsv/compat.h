@@ -10,6 +10,14 @@
    static archive (lib/libpetscsptrsv.a) to call them */
 #define SPTRSV_INTERN PETSC_INTERN
 
+/* a small function the compiler must inline where it is called (a row loop's per-row step, called through a constant
+   function table: inlined, the call costs nothing) */
+#if defined(__GNUC__)
+  #define SPTRSV_FORCE_INLINE inline __attribute__((always_inline))
+#else
+  #define SPTRSV_FORCE_INLINE inline
+#endif
+
 /* PETSc 3.22 renamed PETSC_MAX_INT to PETSC_INT_MAX (the old name is deprecated) */
 #include <petscsys.h>
 #if !defined(PETSC_INT_MAX)

@@ -3,7 +3,7 @@
    M = L U is an incomplete factorization of a sequential AIJ or BAIJ matrix (scalar ILU(k)/ICC(k), or block
    ILU(k)); N_L ~ L^{-1}, N_U ~ U^{-1} are its ISAIs (isai.h), and M^{-1} v ~ N_U (N_L v), optionally with
    Richardson steps per triangle. Where it runs is one ops table per backend, indexed by the slot
-   SpTrsvBackendSelect() returns, as a path's executors are (path.h):
+   SpTrsvBackendSelect() returns, as a path's executors are (registry.h):
      src/mat/isai/isaihost.c    host: factorization, column solves and SpMVs on the host
      src/mat/isai/isaicuda.c    cuda: the SpMVs with PETSc's cuSPARSE matrices, the column solves on the GPU
                                 (src/cuda/isai_kernels.cu), and with isaidevice.c the whole numeric phase on

@@ -1,6 +1,6 @@
 /*
-   Device helpers shared by the kernels of the paths (src/cuda/paths/level.cu: LEVR, LEVC;
-   src/cuda/paths/element.cu: ELMR, ELMC) and the sweep right-hand side (vec_kernels.cu): group sums, the dot product of a row with a
+   Device helpers shared by the kernels of the paths (src/cuda/paths/level/level.cu: LEVR, LEVC;
+   src/cuda/paths/element/element.cu: ELMR, ELMC) and the sweep right-hand side (vec_kernels.cu): group sums, the dot product of a row with a
    vector, the finalization of x_i, the column push, the flag accesses, and the host-side dispatch on
    the number of lanes per row. Every row of every kernel is built from these pieces, so a change to
    how a row is computed is made once. C++ only; real scalars only (SPTRSV_CUDA_SCALAR_OK, compat.h).

@@ -1,4 +1,4 @@
-static const char help[] = "Device check of the sync-free analysis on the GPU (-mat_sptrsv_analysis device, src/cuda/paths/syncfree_analysis.cu).\n"
+static const char help[] = "Device check of the sync-free analysis on the GPU (-mat_sptrsv_analysis device, src/cuda/paths/syncfree/syncfree_analysis.cu).\n"
                            "For every triangle (strict lower/upper parts of generated Laplacians, random triangles, the strict parts of\n"
                            "Matrix Market files), plain and transposed, CSR and warp-packed ELL, 32 and 4 lanes per row at most: two CUDA\n"
                            "solvers, one analysed on the host (the reference) and one on the device; their schedules are downloaded and\n"

@@ -1,5 +1,5 @@
 static char help[] = "Unit tests of the locality path's blocks kernel (include/sptrsv/paths/locality.h, \"The blocks kernel\";\n"
-                     "src/mat/paths/locality_blocks.c): the blocks, coupling and sizes of SpTrsvLocalityBlocksCreate for every\n"
+                     "src/mat/paths/locality/locality_blocks.c): the blocks, coupling and sizes of SpTrsvLocalityBlocksCreate for every\n"
                      "block size against the test's own computation on banded, strided and block-diagonal (also permuted) triangles,\n"
                      "both orientations; SpTrsvLocalityBlocksCheck passes on them and rejects a block one row too long and a\n"
                      "coupling one column short; the host solves of -mat_sptrsv_locality_kernel blocks at every block size match the\n"

@@ -1,5 +1,5 @@
 static char help[] = "Unit tests of the locality path's chain kernel (include/sptrsv/paths/locality.h, \"The chain kernel\";\n"
-                     "src/mat/analysis/chain.c): the chain order, reach, window, lanes, components and groups of\n"
+                     "src/mat/paths/locality/chain.c): the chain order, reach, window, lanes, components and groups of\n"
                      "SpTrsvLocalityChainCreate checked against the test's own computation on banded, strided, block-diagonal\n"
                      "(also with permuted rows) and grid triangles, both orientations; the rule for accepting the window's storage;\n"
                      "SpTrsvLocalityChainCheck passes on the schedule and rejects a swapped pair of dependent rows, a halved window\n"

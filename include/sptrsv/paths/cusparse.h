@@ -1,5 +1,5 @@
 /* sptrsv_cusparse: the CSR with a stored diagonal that cusparseSpSV reads, built by the path's host code
-   (src/mat/paths/cusparse.c) for its CUDA executor (src/cuda/paths/cusparse.cu) (private to the plugin) */
+   (src/mat/paths/cusparse/cusparse.c) for its CUDA executor (src/cuda/paths/cusparse/cusparse.cu) (private to the plugin) */
 #pragma once
 #include <sptrsv/registry.h>
 #include <sptrsv/tri.h>

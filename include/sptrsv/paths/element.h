@@ -1,5 +1,5 @@
 /* The element path's schedule (plan->data of sptrsv_element): shared by its analysis
-   (src/mat/paths/element.c) and its CUDA executor (src/cuda/paths/element.cu) (private to the plugin) */
+   (src/mat/paths/element/element.c) and its CUDA executor (src/cuda/paths/element/element.cu) (private to the plugin) */
 #pragma once
 #include <sptrsv/registry.h>
 

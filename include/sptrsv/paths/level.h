@@ -1,5 +1,5 @@
-/* The level path's schedule (plan->data of sptrsv_level): shared by its analysis (src/mat/paths/level.c)
-   and its CUDA executor (src/cuda/paths/level.cu) (private to the plugin) */
+/* The level path's schedule (plan->data of sptrsv_level): shared by its analysis (src/mat/paths/level/level.c)
+   and its CUDA executor (src/cuda/paths/level/level.cu) (private to the plugin) */
 #pragma once
 #include <sptrsv/registry.h>
 #include <sptrsv/segments.h> /* its plan->data: SpTrsvLevelSchedule, the segments over its levels */

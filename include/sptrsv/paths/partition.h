@@ -54,7 +54,7 @@ typedef struct {
 
 SPTRSV_INTERN PetscErrorCode SpTrsvPartitionCreate(PetscInt, const PetscInt *, const PetscInt *, PetscInt, SpTrsvPartition *);
 /* compact regions of at most R rows (the 4th argument; the 5th: nmax), coarse time = sub-graph level, the pieces of one
-   coarse time packed or not (the 6th) (src/mat/analysis/regions.c) */
+   coarse time packed or not (the 6th) (src/mat/paths/locality/regions.c) */
 SPTRSV_INTERN PetscErrorCode SpTrsvPartitionCreateRegions(PetscInt, const PetscInt *, const PetscInt *, PetscInt, PetscInt, PetscBool, SpTrsvPartition *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPartitionCheck(PetscInt, const PetscInt *, const PetscInt *, const SpTrsvPartition *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPartitionDestroy(SpTrsvPartition *);
@@ -81,7 +81,7 @@ SPTRSV_INTERN PetscErrorCode SpTrsvRegionsPartition(SpTrsvRegions, PetscInt, Pet
 SPTRSV_INTERN PetscErrorCode SpTrsvRegionsDestroy(SpTrsvRegions *);
 
 /*
-   What a partition costs on the GPU, from host figures only (src/mat/analysis/partition_model.c): one launch per
+   What a partition costs on the GPU, from host figures only (src/mat/paths/locality/partition_model.c): one launch per
    sub-graph level; in a launch, the sub-graphs run as blocks, each through its slots (a barrier per slot) and its rows
    and entries. The prediction, in microseconds, sums over the launches
        alpha + beta_s * (most slots of a sub-graph of the launch) * waves + gamma * max(largest sub-graph's work,
@@ -251,7 +251,7 @@ static inline PetscBool SpTrsvLocalityBlockRowsValid(PetscInt B, PetscInt W)
 }
 
 /* the blocks of the chain groups ch for op(T) in the chain order, the B the model predicts fastest (B_req > 0: that B),
-   src/mat/paths/locality_blocks.c; blk->B = 0 when the chain has no window */
+   src/mat/paths/locality/locality_blocks.c; blk->B = 0 when the chain has no window */
 SPTRSV_INTERN PetscErrorCode SpTrsvLocalityBlocksCreate(const SpTrsvOp *, const PetscInt *, const SpTrsvLocalityChain *, PetscInt, PetscReal, SpTrsvLocalityBlocks *);
 SPTRSV_INTERN PetscErrorCode SpTrsvLocalityBlocksCheck(const SpTrsvOp *, const PetscInt *, const SpTrsvLocalityChain *, const SpTrsvLocalityBlocks *);
 SPTRSV_INTERN PetscErrorCode SpTrsvLocalityBlocksDestroy(SpTrsvLocalityBlocks *);
@@ -274,7 +274,7 @@ static inline SPTRSV_HD PetscInt64 SpTrsvBlocksPacked(PetscInt64 B, PetscInt64 j
 }
 
 /* the chain order of op(T) into order (n), the reach, the window and the groups for a device of sms multiprocessors
-   (src/mat/analysis/chain.c); a triangle with no window (reach >= SPTRSV_CHAIN_MAX_WIDTH) gets W = 0, accepted false */
+   (src/mat/paths/locality/chain.c); a triangle with no window (reach >= SPTRSV_CHAIN_MAX_WIDTH) gets W = 0, accepted false */
 SPTRSV_INTERN PetscErrorCode SpTrsvLocalityChainCreate(const SpTrsvOp *, PetscInt, PetscInt *, SpTrsvLocalityChain *);
 SPTRSV_INTERN PetscErrorCode SpTrsvLocalityChainCheck(const SpTrsvOp *, const PetscInt *, const SpTrsvLocalityChain *);
 SPTRSV_INTERN PetscErrorCode SpTrsvLocalityChainDestroy(SpTrsvLocalityChain *);

@@ -1,6 +1,6 @@
 /* The partitioned-inverse path's partition and schedule (plan->data of sptrsv_pinv): the partition and the pattern of
-   the inverse-applied blocks (src/mat/analysis/pinv_partition.c), the numeric phase, the stability check and the host
-   executor (src/mat/paths/pinv.c), read by its CUDA executor (src/cuda/paths/pinv.cu) (private to the plugin) */
+   the inverse-applied blocks (src/mat/paths/pinv/pinv_partition.c), the numeric phase, the stability check and the host
+   executor (src/mat/paths/pinv/pinv.c), read by its CUDA executor (src/cuda/paths/pinv/pinv.cu) (private to the plugin) */
 #pragma once
 #include <sptrsv/registry.h>
 #include <sptrsv/segments.h> /* the launches over the parts: SpTrsvLevelSchedule, SpTrsvLevelSegmentsBuild */
@@ -66,7 +66,7 @@ typedef struct {
   PetscBool   fallback;   /* berr > tol: the solves run on the fallback path */
   const char *fallback_path;
   PetscInt    nchecks, nfallbacks; /* numeric phases, and those that fell back */
-  PetscInt    nthreads;            /* threads of the last numeric phase (src/mat/paths/pinv_numeric.c) */
+  PetscInt    nthreads;            /* threads of the last numeric phase (src/mat/paths/pinv/pinv_numeric.c) */
   PetscReal   numeric_time;        /* seconds of its recursion (M's values, without the check) */
   PetscInt    nseg, nparallel, nheavy; /* its schedule: segments, of which parallel, rows cut among the threads */
 } SpTrsvPinvStatus;
@@ -88,7 +88,7 @@ typedef struct {
   SpTrsvPinvStatus    status;
 } SpTrsvPinvSchedule;
 
-/* the threads' schedule of the numeric phase (src/mat/paths/pinv_numeric.c), once per pattern */
+/* the threads' schedule of the numeric phase (src/mat/paths/pinv/pinv_numeric.c), once per pattern */
 typedef struct _n_SpTrsvPinvNumericSchedule *SpTrsvPinvNumericSchedule;
 
 /* the values of M and what the numeric phase and the check need; the fallback solver once the check failed */

@@ -1,7 +1,7 @@
 /* The supernodal path's partition and schedule (plan->data of sptrsv_supernodal, paper 002, Yamazaki et al.): the
    supernodes found by src/mat/analysis/supernode.c (include/sptrsv/supernode.h), the dense-block storage and the level schedule built
-   from it by src/mat/paths/supernodal.c, read by its host executor and by its CUDA executor
-   (src/cuda/paths/supernodal.cu) (private to the plugin) */
+   from it by src/mat/paths/supernodal/supernodal.c, read by its host executor and by its CUDA executor
+   (src/cuda/paths/supernodal/supernodal.cu) (private to the plugin) */
 #pragma once
 #include <sptrsv/registry.h>
 #include <sptrsv/supernode.h> /* the partition: lines, detection, merging, the supernodal DAG */
@@ -85,7 +85,7 @@ typedef enum {
 } SpTrsvSupernodeSplit;
 
 /*
-   The cost model of a supernodal solve (src/mat/paths/supernodal_model.c; constants of an H100, fp64): a launch in a
+   The cost model of a supernodal solve (src/mat/paths/supernodal/supernodal_model.c; constants of an H100, fp64): a launch in a
    CUDA graph costs LAUNCH_US, a block a fixed BLOCK_US of dependent memory round trips, one block streams SM_GBS, the
    whole GPU GPU_GBS, a column step of a diagonal block solved in place (not inverted) COLUMN_US (a barrier and a load
    that depends on it). A cuBLAS supernode: 4 launches (staging, gemv, trsv, write-back) plus its bytes at a quarter of

@@ -1,5 +1,5 @@
 /* The sync-free path's schedule (plan->data of sptrsv_syncfree): shared by its analysis
-   (src/mat/paths/syncfree.c) and its CUDA executor (src/cuda/paths/syncfree.cu) (private to the plugin) */
+   (src/mat/paths/syncfree/syncfree.c) and its CUDA executor (src/cuda/paths/syncfree/syncfree.cu) (private to the plugin) */
 #pragma once
 #include <sptrsv/registry.h>
 
@@ -34,7 +34,7 @@
    levels; plan->levptr is not used (NULL).
 */
 /*
-   Analysis on the GPU (-mat_sptrsv_analysis device, CUDA backend only; src/cuda/paths/syncfree_analysis.cu):
+   Analysis on the GPU (-mat_sptrsv_analysis device, CUDA backend only; src/cuda/paths/syncfree/syncfree_analysis.cu):
    the host analysis (SpTrsvAnalyze_syncfree) then only records the options (device = PETSC_TRUE, no order, no
    warps) and the CUDA executor's setup builds the same schedule on the device: ASAP levels, the (level, bin,
    row) order, the warps, the pattern in dispatch order with its value map and the ELL image. Only the figures

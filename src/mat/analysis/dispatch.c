@@ -6,7 +6,7 @@
    for a whole level. When order[] sorts rows by level, every dependency of the row at dispatch position
    k sits at a position < k (its level is lower).
 
-   Deadlock freedom (the argument the CUDA kernels rely on, src/cuda/paths/element.cu):
+   Deadlock freedom (the argument the CUDA kernels rely on, src/cuda/paths/element/element.cu):
    1. Positions are handed out by a global ticket counter, taken by a block when it starts running, not
       by blockIdx: the block holding ticket t solves positions [t*W, t*W + W) (W warps per block). A
       block takes its ticket only once it is resident, and a resident block stays resident until all

@@ -115,7 +115,7 @@ static inline PetscErrorCode SpTrsvFillRowStore(SpTrsvFillWork *wk, PetscInt n, 
   each pivot checked by SpTrsvShiftCheckPivot() (zero pivots, shifts, their messages naming the row of the factor and
   of the input), 1/pivot stored in U->idiag; a shift that needs a restart (NONZERO, POSITIVE_DEFINITE) starts a new pass
 */
-static inline PetscErrorCode SpTrsvFactorRowsRun(SpTrsvFactor fac, const MatFactorInfo *info, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, PetscInt nnzA, const PetscInt *adiag, SpTrsvShiftCtx *sctx, const SpTrsvFactorRowsOps *ops, void *ctx)
+static SPTRSV_FORCE_INLINE PetscErrorCode SpTrsvFactorRowsRun(SpTrsvFactor fac, const MatFactorInfo *info, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, PetscInt nnzA, const PetscInt *adiag, SpTrsvShiftCtx *sctx, const SpTrsvFactorRowsOps *ops, void *ctx)
 {
   const PetscInt n = fac->n, *rp = fac->rperm;
   PetscScalar   *idiag = fac->U->idiag;

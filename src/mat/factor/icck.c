@@ -181,7 +181,7 @@ static void SpTrsvICCNumericPass(void *ctx)
 }
 
 /* row k of the elimination above (SpTrsvFactorRowsOps.row) */
-static void SpTrsvICCNumericRow(void *ctx, PetscInt k, PetscReal shift, PetscScalar *pv, PetscReal *rs, PetscLogDouble *flops)
+static SPTRSV_FORCE_INLINE void SpTrsvICCNumericRow(void *ctx, PetscInt k, PetscReal shift, PetscScalar *pv, PetscReal *rs, PetscLogDouble *flops)
 {
   const SpTrsvICCRowsCtx *c   = (const SpTrsvICCRowsCtx *)ctx;
   const SpTrsvFactor      fac = c->fac;

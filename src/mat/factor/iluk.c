@@ -240,7 +240,7 @@ typedef struct {
 } SpTrsvILURowsCtx;
 
 /* row i of the elimination above (SpTrsvFactorRowsOps.row) */
-static void SpTrsvILUNumericRow(void *ctx, PetscInt i, PetscReal shift, PetscScalar *pv, PetscReal *rs, PetscLogDouble *flops)
+static SPTRSV_FORCE_INLINE void SpTrsvILUNumericRow(void *ctx, PetscInt i, PetscReal shift, PetscScalar *pv, PetscReal *rs, PetscLogDouble *flops)
 {
   const SpTrsvILURowsCtx *c   = (const SpTrsvILURowsCtx *)ctx;
   const SpTrsvFactor      fac = c->fac;

@@ -1,5 +1,5 @@
 /*
-   sptrsv_cusparse on the GPU: the triangle op(T) handed to cusparseSpSV (src/mat/paths/cusparse.c says why the path
+   sptrsv_cusparse on the GPU: the triangle op(T) handed to cusparseSpSV (src/mat/paths/cusparse/cusparse.c says why the path
    exists). No kernel of ours solves anything here: the executor builds, once per pattern, the CSR of op(T) in its own
    row order with the diagonal stored (SpTrsvCusparseCSRBuild(): 32-bit indices, columns ascending, no diagonal for a
    unit triangle), uploads it, and runs cuSPARSE's analysis; a solve is one cusparseSpSV_solve on the CUDA backend's

@@ -17,7 +17,7 @@
    the same x_k; double atomicAdd is native on sm_60 and later).
    The row pieces (dot products, finalization, push) are the shared helpers of row_ops.cuh. The launch
    geometry (lanes per row of each level, which levels are fused into one block) is the analysis's
-   (src/mat/paths/level.c), in plan->data; this file follows it.
+   (src/mat/paths/level/level.c), in plan->data; this file follows it.
 
    Sweeps (paper 000, section 5.2; see SpTrsvSolverSweep). CSR: the row kernels take REST = true and,
    after the T entries (read from x), add the row's R entries read from xold, then lane 0 writes

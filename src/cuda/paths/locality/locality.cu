@@ -1,7 +1,7 @@
 /*
    Locality-aware sub-graph solves on the GPU (paper 004, sptrsv_locality).
 
-   The analysis (src/mat/analysis/partition.c, src/mat/paths/locality.c; include/sptrsv/paths/locality.h) cut the DAG
+   The analysis (src/mat/paths/locality/partition.c, src/mat/paths/locality/locality.c; include/sptrsv/paths/locality.h) cut the DAG
    of op(T) into sub-graphs of at most n_max rows, numbered by sub-graph level, with every edge from a lower or equal
    sub-graph index to a higher one and no edge between two sub-graphs of one level; inside a sub-graph the rows are
    grouped in time slots, a row strictly after its dependencies of the same sub-graph. It stored the triangle in plan

@@ -1,6 +1,6 @@
 /*
    The locality path's blocks kernel (sptrsv_locality with -mat_sptrsv_locality_kernel blocks or auto; the schedule and
-   the host executor: src/mat/paths/locality_blocks.c; include/sptrsv/paths/locality.h, "The blocks kernel").
+   the host executor: src/mat/paths/locality/locality_blocks.c; include/sptrsv/paths/locality.h, "The blocks kernel").
 
    The chain order's groups are cut into blocks of B = G A positions (G lanes, A accumulators each; row r of a block
    belongs to lane r % G, accumulator r / G). Per block the numeric phase stores, packed column by column, X = D^{-1}

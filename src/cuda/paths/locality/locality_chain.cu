@@ -1,6 +1,6 @@
 /*
    The locality path's chain kernel (sptrsv_locality with -mat_sptrsv_locality_kernel chain or auto; the schedule:
-   src/mat/analysis/chain.c, include/sptrsv/paths/locality.h "The chain kernel").
+   src/mat/paths/locality/chain.c, include/sptrsv/paths/locality.h "The chain kernel").
 
    Every weakly connected component of op(T) is one sub-graph, its rows in index order (the chain order), and every
    dependency lies at most reach < W places earlier in it. A group of G lanes (G = min(W, 32), several groups per warp

@@ -1,6 +1,6 @@
 /*
    The partitioned inverse on the GPU (sptrsv_pinv; the analysis, the numeric phase and the stability check are plain C
-   in src/mat/analysis/pinv_partition.c and src/mat/paths/pinv.c).
+   in src/mat/paths/pinv/pinv_partition.c and src/mat/paths/pinv/pinv.c).
 
    A solve is one sparse matrix-vector product per part: row i at position k of part p computes
        x_i = sum_{q < split[k]} M_q x[col_q] + sum_{q >= split[k]} M_q b[col_q],

@@ -1,7 +1,7 @@
 /*
    Supernode-based level-set solves on the GPU (paper 002, sptrsv_supernodal).
 
-   The analysis (src/mat/analysis/supernode.c, src/mat/paths/supernodal.c; include/sptrsv/paths/supernodal.h) grouped the
+   The analysis (src/mat/analysis/supernode.c, src/mat/paths/supernodal/supernodal.c; include/sptrsv/paths/supernodal.h) grouped the
    lines of op(T) (rows: pull; columns: push) into supernodes K = [s, s + w) with a dense w x w diagonal block D (column-
    major, its diagonal holding the inverted diagonal) and a dense w x m off-diagonal block O over the sorted outside
    indices U_K (line-major), and ordered the supernodes by levels of the supernodal DAG, each level's team supernodes

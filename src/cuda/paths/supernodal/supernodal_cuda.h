@@ -1,5 +1,5 @@
-/* The supernodal path's CUDA executor state, shared by src/cuda/paths/supernodal.cu (team blocks, cuBLAS, the executor)
-   and src/cuda/paths/supernodal_split.cu (split supernodes: row tasks over many blocks, their inversion); private */
+/* The supernodal path's CUDA executor state, shared by src/cuda/paths/supernodal/supernodal.cu (team blocks, cuBLAS, the executor)
+   and src/cuda/paths/supernodal/supernodal_split.cu (split supernodes: row tasks over many blocks, their inversion); private */
 #pragma once
 #include <sptrsv/paths/supernodal.h>
 #include "../../row_ops.cuh"

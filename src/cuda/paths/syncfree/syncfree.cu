@@ -1,7 +1,7 @@
 /*
    Synchronization-free triangular solves with warp packing on the GPU (paper 001).
 
-   The analysis (src/mat/paths/syncfree.c) packs the rows of op(T) into warps: warp w solves the rows at
+   The analysis (src/mat/paths/syncfree/syncfree.c) packs the rows of op(T) into warps: warp w solves the rows at
    dispatch positions wstart[w] .. wstart[w+1]-1, all of one level and one length bin, with K = wlanes[w]
    lanes per row (K = 1, 2, ..., 32; a row longer than 32 has a warp of its own). Lane g K + e reads entry
    e of the warp's row g (and every K-th one after it for a row longer than K), waits for the x_j that entry needs,

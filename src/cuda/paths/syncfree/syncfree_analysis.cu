@@ -1,7 +1,7 @@
 /*
    The sync-free path's analysis on the GPU (-mat_sptrsv_analysis device): the schedule of
-   src/mat/paths/syncfree.c (ASAP levels, level dispatch, CSR or warp-packed ELL storage) built on the device,
-   bit for bit the host's, for the CUDA executor of src/cuda/paths/syncfree.cu. The host analysis stays the
+   src/mat/paths/syncfree/syncfree.c (ASAP levels, level dispatch, CSR or warp-packed ELL storage) built on the device,
+   bit for bit the host's, for the CUDA executor of src/cuda/paths/syncfree/syncfree.cu. The host analysis stays the
    reference: tests/device/check_analysis.c downloads this schedule and compares it, array by array and decision by
    decision, with the host analysis of the same plan (SpTrsvSyncFreeAnalyzeHostOf).
 
@@ -28,7 +28,7 @@
       solution is indexed by position, the column indices (and ELL columns) are translated to positions.
 
    Deadlock freedom of the levels kernel (the argument of src/mat/analysis/dispatch.c and
-   src/cuda/paths/syncfree.cu, for a thread per row): positions in dependency order are k -> row k (lower)
+   src/cuda/paths/syncfree/syncfree.cu, for a thread per row): positions in dependency order are k -> row k (lower)
    or row n-1-k (upper), so every dependency of the row at position k sits at a position < k (the triangle
    was checked: SpTrsvTriCheckPattern). A block takes a ticket t when it runs and owns positions
    [t B, t B + B): every position below the largest ticket taken belongs to a running or finished block. Let

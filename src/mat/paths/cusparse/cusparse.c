@@ -10,7 +10,7 @@
    The analysis is the level-set plan (cuSPARSE does its own analysis on the GPU, in cusparseSpSV_analysis, at setup and
    after every new set of values); the plan gives the host executor its order and the statistics -ksp_view and the
    automatic choice read. The host executor (a build without CUDA, the CI reference) solves row after row in that order:
-   the same solution, without cuSPARSE. The CUDA executor is src/cuda/paths/cusparse.cu.
+   the same solution, without cuSPARSE. The CUDA executor is src/cuda/paths/cusparse/cusparse.cu.
 */
 #include <sptrsv/paths/cusparse.h>
 #include <sptrsv/host_rows.h>

@@ -2,7 +2,7 @@
    The locality path's chain schedule (include/sptrsv/paths/partition.h, "The chain kernel"): every weakly connected
    component of the DAG of op(T) is one sub-graph, ordered by row index (a topological order of a triangle), and the
    components are dealt in runs to lane groups. Plain C, backend-neutral: the CUDA executor (src/cuda/paths/
-   locality_chain.cu) and the host executor (src/mat/paths/locality.c) run the order it makes.
+   locality_chain.cu) and the host executor (src/mat/paths/locality/locality.c) run the order it makes.
 */
 #include <sptrsv/paths/partition.h>
 

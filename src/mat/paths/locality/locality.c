@@ -1,6 +1,6 @@
 /*
    sptrsv_locality (paper 004, Picciau et al.): locality-aware sub-graph scheduling. The analysis partitions the DAG of
-   op(T) into sub-graphs whose x fits in a block's shared memory (src/mat/analysis/partition.c: feasible partition,
+   op(T) into sub-graphs whose x fits in a block's shared memory (src/mat/paths/locality/partition.c: feasible partition,
    sub-graph levels, time slots), orders the rows by sub-graph and slot, and stores every row's entries external first
    (a column in an earlier sub-graph, read from global x) then internal (a column of its own sub-graph, read from shared
    memory at the column's offset) (include/sptrsv/paths/locality.h). One launch per sub-graph level, one block per
@@ -8,7 +8,7 @@
    then write x back. The host executor runs that schedule (a buffer in place of shared memory, each row summed in
    column order as PETSc does) and checks it once per pattern.
    The chain kernel (-mat_sptrsv_locality_kernel, include/sptrsv/paths/locality.h "The chain kernel"): every component
-   a sub-graph, solved row by row with a register window (src/mat/analysis/chain.c, src/cuda/paths/locality_chain.cu);
+   a sub-graph, solved row by row with a register window (src/mat/paths/locality/chain.c, src/cuda/paths/locality/locality_chain.cu);
    auto compares its cost model with the partition's. Its host executor runs the rows in the chain order.
 */
 #include <sptrsv/paths/locality.h>

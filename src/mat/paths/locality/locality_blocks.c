@@ -1,6 +1,6 @@
 /*
    The locality path's blocks kernel (include/sptrsv/paths/partition.h, "The blocks kernel"): the chain order and groups
-   of src/mat/analysis/chain.c cut into blocks of B positions, every diagonal block inverted and applied to its coupling
+   of src/mat/paths/locality/chain.c cut into blocks of B positions, every diagonal block inverted and applied to its coupling
    at the numeric phase. This file holds the plain-C part: the blocks and their cost model, the checks, the numeric
    phase of one block (the host executor's; the CUDA executor runs the same arithmetic in src/cuda/paths/
    locality_blocks.cu) and the host executor, which runs the kernel's arithmetic block by block.

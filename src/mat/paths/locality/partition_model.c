@@ -1,6 +1,6 @@
 /*
    The locality path's choice of partition (-mat_sptrsv_locality_partition auto|paper|regions), plain C: a cost model
-   of the kernel of src/cuda/paths/locality.cu from host figures, and the choice of the partitioner and of the region
+   of the kernel of src/cuda/paths/locality/locality.cu from host figures, and the choice of the partitioner and of the region
    size R it drives.
 
    The kernel runs one launch per sub-graph level and one block per sub-graph; a block goes through its rows (b minus

@@ -2,8 +2,8 @@
    sptrsv_pinv: the partitioned inverse (Alvarado & Schreiber; paper 002's "invertOff"). The analysis cuts the rows of
    op(T) into parts whose inverse-applied blocks M_k = T_kk^{-1} [-E_k | I] have no fill (or at most
    -mat_sptrsv_pinv_fill times the substitution's entries; supernodes' dense inverses always allowed): see
-   include/sptrsv/paths/pinv.h and src/mat/analysis/pinv_partition.c. The numeric phase (on the host, for both
-   executors, on -mat_sptrsv_pinv_threads threads: src/mat/paths/pinv_numeric.c) computes M row by row; a solve is then
+   include/sptrsv/paths/pinv.h and src/mat/paths/pinv/pinv_partition.c. The numeric phase (on the host, for both
+   executors, on -mat_sptrsv_pinv_threads threads: src/mat/paths/pinv/pinv_numeric.c) computes M row by row; a solve is then
    one sparse matrix-vector product per part.
 
    Stability. Multiplying by inverses is not backward stable in general (an inverse can have entries far larger than

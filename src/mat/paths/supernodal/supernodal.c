@@ -6,7 +6,7 @@
    supernodal DAG (include/sptrsv/paths/supernodal.h). The numeric phase is a gather through the value maps (and, with
    -mat_sptrsv_invert_diag, the inversion of the diagonal blocks of the team supernodes). The host executor runs that
    schedule, summing each row in column order as PETSc does in pull mode; the CUDA executor
-   (src/cuda/paths/supernodal.cu) runs one launch per level, one block per supernode, and cuBLAS for the few wide
+   (src/cuda/paths/supernodal/supernodal.cu) runs one launch per level, one block per supernode, and cuBLAS for the few wide
    supernodes near the root. A triangle whose widest supernode is narrower than -mat_sptrsv_supernode_min_width
    (ILU(0)/ILU(1) factors of ordinary sparse matrices: width about 1) is not built into blocks: both executors forward it
    to a nested solver of sptrsv_syncfree (SpTrsvSupernodalDelegateSetup).

@@ -1,7 +1,7 @@
 /*
    sptrsv_supernodal, -mat_sptrsv_invert_diag auto: the conditioning check of the inverted diagonal blocks (see
    include/sptrsv/paths/supernodal.h, "Defaults chosen from the triangle"). The host executor (supernodal.c) computes
-   kappa with SpTrsvSupernodeBlockCond, the CUDA executor (src/cuda/paths/supernodal.cu) with a kernel of the same
+   kappa with SpTrsvSupernodeBlockCond, the CUDA executor (src/cuda/paths/supernodal/supernodal.cu) with a kernel of the same
    arithmetic; both record the figures here for -ksp_view.
 */
 #include <sptrsv/paths/supernodal_invert.h>

@@ -5,7 +5,7 @@
    and with -mat_sptrsv_storage warpell lays the entries out as a warp-packed ELL image. The GPU kernel
    hands the warps out in that order; every row waits only for its own dependencies. The host executor
    runs the rows in the same order and checks the whole schedule (dispatch order, warps, bins, ELL image)
-   once per pattern: it is what the deadlock-freedom argument of src/cuda/paths/syncfree.cu rests on.
+   once per pattern: it is what the deadlock-freedom argument of src/cuda/paths/syncfree/syncfree.cu rests on.
 */
 #include <sptrsv/paths/syncfree.h>
 #include <sptrsv/utils.h>
