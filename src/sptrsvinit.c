@@ -1,6 +1,7 @@
 /* Package registration: MatSolverTypes, log events; loaded by -dll_append or SpTrsvInitializePackage() */
 #include <sptrsv/factormat.h>
 #include <sptrsv/events.h>
+#include <sptrsv/deviceops.h> /* SpTrsvDeviceScalarNote */
 
 static PetscBool SpTrsvPackageInitialized = PETSC_FALSE;
 
@@ -34,6 +35,11 @@ PetscErrorCode SpTrsvInitializePackage(void)
   SpTrsvPackageInitialized = PETSC_TRUE;
   PetscCall(MatInitializePackage());
   PetscCall(SpTrsvEventsRegister());
+  { /* a PETSc whose scalars the CUDA kernels cannot take (complex): said once, here (-info), and in -help */
+    const char *note = SpTrsvDeviceScalarNote();
+
+    if (note) PetscCall(PetscInfo(NULL, "petsc-sptrsv: %s\n", note));
+  }
   PetscCall(SpTrsvPathRegisterAll());
   PetscCall(PCInitializePackage());
   PetscCall(PCRegister(PCGS, PCCreate_GS));

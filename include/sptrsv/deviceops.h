@@ -119,3 +119,6 @@ SPTRSV_INTERN const SpTrsvDevicePETScOps SpTrsvDevicePETSc;   /* src/mat/deviceo
 SPTRSV_INTERN PetscErrorCode SpTrsvDeviceOpsGet(const SpTrsvDeviceOps **, PetscBool *, const char **);
 /* the matrix types the MatSolverTypes are registered for: MATSEQAIJ, and MATSEQAIJCUSPARSE when PETSc has CUDA; NULL-ended */
 SPTRSV_INTERN PetscErrorCode SpTrsvDeviceMatTypes(const MatType **);
+/* NULL when the CUDA paths take this PETSc's scalars; else why not, and that the host backend runs */
+SPTRSV_INTERN const char    *SpTrsvDeviceScalarNote(void);
+SPTRSV_INTERN PetscErrorCode SpTrsvDeviceBackendHelp(const char *, char *, size_t); /* a backend option's -help text with that note */

@@ -5,6 +5,7 @@
      the MatSolverTypes are registered for;
    - was the plugin built with CUDA (PETSC_SPTRSV_HAVE_CUDA, WITH_CUDA=1)? The CUDA table (src/cuda/device_ops.cu), or
      the "not available" table below, whose entries say why.
+   And one about PETSc's scalars (SPTRSV_CUDA_SCALAR_OK, compat.h): the CUDA kernels take real scalars only.
 */
 #include <sptrsv/deviceops.h>
 #include <petsc/private/matimpl.h> /* A->offloadmask */
@@ -207,5 +208,30 @@ PetscErrorCode SpTrsvDeviceMatTypes(const MatType **types)
 {
   PetscFunctionBegin;
   *types = SpTrsvMatTypes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvDeviceScalarNote - NULL when the CUDA paths can take this PETSc's scalars (real, double or float), else the sentence
+  that says they cannot and what runs instead: shown at registration (-info), in the backend options' -help and in the
+  CUDA backend's refusal
+*/
+const char *SpTrsvDeviceScalarNote(void)
+{
+#if defined(SPTRSV_CUDA_SCALAR_OK)
+  return NULL;
+#else
+  return "the CUDA paths need real scalars (double or float) and this PETSc has complex or other scalars: the solves run on the host backend";
+#endif
+}
+
+/* SpTrsvDeviceBackendHelp - the -help text of a backend option: base, then the scalar note where there is one */
+PetscErrorCode SpTrsvDeviceBackendHelp(const char *base, char *text, size_t len)
+{
+  const char *note = SpTrsvDeviceScalarNote();
+
+  PetscFunctionBegin;
+  if (note) PetscCall(PetscSNPrintf(text, len, "%s; %s", base, note));
+  else PetscCall(PetscStrncpy(text, base, len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

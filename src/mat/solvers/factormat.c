@@ -1,5 +1,6 @@
 /* The factor matrix returned by every sptrsv_* MatSolverType: symbolic factorization + analysis once
    per pattern, numeric factorization once per values, solves through the chosen backend */
+#include <sptrsv/deviceops.h> /* SpTrsvDeviceBackendHelp */
 #include <sptrsv/factormat.h>
 
 /* read -mat_sptrsv_* with the factor's prefix (so -sub_mat_sptrsv_* works under block Jacobi) */
@@ -10,7 +11,12 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
   PetscFunctionBegin;
   PetscOptionsBegin(PetscObjectComm((PetscObject)F), ((PetscObject)F)->prefix, "petsc-sptrsv triangular-solve options", "Mat");
   PetscCall(PetscOptionsEnum("-mat_sptrsv_format", "Storage the solves read: rows (csr) or columns (csc)", "MatSolverType sptrsv", SpTrsvFormats, (PetscEnum)sp->format, (PetscEnum *)&sp->format, NULL));
-  PetscCall(PetscOptionsEnum("-mat_sptrsv_backend", "Where the solves run", "MatSolverType sptrsv", SpTrsvBackendTypes, (PetscEnum)sp->backendreq, (PetscEnum *)&sp->backendreq, NULL));
+  { /* the help names the scalar limit of the CUDA paths, where PETSc's scalars have one (the text outlives this call) */
+    static char help[512];
+
+    PetscCall(SpTrsvDeviceBackendHelp("Where the solves run", help, sizeof(help)));
+    PetscCall(PetscOptionsEnum("-mat_sptrsv_backend", help, "MatSolverType sptrsv", SpTrsvBackendTypes, (PetscEnum)sp->backendreq, (PetscEnum *)&sp->backendreq, NULL));
+  }
   PetscCall(PetscOptionsBool("-mat_sptrsv_factor_device", "ILU: numeric factorization on the GPU when the solves run there (ICC: always on the host)", "MatSolverType sptrsv", sp->factor_device, &sp->factor_device, NULL));
   if (F->factortype == MAT_FACTOR_LU || F->factortype == MAT_FACTOR_CHOLESKY) PetscCall(SpTrsvDirectOptionsRead(PetscOptionsObject, (PetscObject)F, F->factortype, &sp->direct));
   PetscCall(PetscOptionsBool("-mat_sptrsv_compare_cusparse_memory", "CUDA: at the symbolic phase, ask cuSPARSE what its SpSV would hold for L and U (matrix + buffer), shown by -ksp_view", "MatSolverType sptrsv", sp->compare_cusparse, &sp->compare_cusparse, NULL));

@@ -3,6 +3,7 @@
    section 5.2), with the semantics of PETSc's PCSOR (point sweeps, as PCSOR on a matrix without
    inodes or with -mat_no_inode).
 */
+#include <sptrsv/deviceops.h> /* SpTrsvDeviceBackendHelp */
 #include <sptrsv/gs.h>
 #include <petsc/private/pcimpl.h>
 
@@ -337,7 +338,12 @@ static PetscErrorCode PCSetFromOptions_GS(PC pc, SpTrsvOptionItems PetscOptionsO
     }
   }
   PetscCall(PetscOptionsEnum("-pc_gs_format", "Storage the sweeps read: rows (csr, fused sweeps) or columns (csc)", "", SpTrsvFormats, (PetscEnum)jac->format, (PetscEnum *)&jac->format, NULL));
-  PetscCall(PetscOptionsEnum("-pc_gs_backend", "Where the sweeps run", "", SpTrsvBackendTypes, (PetscEnum)jac->backendreq, (PetscEnum *)&jac->backendreq, NULL));
+  { /* the help names the scalar limit of the CUDA paths, where PETSc's scalars have one (the text outlives this call) */
+    static char help[512];
+
+    PetscCall(SpTrsvDeviceBackendHelp("Where the sweeps run", help, sizeof(help)));
+    PetscCall(PetscOptionsEnum("-pc_gs_backend", help, "", SpTrsvBackendTypes, (PetscEnum)jac->backendreq, (PetscEnum *)&jac->backendreq, NULL));
+  }
   PetscCall(PetscOptionsBool("-pc_gs_graph", "CUDA: replay each sweep's launches as a CUDA graph", "", jac->opts.use_graph, &jac->opts.use_graph, NULL));
   /* PCSOR's names (PCSetFromOptions_SOR), used when the -pc_gs_* option is not given */
   PetscCall(PetscOptionsReal("-pc_sor_omega", "PCSOR's name for -pc_gs_omega", "PCSORSetOmega", somega, &somega, &fomega));

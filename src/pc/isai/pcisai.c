@@ -8,6 +8,7 @@
    The PC is a thin layer (options, setup decisions, failures, view) over SpTrsvISAIPrec (src/mat/isai/,
    include/sptrsv/isaiprec.h), whose host or cuda backend SpTrsvBackendSelect() chooses.
 */
+#include <sptrsv/deviceops.h> /* SpTrsvDeviceBackendHelp */
 #include <sptrsv/isaiprec.h>
 #include <petsc/private/pcimpl.h>
 
@@ -199,7 +200,12 @@ static PetscErrorCode PCSetFromOptions_ISAI(PC pc, SpTrsvOptionItems PetscOption
   if (flg) jac->shifttype_set = PETSC_TRUE;
   PetscCall(PetscOptionsReal("-pc_isai_shift_amount", "Shift amount, as -pc_factor_shift_amount", "", jac->shiftamount, &jac->shiftamount, NULL));
   PetscCall(PetscOptionsReal("-pc_isai_zeropivot", "Pivot size treated as zero, as -pc_factor_zeropivot", "", jac->zeropivot, &jac->zeropivot, NULL));
-  PetscCall(PetscOptionsEnum("-pc_isai_backend", "Where the column solves and the apply run (cuda: GPU column solves and PETSc's cuSPARSE SpMV; auto: cuda for a CUDA matrix type)", "", SpTrsvBackendTypes, (PetscEnum)jac->backendreq, (PetscEnum *)&jac->backendreq, NULL));
+  { /* the help names the scalar limit of the CUDA paths, where PETSc's scalars have one (the text outlives this call) */
+    static char help[512];
+
+    PetscCall(SpTrsvDeviceBackendHelp("Where the column solves and the apply run (cuda: GPU column solves and PETSc's cuSPARSE SpMV; auto: cuda for a CUDA matrix type)", help, sizeof(help)));
+    PetscCall(PetscOptionsEnum("-pc_isai_backend", help, "", SpTrsvBackendTypes, (PetscEnum)jac->backendreq, (PetscEnum *)&jac->backendreq, NULL));
+  }
   PetscCall(PetscOptionsBool("-pc_isai_gpu_bsr", "With the GPU factorization, apply N_L, N_U with cuSPARSE's BSR SpMV (forward applies without relaxation steps; else the CSR SpMV)", "", jac->opts.bsr, &jac->opts.bsr, NULL));
   PetscCall(PetscOptionsBool("-pc_isai_gpu_factor", "With the cuda backend, factor on the GPU too (block ILU, block sizes 2 to 8): the whole numeric setup stays on the device", "", jac->opts.gpufactor, &gpufactor, NULL));
   if (gpufactor != jac->opts.gpufactor) pc->setupcalled = 0;
