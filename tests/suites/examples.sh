@@ -40,5 +40,14 @@ run_test ex1/bjacobi-np2 ex1_case 2 -n 12
 run_test ex1/anisotropic-grid ex1_case 1 -da_grid_x 20 -da_grid_y 7 -da_grid_z 5 -beta 100
 run_test ex1/detects-mismatch ex1_detects_mismatch
 run_test register/ex2_register register_case -n 48
-# the demo script
-run_test demo/demo.sh bash examples/demo.sh
+# the demo script: petsc beside sptrsv (the automatic choice), and on the host backend the line that says it is the
+# reference executor
+demo_case() {
+  local o=$OUT/demo.out
+  prun "$o" bash examples/demo.sh "$@" || fail "the demo exited nonzero (ex1 checks iterations and residual norms)" || return 1
+  grep -Eq '^sptrsv +[0-9]+ .* (host|cuda)$' "$o" || fail "no sptrsv row with a backend (host|cuda)" || return 1
+  if grep -Eq '^sptrsv +[0-9]+ .* host$' "$o"; then
+    grep -q "^No GPU was used: the sptrsv row ran on the host backend, the plugin's reference executor" "$o" || fail "a host run without the line that says the host backend is the reference executor"
+  fi
+}
+run_test demo/demo.sh demo_case
