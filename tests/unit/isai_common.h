@@ -7,6 +7,7 @@
 #include <sptrsv/factor.h>
 
 #include "unit_common.h"
+#include "test_helpers.h" /* VecRelDiffInf */
 
 /*
   nsub disjoint m x m grids of bs x bs blocks, 5-point coupling, random blocks with entries in [-1, 1];
@@ -73,22 +74,6 @@ static PetscErrorCode NativeILU(Mat A, const MatFactorInfo *info, Mat *F, MatFac
   PetscCall(MatFactorGetError(*F, err));
   PetscCall(ISDestroy(&row));
   PetscCall(ISDestroy(&col));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* || x - y ||_inf / || y ||_inf */
-static PetscErrorCode RelDiff(Vec x, Vec y, PetscReal *d)
-{
-  Vec       w;
-  PetscReal nw, ny;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecDuplicate(x, &w));
-  PetscCall(VecWAXPY(w, -1.0, x, y));
-  PetscCall(VecNorm(w, NORM_INFINITY, &nw));
-  PetscCall(VecNorm(y, NORM_INFINITY, &ny));
-  *d = nw / PetscMax(ny, PETSC_SMALL);
-  PetscCall(VecDestroy(&w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
