@@ -28,8 +28,10 @@ import re
 import sys
 
 E2E_FIELDS = ["problem", "solver", "status", "iterations", "reason", "ksp_solve_s", "pc_setup_s", "matsolve_count", "matsolve_s",
-              "matsolve_gpu_s", "matmult_s", "pcapply_s", "total_s", "factor_backend", "error", "pcapply_count"]
-EVENTS = {"KSPSolve": "ksp_solve_s", "PCSetUp": "pc_setup_s", "MatSolve": "matsolve_s", "MatMult": "matmult_s", "PCApply": "pcapply_s"}
+              "matsolve_gpu_s", "matmult_s", "pcapply_s", "total_s", "factor_backend", "error", "pcapply_count",
+              "snes_solve_s", "iterations_total", "snes_iterations", "final_residual"]
+EVENTS = {"KSPSolve": "ksp_solve_s", "PCSetUp": "pc_setup_s", "MatSolve": "matsolve_s", "MatMult": "matmult_s", "PCApply": "pcapply_s",
+          "SNESSolve": "snes_solve_s"}
 
 
 def fnum(s):
@@ -52,6 +54,15 @@ def parse_log(path):
     its = re.findall(r"Linear solve (converged|did not converge) due to (\S+) iterations (\d+)", text)
     if its:
         row["reason"], row["iterations"] = its[-1][1], its[-1][2]
+        row["iterations_total"] = str(sum(int(i[2]) for i in its))
+    nl = re.findall(r"Nonlinear solve (converged|did not converge) due to (\S+) iterations (\d+)", text)
+    if nl:
+        row["snes_iterations"] = nl[-1][2]
+        if nl[-1][0] != "converged":
+            row["reason"] = nl[-1][1]
+    fr = re.findall(r"KSP final norm of residual ([0-9.eE+-]+|nan|inf)", text)
+    if fr:
+        row["final_residual"] = fr[-1]
     t = re.search(r"^Time \(sec\):\s+(\S+)", text, re.M)
     if t:
         row["total_s"] = t.group(1)

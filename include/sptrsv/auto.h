@@ -33,6 +33,29 @@ typedef struct {
   PetscInt              ncost;
 } SpTrsvAutoModel;
 
+/* the learning choice of one triangle (the default when the expected solve count is unknown: -mat_sptrsv_auto_learn,
+   src/mat/paths/auto_learn.c weighs, src/mat/solvers/autolearn.c counts, times and switches): it starts on the start path
+   (the registry's auto_start: a setup about PETSc's own), counts the solves of the pattern across its numeric
+   factorizations, and at every doubling of that count weighs each faster candidate's predicted saving over as many solves
+   again against its predicted setup; a candidate worth it is built and timed against the path in place on the live
+   factor, and the faster stays */
+#define SPTRSV_AUTO_LEARN_FIRST_LOOK 8   /* solves of the pattern before the first look; then at every doubling */
+#define SPTRSV_AUTO_LEARN_MIN_GAIN   0.1 /* a candidate must be predicted at least this fraction faster than the path in place */
+#define SPTRSV_AUTO_LEARN_TRUST      3.0 /* a prediction counts at most this many times faster than the measured path in place */
+typedef struct {
+  PetscBool  on;
+  SpTrsvPath start;             /* the path it started on */
+  PetscReal  start_setup_ms;    /* the start path's setup (analysis + executor setup), measured */
+  PetscReal  cur_ms;            /* measured ms per solve of the path in place (-1: not yet timed) */
+  PetscBool  predicted;         /* the model's predictions are in the choice (made at the first look) */
+  PetscInt   nlooks;            /* looks so far */
+  SpTrsvPath tried[SPTRSV_AUTO_MAXPATHS]; /* candidates built and timed on this pattern (each once) */
+  PetscInt   ntried;
+  PetscInt   switch_solves;     /* solves of the pattern at the last switch (0: none) */
+  char       look[256];         /* what the last look weighed */
+  char       outcome[256];      /* the last candidate timed: switched, or kept the path in place */
+} SpTrsvAutoLearn;
+
 /* what the chooser decided for one triangle, and why (for -ksp_view) */
 typedef struct _n_SpTrsvAutoChoice {
   SpTrsvStats            f;     /* the features: the level analysis of the triangle */
@@ -65,6 +88,7 @@ typedef struct _n_SpTrsvAutoChoice {
   PetscReal              chain_ms;
   PetscInt               chain_reach, chain_W;
   PetscInt               chain_B; /* > 0: the blocks kernel, of blocks of chain_B rows; 0: the chain kernel */
+  SpTrsvAutoLearn        learn;   /* the learning choice (the default), its state for this triangle */
 } SpTrsvAutoChoice;
 
 /* the options of the automatic choice (read by the factor with its prefix) */
@@ -79,6 +103,11 @@ typedef struct {
                                                does not pay back on the H100 data: fit-auto-model.py) */
   PetscBool measure_set;                    /* given explicitly: it then runs on the host backend too (its cusparse path is the
                                                host executor's row loop: a test of the mechanism, not of cuSPARSE) */
+  PetscBool learn;                          /* -mat_sptrsv_auto_learn: start on the start path and learn the solve count
+                                               (default: on unless -mat_sptrsv_expected_solves is given) */
+  SpTrsvPath start;                         /* -mat_sptrsv_auto_start: the path to start on (NULL: the registry's auto_start) */
+  PetscReal margin;                         /* -mat_sptrsv_auto_learn_margin: a switch needs the predicted saving over the
+                                               solves seen so far above this many times the candidate's predicted setup */
 } SpTrsvAutoOptions;
 
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoModelFind(const char *, const SpTrsvAutoModel **);        /* by name ("none": NULL) or file (loaded once); error naming the models */
@@ -91,5 +120,11 @@ SPTRSV_INTERN PetscErrorCode SpTrsvAutoPredict(const SpTrsvAutoModel *, SpTrsvPa
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoRank(const SpTrsvAutoModel *, PetscBool, const SpTrsvPathOptions *, const SpTrsvStats *, PetscInt, PetscInt, const SpTrsvPath[], SpTrsvAutoChoice *);
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoReject(SpTrsvAutoChoice *, PetscInt, const char *);       /* candidate k refused the triangle: the next one */
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoRefine(const SpTrsvOp *, const SpTrsvPathOptions *, SpTrsvAutoChoice *); /* the candidates' own cost models (the registry's auto_refine), ranked again */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoStartOrder(PetscBool, PetscBool, SpTrsvPath, PetscInt, SpTrsvPath[]); /* host?, complete factor?, the user's start (or NULL): the candidates in start order */
+/* the learning choice's look (auto_learn.c): the candidate (index in the choice, -1: none) whose predicted saving over
+   nsolves more solves, against the measured cur_ms of the path in place, best exceeds margin times its setup (and, when it
+   would move the numeric phase to the host, that setup again per numeric factorization seen); the note says what it weighed */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoLearnWeigh(const SpTrsvAutoChoice *, SpTrsvPath, PetscReal, PetscInt, PetscInt, PetscBool, PetscReal, PetscInt *, char *, size_t);
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoLearnView(const SpTrsvAutoChoice *, PetscViewer);
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoView(const SpTrsvAutoChoice *, PetscViewer);
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoOptionsRead(SpTrsvOptionItems, PetscObject, SpTrsvAutoOptions *);

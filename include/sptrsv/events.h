@@ -9,4 +9,5 @@ PETSC_EXTERN PetscLogEvent SPTRSV_Symbolic, SPTRSV_FactorSym, SPTRSV_NumericSetU
 PETSC_EXTERN PetscLogEvent  SPTRSV_GSSetup, SPTRSV_GSApply, SPTRSV_ISAISetup, SPTRSV_ISAIApply;
 SPTRSV_INTERN PetscLogEvent SPTRSV_LUNumeric, SPTRSV_CholNumeric, SPTRSV_DirectConvert;
 SPTRSV_INTERN PetscLogEvent SPTRSV_AutoMeasure;
+SPTRSV_INTERN PetscLogEvent SPTRSV_AutoLearn; /* the learning choice's looks (inside MatSolve, outside SpTrsvSolve) */
 SPTRSV_INTERN PetscErrorCode SpTrsvEventsRegister(void);

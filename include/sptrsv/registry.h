@@ -181,6 +181,10 @@ struct _n_SpTrsvPath {
      its options as a candidate of the choice; and a second look of its own cost models at its candidate k of a choice made
      with a model, which may lower choice->solve_ms[k] (the choice is ranked again; NULL: none) */
   PetscInt rule_rank[3];
+  /* the learning choice (the default of MatSolverType sptrsv on a GPU backend): its rank as the path a factor starts on,
+     for incomplete factors (ILU, ICC) and for complete ones (LU, Cholesky); 1 first; 0: not a start path. A start path has
+     a setup about PETSc's own (an analysis on the GPU, no host pass), so that a factor solved a few times never pays more */
+  PetscInt auto_start[2];
   PetscBool (*auto_variant)(const char *variant, const void *own, void *set);
   PetscErrorCode (*auto_options)(void *own);
   PetscErrorCode (*auto_refine)(const SpTrsvOp *, const void *own, struct _n_SpTrsvAutoChoice *, PetscInt k);

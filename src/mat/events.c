@@ -5,6 +5,7 @@
 PetscLogEvent SPTRSV_Symbolic, SPTRSV_FactorSym, SPTRSV_NumericSetUp, SPTRSV_Analysis, SPTRSV_Upload, SPTRSV_Numeric, SPTRSV_Solve, SPTRSV_GSSetup, SPTRSV_GSApply, SPTRSV_ISAISetup, SPTRSV_ISAIApply;
 PetscLogEvent SPTRSV_LUNumeric, SPTRSV_CholNumeric, SPTRSV_DirectConvert;
 PetscLogEvent SPTRSV_AutoMeasure;
+PetscLogEvent SPTRSV_AutoLearn;
 
 /* SpTrsvEventsRegister - the events, in the package's class "SpTrsv" (-log_view lists them by these names); once per
    process: SpTrsvInitializePackage() calls it, and so does the factor constructor, for a program that registered the
@@ -29,6 +30,7 @@ PetscErrorCode SpTrsvEventsRegister(void)
   PetscCall(PetscLogEventRegister("SpTrsvCholNumeric", classid, &SPTRSV_CholNumeric));
   PetscCall(PetscLogEventRegister("SpTrsvDirectConv", classid, &SPTRSV_DirectConvert));
   PetscCall(PetscLogEventRegister("SpTrsvAutoMeasure", classid, &SPTRSV_AutoMeasure));
+  PetscCall(PetscLogEventRegister("SpTrsvAutoLearn", classid, &SPTRSV_AutoLearn));
   PetscCall(PetscLogEventRegister("SpTrsvGSSetup", classid, &SPTRSV_GSSetup));
   PetscCall(PetscLogEventRegister("SpTrsvGSApply", classid, &SPTRSV_GSApply));
   PetscCall(PetscLogEventRegister("SpTrsvISAISetup", classid, &SPTRSV_ISAISetup));

@@ -40,15 +40,18 @@ static PetscErrorCode TakeSnap(Snap *s)
 }
 
 /* the leak verdict between two snapshots: the plugin's device bytes exactly, the GPU's free memory within tol, host bytes exactly */
-static PetscErrorCode CheckNoGrowth(const char *what, const Snap *a, const Snap *b, PetscReal tol_mb)
+/* switches: the factor may change paths in this phase (the learning choice of sptrsv, at its looks): its bytes may then
+   differ, and only the GPU's free memory is held to the tolerance here (the exact return of every byte is checked after
+   KSPDestroy) */
+static PetscErrorCode CheckNoGrowth(const char *what, const Snap *a, const Snap *b, PetscReal tol_mb, PetscBool switches)
 {
   const double dfree = (double)(a->dev_free - b->dev_free) / 1e6;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s: %.2f s; plugin device bytes %" PetscInt64_FMT " -> %" PetscInt64_FMT "; GPU free memory change %+.3f MB; host bytes %" PetscInt64_FMT " -> %" PetscInt64_FMT "\n", what, b->t - a->t, a->plugin, b->plugin, -dfree, a->host, b->host));
-  EXPECT(a->plugin == b->plugin, "%s: the plugin's device memory grew by %" PetscInt64_FMT " bytes", what, b->plugin - a->plugin);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s: %.2f s; plugin device bytes %" PetscInt64_FMT " -> %" PetscInt64_FMT "; GPU free memory change %+.3f MB; host bytes %" PetscInt64_FMT " -> %" PetscInt64_FMT "%s\n", what, b->t - a->t, a->plugin, b->plugin, -dfree, a->host, b->host, switches && (a->plugin != b->plugin || a->host != b->host) ? " (the learning choice switched paths)" : ""));
+  EXPECT(switches || a->plugin == b->plugin, "%s: the plugin's device memory grew by %" PetscInt64_FMT " bytes", what, b->plugin - a->plugin);
   EXPECT(dfree <= tol_mb, "%s: the GPU's free memory fell by %.3f MB (tolerance %.1f MB)", what, dfree, (double)tol_mb);
-  EXPECT(a->host == b->host, "%s: host memory grew by %" PetscInt64_FMT " bytes", what, b->host - a->host);
+  EXPECT(switches || a->host == b->host, "%s: host memory grew by %" PetscInt64_FMT " bytes", what, b->host - a->host);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -154,8 +157,8 @@ static PetscErrorCode LoadPC(Mat A, const char *label, const char *pctype, const
   PetscCall(RelDiff(y, z, &r));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  setups %.2f s (%.1f us each), applies %.2f s (%.1f us each); result vs PETSc's %s %.2e\n", s2.t - s1.t, nsetups ? 1e6 * (s2.t - s1.t) / nsetups : 0.0, s3.t - s2.t, nsolves ? 1e6 * (s3.t - s2.t) / nsolves : 0.0, refpc, (double)r));
   EXPECT(r <= tol_ref, "%s: the last apply differs from PETSc's %s by %.3e (tolerance %.1e)", label, refpc, (double)r, (double)tol_ref);
-  PetscCall(CheckNoGrowth("setups", &s1, &s2, tol_mb));
-  PetscCall(CheckNoGrowth("applies", &s2, &s3, tol_mb));
+  PetscCall(CheckNoGrowth("setups", &s1, &s2, tol_mb, PETSC_FALSE));
+  PetscCall(CheckNoGrowth("applies", &s2, &s3, tol_mb, (PetscBool)(solver && !strcmp(solver, MATSOLVERSPTRSV))));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(TakeSnap(&s3));
   EXPECT(s3.plugin == s0.plugin, "%s: %" PetscInt64_FMT " device bytes of the plugin left after KSPDestroy", label, s3.plugin - s0.plugin);
@@ -216,7 +219,7 @@ static PetscErrorCode FactorLifetime(Mat A, const char *solver, const char *pref
   }
   PetscCall(TakeSnap(&s1));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "factor lifetime (%s): referenced + MatDestroy under a live PC, and a factor outliving its PC\n", solver));
-  PetscCall(CheckNoGrowth("factor lifetime", &s0, &s1, tol_mb));
+  PetscCall(CheckNoGrowth("factor lifetime", &s0, &s1, tol_mb, PETSC_FALSE));
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&y1));
   PetscCall(VecDestroy(&y2));

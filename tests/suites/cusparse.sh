@@ -16,10 +16,10 @@ run_test view/cusparse-csc-error ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -s
 # the measured check: off on the host by default (-ksp_view says why); given explicitly it runs the mechanism on the host
 # (the chosen path's host executor against sptrsv_cusparse's), keeps one of them, and the solves stay PETSc's
 AUTO="-m 30 -n 30 -pc_type ilu -pc_factor_mat_solver_type sptrsv"
-run_test view/auto-measure-host-default ours_grep ex2 "$AUTO -ksp_view" "measured check: none on the host backend"
+run_test view/auto-measure-host-default ours_grep ex2 "$AUTO -mat_sptrsv_auto_learn 0 -ksp_view" "measured check: none on the host backend"
 run_test view/auto-measure-host-view ours_grep ex2 "$AUTO -mat_sptrsv_auto_measure 1 -mat_sptrsv_auto_candidates syncfree,cusparse -ksp_view -info" "measured at the first numeric factorization: syncfree [0-9.e+-]+ ms per solve, cusparse [0-9.e+-]+ ms: (kept|cuSPARSE faster, the triangle runs sptrsv_cusparse)" "sptrsv: L triangle, syncfree [0-9.e+-]+ ms per solve, cusparse [0-9.e+-]+ ms \([0-9]+ solves per round\)"
 run_test view/auto-measure-off-few-solves ours_grep ex2 "$AUTO -mat_sptrsv_expected_solves 10 -ksp_view" "measured check: off \(-mat_sptrsv_auto_measure 0; off by default when -mat_sptrsv_expected_solves is given\)"
-run_test view/auto-measure-off-prefix ours_grep ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv -sub_mat_sptrsv_auto_measure 0 -ksp_view" "measured check: off \(-sub_mat_sptrsv_auto_measure 0; off by default when -sub_mat_sptrsv_expected_solves is given\)"
+run_test view/auto-measure-off-prefix ours_grep ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv -sub_mat_sptrsv_auto_learn 0 -sub_mat_sptrsv_auto_measure 0 -ksp_view" "measured check: off \(-sub_mat_sptrsv_auto_measure 0; off by default when -sub_mat_sptrsv_expected_solves is given\)"
 run_test view/auto-measure-help ours_grep ex2 "$AUTO -help" "-mat_sptrsv_auto_measure: <(TRUE|FALSE) : (TRUE|FALSE)> CUDA: at the first numeric factorization time each triangle.s chosen path against cuSPARSE.s SpSV"
 run_test ex2/auto-measure-host-histories with_solver sptrsv compare_case 1 ex2 "$EX2" "-mat_sptrsv_auto_measure 1 -mat_sptrsv_auto_candidates level,cusparse"
 run_test ex2/auto-measure-bicg-transpose with_solver sptrsv compare_case 1 ex2 "-m 40 -n 40 -ksp_type bicg -pc_type ilu -ksp_monitor" "-mat_sptrsv_auto_measure 1 -mat_sptrsv_auto_candidates element,cusparse"

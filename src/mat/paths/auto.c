@@ -408,6 +408,37 @@ PetscErrorCode SpTrsvAutoRank(const SpTrsvAutoModel *model, PetscBool host, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  SpTrsvAutoStartOrder - the learning choice's order of the candidates cand[0..ncand) (registry order on entry): on a GPU
+  backend the start paths by their rank for incomplete or complete factors (the registry's auto_start), then the others in
+  registry order; on the host backend the host rule's order (level first, the host reference); start (the user's
+  -mat_sptrsv_auto_start, or NULL) before all. The factor takes the first whose analysis accepts the triangle.
+*/
+PetscErrorCode SpTrsvAutoStartOrder(PetscBool host, PetscBool complete, SpTrsvPath start, PetscInt ncand, SpTrsvPath cand[])
+{
+  PetscReal key[SPTRSV_AUTO_MAXPATHS];
+  SpTrsvStats f;
+
+  PetscFunctionBegin;
+  PetscCheck(ncand > 0 && ncand <= SPTRSV_AUTO_MAXPATHS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "No candidate path for the automatic choice");
+  PetscCall(PetscMemzero(&f, sizeof(f)));
+  for (PetscInt k = 0; k < ncand; k++) {
+    const PetscInt r = cand[k]->auto_start[complete ? 1 : 0];
+
+    key[k] = host ? (PetscReal)SpTrsvAutoRulePlace(cand[k], PETSC_TRUE, &f) : (r > 0 ? (PetscReal)r : (PetscReal)SPTRSV_PATHS_MAX + k);
+    if (cand[k] == start) key[k] = -1;
+  }
+  for (PetscInt k = 1; k < ncand; k++) /* stable: ties keep the registry order */
+    for (PetscInt j = k; j > 0 && key[j] < key[j - 1]; j--) {
+      PetscReal  t = key[j];
+      SpTrsvPath p = cand[j];
+
+      key[j] = key[j - 1], cand[j] = cand[j - 1];
+      key[j - 1] = t, cand[j - 1] = p;
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* candidate k (in ranked order) refused the triangle (its analysis or setup failed): the next one not refused */
 PetscErrorCode SpTrsvAutoReject(SpTrsvAutoChoice *choice, PetscInt k, const char *why)
 {
@@ -438,6 +469,19 @@ PetscErrorCode SpTrsvAutoView(const SpTrsvAutoChoice *c, PetscViewer viewer)
     else if (c->cand[k] == c->chosen) PetscCall(PetscViewerASCIIPrintf(viewer, "automatic choice: %s (%s)\n", c->chosen->name, c->reason));
   if (!c->chosen) PetscCall(PetscViewerASCIIPrintf(viewer, "automatic choice: none (%s)\n", c->reason));
   PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(SpTrsvAutoLearnView(c, viewer));
+  if (c->learn.on && !c->learn.predicted) { /* no features or predictions yet: made at the first look */
+    for (PetscInt k = 0; k < c->ncand; k++) {
+      PetscCall(PetscStrlcat(line, k ? ", " : "", sizeof(line)));
+      PetscCall(PetscStrlcat(line, c->cand[k]->name, sizeof(line)));
+      if (c->rejected[k]) PetscCall(PetscStrlcat(line, " [refused]", sizeof(line)));
+    }
+    PetscCall(PetscViewerASCIIPrintf(viewer, "start order: %s\n", line));
+    for (PetscInt k = 0; k < c->ncand; k++)
+      if (c->rejected[k]) PetscCall(PetscViewerASCIIPrintf(viewer, "%s refused the triangle: %s\n", c->cand[k]->name, c->rejected_why[k]));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "features: rows %" PetscInt_FMT ", nnz %" PetscInt_FMT ", levels (critical path) %" PetscInt_FMT ", rows per level mean %.1f max %" PetscInt_FMT ", row length mean %.2f max %" PetscInt_FMT " (spread %.1f), bytes %.3e, expected solves %s\n", f->n, f->nnz, f->nlevels, (double)f->mean_level_rows, f->max_level_rows, (double)f->mean_row_nnz,
                                    f->max_row_nnz, f->mean_row_nnz > 0 ? (double)(f->max_row_nnz / f->mean_row_nnz) : 0.0, (double)f->bytes_per_solve, nsolves));
   for (PetscInt k = 0; k < c->ncand; k++) {
@@ -475,7 +519,7 @@ PetscErrorCode SpTrsvAutoOptionsRead(SpTrsvOptionItems PetscOptionsObject, Petsc
 {
   char      option[256], names[128], *list[SPTRSV_AUTO_MAXPATHS + 1], model[PETSC_MAX_PATH_LEN];
   PetscInt  nlist = SPTRSV_AUTO_MAXPATHS + 1, npaths;
-  PetscBool flg;
+  PetscBool flg, learn_set = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsInt("-mat_sptrsv_expected_solves", "Solves expected per numeric factorization: choose by setup + that many solves (0: unknown, by solve time)", "MatSolverType sptrsv", ao->nsolves, &ao->nsolves, &flg));
@@ -510,8 +554,37 @@ PetscErrorCode SpTrsvAutoOptionsRead(SpTrsvOptionItems PetscOptionsObject, Petsc
     for (PetscInt j = 0; j < nlist; j++) PetscCall(PetscFree(list[j]));
     PetscCheck(ao->ncand > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s needs at least one path", option);
   }
-  ao->measure = (PetscBool)(ao->nsolves == 0);
-  PetscCall(PetscOptionsBool("-mat_sptrsv_auto_measure", "CUDA: at the first numeric factorization time each triangle's chosen path against cuSPARSE's SpSV (sptrsv_cusparse), after the model's runner-up when predicted within 4x, and keep the fastest (default: on unless -mat_sptrsv_expected_solves is given)", "MatSolverType sptrsv", ao->measure, &ao->measure, &ao->measure_set));
+  ao->learn = (PetscBool)(ao->nsolves == 0);
+  PetscCall(PetscOptionsBool("-mat_sptrsv_auto_learn", "Start on a path whose setup is about PETSc's own (sync-free; supernodal for LU/Cholesky) and switch to a faster path once the solves seen make its setup pay (default: on unless -mat_sptrsv_expected_solves or -mat_sptrsv_auto_measure 1 is given)", "MatSolverType sptrsv", ao->learn, &ao->learn, &learn_set));
+  if (ao->learn && ao->nsolves > 0) {
+    char o2[256];
+    PetscCall(SpTrsvOptionName(obj, "mat_sptrsv_auto_learn", option, sizeof(option)));
+    PetscCall(SpTrsvOptionName(obj, "mat_sptrsv_expected_solves", o2, sizeof(o2)));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "%s and %s %" PetscInt_FMT " exclude each other: the count decides at the setup, learning decides from the solves seen", option, o2, ao->nsolves);
+  }
+  {
+    char start[64] = "";
+    PetscCall(PetscOptionsString("-mat_sptrsv_auto_start", "Learning: the path a factor starts on (default: sync-free for ILU/ICC, supernodal for LU/Cholesky on a GPU; level on the host)", "MatSolverType sptrsv", start, start, sizeof(start), &flg));
+    if (flg) {
+      PetscCall(SpTrsvPathFindSolverType(start, &ao->start));
+      PetscCall(SpTrsvOptionName(obj, "mat_sptrsv_auto_start", option, sizeof(option)));
+      PetscCheck(ao->start, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "%s %s: not a path", option, start);
+    }
+  }
+  PetscCall(PetscOptionsReal("-mat_sptrsv_auto_learn_margin", "Learning: build a faster path when its predicted saving over as many solves as seen so far exceeds this many times its predicted setup", "MatSolverType sptrsv", ao->margin, &ao->margin, &flg));
+  if (flg && !(ao->margin >= 0)) {
+    PetscCall(SpTrsvOptionName(obj, "mat_sptrsv_auto_learn_margin", option, sizeof(option)));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s %g: must be >= 0", option, (double)ao->margin);
+  }
+  ao->measure = (PetscBool)(ao->nsolves == 0 && !ao->learn);
+  PetscCall(PetscOptionsBool("-mat_sptrsv_auto_measure", "CUDA: at the first numeric factorization time each triangle's chosen path against cuSPARSE's SpSV (sptrsv_cusparse), after the model's runner-up when predicted within 4x, and keep the fastest (default: on when choosing by solve time, -mat_sptrsv_auto_learn 0 without -mat_sptrsv_expected_solves)", "MatSolverType sptrsv", ao->measure, &ao->measure, &ao->measure_set));
+  if (ao->measure_set && ao->measure && ao->learn) { /* the measured check belongs to the choice at the setup */
+    PetscCall(SpTrsvOptionName(obj, "mat_sptrsv_auto_learn", option, sizeof(option)));
+    char o2[256];
+    PetscCall(SpTrsvOptionName(obj, "mat_sptrsv_auto_measure", o2, sizeof(o2)));
+    PetscCheck(!learn_set, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "%s and %s 1 exclude each other: learning times its own candidates", option, o2);
+    ao->learn = PETSC_FALSE;
+  }
   PetscCall(SpTrsvAutoModelNames(names, sizeof(names)));
   PetscCall(PetscStrncpy(model, ao->model, sizeof(model)));
   PetscCall(PetscOptionsString("-mat_sptrsv_auto_model", "Cost model of the automatic choice: auto (the GPU's own on the CUDA backend, else a rule), none (the fallback rule), a GPU model's name, or a model file (fit-auto-model.py --write)", "MatSolverType sptrsv", model, model, sizeof(model), &flg));

@@ -82,7 +82,7 @@ static PetscErrorCode MatSpTrsvAutoMeasureTime(Mat F, PetscInt k, SpTrsvSolver s
 /* triangle k: the solver in place against a new solver of path (options opts) on the same triangle, timed; the faster
    stays (*won: the new one replaced it). best[0], best[1]: ms per solve of the two; a refusal of the new path leaves
    *won false, best[1] = PETSC_MAX_REAL and note its message */
-static PetscErrorCode MatSpTrsvAutoChallenge(Mat F, PetscInt k, SpTrsvPath path, const SpTrsvPathOptions *opts, const PetscScalar *b, PetscScalar *x, PetscReal best[2], PetscBool *won, PetscReal *setup_ms, char *note, size_t len)
+PetscErrorCode MatSpTrsvAutoChallenge(Mat F, PetscInt k, SpTrsvPath path, const SpTrsvPathOptions *opts, const PetscScalar *b, PetscScalar *x, PetscReal best[2], PetscBool *won, PetscReal *setup_ms, char *note, size_t len)
 {
   PetscLogDouble s0, s1;
   Mat_SpTrsv    *sp = (Mat_SpTrsv *)F->data;
@@ -191,6 +191,27 @@ static PetscErrorCode MatSpTrsvAutoMeasureTriangle(Mat F, PetscInt k, SpTrsvPath
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* backend vectors for the timings: b random in [-1, 1] (a right-hand side like any), x (freed with the backend's vec_free) */
+PetscErrorCode MatSpTrsvAutoVectors(Mat F, PetscScalar **b, PetscScalar **x)
+{
+  Mat_SpTrsv  *sp = (Mat_SpTrsv *)F->data;
+  PetscInt     n  = sp->fac->n;
+  PetscScalar *hb;
+  PetscRandom  rnd;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(n, &hb));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+  for (PetscInt i = 0; i < n; i++) PetscCall(PetscRandomGetValue(rnd, &hb[i]));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall((*sp->backend->vec_alloc)(n, b));
+  PetscCall((*sp->backend->vec_alloc)(n, x));
+  PetscCall((*sp->backend->set_values)(n, hb, *b));
+  PetscCall(PetscFree(hb));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   MatSpTrsvAutoMeasure - the measured check of MatSolverType sptrsv (see above), once per analysis; a no-op on the host
   backend (unless the option is given explicitly: the tests run the mechanism there), in the CSC format (cuSPARSE's path reads rows), without the option, and without a cusparse path in the registry
@@ -202,8 +223,7 @@ PetscErrorCode MatSpTrsvAutoMeasure(Mat F)
   const char  *why = NULL;
   char         off[600];
   PetscInt     n   = sp->fac->n;
-  PetscScalar *hb, *b = NULL, *x = NULL;
-  PetscRandom  rnd;
+  PetscScalar *b = NULL, *x = NULL;
   PetscLogDouble t0, t1;
   PetscReal      tsetup[2] = {0, 0};
   PetscErrorCode ierr = PETSC_SUCCESS;
@@ -211,6 +231,10 @@ PetscErrorCode MatSpTrsvAutoMeasure(Mat F)
   PetscFunctionBegin;
   sp->measure_done = PETSC_TRUE;
   PetscCall(SpTrsvPathFindSolverType(MATSOLVERSPTRSVCUSPARSE, &cus));
+  if (sp->autoopts.learn) {
+    for (PetscInt k = 0; k < 2; k++) sp->choice[k].measured_note[0] = 0; /* learning times its own candidates */
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (!sp->autoopts.measure) {
     char o1[256], o2[256];
     PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_auto_measure", o1, sizeof(o1)));
@@ -228,15 +252,7 @@ PetscErrorCode MatSpTrsvAutoMeasure(Mat F)
   }
   PetscCall(PetscLogEventBegin(SPTRSV_AutoMeasure, F, 0, 0, 0));
   PetscCall(PetscTime(&t0));
-  PetscCall(PetscMalloc1(n, &hb));
-  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
-  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
-  for (PetscInt i = 0; i < n; i++) PetscCall(PetscRandomGetValue(rnd, &hb[i]));
-  PetscCall(PetscRandomDestroy(&rnd));
-  PetscCall((*sp->backend->vec_alloc)(n, &b));
-  PetscCall((*sp->backend->vec_alloc)(n, &x));
-  PetscCall((*sp->backend->set_values)(n, hb, b));
-  PetscCall(PetscFree(hb));
+  PetscCall(MatSpTrsvAutoVectors(F, &b, &x));
   for (PetscInt k = 0; k < 2 && !ierr; k++) ierr = MatSpTrsvAutoMeasureTriangle(F, k, cus, b, x, &tsetup[k]);
   PetscCall((*sp->backend->vec_free)(&b)); /* on an error too, then it goes on */
   PetscCall((*sp->backend->vec_free)(&x));

@@ -2,6 +2,7 @@
    per pattern, numeric factorization once per values, solves through the chosen backend */
 #include <sptrsv/deviceops.h> /* SpTrsvDeviceBackendHelp */
 #include <sptrsv/factormat.h>
+#include <petsctime.h>
 
 /* read -mat_sptrsv_* with the factor's prefix (so -sub_mat_sptrsv_* works under block Jacobi) */
 static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
@@ -89,6 +90,11 @@ static PetscErrorCode MatSpTrsvAutoCreate(Mat F, PetscInt k)
     PetscCall(SpTrsvBackendCUDAGetDeviceName(device, sizeof(device)));
     PetscCall(SpTrsvAutoModelForDevice(device, &model)); /* NULL: the fallback rule */
   } else host = PETSC_TRUE;
+  if (sp->autoopts.learn) { /* the default: start cheap, learn the solve count (autolearn.c) */
+    c->model = model;
+    PetscCall(MatSpTrsvAutoLearnCreate(F, k, ncand, cand));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(SpTrsvTriGetOp(T, PETSC_FALSE, &op));
   PetscCall(SpTrsvAutoFeatures(&op, &f));
   PetscCall(SpTrsvAutoRank(model, host, &sp->opts, &f, sp->autoopts.nsolves, ncand, cand, c));
@@ -175,9 +181,30 @@ static PetscErrorCode MatSpTrsvSetUpNumeric(Mat F, Mat A)
 
 /* the solve on backend arrays: x = Q^T U^{-1} L^{-1} P b, or for the transpose x = P^T L^{-T} U^{-T} Q b */
 typedef struct {
+  Mat         F;
   Mat_SpTrsv *sp;
   PetscBool   transpose;
+  PetscBool   timed; /* time each triangle (the learning choice): the backend synchronized around it */
 } MatSpTrsvSolveCtx;
+
+/* s: b -> x, timed for the learning choice as triangle k when ctx asks for it */
+static PetscErrorCode MatSpTrsvApplyTimed(MatSpTrsvSolveCtx *ctx, PetscInt k, SpTrsvSolver s, const PetscScalar *b, PetscScalar *x)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  if (!ctx->timed) {
+    PetscCall(SpTrsvSolverApply(s, b, x));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall((*ctx->sp->backend->synchronize)());
+  PetscCall(PetscTime(&t0));
+  PetscCall(SpTrsvSolverApply(s, b, x));
+  PetscCall((*ctx->sp->backend->synchronize)());
+  PetscCall(PetscTime(&t1));
+  PetscCall(MatSpTrsvAutoLearnTimed(ctx->F, k, (PetscReal)((t1 - t0) * 1e3)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode MatSpTrsvSolveArrays(void *ctx, const PetscScalar *b, PetscScalar *x, PetscLogDouble *flops)
 {
@@ -197,8 +224,8 @@ static PetscErrorCode MatSpTrsvSolveArrays(void *ctx, const PetscScalar *b, Pets
       PetscCall((*be->gather)(n, pin, b, sp->w1));
       in = sp->w1;
     }
-    PetscCall(SpTrsvSolverApply(first, in, sp->w2));
-    PetscCall(SpTrsvSolverApply(second, sp->w2, pout ? sp->w1 : x));
+    PetscCall(MatSpTrsvApplyTimed((MatSpTrsvSolveCtx *)ctx, 0, first, in, sp->w2));
+    PetscCall(MatSpTrsvApplyTimed((MatSpTrsvSolveCtx *)ctx, 1, second, sp->w2, pout ? sp->w1 : x));
     if (pout) PetscCall((*be->scatter)(n, pout, sp->w1, x));
   }
   *flops = SpTrsvSolverFlops(first) + SpTrsvSolverFlops(second);
@@ -208,9 +235,10 @@ static PetscErrorCode MatSpTrsvSolveArrays(void *ctx, const PetscScalar *b, Pets
 static PetscErrorCode MatSolve_SpTrsv_Private(Mat F, Vec b, Vec x, PetscBool transpose)
 {
   Mat_SpTrsv       *sp  = (Mat_SpTrsv *)F->data;
-  MatSpTrsvSolveCtx ctx = {sp, transpose};
+  MatSpTrsvSolveCtx ctx = {F, sp, transpose, PETSC_FALSE};
 
   PetscFunctionBegin;
+  PetscCall(MatSpTrsvAutoLearnSolve(F, transpose, &ctx.timed)); /* the learning choice: count, time, look */
   PetscCall(PetscLogEventBegin(SPTRSV_Solve, F, b, x, 0));
   if (transpose && !sp->tri[1][0]) {
     /* transposed triangles are analysed on first use: U^T is lower, L^T is upper */
@@ -307,6 +335,11 @@ static PetscErrorCode MatFactorNumeric_SpTrsv(Mat F, Mat A, const MatFactorInfo 
   PetscFunctionBegin;
   PetscCall(MatSpTrsvCheckInput(F, A));
   PetscCall(PetscLogEventBegin(SPTRSV_Numeric, F, A, 0, 0));
+  if (sp->learn_renumeric) { /* the learning choice moved a triangle to a path that takes host values */
+    sp->learn_renumeric = PETSC_FALSE;
+    SpTrsvDevMemScope(&sp->mem, MatSpTrsvSetUpNumeric(F, A));
+  }
+  sp->learn_numeric++;
   if (sp->fac->ftype == MAT_FACTOR_ICC) PetscCall(SpTrsvFactorICCNumeric(A, info, sp->fac));
   else if (sp->fac->ftype == MAT_FACTOR_CHOLESKY) PetscCall(SpTrsvFactorCholeskyNumeric(A, info, sp->fac));
   else if (sp->fac->ftype == MAT_FACTOR_LU) {
@@ -571,6 +604,7 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, 
   sp->path       = path;
   sp->automatic  = (PetscBool)!path;
   PetscCall(PetscStrncpy(sp->autoopts.model, "auto", sizeof(sp->autoopts.model)));
+  sp->autoopts.margin = 2.0;
   sp->format     = SPTRSV_FORMAT_CSR;
   sp->backendreq = SPTRSV_BACKEND_AUTO;
   sp->factor_device = PETSC_TRUE; /* used when the solves run on the GPU */

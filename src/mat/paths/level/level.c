@@ -129,4 +129,5 @@ const struct _n_SpTrsvPath SpTrsvPath_level = {
   .cited           = &SpTrsvCitedLi2020,
   .gs_host         = PETSC_TRUE,
   .rule_rank       = {3, 1, 2},
+  .auto_start      = {2, 3},
 };

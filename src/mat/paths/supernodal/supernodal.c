@@ -833,4 +833,5 @@ const struct _n_SpTrsvPath SpTrsvPath_supernodal = {
   .cited           = &cited_yamazaki,
   .delegate        = "syncfree",
   .fallback_last   = "level",
+  .auto_start      = {0, 1},
 };

@@ -510,4 +510,5 @@ const struct _n_SpTrsvPath SpTrsvPath_syncfree = {
   .citation        = cite_freire,
   .cited           = &cited_freire,
   .rule_rank       = {2, 2, 1},
+  .auto_start      = {1, 2},
 };

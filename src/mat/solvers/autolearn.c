@@ -1,0 +1,212 @@
+/*
+   The learning choice of MatSolverType sptrsv, on the factor (its default when -mat_sptrsv_expected_solves is not given;
+   -mat_sptrsv_auto_learn). The weighing itself is src/mat/paths/auto_learn.c; here the factor
+
+   - starts each triangle on the first start path that takes it (the registry's auto_start on a GPU backend: sync-free for
+     ILU/ICC, supernodal for LU/Cholesky, whose setup is about PETSc's own; the host rule on the host backend), with no
+     feature pass and no measured check at the setup;
+   - counts the solves of the pattern across its numeric factorizations (a new analysis starts the count again);
+   - times each triangle inside the 2nd and 3rd solves (the backend synchronized around each triangle: no extra solve);
+   - looks at SPTRSV_AUTO_LEARN_FIRST_LOOK solves and at every doubling after: the model's predictions are made at the
+     first look, from the features the start path's analysis computed (on the GPU for sync-free); a candidate the
+     weighing names is built and timed against the path in place on the live factor (MatSpTrsvAutoChallenge, the measured
+     check's timing), and the faster stays. -ksp_view shows the last look and the last timing, -info each of them, and
+     -log_view the event SpTrsvAutoLearn.
+*/
+#include <sptrsv/automeasure.h>
+#include <petsctime.h>
+
+/*
+  MatSpTrsvAutoLearnCreate - triangle k of a learning factor: the candidates cand[0..ncand) (registry order; put in start
+  order here) are tried in turn, the first whose analysis and setup take the triangle is kept
+*/
+PetscErrorCode MatSpTrsvAutoLearnCreate(Mat F, PetscInt k, PetscInt ncand, SpTrsvPath cand[])
+{
+  Mat_SpTrsv            *sp       = (Mat_SpTrsv *)F->data;
+  SpTrsvTri              T        = k ? sp->fac->U : sp->fac->L;
+  SpTrsvAutoChoice      *c        = &sp->choice[k];
+  const SpTrsvAutoModel *model    = c->model; /* set by the caller */
+  const PetscBool        host     = (PetscBool)(sp->backend->slot != SPTRSV_EXEC_CUDA);
+  const PetscBool        complete = (PetscBool)(sp->fac->ftype == MAT_FACTOR_LU || sp->fac->ftype == MAT_FACTOR_CHOLESKY);
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvAutoStartOrder(host, complete, sp->autoopts.start, ncand, cand));
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  c->model    = model;
+  c->ncand    = ncand;
+  c->chain_ms = -1;
+  for (PetscInt j = 0; j < ncand; j++) {
+    c->cand[j]     = cand[j];
+    c->solve_ms[j] = c->setup_ms[j] = -1;
+  }
+  c->learn.on     = PETSC_TRUE;
+  c->learn.cur_ms = -1;
+  for (PetscInt j = 0; j < c->ncand && !sp->tri[0][k]; j++) {
+    PetscErrorCode ierr;
+    PetscLogDouble t0, t1;
+    const char    *text = NULL, *specific = NULL;
+
+    sp->triopts[k] = sp->opts;
+    PetscCall(SpTrsvAutoVariantApply(c->cand[j], "", &sp->triopts[k]));
+    PetscCall(PetscTime(&t0));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = SpTrsvSolverCreateWithOptions(T, PETSC_FALSE, sp->format, c->cand[j], sp->backend, &sp->triopts[k], &sp->tri[0][k]);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall((*sp->backend->synchronize)());
+    PetscCall(PetscTime(&t1));
+    if (!ierr) {
+      c->learn.start_setup_ms = (PetscReal)((t1 - t0) * 1e3);
+      break;
+    }
+    sp->tri[0][k] = NULL;
+    (void)PetscErrorMessage(ierr, &text, (void *)&specific); /* char ** before PETSc 3.20, const char ** after */
+    PetscCall(PetscInfo(F, "%s: path %s refused the %s triangle: %s\n", MATSOLVERSPTRSV, c->cand[j]->name, k ? "U" : "L", specific ? specific : (text ? text : "?")));
+    PetscCall(SpTrsvAutoReject(c, j, specific ? specific : (text ? text : "error")));
+  }
+  PetscCheck(sp->tri[0][k], PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: every candidate path refused the %s triangle (-info says why)", MATSOLVERSPTRSV, k ? "U" : "L");
+  for (PetscInt j = 0; j < c->ncand && !c->chosen; j++)
+    if (!c->rejected[j]) c->chosen = c->cand[j];
+  c->learn.start = c->chosen;
+  c->f           = sp->tri[0][k]->plan->stats;
+  if (sp->autoopts.start == c->chosen) {
+    char option[256];
+    PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_auto_start", option, sizeof(option)));
+    PetscCall(PetscSNPrintf(c->reason, sizeof(c->reason), "learning: the start path %s names", option));
+  } else if (host) PetscCall(PetscStrncpy(c->reason, "learning on the host backend: the host rule's first, level, the host reference", sizeof(c->reason)));
+  else PetscCall(PetscSNPrintf(c->reason, sizeof(c->reason), "learning: the start path of %s factors, a setup about PETSc's own", complete ? "LU/Cholesky" : "ILU/ICC"));
+  sp->tripath[k]    = c->chosen;
+  sp->learn_solves  = 0;
+  sp->learn_numeric = 0;
+  sp->learn_next    = SPTRSV_AUTO_LEARN_FIRST_LOOK;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the model's predictions for every candidate of triangle k, from the features of the path in place (its analysis's level
+   statistics; a host level analysis where it computed none), as the choice at the setup would rank them; the learning
+   state, the path in place and the refusals stay */
+static PetscErrorCode MatSpTrsvAutoLearnPredict(Mat F, PetscInt k)
+{
+  Mat_SpTrsv       *sp = (Mat_SpTrsv *)F->data;
+  SpTrsvAutoChoice *c  = &sp->choice[k];
+  SpTrsvAutoLearn   keep = c->learn;
+  SpTrsvPath        chosen = c->chosen, cand[SPTRSV_AUTO_MAXPATHS], refused[SPTRSV_AUTO_MAXPATHS];
+  char              reason[sizeof(c->reason)], why[SPTRSV_AUTO_MAXPATHS][128];
+  PetscInt          ncand = c->ncand, nrefused = 0;
+  SpTrsvStats       f = sp->tri[0][k]->plan->stats;
+  SpTrsvOp          op;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(reason, c->reason, sizeof(reason)));
+  for (PetscInt j = 0; j < ncand; j++) {
+    cand[j] = c->cand[j];
+    if (c->rejected[j]) {
+      PetscCall(PetscStrncpy(why[nrefused], c->rejected_why[j], sizeof(why[nrefused])));
+      refused[nrefused++] = c->cand[j];
+    }
+  }
+  PetscCall(SpTrsvTriGetOp(k ? sp->fac->U : sp->fac->L, PETSC_FALSE, &op));
+  if (f.n != op.n || f.nlevels <= 0) PetscCall(SpTrsvAutoFeatures(&op, &f));
+  PetscCall(SpTrsvAutoRank(c->model, PETSC_FALSE, &sp->opts, &f, 0, ncand, cand, c));
+  PetscCall(SpTrsvAutoRefine(&op, &sp->opts, c));
+  c->learn           = keep;
+  c->learn.predicted = PETSC_TRUE;
+  c->chosen          = chosen;
+  PetscCall(PetscStrncpy(c->reason, reason, sizeof(c->reason)));
+  for (PetscInt r = 0; r < nrefused; r++)
+    for (PetscInt j = 0; j < c->ncand; j++)
+      if (c->cand[j] == refused[r]) {
+        c->rejected[j] = PETSC_TRUE;
+        PetscCall(PetscStrncpy(c->rejected_why[j], why[r], sizeof(c->rejected_why[j])));
+      }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* one look at triangle k (see the file's header) */
+static PetscErrorCode MatSpTrsvAutoLearnLook(Mat F, PetscInt k)
+{
+  Mat_SpTrsv       *sp = (Mat_SpTrsv *)F->data;
+  SpTrsvAutoChoice *c  = &sp->choice[k];
+  SpTrsvAutoLearn  *l  = &c->learn;
+  const char       *tri = k ? "U" : "L";
+  PetscInt          j;
+
+  PetscFunctionBegin;
+  if (l->cur_ms <= 0) PetscFunctionReturn(PETSC_SUCCESS); /* not timed yet */
+  l->nlooks++;
+  if (!c->model) {
+    char option[256];
+    PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_auto_model", option, sizeof(option)));
+    PetscCall(PetscSNPrintf(l->look, sizeof(l->look), "after %" PetscInt_FMT " solves: %s measured %.4g ms per solve; no cost model for this %s (%s names one): it stays", sp->learn_solves, c->chosen->name, (double)l->cur_ms, sp->backend->slot == SPTRSV_EXEC_CUDA ? "GPU" : "backend", option));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!l->predicted) PetscCall(MatSpTrsvAutoLearnPredict(F, k));
+  PetscCall(SpTrsvAutoLearnWeigh(c, sp->tripath[k], l->cur_ms, sp->learn_solves, PetscMax(1, sp->learn_numeric), sp->numeric_device, sp->autoopts.margin, &j, l->look, sizeof(l->look)));
+  PetscCall(PetscInfo(F, "%s: %s triangle, learning: %s\n", MATSOLVERSPTRSV, tri, l->look));
+  if (j >= 0) {
+    SpTrsvPathOptions opts = sp->opts;
+    SpTrsvPath        from = sp->tripath[k], to = c->cand[j];
+    PetscScalar      *b = NULL, *x = NULL;
+    PetscReal         best[2], setup_ms = 0;
+    PetscBool         won;
+    char              note[256] = "";
+    PetscErrorCode    ierr;
+
+    PetscCall(SpTrsvAutoVariantApply(to, c->variant[j], &opts));
+    PetscCall(MatSpTrsvAutoVectors(F, &b, &x));
+    ierr = MatSpTrsvAutoChallenge(F, k, to, &opts, b, x, best, &won, &setup_ms, note, sizeof(note));
+    PetscCall((*sp->backend->vec_free)(&b)); /* on an error too, then it goes on */
+    PetscCall((*sp->backend->vec_free)(&x));
+    PetscCall(ierr);
+    l->tried[l->ntried++] = to;
+    if (best[1] == PETSC_MAX_REAL) { /* refused: the note says why */
+      c->rejected[j] = PETSC_TRUE;
+      PetscCall(PetscStrncpy(c->rejected_why[j], note, sizeof(c->rejected_why[j])));
+      PetscCall(PetscStrncpy(l->outcome, note, sizeof(l->outcome)));
+    } else {
+      PetscCall(PetscSNPrintf(l->outcome, sizeof(l->outcome), "after %" PetscInt_FMT " solves %s%s%s built in %.4g ms, %.4g ms per solve against %s %.4g ms: %s", sp->learn_solves, to->name, c->variant[j] && c->variant[j][0] ? " " : "", c->variant[j] ? c->variant[j] : "", (double)setup_ms, (double)best[1], from->name, (double)best[0], won ? "switched" : "kept"));
+      if (won) {
+        l->cur_ms        = best[1];
+        l->switch_solves = sp->learn_solves;
+        c->chosen        = to;
+        PetscCall(PetscSNPrintf(c->reason, sizeof(c->reason), "learning: switched from %s after %" PetscInt_FMT " solves, measured faster", from->name, sp->learn_solves));
+        if (sp->numeric_device && !sp->tri[0][k]->exec->update_values_device) sp->learn_renumeric = PETSC_TRUE;
+      } else l->cur_ms = PetscMin(l->cur_ms, best[0]);
+    }
+    PetscCall(PetscInfo(F, "%s: %s triangle, learning: %s\n", MATSOLVERSPTRSV, tri, l->outcome));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  MatSpTrsvAutoLearnSolve - before a solve of a learning factor: count it; *timed: this solve times each triangle (the 2nd
+  and 3rd of the pattern; not transposed ones); at SPTRSV_AUTO_LEARN_FIRST_LOOK solves and every doubling, a look at each
+  triangle. Nothing after a failed numeric factorization (the solves then give Inf, as PETSc's).
+*/
+PetscErrorCode MatSpTrsvAutoLearnSolve(Mat F, PetscBool transpose, PetscBool *timed)
+{
+  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
+
+  PetscFunctionBegin;
+  *timed = PETSC_FALSE;
+  if (!sp->automatic || !sp->autoopts.learn || !sp->tri[0][0]) PetscFunctionReturn(PETSC_SUCCESS);
+  sp->learn_solves++;
+  if (sp->fac->error || !sp->fac->n) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!transpose && (sp->learn_solves == 2 || sp->learn_solves == 3)) *timed = PETSC_TRUE;
+  if (sp->learn_solves >= sp->learn_next) {
+    while (sp->learn_next <= sp->learn_solves) sp->learn_next *= 2;
+    PetscCall(PetscLogEventBegin(SPTRSV_AutoLearn, F, 0, 0, 0));
+    for (PetscInt k = 0; k < 2; k++) SpTrsvDevMemScope(&sp->mem, MatSpTrsvAutoLearnLook(F, k));
+    PetscCall(PetscLogEventEnd(SPTRSV_AutoLearn, F, 0, 0, 0));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* triangle k of a learning factor took ms in a timed solve: the least seen counts */
+PetscErrorCode MatSpTrsvAutoLearnTimed(Mat F, PetscInt k, PetscReal ms)
+{
+  SpTrsvAutoLearn *l = &((Mat_SpTrsv *)F->data)->choice[k].learn;
+
+  PetscFunctionBegin;
+  l->cur_ms = l->cur_ms > 0 ? PetscMin(l->cur_ms, ms) : ms;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
