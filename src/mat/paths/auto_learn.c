@@ -11,7 +11,9 @@
    Trust. The saving is counted from the measured time of the path in place, not from the model's prediction of it; the
    model's ratio between the candidate and the path in place scales the measured time (bounded to [1/3, 3]: a model off by
    more on this triangle is not trusted further), and no candidate counts more than SPTRSV_AUTO_LEARN_TRUST times faster
-   than what was measured. A candidate is then built and timed against the path in place on the live factor; the measured
+   than what was measured. Setups are counted from the model's, scaled up (never down) by the ratio of the start path's
+   measured setup to its prediction: a model that underestimated the setup in place underestimates the others'. A
+   candidate is then built and timed against the path in place on the live factor; the measured
    faster stays, and each candidate is built at most once per pattern.
 */
 #include <sptrsv/auto.h>
@@ -38,14 +40,17 @@ static PetscBool SpTrsvAutoLearnTried(const SpTrsvAutoChoice *c, SpTrsvPath p)
 */
 PetscErrorCode SpTrsvAutoLearnWeigh(const SpTrsvAutoChoice *c, SpTrsvPath cur, PetscReal cur_ms, PetscInt nsolves, PetscInt nnumeric, PetscBool device_numeric, PetscReal margin, PetscInt *best, char *note, size_t len)
 {
-  PetscReal pred_cur = -1, cal = 1, top_worth = 0, top_cost = 0;
+  PetscReal pred_cur = -1, cal = 1, scal = 1, top_worth = 0, top_cost = 0;
   PetscInt  top = -1;
 
   PetscFunctionBegin;
   *best = -1;
   note[0] = 0;
-  for (PetscInt k = 0; k < c->ncand; k++)
+  for (PetscInt k = 0; k < c->ncand; k++) {
     if (c->cand[k] == cur && c->solve_ms[k] > 0) pred_cur = c->solve_ms[k];
+    /* the start path's setup was measured: where the model predicted it too small, every setup counts that much larger */
+    if (c->cand[k] == c->learn.start && c->setup_ms[k] > 0 && c->learn.start_setup_ms > c->setup_ms[k]) scal = PetscMin(100.0, c->learn.start_setup_ms / c->setup_ms[k]);
+  }
   if (pred_cur > 0 && cur_ms > 0) cal = PetscMin(SPTRSV_AUTO_LEARN_TRUST, PetscMax(1.0 / SPTRSV_AUTO_LEARN_TRUST, cur_ms / pred_cur));
   for (PetscInt k = 0; k < c->ncand; k++) {
     const SpTrsvExecutor *ex = c->cand[k]->exec[SPTRSV_EXEC_CUDA];
@@ -55,7 +60,7 @@ PetscErrorCode SpTrsvAutoLearnWeigh(const SpTrsvAutoChoice *c, SpTrsvPath cur, P
     p    = SpTrsvAutoLearnCounted(c, k, cal, cur_ms);
     gain = cur_ms - p;
     if (gain < SPTRSV_AUTO_LEARN_MIN_GAIN * cur_ms) continue;
-    setup = PetscMax(0.0, c->setup_ms[k]);
+    setup = PetscMax(0.0, c->setup_ms[k]) * scal;
     cost  = setup + (device_numeric && ex && !ex->update_values_device ? (PetscReal)nnumeric * setup : 0.0);
     worth = (PetscReal)nsolves * gain - margin * cost;
     if (top < 0 || worth > top_worth) { /* the candidate closest to being worth it (the best one when any is) */
@@ -68,7 +73,7 @@ PetscErrorCode SpTrsvAutoLearnWeigh(const SpTrsvAutoChoice *c, SpTrsvPath cur, P
   if (top < 0) {
     PetscCall(PetscSNPrintf(note, len, "after %" PetscInt_FMT " solves: %s measured %.4g ms per solve; no candidate left predicted %.0f%% faster", nsolves, cur->name, (double)cur_ms, 100 * SPTRSV_AUTO_LEARN_MIN_GAIN));
   } else {
-    const PetscReal p = SpTrsvAutoLearnCounted(c, top, cal, cur_ms), setup = PetscMax(0.0, c->setup_ms[top]);
+    const PetscReal p = SpTrsvAutoLearnCounted(c, top, cal, cur_ms), setup = PetscMax(0.0, c->setup_ms[top]) * scal;
 
     PetscCall(PetscSNPrintf(note, len, "after %" PetscInt_FMT " solves: %s measured %.4g ms per solve; %s%s%s counted %.4g ms (model %.4g%s), setup %.4g ms%s: saving %.4g ms over %" PetscInt_FMT " more solves %s %g x %.4g ms%s", nsolves, cur->name, (double)cur_ms, c->cand[top]->name,
                            c->variant[top] && c->variant[top][0] ? " " : "", c->variant[top] ? c->variant[top] : "", (double)p, (double)c->solve_ms[top], p > c->solve_ms[top] * cal ? ", trusted 3x at most" : "", (double)setup, top_cost > setup ? " and again per numeric factorization (its values from the host)" : "", (double)(nsolves * (cur_ms - p)), nsolves, *best == top ? ">" : "<=", (double)margin, (double)top_cost, *best == top ? ": build and time it" : ": not yet"));

@@ -139,7 +139,13 @@ static PetscErrorCode MatSpTrsvAutoLearnLook(Mat F, PetscInt k)
     PetscCall(PetscSNPrintf(l->look, sizeof(l->look), "after %" PetscInt_FMT " solves: %s measured %.4g ms per solve; no cost model for this %s (%s names one): it stays", sp->learn_solves, c->chosen->name, (double)l->cur_ms, sp->backend->slot == SPTRSV_EXEC_CUDA ? "GPU" : "backend", option));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (!l->predicted) PetscCall(MatSpTrsvAutoLearnPredict(F, k));
+  if (!l->predicted) {
+    PetscLogDouble t0, t1;
+    PetscCall(PetscTime(&t0));
+    PetscCall(MatSpTrsvAutoLearnPredict(F, k));
+    PetscCall(PetscTime(&t1));
+    PetscCall(PetscInfo(F, "%s: %s triangle, learning: the model's predictions made in %g ms\n", MATSOLVERSPTRSV, tri, (t1 - t0) * 1e3));
+  }
   PetscCall(SpTrsvAutoLearnWeigh(c, sp->tripath[k], l->cur_ms, sp->learn_solves, PetscMax(1, sp->learn_numeric), sp->numeric_device, sp->autoopts.margin, &j, l->look, sizeof(l->look)));
   PetscCall(PetscInfo(F, "%s: %s triangle, learning: %s\n", MATSOLVERSPTRSV, tri, l->look));
   if (j >= 0) {
