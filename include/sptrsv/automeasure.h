@@ -5,8 +5,9 @@
 /* MatSolverType sptrsv: the chosen paths timed against cuSPARSE at the first numeric factorization (automeasure.c) */
 SPTRSV_INTERN PetscErrorCode MatSpTrsvAutoMeasure(Mat);
 /* triangle k's solver in place against a new solver of a path (with its options) on the same triangle, timed on b into x;
-   the faster stays (won: the new one); best: ms per solve of both; setup_ms += the new solver's setup; note: a refusal */
-SPTRSV_INTERN PetscErrorCode MatSpTrsvAutoChallenge(Mat, PetscInt, SpTrsvPath, const SpTrsvPathOptions *, const PetscScalar *, PetscScalar *, PetscReal[2], PetscBool *, PetscReal *, char *, size_t);
+   the new one stays when it took less than need times the other (won); best: ms per solve of both; setup_ms += the new
+   solver's setup; note: a refusal */
+SPTRSV_INTERN PetscErrorCode MatSpTrsvAutoChallenge(Mat, PetscInt, SpTrsvPath, const SpTrsvPathOptions *, PetscReal, const PetscScalar *, PetscScalar *, PetscReal[2], PetscBool *, PetscReal *, char *, size_t);
 SPTRSV_INTERN PetscErrorCode MatSpTrsvAutoVectors(Mat, PetscScalar **, PetscScalar **); /* random b, x on the backend */
 /* the learning choice (autolearn.c): triangle k started on its start path; a solve about to run (counted; a look at every
    doubling; *timed: this solve times each triangle); a numeric factorization done */

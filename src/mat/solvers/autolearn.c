@@ -10,7 +10,8 @@
    - looks at SPTRSV_AUTO_LEARN_FIRST_LOOK solves and at every doubling after: the model's predictions are made at the
      first look, from the features the start path's analysis computed (on the GPU for sync-free); a candidate the
      weighing names is built and timed against the path in place on the live factor (MatSpTrsvAutoChallenge, the measured
-     check's timing), and the faster stays. -ksp_view shows the last look and the last timing, -info each of them, and
+     check's timing); it replaces the path in place when measured SPTRSV_AUTO_LEARN_MIN_GAIN faster, and a candidate that
+     did not is not built for the other triangle of the factor either. -ksp_view shows the last look and the last timing, -info each of them, and
      -log_view the event SpTrsvAutoLearn.
 */
 #include <sptrsv/automeasure.h>
@@ -159,7 +160,7 @@ static PetscErrorCode MatSpTrsvAutoLearnLook(Mat F, PetscInt k)
 
     PetscCall(SpTrsvAutoVariantApply(to, c->variant[j], &opts));
     PetscCall(MatSpTrsvAutoVectors(F, &b, &x));
-    ierr = MatSpTrsvAutoChallenge(F, k, to, &opts, b, x, best, &won, &setup_ms, note, sizeof(note));
+    ierr = MatSpTrsvAutoChallenge(F, k, to, &opts, 1.0 - SPTRSV_AUTO_LEARN_MIN_GAIN, b, x, best, &won, &setup_ms, note, sizeof(note));
     PetscCall((*sp->backend->vec_free)(&b)); /* on an error too, then it goes on */
     PetscCall((*sp->backend->vec_free)(&x));
     PetscCall(ierr);
@@ -169,14 +170,19 @@ static PetscErrorCode MatSpTrsvAutoLearnLook(Mat F, PetscInt k)
       PetscCall(PetscStrncpy(c->rejected_why[j], note, sizeof(c->rejected_why[j])));
       PetscCall(PetscStrncpy(l->outcome, note, sizeof(l->outcome)));
     } else {
-      PetscCall(PetscSNPrintf(l->outcome, sizeof(l->outcome), "after %" PetscInt_FMT " solves %s%s%s built in %.4g ms, %.4g ms per solve against %s %.4g ms: %s", sp->learn_solves, to->name, c->variant[j] && c->variant[j][0] ? " " : "", c->variant[j] ? c->variant[j] : "", (double)setup_ms, (double)best[1], from->name, (double)best[0], won ? "switched" : "kept"));
+      PetscCall(PetscSNPrintf(l->outcome, sizeof(l->outcome), "after %" PetscInt_FMT " solves %s%s%s built in %.4g ms, %.4g ms per solve against %s %.4g ms: %s", sp->learn_solves, to->name, c->variant[j] && c->variant[j][0] ? " " : "", c->variant[j] ? c->variant[j] : "", (double)setup_ms, (double)best[1], from->name, (double)best[0], won ? "switched" : "kept (a switch needs 10% less)"));
       if (won) {
         l->cur_ms        = best[1];
         l->switch_solves = sp->learn_solves;
         c->chosen        = to;
         PetscCall(PetscSNPrintf(c->reason, sizeof(c->reason), "learning: switched from %s after %" PetscInt_FMT " solves, measured faster", from->name, sp->learn_solves));
         if (sp->numeric_device && !sp->tri[0][k]->exec->update_values_device) sp->learn_renumeric = PETSC_TRUE;
-      } else l->cur_ms = PetscMin(l->cur_ms, best[0]);
+      } else {
+        SpTrsvAutoLearn *o = &sp->choice[1 - k].learn; /* the other triangle of the factor is alike: not built there either */
+
+        l->cur_ms = PetscMin(l->cur_ms, best[0]);
+        if (o->ntried < SPTRSV_AUTO_MAXPATHS) o->tried[o->ntried++] = to;
+      }
     }
     PetscCall(PetscInfo(F, "%s: %s triangle, learning: %s\n", MATSOLVERSPTRSV, tri, l->outcome));
   }

@@ -79,10 +79,10 @@ static PetscErrorCode MatSpTrsvAutoMeasureTime(Mat F, PetscInt k, SpTrsvSolver s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* triangle k: the solver in place against a new solver of path (options opts) on the same triangle, timed; the faster
-   stays (*won: the new one replaced it). best[0], best[1]: ms per solve of the two; a refusal of the new path leaves
+/* triangle k: the solver in place against a new solver of path (options opts) on the same triangle, timed; the new one
+   replaces it when it took less than need times its time (*won; 1: the faster stays). best[0], best[1]: ms per solve of the two; a refusal of the new path leaves
    *won false, best[1] = PETSC_MAX_REAL and note its message */
-PetscErrorCode MatSpTrsvAutoChallenge(Mat F, PetscInt k, SpTrsvPath path, const SpTrsvPathOptions *opts, const PetscScalar *b, PetscScalar *x, PetscReal best[2], PetscBool *won, PetscReal *setup_ms, char *note, size_t len)
+PetscErrorCode MatSpTrsvAutoChallenge(Mat F, PetscInt k, SpTrsvPath path, const SpTrsvPathOptions *opts, PetscReal need, const PetscScalar *b, PetscScalar *x, PetscReal best[2], PetscBool *won, PetscReal *setup_ms, char *note, size_t len)
 {
   PetscLogDouble s0, s1;
   Mat_SpTrsv    *sp = (Mat_SpTrsv *)F->data;
@@ -112,7 +112,7 @@ PetscErrorCode MatSpTrsvAutoChallenge(Mat F, PetscInt k, SpTrsvPath path, const 
   if (ierr) PetscCall(SpTrsvSolverDestroy(&s2)); /* then the error goes on */
   PetscCall(ierr);
   PetscCall(PetscInfo(F, "%s: %s triangle, %s %g ms per solve, %s %g ms (%" PetscInt_FMT " solves per round)\n", MATSOLVERSPTRSV, k ? "U" : "L", sp->tripath[k]->name, (double)best[0], path->name, (double)best[1], reps));
-  if (best[1] < best[0]) {
+  if (best[1] < need * best[0]) {
     PetscCall(SpTrsvSolverDestroy(&sp->tri[0][k]));
     sp->tri[0][k]  = s2;
     sp->tripath[k] = path;
@@ -155,7 +155,7 @@ static PetscErrorCode MatSpTrsvAutoMeasureTriangle(Mat F, PetscInt k, SpTrsvPath
     SpTrsvPathOptions opts = sp->opts;
 
     PetscCall(SpTrsvAutoVariantApply(c->cand[j], c->variant[j], &opts));
-    PetscCall(MatSpTrsvAutoChallenge(F, k, c->cand[j], &opts, b, x, best, &won, setup_ms, c->runner_note, sizeof(c->runner_note)));
+    PetscCall(MatSpTrsvAutoChallenge(F, k, c->cand[j], &opts, 1.0, b, x, best, &won, setup_ms, c->runner_note, sizeof(c->runner_note)));
     c->runner_path = c->cand[j];
     c->runner_timed = (PetscBool)(best[1] < PETSC_MAX_REAL);
     c->runner_ms[0] = best[0];
@@ -178,7 +178,7 @@ static PetscErrorCode MatSpTrsvAutoMeasureTriangle(Mat F, PetscInt k, SpTrsvPath
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   c->measured_path = sp->tripath[k];
-  PetscCall(MatSpTrsvAutoChallenge(F, k, cus, &sp->opts, b, x, best, &won, setup_ms, c->measured_note, sizeof(c->measured_note)));
+  PetscCall(MatSpTrsvAutoChallenge(F, k, cus, &sp->opts, 1.0, b, x, best, &won, setup_ms, c->measured_note, sizeof(c->measured_note)));
   if (best[1] == PETSC_MAX_REAL) PetscFunctionReturn(PETSC_SUCCESS); /* refused: the note says why */
   c->measured       = PETSC_TRUE;
   c->measured_ms[0] = best[0];
