@@ -21,10 +21,9 @@ PetscErrorCode SpTrsvAutoRefine_locality(const SpTrsvOp *op, const void *own, Sp
        within SPTRSV_CHAIN_MAX_WIDTH rows of it in its component's order; in the row order a triangle whose reach is wider
        (one connected grid: 2-D and 3-D stencils) has none unless its components interleave, which the full analysis is
        then not asked about (it costs a pass over the DAG, tens of ms on a million rows) */
-    PetscInt reach = 0;
-    for (PetscInt i = 0; i < op->n; i++)
-      for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) reach = PetscMax(reach, PetscAbsInt(i - op->rj[e]));
-    if (reach >= SPTRSV_CHAIN_MAX_WIDTH) PetscFunctionReturn(PETSC_SUCCESS);
+    for (PetscInt i = 0; i < op->n; i++) /* stops at the first dependency out of reach: a few rows on a grid */
+      for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++)
+        if (PetscAbsInt(i - op->rj[e]) >= SPTRSV_CHAIN_MAX_WIDTH) PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscMalloc1(op->n + 1, &order));
   PetscCall(SpTrsvLocalityChainCreate(op, opts->locality_sms > 0 ? opts->locality_sms : SPTRSV_LOCALITY_DEFAULT_SMS, order, &ch));
