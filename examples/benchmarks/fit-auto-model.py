@@ -22,7 +22,7 @@ Usage:
   python3 examples/benchmarks/fit-auto-model.py --gpu h100 --features docs/perf-data/auto-features.csv \\
       --ref A.csv --ref B.csv ... A.csv B.csv ... [--write src/mat/paths/auto_models/h100.h]
   (the H100 model's command, with every CSV, is on its first lines)
-The output is Markdown (docs/PERFORMANCE.md, "Automatic path choice", is that output).
+The output is Markdown (the "Automatic path choice" sections in docs/perf-data/history/auto-*.md are that output).
 """
 import argparse
 import csv
@@ -41,8 +41,8 @@ VARIANT = {"level": "level-csr-graph", "element": "element-csr-graph", "syncfree
            "supernodal": "supernodal-auto", "pinv": "pinv-fill1", "pinv:fill4": "pinv-fill4", "cusparse": "cusparse-spsv"}
 # terms each entry may use (indices into SOLVE_TERMS, SETUP_TERMS; an entry not listed: all). supernodal and pinv were
 # timed on 27 matrices (supernodal-pinv-run1, -run2); the sets were chosen by the leave-one-out score of this script
-# (PERFORMANCE.md, "refit with supernodal-pinv run 2"): supernodal and pinv (fill 1) take every term (the same score as
-# (const, levels, nnz) / (const, nnz)); pinv fill 4 keeps (const, levels, nnz) for the solve (with every term
+# (docs/perf-data/history/auto-refit-supernodal-pinv-run2.md): supernodal and pinv (fill 1) take every term (the same
+# score as (const, levels, nnz) / (const, nnz)); pinv fill 4 keeps (const, levels, nnz) for the solve (with every term
 # lap3d7_64_ilu0 gets pinv fill 1, 2.5x the best) and (const, nnz) for the setup (with every term setup + 100 solves
 # picks fill 4 on lap2d5_256x16384, 2.5x the best)
 TERMS = {"pinv:fill4": ([0, 1, 2], [0, 2])}

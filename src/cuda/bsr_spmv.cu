@@ -2,8 +2,8 @@
    y = N x for a block CSR matrix on the GPU with cuSPARSE's BSR SpMV (cusparseXbsrmv), blocks column-major
    (the layout of MATSEQBAIJ and of PC isai's N_L, N_U). PC isai's forward apply uses it: on its block
    matrices it is 1.04-1.60x faster than the generic CSR SpMV of the scalar expansion (bs 2..8, H100;
-   examples/benchmarks/spmv_bsr_vs_csr.cu, docs/PERFORMANCE.md), because it reads one column index per block
-   instead of one per entry. bsrmv has no transpose, so transposed applies keep the CSR matrices.
+   examples/benchmarks/spmv_bsr_vs_csr.cu, docs/perf-data/history/isai-runs.md), because it reads one column index
+   per block instead of one per entry. bsrmv has no transpose, so transposed applies keep the CSR matrices.
    The values are borrowed (the device array the ISAI column solves write); the products are enqueued on
    the CUDA backend's stream, which PETSc's vector kernels follow.
 */

@@ -11,7 +11,8 @@
    Why a thread and not a warp per column: the block operations of one column are a serial chain
    (x_p needs the x_q before it), and a warp per column would idle 31 lanes on bs = 1..4 blocks; columns
    are independent, so a thread per column keeps every lane busy (n columns, 10^4 .. 10^6). The loads of
-   T are not coalesced; the work is small next to the factorization (docs/PERFORMANCE.md).
+   T are not coalesced; the work is small next to the factorization (docs/perf-data/history/isai-runs.md,
+   "Setup breakdown").
 
    T comes either from the host (its strict blocks and inverted diagonal blocks are uploaded at every
    numeric setup) or from the GPU block ILU (SpTrsvCUDABILU, src/cuda/bilu_kernels.cu), whose factor

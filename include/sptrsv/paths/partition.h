@@ -88,7 +88,7 @@ SPTRSV_INTERN PetscErrorCode SpTrsvRegionsDestroy(SpTrsvRegions *);
                                                                                    the launch's work / SMs)
    with work = rows + entries, waves = ceil(sub-graphs / (SMs * blocks resident per SM)), s the launch's stage (what
    its blocks stage in shared memory: a slot costs less the less it reads from global memory). The constants are fitted
-   to the H100 runs of docs/PERFORMANCE.md (see partition_model.c).
+   to the H100 runs in docs/perf-data/history/ (see partition_model.c).
 */
 typedef struct {
   PetscInt  launches;          /* sub-graph levels */

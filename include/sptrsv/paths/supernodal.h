@@ -56,8 +56,9 @@
 #define SPTRSV_SUPERNODE_TASK             4
 
 /*
-   Defaults chosen from the triangle (docs/PERFORMANCE.md, "Supernodal run 4" and "Supernodal defaults"). A triangle
-   whose widest exact supernode has at least SPTRSV_SUPERNODE_AUTO_WIDTH lines is "filled" (an LU or Cholesky factor, an
+   Defaults chosen from the triangle (docs/PERFORMANCE.md, "Supernodal defaults"; the run before them:
+   docs/perf-data/history/supernodal-run4.md). A triangle whose widest exact supernode has at least
+   SPTRSV_SUPERNODE_AUTO_WIDTH lines is "filled" (an LU or Cholesky factor, an
    ILU of high level): its dense blocks carry the solve. Any other (an ILU(0)/ICC(0) factor) keeps exact supernodes and
    the substitution's arithmetic (PETSc's residual histories to rounding; it is delegated to sync-free anyway unless
    -mat_sptrsv_supernode_min_width is lowered).
@@ -147,7 +148,7 @@ typedef struct {
      dense blocks cannot help (a supernode of width 1 is a scalar row, and one block and one launch per level of them is
      slower than the sync-free schedule; the widest, not the mean, decides: the exact LU of a sparse matrix has many
      one-row leaf supernodes, width mean 1.2-1.7, and a few wide ones near the root that carry the solve, see
-     docs/PERFORMANCE.md "Supernodal run 4"); the analysis stops after the partition (super, ns, max_w, fig and the row levels of
+     docs/perf-data/history/supernodal-run4.md); the analysis stops after the partition (super, ns, max_w, fig and the row levels of
      plan->order are set; the levels, run order, blocks, maps and tasks are not built, their arrays NULL and counts 0) and
      the executors forward everything to a nested solver of sptrsv_syncfree (sptrsv_level where sync-free has no
      executor on the backend): SpTrsvSupernodalDelegateSetup */

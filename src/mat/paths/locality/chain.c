@@ -9,8 +9,8 @@
 /* the chain kernel's cost model, in microseconds: two launches, then the longest group's steps or the window's bytes,
    whichever takes longer. A step costs what its loads wait for: the kernel loads D steps ahead (16 with one accumulator
    per lane on long chains, 8 with two, 4 with four; half that on short groups), so a step costs about a memory latency
-   over D. Constants from the H200 run of docs/PERFORMANCE.md ("The chain kernel": 74 ns per step with one accumulator,
-   119 ns with two, on the banded matrices; about 2 TB/s on the block-diagonal ones) */
+   over D. Constants from the H200 run of docs/perf-data/history/locality-chain-kernel-h200.md: 74 ns per step with
+   one accumulator, 119 ns with two, on the banded matrices; about 2 TB/s on the block-diagonal ones */
 #define SPTRSV_CHAIN_ALPHA_US     6.0
 #define SPTRSV_CHAIN_BYTES_PER_US 2.0e6
 #define SPTRSV_CHAIN_WARPS_PER_SM 16 /* resident warps per multiprocessor the groups are dealt for */

@@ -13,7 +13,7 @@
    The blocks kernel's cost model, in microseconds. The first launch reads X (B (B + 1) / 2 scalars a row), b and
    writes c: bandwidth. The chain launch (R > 0) runs the longest group's blocks one after the other; a step waits for
    its coupling GEMV, R shuffles and A R multiply-adds a lane (everything it reads is staged in shared memory steps
-   ahead). Constants from the H200 runs of docs/PERFORMANCE.md, "The blocks kernel".
+   ahead). Constants from the H200 runs of docs/perf-data/history/locality-blocks-kernel-h200.md ("Block sizes").
 */
 #define SPTRSV_BLOCKS_ALPHA_US     3.0    /* a launch */
 #define SPTRSV_BLOCKS_BYTES_PER_US 1.6e6  /* the first launch's bandwidth (H200, blockdiag128_262144) */

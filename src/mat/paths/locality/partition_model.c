@@ -15,8 +15,8 @@
    and a triangle the sum over its launches. Resident blocks = SMs * blocks per SM, the latter bounded by 2048 threads,
    32 blocks, and 228 KB of shared memory per SM on sm_90 (the launch's staged bytes plus 1 KB reserved).
 
-   The constants come from the H100 runs of docs/PERFORMANCE.md (paths-run1, locality-run1, locality-csr-graph, paper
-   partition), taking figures this model computes on the host:
+   The constants come from the H100 runs in docs/perf-data/history/ (paths-run1, locality-run1, locality-csr-graph,
+   paper partition), taking figures this model computes on the host:
    - beta = 0.4 us: olm1000 (one sub-graph, 1000 slots of one row each: 0.41 ms for L);
    - gamma = 2 ns: the grid Laplacians, whose sub-graphs form a chain of full sub-graphs (29056 rows) with few slots,
      one block at a time: lap3d7 128^3 L is 73 launches of ~116,000 rows + entries in 19.3 ms (265 us each, 2.3 ns per

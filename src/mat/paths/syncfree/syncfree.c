@@ -410,7 +410,7 @@ static PetscErrorCode SpTrsvHostSyncFreeSetup(SpTrsvSolver s)
 
 const SpTrsvExecutor SpTrsvExecHost_syncfree = {SpTrsvHostSyncFreeSetup, SpTrsvHostOrderedUpdateValues, SpTrsvHostOrderedSolve, NULL, SpTrsvHostOrderedDestroy, NULL};
 
-/* the sync-free path's options: the defaults (docs/PERFORMANCE.md, "Sync-free solves", has the measurements behind them):
+/* the sync-free path's options: the defaults (the measurements behind them: docs/perf-data/history/syncfree-runs.md):
    level dispatch with ASAP levels, CSR storage, up to 32 lanes per row, polls without pause, one block per ticket, the
    solution's indexing (row or dispatch position) chosen by the analysis, the schedule built on the GPU by the CUDA
    backend */
