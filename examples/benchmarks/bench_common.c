@@ -141,7 +141,7 @@ PetscErrorCode BenchTinyTri(SpTrsvUplo uplo, PetscBool unit, SpTrsvTri *T)
 }
 
 /*
-  BenchErrorRule - every result's tolerance (Result.tol; bench.h): max(BENCH_TOL_FLOOR, f * e_ref), e_ref cuSPARSE SpSV's
+  BenchErrorRule - every result's tolerance (Result.tol; bench.h): max(BENCH_TOL_FLOOR, f * e_ref) (at most BENCH_TOL_CAP), e_ref cuSPARSE SpSV's
   error on the same triangles (kind) when it was timed and finite, else 0 (the floor alone); f = BENCH_TOL_INVERSE for a
   result whose arithmetic differs from a substitution, BENCH_TOL_EXACT otherwise. A result without an error: tol -1
 */
@@ -151,7 +151,7 @@ void BenchErrorRule(Bench *B)
     Result       *r   = &B->res[k];
     const Result *cus = FindResult(B, "cusparse-spsv", r->kind);
     const double  e   = cus && cus->err >= 0 && PetscIsNormalReal((PetscReal)cus->err) ? cus->err : 0.0;
-    r->tol            = r->err < 0 ? -1 : PetscMax(BENCH_TOL_FLOOR, (r->inverse ? BENCH_TOL_INVERSE : BENCH_TOL_EXACT) * e);
+    r->tol            = r->err < 0 ? -1 : PetscMin(BENCH_TOL_CAP, PetscMax(BENCH_TOL_FLOOR, (r->inverse ? BENCH_TOL_INVERSE : BENCH_TOL_EXACT) * e));
   }
 }
 
