@@ -75,3 +75,16 @@ bench_csv_header_case() {
   [ "$(wc -l <"$csv")" = 2 ] || fail "the CSV was changed" || return 1
 }
 run_test bench/csv-header-mismatch bench_csv_header_case
+# the table scripts apply bench's error rule (examples/benchmarks/bench_rule.py): on the recorded supernodal defaults run
+# (an older CSV: the rule computed from its cuSPARSE rows) pinv fill 4 on nnc1374's exact LU (max_rel_err 7.2e-2, cuSPARSE's
+# 7.8e-6) is FAILED, not a 15.75x win, and left out of the geometric mean and the count of wins
+bench_table_rule_case() {
+  local out=$OUT/variant-table-rule.md
+  python3 examples/benchmarks/variant-table.py docs/perf-data/supernodal-defaults-h200.csv --variants supernodal-auto,pinv-fill4 >"$out" || fail "variant-table.py failed" || return 1
+  grep -q '^| nnc1374_nd_lu | 1.13x | FAILED (err 7.2e-02 > tol 7.8e-04) |$' "$out" || fail "nnc1374_nd_lu pinv-fill4 is not FAILED" || return 1
+  grep -q '^| faster than cuSPARSE | 14 of 14 | 13 of 14 |$' "$out" || fail "the FAILED cell counted as a win" || return 1
+  grep -q '^| failed the error rule | 0 | 1 |$' "$out" || fail "no count of the failures" || return 1
+  grep -q '^Error rule: ' "$out" || fail "the table does not state the rule" || return 1
+  grep -q 'cuSPARSE NOT warmed up' "$out" || fail "the table does not say cuSPARSE was not warmed up (a CSV without warmed_up)" || return 1
+}
+run_test bench/table-error-rule bench_table_rule_case
