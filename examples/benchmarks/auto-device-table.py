@@ -8,10 +8,17 @@ check's outcome.
 Usage:
   python3 examples/benchmarks/auto-device-table.py CSV... [--choices FILE]
   python3 examples/benchmarks/auto-device-table.py --extract LOG... > FILE    (the choice lines of bench logs)
+
+bench's error rule (bench_rule.py, the CSV's tol column): a path above its tol is not the best path of the run; an
+automatic choice above it is shown FAILED (err > tol), is not within 10% of anything and counts as slower than cuSPARSE.
 """
 import csv
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_rule  # noqa: E402
 
 
 def extract(logs):
@@ -43,14 +50,15 @@ def main(argv):
             lab, _, rest = line.partition(": ")
             choices[lab] = rest.strip()
         argv = argv[:k] + argv[k + 2:]
-    rows = {}
+    rows, allrows = {}, []
     for p in argv:
-        for r in csv.DictReader(open(p)):
+        for r in bench_rule.annotate(list(csv.DictReader(open(p)))):
+            allrows.append(r)
             if r["kind"] == "LU" and r["median_ms"]:
                 rows.setdefault(r["label"], {})[r["variant"]] = r
     print("| matrix | auto ms | cuSPARSE SpSV / auto | PETSc cusparse MatSolve / auto | best path of the run (ms) | auto / best | auto % of bandwidth bound | auto setup ms | choice (L, U; measured check per triangle) |")
     print("|---|---|---|---|---|---|---|---|---|")
-    ok = slow = n = 0
+    ok = slow = n = nfail = 0
     slowl = []
     for lab, g in rows.items():
         a = g.get("matsolve-sptrsv_auto")
@@ -58,19 +66,29 @@ def main(argv):
         if not a or not c:
             continue
         p = g.get("matsolve-petsc-cusparse")
-        paths = {v: float(r["median_ms"]) for v, r in g.items() if not v.startswith(("matsolve", "host", "cusparse"))}
-        best = min(paths, key=paths.get)
+        # the best path of the run among those that passed the error rule
+        paths = {v: float(r["median_ms"]) for v, r in g.items() if not v.startswith(("matsolve", "host", "cusparse")) and bench_rule.ok(r)}
+        best = min(paths, key=paths.get) if paths else None
         ta, tc = float(a["median_ms"]), float(c["median_ms"])
-        # PETSc's cusparse factor is its own (no shift; without pivoting on these LU factors): reported only when its error is small
-        pv = "%.2f" % (float(p["median_ms"]) / ta) if p and p["max_rel_err"] and float(p["max_rel_err"]) < 1e-6 else "-"
+        # PETSc's cusparse factor is its own (no shift; without pivoting on these LU factors): reported only when it passed the rule
+        pv = "%.2f" % (float(p["median_ms"]) / ta) if p and p["max_rel_err"] and bench_rule.ok(p) else "-"
         n += 1
-        ok += ta <= 1.10 * paths[best]
+        bcell = "%s (%.4g)" % (best, paths[best]) if best else "- (every path FAILED)"
+        if bench_rule.failed(a):  # never within 10% of the best, always behind cuSPARSE
+            nfail += 1
+            slow += 1
+            slowl.append("%s (FAILED)" % lab)
+            print("| %s | %.4g | %s | %s | %s | - | %s | %s | %s |" % (lab, ta, bench_rule.fail_cell(a), pv, bcell, a["bound_pct"] or "-", a["setup_ms"], choices.get(lab, "-")))
+            continue
+        ok += bool(best) and ta <= 1.10 * paths[best]
         if ta > tc:
             slow += 1
             slowl.append("%s (%.3f)" % (lab, tc / ta))
-        print("| %s | %.4g | %.3f | %s | %s (%.4g) | %.2f | %s | %s | %s |" % (lab, ta, tc / ta, pv, best, paths[best], ta / paths[best], a["bound_pct"] or "-", a["setup_ms"], choices.get(lab, "-")))
+        print("| %s | %.4g | %.3f | %s | %s | %s | %s | %s | %s |" % (lab, ta, tc / ta, pv, bcell, "%.2f" % (ta / paths[best]) if best else "-", a["bound_pct"] or "-", a["setup_ms"], choices.get(lab, "-")))
     print()
-    print("%d matrices (%s): within 10%% of the best path of the run on %d (%.0f%%); slower than cuSPARSE SpSV on %d%s" % (n, rows[next(iter(rows))][next(iter(rows[next(iter(rows))]))]["device"], ok, 100.0 * ok / max(1, n), slow, (": " + ", ".join(slowl)) if slowl else ""))
+    print("%d matrices (%s): within 10%% of the best path of the run on %d (%.0f%%); slower than cuSPARSE SpSV on %d%s; the automatic choice FAILED the error rule on %d" % (n, rows[next(iter(rows))][next(iter(rows[next(iter(rows))]))]["device"], ok, 100.0 * ok / max(1, n), slow, (": " + ", ".join(slowl)) if slowl else "", nfail))
+    print()
+    print("  \n".join(bench_rule.header_lines(allrows)))
     return 0
 
 

@@ -35,6 +35,19 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
                            "                     an entry may add -s0/-s1/-s2 (-mat_sptrsv_locality_stage) and -np (-mat_sptrsv_locality_pack 0),\n"
                            "                     e.g. auto-s0-np: the kernel and partition of locality run 2; -kc, -kb, -ks: the chain,\n"
                            "                     blocks or slot kernel forced (-mat_sptrsv_locality_kernel), -bNNN: blocks of NNN rows\n"
+                           "  -bench_ptr_update <true>  two b/x buffer pairs alternate between timed solves (L: b; L then U: b and x; the\n"
+                           "                     work vector between L and U stays, as in MatSolve), so that a CUDA-graph path rewrites\n"
+                           "                     its vector pointers before each solve as inside a KSP solve (CSV column ptr_update 1);\n"
+                           "                     both outputs are checked (max_rel_err); 0: one pair (the update skipped after the first)\n"
+                           "  -bench_setup_warmup <true>  before any timed setup, untimed: cuSPARSE SpSV analysis + solve of throwaway\n"
+                           "                     64-row triangles (on each cuSPARSE handle timed), a cuBLAS handle with one TRSV and GEMV,\n"
+                           "                     and each path variant set up and applied once on them: the process's one-time start-up\n"
+                           "                     stays out of the setup_ms and breakeven_solves columns (CSV column warmed_up 1)\n"
+                           "  Error rule (CSV column tol): a row whose max_rel_err exceeds tol = max(1e-10, f x cuSPARSE SpSV's error on\n"
+                           "                     the same triangles), f = 10 for a substitution, 100 where the arithmetic differs\n"
+                           "                     (products of inverted blocks: pinv, supernodal's inverted diagonal blocks, locality's\n"
+                           "                     blocks kernel, a MatSolve through one of them), at most 1e-2, is a failure (FAILED in\n"
+                           "                     the output); without a cuSPARSE row tol = 1e-10\n"
                            "  -bench_host_tol <tol>  without a GPU: the largest relative difference of the host-backend MatSolve from the\n"
                            "                     host reference (default 1e-10; 0: only printed; the exact LU of an ill-conditioned\n"
                            "                     matrix without pivoting differs between methods of equal backward error)\n"
@@ -58,10 +71,15 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
 
 /* ---- solves through the private API --------------------------------------------------------------- */
 
+/* L: b[k] -> w, U: w -> x[k]; k alternates between solves when alt (-bench_ptr_update): the vectors of a KSP solve change
+   from one preconditioner application to the next while MatSolve's work vector between L and U stays, so a CUDA-graph
+   path rewrites its vector pointers (one small kernel, cuda_graph.cu) before each solve, as it does there */
 typedef struct {
   SpTrsvSolver       L, U;
-  const PetscScalar *b;
-  PetscScalar       *w, *x;
+  const PetscScalar *b[2];
+  PetscScalar       *w, *x[2];
+  int                k;
+  PetscBool          alt;
 } TriCtx;
 
 static PetscErrorCode SolveL(void *ctx)
@@ -69,7 +87,8 @@ static PetscErrorCode SolveL(void *ctx)
   TriCtx *c = (TriCtx *)ctx;
 
   PetscFunctionBeginUser;
-  PetscCall(SpTrsvSolverApply(c->L, c->b, c->w));
+  PetscCall(SpTrsvSolverApply(c->L, c->b[c->k], c->w));
+  if (c->alt) c->k ^= 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -78,14 +97,18 @@ static PetscErrorCode SolveLU(void *ctx)
   TriCtx *c = (TriCtx *)ctx;
 
   PetscFunctionBeginUser;
-  PetscCall(SpTrsvSolverApply(c->L, c->b, c->w));
-  PetscCall(SpTrsvSolverApply(c->U, c->w, c->x));
+  PetscCall(SpTrsvSolverApply(c->L, c->b[c->k], c->w));
+  PetscCall(SpTrsvSolverApply(c->U, c->w, c->x[c->k]));
+  if (c->alt) c->k ^= 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* MatSolve(F, b[k], x[k]), k alternating when alt (as TriCtx) */
 typedef struct {
-  Mat F;
-  Vec b, x;
+  Mat       F;
+  Vec       b[2], x[2];
+  int       k;
+  PetscBool alt;
 } MatSolveCtx;
 
 static PetscErrorCode SolveMat(void *ctx)
@@ -93,14 +116,29 @@ static PetscErrorCode SolveMat(void *ctx)
   MatSolveCtx *c = (MatSolveCtx *)ctx;
 
   PetscFunctionBeginUser;
-  PetscCall(MatSolve(c->F, c->b, c->x));
+  PetscCall(MatSolve(c->F, c->b[c->k], c->x[c->k]));
+  if (c->alt) c->k ^= 1;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the arithmetic of s differs from a substitution (the error rule's factor 100, bench.h): products of inverted blocks */
+static PetscBool SolverInverse(SpTrsvSolver s)
+{
+  const char *name = s && s->plan && s->plan->path ? s->plan->path->name : "";
+
+  if (!strcmp(name, "pinv")) return PETSC_TRUE; /* the partitioned inverse (its fallback, if taken, is a substitution) */
+  if (!strcmp(name, "supernodal") && s->plan->data) {
+    const SpTrsvSupernodalSchedule *ss = (const SpTrsvSupernodalSchedule *)s->plan->data;
+    return (PetscBool)(ss->invert && !ss->delegated); /* inverted diagonal blocks (invert_diag 1, or auto: some of them) */
+  }
+  if (!strcmp(name, "locality") && s->plan->data) return (PetscBool)(((const SpTrsvLocalitySchedule *)s->plan->data)->kernel == SPTRSV_LOCALITY_KERNEL_BLOCKS);
+  return PETSC_FALSE;
 }
 
 /* the host backend on the factor's triangles: the reference solutions, and the host rows of the table */
 static PetscErrorCode RunHostReference(Bench *B, SpTrsvFactor fac)
 {
-  TriCtx         c = {NULL, NULL, NULL, NULL, NULL};
+  TriCtx         c = {NULL, NULL, {NULL, NULL}, NULL, {NULL, NULL}, 0, PETSC_FALSE};
   PetscLogDouble t0, t1, tL, tU;
   Result        *r;
   PetscInt       save_warmup;
@@ -119,9 +157,9 @@ static PetscErrorCode RunHostReference(Bench *B, SpTrsvFactor fac)
   tU   = t0 - t1;
   B->Ls = c.L->plan->stats;
   B->Us = c.U->plan->stats;
-  c.b   = B->b;
-  c.w   = B->yref;
-  c.x   = B->xref;
+  c.b[0] = c.b[1] = B->b;
+  c.w             = B->yref;
+  c.x[0] = c.x[1] = B->xref;
   PetscCall(SolveLU(&c));
   /* the host rows are context, not the subject: one warm-up solve, about -host_time seconds of timed solves */
   save_warmup = B->warmup;
@@ -315,6 +353,41 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the untimed warm-up of one variant (-bench_setup_warmup): L and U solvers of the throwaway triangles tl, tu set up and
+   applied once (t: 3 BENCH_TINY_N entries where the solves run, b = 1 first), so that the process's first-use work (the
+   capture stream, cuSPARSE's or cuBLAS's handle, a kernel's first launch) is not counted in the variant's timed setup */
+static PetscErrorCode WarmUpVariantInner(SpTrsvTri tl, SpTrsvTri tu, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *be, Where where, PetscScalar *t, SpTrsvSolver *sl, SpTrsvSolver *su)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvSolverCreate(tl, PETSC_FALSE, format, path, be, sl));
+  PetscCall(SpTrsvSolverCreate(tu, PETSC_FALSE, format, path, be, su));
+  PetscCall(SpTrsvSolverApply(*sl, t, t + BENCH_TINY_N));
+  PetscCall(SpTrsvSolverApply(*su, t + BENCH_TINY_N, t + 2 * BENCH_TINY_N));
+  PetscCall(BenchSync(where));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a warm-up that fails (a variant whose forced options do not fit the throwaway triangle) is noted and skipped */
+static PetscErrorCode WarmUpVariant(SpTrsvTri tl, SpTrsvTri tu, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *be, Where where, PetscScalar *t, const char *name)
+{
+  SpTrsvSolver   sl = NULL, su = NULL;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = WarmUpVariantInner(tl, tu, format, path, be, where, t, &sl, &su);
+  if (sl) (void)SpTrsvSolverDestroy(&sl);
+  if (su) (void)SpTrsvSolverDestroy(&su);
+  PetscCall(PetscPopErrorHandler());
+  if (ierr) {
+#if defined(BENCH_HAVE_CUDA)
+    if (where == ON_DEVICE) (void)cudaGetLastError();
+#endif
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "NOTE: the warm-up of %s on the throwaway triangle failed (error %d): its timed setup may include first-use work\n", name, (int)ierr));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* every registered path's executors on the factor's triangles through the private API, in each of its variants
    (level, element: csr/csc where the path reads columns x graph on/off; syncfree: asap/alap x csr/warpell; ...):
    on the device (the CUDA executors, rows named PATH-VARIANT), or with -bench_host_paths on a machine without a GPU
@@ -325,17 +398,41 @@ static PetscErrorCode RunPaths(Bench *B, SpTrsvFactor fac, const SpTrsvBackendOp
   PetscInt     npaths, nsel = 16;
   char        *sel[16];
   PetscBool    flg;
-  PetscScalar *w = NULL, *x = NULL, *b = (PetscScalar *)B->b;
+  PetscScalar *w = NULL, *x = NULL, *b = (PetscScalar *)B->b, *b2 = NULL, *x2 = NULL, *t = NULL;
+  SpTrsvTri    tl = NULL, tu = NULL;
 
   PetscFunctionBeginUser;
 #if defined(BENCH_HAVE_CUDA)
   if (where == ON_DEVICE) {
-    b = B->d_b;
-    w = B->d_w;
-    x = B->d_x;
+    b  = B->d_b;
+    w  = B->d_w;
+    x  = B->d_x;
+    b2 = B->d_b2;
+    x2 = B->d_x2;
   }
 #endif
-  if (where == ON_HOST) PetscCall(PetscMalloc2(B->n, &w, B->n, &x));
+  if (where == ON_HOST && B->ptr_update) {
+    PetscCall(PetscMalloc4(B->n, &w, B->n, &x, B->n, &b2, B->n, &x2));
+    PetscCall(PetscArraycpy(b2, B->b, B->n));
+  } else if (where == ON_HOST) PetscCall(PetscMalloc2(B->n, &w, B->n, &x));
+  if (!b2) b2 = b; /* one pair (-bench_ptr_update 0) */
+  if (!x2) x2 = x;
+  if (B->setup_warmup) { /* the throwaway triangles and vectors of the warm-ups */
+    PetscScalar one[3 * BENCH_TINY_N];
+    for (PetscInt i = 0; i < 3 * BENCH_TINY_N; i++) one[i] = 1.0;
+    PetscCall(BenchTinyTri(SPTRSV_LOWER, PETSC_TRUE, &tl));
+    PetscCall(BenchTinyTri(SPTRSV_UPPER, PETSC_FALSE, &tu));
+#if defined(BENCH_HAVE_CUDA)
+    if (where == ON_DEVICE) {
+      BenchCUDA(cudaMalloc((void **)&t, sizeof(one)));
+      BenchCUDA(cudaMemcpy(t, one, sizeof(one), cudaMemcpyHostToDevice));
+    }
+#endif
+    if (where == ON_HOST) {
+      PetscCall(PetscMalloc1(3 * BENCH_TINY_N, &t));
+      PetscCall(PetscArraycpy(t, one, 3 * BENCH_TINY_N));
+    }
+  }
   PetscCall(SpTrsvPathGetCount(&npaths));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-bench_paths", sel, &nsel, &flg));
   for (PetscInt pi = 0; pi < npaths; pi++) {
@@ -349,14 +446,16 @@ static PetscErrorCode RunPaths(Bench *B, SpTrsvFactor fac, const SpTrsvBackendOp
     if (!chosen || !path->exec[be->slot]) continue;
     PetscCall(PathVariants(path, var, &nvar));
     for (PetscInt vi = 0; vi < nvar; vi++) {
-      TriCtx         c = {NULL, NULL, b, w, x};
+      TriCtx         c = {NULL, NULL, {b, b2}, w, {x, x2}, 0, (PetscBool)(b2 != b)};
       PetscLogDouble t0, t1, t2;
       char           name[64];
       Result        *r;
+      PetscBool      inverse;
 
       PetscCall(PetscSNPrintf(name, sizeof(name), "%s-%s%s", path->name, var[vi].suffix, where == ON_HOST ? "-host" : ""));
       /* the path's options are read from the global options when a triangle is set up */
       for (PetscInt o = 0; o < 4 && var[vi].opt[o][0][0]; o++) PetscCall(PetscOptionsSetValue(NULL, var[vi].opt[o][0], var[vi].opt[o][1]));
+      if (B->setup_warmup) PetscCall(WarmUpVariant(tl, tu, var[vi].format, path, be, where, t, name));
       PetscCall(BenchSync(where));
       PetscCall(PetscTime(&t0));
       PetscCall(SpTrsvSolverCreate(fac->L, PETSC_FALSE, var[vi].format, path, be, &c.L));
@@ -366,20 +465,29 @@ static PetscErrorCode RunPaths(Bench *B, SpTrsvFactor fac, const SpTrsvBackendOp
       PetscCall(BenchSync(where));
       PetscCall(PetscTime(&t2));
       for (PetscInt o = 0; o < 4 && var[vi].opt[o][0][0]; o++) PetscCall(PetscOptionsClearValue(NULL, var[vi].opt[o][0]));
+      inverse = (PetscBool)(SolverInverse(c.L) || SolverInverse(c.U));
 
       PetscCall(BenchFillNaN(B, where, w)); /* a row left unsolved shows */
       PetscCall(BenchFillNaN(B, where, x));
+      if (x2 != x) PetscCall(BenchFillNaN(B, where, x2));
       if ((r = NewResult(B, name, "L"))) {
         PetscCall(TimeSolves(B, where, B->min_reps, SolveL, &c, r));
         PetscCall(BenchErr(B, where, w, B->yref, &r->err));
         r->setup_ms      = 1e3 * (t1 - t0);
         r->breakeven_ref = "cusparse-spsv";
+        r->inverse       = SolverInverse(c.L);
+        r->ptr_update    = c.alt;
       }
       if ((r = NewResult(B, name, "LU"))) {
+        double e2;
         PetscCall(TimeSolves(B, where, B->min_reps, SolveLU, &c, r));
         PetscCall(BenchErr(B, where, x, B->xref, &r->err));
+        PetscCall(BenchErr(B, where, x2, B->xref, &e2)); /* both outputs were written (at least 2 solves): the worse counts */
+        r->err           = BenchWorse(r->err, e2);
         r->setup_ms      = 1e3 * (t2 - t0);
         r->breakeven_ref = "cusparse-spsv";
+        r->inverse       = inverse;
+        r->ptr_update    = c.alt;
       }
       PetscCall(SpTrsvSolverDestroy(&c.L));
       PetscCall(SpTrsvSolverDestroy(&c.U));
@@ -387,7 +495,18 @@ static PetscErrorCode RunPaths(Bench *B, SpTrsvFactor fac, const SpTrsvBackendOp
   }
   if (flg)
     for (PetscInt k = 0; k < nsel; k++) PetscCall(PetscFree(sel[k]));
-  if (where == ON_HOST) PetscCall(PetscFree2(w, x));
+  if (where == ON_HOST) {
+    if (x2 != x) PetscCall(PetscFree4(w, x, b2, x2));
+    else PetscCall(PetscFree2(w, x));
+  }
+  if (B->setup_warmup) {
+    PetscCall(SpTrsvTriDestroy(&tl));
+    PetscCall(SpTrsvTriDestroy(&tu));
+#if defined(BENCH_HAVE_CUDA)
+    if (where == ON_DEVICE) BenchCUDA(cudaFree(t));
+#endif
+    if (where == ON_HOST) PetscCall(PetscFree(t));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -432,10 +551,11 @@ static PetscErrorCode VecErr(Bench *B, Vec x, double *err)
 /* MatSolve through the sptrsv_level factor F (its own backend, csr, graph on) */
 static PetscErrorCode RunMatSolve(Bench *B, Mat F, PetscBool device, double factor_ms)
 {
-  MatSolveCtx   c = {F, NULL, NULL};
+  MatSolveCtx   c = {F, {NULL, NULL}, {NULL, NULL}, 0, B->ptr_update};
   Result       *r;
   MatSolverType type;
   char          name[64];
+  Mat_SpTrsv   *sp = (Mat_SpTrsv *)F->data; /* bench times the plugin's factors only (MatSpTrsvGetFactorHost) */
 #if defined(PETSC_HAVE_CUDA)
   const char *suffix = device ? "" : "-host";
 #else
@@ -446,15 +566,26 @@ static PetscErrorCode RunMatSolve(Bench *B, Mat F, PetscBool device, double fact
   PetscCall(MatFactorGetSolverType(F, &type));
   /* sptrsv_level keeps the historical name matsolve-sptrsv; the automatic type is matsolve-sptrsv_auto */
   PetscCall(PetscSNPrintf(name, sizeof(name), "matsolve-%s%s", !strcmp(type, MATSOLVERSPTRSVLEVEL) ? "sptrsv" : (!strcmp(type, MATSOLVERSPTRSV) ? "sptrsv_auto" : type), suffix));
-  PetscCall(MakeSolveVecs(B, device, &c.b, &c.x));
+  PetscCall(MakeSolveVecs(B, device, &c.b[0], &c.x[0]));
+  if (c.alt) PetscCall(MakeSolveVecs(B, device, &c.b[1], &c.x[1]));
   if ((r = NewResult(B, name, "LU"))) {
+    double e2;
     PetscCall(TimeSolves(B, device ? ON_DEVICE : ON_HOST, device ? B->min_reps : 1, SolveMat, &c, r));
-    PetscCall(VecErr(B, c.x, &r->err));
+    PetscCall(VecErr(B, c.x[0], &r->err));
+    if (c.alt) {
+      PetscCall(VecErr(B, c.x[1], &e2));
+      r->err = BenchWorse(r->err, e2);
+    }
     r->setup_ms      = factor_ms;
     r->breakeven_ref = "matsolve-petsc-cusparse";
+    r->ptr_update    = c.alt;
+    /* the paths in place after the solves (the learning choice may have switched them) */
+    r->inverse = (PetscBool)(SolverInverse(sp->tri[0][0]) || SolverInverse(sp->tri[0][1]));
   }
-  PetscCall(VecDestroy(&c.b));
-  PetscCall(VecDestroy(&c.x));
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(VecDestroy(&c.b[k]));
+    PetscCall(VecDestroy(&c.x[k]));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -478,12 +609,20 @@ static PetscErrorCode RunPetscCusparseInner(Bench *B, Mat A, const MatFactorInfo
   PetscCall(PetscTime(&t1));
   PetscCall(ISDestroy(&row));
   PetscCall(ISDestroy(&col));
-  c->F = *Fc;
-  PetscCall(MakeSolveVecs(B, PETSC_TRUE, &c->b, &c->x));
+  c->F   = *Fc;
+  c->alt = B->ptr_update;
+  PetscCall(MakeSolveVecs(B, PETSC_TRUE, &c->b[0], &c->x[0]));
+  if (c->alt) PetscCall(MakeSolveVecs(B, PETSC_TRUE, &c->b[1], &c->x[1]));
   if ((r = NewResult(B, "matsolve-petsc-cusparse", "LU"))) {
+    double e2;
     PetscCall(TimeSolves(B, ON_DEVICE, B->min_reps, SolveMat, c, r));
-    PetscCall(VecErr(B, c->x, &r->err));
-    r->setup_ms = 1e3 * (t1 - t0);
+    PetscCall(VecErr(B, c->x[0], &r->err));
+    if (c->alt) {
+      PetscCall(VecErr(B, c->x[1], &e2));
+      r->err = BenchWorse(r->err, e2);
+    }
+    r->setup_ms   = 1e3 * (t1 - t0);
+    r->ptr_update = c->alt;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -491,15 +630,17 @@ static PetscErrorCode RunPetscCusparseInner(Bench *B, Mat A, const MatFactorInfo
 static PetscErrorCode RunPetscCusparse(Bench *B, Mat A, const MatFactorInfo *info)
 {
   Mat            Acu = NULL, Fc = NULL;
-  MatSolveCtx    c   = {NULL, NULL, NULL};
+  MatSolveCtx    c   = {NULL, {NULL, NULL}, {NULL, NULL}, 0, PETSC_FALSE};
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = RunPetscCusparseInner(B, A, info, &Acu, &Fc, &c);
   PetscCall(PetscPopErrorHandler());
-  PetscCall(VecDestroy(&c.b));
-  PetscCall(VecDestroy(&c.x));
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(VecDestroy(&c.b[k]));
+    PetscCall(VecDestroy(&c.x[k]));
+  }
   PetscCall(MatDestroy(&Fc));
   PetscCall(MatDestroy(&Acu));
   if (ierr) {
@@ -543,12 +684,17 @@ static PetscErrorCode ReferenceResidual(Bench *B, Mat A, const char *what)
 
 /* ---- report -------------------------------------------------------------------------------------- */
 
+/* the CSV columns of bench (-csv) */
+static const char BenchCSVColumns[] = "label,kind,variant,n,nnz,levels_L,levels_U,reps,median_ms,min_ms,gflops,gbs,bound_pct,bw_gbs,bytes,flops,vs_cusparse,vs_petsc_cusparse,setup_ms,breakeven_solves,max_rel_err,timing,device,nnz_L,nnz_U,maxlev_L,maxlev_U,maxrow_L,maxrow_U,tol,ptr_update,warmed_up\n";
+
 static PetscErrorCode Report(Bench *B)
 {
-  static const char *hdr = "label,kind,variant,n,nnz,levels_L,levels_U,reps,median_ms,min_ms,gflops,gbs,bound_pct,bw_gbs,bytes,flops,vs_cusparse,vs_petsc_cusparse,setup_ms,breakeven_solves,max_rel_err,timing,device,nnz_L,nnz_U,maxlev_L,maxlev_U,maxrow_L,maxrow_U\n";
+  const char        *hdr = BenchCSVColumns;
+  PetscInt           nfail = 0;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n%-22s %9s %10s %11s %-3s %-26s %5s %10s %9s %9s %7s %8s %8s %9s %9s %9s %s\n", "case", "n", "nnz", "levels", "tri", "variant", "reps", "median_ms", "GFLOP/s", "GB/s", "%bound", "vs_cusp", "vs_petsc", "setup_ms", "breakeven", "max_err", "timing"));
+  BenchErrorRule(B);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n%-22s %9s %10s %11s %-3s %-26s %5s %10s %9s %9s %7s %8s %8s %9s %9s %9s %8s %s\n", "case", "n", "nnz", "levels", "tri", "variant", "reps", "median_ms", "GFLOP/s", "GB/s", "%bound", "vs_cusp", "vs_petsc", "setup_ms", "breakeven", "max_err", "tol", "timing"));
   PetscCall(BenchCSVHeader(B, hdr));
   for (PetscInt k = 0; k < B->nres; k++) {
     const Result  *r  = &B->res[k];
@@ -562,7 +708,8 @@ static PetscErrorCode Report(Bench *B)
     const Result  *cus = FindResult(B, "cusparse-spsv", r->kind), *pc = lu ? FindResult(B, "matsolve-petsc-cusparse", "LU") : NULL, *ref = r->breakeven_ref ? FindResult(B, r->breakeven_ref, r->kind) : NULL;
     double         vs_cus = cus && r->med_ms > 0 ? cus->med_ms / r->med_ms : -1, vs_pc = pc && r->med_ms > 0 ? pc->med_ms / r->med_ms : -1;
     double         be = -1; /* -1: not applicable */
-    char           s_cus[32] = "-", s_pc[32] = "-", s_bound[32] = "-", s_be[32] = "-", s_setup[32] = "-", s_err[32] = "-", s_lev[48];
+    char           s_cus[32] = "-", s_pc[32] = "-", s_bound[32] = "-", s_be[32] = "-", s_setup[32] = "-", s_err[32] = "-", s_tol[32] = "-", s_lev[48];
+    const PetscBool failed = (PetscBool)(r->tol >= 0 && !(r->err <= r->tol)); /* the error rule (NaN fails) */
 
     if (ref && r->setup_ms >= 0 && ref->setup_ms >= 0) {
       double dsetup = r->setup_ms - ref->setup_ms, dsolve = ref->med_ms - r->med_ms;
@@ -576,19 +723,28 @@ static PetscErrorCode Report(Bench *B)
     if (be >= 0) PetscCall(PetscSNPrintf(s_be, sizeof(s_be), "%.0f", PetscCeilReal(be)));
     else if (be == -2) PetscCall(PetscStrncpy(s_be, "never", sizeof(s_be)));
     if (r->setup_ms >= 0) PetscCall(PetscSNPrintf(s_setup, sizeof(s_setup), "%.2f", r->setup_ms));
-    if (r->err >= 0) PetscCall(PetscSNPrintf(s_err, sizeof(s_err), "%.2e", r->err));
+    if (r->err >= 0 || r->err != r->err) PetscCall(PetscSNPrintf(s_err, sizeof(s_err), "%.2e", r->err));
+    if (r->tol >= 0) PetscCall(PetscSNPrintf(s_tol, sizeof(s_tol), "%.1e", r->tol));
+    nfail += failed;
     if (lu) PetscCall(PetscSNPrintf(s_lev, sizeof(s_lev), "%" PetscInt_FMT "/%" PetscInt_FMT, B->Ls.nlevels, B->Us.nlevels));
     else PetscCall(PetscSNPrintf(s_lev, sizeof(s_lev), "%" PetscInt_FMT, B->Ls.nlevels));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-22s %9" PetscInt_FMT " %10lld %11s %-3s %-26s %5" PetscInt_FMT " %10.4f %9.2f %9.1f %7s %8s %8s %9s %9s %9s %s\n", B->label, B->n, (long long)nnz, s_lev, r->kind, r->variant, r->reps, r->med_ms, gflops, gbs, s_bound, s_cus, s_pc, s_setup, s_be, s_err, r->timing));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%-22s %9" PetscInt_FMT " %10lld %11s %-3s %-26s %5" PetscInt_FMT " %10.4f %9.2f %9.1f %7s %8s %8s %9s %9s %9s %8s %s%s\n", B->label, B->n, (long long)nnz, s_lev, r->kind, r->variant, r->reps, r->med_ms, gflops, gbs, s_bound, s_cus, s_pc, s_setup, s_be, s_err, s_tol, r->timing, failed ? "  FAILED (error above tol)" : ""));
     if (B->csv) {
-      fprintf(B->csv, "%s,%s,%s,%lld,%lld,%lld,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%s,%.6g,%.6g,%.6g,%s,%s,%s,%s,%s,%s,\"%s\",%lld,%lld,%lld,%lld,%lld,%lld\n", B->label, r->kind, r->variant, (long long)B->n, (long long)nnz, (long long)B->Ls.nlevels, lu ? (long long)B->Us.nlevels : 0LL, (long long)r->reps, r->med_ms, r->min_ms, gflops, gbs, strcmp(s_bound, "-") ? s_bound : "", B->bw_gbs, bytes, flops, strcmp(s_cus, "-") ? s_cus : "",
+      fprintf(B->csv, "%s,%s,%s,%lld,%lld,%lld,%lld,%lld,%.6g,%.6g,%.6g,%.6g,%s,%.6g,%.6g,%.6g,%s,%s,%s,%s,%s,%s,\"%s\",%lld,%lld,%lld,%lld,%lld,%lld,%s,%d,%d\n", B->label, r->kind, r->variant, (long long)B->n, (long long)nnz, (long long)B->Ls.nlevels, lu ? (long long)B->Us.nlevels : 0LL, (long long)r->reps, r->med_ms, r->min_ms, gflops, gbs, strcmp(s_bound, "-") ? s_bound : "", B->bw_gbs, bytes, flops, strcmp(s_cus, "-") ? s_cus : "",
               strcmp(s_pc, "-") ? s_pc : "", strcmp(s_setup, "-") ? s_setup : "", strcmp(s_be, "-") ? s_be : "", strcmp(s_err, "-") ? s_err : "", r->timing, B->device,
               /* the features of each triangle the automatic choice reads (strict nonzeros, widest level, longest row): its cost
                  model is fitted on them (examples/benchmarks/fit-auto-model.py) */
-              (long long)B->nnzL, (long long)B->nnzU, (long long)B->Ls.max_level_rows, (long long)B->Us.max_level_rows, (long long)B->Ls.max_row_nnz, (long long)B->Us.max_row_nnz);
+              (long long)B->nnzL, (long long)B->nnzU, (long long)B->Ls.max_level_rows, (long long)B->Us.max_level_rows, (long long)B->Ls.max_row_nnz, (long long)B->Us.max_row_nnz,
+              /* the error rule's tolerance (bench.h), the pointer update paid (-bench_ptr_update), the warm-up before the setups */
+              strcmp(s_tol, "-") ? s_tol : "", (int)r->ptr_update, (int)B->warmed);
     }
   }
   if (B->csv) fflush(B->csv);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "\nerror rule: max_rel_err against the host reference <= tol = max(%.0e, %.0f x cuSPARSE SpSV's error on the same triangles) for a substitution, %.0f x where the arithmetic differs (products of inverted blocks: pinv, supernodal's inverted diagonal blocks, locality's blocks kernel), at most %.0e, 1e-10 without a cuSPARSE row; a row above it is a failure, never a win: %" PetscInt_FMT " of %" PetscInt_FMT " rows FAILED\n", BENCH_TOL_FLOOR, BENCH_TOL_EXACT, BENCH_TOL_INVERSE, BENCH_TOL_CAP, nfail, B->nres));
+  for (PetscInt k = 0; k < B->nres; k++) {
+    const Result *r = &B->res[k];
+    if (r->tol >= 0 && !(r->err <= r->tol)) PetscCall(PetscPrintf(PETSC_COMM_SELF, "FAILED: %s %s %s: max_rel_err %.2e > tol %.1e\n", B->label, r->kind, r->variant, r->err, r->tol));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -709,6 +865,9 @@ int main(int argc, char **argv)
   PetscCall(SpTrsvInitializePackage());
   memset(&B, 0, sizeof(B));
   PetscCall(BenchGetOptions(&B));
+  PetscCall(BenchCSVHeader(&B, BenchCSVColumns)); /* a -csv file of another header is refused now, not after the run */
+  B.ptr_update = PETSC_TRUE;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-bench_ptr_update", &B.ptr_update, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-petsc_cusparse", &petsc_cusparse, NULL));
   PetscCall(PetscStrncpy(mstype, MATSOLVERSPTRSVLEVEL, sizeof(mstype)));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-bench_matsolve_type", mstype, sizeof(mstype), NULL));
@@ -828,11 +987,20 @@ int main(int argc, char **argv)
     PetscCall(RunMatSolve(&B, F, PETSC_FALSE, factor_ms));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "MatSolve (host backend) vs host reference: max relative error %.2e\n", err));
     PetscCall(PetscOptionsHasName(NULL, NULL, "-bench_host_paths", &hostpaths));
+    B.warmed = B.setup_warmup; /* the host executors' warm-ups (RunPaths); there is no cuSPARSE here */
+    if (hostpaths && B.setup_warmup) PetscCall(PetscPrintf(PETSC_COMM_SELF, "warm-up (untimed; -bench_setup_warmup 0: none): each path variant set up and applied once on throwaway %d-row L and U triangles before its timed setup (host executors: no cuSPARSE without a GPU)\n", BENCH_TINY_N));
     if (hostpaths) PetscCall(RunPaths(&B, fac, &SpTrsvBackendHost, ON_HOST));
   }
 #if defined(BENCH_HAVE_CUDA)
   else {
     PetscCall(BenchDeviceInit(&B, "solve"));
+    if (B.ptr_update) { /* the second b/x pair: the same right-hand side in another buffer, another output */
+      BenchCUDA(cudaMalloc((void **)&B.d_b2, (size_t)(B.n + 1) * sizeof(PetscScalar)));
+      BenchCUDA(cudaMalloc((void **)&B.d_x2, (size_t)(B.n + 1) * sizeof(PetscScalar)));
+      BenchCUDA(cudaMemcpy(B.d_b2, B.b, (size_t)B.n * sizeof(PetscScalar), cudaMemcpyHostToDevice));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "pointer update: %s\n", B.ptr_update ? "two b/x buffer pairs alternate between timed solves: a CUDA-graph path rewrites its vector pointers before each solve, as inside a KSP solve (-bench_ptr_update 0: one pair)" : "one b/x pair (-bench_ptr_update 0): a CUDA-graph path skips its pointer update after the first solve, which a KSP solve does not"));
+    PetscCall(BenchDeviceWarmUp(&B));
     PetscCall(RunPaths(&B, fac, cuda, ON_DEVICE));
     PetscCall(RunCuSparse(&B, fac));
     PetscCall(RunMatSolve(&B, F, PETSC_TRUE, factor_ms));

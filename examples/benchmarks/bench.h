@@ -69,7 +69,25 @@ typedef struct {
   const char *timing;
   const char *breakeven_ref; /* variant whose setup and time the break-even is computed against (or NULL) */
   char        note[128];     /* bench_gs: empty, or why the row failed its check or did not run */
+  /* bench's error rule (Report): err is checked against tol = min(BENCH_TOL_CAP, max(BENCH_TOL_FLOOR, f * e_ref)), e_ref cuSPARSE SpSV's error on
+     the same triangles (the triangles' conditioning as an exact substitution in another order sees it), f = 10 for an
+     exact substitution, 100 where the arithmetic differs (products of inverted blocks: pinv, supernodal's inverted
+     diagonal blocks, locality's blocks kernel; MatSolve of a type that may choose one); a row above it is a failure */
+  PetscBool   inverse;    /* the arithmetic differs from a substitution (f = 100) */
+  double      tol;        /* set by Report; < 0: no error to check */
+  PetscBool   ptr_update; /* timed with two b/x buffer pairs alternating (-bench_ptr_update): the pointer update paid */
 } Result;
+
+/* the worse of two errors, a NaN (an entry left unwritten) winning */
+static inline double BenchWorse(double a, double b)
+{
+  return a != a ? a : (b != b ? b : (a > b ? a : b));
+}
+
+#define BENCH_TOL_FLOOR   1e-10
+#define BENCH_TOL_CAP     1e-2 /* never above: where cuSPARSE itself is that far off, no row of the triangles counts */
+#define BENCH_TOL_EXACT   10.0
+#define BENCH_TOL_INVERSE 100.0
 
 typedef struct {
   char        label[PETSC_MAX_PATH_LEN];
@@ -91,12 +109,16 @@ typedef struct {
   const PetscInt *rperm, *cperm;
   Result          res[MAX_RESULTS];
   PetscInt     nres;
+  PetscBool    ptr_update;   /* -bench_ptr_update: alternate two b/x buffer pairs between timed solves (default true) */
+  PetscBool    setup_warmup; /* -bench_setup_warmup: untimed warm-up of cuSPARSE, cuBLAS and every path variant (default true) */
+  PetscBool    warmed;       /* that warm-up ran before the timed setups */
 #if defined(BENCH_HAVE_CUDA)
   cudaStream_t st;     /* the stream our solves use (PETSc's current one with a CUDA PETSc) */
   PetscBool    events; /* time with CUDA events on st; else synchronize the device around each solve */
   cudaEvent_t *ev;
   PetscInt     nev;
   PetscScalar *d_b, *d_w, *d_x;
+  PetscScalar *d_b2, *d_x2; /* the second b/x pair (-bench_ptr_update): copies of d_b and a second output */
 #endif
 } Bench;
 
@@ -117,6 +139,9 @@ PetscErrorCode TimeSolves(Bench *, Where, PetscInt, SolveFn, void *, Result *);
 PetscErrorCode BenchSync(Where);
 PetscErrorCode BenchFillNaN(Bench *, Where, PetscScalar *);
 PetscErrorCode BenchErr(Bench *, Where, const PetscScalar *, const PetscScalar *, double *);
+#define BENCH_TINY_N 64
+PetscErrorCode BenchTinyTri(SpTrsvUplo, PetscBool, SpTrsvTri *);
+void           BenchErrorRule(Bench *);
 /* bench_matrices.c */
 PetscErrorCode BenchLoadMatrix(Bench *, const char *, Mat *, PetscBool *);
 PetscErrorCode AddDiagonal(Mat);
@@ -125,6 +150,7 @@ PetscErrorCode ParseGrid(const char *, PetscInt, PetscInt[3]);
 PetscErrorCode DeviceErr(Bench *, const PetscScalar *, const PetscScalar *, double *);
 PetscErrorCode BenchDeviceInit(Bench *, const char *);
 PetscErrorCode BenchDeviceFinalize(Bench *);
+PetscErrorCode BenchDeviceWarmUp(Bench *);
 
 /* bench_cusparse.c: one of our triangles (strict part + inverted diagonal) as a cuSPARSE CSR matrix (32-bit indices)
    with dense vectors in and out, and an SpSV descriptor (triangular solves) or an SpMV buffer (products) */
@@ -142,5 +168,6 @@ PetscErrorCode CusStrictSetup(cusparseHandle_t, SpTrsvTri, PetscScalar *, PetscS
 PetscErrorCode CusSolve(cusparseHandle_t, CusTri *);
 PetscErrorCode CusMultAdd(cusparseHandle_t, CusTri *);
 void           CusTriDestroy(CusTri *);
+PetscErrorCode CusWarmUp(cusparseHandle_t);
 PetscErrorCode RunCuSparse(Bench *, SpTrsvFactor);
 #endif

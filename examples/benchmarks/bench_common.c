@@ -60,6 +60,8 @@ PetscErrorCode BenchGetOptions(Bench *B)
   B->max_time  = 0.25;
   B->host_time = 0.1;
   B->bw_mib    = 1024;
+  B->setup_warmup = PETSC_TRUE;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-bench_setup_warmup", &B->setup_warmup, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &B->reps, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-min_reps", &B->min_reps, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-warmup", &B->warmup, NULL));
@@ -80,17 +82,77 @@ PetscErrorCode BenchGetOptions(Bench *B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the CSV header, when the -csv file is new or empty */
+/* the CSV header, when the -csv file is new or empty; a file that holds another header (an older bench's columns) is
+   refused: rows appended under it would be read into the wrong columns */
 PetscErrorCode BenchCSVHeader(Bench *B, const char *hdr)
 {
-  long pos;
+  long   pos;
+  size_t len = strlen(hdr);
+  char  *line;
 
   PetscFunctionBeginUser;
   if (!B->csv) PetscFunctionReturn(PETSC_SUCCESS);
   (void)fseek(B->csv, 0, SEEK_END);
   pos = ftell(B->csv);
-  if (pos <= 0) fputs(hdr, B->csv);
+  if (pos <= 0) {
+    fputs(hdr, B->csv);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscCalloc1(len + 2, &line));
+  (void)fseek(B->csv, 0, SEEK_SET);
+  if (!fgets(line, (int)len + 2, B->csv)) line[0] = 0;
+  (void)fseek(B->csv, 0, SEEK_END);
+  if (strcmp(line, hdr)) {
+    PetscCall(PetscFree(line));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "-csv: the file's first line is not this program's header (another version's columns?): use a new file. Expected: %s", hdr);
+  }
+  PetscCall(PetscFree(line));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  BenchTinyTri - the throwaway triangle of the warm-ups (BENCH_TINY_N rows): four dense triangular blocks of 16 rows on the
+  diagonal (a supernode each, so the supernodal path runs its own kernels), strict entries -0.05, diagonal 2 unless unit
+*/
+PetscErrorCode BenchTinyTri(SpTrsvUplo uplo, PetscBool unit, SpTrsvTri *T)
+{
+  const PetscInt n = BENCH_TINY_N, bs = 16;
+  PetscInt      *ti, *tj, nz = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(n + 1, &ti));
+  PetscCall(PetscMalloc1(n * (bs - 1) / 2 + 1, &tj));
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt b0 = bs * (i / bs), b1 = b0 + bs;
+    ti[i] = nz;
+    if (uplo == SPTRSV_LOWER)
+      for (PetscInt j = b0; j < i; j++) tj[nz++] = j;
+    else
+      for (PetscInt j = i + 1; j < b1; j++) tj[nz++] = j;
+  }
+  ti[n] = nz;
+  PetscCall(SpTrsvTriCreate(n, uplo, unit, T));
+  PetscCall(SpTrsvTriSetPattern(*T, ti, tj));
+  for (PetscInt q = 0; q < nz; q++) (*T)->a[q] = -0.05;
+  if (!unit)
+    for (PetscInt i = 0; i < n; i++) (*T)->idiag[i] = 0.5;
+  PetscCall(SpTrsvTriValuesChanged(*T));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  BenchErrorRule - every result's tolerance (Result.tol; bench.h): max(BENCH_TOL_FLOOR, f * e_ref) (at most BENCH_TOL_CAP), e_ref cuSPARSE SpSV's
+  error on the same triangles (kind) when it was timed and finite, else 0 (the floor alone); f = BENCH_TOL_INVERSE for a
+  result whose arithmetic differs from a substitution, BENCH_TOL_EXACT otherwise. A result without an error: tol -1
+*/
+void BenchErrorRule(Bench *B)
+{
+  for (PetscInt k = 0; k < B->nres; k++) {
+    Result       *r   = &B->res[k];
+    const Result *cus = FindResult(B, "cusparse-spsv", r->kind);
+    const double  e   = cus && cus->err >= 0 && PetscIsNormalReal((PetscReal)cus->err) ? cus->err : 0.0;
+    r->tol            = r->err < 0 ? -1 : PetscMin(BENCH_TOL_CAP, PetscMax(BENCH_TOL_FLOOR, (r->inverse ? BENCH_TOL_INVERSE : BENCH_TOL_EXACT) * e));
+  }
 }
 
 /*
@@ -290,7 +352,9 @@ PetscErrorCode BenchDeviceFinalize(Bench *B)
   BenchCUDA(cudaFree(B->d_b));
   BenchCUDA(cudaFree(B->d_w));
   BenchCUDA(cudaFree(B->d_x));
-  B->d_b = B->d_w = B->d_x = NULL;
+  if (B->d_b2 && B->d_b2 != B->d_b) BenchCUDA(cudaFree(B->d_b2)); /* bench -bench_ptr_update: the second b/x pair */
+  if (B->d_x2 && B->d_x2 != B->d_x) BenchCUDA(cudaFree(B->d_x2));
+  B->d_b = B->d_w = B->d_x = B->d_b2 = B->d_x2 = NULL;
   for (PetscInt k = 0; k < B->nev; k++) BenchCUDA(cudaEventDestroy(B->ev[k]));
   PetscCall(PetscFree(B->ev));
   B->nev = 0;

@@ -3,7 +3,8 @@
      forward   w = b - U x  (cusparseSpMV, strict upper part),  x = (L + D)^{-1} w  (cusparseSpSV_solve)
      backward  w = b - L x  (cusparseSpMV, strict lower part),  x = (U + D)^{-1} w  (cusparseSpSV_solve)
    on the split of the host reference (omega = 1: the diagonal is 1/idiag = a_ii). Conversion, upload, SpMV
-   buffers (and preprocessing) and SpSV analysis are the setup, outside the timing.
+   buffers (and preprocessing) and SpSV analysis are the setup, outside the timing; cuSPARSE's one-time start-up is not
+   (CusWarmUp first, untimed; -bench_setup_warmup 0: none).
 */
 #include "bench_gs.h"
 
@@ -42,6 +43,7 @@ static PetscErrorCode RunCuSparseGSInner(Bench *B, SpTrsvGS ref, PetscReal tol, 
   PetscCheck(ref->omega == 1.0 && ref->shift == 0.0, PETSC_COMM_SELF, PETSC_ERR_SUP, "The cuSPARSE baseline is plain Gauss-Seidel (omega 1, no shift)");
   BenchCUSPARSE(cusparseCreate(&c->h)); /* handle creation (library initialisation) is not counted */
   BenchCUSPARSE(cusparseSetStream(c->h, B->st));
+  if (B->setup_warmup) PetscCall(CusWarmUp(c->h)); /* nor cuSPARSE's start-up: an untimed SpSV of a throwaway triangle first */
   c->st  = B->st;
   c->n   = B->n;
   c->d_b = B->d_b;

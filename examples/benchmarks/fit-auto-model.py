@@ -23,12 +23,19 @@ Usage:
       --ref A.csv --ref B.csv ... A.csv B.csv ... [--write src/mat/paths/auto_models/h100.h]
   (the H100 model's command, with every CSV, is on its first lines)
 The output is Markdown (the "Automatic path choice" sections in docs/perf-data/history/auto-*.md are that output).
+
+bench's error rule (bench_rule.py, the CSV's tol column): a row whose max_rel_err is above its tol is left out (never a
+candidate, never the best, no solve or setup time to fit); the output says how many were.
 """
 import argparse
 import csv
 import itertools
 import math
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_rule  # noqa: E402
 
 # the model's entries: a path, or a path with the options of a variant ("pinv:fill4" = sptrsv_pinv with -mat_sptrsv_pinv_fill 4,
 # written as SPTRSV_AUTO_MODEL(pinv, "fill4", ...)), each fitted on the bench rows of one variant. The chooser picks per
@@ -134,11 +141,15 @@ def read_features(paths):
     return feats
 
 
+FAILED_ROWS = []  # (csv, label, kind, variant) left out by read_times for the error rule
+
+
 def read_times(paths):
-    """(csv, label) -> {(path or 'cusparse', kind): (median_ms, setup_ms)}: each run's own rows, and the labels in order"""
+    """(csv, label) -> {(path or 'cusparse', kind): (median_ms, setup_ms)}: each run's own rows, and the labels in order; a
+    row that failed bench's error rule (bench_rule.py) is left out (FAILED_ROWS lists them)"""
     times, order = {}, []
     for p in paths:
-        for r in csv.DictReader(open(p)):
+        for r in bench_rule.annotate(list(csv.DictReader(open(p)))):
             key = None
             if r["variant"] == CUSPARSE:
                 key = "cusparse"
@@ -146,6 +157,9 @@ def read_times(paths):
                 if r["variant"] == v:
                     key = path
             if key is None or r["median_ms"] in ("", None):
+                continue
+            if bench_rule.failed(r):
+                FAILED_ROWS.append((p, r["label"], r["kind"], r["variant"]))
                 continue
             d = times.setdefault((p, r["label"]), {})
             d[(key, r["kind"])] = (float(r["median_ms"]), float(r["setup_ms"]) if r["setup_ms"] not in ("", None) else None)
@@ -527,6 +541,7 @@ def main():
     model = fit(times, feats)
     print(f"# Automatic path choice: leave-one-out validation ({a.gpu})\n")
     print(f"Command: `{command}`\n")
+    print(f"{bench_rule.RULE} Rows left out for it: {len(FAILED_ROWS)}" + (" (" + "; ".join(f"{lab} {kind} {v}" for _, lab, kind, v in FAILED_ROWS[:12]) + ("; ..." if len(FAILED_ROWS) > 12 else "") + ")" if FAILED_ROWS else "") + "\n")
     multi = {lab for (src, lab) in runs if sum(1 for (_, l) in runs if l == lab) > 1}
     wide = max(((k, v) for k, v in spread.items() if k[1] != "cusparse" and k[2] == "LU"), key=lambda kv: kv[1][1] / kv[1][0], default=None)
     print(f"Runs combined (`combine`: each run's times scaled by its cuSPARSE SpSV time of the same matrix, geometric mean over the runs): {len(multi)} of {len(times)} matrices timed in more than one run" + (f"; the widest spread of a path's speed-up over cuSPARSE between runs (L then U): {wide[0][0]} {wide[0][1]} {wide[1][0]:.2f}x to {wide[1][1]:.2f}x" if wide else "") + "\n")

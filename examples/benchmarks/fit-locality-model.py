@@ -11,7 +11,8 @@ The model of one triangle is  t = alpha * A + beta * B + gamma * C + c0  (c0: th
 both partitions of a triangle). alpha, beta, gamma >= 0 minimise the squared relative error over every (matrix,
 partition) timed, on L then U (the LU rows: the L rows alone are noise-dominated on the small matrices); c0 is
 fitted too and reported. Then, per matrix and triangle, the partition the model picks (regions when predicted below
-0.9 x the paper's, as SpTrsvPartitionChoose) against the faster one measured.
+0.9 x the paper's, as SpTrsvPartitionChoose) against the faster one measured. A timing whose row failed bench's error
+rule (bench_rule.py: max_rel_err above the CSV's tol) is left out of the fit and of "the faster one measured".
 
 usage: fit-locality-model.py ESTIMATES.txt BENCH.csv [--variant-suffix SUFFIX]
 
@@ -28,8 +29,12 @@ matrix, each variant's measured and modelled time.
 """
 import csv
 import itertools
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_rule  # noqa: E402  (a timing whose row failed bench's error rule is not fitted)
 from collections import defaultdict
 
 MARGIN = 0.9  # SPTRSV_MODEL_MARGIN
@@ -48,7 +53,9 @@ def read_estimates(path):
 def read_times(path, suffix):
     """LU times (L then U, microseconds) by (label, partition): the L rows alone are too noisy on small matrices"""
     t = {}
-    for r in csv.DictReader(open(path)):
+    for r in bench_rule.annotate(list(csv.DictReader(open(path)))):
+        if bench_rule.failed(r):
+            continue
         for part in ("paper", "regions"):
             if r["variant"] == "locality-csr-graph-%s%s" % (part, suffix) and r["kind"] == "LU":
                 t[(r["label"], part)] = float(r["median_ms"]) * 1e3
@@ -135,8 +142,8 @@ def main_staged(est_paths, csv_paths):
     ests = [read_staged_estimates(p) for p in est_paths]
     times = {}
     for path in csv_paths:
-        for r in csv.DictReader(open(path)):
-            if r["kind"] == "LU":
+        for r in bench_rule.annotate(list(csv.DictReader(open(path)))):
+            if r["kind"] == "LU" and not bench_rule.failed(r):
                 times[(r["label"], r["variant"])] = float(r["median_ms"]) * 1e3
     rows, keys = [], []
     for label in sorted({k[0] for k in times}):

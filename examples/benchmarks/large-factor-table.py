@@ -6,9 +6,17 @@ memory-bandwidth bound, both setups (our analysis + device setup; cuSPARSE's SpS
 break-even solve count (bench's column: solves after which ours, setup included, is ahead).
 
     python3 examples/benchmarks/large-factor-table.py docs/perf-data/large-factors-h200.csv [--variants a,b]
+
+bench's error rule (bench_rule.py, the CSV's tol column): a variant above its tol shows FAILED (err > tol) in place of its
+speed-up and break-even count; the rule, the warm-up and the pointer update are stated under the table.
 """
 import argparse
 import csv
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_rule  # noqa: E402
 
 
 def main():
@@ -16,7 +24,7 @@ def main():
     ap.add_argument("csv")
     ap.add_argument("--variants", default="supernodal-auto,pinv-fill4")
     a = ap.parse_args()
-    rows = list(csv.DictReader(open(a.csv)))
+    rows = bench_rule.annotate(list(csv.DictReader(open(a.csv))))
     want = a.variants.split(",")
     print("| matrix | rows | nnz(L) | factorization s | variant | ours ms | cuSPARSE ms | speed-up | % of bound | setup s (ours / cuSPARSE) | break-even solves |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -28,10 +36,13 @@ def main():
             r = lu.get(v)
             if not r or not cus:
                 continue
-            print("| %s | %s | %.3g M | %s | %s | %.3f | %.2f | %.2fx | %s%% | %.1f / %.1f | %s |" % (
+            bad = bench_rule.failed(r)
+            print("| %s | %s | %.3g M | %s | %s | %.3f | %.2f | %s | %s%% | %.1f / %.1f | %s |" % (
                 lab, r["n"], float(r["nnz_L"]) / 1e6, "%.1f" % (float(fac["setup_ms"]) / 1e3) if fac else "-", v,
-                float(r["median_ms"]), float(cus["median_ms"]), float(r["vs_cusparse"]), r["bound_pct"] or "-",
-                float(r["setup_ms"]) / 1e3, float(cus["setup_ms"]) / 1e3, r["breakeven_solves"] or "-"))
+                float(r["median_ms"]), float(cus["median_ms"]), bench_rule.fail_cell(r) if bad else "%.2fx" % float(r["vs_cusparse"]),
+                r["bound_pct"] or "-", float(r["setup_ms"]) / 1e3, float(cus["setup_ms"]) / 1e3, "-" if bad else r["breakeven_solves"] or "-"))
+    print()
+    print("  \n".join(bench_rule.header_lines(rows)))
 
 
 if __name__ == "__main__":

@@ -19,6 +19,10 @@
 
 Every number in the output comes from the CSV files; nothing is typed in. Standard library only, plus matplotlib
 (optional) for the figures.
+
+bench's error rule (bench_rule.py, the CSV's tol column) applies to the tables, ratios and ratio-compare commands: a row
+whose max_rel_err is above its tol is shown as FAILED (err > tol) and never counts as a win, a best variant or in a
+geometric mean; the tables state the rule, whether cuSPARSE was warmed up and whether the pointer update was paid.
 """
 import argparse
 import csv
@@ -26,6 +30,9 @@ import math
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_rule  # noqa: E402  (bench's error rule, warm-up and pointer-update notes)
 
 E2E_FIELDS = ["problem", "solver", "status", "iterations", "reason", "ksp_solve_s", "pc_setup_s", "matsolve_count", "matsolve_s",
               "matsolve_gpu_s", "matmult_s", "pcapply_s", "total_s", "factor_backend", "error", "pcapply_count",
@@ -218,7 +225,7 @@ def case_order(label):
 
 
 def cmd_tables(args):
-    rows = read_csv(args.bench)
+    rows = bench_rule.annotate(read_csv(args.bench))
     e2e = read_csv(args.e2e)
     cases = {}
     for r in rows:
@@ -231,9 +238,24 @@ def cmd_tables(args):
         r = cases.get(label, {}).get((kind, variant))
         return fnum(r[field]) if r else None
 
+    def row(label, kind, variant):
+        return cases.get(label, {}).get((kind, variant))
+
     def best(label, kind):
-        cand = [(get(label, kind, v, "median_ms"), v) for v in OURS if get(label, kind, v, "median_ms") is not None]
+        """the fastest of OURS that passed the error rule"""
+        cand = [(get(label, kind, v, "median_ms"), v) for v in OURS if get(label, kind, v, "median_ms") is not None and bench_rule.ok(row(label, kind, v))]
         return min(cand) if cand else (None, None)
+
+    def xcus(label, kind, variant, spec="%.2f"):
+        """cuSPARSE time / the variant's, or FAILED (err > tol) when the variant broke the error rule"""
+        r = row(label, kind, variant)
+        if bench_rule.failed(r):
+            return bench_rule.fail_cell(r)
+        return fmt(ratio(get(label, kind, "cusparse-spsv", "median_ms"), get(label, kind, variant, "median_ms")), spec)
+
+    def okget(label, kind, variant, field):
+        """a field of a row that passed the error rule (None otherwise)"""
+        return get(label, kind, variant, field) if bench_rule.ok(row(label, kind, variant)) else None
 
     devices = sorted({r["device"] for r in rows if r.get("device") and r["device"] != "none"})
     bws = sorted({fnum(r["bw_gbs"]) for r in rows if fnum(r["bw_gbs"])})
@@ -247,6 +269,9 @@ def cmd_tables(args):
     p("Device: %s; bandwidth bound: %s GB/s (cudaMemcpy device-to-device, read + write bytes); GPU timing: %s." % (
         ", ".join(devices) or "none (host reference only)", ", ".join("%.0f" % b for b in bws) or "-", ", ".join(timings) or "-"))
     p("")
+    if rows:
+        p("  \n".join(bench_rule.header_lines(rows)))
+        p("")
     if not rows:
         p("**No benchmark rows** (bench.csv missing or empty: see logs.tar.gz).")
     # ---- table 1: L then U ----
@@ -270,14 +295,18 @@ def cmd_tables(args):
         msu = get(lab, "LU", "matsolve-sptrsv", "median_ms")
         mpc = get(lab, "LU", "matsolve-petsc-cusparse", "median_ms")
         errs = [fnum(r["max_rel_err"]) for (k, v), r in c.items() if fnum(r["max_rel_err"]) is not None and not v.startswith("host")]
+        nfail = sum(1 for r in c.values() if bench_rule.failed(r))
         lu = c.get(("LU", "level-csr-graph")) or c.get(("LU", "host-reference")) or anyr
-        t.append([lab, anyr["n"], lu["nnz"], "%s/%s" % (lu["levels_L"], lu["levels_U"]), ms(cus), ms(our), fmt(ratio(cus, our), "%.2f"),
-                  fmt(get(lab, "LU", "level-csr-graph", "bound_pct"), "%.1f"),
+        rm, rp = row(lab, "LU", "matsolve-sptrsv"), row(lab, "LU", "matsolve-petsc-cusparse")
+        xpetsc = (bench_rule.fail_cell(rm) if bench_rule.failed(rm) else
+                  "n/a (PETSc's factor: err %s)" % rp["max_rel_err"] if bench_rule.failed(rp) else fmt(ratio(mpc, msu), "%.2f"))
+        t.append([lab, anyr["n"], lu["nnz"], "%s/%s" % (lu["levels_L"], lu["levels_U"]), ms(cus), ms(our), xcus(lab, "LU", "level-csr-graph"),
+                  fmt(okget(lab, "LU", "level-csr-graph", "bound_pct"), "%.1f"),
                   "%s (%s)" % (ms(bt), bv.replace("level-", "") if bv else "-"), fmt(ratio(cus, bt), "%.2f"),
                   fmt(get(lab, "LU", "cusparse-spsv", "bound_pct"), "%.1f"),
                   "%s/%s" % (fmt(get(lab, "LU", "level-csr-graph", "setup_ms"), "%.1f"), fmt(get(lab, "LU", "cusparse-spsv", "setup_ms"), "%.1f")),
-                  (c.get(("LU", "level-csr-graph")) or {}).get("breakeven_solves") or "-",
-                  ms(msu), ms(mpc), fmt(ratio(mpc, msu), "%.2f"), fmt(max(errs) if errs else None, "%.1e")])
+                  ((c.get(("LU", "level-csr-graph")) or {}).get("breakeven_solves") or "-") if bench_rule.ok(row(lab, "LU", "level-csr-graph")) else "FAILED",
+                  ms(msu), ms(mpc), xpetsc, fmt(max(errs) if errs else None, "%.1e") + (" (%d FAILED)" % nfail if nfail else "")])
     p(md_table(hdr, t))
     p("")
     # ---- table 2: L alone ----
@@ -289,7 +318,8 @@ def cmd_tables(args):
         cus = get(lab, "L", "cusparse-spsv", "median_ms")
         bt, bv = best(lab, "L")
         anyr = cases[lab].get(("L", "host-reference")) or next(iter(cases[lab].values()))
-        t.append([lab, anyr["levels_L"], ms(cus)] + [ms(get(lab, "L", v, "median_ms")) for v in OURS] +
+        t.append([lab, anyr["levels_L"], ms(cus)] +
+                 [bench_rule.fail_cell(row(lab, "L", v)) if bench_rule.failed(row(lab, "L", v)) else ms(get(lab, "L", v, "median_ms")) for v in OURS] +
                  [fmt(ratio(cus, bt), "%.2f"), fmt(get(lab, "L", bv, "bound_pct") if bv else None, "%.1f"),
                   fmt(get(lab, "L", bv, "gflops") if bv else None, "%.2f")])
     p(md_table(hdr, t))
@@ -302,14 +332,14 @@ def cmd_tables(args):
     for lab in labels:
         cus = get(lab, "LU", "cusparse-spsv", "median_ms")
         t.append([lab, fmt(get(lab, "LU", "cusparse-spsv", "setup_ms"), "%.1f")] +
-                 ["%s (%s)" % (fmt(ratio(cus, get(lab, "LU", v, "median_ms")), "%.2f"), fmt(get(lab, "LU", v, "setup_ms"), "%.1f")) for v in OURS] +
+                 ["%s (%s)" % (xcus(lab, "LU", v), fmt(get(lab, "LU", v, "setup_ms"), "%.1f")) for v in OURS] +
                  [ms(get(lab, "LU", "host-reference", "median_ms"))])
     p(md_table(hdr, t))
     p("")
     target = plot_target(args, args.bench, "speedup") if labels else None
     if target:
-        series = {v.replace("level-", ""): [ratio(get(lab, "LU", "cusparse-spsv", "median_ms"), get(lab, "LU", v, "median_ms")) for lab in labels]
-                  for v in OURS}
+        series = {v.replace("level-", ""): [ratio(get(lab, "LU", "cusparse-spsv", "median_ms"), okget(lab, "LU", v, "median_ms")) for lab in labels]
+                  for v in OURS}  # a bar only where the variant passed the error rule
         groups, last = [], None
         for i, lab in enumerate(labels):
             g = "ex2" if "_ex2" in lab else (lab[:5] if lab.startswith("lap") else "files")
@@ -369,8 +399,10 @@ def cmd_tables(args):
 
     ex2 = [lab for lab in labels if "_ex2" in lab]
     for lab in ex2:
-        v = ratio(get(lab, "LU", "matsolve-petsc-cusparse", "median_ms"), get(lab, "LU", "matsolve-sptrsv", "median_ms"))
-        tg.append(["MatSolve >= 2x PETSc's cusparse MatSolve (%s, bench, CUDA events)" % lab, fmt(v, "%.2fx"), verdict(v, 2.0)])
+        v = ratio(get(lab, "LU", "matsolve-petsc-cusparse", "median_ms"), okget(lab, "LU", "matsolve-sptrsv", "median_ms"))
+        tg.append(["MatSolve >= 2x PETSc's cusparse MatSolve (%s, bench, CUDA events)" % lab,
+                   bench_rule.fail_cell(row(lab, "LU", "matsolve-sptrsv")) if bench_rule.failed(row(lab, "LU", "matsolve-sptrsv")) else fmt(v, "%.2fx"),
+                   "NOT met (error rule)" if bench_rule.failed(row(lab, "LU", "matsolve-sptrsv")) else verdict(v, 2.0)])
     for prob, s in sorted(by.items()):
         if prob.startswith("ex2") and "sptrsv_level" in s and REF in s:
             v = ratio(fnum(s[REF]["matsolve_gpu_s"]), fnum(s["sptrsv_level"]["matsolve_gpu_s"]))
@@ -378,13 +410,15 @@ def cmd_tables(args):
     for lab in labels:
         if lab.startswith("lap3d"):
             cus = get(lab, "LU", "cusparse-spsv", "median_ms")
-            v = ratio(cus, get(lab, "LU", "level-csr-graph", "median_ms"))
+            v = ratio(cus, okget(lab, "LU", "level-csr-graph", "median_ms"))
             vb = ratio(cus, best(lab, "LU")[0])
-            tg.append(["at least as fast as cuSPARSE SpSV, L+U (%s): default / best variant" % lab, "%s / %s" % (fmt(v, "%.2fx"), fmt(vb, "%.2fx")),
-                       "%s / %s" % (verdict(v, 1.0), verdict(vb, 1.0))])
+            fd = bench_rule.failed(row(lab, "LU", "level-csr-graph"))
+            tg.append(["at least as fast as cuSPARSE SpSV, L+U (%s): default / best variant" % lab,
+                       "%s / %s" % (bench_rule.fail_cell(row(lab, "LU", "level-csr-graph")) if fd else fmt(v, "%.2fx"), fmt(vb, "%.2fx")),
+                       "%s / %s" % ("NOT met (error rule)" if fd else verdict(v, 1.0), verdict(vb, 1.0))])
     for lab in labels:
         if lab.startswith("lap3d7_128x128x128"):
-            v = get(lab, "LU", "level-csr-graph", "bound_pct")
+            v = okget(lab, "LU", "level-csr-graph", "bound_pct")
             bt, bv = best(lab, "LU")
             vb = get(lab, "LU", bv, "bound_pct") if bv else None
             tg.append(["ILU(0) solve >= 30%% of the bandwidth bound (%s): default / best" % lab, "%s / %s %%" % (fmt(v, "%.1f"), fmt(vb, "%.1f")),
@@ -408,7 +442,9 @@ def cmd_ratios(args):
     import math
     import statistics
 
-    rows = [r for r in csv.DictReader(open(args.bench)) if r["kind"] == "LU" and r["vs_cusparse"] not in ("", None)]
+    allrows = bench_rule.annotate(list(csv.DictReader(open(args.bench))))
+    rows = [r for r in allrows if r["kind"] == "LU" and r["vs_cusparse"] not in ("", None) and not bench_rule.failed(r)]
+    nfail = sum(1 for r in allrows if r["kind"] == "LU" and r["vs_cusparse"] not in ("", None) and r["variant"].startswith("level-") and bench_rule.failed(r))
     groups = {"2-D Laplacians": lambda l: l.startswith("lap2d"), "3-D Laplacians": lambda l: l.startswith("lap3d"),
               "shared matrices": lambda l: not l.startswith("lap")}
     out = ["| matrices | variant | cases | median | min | max | geometric mean | faster than cuSPARSE in |",
@@ -428,6 +464,7 @@ def cmd_ratios(args):
             gm = math.exp(sum(math.log(v) for v in vals) / len(vals))
             wins = sum(v > 1.0 for v in vals)
             out.append(f"| {gname} | {vname} | {len(vals)} | {statistics.median(vals):.2f} | {min(vals):.2f} | {max(vals):.2f} | {gm:.2f} | {wins} of {len(vals)} |")
+    out += ["", bench_rule.RULE + f" Rows left out here for it: {nfail}."]
     sys.stdout.write("\n".join(out) + "\n")
     return 0
 
@@ -465,12 +502,21 @@ def cmd_ratio_compare(args):
     the count beyond --tol (a refactoring must keep every ratio within it)."""
     import csv
 
+    failed = set()
+
     def load(path):
-        return {(r["label"], r["kind"], r["variant"]): float(r["vs_cusparse"]) for r in csv.DictReader(open(path))
-                if r["vs_cusparse"] not in ("", None) and not r["variant"].startswith(("host", "cusparse"))}
+        d = {}
+        for r in bench_rule.annotate(list(csv.DictReader(open(path)))):
+            if r["vs_cusparse"] in ("", None) or r["variant"].startswith(("host", "cusparse")):
+                continue
+            if bench_rule.failed(r):  # the error rule: a failing ratio is not compared
+                failed.add((r["label"], r["kind"], r["variant"]))
+                continue
+            d[(r["label"], r["kind"], r["variant"])] = float(r["vs_cusparse"])
+        return d
 
     a, b = load(args.before), load(args.after)
-    keys = sorted(set(a) & set(b), key=lambda k: (not k[0].startswith("lap"), k))
+    keys = sorted((set(a) & set(b)) - failed, key=lambda k: (not k[0].startswith("lap"), k))
     out = ["| matrix | triangles | variant | vs cuSPARSE before | after | change |", "|---|---|---|---|---|---|"]
     worst, beyond = 0.0, 0
     for k in keys:
@@ -479,7 +525,8 @@ def cmd_ratio_compare(args):
         beyond += abs(ch) > args.tol
         out.append(f"| {k[0]} | {k[1]} | {k[2]} | {a[k]:.3f} | {b[k]:.3f} | {100 * ch:+.1f}% |")
     out.append("")
-    out.append(f"{len(keys)} ratios compared ({len(set(a) - set(b))} only before, {len(set(b) - set(a))} only after); "
+    out.append(f"{len(keys)} ratios compared ({len(set(a) - set(b))} only before, {len(set(b) - set(a))} only after; "
+               f"{len(failed)} left out: FAILED the error rule in a run); "
                f"largest change {100 * worst:.1f}%, {beyond} beyond {100 * args.tol:.0f}%")
     # per configuration: our kernels replayed as CUDA graphs (the default), launched one by one (nograph), and
     # MatSolve through the factor (ours, and PETSc's cusparse as the run-to-run noise of a path we did not change)

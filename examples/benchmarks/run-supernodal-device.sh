@@ -29,14 +29,19 @@ source "$ROOT/examples/benchmarks/device-common.sh"
 finish() {
   echo "---------------- supernodal benchmark summary ($(elapsed) s) ----------------"
   cat "$SUMMARY"
-  [ -f "$CSV" ] && python3 - "$CSV" <<'PY'
+  [ -f "$CSV" ] && python3 - "$CSV" "$ROOT/examples/benchmarks" <<'PY'
 import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
+sys.path.insert(0, sys.argv[2])
+import bench_rule  # bench's error rule (the CSV's tol column): a FAILED row meets no target
+rows = bench_rule.annotate(list(csv.DictReader(open(sys.argv[1]))))
 for r in rows:
     if r['kind'] in ('L', 'LU'):
-        print('%-28s %-3s %-36s %10s ms  vs_cusparse %-8s err %s' % (r['label'], r['kind'], r['variant'], r['median_ms'], r['vs_cusparse'], r['max_rel_err']))
+        print('%-28s %-3s %-36s %10s ms  vs_cusparse %-8s err %s%s' % (r['label'], r['kind'], r['variant'], r['median_ms'], r['vs_cusparse'], r['max_rel_err'], '  ' + bench_rule.fail_cell(r) if bench_rule.failed(r) else ''))
 for r in rows:
     if r['kind'] == 'LU' and r['variant'] == 'supernodal-inv' and '_nd_lu' in r['label']:
+        if bench_rule.failed(r):
+            print('%s: supernodal-inv L+U %s, target 5x: FAIL' % (r['label'], bench_rule.fail_cell(r)))
+            continue
         try:
             x = float(r['vs_cusparse'])
             print('%s: supernodal-inv L+U %.2fx cuSPARSE SpSV, target 5x: %s' % (r['label'], x, 'PASS' if x >= 5 else 'FAIL'))

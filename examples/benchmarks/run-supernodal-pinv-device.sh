@@ -9,8 +9,11 @@
 # same process), cheapest first: the shared matrices (tests/data/matrices), the exact ND LU factors (SN_GRIDS, as
 # run-supernodal-device.sh), the strong-locality matrices, ex2's matrix, the chain, then the Laplacians of paper 000 (the
 # largest, where pinv's host setup is longest), each step stopped at SN_STEP_TIMEOUT seconds and none started after the
-# budget. Self-check: PASS iff every step that ran passed and every row's max_rel_err is <= max(1e-8, 100 x cuSPARSE SpSV's error on the same triangles) (bench's error column is
-# valid on every row since it reads the factor's current values; PETSc's cusparse row, its own factor, is reported only). Writes $OUT/supernodal-pinv.csv, summary.txt, and
+# budget. Self-check: PASS iff every step that ran passed and no row of ours failed bench's error rule (its tol column,
+# examples/benchmarks/bench_rule.py: max(1e-10, 10 x cuSPARSE SpSV's error on the same triangles) for a substitution, 100 x
+# for inverted blocks; bench's error column is valid on every row since it reads the factor's current values; PETSc's
+# cusparse row, its own factor, is reported only); a failing row is never a path's best variant nor the best path of the
+# automatic choice's comparison. Writes $OUT/supernodal-pinv.csv, summary.txt, and
 # logs.tar.gz (every log); prints per matrix the speed-up of each path's best variant over cuSPARSE (L then U), and the
 # matrices where supernodal or pinv (each at its best variant) is slower than cuSPARSE.
 #   SN_SETS="shared nd ilu0 locality ex2 chain lap" (the sets to run, in this order; also ex56=NE: the exact LU of ksp
@@ -38,28 +41,26 @@ finish() {
   echo "---------------- supernodal/pinv vs cuSPARSE ($(elapsed) s) ----------------"
   cat "$SUMMARY"
   if [ -f "$CSV" ]; then
-    python3 - "$CSV" <<'PY' || FAILED=1
+    python3 - "$CSV" "$ROOT/examples/benchmarks" <<'PY' || FAILED=1
 import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
+sys.path.insert(0, sys.argv[2])
+import bench_rule  # bench's error rule (the CSV's tol column)
+rows = bench_rule.annotate(list(csv.DictReader(open(sys.argv[1]))))
 # PETSc's cusparse MatSolve solves PETSc's own GPU ILU(0) (cuSPARSE's, with its own zero-pivot handling, not our
 # MatFactorInfo shift): a different factor on the matrices that need the shift, so its column is reported, not checked
 own = lambda r: r['variant'] != 'matsolve-petsc-cusparse'
-# the bar of a row: 1e-8, or 100 times cuSPARSE SpSV's own error on the same triangles where that is larger (an exact LU
-# of an ill-conditioned matrix: the substitution itself is that far from the host's, whoever runs it)
-cus = {(r['label'], r['kind']): float(r['max_rel_err']) for r in rows if r['variant'] == 'cusparse-spsv' and r['max_rel_err'] not in ('', None)}
-bar = lambda r: max(1e-8, 100 * cus.get((r['label'], r['kind']), 0.0))
-bad = [r for r in rows if own(r) and r['variant'] != 'cusparse-spsv' and r['max_rel_err'] not in ('', None) and not float(r['max_rel_err']) <= bar(r)]
+bad = [r for r in rows if own(r) and bench_rule.failed(r)]
 for r in rows:
-    if not own(r) and r['max_rel_err'] not in ('', None) and not float(r['max_rel_err']) <= 1e-8:
+    if not own(r) and bench_rule.failed(r):
         print('note: %s %s %s: max_rel_err %s (PETSc factors on its own: not checked)' % (r['label'], r['kind'], r['variant'], r['max_rel_err']))
 for r in bad:
-    print('ERROR: %s %s %s: max_rel_err %s (bar %.2g)%s' % (r['label'], r['kind'], r['variant'], r['max_rel_err'], bar(r), ' (inverted diagonal blocks of an ill-conditioned factor)' if '-inv' in r['variant'] else ''))
+    print('ERROR: %s %s %s: max_rel_err %s > tol %.2g%s' % (r['label'], r['kind'], r['variant'], r['max_rel_err'], r['_tol'], ' (inverted blocks of an ill-conditioned factor)' if '-inv' in r['variant'] or r['variant'].startswith('pinv') else ''))
 labels = list(dict.fromkeys(r['label'] for r in rows))
 fam = {'syncfree': 'syncfree-', 'supernodal': 'supernodal-', 'pinv1': 'pinv-fill1', 'pinv4': 'pinv-fill4'}
 print('%-28s %10s %10s %10s %10s   (cuSPARSE time / best variant time, L then U)' % ('matrix', *fam))
 slow = {k: [] for k in fam}
 for lab in labels:
-    lu = [r for r in rows if r['label'] == lab and r['kind'] == 'LU' and r['vs_cusparse']]
+    lu = [r for r in rows if r['label'] == lab and r['kind'] == 'LU' and r['vs_cusparse'] and not bench_rule.failed(r)]  # a FAILED row is no best variant
     cells = []
     for k, pre in fam.items():
         v = [float(r['vs_cusparse']) for r in lu if r['variant'].startswith(pre)]
@@ -77,17 +78,22 @@ if auto:
     print('%-28s %12s %30s %8s %8s   (automatic choice: MatSolve L then U)' % ('matrix', 'auto ms', 'best path (ms)', '/ best', 'vs cus'))
     for r in auto:
         lab = r['label']
-        lu = {x['variant']: float(x['median_ms']) for x in rows if x['label'] == lab and x['kind'] == 'LU' and x['median_ms'] and own(x) and not x['variant'].startswith(('matsolve', 'host', 'cusparse'))}
+        lu = {x['variant']: float(x['median_ms']) for x in rows if x['label'] == lab and x['kind'] == 'LU' and x['median_ms'] and own(x) and not bench_rule.failed(x) and not x['variant'].startswith(('matsolve', 'host', 'cusparse'))}
         cus = [float(x['median_ms']) for x in rows if x['label'] == lab and x['kind'] == 'LU' and x['variant'] == 'cusparse-spsv' and x['median_ms']]
         if not lu:
             continue
         best, t = min(lu, key=lu.get), float(r['median_ms'])
+        if bench_rule.failed(r):  # the automatic choice broke the error rule: never within 10%, always behind cuSPARSE
+            slow.append(lab)
+            print('%-28s %12.4g %30s %8s %8s' % (lab, t, '%s (%.4g)' % (best, lu[best]), '-', bench_rule.fail_cell(r)))
+            continue
         ok += t <= 1.10 * lu[best]
         if cus and t > cus[0]:
             slow.append(lab)
         print('%-28s %12.4g %30s %8.2f %8s' % (lab, t, '%s (%.4g)' % (best, lu[best]), t / lu[best], '%.2f' % (cus[0] / t) if cus else '-'))
     print('automatic choice within 10%% of the best path on %d of %d matrices; slower than cuSPARSE on %d: %s' % (ok, len(auto), len(slow), ', '.join(slow) or '-'))
-print('max_rel_err check: %s (%d rows, %d above max(1e-8, 100 x cuSPARSE SpSV error))' % ('PASS' if not bad else 'FAIL', len(rows), len(bad)))
+print('max_rel_err check: %s (%d rows, %d of ours above their tol: bench\'s error rule)' % ('PASS' if not bad else 'FAIL', len(rows), len(bad)))
+print('\n'.join(bench_rule.header_lines(rows)))
 sys.exit(1 if bad else 0)
 PY
   fi

@@ -12,10 +12,19 @@ tree replacing an earlier one); rows in the order matrices first appear.
 excluded). Rows keep the CSV's order. A missing measurement is '-'. --bound adds, in each cell, the fraction of the
 memory-bandwidth bound the variant reached (the CSV's bound_pct: bytes moved per solve / measured stream bandwidth,
 over the solve time).
+
+bench's error rule (bench_rule.py, the CSV's tol column): a cell whose row's max_rel_err is above its tol is
+"FAILED (err X > tol Y)" and is left out of the geometric mean and the count of wins (its own count, "failed the error
+rule", is the last row); the rule, the warm-up and the pointer update are stated under the table.
 """
 import argparse
 import csv
 import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_rule  # noqa: E402
 
 
 def main():
@@ -26,14 +35,18 @@ def main():
     ap.add_argument("--prefix", default="")
     ap.add_argument("--bound", action="store_true")
     a = ap.parse_args()
-    rows = [r for path in a.csv for r in csv.DictReader(open(path, newline="")) if r["kind"] == a.kind]
-    table, bound, labels = {}, {}, []
+    allrows = [r for path in a.csv for r in bench_rule.annotate(list(csv.DictReader(open(path, newline=""))))]
+    rows = [r for r in allrows if r["kind"] == a.kind]
+    table, bound, labels, fails = {}, {}, [], {}
     for r in rows:
         if r["label"] not in table:
             table[r["label"]] = {}
             labels.append(r["label"])
         if r["vs_cusparse"]:
             table[r["label"]][r["variant"]] = float(r["vs_cusparse"])
+            fails.pop((r["label"], r["variant"]), None)  # a later CSV's row replaces an earlier one
+            if bench_rule.failed(r):
+                fails[(r["label"], r["variant"])] = bench_rule.fail_cell(r)
         if r.get("bound_pct"):
             bound[(r["label"], r["variant"])] = float(r["bound_pct"])
     if a.variants:
@@ -45,11 +58,15 @@ def main():
     print("|---|" + "---|" * len(cols))
     logs = {c: [] for c in cols}
     wins = {c: 0 for c in cols}
+    nfail = {c: 0 for c in cols}
     for lab in labels:
         cells = []
         for c in cols:
             v = table[lab].get(c)
-            if v:
+            if (lab, c) in fails:  # the error rule: never a win, not in the mean
+                nfail[c] += 1
+                cells.append(fails[(lab, c)])
+            elif v:
                 logs[c].append(math.log(v))
                 wins[c] += v > 1.0
                 b = bound.get((lab, c)) if a.bound else None
@@ -58,10 +75,12 @@ def main():
                 cells.append("-")
         print("| %s | %s |" % (lab, " | ".join(cells)))
     print("| geometric mean | " + " | ".join(("%.2fx" % math.exp(sum(logs[c]) / len(logs[c]))) if logs[c] else "-" for c in cols) + " |")
-    print("| faster than cuSPARSE | " + " | ".join("%d of %d" % (wins[c], len(logs[c])) for c in cols) + " |")
+    print("| faster than cuSPARSE | " + " | ".join("%d of %d" % (wins[c], len(logs[c]) + nfail[c]) for c in cols) + " |")
+    print("| failed the error rule | " + " | ".join("%d" % nfail[c] for c in cols) + " |")
+    print()
     if a.bound:
-        print()
-        print("Cells: speed-up over cuSPARSE SpSV (fraction of the memory-bandwidth bound reached).")
+        print("Cells: speed-up over cuSPARSE SpSV (fraction of the memory-bandwidth bound reached).  ")
+    print("  \n".join(bench_rule.header_lines(allrows)))
 
 
 if __name__ == "__main__":

@@ -24,9 +24,21 @@ for r in rows:
         bad.append('%s %s: no max_rel_err' % (r['variant'], r['kind']))
     elif not float(e) <= 1e-8:
         bad.append('%s %s: max_rel_err %s > 1e-8' % (r['variant'], r['kind'], e))
+    # the error rule's column (bench.h: without a cuSPARSE row every tolerance is the floor 1e-10), the pointer update
+    # (two b/x pairs alternating on every path row) and the warm-up before the timed setups
+    if r.get('tol') in ('', None) or abs(float(r['tol']) - 1e-10) > 1e-14:
+        bad.append('%s %s: tol %s (expected 1e-10 without cuSPARSE)' % (r['variant'], r['kind'], r.get('tol')))
+    elif e not in ('', None) and not float(e) <= float(r['tol']):
+        bad.append('%s %s: max_rel_err %s above its tol %s' % (r['variant'], r['kind'], e, r['tol']))
+    if r['variant'].endswith('-host') and r['variant'] != 'matsolve-sptrsv-host' and r.get('ptr_update') != '1':
+        bad.append('%s %s: ptr_update %s (expected 1: -bench_ptr_update is on by default)' % (r['variant'], r['kind'], r.get('ptr_update')))
+    if r.get('warmed_up') != '1':
+        bad.append('%s %s: warmed_up %s (expected 1: -bench_setup_warmup is on by default)' % (r['variant'], r['kind'], r.get('warmed_up')))
 m = re.search(r'reference check: .* = (\S+) for x', open(sys.argv[2]).read())
 if not m:
     bad.append('no "reference check" line')
+if not re.search(r'error rule: .* 0 of \d+ rows FAILED', open(sys.argv[2]).read()):
+    bad.append('no "error rule: ... 0 of N rows FAILED" line')
 elif re.search(r'nd_(lu|chol|superlu)', rows[0]['label']) and not float(m.group(1)) <= 1e-12:
     bad.append('the reference does not solve A (exact factor): relative residual %s' % m.group(1))
 if re.search(r'nd_(chol|superlu)', rows[0]['label']) and not any(r['variant'] == 'matsolve-sptrsv-host' for r in rows):
@@ -53,3 +65,26 @@ bench_fbin_case() {
   grep -q "bench ex2_12x10_nd_lu: n = 120, nnz(A) = 556" "$OUT/bench-ex2_12x10_nd_lu.out" || fail "bench did not read the 120 x 120 matrix with 556 entries (5 x 120 - 2 x 12 - 2 x 10)" || return 1
 }
 run_test bench/fbin-ex2-nd-lu bench_fbin_case
+# -csv: a file that holds another header (an older bench's columns) is refused before the run, and left as it was
+bench_csv_header_case() {
+  local csv=$OUT/bench-old-header.csv
+  need_file examples/benchmarks/bench "make examples" || return 1
+  printf 'label,kind,variant\nx,L,y\n' >"$csv"
+  if examples/benchmarks/bench -lap2d 8x8 -stencil 5 -csv "$csv" >"$OUT/bench-old-header.out" 2>&1; then fail "bench appended to a CSV with another header"; return 1; fi
+  grep -q "not this program's header" "$OUT/bench-old-header.out" || fail "no message about the CSV header" || return 1
+  [ "$(wc -l <"$csv")" = 2 ] || fail "the CSV was changed" || return 1
+}
+run_test bench/csv-header-mismatch bench_csv_header_case
+# the table scripts apply bench's error rule (examples/benchmarks/bench_rule.py): on the recorded supernodal defaults run
+# (an older CSV: the rule computed from its cuSPARSE rows) pinv fill 4 on nnc1374's exact LU (max_rel_err 7.2e-2, cuSPARSE's
+# 7.8e-6) is FAILED, not a 15.75x win, and left out of the geometric mean and the count of wins
+bench_table_rule_case() {
+  local out=$OUT/variant-table-rule.md
+  python3 examples/benchmarks/variant-table.py docs/perf-data/supernodal-defaults-h200.csv --variants supernodal-auto,pinv-fill4 >"$out" || fail "variant-table.py failed" || return 1
+  grep -q '^| nnc1374_nd_lu | 1.13x | FAILED (err 7.2e-02 > tol 7.8e-04) |$' "$out" || fail "nnc1374_nd_lu pinv-fill4 is not FAILED" || return 1
+  grep -q '^| faster than cuSPARSE | 14 of 14 | 13 of 14 |$' "$out" || fail "the FAILED cell counted as a win" || return 1
+  grep -q '^| failed the error rule | 0 | 1 |$' "$out" || fail "no count of the failures" || return 1
+  grep -q '^Error rule: ' "$out" || fail "the table does not state the rule" || return 1
+  grep -q 'cuSPARSE NOT warmed up' "$out" || fail "the table does not say cuSPARSE was not warmed up (a CSV without warmed_up)" || return 1
+}
+run_test bench/table-error-rule bench_table_rule_case
