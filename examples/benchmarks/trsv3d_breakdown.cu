@@ -1,0 +1,390 @@
+/*
+   trsv3d_breakdown: where does the time of a sync-free lower solve go on a 3-D 7-point factor (issue 33, item 1)?
+
+   Standalone (CUDA and cuSPARSE only, no PETSc, no plugin code): the unit lower triangle L of a 7-point stencil on an
+   N^3 grid in natural order (row i = x + N y + N^2 z depends on i - 1, i - N, i - N^2 where those exist; values in
+   [-0.2, -0.1], so the solution stays bounded), one right-hand side, fp64, and these kernels on it, each timed with CUDA
+   events over R solves after a warm-up, each checked against a host substitution:
+
+     cusparse     cusparseSpSV (analysis untimed, after a warm-up SpSV on a throwaway triangle): the reference of every ratio
+     stream       every row reads its entries and x's values with no waiting (x := b - L b): the memory traffic of the
+                  solve's access pattern alone, one launch
+     syncfree     one thread per row, rows handed out by a ticket (32 per warp, in order), each lane polls the solution
+                  words it needs until they are no longer the sentinel (the value is the flag): the simplest sync-free solve
+     syncfree-lev the same with the tickets in level (wavefront, x + y + z) order instead of row order
+     polls        syncfree with every poll counted (polls per row: the polling traffic)
+     chain        the same kernel on a chain (row i depends on i - 1 only) as long as L's critical path (3N - 2 levels):
+                  time / levels = the cost of handing one dependency from one row to the next through memory
+     linescan     one warp per grid line (the N rows of one (y, z)): the lanes wait for the line's dependencies on the two
+                  earlier lines (y - 1, z - 1) in parallel, then solve the line's own recurrence x_i = c_i + a_i x_{i-1} by a
+                  warp scan of affine maps, 32 rows per step; lines are handed out by ticket in line order. Its critical
+                  path is 2N - 1 line steps instead of 3N - 2 row levels, and no dependency inside a line goes through
+                  memory. (A scan rounds differently from substitution: checked to 1e-12 relative, not bitwise.)
+
+   Bounds printed beside them: bytes / bandwidth (bandwidth measured by a device-to-device copy here) and levels x the
+   chain's handoff cost. Deadlock-freedom of the ticket kernels: a lane takes ticket t only when it runs, and the row (or
+   line) of ticket t depends only on rows of smaller tickets (row order and level order are topological; lines in line
+   order too), whose lanes took their tickets earlier and so are resident; independent thread scheduling (sm_70+) lets a
+   lane that waits on a lane of its own warp make progress.
+
+   Build and run (the GPU machine):
+     nvcc -O3 -std=c++17 -arch=sm_90 -o trsv3d_breakdown examples/benchmarks/trsv3d_breakdown.cu -lcusparse
+     ./trsv3d_breakdown N [R]        (one CSV line per kernel; -h: the header)
+*/
+#include <cuda_runtime.h>
+#include <cusparse.h>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cmath>
+#include <vector>
+#include <algorithm>
+
+#define CK(x) \
+  do { \
+    cudaError_t e_ = (x); \
+    if (e_ != cudaSuccess) { \
+      fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
+      exit(2); \
+    } \
+  } while (0)
+#define CS(x) \
+  do { \
+    cusparseStatus_t s_ = (x); \
+    if (s_ != CUSPARSE_STATUS_SUCCESS) { \
+      fprintf(stderr, "cuSPARSE error %d at %s:%d\n", (int)s_, __FILE__, __LINE__); \
+      exit(2); \
+    } \
+  } while (0)
+
+static const unsigned long long SENTINEL = 0xFFFFFFFFFFFFFFFFull; /* a NaN no solve writes: what cudaMemset(0xFF) leaves */
+
+/* ---- kernels ------------------------------------------------------------------------------------------------- */
+
+__device__ __forceinline__ double PollValue(const double *x, int j, unsigned long long *polls)
+{
+  const volatile unsigned long long *w = (const volatile unsigned long long *)(x + j);
+  unsigned long long                 v;
+  while ((v = *w) == SENTINEL) {
+    if (polls) (*polls)++;
+  }
+  return __longlong_as_double((long long)v);
+}
+
+__global__ void KStream(int n, const int *ri, const int *rj, const double *a, const double *b, double *x)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  double s = b[i];
+  for (int e = ri[i]; e < ri[i + 1]; e++) s -= a[e] * b[rj[e]];
+  x[i] = s;
+}
+
+/* one thread per row in ticket order (order NULL: the row order); count: polls of each lane added to *count */
+template <bool COUNT>
+__global__ void KSyncFree(int n, const int *ri, const int *rj, const double *a, const double *b, double *x, const int *order, unsigned int *ticket, unsigned long long *count)
+{
+  __shared__ int base[32];
+  const int      lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+  if (lane == 0) base[wib] = (int)atomicAdd(ticket, 32u);
+  __syncwarp();
+  const int t = base[wib] + lane;
+  if (t >= n) return;
+  const int          i     = order ? order[t] : t;
+  unsigned long long polls = 0;
+  double             s     = b[i];
+  for (int e = ri[i]; e < ri[i + 1]; e++) s -= a[e] * PollValue(x, rj[e], COUNT ? &polls : NULL);
+  *(volatile double *)(x + i) = s;
+  if (COUNT) atomicAdd(count, polls);
+}
+
+/* one warp per grid line (y, z) in line order; L's entries of row i = x + N y + N^2 z in CSR: ascending columns, so the
+   z - 1, y - 1, x - 1 dependencies come in that order where they exist */
+__global__ void KLineScan(int N, const int *ri, const int *rj, const double *a, const double *b, double *x, unsigned int *ticket)
+{
+  const int lane = threadIdx.x & 31;
+  int       line = 0;
+  if (lane == 0) line = (int)atomicAdd(ticket, 1u);
+  line = __shfl_sync(0xffffffffu, line, 0);
+  if (line >= N * N) return;
+  const int row0  = line * N; /* x = 0 of this line */
+  double    carry = 0.0;      /* x of the line's previous row (x - 1), none before x = 0 */
+  for (int x0 = 0; x0 < N; x0 += 32) {
+    const int xi = x0 + lane, i = row0 + xi;
+    double    c = 0.0, m = 0.0; /* x_i = c + m x_{i-1} */
+    if (xi < N) {
+      c = b[i];
+      for (int e = ri[i]; e < ri[i + 1]; e++) {
+        const int j = rj[e];
+        if (j == i - 1) m = -a[e];
+        else c -= a[e] * PollValue(x, j, NULL); /* the y - 1 and z - 1 neighbours: other warps' lines */
+      }
+    }
+    /* inclusive scan of the affine maps f_k(v) = c_k + m_k v along the lanes: lane k gets F_k = f_k o ... o f_0 */
+    for (int d = 1; d < 32; d <<= 1) {
+      const double cp = __shfl_up_sync(0xffffffffu, c, d), mp = __shfl_up_sync(0xffffffffu, m, d);
+      if (lane >= d) {
+        c = c + m * cp;
+        m = m * mp;
+      }
+    }
+    const double v = c + m * carry;
+    if (xi < N) *(volatile double *)(x + i) = v;
+    carry = __shfl_sync(0xffffffffu, v, 31);
+  }
+}
+
+/* ---- host ----------------------------------------------------------------------------------------------------- */
+
+struct CSR {
+  int                 n;
+  std::vector<int>    ri, rj;
+  std::vector<double> a;
+};
+
+static double Val(int i, int j) { return -0.1 - 0.1 * (double)((i * 7 + j * 13) % 11) / 10.0; }
+
+static CSR Grid3D(int N)
+{
+  CSR L;
+  L.n = N * N * N;
+  L.ri.push_back(0);
+  for (int z = 0; z < N; z++)
+    for (int y = 0; y < N; y++)
+      for (int xx = 0; xx < N; xx++) {
+        const int i = xx + N * (y + N * z);
+        const int dep[3] = {z ? i - N * N : -1, y ? i - N : -1, xx ? i - 1 : -1};
+        for (int d : dep)
+          if (d >= 0) {
+            L.rj.push_back(d);
+            L.a.push_back(Val(i, d));
+          }
+        L.ri.push_back((int)L.rj.size());
+      }
+  return L;
+}
+
+static CSR Chain(int n)
+{
+  CSR L;
+  L.n = n;
+  L.ri.push_back(0);
+  for (int i = 0; i < n; i++) {
+    if (i) {
+      L.rj.push_back(i - 1);
+      L.a.push_back(Val(i, i - 1));
+    }
+    L.ri.push_back((int)L.rj.size());
+  }
+  return L;
+}
+
+static std::vector<double> HostSolve(const CSR &L, const std::vector<double> &b)
+{
+  std::vector<double> x(L.n);
+  for (int i = 0; i < L.n; i++) {
+    double s = b[i];
+    for (int e = L.ri[i]; e < L.ri[i + 1]; e++) s -= L.a[e] * x[L.rj[e]];
+    x[i] = s;
+  }
+  return x;
+}
+
+struct Dev {
+  int    n, nnz;
+  int   *ri, *rj;
+  double *a, *b, *x;
+};
+
+static Dev Upload(const CSR &L, const std::vector<double> &b)
+{
+  Dev d;
+  d.n   = L.n;
+  d.nnz = (int)L.rj.size();
+  CK(cudaMalloc(&d.ri, sizeof(int) * (L.n + 1)));
+  CK(cudaMalloc(&d.rj, sizeof(int) * std::max(1, d.nnz)));
+  CK(cudaMalloc(&d.a, sizeof(double) * std::max(1, d.nnz)));
+  CK(cudaMalloc(&d.b, sizeof(double) * L.n));
+  CK(cudaMalloc(&d.x, sizeof(double) * L.n));
+  CK(cudaMemcpy(d.ri, L.ri.data(), sizeof(int) * (L.n + 1), cudaMemcpyHostToDevice));
+  if (d.nnz) CK(cudaMemcpy(d.rj, L.rj.data(), sizeof(int) * d.nnz, cudaMemcpyHostToDevice));
+  if (d.nnz) CK(cudaMemcpy(d.a, L.a.data(), sizeof(double) * d.nnz, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(d.b, b.data(), sizeof(double) * L.n, cudaMemcpyHostToDevice));
+  return d;
+}
+
+static void Free(Dev &d)
+{
+  CK(cudaFree(d.ri));
+  CK(cudaFree(d.rj));
+  CK(cudaFree(d.a));
+  CK(cudaFree(d.b));
+  CK(cudaFree(d.x));
+}
+
+static double RelErr(const Dev &d, const std::vector<double> &ref)
+{
+  std::vector<double> x(d.n);
+  CK(cudaMemcpy(x.data(), d.x, sizeof(double) * d.n, cudaMemcpyDeviceToHost));
+  double e = 0, m = 0;
+  for (int i = 0; i < d.n; i++) {
+    e = std::max(e, std::fabs(x[i] - ref[i]));
+    m = std::max(m, std::fabs(ref[i]));
+  }
+  return std::isfinite(e) ? e / (m > 0 ? m : 1) : INFINITY;
+}
+
+/* ms per solve of launch() over R solves (x reset to the sentinel and the ticket to 0 before each, outside the events) */
+template <class F>
+static double Time(const Dev &d, unsigned int *ticket, int R, F launch)
+{
+  cudaEvent_t e0, e1;
+  float       ms, tot = 0;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  for (int r = -2; r < R; r++) { /* two warm-ups */
+    CK(cudaMemsetAsync(d.x, 0xFF, sizeof(double) * d.n));
+    CK(cudaMemsetAsync(ticket, 0, sizeof(unsigned int)));
+    CK(cudaEventRecord(e0));
+    launch();
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    if (r >= 0) tot += ms;
+  }
+  CK(cudaGetLastError());
+  CK(cudaEventDestroy(e0));
+  CK(cudaEventDestroy(e1));
+  return tot / R;
+}
+
+int main(int argc, char **argv)
+{
+  if (argc > 1 && !strcmp(argv[1], "-h")) {
+    printf("N,n,nnz,levels,kernel,ms,vs_cusparse,rel_err,polls_per_row,handoff_us,bound_bw_ms,bound_path_ms,bw_gbs\n");
+    return 0;
+  }
+  const int  N = argc > 1 ? atoi(argv[1]) : 128, R = argc > 2 ? atoi(argv[2]) : 20;
+  const int  levels = 3 * N - 2, T = 256;
+  const CSR  L      = Grid3D(N);
+  const int  n      = L.n;
+  std::vector<double> b(n);
+  for (int i = 0; i < n; i++) b[i] = 1.0 + (double)(i % 17) / 17.0;
+  const std::vector<double> ref = HostSolve(L, b);
+  Dev                       d   = Upload(L, b);
+  unsigned int             *ticket;
+  unsigned long long       *count;
+  int                      *lorder;
+  CK(cudaMalloc(&ticket, sizeof(unsigned int)));
+  CK(cudaMalloc(&count, sizeof(unsigned long long)));
+  { /* level (wavefront) order: by x + y + z, rows ascending inside a level */
+    std::vector<int> ord(n);
+    for (int i = 0; i < n; i++) ord[i] = i;
+    auto lev = [N](int i) { return i % N + (i / N) % N + i / (N * N); };
+    std::stable_sort(ord.begin(), ord.end(), [&](int p, int q) { return lev(p) < lev(q); });
+    CK(cudaMalloc(&lorder, sizeof(int) * n));
+    CK(cudaMemcpy(lorder, ord.data(), sizeof(int) * n, cudaMemcpyHostToDevice));
+  }
+  /* bandwidth: a device-to-device copy of 1 GB */
+  double bw_gbs;
+  {
+    const size_t bytes = (size_t)1 << 30;
+    void        *p, *q;
+    cudaEvent_t  e0, e1;
+    float        ms;
+    CK(cudaMalloc(&p, bytes));
+    CK(cudaMalloc(&q, bytes));
+    CK(cudaMemcpy(q, p, bytes, cudaMemcpyDeviceToDevice));
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    CK(cudaEventRecord(e0));
+    for (int r = 0; r < 5; r++) CK(cudaMemcpy(q, p, bytes, cudaMemcpyDeviceToDevice));
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    bw_gbs = 2.0 * 5 * (double)bytes / (ms * 1e-3) / 1e9;
+    CK(cudaFree(p));
+    CK(cudaFree(q));
+  }
+  const double bytes_solve = (double)d.nnz * (8 + 4) + (double)n * (4 + 8 + 8) + (double)d.nnz * 8; /* L, ri, b, x written, x read per entry */
+  const double bound_bw    = bytes_solve / (bw_gbs * 1e9) * 1e3;
+  /* cuSPARSE SpSV: a warm-up on a throwaway 64-row chain, then L (analysis untimed) */
+  double t_cus;
+  {
+    cusparseHandle_t h;
+    CS(cusparseCreate(&h));
+    auto spsv = [&](const Dev &m, int R2, double *ms_out) {
+      cusparseSpMatDescr_t A;
+      cusparseDnVecDescr_t vb, vx;
+      cusparseSpSVDescr_t  sv;
+      size_t               sz;
+      void                *buf;
+      const double         one   = 1.0;
+      cusparseFillMode_t   fill  = CUSPARSE_FILL_MODE_LOWER;
+      cusparseDiagType_t   diagt = CUSPARSE_DIAG_TYPE_UNIT;
+      CS(cusparseCreateCsr(&A, m.n, m.n, m.nnz, m.ri, m.rj, m.a, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+      CS(cusparseSpMatSetAttribute(A, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof(fill)));
+      CS(cusparseSpMatSetAttribute(A, CUSPARSE_SPMAT_DIAG_TYPE, &diagt, sizeof(diagt)));
+      CS(cusparseCreateDnVec(&vb, m.n, m.b, CUDA_R_64F));
+      CS(cusparseCreateDnVec(&vx, m.n, m.x, CUDA_R_64F));
+      CS(cusparseSpSV_createDescr(&sv));
+      CS(cusparseSpSV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, vb, vx, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, sv, &sz));
+      CK(cudaMalloc(&buf, std::max<size_t>(sz, 1)));
+      CS(cusparseSpSV_analysis(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, vb, vx, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, sv, buf));
+      *ms_out = Time(m, ticket, R2, [&]() { CS(cusparseSpSV_solve(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, vb, vx, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, sv)); });
+      CS(cusparseSpSV_destroyDescr(sv));
+      CS(cusparseDestroySpMat(A));
+      CS(cusparseDestroyDnVec(vb));
+      CS(cusparseDestroyDnVec(vx));
+      CK(cudaFree(buf));
+    };
+    CSR                 w  = Chain(64);
+    std::vector<double> wb(64, 1.0);
+    Dev                 dw = Upload(w, wb);
+    double              tw;
+    spsv(dw, 1, &tw);
+    Free(dw);
+    spsv(d, R, &t_cus);
+    CS(cusparseDestroy(h));
+  }
+  const double err_cus = RelErr(d, ref);
+  /* the chain as long as L's critical path: the handoff cost per level */
+  double handoff_us;
+  {
+    CSR                 c = Chain(levels);
+    std::vector<double> cb(levels, 1.0);
+    Dev                 dc = Upload(c, cb);
+    const double        t  = Time(dc, ticket, R, [&]() { KSyncFree<false><<<(levels + T - 1) / T, T>>>(dc.n, dc.ri, dc.rj, dc.a, dc.b, dc.x, NULL, ticket, NULL); });
+    handoff_us             = t * 1e3 / levels;
+    Free(dc);
+  }
+  const double bound_path = levels * handoff_us * 1e-3;
+  auto line = [&](const char *name, double ms, double err, double polls) {
+    printf("%d,%d,%d,%d,%s,%.5g,%.3f,%.2e,%.3g,%.4g,%.5g,%.5g,%.0f\n", N, n, d.nnz, levels, name, ms, t_cus / ms, err, polls, handoff_us, bound_bw, bound_path, bw_gbs);
+  };
+  line("cusparse", t_cus, err_cus, 0);
+  const int blocks = (n + T - 1) / T;
+  double    t      = Time(d, ticket, R, [&]() { KStream<<<blocks, T>>>(n, d.ri, d.rj, d.a, d.b, d.x); });
+  line("stream", t, -1, 0); /* not a solve: no error */
+  t = Time(d, ticket, R, [&]() { KSyncFree<false><<<blocks, T>>>(n, d.ri, d.rj, d.a, d.b, d.x, NULL, ticket, NULL); });
+  line("syncfree", t, RelErr(d, ref), 0);
+  t = Time(d, ticket, R, [&]() { KSyncFree<false><<<blocks, T>>>(n, d.ri, d.rj, d.a, d.b, d.x, lorder, ticket, NULL); });
+  line("syncfree-lev", t, RelErr(d, ref), 0);
+  {
+    unsigned long long polls = 0;
+    CK(cudaMemset(count, 0, sizeof(*count)));
+    t = Time(d, ticket, 1, [&]() {
+      CK(cudaMemsetAsync(count, 0, sizeof(*count)));
+      KSyncFree<true><<<blocks, T>>>(n, d.ri, d.rj, d.a, d.b, d.x, NULL, ticket, count);
+    });
+    CK(cudaMemcpy(&polls, count, sizeof(polls), cudaMemcpyDeviceToHost));
+    line("polls", t, RelErr(d, ref), (double)polls / n);
+  }
+  t = Time(d, ticket, R, [&]() { KLineScan<<<(N * N * 32 + T - 1) / T, T>>>(N, d.ri, d.rj, d.a, d.b, d.x, ticket); });
+  line("linescan", t, RelErr(d, ref), 0);
+  Free(d);
+  CK(cudaFree(ticket));
+  CK(cudaFree(count));
+  CK(cudaFree(lorder));
+  return 0;
+}
