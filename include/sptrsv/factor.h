@@ -132,12 +132,13 @@ SPTRSV_INTERN PetscErrorCode SpTrsvFactorNumericRun(Mat, const MatFactorInfo *, 
 
 /* ---- the numeric ILU(k) on the GPU (src/mat/factor/ilu_device.c; kernels in src/cuda/ilu_numeric.cu) ------
    SpTrsvFactorILUDeviceAvailable: a CUDA build with real scalars (why: the reason when not);
-   SpTrsvFactorILUDeviceSetUp: after SpTrsvFactorILUSymbolic(), the device pattern and value map (once per pattern);
+   SpTrsvFactorILUDeviceSetUp: after SpTrsvFactorILUSymbolic(), the device pattern and value map (once per pattern), the
+     rows handed out in increasing order or in level (wavefront) order;
    SpTrsvFactorILUNumericDevice: SpTrsvFactorILUNumeric() on the GPU, same outcomes and errors, values left there;
    SpTrsvFactorILUDeviceGetArrays: the device L->a, U->a, U->idiag;
    SpTrsvFactorSyncHost: download the values when the host copies are stale (then SpTrsvTriValuesChanged()) */
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceAvailable(PetscBool *, const char **);
-SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat, SpTrsvFactor);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat, SpTrsvFactor, PetscBool); /* rows handed out in level order? */
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUNumericDevice(Mat, const MatFactorInfo *, SpTrsvFactor);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceGetArrays(SpTrsvFactor, const PetscScalar **, const PetscScalar **, const PetscScalar **);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorSyncHost(SpTrsvFactor);

@@ -26,13 +26,15 @@
       adds the amount to the pivot and counts. Finally the lanes look for a non-finite value in the row
       (the first one in row order wins), and the row is published.
 
-   Deadlock freedom. Row i waits only for rows k < i (L's columns). Tickets are taken in increasing order
-   by warps that are running, and a warp keeps running until its row is published; a warp takes one
-   ticket only. Let i be the smallest row that is never published. If ticket i was never taken, every
-   ticket taken is below i, so every warp that took one publishes and exits, its block ends, and the grid's
-   remaining blocks (one warp per row is launched) start and take tickets up to i: a contradiction. So
-   ticket i was taken and its warp runs; every row it waits for is smaller, hence published, so its waits
-   end and it publishes: a contradiction. The warp's lanes diverge only inside the wait (lane 0 polls) and
+   Deadlock freedom. Ticket t is row o(t): t itself, or order[t] when the driver passes the level order
+   (-mat_sptrsv_factor_device_order level), rows by level of L's DAG; either way a topological order: row o(t)
+   waits only for rows k in L(o(t),:), which have smaller tickets. Tickets are taken in increasing order by
+   warps that are running, and a warp keeps running until its row is published; a warp takes one ticket only.
+   Let t be the smallest ticket whose row is never published. If ticket t was never taken, every ticket taken
+   is below t, so every warp that took one publishes and exits, its block ends, and the grid's remaining
+   blocks (one warp per row is launched) start and take tickets up to t: a contradiction. So ticket t was
+   taken and its warp runs; every row it waits for has a smaller ticket, hence is published, so its waits end
+   and it publishes: a contradiction. The warp's lanes diverge only inside the wait (lane 0 polls) and
    within the updates, which wait on nothing; independent thread scheduling (sm_70+) lets the other warps
    of a block progress while one spins. A row whose dependency is complete always proceeds; nothing waits
    on a row whose predecessor failed (a failing row and the rows that skip their work still publish).
@@ -62,6 +64,7 @@ typedef struct {
   int                *idx;                      /* one allocation for the index arrays below */
   int                *li, *lj, *ui, *uj, *amap; /* device pattern and value map */
   int                *ai, *adiag;               /* A's row pointers and diagonal positions (the shift top) */
+  int                *order;                    /* the rows in ticket order (its own allocation; NULL: increasing rows) */
   PetscScalar        *F, *idiag, *stage;        /* idiag follows F in F's allocation */
   const PetscScalar  *input; /* A's values on the device for the passes: a MATSEQAIJCUSPARSE's array or stage */
   unsigned int       *done, epoch;
@@ -117,6 +120,7 @@ __device__ __forceinline__ int SpTrsvILUFind(const int *__restrict__ cols, int l
 
 struct SpTrsvILUArgs {
   int                n, nnzL;
+  const int         *order; /* ticket t -> row order[t] (NULL: row t) */
   const int         *li, *lj, *ui, *uj;
   PetscScalar       *F, *idiag;
   unsigned int      *done;
@@ -136,6 +140,7 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
   if (lane == 0) i = atomicAdd(g.ticket, 1);
   i = __shfl_sync(SPTRSV_FULL_MASK, i, 0);
   if (i >= g.n) return; /* the whole warp */
+  if (g.order) i = __ldg(g.order + i); /* level order: every row still after the rows it waits for */
   const int  ls = __ldg(g.li + i), le = __ldg(g.li + i + 1), us = __ldg(g.ui + i), ue = __ldg(g.ui + i + 1);
   const bool restart = RULE == SPTRSV_ILU_SHIFT_NONZERO || RULE == SPTRSV_ILU_SHIFT_PD;
   bool       skip    = false;
@@ -225,7 +230,7 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
 static PetscErrorCode SpTrsvCUDAILUDestroy(void **);
 
 /* fills g (allocated by the caller, which destroys it when this fails: nothing made here is left behind) */
-static PetscErrorCode SpTrsvCUDAILUCreate_Private(SpTrsvCUDAILU *g, SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap)
+static PetscErrorCode SpTrsvCUDAILUCreate_Private(SpTrsvCUDAILU *g, SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, const PetscInt *order)
 {
   const PetscInt n = fac->n, nnzL = fac->L->i[n], nnzU = fac->U->i[n], nnzA = ai[n];
   enum { LI, UI, AI, AD, LJ, UJ, AM, NSEG };
@@ -277,13 +282,22 @@ static PetscErrorCode SpTrsvCUDAILUCreate_Private(SpTrsvCUDAILU *g, SpTrsvFactor
   g->done   = (unsigned int *)(g->flags + SPTRSV_ILU_NFLAGS);
   g->ticket = (int *)(g->done + n + 1);
   SpTrsvCUDACall(cudaMemsetAsync(g->done, 0, sizeof(unsigned int) * ((size_t)n + 1), g->stream));
+  if (order && n) { /* the ticket order (32-bit, as the pattern) */
+    int *ho;
+    PetscCall(SpTrsvCUDAMalloc((void **)&g->order, sizeof(int) * (size_t)n, "g->order"));
+    PetscCall(PetscMalloc1(n, &ho));
+    for (PetscInt t = 0; t < n; t++) ho[t] = (int)order[t];
+    SpTrsvCUDACall(cudaMemcpyAsync(g->order, ho, sizeof(int) * (size_t)n, cudaMemcpyHostToDevice, g->stream));
+    SpTrsvCUDACall(cudaStreamSynchronize(g->stream));
+    PetscCall(PetscFree(ho));
+  }
   SpTrsvCUDACall(cudaStreamSynchronize(g->stream)); /* the host sources may change or be freed */
   PetscCall(PetscFree(h));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* a failed allocation (or upload) part way gives back what was made before it: the device arrays and g */
-static PetscErrorCode SpTrsvCUDAILUCreate(SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, void **gp)
+static PetscErrorCode SpTrsvCUDAILUCreate(SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, const PetscInt *order, void **gp)
 {
   SpTrsvCUDAILU *g;
   PetscErrorCode ierr;
@@ -291,7 +305,7 @@ static PetscErrorCode SpTrsvCUDAILUCreate(SpTrsvFactor fac, const PetscInt *ai, 
   PetscFunctionBegin;
   *gp = NULL;
   PetscCall(PetscNew(&g));
-  ierr = SpTrsvCUDAILUCreate_Private(g, fac, ai, adiag, amap);
+  ierr = SpTrsvCUDAILUCreate_Private(g, fac, ai, adiag, amap, order);
   if (ierr) {
     void *p = g;
     (void)SpTrsvCUDAILUDestroy(&p);
@@ -374,7 +388,7 @@ static PetscErrorCode SpTrsvCUDAILUFactor(void *ctx, SpTrsvILUShiftRule rule, Pe
     SpTrsvCUDACheckLaunch();
   }
   if (g->n) {
-    const SpTrsvILUArgs a  = {g->n, g->nnzL, g->li, g->lj, g->ui, g->uj, g->F, g->idiag, g->done, g->epoch, g->ticket, g->flags, shift, zeropivot, inblocks};
+    const SpTrsvILUArgs a  = {g->n, g->nnzL, g->order, g->li, g->lj, g->ui, g->uj, g->F, g->idiag, g->done, g->epoch, g->ticket, g->flags, shift, zeropivot, inblocks};
     const int           nb = (g->n + ILU_WARPS - 1) / ILU_WARPS;
     switch (rule) {
     case SPTRSV_ILU_SHIFT_NONZERO:
@@ -445,6 +459,7 @@ static PetscErrorCode SpTrsvCUDAILUDestroy(void **gp)
   SpTrsvCUDACall(SpTrsvCUDAFree(g->F));
   SpTrsvCUDACall(SpTrsvCUDAFree(g->stage));
   SpTrsvCUDACall(SpTrsvCUDAFree(g->flags));
+  SpTrsvCUDACall(SpTrsvCUDAFree(g->order));
   PetscCall(PetscFree(g));
   *gp = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -8,7 +8,8 @@ static const char help[] = "The driver of the GPU numeric ILU (src/mat/factor/il
 #include <petsc/private/matimpl.h>
 #include "test_helpers.h"
 
-static PetscBool verbose = PETSC_FALSE; /* -v: the outcome of every configuration */
+static PetscBool verbose     = PETSC_FALSE; /* -v: the outcome of every configuration */
+static PetscBool level_order = PETSC_FALSE; /* the emulated elimination hands the rows out in level order (the same values bit for bit) */
 
 static PetscBool SameArray(PetscInt m, const PetscScalar *a, const PetscScalar *b)
 {
@@ -23,7 +24,7 @@ static PetscErrorCode Factor(Mat A, IS row, IS col, const MatFactorInfo *info, P
   PetscFunctionBeginUser;
   PetscCall(SpTrsvFactorCreate(MAT_FACTOR_ILU, A->rmap->n, fac));
   PetscCall(SpTrsvFactorILUSymbolic(A, row, col, info, *fac));
-  if (emul) PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, *fac, &SpTrsvILUDeviceOpsEmul));
+  if (emul) PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, *fac, level_order, &SpTrsvILUDeviceOpsEmul));
   PetscCall(MatSetErrorIfFailure(A, errorif));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   *ierr = emul ? SpTrsvFactorILUNumericDevice(A, info, *fac) : SpTrsvFactorILUNumeric(A, info, *fac);
@@ -80,14 +81,33 @@ static PetscErrorCode Compare(Mat A0, const char *name, const char *ordering, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode Cases(void);
+
 int main(int argc, char **argv)
+{
+  PetscInt npass_row = 0;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-v", &verbose, NULL));
+  for (PetscInt lo = 0; lo < 2; lo++) { /* every case in increasing row order, then with the rows handed out in level order */
+    level_order = (PetscBool)lo;
+    if (lo) npass_row = npass;
+    PetscCall(Cases());
+  }
+  EXPECT(npass - npass_row >= npass_row - 1, "level order: %" PetscInt_FMT " checks passed, row order %" PetscInt_FMT, npass - npass_row, npass_row);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
+  PetscCall(PetscFinalize());
+  return nfail ? 1 : 0;
+}
+
+/* every configuration (defined after main: the cases read from top to bottom) */
+static PetscErrorCode Cases(void)
 {
   Mat                      A;
   const MatFactorShiftType types[] = {MAT_SHIFT_NONE, MAT_SHIFT_NONZERO, MAT_SHIFT_POSITIVE_DEFINITE, MAT_SHIFT_INBLOCKS};
   const char              *orders[] = {MATORDERINGNATURAL, MATORDERINGRCM};
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-v", &verbose, NULL));
+  PetscFunctionBeginUser;
   for (PetscInt m = 0; m < 2; m++) {
     PetscCall(SpTrsvBuildConvDiff2D(24, m ? 300.0 : 0.0, &A));
     for (PetscInt o = 0; o < 2; o++)
@@ -115,7 +135,5 @@ int main(int argc, char **argv)
     for (PetscInt e = 0; e < 2; e++) PetscCall(Compare(A, "convdiff+overflow", MATORDERINGNATURAL, 1, MAT_SHIFT_NONE, (PetscBool)e));
     PetscCall(MatDestroy(&A));
   }
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
-  PetscCall(PetscFinalize());
-  return nfail ? 1 : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -25,6 +25,7 @@
 #include <petsc/private/matimpl.h> /* A->erroriffailure */
 #include <sptrsv/ilu_device.h>
 #include <sptrsv/deviceops.h>
+#include <sptrsv/plan.h> /* SpTrsvLevelsCompute, SpTrsvLevelsSort */
 
 struct _n_SpTrsvILUDevice {
   const SpTrsvILUDeviceOps *ops;
@@ -127,27 +128,32 @@ static PetscErrorCode SpTrsvILUDeviceMap(SpTrsvFactor fac, const PetscInt *ai, c
   value storage F = [L strict | pivots | U strict] and the device copies of the pattern (once per pattern).
   ILU(0) in the natural ordering: the factor's pattern is A's, split at the diagonal, and the implementation
   makes the map itself from the row pointers of A, L and U and A's diagonal positions (no map on the host, none
-  uploaded): see SpTrsvILUDeviceOps.
+  uploaded): see SpTrsvILUDeviceOps. level_order: the elimination hands the rows out in level (wavefront) order of L's
+  DAG, rows ascending inside a level, instead of increasing rows: every row still comes after the rows it waits for (the
+  deadlock-freedom argument of src/cuda/ilu_numeric.cu holds for any topological order) and every row gets the same
+  operations (the values and every outcome are those of increasing order), but the rows a GPU holds at once are a slice of
+  the wavefront, not a few consecutive grid lines (a 2-D grid in natural order: about eight lines of 1000 rows, each a
+  chain through x - 1).
 */
-PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat A, SpTrsvFactor fac)
+PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat A, SpTrsvFactor fac, PetscBool level_order)
 {
   const SpTrsvDeviceOps *dev;
 
   PetscFunctionBegin;
   PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
   PetscCheck(dev->ilu.ops, PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU numeric factorization needs a CUDA build of the plugin (WITH_CUDA=1)");
-  PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, dev->ilu.ops));
+  PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, level_order, dev->ilu.ops));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
   SpTrsvFactorILUDeviceSetUpOps - SpTrsvFactorILUDeviceSetUp() with the implementation ops
 */
-PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, const SpTrsvILUDeviceOps *ops)
+PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, PetscBool level_order, const SpTrsvILUDeviceOps *ops)
 {
   SpTrsvILUSym   *sym = (SpTrsvILUSym *)fac->sym;
   const PetscInt *ai, *aj;
-  PetscInt       *amap = NULL, missing = -1;
+  PetscInt       *amap = NULL, *order = NULL, missing = -1;
   PetscLogDouble  flops = 0;
   PetscBool       natural;
   SpTrsvILUDevice d    = NULL;
@@ -167,11 +173,22 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, const SpTr
     ierr = PetscMalloc1(ai[fac->n] + 1, &amap);
     if (!ierr) ierr = SpTrsvILUDeviceMap(fac, ai, aj, amap, &flops, &missing);
   }
+  if (!ierr && missing < 0 && level_order && fac->n) { /* the levels of L's DAG, rows by level */
+    PetscInt *level = NULL, *levptr = NULL, nlevels = 0;
+
+    ierr = PetscMalloc1(fac->n, &level);
+    if (!ierr) ierr = PetscMalloc1(fac->n, &order);
+    if (!ierr) ierr = SpTrsvLevelsCompute(fac->n, fac->L->i, fac->L->j, PETSC_TRUE, level, &nlevels);
+    if (!ierr) ierr = SpTrsvLevelsSort(fac->n, level, nlevels, &levptr, order);
+    (void)PetscFree(levptr);
+    (void)PetscFree(level);
+  }
   if (!ierr && missing < 0) {
     ierr = PetscNew(&d);
     if (!ierr) d->ops = ops;
-    if (!ierr) ierr = (*ops->create)(fac, ai, sym->adiag, amap, &d->ctx);
+    if (!ierr) ierr = (*ops->create)(fac, ai, sym->adiag, amap, order, &d->ctx);
   }
+  (void)PetscFree(order);
   PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, NULL));
   PetscCall(PetscFree(amap));
   if (ierr) PetscCall(PetscFree(d));

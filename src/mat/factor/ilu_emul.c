@@ -2,8 +2,8 @@
    A host emulation of the GPU numeric ILU passes (src/cuda/ilu_numeric.cu), for the tests: the same storage
    F = [L strict | pivots | U strict], the same gather through the value map, the same elimination per row
    (multipliers, updates found by binary search in the row's pattern, dropped fill), the same pivot rules,
-   skips, flags and non-finite reports, rows run one after the other in increasing order (the order the
-   tickets give out; every dependency of a row is a smaller row). With it the host test suite checks the
+   skips, flags and non-finite reports, rows run one after the other in the order the tickets give them out
+   (increasing rows, or the level order the driver passes: every dependency of a row comes before it). With it the host test suite checks the
    driver (src/mat/factor/ilu_device.c: shift loop, outcomes, errors), the value map and the reports against
    the host numeric phase (tests/unit/test_ilu_device.c); only the kernels themselves need the GPU
    (tests/device/check_factor.c).
@@ -13,12 +13,13 @@
 typedef struct {
   PetscInt           n, nnzA, nnzL, nnzU;
   PetscInt          *li, *lj, *ui, *uj, *amap, *ai, *adiag; /* copies: the factor's pattern may be reused by the caller */
+  PetscInt          *order;                                 /* the rows in ticket order (NULL: increasing) */
   PetscScalar       *F, *idiag;
   const PetscScalar *input;
   unsigned long long flags[SPTRSV_ILU_NFLAGS];
 } SpTrsvILUEmul;
 
-static PetscErrorCode SpTrsvILUEmulCreate(SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, void **ctx)
+static PetscErrorCode SpTrsvILUEmulCreate(SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, const PetscInt *order, void **ctx)
 {
   SpTrsvILUEmul *e;
   const PetscInt n = fac->n;
@@ -48,6 +49,10 @@ static PetscErrorCode SpTrsvILUEmulCreate(SpTrsvFactor fac, const PetscInt *ai, 
   PetscCall(PetscArraycpy(e->ai, ai, n + 1));
   PetscCall(PetscArraycpy(e->adiag, adiag, n));
   PetscCall(PetscMalloc2(e->nnzL + n + e->nnzU + 1, &e->F, n + 1, &e->idiag));
+  if (order) {
+    PetscCall(PetscMalloc1(n, &e->order));
+    PetscCall(PetscArraycpy(e->order, order, n));
+  }
   *ctx = e;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -109,8 +114,8 @@ static PetscErrorCode SpTrsvILUEmulFactor(void *ctx, SpTrsvILUShiftRule rule, Pe
     if (PetscIsInfOrNanScalar(v)) SpTrsvILUEmulMin(&fl[SPTRSV_ILU_F_BAD], ((unsigned long long)p << 1) | (PetscIsNanScalar(v) ? 1ULL : 0ULL));
     e->F[e->amap[p]] = v;
   }
-  for (PetscInt i = 0; i < e->n; i++) {
-    const PetscInt ls = e->li[i], le = e->li[i + 1], us = e->ui[i], ue = e->ui[i + 1];
+  for (PetscInt t = 0; t < e->n; t++) {
+    const PetscInt i = e->order ? e->order[t] : t, ls = e->li[i], le = e->li[i + 1], us = e->ui[i], ue = e->ui[i + 1];
     PetscScalar    pv;
     PetscBool      fail = PETSC_FALSE;
 
@@ -208,6 +213,7 @@ static PetscErrorCode SpTrsvILUEmulDestroy(void **ctx)
   PetscCall(PetscFree4(e->li, e->lj, e->ui, e->uj));
   PetscCall(PetscFree3(e->amap, e->ai, e->adiag));
   PetscCall(PetscFree2(e->F, e->idiag));
+  PetscCall(PetscFree(e->order));
   PetscCall(PetscFree(e));
   *ctx = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -19,6 +19,12 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
     PetscCall(PetscOptionsEnum("-mat_sptrsv_backend", help, "MatSolverType sptrsv", SpTrsvBackendTypes, (PetscEnum)sp->backendreq, (PetscEnum *)&sp->backendreq, NULL));
   }
   PetscCall(PetscOptionsBool("-mat_sptrsv_factor_device", "ILU: numeric factorization on the GPU when the solves run there (ICC: always on the host)", "MatSolverType sptrsv", sp->factor_device, &sp->factor_device, NULL));
+  {
+    const char *const orders[] = {"row", "level"};
+    PetscInt          o        = sp->factor_device_level ? 1 : 0;
+    PetscCall(PetscOptionsEList("-mat_sptrsv_factor_device_order", "ILU on the GPU: the order its warps take the rows in, row (increasing rows) or level (the wavefront of L's DAG: more rows at once on 2-D grids in natural order)", "MatSolverType sptrsv", orders, 2, orders[o], &o, NULL));
+    sp->factor_device_level = (PetscBool)(o == 1);
+  }
   if (F->factortype == MAT_FACTOR_LU || F->factortype == MAT_FACTOR_CHOLESKY) PetscCall(SpTrsvDirectOptionsRead(PetscOptionsObject, (PetscObject)F, F->factortype, &sp->direct));
   PetscCall(PetscOptionsBool("-mat_sptrsv_compare_cusparse_memory", "CUDA: at the symbolic phase, ask cuSPARSE what its SpSV would hold for L and U (matrix + buffer), shown by -ksp_view", "MatSolverType sptrsv", sp->compare_cusparse, &sp->compare_cusparse, NULL));
   /* the choice's options, and every path's own (whichever is chosen reads them); else the path's own and, where it
@@ -172,9 +178,9 @@ static PetscErrorCode MatSpTrsvSetUpNumeric(Mat F, Mat A)
   else if (!avail) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (%s)", why));
   else if (!sp->tri[0][0]->exec->update_values_device || !sp->tri[0][1]->exec->update_values_device) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (the CUDA executor of %s takes host values only)", sp->tripath[sp->tri[0][0]->exec->update_values_device ? 1 : 0]->solvertype));
   else {
-    PetscCall(SpTrsvFactorILUDeviceSetUp(A, sp->fac));
+    PetscCall(SpTrsvFactorILUDeviceSetUp(A, sp->fac, sp->factor_device_level));
     sp->numeric_device = PETSC_TRUE;
-    PetscCall(PetscStrncpy(sp->numeric_note, "device", sizeof(sp->numeric_note)));
+    PetscCall(PetscStrncpy(sp->numeric_note, sp->factor_device_level ? "device (rows in level order)" : "device", sizeof(sp->numeric_note)));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
