@@ -14,6 +14,8 @@
 # -ksp_rtol 1e-5 (GMRES(30) + ILU(0) on its 1e6-row grids does not reach 1e-8 in 2000 iterations). The sptrsv runs add
 # -ksp_view (after the solve): what the learning choice did.
 #
+# E2E_OURS_ARGS: options added to every run of ours (an A/B of one option: run the script twice).
+#
 # Output ($OUT, default build/e2e-out): e2e.csv (make-performance-md.py e2e, one row per run), e2e-table.md
 # (e2e-table.py: ratios to cusparse, same-iteration check, geometric mean), summary.txt, logs.tar.gz.
 set -u
@@ -69,7 +71,8 @@ for c in "${CASES[@]}"; do
   for r in $(seq 1 "$REPS"); do
     for st in $solvers; do
       lib=()
-      [ "$st" = cusparse ] || lib=(-dll_append "$LIB")
+      # shellcheck disable=SC2206 # E2E_OURS_ARGS: options for every run of ours (e.g. -mat_sptrsv_factor_device_order level)
+      [ "$st" = cusparse ] || lib=(-dll_append "$LIB" ${E2E_OURS_ARGS:-})
       [ "$st" = sptrsv ] && lib+=(-ksp_view) # what the learning choice did (its looks and timings), in the log
       # shellcheck disable=SC2086 # args holds the case's options
       step "e2e-$name-${st}_r$r" 0 150 "$WORK/$prog" $args "${lib[@]}" -pc_factor_mat_solver_type "$st"
