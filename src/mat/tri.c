@@ -1,5 +1,6 @@
 /* SpTrsvTri: one sparse triangle, its CSC view and its oriented views */
 #include <sptrsv/tri.h>
+#include <sptrsv/utils.h> /* SpTrsvAllFinite */
 
 /*
   SpTrsvTriCreate - a triangle of n rows with no pattern yet
@@ -98,6 +99,7 @@ PetscErrorCode SpTrsvTriFindNonFinite(SpTrsvTri t, PetscInt *row, PetscInt *col)
 {
   PetscFunctionBegin;
   *row = *col = -1;
+  if (SpTrsvAllFinite(t->a, t->i[t->n]) && (!t->idiag || SpTrsvAllFinite(t->idiag, t->n))) PetscFunctionReturn(PETSC_SUCCESS); /* the usual case, in one cheap pass */
   for (PetscInt r = 0; r < t->n; r++) {
     if (t->idiag && PetscIsInfOrNanScalar(t->idiag[r])) {
       *row = r;

@@ -174,6 +174,7 @@ PetscErrorCode SpTrsvFactorCheckFinite(PetscInt n, const PetscInt *ai, const Pet
 {
   PetscFunctionBegin;
   *found = PETSC_FALSE;
+  if (SpTrsvAllFinite(aa, ai[n])) PetscFunctionReturn(PETSC_SUCCESS); /* the usual case, in one cheap pass */
   for (PetscInt i = 0; i < n && !*found; i++)
     for (PetscInt p = ai[i]; p < ai[i + 1]; p++) {
       if (!PetscIsInfOrNanScalar(aa[p])) continue;
