@@ -1,7 +1,8 @@
 static const char help[] = "Host set-up passes of ILU(k) with a sptrsv solver type (issue 12): the symbolic factorization and\n"
                            "the set-up of the GPU numeric phase (the map of A into the factor and the host side of its upload),\n"
                            "timed one by one on a 3-D 7-point Laplacian, then the whole MatILUFactorSymbolic + MatLUFactorNumeric.\n"
-                           "  -n <129>: grid size per direction; -levels <0>; -ordering <natural>; -reps <3>; -solver <sptrsv_syncfree>\n";
+                           "  -n <129>: grid size per direction; -levels <0>; -ordering <natural>; -reps <3>; -solver <sptrsv_syncfree>;\n"
+                           "  -level_order: the set-up computes the level order of the rows (-mat_sptrsv_factor_device_order level)\n";
 
 #include <petscsptrsv.h>
 #include <sptrsv/factor.h>
@@ -10,7 +11,7 @@ static const char help[] = "Host set-up passes of ILU(k) with a sptrsv solver ty
 #include "../common/stencil.h"
 
 /* an implementation of the device ops whose create does nothing: what remains is the host work of the set-up */
-static PetscErrorCode NullCreate(SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, void **ctx)
+static PetscErrorCode NullCreate(SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, const PetscInt *order, void **ctx)
 {
   PetscFunctionBeginUser;
   *ctx = NULL;
@@ -26,6 +27,7 @@ int main(int argc, char **argv)
   MatFactorInfo info;
   MatInfo       minfo;
   PetscInt      N, n = 129, levels = 0, reps = 3;
+  PetscBool     level_order = PETSC_FALSE; /* -level_order: the host work of -mat_sptrsv_factor_device_order level too */
   char          ordering[64] = MATORDERINGNATURAL, solver[64] = "sptrsv_syncfree";
   PetscLogDouble t0, t1, best[3] = {1e30, 1e30, 1e30}, first[3] = {0, 0, 0};
 
@@ -34,6 +36,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-levels", &levels, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &reps, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-level_order", &level_order, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ordering", ordering, sizeof(ordering), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-solver", solver, sizeof(solver), NULL));
   PetscCall(SpTrsvBuildStencil(n, n, n, 7, &A));
@@ -53,7 +56,7 @@ int main(int argc, char **argv)
     best[0] = PetscMin(best[0], t1 - t0);
     if (!r) first[0] = t1 - t0;
     PetscCall(PetscTime(&t0));
-    PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, &NullOps));
+    PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, level_order, &NullOps));
     PetscCall(PetscTime(&t1));
     best[1] = PetscMin(best[1], t1 - t0);
     if (!r) first[1] = t1 - t0;
