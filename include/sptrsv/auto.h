@@ -106,6 +106,8 @@ typedef struct {
   PetscBool learn;                          /* -mat_sptrsv_auto_learn: start on the start path and learn the solve count
                                                (default: on unless -mat_sptrsv_expected_solves is given) */
   SpTrsvPath start;                         /* -mat_sptrsv_auto_start: the path to start on (NULL: the registry's auto_start) */
+  PetscBool remember;                       /* -mat_sptrsv_auto_learn_remember: builds measured slower than counted make that path
+                                               count slower on the later factors of the process */
   PetscReal margin;                         /* -mat_sptrsv_auto_learn_margin: a switch needs the predicted saving over the
                                                solves seen so far above this many times the candidate's predicted setup */
 } SpTrsvAutoOptions;
@@ -123,8 +125,10 @@ SPTRSV_INTERN PetscErrorCode SpTrsvAutoRefine(const SpTrsvOp *, const SpTrsvPath
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoStartOrder(PetscBool, PetscBool, SpTrsvPath, PetscInt, SpTrsvPath[]); /* host?, complete factor?, the user's start (or NULL): the candidates in start order */
 /* the learning choice's look (auto_learn.c): the candidate (index in the choice, -1: none) whose predicted saving over
    nsolves more solves, against the measured cur_ms of the path in place, best exceeds margin times its setup (and, when it
-   would move the numeric phase to the host, that setup again per numeric factorization seen); the note says what it weighed */
-SPTRSV_INTERN PetscErrorCode SpTrsvAutoLearnWeigh(const SpTrsvAutoChoice *, SpTrsvPath, PetscReal, PetscInt, PetscInt, PetscBool, PetscReal, PetscInt *, char *, size_t);
+   would move the numeric phase to the host, that setup again per numeric factorization seen); seen (per candidate, or
+   NULL): how much slower than counted an earlier build of that path measured (> 1: counted that much slower); counted: the
+   prediction it counted for the candidate named (or NULL); the note says what it weighed */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoLearnWeigh(const SpTrsvAutoChoice *, SpTrsvPath, PetscReal, PetscInt, PetscInt, PetscBool, PetscReal, const PetscReal *, PetscInt *, PetscReal *, char *, size_t);
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoLearnView(const SpTrsvAutoChoice *, PetscViewer);
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoView(const SpTrsvAutoChoice *, PetscViewer);
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoOptionsRead(SpTrsvOptionItems, PetscObject, SpTrsvAutoOptions *);

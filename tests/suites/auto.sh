@@ -50,3 +50,19 @@ run_test view/auto-learn-start-bad ours_fails ex2 "$AUTO -mat_sptrsv_auto_start 
 run_test view/auto-learn-with-solves ours_fails ex2 "$AUTO -mat_sptrsv_auto_learn 1 -mat_sptrsv_expected_solves 10" "-mat_sptrsv_auto_learn and -mat_sptrsv_expected_solves 10 exclude each other"
 run_test view/auto-learn-with-measure ours_fails ex2 "$AUTO -mat_sptrsv_auto_learn 1 -mat_sptrsv_auto_measure 1" "-mat_sptrsv_auto_learn and -mat_sptrsv_auto_measure 1 exclude each other"
 run_test view/auto-learn-help ours_grep ex2 "$AUTO -help" "-mat_sptrsv_auto_learn: <(now )?(TRUE|FALSE)" "-mat_sptrsv_auto_learn_margin <(now )?2\.? " "-mat_sptrsv_auto_start"
+# the memory of the builds (-mat_sptrsv_auto_learn_remember): two blocks of block Jacobi in one process, a model file
+# that predicts pinv fill 4 far faster than level (tests/data/learn-model-pinv.h), margin 0: the first block's look
+# builds pinv, times it far slower than counted and keeps level; the second block then counts pinv that much slower and
+# builds nothing (one build in the process); without the memory both blocks build it (two)
+learn_remember_case() { # learn_remember_case REMEMBER WANT: WANT builds of pinv in the process
+  local r=$1 want=$2 o=$OUT/grep.out n
+  need_file "$OUT/bin/ex2" "see the build/programs test" || return 1
+  prun "$o" "$OUT/bin/ex2" -dll_append "$LIB" -m 60 -n 60 -pc_type bjacobi -pc_bjacobi_blocks 2 -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv -sub_mat_sptrsv_auto_model "$ROOT/tests/data/learn-model-pinv.h" -sub_mat_sptrsv_auto_candidates level,pinv -sub_mat_sptrsv_auto_learn_margin 0 -sub_mat_sptrsv_auto_learn_remember "$r" -info || fail "run failed" || return 1
+  n=$(grep -c "learning: after 8 solves pinv fill4 built in .* kept" "$o")
+  say "pinv built and kept out $n times (-sub_mat_sptrsv_auto_learn_remember $r)"
+  [ "$n" = "$want" ] || fail "pinv built $n times, want $want"
+}
+run_test view/auto-learn-remember learn_remember_case 1 1
+run_test view/auto-learn-remember-off learn_remember_case 0 2
+REMEMBER="-sub_mat_sptrsv_auto_model $ROOT/tests/data/learn-model-pinv.h -sub_mat_sptrsv_auto_candidates level,pinv -sub_mat_sptrsv_auto_learn_margin 0"
+run_test ex2/auto-learn-remember-bjacobi-histories with_solver sptrsv compare_case 1 ex2 "-m 60 -n 60 -ksp_type gmres -pc_type bjacobi -pc_bjacobi_blocks 2 -sub_pc_type ilu -ksp_monitor" "$REMEMBER" sub_

@@ -61,10 +61,12 @@ static PetscErrorCode Choice(SpTrsvAutoChoice *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static const PetscReal *seen = NULL; /* what earlier builds measured, per candidate (NULL: nothing) */
+
 static PetscErrorCode Weigh(const SpTrsvAutoChoice *c, PetscReal cur_ms, PetscInt nsolves, PetscInt nnumeric, PetscBool device_numeric, PetscInt *best, char *note)
 {
   PetscFunctionBeginUser;
-  PetscCall(SpTrsvAutoLearnWeigh(c, c->cand[0], cur_ms, nsolves, nnumeric, device_numeric, 2.0, best, note, 256));
+  PetscCall(SpTrsvAutoLearnWeigh(c, c->cand[0], cur_ms, nsolves, nnumeric, device_numeric, 2.0, seen, best, NULL, note, 256));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -95,6 +97,13 @@ static PetscErrorCode TestWeigh(void)
   if (c.cand[2]->exec[SPTRSV_EXEC_CUDA] && !c.cand[2]->exec[SPTRSV_EXEC_CUDA]->update_values_device) {
     PetscCall(Weigh(&c, 1.0, 4096, 100, PETSC_TRUE, &best, note));
     EXPECT(best == 1, "4096 solves, 100 GPU refactorizations: candidate %" PetscInt_FMT ", want level (%s)", best, note);
+  }
+  { /* an earlier build of pinv measured 3x slower than counted: pinv counts 3x slower (1 ms: no gain), level is back */
+    const PetscReal pinv3[3] = {0, 0, 3};
+    seen = pinv3;
+    PetscCall(Weigh(&c, 1.0, 4096, 1, PETSC_FALSE, &best, note));
+    EXPECT(best == 1, "4096 solves, pinv measured 3x slower on an earlier factor: candidate %" PetscInt_FMT ", want level (%s)", best, note);
+    seen = NULL;
   }
   /* tried candidates are not weighed again */
   c.learn.tried[c.learn.ntried++] = c.cand[1];

@@ -571,6 +571,7 @@ PetscErrorCode SpTrsvAutoOptionsRead(SpTrsvOptionItems PetscOptionsObject, Petsc
       PetscCheck(ao->start, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "%s %s: not a path", option, start);
     }
   }
+  PetscCall(PetscOptionsBool("-mat_sptrsv_auto_learn_remember", "Learning: a path whose build measured slower than its counted prediction counts that much slower on the process's later factors", "MatSolverType sptrsv", ao->remember, &ao->remember, NULL));
   PetscCall(PetscOptionsReal("-mat_sptrsv_auto_learn_margin", "Learning: build a faster path when its predicted saving over as many solves as seen so far exceeds this many times its predicted setup", "MatSolverType sptrsv", ao->margin, &ao->margin, &flg));
   if (flg && !(ao->margin >= 0)) {
     PetscCall(SpTrsvOptionName(obj, "mat_sptrsv_auto_learn_margin", option, sizeof(option)));

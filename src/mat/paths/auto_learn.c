@@ -11,17 +11,19 @@
    Trust. The saving is counted from the measured time of the path in place, not from the model's prediction of it; the
    model's ratio between the candidate and the path in place scales the measured time (bounded to [1/3, 3]: a model off by
    more on this triangle is not trusted further), and no candidate counts more than SPTRSV_AUTO_LEARN_TRUST times faster
-   than what was measured. Setups are counted from the model's, scaled up (never down) by the ratio of the start path's
+   than what was measured; a path whose build measured slower than its counted prediction on an earlier factor of the
+   process (-mat_sptrsv_auto_learn_remember) is counted that much slower again. Setups are counted from the model's, scaled up (never down) by the ratio of the start path's
    measured setup to its prediction: a model that underestimated the setup in place underestimates the others'. A
    candidate is then built and timed against the path in place on the live factor; the measured
    faster stays, and each candidate is built at most once per pattern.
 */
 #include <sptrsv/auto.h>
 
-/* the prediction of cand[k] as the learning choice counts it: the model's, scaled by cal, no faster than cur_ms / TRUST */
-static PetscReal SpTrsvAutoLearnCounted(const SpTrsvAutoChoice *c, PetscInt k, PetscReal cal, PetscReal cur_ms)
+/* the prediction of cand[k] as the learning choice counts it: the model's, scaled by cal, no faster than cur_ms / TRUST,
+   times what a build of the same path measured against its counted prediction on an earlier factor (seen, > 1) */
+static PetscReal SpTrsvAutoLearnCounted(const SpTrsvAutoChoice *c, PetscInt k, PetscReal cal, PetscReal cur_ms, const PetscReal *seen)
 {
-  return PetscMax(c->solve_ms[k] * cal, cur_ms / SPTRSV_AUTO_LEARN_TRUST);
+  return PetscMax(c->solve_ms[k] * cal, cur_ms / SPTRSV_AUTO_LEARN_TRUST) * (seen && seen[k] > 1 ? seen[k] : 1.0);
 }
 
 static PetscBool SpTrsvAutoLearnTried(const SpTrsvAutoChoice *c, SpTrsvPath p)
@@ -38,13 +40,14 @@ static PetscBool SpTrsvAutoLearnTried(const SpTrsvAutoChoice *c, SpTrsvPath p)
   its setup again for every numeric factorization seen (the refactorizations to come, expected as many). *best: the index
   of the candidate to build (-1: none); note: what was weighed, for -ksp_view and -info.
 */
-PetscErrorCode SpTrsvAutoLearnWeigh(const SpTrsvAutoChoice *c, SpTrsvPath cur, PetscReal cur_ms, PetscInt nsolves, PetscInt nnumeric, PetscBool device_numeric, PetscReal margin, PetscInt *best, char *note, size_t len)
+PetscErrorCode SpTrsvAutoLearnWeigh(const SpTrsvAutoChoice *c, SpTrsvPath cur, PetscReal cur_ms, PetscInt nsolves, PetscInt nnumeric, PetscBool device_numeric, PetscReal margin, const PetscReal *seen, PetscInt *best, PetscReal *counted, char *note, size_t len)
 {
   PetscReal pred_cur = -1, cal = 1, scal = 1, top_worth = 0, top_cost = 0;
   PetscInt  top = -1;
 
   PetscFunctionBegin;
   *best = -1;
+  if (counted) *counted = -1;
   note[0] = 0;
   for (PetscInt k = 0; k < c->ncand; k++) {
     if (c->cand[k] == cur && c->solve_ms[k] > 0) pred_cur = c->solve_ms[k];
@@ -57,7 +60,7 @@ PetscErrorCode SpTrsvAutoLearnWeigh(const SpTrsvAutoChoice *c, SpTrsvPath cur, P
     PetscReal             p, gain, setup, cost, worth;
 
     if (c->cand[k] == cur || c->rejected[k] || c->solve_ms[k] < 0 || SpTrsvAutoLearnTried(c, c->cand[k])) continue;
-    p    = SpTrsvAutoLearnCounted(c, k, cal, cur_ms);
+    p    = SpTrsvAutoLearnCounted(c, k, cal, cur_ms, seen);
     gain = cur_ms - p;
     if (gain < SPTRSV_AUTO_LEARN_MIN_GAIN * cur_ms) continue;
     setup = PetscMax(0.0, c->setup_ms[k]) * scal;
@@ -70,13 +73,17 @@ PetscErrorCode SpTrsvAutoLearnWeigh(const SpTrsvAutoChoice *c, SpTrsvPath cur, P
     }
   }
   if (top >= 0 && top_worth > 0) *best = top;
+  if (top >= 0 && top_worth > 0 && counted) *counted = SpTrsvAutoLearnCounted(c, top, cal, cur_ms, seen);
   if (top < 0) {
     PetscCall(PetscSNPrintf(note, len, "after %" PetscInt_FMT " solves: %s measured %.4g ms per solve; no candidate left predicted %.0f%% faster", nsolves, cur->name, (double)cur_ms, 100 * SPTRSV_AUTO_LEARN_MIN_GAIN));
   } else {
-    const PetscReal p = SpTrsvAutoLearnCounted(c, top, cal, cur_ms), setup = PetscMax(0.0, c->setup_ms[top]) * scal;
+    const PetscReal p = SpTrsvAutoLearnCounted(c, top, cal, cur_ms, seen), setup = PetscMax(0.0, c->setup_ms[top]) * scal;
+    char            mem[96] = "";
 
-    PetscCall(PetscSNPrintf(note, len, "after %" PetscInt_FMT " solves: %s measured %.4g ms per solve; %s%s%s counted %.4g ms (model %.4g%s), setup %.4g ms%s: saving %.4g ms over %" PetscInt_FMT " more solves %s %g x %.4g ms%s", nsolves, cur->name, (double)cur_ms, c->cand[top]->name,
-                           c->variant[top] && c->variant[top][0] ? " " : "", c->variant[top] ? c->variant[top] : "", (double)p, (double)c->solve_ms[top], p > c->solve_ms[top] * cal ? ", trusted 3x at most" : "", (double)setup, top_cost > setup ? " and again per numeric factorization (its values from the host)" : "", (double)(nsolves * (cur_ms - p)), nsolves, *best == top ? ">" : "<=", (double)margin, (double)top_cost, *best == top ? ": build and time it" : ": not yet"));
+    if (seen && seen[top] > 1) PetscCall(PetscSNPrintf(mem, sizeof(mem), ", x%.3g as a build measured on an earlier factor", (double)seen[top]));
+
+    PetscCall(PetscSNPrintf(note, len, "after %" PetscInt_FMT " solves: %s measured %.4g ms per solve; %s%s%s counted %.4g ms (model %.4g%s%s), setup %.4g ms%s: saving %.4g ms over %" PetscInt_FMT " more solves %s %g x %.4g ms%s", nsolves, cur->name, (double)cur_ms, c->cand[top]->name,
+                           c->variant[top] && c->variant[top][0] ? " " : "", c->variant[top] ? c->variant[top] : "", (double)p, (double)c->solve_ms[top], c->solve_ms[top] * cal < cur_ms / SPTRSV_AUTO_LEARN_TRUST ? ", trusted 3x at most" : "", mem, (double)setup, top_cost > setup ? " and again per numeric factorization (its values from the host)" : "", (double)(nsolves * (cur_ms - p)), nsolves, *best == top ? ">" : "<=", (double)margin, (double)top_cost, *best == top ? ": build and time it" : ": not yet"));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -17,6 +17,12 @@
 #include <sptrsv/automeasure.h>
 #include <petsctime.h>
 
+/* what the builds of the process measured, per path (registry index): the largest ratio of a build's measured time per
+   solve to the prediction the weighing counted for it (0: none measured, or none slower); -mat_sptrsv_auto_learn_remember.
+   A plain table of numbers, kept for the life of the process (a later factor of another pattern, another block of block
+   Jacobi, another Newton run) */
+static PetscReal SpTrsvAutoLearnSeen[SPTRSV_PATHS_MAX];
+
 /*
   MatSpTrsvAutoLearnCreate - triangle k of a learning factor: the candidates cand[0..ncand) (registry order; put in start
   order here) are tried in turn, the first whose analysis and setup take the triangle is kept
@@ -130,6 +136,7 @@ static PetscErrorCode MatSpTrsvAutoLearnLook(Mat F, PetscInt k)
   SpTrsvAutoLearn  *l  = &c->learn;
   const char       *tri = k ? "U" : "L";
   PetscInt          j;
+  PetscReal         seen[SPTRSV_AUTO_MAXPATHS], counted = -1;
 
   PetscFunctionBegin;
   if (l->cur_ms <= 0) PetscFunctionReturn(PETSC_SUCCESS); /* not timed yet */
@@ -147,7 +154,12 @@ static PetscErrorCode MatSpTrsvAutoLearnLook(Mat F, PetscInt k)
     PetscCall(PetscTime(&t1));
     PetscCall(PetscInfo(F, "%s: %s triangle, learning: the model's predictions made in %g ms\n", MATSOLVERSPTRSV, tri, (t1 - t0) * 1e3));
   }
-  PetscCall(SpTrsvAutoLearnWeigh(c, sp->tripath[k], l->cur_ms, sp->learn_solves, PetscMax(1, sp->learn_numeric), sp->numeric_device, sp->autoopts.margin, &j, l->look, sizeof(l->look)));
+  for (PetscInt q = 0; q < c->ncand; q++) {
+    PetscInt idx;
+    PetscCall(SpTrsvPathGetIndex(c->cand[q], &idx));
+    seen[q] = sp->autoopts.remember && idx < SPTRSV_PATHS_MAX ? SpTrsvAutoLearnSeen[idx] : 0.0;
+  }
+  PetscCall(SpTrsvAutoLearnWeigh(c, sp->tripath[k], l->cur_ms, sp->learn_solves, PetscMax(1, sp->learn_numeric), sp->numeric_device, sp->autoopts.margin, seen, &j, &counted, l->look, sizeof(l->look)));
   PetscCall(PetscInfo(F, "%s: %s triangle, learning: %s\n", MATSOLVERSPTRSV, tri, l->look));
   if (j >= 0) {
     SpTrsvPathOptions opts = sp->opts;
@@ -165,6 +177,11 @@ static PetscErrorCode MatSpTrsvAutoLearnLook(Mat F, PetscInt k)
     PetscCall((*sp->backend->vec_free)(&x));
     PetscCall(ierr);
     l->tried[l->ntried++] = to;
+    if (best[1] < PETSC_MAX_REAL && counted > 0 && best[1] > counted) { /* slower than counted: remembered for later factors */
+      PetscInt idx;
+      PetscCall(SpTrsvPathGetIndex(to, &idx));
+      if (idx < SPTRSV_PATHS_MAX) SpTrsvAutoLearnSeen[idx] = PetscMax(SpTrsvAutoLearnSeen[idx], best[1] / counted);
+    }
     if (best[1] == PETSC_MAX_REAL) { /* refused: the note says why */
       c->rejected[j] = PETSC_TRUE;
       PetscCall(PetscStrncpy(c->rejected_why[j], note, sizeof(c->rejected_why[j])));

@@ -610,7 +610,8 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, 
   sp->path       = path;
   sp->automatic  = (PetscBool)!path;
   PetscCall(PetscStrncpy(sp->autoopts.model, "auto", sizeof(sp->autoopts.model)));
-  sp->autoopts.margin = 2.0;
+  sp->autoopts.margin   = 2.0;
+  sp->autoopts.remember = PETSC_TRUE;
   sp->format     = SPTRSV_FORMAT_CSR;
   sp->backendreq = SPTRSV_BACKEND_AUTO;
   sp->factor_device = PETSC_TRUE; /* used when the solves run on the GPU */
