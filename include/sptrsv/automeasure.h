@@ -9,6 +9,9 @@ SPTRSV_INTERN PetscErrorCode MatSpTrsvAutoMeasure(Mat);
    solver's setup; note: a refusal */
 SPTRSV_INTERN PetscErrorCode MatSpTrsvAutoChallenge(Mat, PetscInt, SpTrsvPath, const SpTrsvPathOptions *, PetscReal, const PetscScalar *, PetscScalar *, PetscReal[2], PetscBool *, PetscReal *, char *, size_t);
 SPTRSV_INTERN PetscErrorCode MatSpTrsvAutoVectors(Mat, PetscScalar **, PetscScalar **); /* random b, x on the backend */
+SPTRSV_INTERN PetscErrorCode MatSpTrsvTimeSolves(const SpTrsvBackendOps *, SpTrsvSolver, const PetscScalar *, PetscScalar *, PetscInt, PetscReal *); /* ms per solve of reps solves, synchronized around */
+/* triangle k on the first of its choice's candidates that takes it (factormat.c); setup_ms (or NULL): its setup, timed */
+SPTRSV_INTERN PetscErrorCode MatSpTrsvAutoCreateFirst(Mat, PetscInt, PetscReal *);
 /* the learning choice (autolearn.c): triangle k started on its start path; a solve about to run (counted; a look at every
    doubling; *timed: this solve times each triangle); a numeric factorization done */
 SPTRSV_INTERN PetscErrorCode MatSpTrsvAutoLearnCreate(Mat, PetscInt, PetscInt, SpTrsvPath[]);

@@ -17,7 +17,6 @@ typedef struct {
   PetscInt                learn_solves;  /* the learning choice: solves of the pattern since its analysis (all numeric factorizations) */
   PetscInt                learn_numeric; /* numeric factorizations of the pattern */
   PetscInt                learn_next;    /* the solve count of the next look */
-  PetscBool               learn_renumeric; /* a switch moved a triangle to a path that takes host values: the next numeric phase decides where it runs again */
   SpTrsvPath              tripath[2]; /* the path of L and of U (their transposes take the same) */
   SpTrsvPathOptions     triopts[2]; /* the options of L and of U: opts, with the chosen variant's (sptrsv) */
   SpTrsvFactor            fac;

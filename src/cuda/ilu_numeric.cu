@@ -64,7 +64,7 @@ typedef struct {
   int                *idx;                      /* one allocation for the index arrays below */
   int                *li, *lj, *ui, *uj, *amap; /* device pattern and value map */
   int                *ai, *adiag;               /* A's row pointers and diagonal positions (the shift top) */
-  int                *order;                    /* the rows in ticket order (its own allocation; NULL: increasing rows) */
+  int                *order;                    /* the rows in ticket order, in idx (NULL: increasing rows) */
   PetscScalar        *F, *idiag, *stage;        /* idiag follows F in F's allocation */
   const PetscScalar  *input; /* A's values on the device for the passes: a MATSEQAIJCUSPARSE's array or stage */
   unsigned int       *done, epoch;
@@ -233,9 +233,9 @@ static PetscErrorCode SpTrsvCUDAILUDestroy(void **);
 static PetscErrorCode SpTrsvCUDAILUCreate_Private(SpTrsvCUDAILU *g, SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, const PetscInt *order)
 {
   const PetscInt n = fac->n, nnzL = fac->L->i[n], nnzU = fac->U->i[n], nnzA = ai[n];
-  enum { LI, UI, AI, AD, LJ, UJ, AM, NSEG };
-  const PetscInt *src[NSEG] = {fac->L->i, fac->U->i, ai, adiag, fac->L->j, fac->U->j, amap};
-  const size_t    len[NSEG] = {(size_t)n + 1, (size_t)n + 1, (size_t)n + 1, (size_t)n, (size_t)nnzL, (size_t)nnzU, (size_t)nnzA};
+  enum { LI, UI, AI, AD, LJ, UJ, OR, AM, NSEG }; /* AM last: a map made here is not uploaded */
+  const PetscInt *src[NSEG] = {fac->L->i, fac->U->i, ai, adiag, fac->L->j, fac->U->j, order, amap};
+  const size_t    len[NSEG] = {(size_t)n + 1, (size_t)n + 1, (size_t)n + 1, (size_t)n, (size_t)nnzL, (size_t)nnzU, order ? (size_t)n : 0, (size_t)nnzA};
   size_t          off[NSEG + 1], nup;
   int            *seg[NSEG], *h = NULL;
   size_t          fbytes;
@@ -270,6 +270,7 @@ static PetscErrorCode SpTrsvCUDAILUCreate_Private(SpTrsvCUDAILU *g, SpTrsvFactor
   g->lj    = seg[LJ];
   g->uj    = seg[UJ];
   g->amap  = seg[AM];
+  g->order = order && n ? seg[OR] : NULL;
   if (!amap && g->n) {
     SpTrsvILUNaturalMapKernel<<<(g->n + 255) / 256, 256, 0, g->stream>>>(g->n, g->nnzL, g->ai, g->adiag, g->li, g->ui, g->amap);
     SpTrsvCUDACheckLaunch();
@@ -282,15 +283,6 @@ static PetscErrorCode SpTrsvCUDAILUCreate_Private(SpTrsvCUDAILU *g, SpTrsvFactor
   g->done   = (unsigned int *)(g->flags + SPTRSV_ILU_NFLAGS);
   g->ticket = (int *)(g->done + n + 1);
   SpTrsvCUDACall(cudaMemsetAsync(g->done, 0, sizeof(unsigned int) * ((size_t)n + 1), g->stream));
-  if (order && n) { /* the ticket order (32-bit, as the pattern) */
-    int *ho;
-    PetscCall(SpTrsvCUDAMalloc((void **)&g->order, sizeof(int) * (size_t)n, "g->order"));
-    PetscCall(PetscMalloc1(n, &ho));
-    for (PetscInt t = 0; t < n; t++) ho[t] = (int)order[t];
-    SpTrsvCUDACall(cudaMemcpyAsync(g->order, ho, sizeof(int) * (size_t)n, cudaMemcpyHostToDevice, g->stream));
-    SpTrsvCUDACall(cudaStreamSynchronize(g->stream));
-    PetscCall(PetscFree(ho));
-  }
   SpTrsvCUDACall(cudaStreamSynchronize(g->stream)); /* the host sources may change or be freed */
   PetscCall(PetscFree(h));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -459,7 +451,6 @@ static PetscErrorCode SpTrsvCUDAILUDestroy(void **gp)
   SpTrsvCUDACall(SpTrsvCUDAFree(g->F));
   SpTrsvCUDACall(SpTrsvCUDAFree(g->stage));
   SpTrsvCUDACall(SpTrsvCUDAFree(g->flags));
-  SpTrsvCUDACall(SpTrsvCUDAFree(g->order));
   PetscCall(PetscFree(g));
   *gp = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);

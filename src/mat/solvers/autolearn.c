@@ -30,7 +30,6 @@ static PetscReal SpTrsvAutoLearnSeen[SPTRSV_PATHS_MAX];
 PetscErrorCode MatSpTrsvAutoLearnCreate(Mat F, PetscInt k, PetscInt ncand, SpTrsvPath cand[])
 {
   Mat_SpTrsv            *sp       = (Mat_SpTrsv *)F->data;
-  SpTrsvTri              T        = k ? sp->fac->U : sp->fac->L;
   SpTrsvAutoChoice      *c        = &sp->choice[k];
   const SpTrsvAutoModel *model    = c->model; /* set by the caller */
   const PetscBool        host     = (PetscBool)(sp->backend->slot != SPTRSV_EXEC_CUDA);
@@ -48,31 +47,8 @@ PetscErrorCode MatSpTrsvAutoLearnCreate(Mat F, PetscInt k, PetscInt ncand, SpTrs
   }
   c->learn.on     = PETSC_TRUE;
   c->learn.cur_ms = -1;
-  for (PetscInt j = 0; j < c->ncand && !sp->tri[0][k]; j++) {
-    PetscErrorCode ierr;
-    PetscLogDouble t0, t1;
-    const char    *text = NULL, *specific = NULL;
-
-    sp->triopts[k] = sp->opts;
-    PetscCall(SpTrsvAutoVariantApply(c->cand[j], "", &sp->triopts[k]));
-    PetscCall(PetscTime(&t0));
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = SpTrsvSolverCreateWithOptions(T, PETSC_FALSE, sp->format, c->cand[j], sp->backend, &sp->triopts[k], &sp->tri[0][k]);
-    PetscCall(PetscPopErrorHandler());
-    PetscCall((*sp->backend->synchronize)());
-    PetscCall(PetscTime(&t1));
-    if (!ierr) {
-      c->learn.start_setup_ms = (PetscReal)((t1 - t0) * 1e3);
-      break;
-    }
-    sp->tri[0][k] = NULL;
-    (void)PetscErrorMessage(ierr, &text, (void *)&specific); /* char ** before PETSc 3.20, const char ** after */
-    PetscCall(PetscInfo(F, "%s: path %s refused the %s triangle: %s\n", MATSOLVERSPTRSV, c->cand[j]->name, k ? "U" : "L", specific ? specific : (text ? text : "?")));
-    PetscCall(SpTrsvAutoReject(c, j, specific ? specific : (text ? text : "error")));
-  }
-  PetscCheck(sp->tri[0][k], PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: every candidate path refused the %s triangle (-info says why)", MATSOLVERSPTRSV, k ? "U" : "L");
-  for (PetscInt j = 0; j < c->ncand && !c->chosen; j++)
-    if (!c->rejected[j]) c->chosen = c->cand[j];
+  c->chosen       = c->cand[0]; /* the first not refused, as the creation goes on (SpTrsvAutoReject) */
+  PetscCall(MatSpTrsvAutoCreateFirst(F, k, &c->learn.start_setup_ms)); /* the variants are the paths' defaults (NULL) */
   c->learn.start = c->chosen;
   c->f           = sp->tri[0][k]->plan->stats;
   if (sp->autoopts.start == c->chosen) {
@@ -81,7 +57,6 @@ PetscErrorCode MatSpTrsvAutoLearnCreate(Mat F, PetscInt k, PetscInt ncand, SpTrs
     PetscCall(PetscSNPrintf(c->reason, sizeof(c->reason), "learning: the start path %s names", option));
   } else if (host) PetscCall(PetscStrncpy(c->reason, "learning on the host backend: the host rule's first, level, the host reference", sizeof(c->reason)));
   else PetscCall(PetscSNPrintf(c->reason, sizeof(c->reason), "learning: the start path of %s factors, a setup about PETSc's own", complete ? "LU/Cholesky" : "ILU/ICC"));
-  sp->tripath[k]    = c->chosen;
   sp->learn_solves  = 0;
   sp->learn_numeric = 0;
   sp->learn_next    = SPTRSV_AUTO_LEARN_FIRST_LOOK;
@@ -193,7 +168,6 @@ static PetscErrorCode MatSpTrsvAutoLearnLook(Mat F, PetscInt k)
         l->switch_solves = sp->learn_solves;
         c->chosen        = to;
         PetscCall(PetscSNPrintf(c->reason, sizeof(c->reason), "learning: switched from %s after %" PetscInt_FMT " solves, measured faster", from->name, sp->learn_solves));
-        if (sp->numeric_device && !sp->tri[0][k]->exec->update_values_device) sp->learn_renumeric = PETSC_TRUE;
       } else {
         SpTrsvAutoLearn *o = &sp->choice[1 - k].learn; /* the other triangle of the factor is alike: not built there either */
 

@@ -30,7 +30,7 @@
 #define SPTRSV_AUTO_MEASURE_RUNNER_UP 4.0 /* the runner-up is timed when predicted within this factor of the choice */
 
 /* ms per solve of s over reps solves of b into x (the backend synchronized before and after) */
-static PetscErrorCode MatSpTrsvTimeSolves(const SpTrsvBackendOps *be, SpTrsvSolver s, const PetscScalar *b, PetscScalar *x, PetscInt reps, PetscReal *ms)
+PetscErrorCode MatSpTrsvTimeSolves(const SpTrsvBackendOps *be, SpTrsvSolver s, const PetscScalar *b, PetscScalar *x, PetscInt reps, PetscReal *ms)
 {
   PetscLogDouble t0, t1;
 

@@ -56,6 +56,48 @@ static PetscErrorCode MatSpTrsvFreeSolves(Mat_SpTrsv *sp)
 }
 
 /*
+  MatSpTrsvAutoCreateFirst - triangle k of MatSolverType sptrsv on the first of its choice's candidates, in the choice's
+  order, whose analysis and setup take the triangle, with the options of the model entry the prediction is of (pinv: its
+  fill limit); a refusal is passed over for the next one (-info and -ksp_view say why). setup_ms (NULL: not timed): the
+  kept solver's setup, the backend synchronized after it.
+*/
+PetscErrorCode MatSpTrsvAutoCreateFirst(Mat F, PetscInt k, PetscReal *setup_ms)
+{
+  Mat_SpTrsv       *sp = (Mat_SpTrsv *)F->data;
+  SpTrsvTri         T  = k ? sp->fac->U : sp->fac->L;
+  SpTrsvAutoChoice *c  = &sp->choice[k];
+
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < c->ncand && !sp->tri[0][k]; j++) {
+    PetscErrorCode ierr;
+    PetscLogDouble t0, t1;
+    const char    *text = NULL, *specific = NULL;
+
+    sp->triopts[k] = sp->opts;
+    PetscCall(SpTrsvAutoVariantApply(c->cand[j], c->variant[j], &sp->triopts[k]));
+    PetscCall(PetscTime(&t0));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = SpTrsvSolverCreateWithOptions(T, PETSC_FALSE, sp->format, c->cand[j], sp->backend, &sp->triopts[k], &sp->tri[0][k]);
+    PetscCall(PetscPopErrorHandler());
+    if (!ierr) {
+      if (setup_ms) {
+        PetscCall((*sp->backend->synchronize)());
+        PetscCall(PetscTime(&t1));
+        *setup_ms = (PetscReal)((t1 - t0) * 1e3);
+      }
+      break;
+    }
+    sp->tri[0][k] = NULL;
+    (void)PetscErrorMessage(ierr, &text, (void *)&specific); /* char ** before PETSc 3.20, const char ** after */
+    PetscCall(PetscInfo(F, "%s: path %s refused the %s triangle: %s\n", MATSOLVERSPTRSV, c->cand[j]->name, k ? "U" : "L", specific ? specific : (text ? text : "?")));
+    PetscCall(SpTrsvAutoReject(c, j, specific ? specific : (text ? text : "error")));
+  }
+  PetscCheck(sp->tri[0][k], PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: every candidate path refused the %s triangle (-info says why)", MATSOLVERSPTRSV, k ? "U" : "L");
+  sp->tripath[k] = c->chosen;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   MatSpTrsvAutoCreate - MatSolverType sptrsv: the solver of L (k = 0) or U (k = 1) on the path the chooser ranks first among
   the candidates (-mat_sptrsv_auto_candidates, else every path) that take the factor type, the format and the backend;
   a candidate whose analysis or setup refuses the triangle is passed over for the next one (-ksp_view says so)
@@ -105,23 +147,7 @@ static PetscErrorCode MatSpTrsvAutoCreate(Mat F, PetscInt k)
   PetscCall(SpTrsvAutoFeatures(&op, &f));
   PetscCall(SpTrsvAutoRank(model, host, &sp->opts, &f, sp->autoopts.nsolves, ncand, cand, c));
   PetscCall(SpTrsvAutoRefine(&op, &sp->opts, c));
-  for (PetscInt j = 0; j < c->ncand && !sp->tri[0][k]; j++) {
-    PetscErrorCode ierr;
-    const char    *text = NULL, *specific = NULL;
-
-    sp->triopts[k] = sp->opts; /* with the options of the model entry the prediction is of (pinv: its fill limit) */
-    PetscCall(SpTrsvAutoVariantApply(c->cand[j], c->variant[j], &sp->triopts[k]));
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = SpTrsvSolverCreateWithOptions(T, PETSC_FALSE, sp->format, c->cand[j], sp->backend, &sp->triopts[k], &sp->tri[0][k]);
-    PetscCall(PetscPopErrorHandler());
-    if (!ierr) break;
-    sp->tri[0][k] = NULL;
-    (void)PetscErrorMessage(ierr, &text, (void *)&specific); /* char ** before PETSc 3.20, const char ** after */
-    PetscCall(PetscInfo(F, "%s: path %s refused the %s triangle: %s\n", MATSOLVERSPTRSV, c->cand[j]->name, k ? "U" : "L", specific ? specific : (text ? text : "?")));
-    PetscCall(SpTrsvAutoReject(c, j, specific ? specific : (text ? text : "error")));
-  }
-  PetscCheck(sp->tri[0][k], PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: every candidate path refused the %s triangle (-info says why)", MATSOLVERSPTRSV, k ? "U" : "L");
-  sp->tripath[k] = c->chosen;
+  PetscCall(MatSpTrsvAutoCreateFirst(F, k, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -185,6 +211,17 @@ static PetscErrorCode MatSpTrsvSetUpNumeric(Mat F, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* a triangle moved to a path whose CUDA executor takes host values only (the measured check, a switch of the learning
+   choice) while the numeric phase runs on the GPU: the numeric phase decides again where it runs */
+static PetscErrorCode MatSpTrsvNumericPlaceCheck(Mat F, Mat A)
+{
+  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
+
+  PetscFunctionBegin;
+  if (sp->numeric_device && (!sp->tri[0][0]->exec->update_values_device || !sp->tri[0][1]->exec->update_values_device)) SpTrsvDevMemScope(&sp->mem, MatSpTrsvSetUpNumeric(F, A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the solve on backend arrays: x = Q^T U^{-1} L^{-1} P b, or for the transpose x = P^T L^{-T} U^{-T} Q b */
 typedef struct {
   Mat         F;
@@ -196,19 +233,15 @@ typedef struct {
 /* s: b -> x, timed for the learning choice as triangle k when ctx asks for it */
 static PetscErrorCode MatSpTrsvApplyTimed(MatSpTrsvSolveCtx *ctx, PetscInt k, SpTrsvSolver s, const PetscScalar *b, PetscScalar *x)
 {
-  PetscLogDouble t0, t1;
+  PetscReal ms;
 
   PetscFunctionBegin;
   if (!ctx->timed) {
     PetscCall(SpTrsvSolverApply(s, b, x));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall((*ctx->sp->backend->synchronize)());
-  PetscCall(PetscTime(&t0));
-  PetscCall(SpTrsvSolverApply(s, b, x));
-  PetscCall((*ctx->sp->backend->synchronize)());
-  PetscCall(PetscTime(&t1));
-  PetscCall(MatSpTrsvAutoLearnTimed(ctx->F, k, (PetscReal)((t1 - t0) * 1e3)));
+  PetscCall(MatSpTrsvTimeSolves(ctx->sp->backend, s, b, x, 1, &ms));
+  PetscCall(MatSpTrsvAutoLearnTimed(ctx->F, k, ms));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -341,10 +374,7 @@ static PetscErrorCode MatFactorNumeric_SpTrsv(Mat F, Mat A, const MatFactorInfo 
   PetscFunctionBegin;
   PetscCall(MatSpTrsvCheckInput(F, A));
   PetscCall(PetscLogEventBegin(SPTRSV_Numeric, F, A, 0, 0));
-  if (sp->learn_renumeric) { /* the learning choice moved a triangle to a path that takes host values */
-    sp->learn_renumeric = PETSC_FALSE;
-    SpTrsvDevMemScope(&sp->mem, MatSpTrsvSetUpNumeric(F, A));
-  }
+  PetscCall(MatSpTrsvNumericPlaceCheck(F, A)); /* after a switch of the learning choice */
   sp->learn_numeric++;
   if (sp->fac->ftype == MAT_FACTOR_ICC) PetscCall(SpTrsvFactorICCNumeric(A, info, sp->fac));
   else if (sp->fac->ftype == MAT_FACTOR_CHOLESKY) PetscCall(SpTrsvFactorCholeskyNumeric(A, info, sp->fac));
@@ -368,8 +398,7 @@ static PetscErrorCode MatFactorNumeric_SpTrsv(Mat F, Mat A, const MatFactorInfo 
       }
   if (sp->automatic && !sp->measure_done && !sp->fac->error) {
     SpTrsvDevMemScope(&sp->mem, MatSpTrsvAutoMeasure(F));
-    /* a triangle moved to a path whose CUDA executor takes host values only: the next numeric phases run on the host */
-    if (sp->numeric_device && (!sp->tri[0][0]->exec->update_values_device || !sp->tri[0][1]->exec->update_values_device)) SpTrsvDevMemScope(&sp->mem, MatSpTrsvSetUpNumeric(F, A));
+    PetscCall(MatSpTrsvNumericPlaceCheck(F, A)); /* the next numeric phases */
   }
   PetscCall(PetscLogEventEnd(SPTRSV_Numeric, F, A, 0, 0));
   F->ops->solve                 = MatSolve_SpTrsv;
