@@ -22,7 +22,7 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
   {
     const char *const orders[] = {"row", "level"};
     PetscInt          o        = sp->factor_device_level ? 1 : 0;
-    PetscCall(PetscOptionsEList("-mat_sptrsv_factor_device_order", "ILU on the GPU: the order its warps take the rows in, row (increasing rows) or level (the wavefront of L's DAG: more rows at once on 2-D grids in natural order)", "MatSolverType sptrsv", orders, 2, orders[o], &o, NULL));
+    PetscCall(PetscOptionsEList("-mat_sptrsv_factor_device_order", "ILU on the GPU: the order its warps take the rows in, level (the wavefront of L's DAG: more rows at once on 2-D grids in natural order) or row (increasing rows)", "MatSolverType sptrsv", orders, 2, orders[o], &o, NULL));
     sp->factor_device_level = (PetscBool)(o == 1);
   }
   if (F->factortype == MAT_FACTOR_LU || F->factortype == MAT_FACTOR_CHOLESKY) PetscCall(SpTrsvDirectOptionsRead(PetscOptionsObject, (PetscObject)F, F->factortype, &sp->direct));
@@ -643,7 +643,8 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, 
   sp->autoopts.remember = PETSC_TRUE;
   sp->format     = SPTRSV_FORMAT_CSR;
   sp->backendreq = SPTRSV_BACKEND_AUTO;
-  sp->factor_device = PETSC_TRUE; /* used when the solves run on the GPU */
+  sp->factor_device       = PETSC_TRUE; /* used when the solves run on the GPU */
+  sp->factor_device_level = PETSC_TRUE; /* its rows in level order: 4.3x less PCSetUp than row order on ex2 1000^2 (docs/perf-data/e2e-tts-run3-*) */
   PetscCall(SpTrsvPathOptionsInitialize(&sp->opts));
   B->data        = sp;
   B->factortype  = ftype;
