@@ -4,6 +4,7 @@ chosen variants, one row per matrix, with the geometric mean and the count of ma
 than cuSPARSE.
 
   python3 examples/benchmarks/variant-table.py CSV [CSV ...] [--kind LU] [--variants A,B,...] [--prefix element-] [--bound]
+                                               [--setup]
 
 Several CSVs: one table, a matrix's cell taken from the last CSV that timed that variant on it (a later run of the same
 tree replacing an earlier one); rows in the order matrices first appear.
@@ -11,7 +12,8 @@ tree replacing an earlier one); rows in the order matrices first appear.
 --variants: the columns (default: every variant whose name starts with --prefix, cuSPARSE and the host reference
 excluded). Rows keep the CSV's order. A missing measurement is '-'. --bound adds, in each cell, the fraction of the
 memory-bandwidth bound the variant reached (the CSV's bound_pct: bytes moved per solve / measured stream bandwidth,
-over the solve time).
+over the solve time). --setup adds a second table: each variant's setup (the CSV's setup_ms: analysis and upload of the
+--kind's triangles), beside cuSPARSE SpSV's and PETSc's cusparse MatSolve's where the CSV has them.
 
 bench's error rule (bench_rule.py, the CSV's tol column): a cell whose row's max_rel_err is above its tol is
 "FAILED (err X > tol Y)" and is left out of the geometric mean and the count of wins (its own count, "failed the error
@@ -34,10 +36,11 @@ def main():
     ap.add_argument("--variants", default="")
     ap.add_argument("--prefix", default="")
     ap.add_argument("--bound", action="store_true")
+    ap.add_argument("--setup", action="store_true")
     a = ap.parse_args()
     allrows = [r for path in a.csv for r in bench_rule.annotate(list(csv.DictReader(open(path, newline=""))))]
     rows = [r for r in allrows if r["kind"] == a.kind]
-    table, bound, labels, fails = {}, {}, [], {}
+    table, bound, labels, fails, setup = {}, {}, [], {}, {}
     for r in rows:
         if r["label"] not in table:
             table[r["label"]] = {}
@@ -47,6 +50,8 @@ def main():
             fails.pop((r["label"], r["variant"]), None)  # a later CSV's row replaces an earlier one
             if bench_rule.failed(r):
                 fails[(r["label"], r["variant"])] = bench_rule.fail_cell(r)
+        if r.get("setup_ms"):
+            setup[(r["label"], r["variant"])] = float(r["setup_ms"])
         if r.get("bound_pct"):
             bound[(r["label"], r["variant"])] = float(r["bound_pct"])
     if a.variants:
@@ -81,6 +86,15 @@ def main():
     if a.bound:
         print("Cells: speed-up over cuSPARSE SpSV (fraction of the memory-bandwidth bound reached).  ")
     print("  \n".join(bench_rule.header_lines(allrows)))
+    if a.setup:
+        scols = [c for c in ("cusparse-spsv", "matsolve-petsc-cusparse") if any((lab, c) in setup for lab in labels)] + cols
+        print()
+        print("Setup, ms (%s):" % a.kind)
+        print()
+        print("| matrix | " + " | ".join(scols) + " |")
+        print("|---|" + "---|" * len(scols))
+        for lab in labels:
+            print("| %s | %s |" % (lab, " | ".join(("%.4g" % setup[(lab, c)]) if (lab, c) in setup else "-" for c in scols)))
 
 
 if __name__ == "__main__":

@@ -55,6 +55,8 @@ static const Variant variants[] = {
   {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-r",  NULL, "true", NULL, NULL, NULL, 0},
   {"syncfree", "alap",    "warpell", SPTRSV_FORMAT_CSR, "syncfree-alap-warpell-r", NULL, "true", NULL, NULL, NULL, 0},
   {"syncfree", "natural", "csr",     SPTRSV_FORMAT_CSR, "syncfree-natural-csr-l1-r", "1", "true", NULL, NULL, NULL, 0},
+  {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr",    NULL, NULL, NULL, NULL, NULL, 0},
+  {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr-s",  NULL, NULL, NULL, NULL, "-mat_sptrsv_spin_ns 100", 0},
   {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr"     , NULL, NULL, "device", NULL, NULL, 0},
   {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell" , NULL, NULL, "device", NULL, NULL, 0},
   {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell-l4", "4", NULL, "device", NULL, NULL, 0},
@@ -269,7 +271,7 @@ int main(int argc, char **argv)
         if (gpu && variants[v].gpu_max_n && n > variants[v].gpu_max_n) continue;
         PetscCall(PetscSNPrintf(what, sizeof(what), "%s %s n=%" PetscInt_FMT " %s%s%s", shapes[shape], variants[v].tag, n, T->uplo == SPTRSV_LOWER ? "lower" : "upper", unit ? " unit" : "", tr ? " transposed" : ""));
         PetscCall(SpTrsvPathFind(variants[v].path, &path));
-        if (variants[v].levels) PetscCall(PetscOptionsSetValue(NULL, strcmp(variants[v].levels, "natural") ? "-mat_sptrsv_levels" : "-mat_sptrsv_dispatch", variants[v].levels));
+        if (variants[v].levels) PetscCall(PetscOptionsSetValue(NULL, strcmp(variants[v].levels, "natural") && strcmp(variants[v].levels, "runs") ? "-mat_sptrsv_levels" : "-mat_sptrsv_dispatch", variants[v].levels));
         if (variants[v].storage) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_storage", variants[v].storage));
         if (variants[v].max_lanes) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_max_lanes", variants[v].max_lanes));
         if (variants[v].relabel) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_relabel", variants[v].relabel));

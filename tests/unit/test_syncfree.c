@@ -3,7 +3,9 @@ static char help[] = "Unit tests of the sync-free path's analysis: ALAP levels, 
 #include <sptrsv/paths/syncfree.h>
 #include "unit_common.h"
 
-static PetscInt max_lanes = 32; /* -mat_sptrsv_max_lanes of AnalyzeWith */
+static PetscInt  max_lanes = 32;          /* -mat_sptrsv_max_lanes of AnalyzeWith */
+static PetscBool runs      = PETSC_FALSE; /* -mat_sptrsv_dispatch runs for AnalyzeWith's natural dispatch */
+static PetscInt  run_rows  = 1;           /* -mat_sptrsv_run_rows of AnalyzeWith */
 
 static PetscErrorCode AnalyzeWith(const SpTrsvOp *op, PetscBool natural, PetscBool alap, PetscBool warpell, SpTrsvPlan *plan)
 {
@@ -15,7 +17,9 @@ static PetscErrorCode AnalyzeWith(const SpTrsvOp *op, PetscBool natural, PetscBo
   PetscCall(SpTrsvPathFind("syncfree", &path));
   PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));
   PetscCall(SpTrsvPathOptionsGet(&opts, path, &sf));
-  sf->natural   = natural;
+  sf->natural   = (PetscBool)(natural && !runs);
+  sf->runs      = (PetscBool)(natural && runs);
+  sf->run_rows  = run_rows;
   sf->max_lanes = max_lanes;
   sf->alap      = alap;
   sf->warpell   = warpell;
@@ -155,14 +159,16 @@ static PetscErrorCode TestRandom(PetscRandom rnd, PetscInt n, PetscReal density,
   }
   PetscCall(TriFromCSR(n, uplo, PETSC_TRUE, ai, aj, &t));
   for (PetscInt tr = 0; tr < 2; tr++)
-    for (PetscInt cfg = 0; cfg < 6; cfg++) {
+    for (PetscInt cfg = 0; cfg < 7; cfg++) {
       SpTrsvOp       op;
       SpTrsvPlan     plan, asap;
       PetscBool      valid = PETSC_TRUE, late = PETSC_TRUE;
       PetscErrorCode ierr;
       PetscCall(SpTrsvTriGetOp(t, (PetscBool)tr, &op));
-      /* cfg 0..3: level dispatch, ASAP/ALAP x CSR/ELL; 4, 5: natural dispatch, CSR/ELL */
+      /* cfg 0..3: level dispatch, ASAP/ALAP x CSR/ELL; 4, 5: natural dispatch, CSR/ELL; 6: runs dispatch */
+      runs = (PetscBool)(cfg == 6);
       PetscCall(AnalyzeWith(&op, (PetscBool)(cfg >= 4), (PetscBool)(cfg < 4 && (cfg & 1)), (PetscBool)(cfg >= 4 ? cfg == 5 : cfg >> 1), &plan));
+      runs = PETSC_FALSE;
       PetscCall(SpTrsvPlanCreateLevelSets(&op, &asap));
       PetscCall(SpTrsvSyncFreeScheduleCheck(&op, plan));
       EXPECT(plan->nlevels == asap->nlevels, "random n=%" PetscInt_FMT ": %" PetscInt_FMT " levels, ASAP has %" PetscInt_FMT, n, plan->nlevels, asap->nlevels);
@@ -189,7 +195,9 @@ static PetscErrorCode TestRandom(PetscRandom rnd, PetscInt n, PetscReal density,
         SpTrsvSyncFreeSchedule *sf = (SpTrsvSyncFreeSchedule *)plan->data;
         const int               K  = sf->wlanes[0];
         const PetscInt          o0 = plan->order[0], o1 = plan->order[n - 1];
-        if (cfg < 4 || n == 1) sf->wlanes[0] = K == 32 ? 16 : 2 * K;
+        const PetscInt          R  = sf->run_rows;
+        if (cfg == 6 && n == 1) sf->run_rows = 3; /* runs: rows per lane not a power of two */
+        else if (cfg < 4 || n == 1) sf->wlanes[0] = K == 32 ? 16 : 2 * K;
         else {
           plan->order[0]     = o1;
           plan->order[n - 1] = o0;
@@ -199,6 +207,7 @@ static PetscErrorCode TestRandom(PetscRandom rnd, PetscInt n, PetscReal density,
         PetscCall(PetscPopErrorHandler());
         EXPECT(ierr == PETSC_ERR_PLIB || (cfg >= 4 && n == 1 && K == 1), "random n=%" PetscInt_FMT " cfg %" PetscInt_FMT ": a corrupted schedule passed the check (error %d)", n, cfg, (int)ierr);
         sf->wlanes[0]      = K;
+        sf->run_rows       = R;
         plan->order[0]     = o0;
         plan->order[n - 1] = o1;
       }
@@ -207,6 +216,125 @@ static PetscErrorCode TestRandom(PetscRandom rnd, PetscInt n, PetscReal density,
     }
   PetscCall(SpTrsvTriDestroy(&t));
   PetscCall(PetscFree2(ai, aj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the lower triangle of a 7-point stencil on an nx x ny x nz grid in natural order (row x + nx (y + ny z) depends on the
+   rows at x - 1, y - 1, z - 1 where they exist), unit diagonal */
+static PetscErrorCode Grid3DLower(PetscInt nx, PetscInt ny, PetscInt nz, SpTrsvTri *t)
+{
+  const PetscInt n = nx * ny * nz;
+  PetscInt      *ai, *aj, nnz = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(n + 1, &ai, 3 * n + 1, &aj));
+  ai[0] = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt x = i % nx, y = (i / nx) % ny, z = i / (nx * ny);
+    if (z) aj[nnz++] = i - nx * ny;
+    if (y) aj[nnz++] = i - nx;
+    if (x) aj[nnz++] = i - 1;
+    ai[i + 1] = nnz;
+  }
+  PetscCall(TriFromCSR(n, SPTRSV_LOWER, PETSC_TRUE, ai, aj, t));
+  PetscCall(PetscFree2(ai, aj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* runs dispatch: windows are the grid lines (cut at 256 rows), the rows per lane fit the longest, every point but a
+   line's first is chained, the critical path counts windows; on the transpose (upper, the lines from the last row down)
+   the same; a window that holds a row depending on another row of it than the one before is refused by the check */
+static PetscErrorCode TestRuns(void)
+{
+  const struct {
+    PetscInt nx, ny, nz, Rmax, nwarps, R, chained, depth;
+  } g[] = {
+    {40, 3, 2, 2, 6, 2, 6 * 39, 4},           /* lines of 40 rows: 2 per lane; depth (ny - 1) + (nz - 1) + 1 */
+    {600, 2, 1, 8, 6, 8, 2 * (599 - 2), 4},   /* lines of 600 rows, -mat_sptrsv_run_rows 8: windows 256, 256, 88; the cut rows are not chained */
+    {600, 2, 1, 2, 20, 2, 2 * (599 - 9), 11}, /* the default 2: windows of 64 rows, 10 per line */
+    {20, 4, 4, 2, 16, 1, 16 * 19, 7},         /* 20 rows: one per lane */
+    {40, 3, 2, 1, 12, 1, 6 * 38, 5},          /* the default 1: lines of 40 in windows of 32 and 8, the next line's first row not packed in */
+  };
+  const PetscInt ai[] = {0, 0, 1, 3, 4}, aj[] = {0, 0, 1, 2}; /* row 2 depends on rows 0 and 1: it opens a window */
+  SpTrsvTri      t;
+  SpTrsvOp       op;
+  SpTrsvPlan     plan;
+
+  PetscFunctionBeginUser;
+  runs = PETSC_TRUE;
+  for (size_t c = 0; c < sizeof(g) / sizeof(g[0]); c++) {
+    PetscCall(Grid3DLower(g[c].nx, g[c].ny, g[c].nz, &t));
+    run_rows = g[c].Rmax;
+    for (PetscInt tr = 0; tr < 2; tr++) {
+      SpTrsvSyncFreeSchedule *sf;
+      PetscErrorCode          ierr;
+      PetscCall(SpTrsvTriGetOp(t, (PetscBool)tr, &op));
+      PetscCall(AnalyzeWith(&op, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, &plan));
+      sf = (SpTrsvSyncFreeSchedule *)plan->data;
+      EXPECT(sf->runs && sf->natural, "runs %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ": not a runs schedule", g[c].nx, g[c].ny, g[c].nz);
+      EXPECT(sf->nwarps == g[c].nwarps && sf->run_rows == g[c].R && sf->run_chained == g[c].chained && sf->run_depth == g[c].depth, "runs %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT "%s: %" PetscInt_FMT " windows, R %" PetscInt_FMT ", %" PetscInt_FMT " chained, depth %" PetscInt_FMT "; expected %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT, g[c].nx, g[c].ny, g[c].nz, tr ? " (transpose)" : "", sf->nwarps, sf->run_rows, sf->run_chained, sf->run_depth, g[c].nwarps, g[c].R, g[c].chained, g[c].depth);
+      PetscCall(SpTrsvSyncFreeScheduleCheck(&op, plan));
+      /* dispatch in wavefront order: the window of each grid line at its depth y + z + 1 (lines shorter than 256 rows) */
+      if (sf->wlanes[0] == g[c].nx) {
+        PetscBool wave = PETSC_TRUE;
+        for (PetscInt w = 1; w < sf->nwarps; w++) {
+          const PetscInt l0 = (tr ? op.n - 1 - sf->wstart[w - 1] : sf->wstart[w - 1]) / g[c].nx, l1 = (tr ? op.n - 1 - sf->wstart[w] : sf->wstart[w]) / g[c].nx;
+          const PetscInt d0 = tr ? (g[c].ny - 1 - l0 % g[c].ny) + (g[c].nz - 1 - l0 / g[c].ny) : l0 % g[c].ny + l0 / g[c].ny;
+          const PetscInt d1 = tr ? (g[c].ny - 1 - l1 % g[c].ny) + (g[c].nz - 1 - l1 / g[c].ny) : l1 % g[c].ny + l1 / g[c].ny;
+          if (d1 < d0 || (d1 == d0 && sf->wstart[w] < sf->wstart[w - 1])) wave = PETSC_FALSE;
+        }
+        EXPECT(wave, "runs %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT "%s: windows not in wavefront order", g[c].nx, g[c].ny, g[c].nz, tr ? " (transpose)" : "");
+      }
+      /* corruptions the check must refuse: (1) the first two windows dispatched (the lines at depth 1 and the first at
+         depth 2) merged into one window, with room for both: a row then depends on another row of its window than the
+         one before; (2) the first two windows swapped: the line at depth 2 goes out before the one it waits for */
+      if (sf->nwarps > 1 && sf->wlanes[0] == g[c].nx && sf->wstart[1] == sf->wstart[0] + (tr ? 1 : 1) * g[c].nx) {
+        const PetscInt R = sf->run_rows, s0 = sf->wstart[0], s1 = sf->wstart[1], n1 = sf->wlanes[1];
+        sf->run_rows  = SPTRSV_SYNCFREE_RUN_MAX_R;
+        sf->wlanes[0] = (int)(g[c].nx + n1);
+        sf->wlanes[1] = 0; /* an empty window is refused too: drop it by moving the last one into its place */
+        sf->wstart[1] = sf->wstart[sf->nwarps - 1];
+        sf->wlanes[1] = sf->wlanes[sf->nwarps - 1];
+        sf->nwarps--;
+        PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+        ierr = SpTrsvSyncFreeScheduleCheck(&op, plan);
+        PetscCall(PetscPopErrorHandler());
+        EXPECT(ierr == PETSC_ERR_PLIB, "runs %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ": a window of two lines passed the check", g[c].nx, g[c].ny, g[c].nz);
+        sf->nwarps++;
+        sf->wstart[sf->nwarps - 1] = sf->wstart[1];
+        sf->wlanes[sf->nwarps - 1] = sf->wlanes[1];
+        sf->wstart[0] = s0;
+        sf->wlanes[0] = (int)g[c].nx;
+        sf->wstart[1] = s1;
+        sf->wlanes[1] = (int)n1;
+        sf->run_rows  = R;
+        PetscCall(SpTrsvSyncFreeScheduleCheck(&op, plan)); /* restored */
+        sf->wstart[0] = s1;
+        sf->wstart[1] = s0;
+        PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+        ierr = SpTrsvSyncFreeScheduleCheck(&op, plan);
+        PetscCall(PetscPopErrorHandler());
+        EXPECT(ierr == PETSC_ERR_PLIB, "runs %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ": a window dispatched before one it waits for passed the check", g[c].nx, g[c].ny, g[c].nz);
+        sf->wstart[0] = s0;
+        sf->wstart[1] = s1;
+      }
+      PetscCall(SpTrsvPlanDestroy(&plan));
+    }
+    PetscCall(SpTrsvTriDestroy(&t));
+  }
+  run_rows = 2;
+  /* rows 0, 1 chained; row 2 (on rows 0 and 1) and row 3 (on row 2, chained) in a second window */
+  PetscCall(TriFromCSR(4, SPTRSV_LOWER, PETSC_TRUE, ai, aj, &t));
+  PetscCall(SpTrsvTriGetOp(t, PETSC_FALSE, &op));
+  PetscCall(AnalyzeWith(&op, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, &plan));
+  {
+    SpTrsvSyncFreeSchedule *sf = (SpTrsvSyncFreeSchedule *)plan->data;
+    EXPECT(sf->nwarps == 2 && sf->wstart[1] == 2 && sf->run_chained == 2 && sf->run_depth == 2 && sf->run_rows == 1, "runs of the 4-row triangle: %" PetscInt_FMT " windows, second at %" PetscInt_FMT ", %" PetscInt_FMT " chained, depth %" PetscInt_FMT, sf->nwarps, sf->wstart[1], sf->run_chained, sf->run_depth);
+  }
+  PetscCall(SpTrsvSyncFreeScheduleCheck(&op, plan));
+  PetscCall(SpTrsvPlanDestroy(&plan));
+  PetscCall(SpTrsvTriDestroy(&t));
+  runs = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -220,6 +348,7 @@ int main(int argc, char **argv)
   PetscCall(TestHandDAG());
   PetscCall(TestBins());
   PetscCall(TestNatural());
+  PetscCall(TestRuns());
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 20261124));
   PetscCall(PetscRandomSeed(rnd));

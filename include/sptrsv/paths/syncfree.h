@@ -43,10 +43,32 @@
    It is the same analysis as the host's (SpTrsvSyncFreeBuild in syncfree.c): the rules are shared (the bin of a row,
    the rows per warp, the relabel decision), and SpTrsvSyncFreeAnalyzeHostOf builds on the host what it must build.
 */
+/*
+   Runs dispatch (-mat_sptrsv_dispatch runs; issue 33): the rows go out in the triangle's own order, cut into windows of
+   consecutive positions, one warp per window. A window [k0, k1) may hold a row that depends on the row just before it
+   (position k - 1: the previous point of a grid line in natural order), but on no other row of the window: every other
+   dependency lies before k0. The analysis cuts greedily: a row joins the window while that holds, the window has fewer
+   than 32 R rows (R = -mat_sptrsv_run_rows, 1, 2, 4 or 8, at most SPTRSV_SYNCFREE_RUN_MAX_R; default 1: a grid line
+   longer than 32 points is cut into windows of 32, measured fastest on 3-D grids), and the row continues the chain, or
+   the window continues none and has fewer than SPTRSV_SYNCFREE_RUN_MIN rows. The kernel's rows per lane are the
+   smallest power of two that fits the longest window (sf->run_rows). The kernel waits for the dependencies before k0 only (in memory, as the other dispatches) and
+   resolves the chain x_k = c_k + m_k x_{k-1} inside the warp by a scan of affine maps: a grid line of a 3-D factor costs
+   one trip through memory instead of one per row. The solution words are indexed by dispatch position (relabel), so
+   a column index >= k0 in a window's row is its chain entry. The windows go out in wavefront order (by depth in the
+   windows' DAG): wstart[w] is the first position of the w-th window dispatched and wlanes[w] its length.
+*/
+#define SPTRSV_SYNCFREE_RUN_MAX_R 8  /* rows per lane at most: windows of up to 256 rows (-mat_sptrsv_run_rows 8) */
+#define SPTRSV_SYNCFREE_RUN_MIN   16 /* a row not chained to the one before it opens a window when the window holds a chain or this many rows */
+
 typedef struct {
   PetscBool device;          /* the schedule is built on the GPU by the CUDA executor's setup */
   PetscBool device_fallback; /* the device analysis was asked for but this variant runs on the host */
-  PetscBool natural; /* rows in the triangle's own order (-mat_sptrsv_dispatch natural) */
+  PetscBool natural; /* rows in the triangle's own order (-mat_sptrsv_dispatch natural or runs) */
+  PetscBool runs;    /* -mat_sptrsv_dispatch runs: warps are windows with their chain solved by a scan (natural is set too) */
+  PetscInt  run_rows;    /* runs: rows per lane R (the kernel's template), 32 R >= the longest window */
+  PetscInt  run_rows_max; /* runs: windows of at most 32 run_rows_max rows (-mat_sptrsv_run_rows) */
+  PetscInt  run_chained; /* runs: rows that take their chain entry from the row before them inside the window */
+  PetscInt  run_depth;   /* runs: the longest path of the windows' DAG, in windows (the kernel's critical path) */
   PetscBool alap;    /* levels as late as possible (-mat_sptrsv_levels alap) */
   PetscBool warpell; /* warp-packed ELL image (-mat_sptrsv_storage warpell) */
   PetscInt  nwarps;
@@ -111,6 +133,8 @@ typedef struct {
   PetscBool alap;            /* as-late-as-possible levels (-mat_sptrsv_levels alap) */
   PetscBool warpell;         /* warp-packed ELL storage (-mat_sptrsv_storage warpell) */
   PetscBool natural;         /* rows dispatched in the triangle's own order, not by level (-mat_sptrsv_dispatch natural) */
+  PetscBool runs;            /* natural order in windows, the chain inside a window solved by a warp scan (-mat_sptrsv_dispatch runs) */
+  PetscInt  run_rows;        /* runs: rows per lane at most, 1, 2, 4 or 8 (-mat_sptrsv_run_rows): windows of up to 32 times as many rows */
   PetscInt  max_lanes;       /* at most this many lanes per row (-mat_sptrsv_max_lanes; longer rows loop) */
   PetscInt  spin_ns;         /* CUDA: nanoseconds a waiting lane sleeps between two polls (-mat_sptrsv_spin_ns; 0: spin) */
   PetscInt  blocks_per_sm;   /* CUDA: persistent blocks per SM (-mat_sptrsv_blocks_per_sm; 0: one block per 4 warps) */

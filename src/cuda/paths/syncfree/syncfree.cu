@@ -88,6 +88,7 @@ typedef struct {
   unsigned int        spin_ns; /* sleep between two polls of a dependency (0: none) */
   PetscBool           natural; /* natural dispatch: group-masked shuffles */
   PetscBool           relabel; /* xs indexed by dispatch position (the column indices translated at setup) */
+  int                 run_rows; /* runs dispatch: rows per lane R (1, 2, 4, 8); 0: warps of rows */
 } SpTrsvCUDASyncFree;
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
@@ -125,6 +126,22 @@ __device__ __forceinline__ PetscScalar SpTrsvSyncFreeWait(SpTrsvSyncFreeWord *w,
   return SpTrsvSyncFreeValue(u);
 }
 
+/* a relaxed load of a solution word at device scope (never through L1) */
+__device__ __forceinline__ SpTrsvSyncFreeWord SpTrsvSyncFreeLoad(SpTrsvSyncFreeWord *w)
+{
+  return cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_device>(*w).load(cuda::memory_order_relaxed);
+}
+
+/* publish x_i (the word pub of this solve's half cur, the sentinel into the other half, the user's x) */
+__device__ __forceinline__ void SpTrsvSyncFreePublish(const SpTrsvCUDASyncFree &f, int n, const SpTrsvCUDAVecPtrs &v, SpTrsvSyncFreeWord *cur, unsigned int epoch, int pub, int i, PetscScalar xi)
+{
+  SpTrsvSyncFreeWord u = SpTrsvSyncFreeBits(xi);
+  if (u == SPTRSV_SYNCFREE_SENTINEL) u = SPTRSV_SYNCFREE_QNAN;
+  f.xs[(size_t)((epoch + 1u) & 1u) * (size_t)n + pub] = SPTRSV_SYNCFREE_SENTINEL; /* for the next solve */
+  cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_device>(cur[pub]).store(u, cuda::memory_order_relaxed);
+  v.x[i] = xi;
+}
+
 /* the rows of warp w in the solve of the given epoch (see the file header) */
 template <bool UNIT, bool ELL, bool NATURAL>
 __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const SpTrsvCUDASyncFree &f, int n, const SpTrsvCUDAVecPtrs &v, int w, unsigned int epoch)
@@ -159,14 +176,144 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
   } else /* level dispatch: no row of the warp waits for another, the whole warp reconverges here */
     for (int d = K >> 1; d > 0; d >>= 1) sum += __shfl_down_sync(SPTRSV_FULL_MASK, sum, d, K);
   if (active && e == 0) {
-    const PetscScalar  xi = SpTrsvFinalize<UNIT, false>(bi - sum, di, 0, 0);
-    SpTrsvSyncFreeWord u  = SpTrsvSyncFreeBits(xi);
-    if (u == SPTRSV_SYNCFREE_SENTINEL) u = SPTRSV_SYNCFREE_QNAN;
-    const int          pub = f.relabel ? k : i; /* the word the rows depending on x_i poll */
-    f.xs[(size_t)((epoch + 1u) & 1u) * (size_t)n + pub] = SPTRSV_SYNCFREE_SENTINEL; /* for the next solve */
-    cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_device>(cur[pub]).store(u, cuda::memory_order_relaxed);
-    v.x[i] = xi;
+    /* the word the rows depending on x_i poll: by position or by row */
+    SpTrsvSyncFreePublish(f, n, v, cur, epoch, f.relabel ? k : i, i, SpTrsvFinalize<UNIT, false>(bi - sum, di, 0, 0));
   }
+}
+
+/*
+   Runs dispatch (include/sptrsv/paths/syncfree.h): warp w solves the window of positions [k0, k1) (k0 = wstart[w],
+   k1 - k0 = wlanes[w]: the windows go out in wavefront order), at most 32 R rows;
+   lane l holds the per = ceil((k1 - k0) / 32) consecutive positions from k0 + l per.
+   1. Waits. The lane's entries are one contiguous range of the CSR (its rows are consecutive positions). An entry whose
+      column (a dispatch position: the indices are relabelled) is below k0 is a dependency on an earlier window: its
+      word is loaded, SPTRSV_SYNCFREE_RUN_BATCH entries at a time with every load of a batch in flight at once; while
+      some are at the sentinel one lane of the warp spins on the latest of them, then each lane loads again, all at
+      once, those still at it (and spins on one while any is). Every lane runs the warp's largest number of batches
+      (past its own entries with none), so the warp-wide maximum and __syncwarp of a batch are reached by all lanes. An entry with column >= k0 is the row's chain entry (the
+      analysis admits only position k - 1 inside the window): it is not waited for.
+   2. Maps. Row k gives c_k = (b_k - sum of its other entries times their x, in CSR order) d_k and m_k = -T(k, k-1) d_k
+      (d_k the inverted diagonal, 1 for a unit triangle; m = 0 for the window's first row), so x_k = c_k + m_k x_{k-1}.
+      The lane composes its rows' maps, the warp scans the 32 compositions (shuffles), and each lane applies its maps
+      to the x its left neighbour ends on.
+   Deadlock freedom: windows go out by ticket in the analysis's order, by depth in the windows' DAG (a topological
+   order: SpTrsvSyncFreeScheduleCheck checks that every window a row waits for is dispatched earlier); a lane waits only
+   for positions below its window's k0, in earlier windows, whose warps were dispatched before and are running or
+   done (the argument of the file header, with a window for a row); the shuffles involve the warp's own lanes only.
+   The same solution to rounding as the substitution: the scan re-associates the chain's products.
+*/
+  #define SPTRSV_SYNCFREE_RUN_BATCH 16
+template <bool UNIT, int R>
+__device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const SpTrsvCUDASyncFree &f, int n, const SpTrsvCUDAVecPtrs &v, int w, unsigned int epoch)
+{
+  constexpr int       B    = R >= 4 ? SPTRSV_SYNCFREE_RUN_BATCH : 4 * R; /* loads in flight: a 7-point row's 3 entries per row, to 16 */
+  const int           lane = threadIdx.x & 31, k0 = __ldg(f.wstart + w), k1 = k0 + __ldg(f.wlanes + w);
+  const int           per = (k1 - k0 + 31) >> 5, kb = k0 + lane * per, ke = min(kb + per, k1);
+  SpTrsvSyncFreeWord *cur = f.xs + (size_t)(epoch & 1u) * (size_t)n;
+  const int           P0 = kb < ke ? __ldg(t.ptr + kb) : 0, P1 = kb < ke ? __ldg(t.ptr + ke) : 0;
+  PetscScalar         s[R], ch[R], di[R];
+  int                 rp[R], row[R];
+
+  #pragma unroll
+  for (int r = 0; r < R; r++) { /* read-only for the launch: loaded before waiting */
+    const int  k   = kb + r;
+    const bool act = k < ke;
+    rp[r]          = act ? __ldg(t.ptr + k) : P1;
+    row[r]         = act ? __ldg(t.order + k) : 0;
+    s[r]           = act ? v.b[row[r]] : (PetscScalar)0;
+    di[r]          = act ? SpTrsvLoadDiag<UNIT>(t, k) : (PetscScalar)0;
+    ch[r]          = 0;
+  }
+  /* the batches, as many for every lane of the warp (the largest count: the warp-wide steps below are uniform) */
+  int nb = (P1 - P0 + B - 1) / B;
+  for (int d = 16; d > 0; d >>= 1) nb = max(nb, __shfl_xor_sync(SPTRSV_FULL_MASK, nb, d));
+  for (int b = 0, p0 = P0; b < nb; b++, p0 += B) {
+    int                j[B];
+    PetscScalar        a[B];
+    SpTrsvSyncFreeWord u[B];
+    int                jmax = -1;
+  #pragma unroll
+    for (int e = 0; e < B; e++) {
+      const bool in = p0 + e < P1;
+      j[e]          = in ? __ldg(t.idx + p0 + e) : INT_MAX;
+      a[e]          = in ? __ldg(t.val + p0 + e) : (PetscScalar)0;
+    }
+  #pragma unroll
+    for (int e = 0; e < B; e++) u[e] = j[e] < k0 ? SpTrsvSyncFreeLoad(cur + j[e]) : 0; /* all in flight at once */
+    /* while the window waits, one lane polls, the word of the latest position the warp still waits for (in the
+       wavefront order, mostly the last of them to be published); then every lane loads again, all at once, its words
+       still at the sentinel, and spins on one of them while any is: after the last dependency is published the batch
+       costs about two memory round trips, and a waiting window loads one word per round trip, not 32 */
+  #pragma unroll
+    for (int e = 0; e < B; e++)
+      if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) jmax = max(jmax, j[e]);
+    for (int d = 16; d > 0; d >>= 1) jmax = max(jmax, __shfl_xor_sync(SPTRSV_FULL_MASK, jmax, d));
+    if (jmax >= 0) {
+      if (lane == 0)
+        while (SpTrsvSyncFreeLoad(cur + jmax) == SPTRSV_SYNCFREE_SENTINEL)
+          if (f.spin_ns) __nanosleep(f.spin_ns);
+      __syncwarp();
+  #pragma unroll
+      for (int e = 0; e < B; e++)
+        if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) u[e] = SpTrsvSyncFreeLoad(cur + j[e]);
+    }
+    for (;;) {
+      bool pending = false;
+      int  jw      = 0;
+  #pragma unroll
+      for (int e = 0; e < B; e++) {
+        const bool pe = j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL;
+        if (pe && !pending) jw = j[e];
+        pending |= pe;
+      }
+      if (!pending) break;
+      while (SpTrsvSyncFreeLoad(cur + jw) == SPTRSV_SYNCFREE_SENTINEL)
+        if (f.spin_ns) __nanosleep(f.spin_ns);
+  #pragma unroll
+      for (int e = 0; e < B; e++)
+        if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) u[e] = SpTrsvSyncFreeLoad(cur + j[e]);
+    }
+  #pragma unroll
+    for (int e = 0; e < B; e++) {
+      int re = 0; /* the lane's row holding entry p0 + e */
+  #pragma unroll
+      for (int r = 1; r < R; r++) re += p0 + e >= rp[r];
+  #pragma unroll
+      for (int r = 0; r < R; r++)
+        if (re == r && j[e] != INT_MAX) {
+          if (j[e] < k0) s[r] -= a[e] * SpTrsvSyncFreeValue(u[e]);
+          else ch[r] = a[e];
+        }
+    }
+  }
+  /* the lane's maps and their composition C + M v (the identity for a lane without rows) */
+  PetscScalar C = 0, M = 1;
+  #pragma unroll
+  for (int r = 0; r < R; r++) {
+    s[r]  = SpTrsvFinalize<UNIT, false>(s[r], di[r], 0, 0);  /* c */
+    ch[r] = -SpTrsvFinalize<UNIT, false>(ch[r], di[r], 0, 0); /* m */
+    if (kb + r < ke) {
+      C = s[r] + ch[r] * C;
+      M = ch[r] * M;
+    }
+  }
+  /* inclusive scan along the lanes: lane l gets F_l o ... o F_0; the window's first row has m = 0, so this is a
+     constant, the x of lane l's last row */
+  for (int d = 1; d < 32; d <<= 1) {
+    const PetscScalar Cp = __shfl_up_sync(SPTRSV_FULL_MASK, C, d), Mp = __shfl_up_sync(SPTRSV_FULL_MASK, M, d);
+    if (lane >= d) {
+      C = C + M * Cp;
+      M = M * Mp;
+    }
+  }
+  PetscScalar xp = __shfl_up_sync(SPTRSV_FULL_MASK, C, 1);
+  if (lane == 0) xp = 0;
+  #pragma unroll
+  for (int r = 0; r < R; r++)
+    if (kb + r < ke) {
+      xp = s[r] + ch[r] * xp;
+      SpTrsvSyncFreePublish(f, n, v, cur, epoch, kb + r, row[r], xp);
+    }
 }
 
 /* Each block takes tickets until one carries no work: per launch, nslots tickets with work (slot s: warps
@@ -175,7 +322,7 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
    works one slot (then takes its closing ticket); with fewer, persistent blocks take the slots in turn. Either
    way a slot is taken by a running block, in ticket order, after the block's previous slot is complete (the
    barrier below), which is the deadlock-freedom argument of the header. */
-template <bool UNIT, bool ELL, bool NATURAL>
+template <bool UNIT, bool ELL, bool NATURAL, int RUNS>
 __global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKernel(const SpTrsvCUDATri t, const SpTrsvCUDASyncFree f, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {
   __shared__ unsigned long long ticket;
@@ -192,7 +339,10 @@ __global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKern
     if (slot >= (unsigned long long)f.nslots) break; /* the block's closing ticket: uniform over the block */
     {
       const int w = (int)slot * SPTRSV_SYNCFREE_WARPS + (int)(threadIdx.x >> 5);
-      if (w < f.nwarps) SpTrsvSyncFreeWarp<UNIT, ELL, NATURAL>(t, f, n, v, w, (unsigned int)(tk / per) + 1u);
+      if (w < f.nwarps) {
+        if (RUNS) SpTrsvSyncFreeRun<UNIT, RUNS ? RUNS : 1>(t, f, n, v, w, (unsigned int)(tk / per) + 1u);
+        else SpTrsvSyncFreeWarp<UNIT, ELL, NATURAL>(t, f, n, v, w, (unsigned int)(tk / per) + 1u);
+      }
     }
   }
 }
@@ -214,8 +364,22 @@ static cudaError_t SpTrsvCUDASyncFreeLaunch(const SpTrsvCUDATriData *d, PetscBoo
   const int                 n     = (int)d->n;
 
   if (sweep) return cudaErrorNotSupported;
-  /* one instantiation per (unit diagonal, ELL storage, natural dispatch) */
-  #define SPTRSV_SYNCFREE_LAUNCH(U, E, N) SpTrsvSyncFreeKernel<U, E, N><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp)
+  /* one instantiation per (unit diagonal, ELL storage, natural dispatch), and per (unit diagonal, rows per lane) of runs */
+  #define SPTRSV_SYNCFREE_LAUNCH(U, E, N) SpTrsvSyncFreeKernel<U, E, N, 0><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp)
+  #define SPTRSV_SYNCFREE_LAUNCH_RUNS(U) \
+    do { \
+      switch (f->run_rows) { \
+      case 1: SpTrsvSyncFreeKernel<U, false, true, 1><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
+      case 2: SpTrsvSyncFreeKernel<U, false, true, 2><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
+      case 4: SpTrsvSyncFreeKernel<U, false, true, 4><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
+      default: SpTrsvSyncFreeKernel<U, false, true, 8><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
+      } \
+    } while (0)
+  if (f->run_rows) {
+    if (d->unit) SPTRSV_SYNCFREE_LAUNCH_RUNS(true);
+    else SPTRSV_SYNCFREE_LAUNCH_RUNS(false);
+    return cudaGetLastError();
+  }
   #define SPTRSV_SYNCFREE_LAUNCH_N(U, E) \
     do { \
       if (f->natural) SPTRSV_SYNCFREE_LAUNCH(U, E, true); \
@@ -229,6 +393,7 @@ static cudaError_t SpTrsvCUDASyncFreeLaunch(const SpTrsvCUDATriData *d, PetscBoo
     else SPTRSV_SYNCFREE_LAUNCH_N(false, false);
   }
   #undef SPTRSV_SYNCFREE_LAUNCH_N
+  #undef SPTRSV_SYNCFREE_LAUNCH_RUNS
   #undef SPTRSV_SYNCFREE_LAUNCH
   return cudaGetLastError();
 }
@@ -346,7 +511,8 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
   f->nblocks      = f->nslots;
   f->spin_ns      = (unsigned int)sf->spin_ns;
   f->natural      = sf->natural;
-  f->relabel      = sf->relabel;
+  f->relabel      = (PetscBool)(sf->relabel || sf->runs); /* runs: SpTrsvCUDASyncFreeSetup relabelled */
+  f->run_rows     = sf->runs ? (int)sf->run_rows : 0;
   if (sf->blocks_per_sm > 0) { /* persistent blocks: at most blocks_per_sm per multiprocessor, never more than the slots */
     int dev, nsm;
     SpTrsvCUDACall(cudaGetDevice(&dev));
@@ -422,7 +588,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetup(SpTrsvSolver s)
     ierr      = SpTrsvCUDAMallocInt(&d_wl, sf->nwarps, sf->wlanes, st);
     f->wlanes = d_wl;
   }
-  if (!ierr && sf->relabel) ierr = SpTrsvCUDASyncFreeRelabel(d, st);
+  if (!ierr && (sf->relabel || sf->runs)) ierr = SpTrsvCUDASyncFreeRelabel(d, st); /* runs: a window's chain entries are told by position */
   if (!ierr && sf->warpell) {
     ierr      = SpTrsvCUDASyncFreeSetupELL(sf, d, &d_ellidx, &d_ellpos, st);
     f->ellidx = d_ellidx;

@@ -66,7 +66,13 @@ static PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan plan, PetscViewer vi
   SpTrsvSyncFreeSchedule *sf = (SpTrsvSyncFreeSchedule *)plan->data;
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "sync-free: %s dispatch, %s levels, %s storage, %" PetscInt_FMT " warps of %d threads in blocks of %d warps\n", sf->natural ? "natural-order" : "level-order", sf->natural ? "no" : (sf->alap ? "ALAP" : "ASAP"), sf->warpell ? "warp-packed ELL" : "CSR", sf->nwarps, 32, SPTRSV_SYNCFREE_WARPS));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "sync-free: %s dispatch, %s levels, %s storage, %" PetscInt_FMT " warps of %d threads in blocks of %d warps\n", sf->runs ? "runs" : (sf->natural ? "natural-order" : "level-order"), sf->natural ? "no" : (sf->alap ? "ALAP" : "ASAP"), sf->warpell ? "warp-packed ELL" : "CSR", sf->nwarps, 32, SPTRSV_SYNCFREE_WARPS));
+  if (sf->runs) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "runs: %" PetscInt_FMT " windows of %.1f rows on average (up to %" PetscInt_FMT " rows per lane), %" PetscInt_FMT " rows chained to the row before them in the warp; critical path %" PetscInt_FMT " windows (%" PetscInt_FMT " levels)\n", sf->nwarps, sf->nwarps ? (double)plan->n / (double)sf->nwarps : 0.0, sf->run_rows, sf->run_chained, sf->run_depth, plan->nlevels));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: on the host%s\n", sf->device_fallback ? " (the device analysis builds ASAP level dispatch only)" : ""));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA launch: %s, waiting lanes %s; solution words indexed by dispatch position\n", sf->blocks_per_sm ? "persistent blocks" : "one block per ticket", sf->spin_ns ? "sleep between polls" : "poll without pause"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "rows (warps) by lanes per row: 1: %" PetscInt_FMT " (%" PetscInt_FMT "), 2: %" PetscInt_FMT " (%" PetscInt_FMT "), 4: %" PetscInt_FMT " (%" PetscInt_FMT "), 8: %" PetscInt_FMT " (%" PetscInt_FMT "), 16: %" PetscInt_FMT " (%" PetscInt_FMT "), 32: %" PetscInt_FMT " (%" PetscInt_FMT "), longer than 32: %" PetscInt_FMT "\n", sf->binrows[0], sf->binwarps[0], sf->binrows[1], sf->binwarps[1], sf->binrows[2], sf->binwarps[2], sf->binrows[3], sf->binwarps[3], sf->binrows[4], sf->binwarps[4], sf->binrows[5], sf->binwarps[5], sf->binrows[6]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: %s%s%s\n", sf->device ? "on the GPU (-" : "", sf->device ? plan->prefix : "", sf->device ? "mat_sptrsv_analysis device)" : (sf->device_fallback ? "on the host (the device analysis builds ASAP level dispatch only)" : "on the host")));
   PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA launch: %s, waiting lanes %s\n", sf->blocks_per_sm ? "persistent blocks" : "one block per ticket", sf->spin_ns ? "sleep between polls" : "poll without pause"));
@@ -165,6 +171,92 @@ static PetscErrorCode SpTrsvSyncFreePackNatural(const SpTrsvOp *op, SpTrsvPlan p
   }
   sf->wstart[nw] = n;
   sf->nwarps     = nw;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* position of row j in the triangle's own order (natural and runs dispatch) */
+static inline PetscInt SpTrsvSyncFreeNaturalPos(const SpTrsvOp *op, PetscInt j)
+{
+  return op->lower ? j : op->n - 1 - j;
+}
+
+/*
+  SpTrsvSyncFreePackRuns - runs dispatch (include/sptrsv/paths/syncfree.h): the rows in the triangle's own order, cut
+  greedily into windows: row k joins the window [k0, k) when each of its dependencies lies before k0 or is row k - 1,
+  the window has fewer than 32 sf->run_rows_max rows (-mat_sptrsv_run_rows), and row k depends on row k - 1 or the window
+  holds no such row and has fewer than SPTRSV_SYNCFREE_RUN_MIN rows: a chain keeps windows of its own (packing the next
+  one in would make the window wait for both chains' dependencies, and would shift the windows of the next grid lines
+  against this line's: a 2-D grid's windows would then wait on two windows of the line before); rows that continue no
+  chain share a warp. The windows go out by their depth in the
+  windows' DAG (one more than the deepest window they wait for), by position inside a depth: a wavefront order, so the
+  warps resident at once hold the windows that can progress (in position order a 3-D grid's resident windows would be
+  a few planes of lines, of which only one line per plane is ready at a time). Then the rows per lane R (the smallest
+  power of two with 32 R >= the longest window), the chained rows and the depth of the DAG (its critical path).
+  sf->wstart[w] is the first position of the w-th window dispatched, sf->wlanes[w] its length.
+*/
+static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, SpTrsvSyncFreeSchedule *sf)
+{
+  const PetscInt n = op->n, cap = 32 * sf->run_rows_max;
+  PetscInt       nw = 0, longest = 0, *depth, *wof, *k0s, *cnt;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < n; k++) p->order[k] = op->lower ? k : n - 1 - k;
+  PetscCall(PetscFree(p->levptr)); /* the order is not by level any more */
+  PetscCall(PetscMalloc2(n + 1, &sf->wstart, n + 1, &sf->wlanes));
+  PetscCall(PetscMalloc4(n + 1, &depth, n + 1, &wof, n + 1, &k0s, n + 2, &cnt));
+  sf->run_chained = 0;
+  sf->run_depth   = 0;
+  for (PetscInt k = 0, k0 = 0, wch = 0; k < n; k++) {
+    const PetscInt i = p->order[k];
+    PetscBool      fits = (PetscBool)(k > k0 && k - k0 < cap), chained = PETSC_FALSE;
+    for (PetscInt e = op->ri[i]; e < op->ri[i + 1] && fits; e++) {
+      const PetscInt q = SpTrsvSyncFreeNaturalPos(op, op->rj[e]);
+      if (q == k - 1) chained = PETSC_TRUE;
+      else if (q >= k0) fits = PETSC_FALSE;
+    }
+    if (fits && !chained && (wch || k - k0 >= SPTRSV_SYNCFREE_RUN_MIN)) fits = PETSC_FALSE; /* a chain ends: a window of its own */
+    if (!fits) { /* row k opens a window */
+      k0s[nw++] = k;
+      k0        = k;
+      chained   = PETSC_FALSE;
+      wch       = 0;
+    }
+    if (chained) {
+      sf->run_chained++;
+      wch = 1;
+    }
+    wof[k] = nw - 1;
+  }
+  k0s[nw] = n;
+  /* depth of each window (windows by position): one more than the deepest window it waits for */
+  for (PetscInt w = 0; w < nw; w++) {
+    PetscInt d = 0;
+    longest = PetscMax(longest, k0s[w + 1] - k0s[w]);
+    for (PetscInt k = k0s[w]; k < k0s[w + 1]; k++) {
+      const PetscInt i = p->order[k];
+      for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) {
+        const PetscInt q = SpTrsvSyncFreeNaturalPos(op, op->rj[e]);
+        if (q < k0s[w]) d = PetscMax(d, depth[wof[q]]);
+      }
+    }
+    depth[w]      = d + 1;
+    sf->run_depth = PetscMax(sf->run_depth, depth[w]);
+  }
+  /* dispatch order: by depth, by position inside a depth (a stable counting sort) */
+  PetscCall(PetscArrayzero(cnt, sf->run_depth + 2));
+  for (PetscInt w = 0; w < nw; w++) cnt[depth[w] + 1]++;
+  for (PetscInt d = 1; d <= sf->run_depth + 1; d++) cnt[d] += cnt[d - 1];
+  for (PetscInt w = 0; w < nw; w++) {
+    const PetscInt slot = cnt[depth[w]]++;
+    sf->wstart[slot]    = k0s[w];
+    sf->wlanes[slot]    = (int)(k0s[w + 1] - k0s[w]);
+  }
+  sf->wstart[nw]  = n;
+  sf->nwarps      = nw;
+  sf->binrows[5]  = n; /* 32 lanes per window */
+  sf->binwarps[5] = nw;
+  for (sf->run_rows = 1; 32 * sf->run_rows < longest; sf->run_rows *= 2) { }
+  PetscCall(PetscFree4(depth, wof, k0s, cnt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -283,7 +375,8 @@ static PetscErrorCode SpTrsvSyncFreeBuild(const SpTrsvOp *op, SpTrsvSyncFreeSche
     PetscCall(SpTrsvPlanComputeStats(op, p));
   }
   PetscCall(SpTrsvSyncFreePlanAttach(p, sf));
-  if (sf->natural) PetscCall(SpTrsvSyncFreePackNatural(op, p, sf));
+  if (sf->runs) PetscCall(SpTrsvSyncFreePackRuns(op, p, sf));
+  else if (sf->natural) PetscCall(SpTrsvSyncFreePackNatural(op, p, sf));
   else PetscCall(SpTrsvSyncFreePack(op, p, sf));
   if (sf->warpell) PetscCall(SpTrsvSyncFreeBuildELL(op, p, sf));
   if (sf->relabel_auto) PetscCall(SpTrsvSyncFreeSectors(op, p, sf));
@@ -308,16 +401,21 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
   PetscCall(PetscTime(&t0));
   /* what to build: the options, and where (the device analysis builds ASAP level dispatch only) */
   PetscCall(PetscNew(&sf));
-  sf->device          = (PetscBool)(opts->analysis_device && !opts->natural && !opts->alap);
+  PetscCheck(!opts->runs || !opts->warpell, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%smat_sptrsv_dispatch runs reads CSR: it cannot be combined with -%smat_sptrsv_storage warpell", prefix, prefix);
+  sf->device          = (PetscBool)(opts->analysis_device && !opts->natural && !opts->runs && !opts->alap);
   sf->device_fallback = (PetscBool)(opts->analysis_device && !sf->device);
-  sf->natural         = opts->natural;
-  sf->alap            = opts->natural ? PETSC_FALSE : opts->alap;
+  PetscCheck(opts->run_rows >= 1 && opts->run_rows <= SPTRSV_SYNCFREE_RUN_MAX_R && (opts->run_rows & (opts->run_rows - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_run_rows must be 1, 2, 4 or 8, got %" PetscInt_FMT, prefix, opts->run_rows);
+  sf->runs            = opts->runs;
+  sf->run_rows_max    = opts->run_rows;
+  sf->natural         = (PetscBool)(opts->natural || opts->runs);
+  sf->alap            = sf->natural ? PETSC_FALSE : opts->alap;
   sf->warpell         = opts->warpell;
   sf->max_lanes       = opts->max_lanes;
   sf->spin_ns         = opts->spin_ns;
   sf->blocks_per_sm   = opts->blocks_per_sm;
   sf->relabel_auto    = (PetscBool)(opts->relabel == SPTRSV_RELABEL_AUTO);
   sf->relabel         = (PetscBool)(!sf->relabel_auto && opts->relabel != 0); /* auto: SpTrsvSyncFreeRelabelDecide */
+  if (sf->runs) sf->relabel_auto = PETSC_FALSE; /* runs: the CUDA executor indexes the words by position whatever the option (no sector count: its windows are not warps of rows) */
   if (sf->device) { /* the CUDA executor's setup builds the schedule (SpTrsvSyncFreeAnalyzeDevice) */
     PetscCall(PetscNew(&p));
     p->n = op->n;
@@ -371,6 +469,33 @@ PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
   PetscFunctionBegin;
   PetscCall(SpTrsvPlanCheckDispatchOrder(op, plan));
   PetscCheck(sf->nwarps >= 0 && sf->wstart[0] == 0 && sf->wstart[sf->nwarps] == op->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: %" PetscInt_FMT " warps do not cover %" PetscInt_FMT " rows", sf->nwarps, op->n);
+  if (sf->runs) { /* windows of consecutive positions in the triangle's order, each position in one; inside one, a row
+                     depends on the row before it at most; every other dependency in a window dispatched earlier */
+    PetscInt *disp;
+    PetscCheck(sf->run_rows >= 1 && sf->run_rows <= SPTRSV_SYNCFREE_RUN_MAX_R && (sf->run_rows & (sf->run_rows - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: %" PetscInt_FMT " rows per lane", sf->run_rows);
+    PetscCall(PetscMalloc1(op->n + 1, &disp));
+    for (PetscInt k = 0; k < op->n; k++) disp[k] = -1;
+    for (PetscInt w = 0; w < sf->nwarps; w++) {
+      const PetscInt k0 = sf->wstart[w], k1 = k0 + sf->wlanes[w];
+      PetscCheck(k0 >= 0 && k1 > k0 && k1 <= op->n && k1 - k0 <= 32 * sf->run_rows, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: window %" PetscInt_FMT " holds positions %" PetscInt_FMT " to %" PetscInt_FMT ", at most %" PetscInt_FMT " rows", w, k0, k1 - 1, 32 * sf->run_rows);
+      for (PetscInt k = k0; k < k1; k++) {
+        PetscCheck(disp[k] < 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: position %" PetscInt_FMT " in windows %" PetscInt_FMT " and %" PetscInt_FMT, k, disp[k], w);
+        disp[k] = w;
+      }
+    }
+    for (PetscInt k = 0; k < op->n; k++) PetscCheck(disp[k] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: position %" PetscInt_FMT " in no window", k);
+    for (PetscInt k = 0; k < op->n; k++) {
+      const PetscInt i = plan->order[k], w = disp[k], k0 = sf->wstart[w];
+      PetscCheck(i == (op->lower ? k : op->n - 1 - k), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: row %" PetscInt_FMT " at position %" PetscInt_FMT, i, k);
+      for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) {
+        const PetscInt q = SpTrsvSyncFreeNaturalPos(op, op->rj[e]);
+        PetscCheck(q < k0 || (q == k - 1 && k > k0), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: row %" PetscInt_FMT " of window %" PetscInt_FMT " depends on row %" PetscInt_FMT " of the same window, not the row before it", i, w, op->rj[e]);
+        PetscCheck(q >= k0 || disp[q] < w, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: row %" PetscInt_FMT " of window %" PetscInt_FMT " depends on row %" PetscInt_FMT " of window %" PetscInt_FMT ", dispatched later", i, w, op->rj[e], disp[q]);
+      }
+    }
+    PetscCall(PetscFree(disp));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt w = 0; w < sf->nwarps; w++) {
     const int      K  = sf->wlanes[w] & (SPTRSV_SYNCFREE_TAIL - 1);
     const PetscInt k0 = sf->wstart[w], k1 = sf->wstart[w + 1], lev = plan->level[plan->order[k0]];
@@ -420,6 +545,7 @@ static PetscErrorCode SpTrsvOptionsDefault_syncfree(void *own)
 
   PetscFunctionBegin;
   o->max_lanes       = 32;
+  o->run_rows        = 1;
   o->relabel         = SPTRSV_RELABEL_AUTO;
   o->analysis_device = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -438,6 +564,7 @@ static PetscErrorCode SpTrsvOptionsCheck_syncfree(const SpTrsvPathOptions *popts
   PetscCheck(opts->max_lanes >= 1 && opts->max_lanes <= 32 && (opts->max_lanes & (opts->max_lanes - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_max_lanes must be 1, 2, 4, 8, 16 or 32, got %" PetscInt_FMT, popts->prefix, opts->max_lanes);
   PetscCheck(opts->spin_ns >= 0 && opts->spin_ns <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_spin_ns must be in [0, 1000000], got %" PetscInt_FMT, popts->prefix, opts->spin_ns);
   PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_blocks_per_sm must be in [0, 64], got %" PetscInt_FMT, popts->prefix, opts->blocks_per_sm);
+  PetscCheck(opts->run_rows >= 1 && opts->run_rows <= SPTRSV_SYNCFREE_RUN_MAX_R && (opts->run_rows & (opts->run_rows - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_run_rows must be 1, 2, 4 or 8, got %" PetscInt_FMT, popts->prefix, opts->run_rows);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -460,21 +587,23 @@ static PetscErrorCode SpTrsvOptionsSet_syncfree(SpTrsvOptionItems PetscOptionsOb
   SpTrsvSyncFreeOptions *opts       = (SpTrsvSyncFreeOptions *)own;
   const char *const      levels[]   = {"asap", "alap"};
   const char *const      storage[]  = {"csr", "warpell"};
-  const char *const      dispatch[] = {"level", "natural"};
+  const char *const      dispatch[] = {"level", "natural", "runs"};
   const char *const      where[]    = {"host", "device"};
-  PetscInt               lv = opts->alap ? 1 : 0, st = opts->warpell ? 1 : 0, dp = opts->natural ? 1 : 0, an = opts->analysis_device ? 1 : 0;
+  PetscInt               lv = opts->alap ? 1 : 0, st = opts->warpell ? 1 : 0, dp = opts->runs ? 2 : (opts->natural ? 1 : 0), an = opts->analysis_device ? 1 : 0;
 
   PetscFunctionBegin;
   (void)popts;
   PetscCall(PetscOptionsEList("-mat_sptrsv_levels", "Levels the rows are dispatched by: as soon as possible or as late as possible", "MatSolverType sptrsv_syncfree", levels, 2, levels[lv], &lv, NULL));
   PetscCall(PetscOptionsEList("-mat_sptrsv_storage", "Storage the kernel reads: CSR in dispatch order, or warp-packed ELL (32 slots per warp) with a CSR tail", "MatSolverType sptrsv_syncfree", storage, 2, storage[st], &st, NULL));
-  PetscCall(PetscOptionsEList("-mat_sptrsv_dispatch", "Order the rows go out in: level by level (packed by length), or the triangle's own order (no level sort)", "MatSolverType sptrsv_syncfree", dispatch, 2, dispatch[dp], &dp, NULL));
+  PetscCall(PetscOptionsEList("-mat_sptrsv_dispatch", "Order the rows go out in: level by level (packed by length), the triangle's own order (no level sort), or that order in windows of up to 256 rows, one warp each, a row's dependency on the row before it solved inside the warp (runs: grid lines of 3-D factors)", "MatSolverType sptrsv_syncfree", dispatch, 3, dispatch[dp], &dp, NULL));
   PetscCall(PetscOptionsEList("-mat_sptrsv_analysis", "Where the CUDA backend builds the schedule: host (the reference) or device (ASAP level dispatch; ALAP and natural dispatch stay on the host)", "MatSolverType sptrsv_syncfree", where, 2, where[an], &an, NULL));
   opts->analysis_device = (PetscBool)(an == 1);
   opts->natural = (PetscBool)(dp == 1);
+  opts->runs    = (PetscBool)(dp == 2);
   opts->alap    = (PetscBool)(lv == 1);
   opts->warpell = (PetscBool)(st == 1);
   PetscCall(PetscOptionsInt("-mat_sptrsv_max_lanes", "Lanes per row at most (1, 2, 4, ..., 32): rows with more entries loop over them", "MatSolverType sptrsv_syncfree", opts->max_lanes, &opts->max_lanes, NULL));
+  PetscCall(PetscOptionsInt("-mat_sptrsv_run_rows", "Runs dispatch: rows per lane at most (1, 2, 4, 8): a window holds up to 32 times as many rows, longer chains are cut into windows", "MatSolverType sptrsv_syncfree", opts->run_rows, &opts->run_rows, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_spin_ns", "CUDA: nanoseconds a lane waiting for a dependency sleeps between two polls (0: poll without pause)", "MatSolverType sptrsv_syncfree", opts->spin_ns, &opts->spin_ns, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_blocks_per_sm", "CUDA: resident blocks per multiprocessor that take the warps in turn (0: one block per 4 warps)", "MatSolverType sptrsv_syncfree", opts->blocks_per_sm, &opts->blocks_per_sm, NULL));
   {
