@@ -1,7 +1,7 @@
 static const char help[] = "GPU fuzz check of the sync-free kernels with a watchdog (tests/device/run.sh).\n"
                            "Random triangles (random sparsity, long chains, a row depending on every earlier row, empty rows, very long\n"
                            "rows, levels of one row, 1e5 levels), lower or upper, unit or not, plain or transposed, each solved by every\n"
-                           "sync-free variant on the GPU (sptrsv_syncfree: asap/alap/natural x csr/warpell, asap with the analysis on the\n"
+                           "sync-free variant on the GPU (sptrsv_syncfree: asap/alap/natural x csr/warpell, runs (windows of 32, 128, 256 rows), asap with the analysis on the\n"
                            "GPU; sptrsv_element: csr, csc; sptrsv_locality: the default sub-graph cap and 64 rows; sptrsv_supernodal: dense\n"
                            "blocks at every width (-mat_sptrsv_supernode_min_width 0): plain, pull + inverted diagonal + relaxed merging,\n"
                            "push + merging + cuBLAS from width 4, split levels; and the default (narrow triangles to a nested sync-free\n"
@@ -57,6 +57,8 @@ static const Variant variants[] = {
   {"syncfree", "natural", "csr",     SPTRSV_FORMAT_CSR, "syncfree-natural-csr-l1-r", "1", "true", NULL, NULL, NULL, 0},
   {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr",    NULL, NULL, NULL, NULL, NULL, 0},
   {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr-s",  NULL, NULL, NULL, NULL, "-mat_sptrsv_spin_ns 100", 0},
+  {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr-w4", NULL, NULL, NULL, NULL, "-mat_sptrsv_run_rows 4", 0},
+  {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr-w8-b2", NULL, NULL, NULL, NULL, "-mat_sptrsv_run_rows 8 -mat_sptrsv_blocks_per_sm 2", 0},
   {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr"     , NULL, NULL, "device", NULL, NULL, 0},
   {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell" , NULL, NULL, "device", NULL, NULL, 0},
   {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell-l4", "4", NULL, "device", NULL, NULL, 0},

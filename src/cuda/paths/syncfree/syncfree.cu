@@ -200,7 +200,12 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
    order: SpTrsvSyncFreeScheduleCheck checks that every window a row waits for is dispatched earlier); a lane waits only
    for positions below its window's k0, in earlier windows, whose warps were dispatched before and are running or
    done (the argument of the file header, with a window for a row); the shuffles involve the warp's own lanes only.
-   The same solution to rounding as the substitution: the scan re-associates the chain's products.
+   The same solution to rounding as the substitution: the scan re-associates the chain's products. A row without its
+   chain entry restarts the chain (a constant map, flagged through the scan), so NaN and Inf reach exactly the rows that
+   depend on them. Limit: the scan multiplies up to 32 R of the chain's factors m_k = -T(k, k-1) / T(k, k) before it
+   applies them, so a chain whose running product overflows (|m| of about 256 or more on every row of a 128-row stretch
+   in double precision) can give NaN where the substitution stays finite; ILU and ICC factors of grid problems have
+   |m| < 1.
 */
   #define SPTRSV_SYNCFREE_RUN_BATCH 16
 template <bool UNIT, int R>
@@ -213,6 +218,7 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
   const int           P0 = kb < ke ? __ldg(t.ptr + kb) : 0, P1 = kb < ke ? __ldg(t.ptr + ke) : 0;
   PetscScalar         s[R], ch[R], di[R];
   int                 rp[R], row[R];
+  unsigned int        chained = 0; /* bit r: row r of the lane has its chain entry (depends on the row before it) */
 
   #pragma unroll
   for (int r = 0; r < R; r++) { /* read-only for the launch: loaded before waiting */
@@ -227,14 +233,15 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
   /* the batches, as many for every lane of the warp (the largest count: the warp-wide steps below are uniform) */
   int nb = (P1 - P0 + B - 1) / B;
   for (int d = 16; d > 0; d >>= 1) nb = max(nb, __shfl_xor_sync(SPTRSV_FULL_MASK, nb, d));
-  for (int b = 0, p0 = P0; b < nb; b++, p0 += B) {
+  for (int b = 0; b < nb; b++) {
+    const long long    p0 = (long long)P0 + (long long)b * B; /* 64-bit: a lane past its entries runs the warp's count */
     int                j[B];
     PetscScalar        a[B];
     SpTrsvSyncFreeWord u[B];
     int                jmax = -1;
   #pragma unroll
     for (int e = 0; e < B; e++) {
-      const bool in = p0 + e < P1;
+      const bool in = p0 + e < (long long)P1;
       j[e]          = in ? __ldg(t.idx + p0 + e) : INT_MAX;
       a[e]          = in ? __ldg(t.val + p0 + e) : (PetscScalar)0;
     }
@@ -282,28 +289,43 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
       for (int r = 0; r < R; r++)
         if (re == r && j[e] != INT_MAX) {
           if (j[e] < k0) s[r] -= a[e] * SpTrsvSyncFreeValue(u[e]);
-          else ch[r] = a[e];
+          else {
+            ch[r] = a[e];
+            chained |= 1u << r;
+          }
         }
     }
   }
-  /* the lane's maps and their composition C + M v (the identity for a lane without rows) */
+  /* the lane's maps and their composition C + M v (the identity for a lane without rows). A row without its chain
+     entry is the constant map x = c: it sets K (the composition ignores its argument) and is never multiplied by the x
+     before it, so a NaN or Inf there stays out of rows that do not depend on it, as in the substitution (m = -0 times
+     a NaN would be a NaN) */
   PetscScalar C = 0, M = 1;
+  bool        K = false;
   #pragma unroll
   for (int r = 0; r < R; r++) {
     s[r]  = SpTrsvFinalize<UNIT, false>(s[r], di[r], 0, 0);  /* c */
     ch[r] = -SpTrsvFinalize<UNIT, false>(ch[r], di[r], 0, 0); /* m */
     if (kb + r < ke) {
-      C = s[r] + ch[r] * C;
-      M = ch[r] * M;
+      if (chained >> r & 1u) {
+        C = s[r] + ch[r] * C;
+        M = ch[r] * M;
+      } else {
+        C = s[r];
+        M = 0;
+        K = true;
+      }
     }
   }
-  /* inclusive scan along the lanes: lane l gets F_l o ... o F_0; the window's first row has m = 0, so this is a
-     constant, the x of lane l's last row */
+  /* inclusive scan along the lanes: lane l gets F_l o ... o F_0; the window's first row has no chain entry, so this is
+     a constant, the x of lane l's last row */
   for (int d = 1; d < 32; d <<= 1) {
     const PetscScalar Cp = __shfl_up_sync(SPTRSV_FULL_MASK, C, d), Mp = __shfl_up_sync(SPTRSV_FULL_MASK, M, d);
-    if (lane >= d) {
+    const bool        Kp = __shfl_up_sync(SPTRSV_FULL_MASK, (int)K, d) != 0;
+    if (lane >= d && !K) {
       C = C + M * Cp;
       M = M * Mp;
+      K = Kp;
     }
   }
   PetscScalar xp = __shfl_up_sync(SPTRSV_FULL_MASK, C, 1);
@@ -311,7 +333,7 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
   #pragma unroll
   for (int r = 0; r < R; r++)
     if (kb + r < ke) {
-      xp = s[r] + ch[r] * xp;
+      xp = (chained >> r & 1u) ? s[r] + ch[r] * xp : s[r];
       SpTrsvSyncFreePublish(f, n, v, cur, epoch, kb + r, row[r], xp);
     }
 }
@@ -575,6 +597,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetup(SpTrsvSolver s)
     PetscCall(SpTrsvCUDASyncFreeSetupDevice(s));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  if (sf->runs) PetscCall(SpTrsvSyncFreeScheduleCheck(&s->op, s->plan)); /* what the runs kernel's deadlock freedom rests on */
   PetscCall(SpTrsvCUDATriSetupBegin(s, SpTrsvCUDASyncFreeLaunch, SpTrsvCUDASyncFreeLaunches, &d));
   PetscCall(SpTrsvCUDAGetStream(&st));
   PetscCall(PetscNew(&f)); /* attached first, each array as soon as it exists: a failed allocation leaves nothing behind */
