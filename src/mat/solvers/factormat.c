@@ -56,48 +56,6 @@ static PetscErrorCode MatSpTrsvFreeSolves(Mat_SpTrsv *sp)
 }
 
 /*
-  MatSpTrsvAutoCreateFirst - triangle k of MatSolverType sptrsv on the first of its choice's candidates, in the choice's
-  order, whose analysis and setup take the triangle, with the options of the model entry the prediction is of (pinv: its
-  fill limit); a refusal is passed over for the next one (-info and -ksp_view say why). setup_ms (NULL: not timed): the
-  kept solver's setup, the backend synchronized after it.
-*/
-PetscErrorCode MatSpTrsvAutoCreateFirst(Mat F, PetscInt k, PetscReal *setup_ms)
-{
-  Mat_SpTrsv       *sp = (Mat_SpTrsv *)F->data;
-  SpTrsvTri         T  = k ? sp->fac->U : sp->fac->L;
-  SpTrsvAutoChoice *c  = &sp->choice[k];
-
-  PetscFunctionBegin;
-  for (PetscInt j = 0; j < c->ncand && !sp->tri[0][k]; j++) {
-    PetscErrorCode ierr;
-    PetscLogDouble t0, t1;
-    const char    *text = NULL, *specific = NULL;
-
-    sp->triopts[k] = sp->opts;
-    PetscCall(SpTrsvAutoVariantApply(c->cand[j], c->variant[j], &sp->triopts[k]));
-    PetscCall(PetscTime(&t0));
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = SpTrsvSolverCreateWithOptions(T, PETSC_FALSE, sp->format, c->cand[j], sp->backend, &sp->triopts[k], &sp->tri[0][k]);
-    PetscCall(PetscPopErrorHandler());
-    if (!ierr) {
-      if (setup_ms) {
-        PetscCall((*sp->backend->synchronize)());
-        PetscCall(PetscTime(&t1));
-        *setup_ms = (PetscReal)((t1 - t0) * 1e3);
-      }
-      break;
-    }
-    sp->tri[0][k] = NULL;
-    (void)PetscErrorMessage(ierr, &text, (void *)&specific); /* char ** before PETSc 3.20, const char ** after */
-    PetscCall(PetscInfo(F, "%s: path %s refused the %s triangle: %s\n", MATSOLVERSPTRSV, c->cand[j]->name, k ? "U" : "L", specific ? specific : (text ? text : "?")));
-    PetscCall(SpTrsvAutoReject(c, j, specific ? specific : (text ? text : "error")));
-  }
-  PetscCheck(sp->tri[0][k], PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: every candidate path refused the %s triangle (-info says why)", MATSOLVERSPTRSV, k ? "U" : "L");
-  sp->tripath[k] = c->chosen;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
   MatSpTrsvAutoCreate - MatSolverType sptrsv: the solver of L (k = 0) or U (k = 1) on the path the chooser ranks first among
   the candidates (-mat_sptrsv_auto_candidates, else every path) that take the factor type, the format and the backend;
   a candidate whose analysis or setup refuses the triangle is passed over for the next one (-ksp_view says so)
