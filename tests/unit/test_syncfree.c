@@ -348,6 +348,167 @@ static PetscErrorCode TestRuns(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the CUDA runs kernel's arithmetic on the host (SpTrsvSyncFreeRun in src/cuda/paths/syncfree/syncfree.cu, through the
+   same map functions of syncfree.h): the windows in dispatch order; in each, lane l composes the maps of its per rows,
+   the 32 lanes scan (Hillis-Steele, d = 1, 2, 4, 8, 16, as the shuffles), and each lane applies its maps to the x its
+   left neighbour ends on. x is indexed by row. */
+static PetscErrorCode EmulateRuns(const SpTrsvOp *op, SpTrsvPlan plan, const PetscScalar *b, PetscScalar *x)
+{
+  const SpTrsvSyncFreeSchedule *sf = (const SpTrsvSyncFreeSchedule *)plan->data;
+  const PetscInt                n  = op->n;
+  PetscInt                     *pos;
+  PetscScalar                  *c, *m;
+  int                          *chained;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc4(n + 1, &pos, n + 1, &c, n + 1, &m, n + 1, &chained));
+  for (PetscInt k = 0; k < n; k++) pos[plan->order[k]] = k;
+  for (PetscInt w = 0; w < sf->nwarps; w++) {
+    const PetscInt k0 = sf->wstart[w], len = sf->wlanes[w], per = (len + 31) / 32;
+    PetscScalar    C[32], M[32], Cn[32], Mn[32];
+    int            K[32], Kn[32];
+    for (PetscInt k = k0; k < k0 + len; k++) { /* the rows' maps: c from b and the x of earlier windows, m from the chain entry */
+      const PetscInt i  = plan->order[k];
+      PetscScalar    sk = b[i], chk = 0;
+      chained[k]        = 0;
+      for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) {
+        if (pos[op->rj[e]] < k0) sk -= op->ra[e] * x[op->rj[e]];
+        else {
+          chk        = op->ra[e];
+          chained[k] = 1;
+        }
+      }
+      c[k] = op->unit ? sk : sk * op->idiag[i];
+      m[k] = -(op->unit ? chk : chk * op->idiag[i]);
+    }
+    for (PetscInt l = 0; l < 32; l++) {
+      C[l] = 0;
+      M[l] = 1;
+      K[l] = 0;
+      for (PetscInt k = k0 + l * per; k < PetscMin(k0 + (l + 1) * per, k0 + len); k++) SpTrsvSyncFreeRunAppend(&C[l], &M[l], &K[l], c[k], m[k], chained[k]);
+    }
+    for (PetscInt d = 1; d < 32; d *= 2) {
+      for (PetscInt l = 0; l < 32; l++) {
+        Cn[l] = C[l];
+        Mn[l] = M[l];
+        Kn[l] = K[l];
+        if (l >= d) SpTrsvSyncFreeRunAfter(&Cn[l], &Mn[l], &Kn[l], C[l - d], M[l - d], K[l - d]);
+      }
+      for (PetscInt l = 0; l < 32; l++) {
+        C[l] = Cn[l];
+        M[l] = Mn[l];
+        K[l] = Kn[l];
+      }
+    }
+    for (PetscInt l = 0; l < 32; l++) {
+      PetscScalar xp = l ? C[l - 1] : 0;
+      for (PetscInt k = k0 + l * per; k < PetscMin(k0 + (l + 1) * per, k0 + len); k++) {
+        xp                = SpTrsvSyncFreeRunApply(xp, c[k], m[k], chained[k]);
+        x[plan->order[k]] = xp;
+      }
+    }
+  }
+  PetscCall(PetscFree4(pos, c, m, chained));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the substitution, rows in the triangle's own order */
+static void Substitute(const SpTrsvOp *op, const PetscScalar *b, PetscScalar *x)
+{
+  for (PetscInt kk = 0; kk < op->n; kk++) {
+    const PetscInt i = op->lower ? kk : op->n - 1 - kk;
+    PetscScalar    s = b[i];
+    for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) s -= op->ra[e] * x[op->rj[e]];
+    x[i] = op->unit ? s : s * op->idiag[i];
+  }
+}
+
+/* the runs kernel's arithmetic (EmulateRuns) against the substitution, on random triangles (lower, upper, transposed,
+   unit or not) and 3-D grid triangles, at every -mat_sptrsv_run_rows: the same solution to rounding; with a NaN in one
+   entry of b, NaN exactly in the rows that depend on it, the others as without it */
+static PetscErrorCode TestRunsArithmetic(PetscRandom rnd)
+{
+  PetscFunctionBeginUser;
+  runs = PETSC_TRUE;
+  for (PetscInt c = 0; c < 24; c++) {
+    const PetscInt n = c < 20 ? 1 + (PetscInt)(700 * Rand(rnd)) : 0;
+    SpTrsvTri      t;
+    PetscInt      *ai, *aj, nnz = 0, cap;
+    const PetscBool unit = (PetscBool)(c % 3 == 0);
+    if (c < 20) { /* random: each row depends on the row before it with probability 0.8, and on a few random earlier rows */
+      cap = 6 * n + 1;
+      PetscCall(PetscMalloc2(n + 1, &ai, cap, &aj));
+      ai[0] = 0;
+      for (PetscInt i = 0; i < n; i++) {
+        const PetscBool lower = (PetscBool)(c % 2 == 0);
+        const PetscInt  lo = lower ? 0 : i + 1, hi = lower ? i : n; /* the columns a row may hold */
+        PetscInt        row0 = nnz;
+        if (hi > lo) {
+          for (PetscInt q = 0; q < 3; q++)
+            if (Rand(rnd) < 0.4) {
+              const PetscInt j = lo + (PetscInt)((hi - lo) * Rand(rnd)) % (hi - lo);
+              PetscBool      dup = PETSC_FALSE;
+              for (PetscInt e = row0; e < nnz; e++) dup = (PetscBool)(dup || aj[e] == j);
+              if (!dup) aj[nnz++] = j;
+            }
+          if (Rand(rnd) < 0.8) {
+            const PetscInt j   = lower ? i - 1 : i + 1;
+            PetscBool      dup = PETSC_FALSE;
+            for (PetscInt e = row0; e < nnz; e++) dup = (PetscBool)(dup || aj[e] == j);
+            if (!dup) aj[nnz++] = j;
+          }
+          PetscCall(PetscSortInt(nnz - row0, aj + row0));
+        }
+        ai[i + 1] = nnz;
+      }
+      PetscCall(TriFromCSR(n, c % 2 == 0 ? SPTRSV_LOWER : SPTRSV_UPPER, unit, ai, aj, &t));
+      PetscCall(PetscFree2(ai, aj));
+    } else PetscCall(Grid3DLower(c == 20 ? 40 : (c == 21 ? 70 : 33), 5, 4, &t)); /* lines of 40, 70, 33 points */
+    for (PetscInt p = 0; p < t->i[t->n]; p++) t->a[p] = (PetscScalar)((Rand(rnd) - 0.5) * 0.6);
+    if (!t->unit)
+      for (PetscInt i = 0; i < t->n; i++) t->idiag[i] = (PetscScalar)(1.0 / (1.0 + Rand(rnd)));
+    PetscCall(SpTrsvTriValuesChanged(t));
+    for (PetscInt tr = 0; tr < 2; tr++)
+      for (PetscInt R = 1; R <= SPTRSV_SYNCFREE_RUN_MAX_R; R *= 2) {
+        SpTrsvOp     op;
+        SpTrsvPlan   plan;
+        PetscScalar *b, *x, *xr;
+        PetscReal    err = 0, nrm = 0;
+        PetscBool    nanok = PETSC_TRUE;
+        PetscCall(SpTrsvTriGetOp(t, (PetscBool)tr, &op));
+        run_rows = R;
+        PetscCall(AnalyzeWith(&op, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, &plan));
+        PetscCall(SpTrsvSyncFreeScheduleCheck(&op, plan));
+        PetscCall(PetscMalloc3(op.n + 1, &b, op.n + 1, &x, op.n + 1, &xr));
+        for (PetscInt i = 0; i < op.n; i++) b[i] = (PetscScalar)(Rand(rnd) - 0.5);
+        PetscCall(EmulateRuns(&op, plan, b, x));
+        Substitute(&op, b, xr);
+        for (PetscInt i = 0; i < op.n; i++) {
+          err = PetscMax(err, PetscAbsScalar(x[i] - xr[i]));
+          nrm = PetscMax(nrm, PetscAbsScalar(xr[i]));
+        }
+        EXPECT(err <= 1e-12 * PetscMax(nrm, 1.0), "runs arithmetic case %" PetscInt_FMT " (n %" PetscInt_FMT "%s, run_rows %" PetscInt_FMT "): max error %g against the substitution (max |x| %g)", c, op.n, tr ? ", transposed" : "", R, (double)err, (double)nrm);
+        if (op.n > 0) { /* a NaN in b: the same NaN pattern as the substitution, the finite rows as close */
+          const PetscInt i0 = (PetscInt)(op.n * Rand(rnd)) % op.n;
+          b[i0]             = (PetscScalar)NAN;
+          PetscCall(EmulateRuns(&op, plan, b, x));
+          Substitute(&op, b, xr);
+          for (PetscInt i = 0; i < op.n; i++) {
+            const PetscBool nx = PetscIsNanScalar(x[i]), nr = PetscIsNanScalar(xr[i]);
+            if (nx != nr || (!nr && PetscAbsScalar(x[i] - xr[i]) > 1e-12 * PetscMax(nrm, 1.0))) nanok = PETSC_FALSE;
+          }
+          EXPECT(nanok, "runs arithmetic case %" PetscInt_FMT " (n %" PetscInt_FMT "%s, run_rows %" PetscInt_FMT "): a NaN in row %" PetscInt_FMT " of b reaches other rows than the substitution's", c, op.n, tr ? ", transposed" : "", R, i0);
+        }
+        PetscCall(PetscFree3(b, x, xr));
+        PetscCall(SpTrsvPlanDestroy(&plan));
+      }
+    PetscCall(SpTrsvTriDestroy(&t));
+  }
+  runs     = PETSC_FALSE;
+  run_rows = 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscRandom rnd;
@@ -362,6 +523,7 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 20261124));
   PetscCall(PetscRandomSeed(rnd));
+  PetscCall(TestRunsArithmetic(rnd));
   for (PetscInt u = 0; u < 2; u++) {
     PetscCall(TestRandom(rnd, 1, 0.5, (SpTrsvUplo)u));
     PetscCall(TestRandom(rnd, 70, 0.03, (SpTrsvUplo)u));

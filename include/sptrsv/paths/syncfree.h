@@ -117,6 +117,32 @@ static inline SPTRSV_SYNCFREE_HD int SpTrsvSyncFreeBinRowsPerWarp(int b)
   return b == SPTRSV_SYNCFREE_NBINS - 1 ? 1 : 32 / SpTrsvSyncFreeBinLanes(b);
 }
 
+/* runs dispatch, the arithmetic of its warp scan (the CUDA kernel SpTrsvSyncFreeRun and tests/unit/test_syncfree.c's
+   emulation of it): a lane, or a scan step, holds the affine map x -> C + M x of the rows it has composed, K set when
+   the map ignores its argument (it starts at a row without its chain entry). Row k's map is x -> c + m x when the row
+   depends on the row before it (chained), else the constant c: never multiplied by the x before it, so a NaN or Inf
+   there reaches no row that does not depend on it (as in the substitution; m = -0 times a NaN would be a NaN) */
+static inline SPTRSV_SYNCFREE_HD PetscScalar SpTrsvSyncFreeRunApply(PetscScalar x, PetscScalar c, PetscScalar m, int chained)
+{
+  return chained ? c + m * x : c;
+}
+/* (C, M, K) := the row's map after (C, M, K) */
+static inline SPTRSV_SYNCFREE_HD void SpTrsvSyncFreeRunAppend(PetscScalar *C, PetscScalar *M, int *K, PetscScalar c, PetscScalar m, int chained)
+{
+  *C = SpTrsvSyncFreeRunApply(*C, c, m, chained);
+  *M = chained ? m * *M : (PetscScalar)0;
+  *K = *K || !chained;
+}
+/* (C, M, K) := (C, M, K) after (Cp, Mp, Kp), the map of the rows before it */
+static inline SPTRSV_SYNCFREE_HD void SpTrsvSyncFreeRunAfter(PetscScalar *C, PetscScalar *M, int *K, PetscScalar Cp, PetscScalar Mp, int Kp)
+{
+  if (!*K) {
+    *C = *C + *M * Cp;
+    *M = *M * Mp;
+    *K = Kp;
+  }
+}
+
 SPTRSV_INTERN int            SpTrsvSyncFreeLanes(PetscInt);
 SPTRSV_INTERN int            SpTrsvSyncFreeRowLanes(PetscInt, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *, SpTrsvPlan);

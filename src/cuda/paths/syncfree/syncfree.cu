@@ -296,44 +296,29 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
         }
     }
   }
-  /* the lane's maps and their composition C + M v (the identity for a lane without rows). A row without its chain
-     entry is the constant map x = c: it sets K (the composition ignores its argument) and is never multiplied by the x
-     before it, so a NaN or Inf there stays out of rows that do not depend on it, as in the substitution (m = -0 times
-     a NaN would be a NaN) */
+  /* the lane's maps and their composition C + M v (the identity for a lane without rows; the arithmetic is shared with
+     the unit test's emulation: SpTrsvSyncFreeRunAppend, SpTrsvSyncFreeRunAfter, SpTrsvSyncFreeRunApply in syncfree.h) */
   PetscScalar C = 0, M = 1;
-  bool        K = false;
+  int         K = 0;
   #pragma unroll
   for (int r = 0; r < R; r++) {
     s[r]  = SpTrsvFinalize<UNIT, false>(s[r], di[r], 0, 0);  /* c */
     ch[r] = -SpTrsvFinalize<UNIT, false>(ch[r], di[r], 0, 0); /* m */
-    if (kb + r < ke) {
-      if (chained >> r & 1u) {
-        C = s[r] + ch[r] * C;
-        M = ch[r] * M;
-      } else {
-        C = s[r];
-        M = 0;
-        K = true;
-      }
-    }
+    if (kb + r < ke) SpTrsvSyncFreeRunAppend(&C, &M, &K, s[r], ch[r], (int)(chained >> r & 1u));
   }
   /* inclusive scan along the lanes: lane l gets F_l o ... o F_0; the window's first row has no chain entry, so this is
      a constant, the x of lane l's last row */
   for (int d = 1; d < 32; d <<= 1) {
     const PetscScalar Cp = __shfl_up_sync(SPTRSV_FULL_MASK, C, d), Mp = __shfl_up_sync(SPTRSV_FULL_MASK, M, d);
-    const bool        Kp = __shfl_up_sync(SPTRSV_FULL_MASK, (int)K, d) != 0;
-    if (lane >= d && !K) {
-      C = C + M * Cp;
-      M = M * Mp;
-      K = Kp;
-    }
+    const int         Kp = __shfl_up_sync(SPTRSV_FULL_MASK, K, d);
+    if (lane >= d) SpTrsvSyncFreeRunAfter(&C, &M, &K, Cp, Mp, Kp);
   }
   PetscScalar xp = __shfl_up_sync(SPTRSV_FULL_MASK, C, 1);
   if (lane == 0) xp = 0;
   #pragma unroll
   for (int r = 0; r < R; r++)
     if (kb + r < ke) {
-      xp = (chained >> r & 1u) ? s[r] + ch[r] * xp : s[r];
+      xp = SpTrsvSyncFreeRunApply(xp, s[r], ch[r], (int)(chained >> r & 1u));
       SpTrsvSyncFreePublish(f, n, v, cur, epoch, kb + r, row[r], xp);
     }
 }
