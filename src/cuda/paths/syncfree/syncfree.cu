@@ -193,7 +193,7 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
       (past its own entries with none), so the warp-wide maximum and __syncwarp of a batch are reached by all lanes. An entry with column >= k0 is the row's chain entry (the
       analysis admits only position k - 1 inside the window): it is not waited for.
    2. Maps. Row k gives c_k = (b_k - sum of its other entries times their x, in CSR order) d_k and m_k = -T(k, k-1) d_k
-      (d_k the inverted diagonal, 1 for a unit triangle; m = 0 for the window's first row), so x_k = c_k + m_k x_{k-1}.
+      (d_k the inverted diagonal, 1 for a unit triangle), so x_k = c_k + m_k x_{k-1}; a row without its chain entry (the window's first row among them) is the constant map x_k = c_k.
       The lane composes its rows' maps, the warp scans the 32 compositions (shuffles), and each lane applies its maps
       to the x its left neighbour ends on.
    Deadlock freedom: windows go out by ticket in the analysis's order, by depth in the windows' DAG (a topological
