@@ -21,7 +21,7 @@ start-up, 40-69 ms on the H200) and whether the pointer update was paid (column 
 as the vectors of a KSP solve do; without it a CUDA-graph path skipped its vector-pointer update after the first solve).
 
 Standard library only. Use: rows = bench_rule.annotate(list(csv.DictReader(f))) once per CSV file, then failed(r),
-fail_cell(r), ok(r), and header_lines(rows) for the table's text.
+fail_cell(r), ok(r), and header_lines(rows) for the table's text; fnum(cell) reads a cell as a finite float or None.
 """
 import math
 
@@ -41,6 +41,15 @@ RULE = ("Error rule: a row counts only when its max_rel_err (against the host re
 def _num(s):
     try:
         return float(s)
+    except (TypeError, ValueError):
+        return None
+
+
+def fnum(s):
+    """a CSV cell as a finite float, else None (empty, not a number, NaN or Inf): the table scripts' reading of a cell"""
+    try:
+        v = float(s)
+        return v if math.isfinite(v) else None
     except (TypeError, ValueError):
         return None
 

@@ -16,16 +16,14 @@ counts as no win: it is left out of the geometric mean, and the summary line cou
 import argparse
 import csv
 import math
+import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_rule import fnum  # noqa: E402  (a CSV cell as a finite float or None)
 
-def fnum(s):
-    try:
-        v = float(s)
-        return v if math.isfinite(v) else None
-    except (TypeError, ValueError):
-        return None
+
 
 
 def load(path):

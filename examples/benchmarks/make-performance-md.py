@@ -33,6 +33,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_rule  # noqa: E402  (bench's error rule, warm-up and pointer-update notes)
+from bench_rule import fnum  # noqa: E402
 
 E2E_FIELDS = ["problem", "solver", "status", "iterations", "reason", "ksp_solve_s", "pc_setup_s", "matsolve_count", "matsolve_s",
               "matsolve_gpu_s", "matmult_s", "pcapply_s", "total_s", "factor_backend", "error", "pcapply_count",
@@ -40,13 +41,6 @@ E2E_FIELDS = ["problem", "solver", "status", "iterations", "reason", "ksp_solve_
 EVENTS = {"KSPSolve": "ksp_solve_s", "PCSetUp": "pc_setup_s", "MatSolve": "matsolve_s", "MatMult": "matmult_s", "PCApply": "pcapply_s",
           "SNESSolve": "snes_solve_s"}
 
-
-def fnum(s):
-    try:
-        v = float(s)
-        return v if math.isfinite(v) else None
-    except (TypeError, ValueError):
-        return None
 
 
 # ---- end-to-end logs --------------------------------------------------------------------------------

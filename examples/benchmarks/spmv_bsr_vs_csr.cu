@@ -18,22 +18,7 @@
 #include <cmath>
 #include <vector>
 
-#define CK(x) \
-  do { \
-    cudaError_t e_ = (x); \
-    if (e_ != cudaSuccess) { \
-      fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-      exit(2); \
-    } \
-  } while (0)
-#define CS(x) \
-  do { \
-    cusparseStatus_t s_ = (x); \
-    if (s_ != CUSPARSE_STATUS_SUCCESS) { \
-      fprintf(stderr, "cuSPARSE error %d at %s:%d\n", (int)s_, __FILE__, __LINE__); \
-      exit(2); \
-    } \
-  } while (0)
+#include "standalone_check.h" /* CK, CS: CUDA and cuSPARSE calls checked */
 
 template <typename T>
 static T *Upload(const std::vector<T> &h)

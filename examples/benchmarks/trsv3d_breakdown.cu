@@ -40,22 +40,7 @@
 #include <vector>
 #include <algorithm>
 
-#define CK(x) \
-  do { \
-    cudaError_t e_ = (x); \
-    if (e_ != cudaSuccess) { \
-      fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-      exit(2); \
-    } \
-  } while (0)
-#define CS(x) \
-  do { \
-    cusparseStatus_t s_ = (x); \
-    if (s_ != CUSPARSE_STATUS_SUCCESS) { \
-      fprintf(stderr, "cuSPARSE error %d at %s:%d\n", (int)s_, __FILE__, __LINE__); \
-      exit(2); \
-    } \
-  } while (0)
+#include "standalone_check.h" /* CK, CS: CUDA and cuSPARSE calls checked */
 
 static const unsigned long long SENTINEL = 0xFFFFFFFFFFFFFFFFull; /* a NaN no solve writes: what cudaMemset(0xFF) leaves */
 

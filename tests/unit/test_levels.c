@@ -45,27 +45,13 @@ static PetscErrorCode TestHandDAG(void)
 /* strict lower triangle of the 5/7-point stencil on an nx x ny x nz grid: level of (i,j,k) is i+j+k */
 static PetscErrorCode TestGrid(PetscInt nx, PetscInt ny, PetscInt nz)
 {
-  PetscInt   n = nx * ny * nz, *ai, *aj, nnz = 0;
   SpTrsvTri  t;
   SpTrsvOp   op;
   SpTrsvPlan plan;
   PetscBool  ok = PETSC_TRUE;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(n + 1, &ai));
-  PetscCall(PetscMalloc1(3 * n + 1, &aj));
-  ai[0] = 0;
-  for (PetscInt k = 0; k < nz; k++)
-    for (PetscInt j = 0; j < ny; j++)
-      for (PetscInt i = 0; i < nx; i++) {
-        PetscInt row = (k * ny + j) * nx + i;
-        if (k > 0) aj[nnz++] = row - nx * ny;
-        if (j > 0) aj[nnz++] = row - nx;
-        if (i > 0) aj[nnz++] = row - 1;
-        ai[row + 1] = nnz;
-      }
-  PetscCall(SpTrsvTriCreate(n, SPTRSV_LOWER, PETSC_TRUE, &t));
-  PetscCall(SpTrsvTriSetPattern(t, ai, aj));
+  PetscCall(GridLower7(nx, ny, nz, &t));
   PetscCall(SpTrsvTriGetOp(t, PETSC_FALSE, &op));
   PetscCall(SpTrsvPlanCreateLevelSets(&op, &plan));
   EXPECT(plan->nlevels == nx + ny + nz - 2, "grid %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ": %" PetscInt_FMT " levels, expected %" PetscInt_FMT, nx, ny, nz, plan->nlevels, nx + ny + nz - 2);

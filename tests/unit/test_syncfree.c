@@ -219,28 +219,6 @@ static PetscErrorCode TestRandom(PetscRandom rnd, PetscInt n, PetscReal density,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the lower triangle of a 7-point stencil on an nx x ny x nz grid in natural order (row x + nx (y + ny z) depends on the
-   rows at x - 1, y - 1, z - 1 where they exist), unit diagonal */
-static PetscErrorCode Grid3DLower(PetscInt nx, PetscInt ny, PetscInt nz, SpTrsvTri *t)
-{
-  const PetscInt n = nx * ny * nz;
-  PetscInt      *ai, *aj, nnz = 0;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscMalloc2(n + 1, &ai, 3 * n + 1, &aj));
-  ai[0] = 0;
-  for (PetscInt i = 0; i < n; i++) {
-    const PetscInt x = i % nx, y = (i / nx) % ny, z = i / (nx * ny);
-    if (z) aj[nnz++] = i - nx * ny;
-    if (y) aj[nnz++] = i - nx;
-    if (x) aj[nnz++] = i - 1;
-    ai[i + 1] = nnz;
-  }
-  PetscCall(TriFromCSR(n, SPTRSV_LOWER, PETSC_TRUE, ai, aj, t));
-  PetscCall(PetscFree2(ai, aj));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* runs dispatch: windows are the grid lines (cut at 256 rows), the rows per lane fit the longest, every point but a
    line's first is chained, the critical path counts windows; on the transpose (upper, the lines from the last row down)
    the same; a window that holds a row depending on another row of it than the one before is refused by the check */
@@ -263,7 +241,7 @@ static PetscErrorCode TestRuns(void)
   PetscFunctionBeginUser;
   runs = PETSC_TRUE;
   for (size_t c = 0; c < sizeof(g) / sizeof(g[0]); c++) {
-    PetscCall(Grid3DLower(g[c].nx, g[c].ny, g[c].nz, &t));
+    PetscCall(GridLower7(g[c].nx, g[c].ny, g[c].nz, &t));
     run_rows = g[c].Rmax;
     for (PetscInt tr = 0; tr < 2; tr++) {
       SpTrsvSyncFreeSchedule *sf;
@@ -463,7 +441,7 @@ static PetscErrorCode TestRunsArithmetic(PetscRandom rnd)
       }
       PetscCall(TriFromCSR(n, c % 2 == 0 ? SPTRSV_LOWER : SPTRSV_UPPER, unit, ai, aj, &t));
       PetscCall(PetscFree2(ai, aj));
-    } else PetscCall(Grid3DLower(c == 20 ? 40 : (c == 21 ? 70 : 33), 5, 4, &t)); /* lines of 40, 70, 33 points */
+    } else PetscCall(GridLower7(c == 20 ? 40 : (c == 21 ? 70 : 33), 5, 4, &t)); /* lines of 40, 70, 33 points */
     for (PetscInt p = 0; p < t->i[t->n]; p++) t->a[p] = (PetscScalar)((Rand(rnd) - 0.5) * 0.6);
     if (!t->unit)
       for (PetscInt i = 0; i < t->n; i++) t->idiag[i] = (PetscScalar)(1.0 / (1.0 + Rand(rnd)));

@@ -40,6 +40,29 @@ static inline PetscErrorCode TriFromCSR(PetscInt n, SpTrsvUplo uplo, PetscBool u
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the strict lower triangle of the 7-point stencil (5-point for nz = 1) on an nx x ny x nz grid in natural order (row
+   x + nx (y + ny z) depends on the rows at x - 1, y - 1, z - 1 where they exist), unit diagonal, values left for the
+   caller (test_levels.c, test_syncfree.c) */
+static inline PetscErrorCode GridLower7(PetscInt nx, PetscInt ny, PetscInt nz, SpTrsvTri *t)
+{
+  const PetscInt n = nx * ny * nz;
+  PetscInt      *ai, *aj, nnz = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(n + 1, &ai, 3 * n + 1, &aj));
+  ai[0] = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt x = i % nx, y = (i / nx) % ny, z = i / (nx * ny);
+    if (z) aj[nnz++] = i - nx * ny;
+    if (y) aj[nnz++] = i - nx;
+    if (x) aj[nnz++] = i - 1;
+    ai[i + 1] = nnz;
+  }
+  PetscCall(TriFromCSR(n, SPTRSV_LOWER, PETSC_TRUE, ai, aj, t));
+  PetscCall(PetscFree2(ai, aj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the -ksp_view text of a plan (at most len - 1 characters), through a scratch file of that name (removed) */
 static inline PetscErrorCode PlanViewText(SpTrsvPlan plan, const char *file, char *buf, size_t len)
 {

@@ -114,22 +114,21 @@ __device__ __forceinline__ PetscScalar SpTrsvSyncFreeValue(SpTrsvSyncFreeWord u)
   return x;
 }
 
-/* wait until x_j is published in this solve's half of xs, and return it; between two polls the lane sleeps
-   spin_ns nanoseconds (fewer polls in flight leave the L2 to the rows that can progress) */
-__device__ __forceinline__ PetscScalar SpTrsvSyncFreeWait(SpTrsvSyncFreeWord *w, unsigned int spin_ns)
-{
-  cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_device> r(*w);
-  SpTrsvSyncFreeWord                                               u;
-
-  while ((u = r.load(cuda::memory_order_relaxed)) == SPTRSV_SYNCFREE_SENTINEL)
-    if (spin_ns) __nanosleep(spin_ns);
-  return SpTrsvSyncFreeValue(u);
-}
-
 /* a relaxed load of a solution word at device scope (never through L1) */
 __device__ __forceinline__ SpTrsvSyncFreeWord SpTrsvSyncFreeLoad(SpTrsvSyncFreeWord *w)
 {
   return cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_device>(*w).load(cuda::memory_order_relaxed);
+}
+
+/* wait until x_j is published in this solve's half of xs, and return it; between two polls the lane sleeps
+   spin_ns nanoseconds (fewer polls in flight leave the L2 to the rows that can progress) */
+__device__ __forceinline__ PetscScalar SpTrsvSyncFreeWait(SpTrsvSyncFreeWord *w, unsigned int spin_ns)
+{
+  SpTrsvSyncFreeWord u;
+
+  while ((u = SpTrsvSyncFreeLoad(w)) == SPTRSV_SYNCFREE_SENTINEL)
+    if (spin_ns) __nanosleep(spin_ns);
+  return SpTrsvSyncFreeValue(u);
 }
 
 /* publish x_i (the word pub of this solve's half cur, the sentinel into the other half, the user's x) */
@@ -256,9 +255,7 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
       if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) jmax = max(jmax, j[e]);
     for (int d = 16; d > 0; d >>= 1) jmax = max(jmax, __shfl_xor_sync(SPTRSV_FULL_MASK, jmax, d));
     if (jmax >= 0) {
-      if (lane == 0)
-        while (SpTrsvSyncFreeLoad(cur + jmax) == SPTRSV_SYNCFREE_SENTINEL)
-          if (f.spin_ns) __nanosleep(f.spin_ns);
+      if (lane == 0) (void)SpTrsvSyncFreeWait(cur + jmax, f.spin_ns);
       __syncwarp();
   #pragma unroll
       for (int e = 0; e < B; e++)
@@ -274,8 +271,7 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
         pending |= pe;
       }
       if (!pending) break;
-      while (SpTrsvSyncFreeLoad(cur + jw) == SPTRSV_SYNCFREE_SENTINEL)
-        if (f.spin_ns) __nanosleep(f.spin_ns);
+      (void)SpTrsvSyncFreeWait(cur + jw, f.spin_ns);
   #pragma unroll
       for (int e = 0; e < B; e++)
         if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) u[e] = SpTrsvSyncFreeLoad(cur + j[e]);

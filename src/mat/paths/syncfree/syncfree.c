@@ -135,6 +135,21 @@ static PetscErrorCode SpTrsvSyncFreePack(const SpTrsvOp *op, SpTrsvPlan p, SpTrs
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* position of row j in the triangle's own order (natural and runs dispatch) */
+static inline PetscInt SpTrsvSyncFreeNaturalPos(const SpTrsvOp *op, PetscInt j)
+{
+  return op->lower ? j : op->n - 1 - j;
+}
+
+/* the plan's order becomes the triangle's own order (natural and runs dispatch; the position map is its own inverse) */
+static PetscErrorCode SpTrsvSyncFreeNaturalOrder(const SpTrsvOp *op, SpTrsvPlan p)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < op->n; k++) p->order[k] = SpTrsvSyncFreeNaturalPos(op, k);
+  PetscCall(PetscFree(p->levptr)); /* the order is not by level any more */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   SpTrsvSyncFreePackNatural - the rows in the triangle's own order (a topological order), consecutive rows in one
   warp while they fit: r rows of K lanes with r K <= 32, K the smallest power of two >= the longest of them;
@@ -146,8 +161,7 @@ static PetscErrorCode SpTrsvSyncFreePackNatural(const SpTrsvOp *op, SpTrsvPlan p
   PetscInt       nw = 0;
 
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < n; k++) p->order[k] = op->lower ? k : n - 1 - k;
-  PetscCall(PetscFree(p->levptr)); /* the order is not by level any more */
+  PetscCall(SpTrsvSyncFreeNaturalOrder(op, p));
   PetscCall(PetscMalloc2(n + 1, &sf->wstart, n + 1, &sf->wlanes));
   for (PetscInt k = 0; k < n;) {
     PetscInt r = 0;
@@ -174,12 +188,6 @@ static PetscErrorCode SpTrsvSyncFreePackNatural(const SpTrsvOp *op, SpTrsvPlan p
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* position of row j in the triangle's own order (natural and runs dispatch) */
-static inline PetscInt SpTrsvSyncFreeNaturalPos(const SpTrsvOp *op, PetscInt j)
-{
-  return op->lower ? j : op->n - 1 - j;
-}
-
 /*
   SpTrsvSyncFreePackRuns - runs dispatch (include/sptrsv/paths/syncfree.h): the rows in the triangle's own order, cut
   greedily into windows: row k joins the window [k0, k) when each of its dependencies lies before k0 or is row k - 1,
@@ -200,8 +208,7 @@ static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, S
   PetscInt       nw = 0, longest = 0, *depth, *wof, *k0s, *cnt;
 
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < n; k++) p->order[k] = op->lower ? k : n - 1 - k;
-  PetscCall(PetscFree(p->levptr)); /* the order is not by level any more */
+  PetscCall(SpTrsvSyncFreeNaturalOrder(op, p));
   PetscCall(PetscMalloc2(n + 1, &sf->wstart, n + 1, &sf->wlanes));
   PetscCall(PetscMalloc4(n + 1, &depth, n + 1, &wof, n + 1, &k0s, n + 2, &cnt));
   sf->run_chained = 0;
@@ -486,7 +493,7 @@ PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
     for (PetscInt k = 0; k < op->n; k++) PetscCheck(disp[k] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: position %" PetscInt_FMT " in no window", k);
     for (PetscInt k = 0; k < op->n; k++) {
       const PetscInt i = plan->order[k], w = disp[k], k0 = sf->wstart[w];
-      PetscCheck(i == (op->lower ? k : op->n - 1 - k), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: row %" PetscInt_FMT " at position %" PetscInt_FMT, i, k);
+      PetscCheck(SpTrsvSyncFreeNaturalPos(op, i) == k, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: row %" PetscInt_FMT " at position %" PetscInt_FMT, i, k);
       for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) {
         const PetscInt q = SpTrsvSyncFreeNaturalPos(op, op->rj[e]);
         PetscCheck(q < k0 || (q == k - 1 && k > k0), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: row %" PetscInt_FMT " of window %" PetscInt_FMT " depends on row %" PetscInt_FMT " of the same window, not the row before it", i, w, op->rj[e]);
@@ -508,7 +515,7 @@ PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
       /* level dispatch: one level and one bin per warp (no row waits for its own warp); natural dispatch:
          consecutive rows in the triangle's order, K enough lanes for each */
       if (!sf->natural) PetscCheck(plan->level[i] == lev, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: warp %" PetscInt_FMT " mixes levels %" PetscInt_FMT " and %" PetscInt_FMT, w, lev, plan->level[i]);
-      else PetscCheck(i == (op->lower ? k : op->n - 1 - k), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: natural dispatch puts row %" PetscInt_FMT " at position %" PetscInt_FMT, i, k);
+      else PetscCheck(SpTrsvSyncFreeNaturalPos(op, i) == k, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: natural dispatch puts row %" PetscInt_FMT " at position %" PetscInt_FMT, i, k);
       PetscCheck(!SpTrsvSyncFreeLong(len, sf->max_lanes) || k1 == k0 + 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: long row %" PetscInt_FMT " shares warp %" PetscInt_FMT, i, w);
       PetscCheck(sf->natural ? need <= K : need == K, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: row %" PetscInt_FMT " of length %" PetscInt_FMT " is in a warp of %d lanes per row", i, len, K);
     }
