@@ -55,7 +55,9 @@ BW_ARGS=()
 # name | bench arguments
 CASES=(
   "lap3d7_64|-lap3d 64x64x64 -stencil 7"
+  "lap3d7_96|-lap3d 96x96x96 -stencil 7"
   "lap3d7_100|-lap3d 100x100x100 -stencil 7"
+  "lap3d7_112|-lap3d 112x112x112 -stencil 7"
   "lap3d7_128|-lap3d 128x128x128 -stencil 7"
   "lap3d7_96_ilu1|-lap3d 96x96x96 -stencil 7 -bench_levels 1"
   "lap3d7_96_ilu2|-lap3d 96x96x96 -stencil 7 -bench_levels 2"
@@ -63,6 +65,7 @@ CASES=(
   "lap3d7_128x128x48|-lap3d 128x128x48 -stencil 7"
   "lap3d7_192|-lap3d 192x192x192 -stencil 7"
   "lap2d5_1000|-lap2d 1000x1000 -stencil 5"
+  "lap2d5_1025x1000|-lap2d 1025x1000 -stencil 5"
   "lap3d7_256|-lap3d 256x256x256 -stencil 7"
 )
 for c in "${CASES[@]}"; do

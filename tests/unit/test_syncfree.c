@@ -232,6 +232,7 @@ static PetscErrorCode TestRuns(void)
     {600, 2, 1, 2, 20, 2, 2 * (599 - 9), 11}, /* -mat_sptrsv_run_rows 2: windows of 64 rows, 10 per line */
     {20, 4, 4, 2, 16, 1, 16 * 19, 7},         /* 20 rows: one per lane */
     {40, 3, 2, 1, 12, 1, 6 * 38, 5},          /* the default 1: lines of 40 in windows of 32 and 8, the next line's first row not packed in */
+    {33, 3, 2, 1, 12, 1, 6 * 31, 5},          /* lines of 33: windows of 32 and 1; the 1-row window continues a chain, so the next line's first row is not packed in */
   };
   const PetscInt ai[] = {0, 0, 1, 3, 4}, aj[] = {0, 0, 1, 2}; /* row 2 depends on rows 0 and 1: it opens a window */
   SpTrsvTri      t;

@@ -187,11 +187,13 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
    1. Waits. The lane's entries are one contiguous range of the CSR (its rows are consecutive positions). An entry whose
       column (a dispatch position: the indices are relabelled) is below k0 is a dependency on an earlier window: its
       word is loaded, SPTRSV_SYNCFREE_RUN_BATCH entries at a time with every load of a batch in flight at once; while
-      some are at the sentinel one lane of the warp spins on the latest of them, then each lane loads again, all at
-      once, those still at it (and spins on one while any is). Every lane runs the warp's largest number of batches
-      (past its own entries with none), so the warp-wide maximum and __syncwarp of a batch are reached by all lanes. An entry with column >= k0 is the row's chain entry (the
-      analysis admits only position k - 1 inside the window): it is not waited for.
-   2. Maps. Row k gives c_k = (b_k - sum of its other entries times their x, in CSR order) d_k and m_k = -T(k, k-1) d_k
+      some are at the sentinel one lane of the warp spins on the latest of them, the others at the warp barrier, then
+      each lane loads again, all at once, those still at it; again while any is (poll rounds: the warp never spins
+      divergent). Every lane runs the warp's largest number of batches and poll rounds (past its own entries with
+      none), so the warp-wide maximum and __syncwarp of a round are reached by all lanes. An entry with column >= k0
+      is the row's chain entry (the analysis admits only position k - 1 inside the window): it is not waited for.
+      The CUDA setup sorts each row's entries by position, so a row's latest dependencies come in its last batch.
+   2. Maps. Row k gives c_k = (b_k - sum of its other entries times their x, in position order) d_k and m_k = -T(k, k-1) d_k
       (d_k the inverted diagonal, 1 for a unit triangle), so x_k = c_k + m_k x_{k-1}; a row without its chain entry (the window's first row among them) is the constant map x_k = c_k.
       The lane composes its rows' maps, the warp scans the 32 compositions (shuffles), and each lane applies its maps
       to the x its left neighbour ends on.
@@ -237,7 +239,6 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
     int                j[B];
     PetscScalar        a[B];
     SpTrsvSyncFreeWord u[B];
-    int                jmax = -1;
   #pragma unroll
     for (int e = 0; e < B; e++) {
       const bool in = p0 + e < (long long)P1;
@@ -247,31 +248,21 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
   #pragma unroll
     for (int e = 0; e < B; e++) u[e] = j[e] < k0 ? SpTrsvSyncFreeLoad(cur + j[e]) : 0; /* all in flight at once */
     /* while the window waits, one lane polls, the word of the latest position the warp still waits for (in the
-       wavefront order, mostly the last of them to be published); then every lane loads again, all at once, its words
-       still at the sentinel, and spins on one of them while any is: after the last dependency is published the batch
-       costs about two memory round trips, and a waiting window loads one word per round trip, not 32 */
-  #pragma unroll
-    for (int e = 0; e < B; e++)
-      if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) jmax = max(jmax, j[e]);
-    for (int d = 16; d > 0; d >>= 1) jmax = max(jmax, __shfl_xor_sync(SPTRSV_FULL_MASK, jmax, d));
-    if (jmax >= 0) {
-      if (lane == 0) (void)SpTrsvSyncFreeWait(cur + jmax, f.spin_ns);
-      __syncwarp();
+       wavefront order, mostly the last of them to be published), the other lanes at the warp barrier; then every lane
+       loads again, all at once, its words still at the sentinel; again while any is. After the last dependency is
+       published the batch costs about two memory round trips, a waiting window loads one word per round trip, not 32,
+       and the warp never spins divergent: lanes spinning each on their own word while the rest of the warp waited at
+       the scan's shuffles took 3.5 us to see a word published (H200, a 2-D grid's lines of 1000 rows: the last,
+       8-row window of every line waited so on the line before's, 3.3 us per line against 0.4 us) */
+    for (;;) {
+      int jmax = -1;
   #pragma unroll
       for (int e = 0; e < B; e++)
-        if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) u[e] = SpTrsvSyncFreeLoad(cur + j[e]);
-    }
-    for (;;) {
-      bool pending = false;
-      int  jw      = 0;
-  #pragma unroll
-      for (int e = 0; e < B; e++) {
-        const bool pe = j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL;
-        if (pe && !pending) jw = j[e];
-        pending |= pe;
-      }
-      if (!pending) break;
-      (void)SpTrsvSyncFreeWait(cur + jw, f.spin_ns);
+        if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) jmax = max(jmax, j[e]);
+      for (int d = 16; d > 0; d >>= 1) jmax = max(jmax, __shfl_xor_sync(SPTRSV_FULL_MASK, jmax, d));
+      if (jmax < 0) break;
+      if (lane == 0) (void)SpTrsvSyncFreeWait(cur + jmax, f.spin_ns);
+      __syncwarp();
   #pragma unroll
       for (int e = 0; e < B; e++)
         if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) u[e] = SpTrsvSyncFreeLoad(cur + j[e]);
@@ -475,9 +466,48 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupELL(const SpTrsvSyncFreeSchedule *s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* a row's entries by ascending position, its value map along: a monotone row (the triangle's own order of a sorted
+   CSR row: ascending in L, descending in U) in one pass, any other by insertion */
+static void SpTrsvCUDASyncFreeSortRow(int *idx, PetscInt *vmap, PetscInt len)
+{
+  PetscBool up = PETSC_TRUE, down = PETSC_TRUE;
+
+  for (PetscInt e = 1; e < len; e++) {
+    up   = (PetscBool)(up && idx[e - 1] < idx[e]);
+    down = (PetscBool)(down && idx[e - 1] > idx[e]);
+  }
+  if (up) return;
+  if (down) {
+    for (PetscInt a = 0, b = len - 1; a < b; a++, b--) {
+      const int      j = idx[a];
+      const PetscInt m = vmap[a];
+      idx[a]           = idx[b];
+      vmap[a]          = vmap[b];
+      idx[b]           = j;
+      vmap[b]          = m;
+    }
+    return;
+  }
+  for (PetscInt e = 1; e < len; e++) {
+    const int      j = idx[e];
+    const PetscInt m = vmap[e];
+    PetscInt       a = e;
+    for (; a > 0 && idx[a - 1] > j; a--) {
+      idx[a]  = idx[a - 1];
+      vmap[a] = vmap[a - 1];
+    }
+    idx[a]  = j;
+    vmap[a] = m;
+  }
+}
+
 /* relabel: the column indices of the triangle in dispatch order become the dispatch positions of those columns
-   (the kernel polls xs[position]); re-uploaded into the same device array, before the ELL image reads them */
-static PetscErrorCode SpTrsvCUDASyncFreeRelabel(SpTrsvCUDATriData *d, cudaStream_t st)
+   (the kernel polls xs[position]); re-uploaded into the same device array, before the ELL image reads them. With
+   sort (the runs dispatch) each row's entries go by ascending position, the values' map along: the latest
+   dependencies of a row come in its last batch of loads, the earlier batches load while the window waits (in U's
+   own order a sorted row is descending: its first batch waited, then every later batch cost a memory round trip
+   after the wait) */
+static PetscErrorCode SpTrsvCUDASyncFreeRelabel(SpTrsvCUDATriData *d, PetscBool sort, cudaStream_t st)
 {
   int *pos;
 
@@ -485,6 +515,8 @@ static PetscErrorCode SpTrsvCUDASyncFreeRelabel(SpTrsvCUDATriData *d, cudaStream
   PetscCall(PetscMalloc1(d->n + 1, &pos));
   for (PetscInt k = 0; k < d->n; k++) pos[d->horder[k]] = (int)k;
   for (PetscInt q = 0; q < d->nnz; q++) d->h_idx[q] = pos[d->h_idx[q]];
+  if (sort)
+    for (PetscInt k = 0; k < d->n; k++) SpTrsvCUDASyncFreeSortRow(d->h_idx + d->h_ptr[k], d->vmap + d->h_ptr[k], d->h_ptr[k + 1] - d->h_ptr[k]);
   if (d->nnz) SpTrsvCUDACall(cudaMemcpyAsync(d->d_idx, d->h_idx, (size_t)d->nnz * sizeof(int), cudaMemcpyHostToDevice, st));
   SpTrsvCUDACall(cudaStreamSynchronize(st)); /* h_idx is pageable: the copy is complete before it changes */
   PetscCall(PetscFree(pos));
@@ -592,7 +624,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetup(SpTrsvSolver s)
     ierr      = SpTrsvCUDAMallocInt(&d_wl, sf->nwarps, sf->wlanes, st);
     f->wlanes = d_wl;
   }
-  if (!ierr && (sf->relabel || sf->runs)) ierr = SpTrsvCUDASyncFreeRelabel(d, st); /* runs: a window's chain entries are told by position */
+  if (!ierr && (sf->relabel || sf->runs)) ierr = SpTrsvCUDASyncFreeRelabel(d, sf->runs, st); /* runs: a window's chain entries are told by position */
   if (!ierr && sf->warpell) {
     ierr      = SpTrsvCUDASyncFreeSetupELL(sf, d, &d_ellidx, &d_ellpos, st);
     f->ellidx = d_ellidx;

@@ -192,7 +192,8 @@ static PetscErrorCode SpTrsvSyncFreePackNatural(const SpTrsvOp *op, SpTrsvPlan p
   SpTrsvSyncFreePackRuns - runs dispatch (include/sptrsv/paths/syncfree.h): the rows in the triangle's own order, cut
   greedily into windows: row k joins the window [k0, k) when each of its dependencies lies before k0 or is row k - 1,
   the window has fewer than 32 sf->run_rows_max rows (-mat_sptrsv_run_rows), and row k depends on row k - 1 or the window
-  holds no such row and has fewer than SPTRSV_SYNCFREE_RUN_MIN rows: a chain keeps windows of its own (packing the next
+  holds no such row, does not continue a chain (its first row depends on the row before it: a line's last window of
+  one row) and has fewer than SPTRSV_SYNCFREE_RUN_MIN rows: a chain keeps windows of its own (packing the next
   one in would make the window wait for both chains' dependencies, and would shift the windows of the next grid lines
   against this line's: a 2-D grid's windows would then wait on two windows of the line before); rows that continue no
   chain share a warp. The windows go out by their depth in the
@@ -216,17 +217,17 @@ static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, S
   for (PetscInt k = 0, k0 = 0, wch = 0; k < n; k++) {
     const PetscInt i = p->order[k];
     PetscBool      fits = (PetscBool)(k > k0 && k - k0 < cap), chained = PETSC_FALSE;
-    for (PetscInt e = op->ri[i]; e < op->ri[i + 1] && fits; e++) {
+    for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) {
       const PetscInt q = SpTrsvSyncFreeNaturalPos(op, op->rj[e]);
       if (q == k - 1) chained = PETSC_TRUE;
       else if (q >= k0) fits = PETSC_FALSE;
     }
     if (fits && !chained && (wch || k - k0 >= SPTRSV_SYNCFREE_RUN_MIN)) fits = PETSC_FALSE; /* a chain ends: a window of its own */
-    if (!fits) { /* row k opens a window */
+    if (!fits) { /* row k opens a window; it continues a chain when it depends on the row before (the window before's last) */
       k0s[nw++] = k;
       k0        = k;
+      wch       = chained;
       chained   = PETSC_FALSE;
-      wch       = 0;
     }
     if (chained) {
       sf->run_chained++;
