@@ -370,12 +370,42 @@ static PetscErrorCode SpTrsvSyncFreePlanAttach(SpTrsvPlan p, SpTrsvSyncFreeSched
   relabel decision. The device analysis (syncfree_analysis.cu) builds the same arrays and figures for ASAP level
   dispatch; SpTrsvSyncFreeAnalyzeHostOf gives the device check this reference.
 */
+/*
+  SpTrsvSyncFreePlanLevels - the plan of natural and runs dispatch: the levels (their count and widest level for the
+  statistics, the level of every row for the view), not sorted by level: the dispatch order is the triangle's own
+*/
+static PetscErrorCode SpTrsvSyncFreePlanLevels(const SpTrsvOp *op, SpTrsvPlan *plan)
+{
+  SpTrsvPlan     p;
+  PetscInt      *cnt, widest = 0, longest = 0;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(PetscNew(&p));
+  p->n = op->n;
+  PetscCall(PetscMalloc2(op->n + 1, &p->order, op->n + 1, &p->level));
+  PetscCall(SpTrsvLevelsCompute(op->n, op->ri, op->rj, op->lower, p->level, &p->nlevels));
+  PetscCall(PetscCalloc1(p->nlevels + 1, &cnt));
+  for (PetscInt i = 0; i < op->n; i++) {
+    widest  = PetscMax(widest, ++cnt[p->level[i]]);
+    longest = PetscMax(longest, op->ri[i + 1] - op->ri[i]);
+  }
+  PetscCall(PetscFree(cnt));
+  PetscCall(SpTrsvPlanSetStats(op, p, widest, longest));
+  PetscCall(PetscTime(&t1));
+  p->stats.analysis_time = t1 - t0;
+  *plan                  = p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SpTrsvSyncFreeBuild(const SpTrsvOp *op, SpTrsvSyncFreeSchedule *sf, SpTrsvPlan *plan)
 {
   SpTrsvPlan p;
 
   PetscFunctionBegin;
-  PetscCall(SpTrsvPlanCreateLevelSets(op, &p));
+  if (sf->natural) PetscCall(SpTrsvSyncFreePlanLevels(op, &p)); /* natural and runs: no level sort */
+  else PetscCall(SpTrsvPlanCreateLevelSets(op, &p));
   if (sf->alap && !sf->natural && p->nlevels > 1) {
     PetscCall(SpTrsvLevelsALAP(op->n, op->ri, op->rj, op->lower, p->nlevels, p->level));
     PetscCall(PetscFree(p->levptr));
@@ -475,7 +505,7 @@ PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
   SpTrsvSyncFreeSchedule *sf = (SpTrsvSyncFreeSchedule *)plan->data;
 
   PetscFunctionBegin;
-  PetscCall(SpTrsvPlanCheckDispatchOrder(op, plan));
+  if (!sf->runs) PetscCall(SpTrsvPlanCheckDispatchOrder(op, plan)); /* runs: implied by the checks of its branch (every row at its own position, every dependency at an earlier one) */
   PetscCheck(sf->nwarps >= 0 && sf->wstart[0] == 0 && sf->wstart[sf->nwarps] == op->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free schedule: %" PetscInt_FMT " warps do not cover %" PetscInt_FMT " rows", sf->nwarps, op->n);
   if (sf->runs) { /* windows of consecutive positions in the triangle's order, each position in one; inside one, a row
                      depends on the row before it at most; every other dependency in a window dispatched earlier */
