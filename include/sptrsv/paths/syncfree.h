@@ -50,7 +50,8 @@
    dependency lies before k0. The analysis cuts greedily: a row joins the window while that holds, the window has fewer
    than 32 R rows (R = -mat_sptrsv_run_rows, 1, 2, 4 or 8, at most SPTRSV_SYNCFREE_RUN_MAX_R; default 1: a grid line
    longer than 32 points is cut into windows of 32, measured fastest on 3-D grids), and the row continues the chain, or
-   the window continues none and has fewer than SPTRSV_SYNCFREE_RUN_MIN rows. The kernel's rows per lane are the
+   the window continues none (neither holds a chained row nor starts with one) and has fewer than
+   SPTRSV_SYNCFREE_RUN_MIN rows. The kernel's rows per lane are the
    smallest power of two that fits the longest window (sf->run_rows). The kernel waits for the dependencies before k0 only (in memory, as the other dispatches) and
    resolves the chain x_k = c_k + m_k x_{k-1} inside the warp by a scan of affine maps: a grid line of a 3-D factor costs
    one trip through memory instead of one per row. The solution words are indexed by dispatch position (relabel), so
@@ -58,7 +59,7 @@
    windows' DAG): wstart[w] is the first position of the w-th window dispatched and wlanes[w] its length.
 */
 #define SPTRSV_SYNCFREE_RUN_MAX_R 8  /* rows per lane at most: windows of up to 256 rows (-mat_sptrsv_run_rows 8) */
-#define SPTRSV_SYNCFREE_RUN_MIN   16 /* a row not chained to the one before it opens a window when the window holds a chain or this many rows */
+#define SPTRSV_SYNCFREE_RUN_MIN   16 /* a row not chained to the one before it opens a window when the window continues a chain or holds this many rows */
 
 typedef struct {
   PetscBool device;          /* the schedule is built on the GPU by the CUDA executor's setup */
