@@ -327,6 +327,48 @@ static PetscErrorCode TestRuns(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* runs dispatch on a 2-D 9-point lower pattern (x-1 on its line; x-1, x, x+1 on the line before): row x = 31 of a line
+   depends on x = 32 of the line before, in that line's next window. The analysis cuts a window before a row that would
+   make it wait for a deeper window, so the windows of each line shift one point left of the line before's and every
+   line costs one window step: the critical path is about ny windows, not the 2 ny of windows cut at multiples of 32 */
+static PetscErrorCode TestRunsSkew(void)
+{
+  const PetscInt nx = 96, ny = 24, n = nx * ny;
+  PetscInt      *ai, *aj, nnz = 0;
+  SpTrsvTri      t;
+  SpTrsvOp       op;
+  SpTrsvPlan     plan;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(n + 1, &ai, 4 * n + 1, &aj));
+  ai[0] = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt x = i % nx, y = i / nx;
+    if (y)
+      for (PetscInt d = -1; d <= 1; d++)
+        if (x + d >= 0 && x + d < nx) aj[nnz++] = i - nx + d;
+    if (x) aj[nnz++] = i - 1;
+    ai[i + 1] = nnz;
+  }
+  PetscCall(TriFromCSR(n, SPTRSV_LOWER, PETSC_TRUE, ai, aj, &t));
+  PetscCall(PetscFree2(ai, aj));
+  runs     = PETSC_TRUE;
+  run_rows = 1;
+  for (PetscInt tr = 0; tr < 2; tr++) {
+    SpTrsvSyncFreeSchedule *sf;
+    PetscCall(SpTrsvTriGetOp(t, (PetscBool)tr, &op));
+    PetscCall(AnalyzeWith(&op, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, &plan));
+    sf = (SpTrsvSyncFreeSchedule *)plan->data;
+    EXPECT(sf->run_depth >= ny && sf->run_depth <= ny + nx / 32 + 1, "runs of the 9-point %" PetscInt_FMT "x%" PetscInt_FMT " grid%s: critical path %" PetscInt_FMT " windows, expected %" PetscInt_FMT " to %" PetscInt_FMT, nx, ny, tr ? " (transpose)" : "", sf->run_depth, ny, ny + nx / 32 + 1);
+    EXPECT(sf->run_rows == 1 && sf->run_chained == n - ny - (sf->nwarps - ny), "runs of the 9-point grid%s: %" PetscInt_FMT " rows per lane, %" PetscInt_FMT " chained in %" PetscInt_FMT " windows", tr ? " (transpose)" : "", sf->run_rows, sf->run_chained, sf->nwarps);
+    PetscCall(SpTrsvSyncFreeScheduleCheck(&op, plan));
+    PetscCall(SpTrsvPlanDestroy(&plan));
+  }
+  PetscCall(SpTrsvTriDestroy(&t));
+  runs = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the CUDA runs kernel's arithmetic on the host (SpTrsvSyncFreeRun in src/cuda/paths/syncfree/syncfree.cu, through the
    same map functions of syncfree.h): the windows in dispatch order; in each, lane l composes the maps of its per rows,
    the 32 lanes scan (Hillis-Steele, d = 1, 2, 4, 8, 16, as the shuffles), and each lane applies its maps to the x its
@@ -499,6 +541,7 @@ int main(int argc, char **argv)
   PetscCall(TestBins());
   PetscCall(TestNatural());
   PetscCall(TestRuns());
+  PetscCall(TestRunsSkew());
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 20261124));
   PetscCall(PetscRandomSeed(rnd));

@@ -51,7 +51,9 @@
    than 32 R rows (R = -mat_sptrsv_run_rows, 1, 2, 4 or 8, at most SPTRSV_SYNCFREE_RUN_MAX_R; default 1: a grid line
    longer than 32 points is cut into windows of 32, measured fastest on 3-D grids), and the row continues the chain, or
    the window continues none (neither holds a chained row nor starts with one) and has fewer than
-   SPTRSV_SYNCFREE_RUN_MIN rows. The kernel's rows per lane are the
+   SPTRSV_SYNCFREE_RUN_MIN rows; and a row that would make the window wait for a deeper window than its rows so far
+   opens the next one (the depth cut: one window step per grid line where rows also depend on the next point of the
+   line before, 9- and 27-point stencils, ILU(k > 0)). The kernel's rows per lane are the
    smallest power of two that fits the longest window (sf->run_rows). The kernel waits for the dependencies before k0 only (in memory, as the other dispatches) and
    resolves the chain x_k = c_k + m_k x_{k-1} inside the warp by a scan of affine maps: a grid line of a 3-D factor costs
    one trip through memory instead of one per row. The solution words are indexed by dispatch position (relabel), so

@@ -196,8 +196,12 @@ static PetscErrorCode SpTrsvSyncFreePackNatural(const SpTrsvOp *op, SpTrsvPlan p
   one row) and has fewer than SPTRSV_SYNCFREE_RUN_MIN rows: a chain keeps windows of its own (packing the next
   one in would make the window wait for both chains' dependencies, and would shift the windows of the next grid lines
   against this line's: a 2-D grid's windows would then wait on two windows of the line before); rows that continue no
-  chain share a warp. The windows go out by their depth in the
-  windows' DAG (one more than the deepest window they wait for), by position inside a depth: a wavefront order, so the
+  chain share a warp; and row k waits for no window deeper than those the window's rows wait for so far (the depth
+  cut: where rows also depend on the next point of the line before, as in 9- and 27-point stencils and ILU(k > 0)
+  fill, a window cut at a multiple of 32 points would wait for the line before's next window, two window steps per line;
+  cut before the row that would, the windows of each line shift one point left of the line before's, one step per
+  line). The depth of a window (one more than the deepest window it waits for) is known when it closes. The windows go
+  out by their depth in the windows' DAG, by position inside a depth: a wavefront order, so the
   warps resident at once hold the windows that can progress (in position order a 3-D grid's resident windows would be
   a few planes of lines, of which only one line per plane is ready at a time). Then the rows per lane R (the smallest
   power of two with 32 R >= the longest window), the chained rows and the depth of the DAG (its critical path).
@@ -214,16 +218,22 @@ static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, S
   PetscCall(PetscMalloc4(n + 1, &depth, n + 1, &wof, n + 1, &k0s, n + 2, &cnt));
   sf->run_chained = 0;
   sf->run_depth   = 0;
-  for (PetscInt k = 0, k0 = 0, wch = 0; k < n; k++) {
+  for (PetscInt k = 0, k0 = 0, wch = 0, dcur = 0; k < n; k++) {
     const PetscInt i = p->order[k];
-    PetscBool      fits = (PetscBool)(k > k0 && k - k0 < cap), chained = PETSC_FALSE;
+    PetscBool      fits = (PetscBool)(k > k0 && k - k0 < cap), chained = PETSC_FALSE, inwin = PETSC_FALSE;
+    PetscInt       dk = 0; /* the deepest window before k0 that row k waits for */
     for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) {
       const PetscInt q = SpTrsvSyncFreeNaturalPos(op, op->rj[e]);
+      if (q >= k0) inwin = PETSC_TRUE;
+      else dk = PetscMax(dk, depth[wof[q]]);
       if (q == k - 1) chained = PETSC_TRUE;
       else if (q >= k0) fits = PETSC_FALSE;
     }
     if (fits && !chained && (wch || k - k0 >= SPTRSV_SYNCFREE_RUN_MIN)) fits = PETSC_FALSE; /* a chain ends: a window of its own */
+    if (fits && dk + 1 > dcur) fits = PETSC_FALSE; /* row k would make the window wait longer: it opens the next one */
     if (!fits) { /* row k opens a window; it continues a chain when it depends on the row before (the window before's last) */
+      if (nw) depth[nw - 1] = dcur;
+      dcur      = 1 + PetscMax(dk, inwin ? dcur : 0); /* the window closed now holds the rows of [k0, k) row k waits for */
       k0s[nw++] = k;
       k0        = k;
       wch       = chained;
@@ -234,20 +244,11 @@ static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, S
       wch = 1;
     }
     wof[k] = nw - 1;
+    if (k == n - 1) depth[nw - 1] = dcur;
   }
   k0s[nw] = n;
-  /* depth of each window (windows by position): one more than the deepest window it waits for */
   for (PetscInt w = 0; w < nw; w++) {
-    PetscInt d = 0;
-    longest = PetscMax(longest, k0s[w + 1] - k0s[w]);
-    for (PetscInt k = k0s[w]; k < k0s[w + 1]; k++) {
-      const PetscInt i = p->order[k];
-      for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) {
-        const PetscInt q = SpTrsvSyncFreeNaturalPos(op, op->rj[e]);
-        if (q < k0s[w]) d = PetscMax(d, depth[wof[q]]);
-      }
-    }
-    depth[w]      = d + 1;
+    longest       = PetscMax(longest, k0s[w + 1] - k0s[w]);
     sf->run_depth = PetscMax(sf->run_depth, depth[w]);
   }
   /* dispatch order: by depth, by position inside a depth (a stable counting sort) */
