@@ -392,7 +392,8 @@ static PetscErrorCode EmulateRuns(const SpTrsvOp *op, SpTrsvPlan plan, const Pet
       const PetscInt i  = plan->order[k];
       PetscScalar    sk = b[i], chk = 0;
       chained[k]        = 0;
-      for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) {
+      for (PetscInt f = 0, len_i = op->ri[i + 1] - op->ri[i]; f < len_i; f++) { /* by position, as the CUDA setup sorts a row: a sorted CSR row reversed in an upper triangle */
+        const PetscInt e = op->lower ? op->ri[i] + f : op->ri[i + 1] - 1 - f;
         if (pos[op->rj[e]] < k0) sk -= op->ra[e] * x[op->rj[e]];
         else {
           chk        = op->ra[e];

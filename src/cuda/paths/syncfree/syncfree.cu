@@ -192,7 +192,8 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
       divergent). Every lane runs the warp's largest number of batches and poll rounds (past its own entries with
       none), so the warp-wide maximum and __syncwarp of a round are reached by all lanes. An entry with column >= k0
       is the row's chain entry (the analysis admits only position k - 1 inside the window): it is not waited for.
-      The CUDA setup sorts each row's entries by position, so a row's latest dependencies come in its last batch.
+      The CUDA setup sorts each row's entries by position, so a lane loads its rows' latest dependencies last (with
+      one row per lane, in its last batch), while the window waits for them.
    2. Maps. Row k gives c_k = (b_k - sum of its other entries times their x, in position order) d_k and m_k = -T(k, k-1) d_k
       (d_k the inverted diagonal, 1 for a unit triangle), so x_k = c_k + m_k x_{k-1}; a row without its chain entry (the window's first row among them) is the constant map x_k = c_k.
       The lane composes its rows' maps, the warp scans the 32 compositions (shuffles), and each lane applies its maps

@@ -200,7 +200,8 @@ static PetscErrorCode SpTrsvSyncFreePackNatural(const SpTrsvOp *op, SpTrsvPlan p
   cut: where rows also depend on the next point of the line before, as in 9- and 27-point stencils and ILU(k > 0)
   fill, a window cut at a multiple of 32 points would wait for the line before's next window, two window steps per line;
   cut before the row that would, the windows of each line shift one point left of the line before's, one step per
-  line). The depth of a window (one more than the deepest window it waits for) is known when it closes. The windows go
+  line). The depth of a window (one more than the deepest window it waits for) is fixed when it opens: a row
+  that would raise it opens the next window. The windows go
   out by their depth in the windows' DAG, by position inside a depth: a wavefront order, so the
   warps resident at once hold the windows that can progress (in position order a 3-D grid's resident windows would be
   a few planes of lines, of which only one line per plane is ready at a time). Then the rows per lane R (the smallest
