@@ -29,6 +29,7 @@ struct _n_SpTrsvPlan {
 SPTRSV_INTERN PetscErrorCode SpTrsvLevelsCompute(PetscInt, const PetscInt *, const PetscInt *, PetscBool, PetscInt *, PetscInt *);
 SPTRSV_INTERN PetscErrorCode SpTrsvLevelsALAP(PetscInt, const PetscInt *, const PetscInt *, PetscBool, PetscInt, PetscInt *);
 SPTRSV_INTERN PetscErrorCode SpTrsvLevelsSort(PetscInt, const PetscInt *, PetscInt, PetscInt **, PetscInt *);
+SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreateLevels(const SpTrsvOp *, PetscBool, SpTrsvPlan *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreateLevelSets(const SpTrsvOp *, SpTrsvPlan *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanComputeStats(const SpTrsvOp *, SpTrsvPlan);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanSetStats(const SpTrsvOp *, SpTrsvPlan, PetscInt, PetscInt);

@@ -31,15 +31,23 @@ PetscErrorCode SpTrsvLevelsCompute(PetscInt n, const PetscInt *ri, const PetscIn
 }
 
 /*
-  SpTrsvPlanComputeStats - fill the statistics every plan carries (from plan->levptr); bytes count 32-bit
-  device indices and one read of b and one write of x, the least a solve can move
+  SpTrsvPlanComputeStats - fill the statistics every plan carries (the widest level from plan->levptr, or counted from
+  plan->level when the rows are not sorted by level); bytes count 32-bit device indices and one read of b and one
+  write of x, the least a solve can move
 */
 PetscErrorCode SpTrsvPlanComputeStats(const SpTrsvOp *op, SpTrsvPlan plan)
 {
   PetscInt max_level_rows = 0, max_row_nnz = 0;
 
   PetscFunctionBegin;
-  for (PetscInt l = 0; l < plan->nlevels; l++) max_level_rows = PetscMax(max_level_rows, plan->levptr[l + 1] - plan->levptr[l]);
+  if (plan->levptr)
+    for (PetscInt l = 0; l < plan->nlevels; l++) max_level_rows = PetscMax(max_level_rows, plan->levptr[l + 1] - plan->levptr[l]);
+  else {
+    PetscInt *cnt;
+    PetscCall(PetscCalloc1(plan->nlevels + 1, &cnt));
+    for (PetscInt i = 0; i < op->n; i++) max_level_rows = PetscMax(max_level_rows, ++cnt[plan->level[i]]);
+    PetscCall(PetscFree(cnt));
+  }
   for (PetscInt i = 0; i < op->n; i++) max_row_nnz = PetscMax(max_row_nnz, op->ri[i + 1] - op->ri[i]);
   PetscCall(SpTrsvPlanSetStats(op, plan, max_level_rows, max_row_nnz));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -86,10 +94,11 @@ PetscErrorCode SpTrsvLevelsSort(PetscInt n, const PetscInt *level, PetscInt nlev
 }
 
 /*
-  SpTrsvPlanCreateLevelSets - a plan of rows sorted by level (stable: ascending row index inside a
-  level) with level pointers and statistics, no path data: what the level and element paths start from
+  SpTrsvPlanCreateLevels - a plan with the level of every row and the statistics, no path data; with sort the rows
+  sorted by level (stable: ascending row index inside a level) with level pointers (SpTrsvPlanCreateLevelSets), without
+  it plan->order left to the caller and no level pointers (a path that dispatches in another order)
 */
-PetscErrorCode SpTrsvPlanCreateLevelSets(const SpTrsvOp *op, SpTrsvPlan *plan)
+PetscErrorCode SpTrsvPlanCreateLevels(const SpTrsvOp *op, PetscBool sort, SpTrsvPlan *plan)
 {
   SpTrsvPlan     p;
   PetscInt       n = op->n;
@@ -101,11 +110,22 @@ PetscErrorCode SpTrsvPlanCreateLevelSets(const SpTrsvOp *op, SpTrsvPlan *plan)
   p->n    = n;
   PetscCall(PetscMalloc2(n + 1, &p->order, n + 1, &p->level));
   PetscCall(SpTrsvLevelsCompute(n, op->ri, op->rj, op->lower, p->level, &p->nlevels));
-  PetscCall(SpTrsvLevelsSort(n, p->level, p->nlevels, &p->levptr, p->order));
+  if (sort) PetscCall(SpTrsvLevelsSort(n, p->level, p->nlevels, &p->levptr, p->order));
   PetscCall(SpTrsvPlanComputeStats(op, p));
   PetscCall(PetscTime(&t1));
   p->stats.analysis_time = t1 - t0;
   *plan                  = p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvPlanCreateLevelSets - a plan of rows sorted by level with level pointers and statistics, no path data: what
+  the level and element paths start from
+*/
+PetscErrorCode SpTrsvPlanCreateLevelSets(const SpTrsvOp *op, SpTrsvPlan *plan)
+{
+  PetscFunctionBegin;
+  PetscCall(SpTrsvPlanCreateLevels(op, PETSC_TRUE, plan));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -211,7 +211,7 @@ static PetscErrorCode SpTrsvSyncFreePackNatural(const SpTrsvOp *op, SpTrsvPlan p
 static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, SpTrsvSyncFreeSchedule *sf)
 {
   const PetscInt n = op->n, cap = 32 * sf->run_rows_max;
-  PetscInt       nw = 0, longest = 0, *depth, *wof, *k0s, *cnt;
+  PetscInt       nw = 0, longest = 0, dcur = 0, *depth, *wof, *k0s, *cnt; /* dcur: the depth of the open window */
 
   PetscFunctionBegin;
   PetscCall(SpTrsvSyncFreeNaturalOrder(op, p));
@@ -219,7 +219,7 @@ static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, S
   PetscCall(PetscMalloc4(n + 1, &depth, n + 1, &wof, n + 1, &k0s, n + 2, &cnt));
   sf->run_chained = 0;
   sf->run_depth   = 0;
-  for (PetscInt k = 0, k0 = 0, wch = 0, dcur = 0; k < n; k++) {
+  for (PetscInt k = 0, k0 = 0, wch = 0; k < n; k++) {
     const PetscInt i = p->order[k];
     PetscBool      fits = (PetscBool)(k > k0 && k - k0 < cap), chained = PETSC_FALSE, inwin = PETSC_FALSE;
     PetscInt       dk = 0; /* the deepest window before k0 that row k waits for */
@@ -245,8 +245,8 @@ static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, S
       wch = 1;
     }
     wof[k] = nw - 1;
-    if (k == n - 1) depth[nw - 1] = dcur;
   }
+  if (nw) depth[nw - 1] = dcur;
   k0s[nw] = n;
   for (PetscInt w = 0; w < nw; w++) {
     longest       = PetscMax(longest, k0s[w + 1] - k0s[w]);
@@ -372,42 +372,12 @@ static PetscErrorCode SpTrsvSyncFreePlanAttach(SpTrsvPlan p, SpTrsvSyncFreeSched
   relabel decision. The device analysis (syncfree_analysis.cu) builds the same arrays and figures for ASAP level
   dispatch; SpTrsvSyncFreeAnalyzeHostOf gives the device check this reference.
 */
-/*
-  SpTrsvSyncFreePlanLevels - the plan of natural and runs dispatch: the levels (their count and widest level for the
-  statistics, the level of every row for the view), not sorted by level: the dispatch order is the triangle's own
-*/
-static PetscErrorCode SpTrsvSyncFreePlanLevels(const SpTrsvOp *op, SpTrsvPlan *plan)
-{
-  SpTrsvPlan     p;
-  PetscInt      *cnt, widest = 0, longest = 0;
-  PetscLogDouble t0, t1;
-
-  PetscFunctionBegin;
-  PetscCall(PetscTime(&t0));
-  PetscCall(PetscNew(&p));
-  p->n = op->n;
-  PetscCall(PetscMalloc2(op->n + 1, &p->order, op->n + 1, &p->level));
-  PetscCall(SpTrsvLevelsCompute(op->n, op->ri, op->rj, op->lower, p->level, &p->nlevels));
-  PetscCall(PetscCalloc1(p->nlevels + 1, &cnt));
-  for (PetscInt i = 0; i < op->n; i++) {
-    widest  = PetscMax(widest, ++cnt[p->level[i]]);
-    longest = PetscMax(longest, op->ri[i + 1] - op->ri[i]);
-  }
-  PetscCall(PetscFree(cnt));
-  PetscCall(SpTrsvPlanSetStats(op, p, widest, longest));
-  PetscCall(PetscTime(&t1));
-  p->stats.analysis_time = t1 - t0;
-  *plan                  = p;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode SpTrsvSyncFreeBuild(const SpTrsvOp *op, SpTrsvSyncFreeSchedule *sf, SpTrsvPlan *plan)
 {
   SpTrsvPlan p;
 
   PetscFunctionBegin;
-  if (sf->natural) PetscCall(SpTrsvSyncFreePlanLevels(op, &p)); /* natural and runs: no level sort */
-  else PetscCall(SpTrsvPlanCreateLevelSets(op, &p));
+  PetscCall(SpTrsvPlanCreateLevels(op, (PetscBool)!sf->natural, &p)); /* natural and runs: their own order, no level sort */
   if (sf->alap && !sf->natural && p->nlevels > 1) {
     PetscCall(SpTrsvLevelsALAP(op->n, op->ri, op->rj, op->lower, p->nlevels, p->level));
     PetscCall(PetscFree(p->levptr));
