@@ -192,14 +192,18 @@ PetscErrorCode SpTrsvCUDAMallocInt(int **d, PetscInt n, const int *h, cudaStream
 
 PetscErrorCode SpTrsvCUDAUploadIndices(const PetscInt *h, PetscInt len, int **d, cudaStream_t st)
 {
+  PetscFunctionBegin;
+#if !defined(PETSC_USE_64BIT_INDICES)
+  PetscCall(SpTrsvCUDAMallocInt(d, len, (const int *)h, st)); /* as it is: a pageable copy is staged before cudaMemcpyAsync returns */
+#else
   int *tmp;
 
-  PetscFunctionBegin;
   PetscCall(PetscMalloc1(len + 1, &tmp));
   for (PetscInt k = 0; k < len; k++) tmp[k] = (int)h[k];
   PetscCall(SpTrsvCUDAMallocInt(d, len, tmp, st));
   SpTrsvCUDACall(cudaStreamSynchronize(st));
   PetscCall(PetscFree(tmp));
+#endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

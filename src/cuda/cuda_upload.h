@@ -10,6 +10,7 @@ PetscErrorCode SpTrsvCUDAMallocInt(int **, PetscInt, const int *, cudaStream_t);
 
 /*
   SpTrsvCUDAUploadIndices - the same from a PetscInt array of len entries; the caller checked that every
-  value fits in an int. Synchronous on st (the int copy is a pageable host buffer freed before returning).
+  value fits in an int. h may change once it returns (a 32-bit PetscInt array is copied as it is, from pageable
+  memory: staged before cudaMemcpyAsync returns; a 64-bit one through an int copy, synchronous on st).
 */
 PetscErrorCode SpTrsvCUDAUploadIndices(const PetscInt *, PetscInt, int **, cudaStream_t);

@@ -6,6 +6,7 @@ static const char help[] = "Device check of the sync-free analysis on the GPU (-
                            "identical and agree with the host executor, before and after new values on the same pattern. The device\n"
                            "analysis is also compared entry by entry with the host analysis of its own plan (SpTrsvSyncFreeAnalyzeHostOf):\n"
                            "every array (the value map and the ELL slots too), every decision (relabel, sectors), every figure.\n"
+                           "The runs dispatch likewise: its pattern and schedule check built by the host setup and on the device.\n"
                            "  -matdir <dir>    also every *.mtx.gz file of dir (default tests/data/matrices)\n"
                            "  -random <200>    random triangles\n"
                            "  -seed <1>        seed of the first random triangle\n\n";
@@ -154,8 +155,10 @@ static PetscErrorCode SolveCUDA(SpTrsvSolver s, const PetscScalar *b, PetscScala
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the host-analysed and the device-analysed CUDA solvers of op(T) in one variant: schedules and solves */
-static PetscErrorCode CheckVariant(SpTrsvTri T, PetscBool tr, PetscBool warpell, PetscInt max_lanes, const SpTrsvBackendOps *cuda, const char *name, PetscScalar *d_b, PetscScalar *d_x)
+/* the host-analysed and the device-analysed CUDA solvers of op(T) in one variant: schedules and solves (runs: the
+   windows are the host's in both, the pattern in their order and the schedule check built by the host setup in one and
+   on the device in the other) */
+static PetscErrorCode CheckVariant(SpTrsvTri T, PetscBool tr, PetscBool warpell, PetscInt max_lanes, PetscBool runs, const SpTrsvBackendOps *cuda, const char *name, PetscScalar *d_b, PetscScalar *d_x)
 {
   const PetscInt          n = T->n;
   SpTrsvPathOptions     opts;
@@ -170,20 +173,21 @@ static PetscErrorCode CheckVariant(SpTrsvTri T, PetscBool tr, PetscBool warpell,
   unsigned long long      s = (unsigned long long)n * 7919u + (unsigned long long)tr + 1;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(what, sizeof(what), "%s%s %s max_lanes %" PetscInt_FMT, name, tr ? " transposed" : "", warpell ? "warpell" : "csr", max_lanes));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s%s %s max_lanes %" PetscInt_FMT, name, tr ? " transposed" : "", runs ? "runs" : (warpell ? "warpell" : "csr"), max_lanes));
   PetscCall(SpTrsvPathFind("syncfree", &path));
   PetscCall(SpTrsvPathFind("level", &level));
   PetscCall(SpTrsvPathOptionsInitialize(&opts));
   OPTS_SYNCFREE(&opts)->warpell   = warpell;
   OPTS_SYNCFREE(&opts)->max_lanes = max_lanes;
+  OPTS_SYNCFREE(&opts)->runs      = runs;
   OPTS_SYNCFREE(&opts)->analysis_device = PETSC_FALSE; /* the reference: the host analysis (the CUDA default is the device one) */
   PetscCall(SpTrsvSolverCreateWithOptions(T, tr, SPTRSV_FORMAT_CSR, path, cuda, &opts, &sh));
   OPTS_SYNCFREE(&opts)->analysis_device = PETSC_TRUE;
   PetscCall(SpTrsvSolverCreateWithOptions(T, tr, SPTRSV_FORMAT_CSR, path, cuda, &opts, &sd));
   fh = (SpTrsvSyncFreeSchedule *)sh->plan->data;
   fd = (SpTrsvSyncFreeSchedule *)sd->plan->data;
-  if (!fd->device || fh->device) {
-    PetscCall(PetscSNPrintf(msg, sizeof(msg), "the analyses did not run where asked (host %d, device %d)", (int)fh->device, (int)fd->device));
+  if (runs ? (!fd->pattern_device || fh->pattern_device) : (!fd->device || fh->device)) {
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "the analyses did not run where asked (host %d, device %d)", (int)(fh->device || fh->pattern_device), (int)(fd->device || fd->pattern_device)));
     ok = PETSC_FALSE;
   }
   /* the figures -ksp_view shows */
@@ -331,7 +335,8 @@ static PetscErrorCode CheckTri(SpTrsvTri T, const char *name, const SpTrsvBacken
 #if defined(CHECK_HAVE_CUDA)
   for (PetscInt tr = 0; tr < 2; tr++)
     for (PetscInt e = 0; e < 2; e++)
-      for (PetscInt l = 0; l < 2; l++) PetscCall(CheckVariant(T, (PetscBool)tr, (PetscBool)e, l ? 4 : 32, cuda, name, d_b, d_x));
+      for (PetscInt l = 0; l < 2; l++) PetscCall(CheckVariant(T, (PetscBool)tr, (PetscBool)e, l ? 4 : 32, PETSC_FALSE, cuda, name, d_b, d_x));
+  for (PetscInt tr = 0; tr < 2; tr++) PetscCall(CheckVariant(T, (PetscBool)tr, PETSC_FALSE, 32, PETSC_TRUE, cuda, name, d_b, d_x));
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }

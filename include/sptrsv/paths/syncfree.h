@@ -40,6 +40,9 @@
    row) order, the warps, the pattern in dispatch order with its value map and the ELL image. Only the figures
    below (nwarps, bin counts, ell_filled, the sector counts) and the plan's statistics come back to the host. ALAP
    levels and natural dispatch are sequential passes: with either, the analysis stays on the host (device_fallback).
+   The runs dispatch's windows are a sequential greedy cut too: they are built on the host, and with the device analysis
+   (pattern_device) the CUDA setup builds the rest on the GPU (src/cuda/paths/syncfree/syncfree_runs_setup.cu: the
+   pattern in the triangle's order by position, each row sorted, and the schedule check), in place of host passes.
    It is the same analysis as the host's (SpTrsvSyncFreeBuild in syncfree.c): the rules are shared (the bin of a row,
    the rows per warp, the relabel decision), and SpTrsvSyncFreeAnalyzeHostOf builds on the host what it must build.
 */
@@ -66,6 +69,7 @@
 typedef struct {
   PetscBool device;          /* the schedule is built on the GPU by the CUDA executor's setup */
   PetscBool device_fallback; /* the device analysis was asked for but this variant runs on the host */
+  PetscBool pattern_device;  /* runs with the device analysis: the windows from the host, the CUDA executor's pattern and schedule check on the GPU */
   PetscBool natural; /* rows in the triangle's own order (-mat_sptrsv_dispatch natural or runs) */
   PetscBool runs;    /* -mat_sptrsv_dispatch runs: warps are windows with their chain solved by a scan (natural is set too) */
   PetscInt  run_rows;    /* runs: rows per lane R (the kernel's template), 32 R >= the longest window */

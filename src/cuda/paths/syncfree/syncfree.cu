@@ -595,6 +595,33 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupDevice(SpTrsvSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the runs dispatch with its pattern built on the device (syncfree_runs_setup.cu): the host's windows uploaded, the
+   pattern in their order and the schedule check there */
+static PetscErrorCode SpTrsvCUDASyncFreeSetupRuns(SpTrsvSolver s)
+{
+  const SpTrsvSyncFreeSchedule *sf = (const SpTrsvSyncFreeSchedule *)s->plan->data;
+  SpTrsvCUDATriData            *d;
+  int                          *d_ws = NULL, *d_wl = NULL, *order, *ptr, *idx, *vmap;
+  cudaStream_t                  st = NULL;
+  PetscErrorCode                ierr;
+
+  PetscFunctionBegin;
+  PetscCheck(sf->nwarps < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "Sync-free runs: %" PetscInt_FMT " windows, above the 32-bit indices of the CUDA kernels", sf->nwarps);
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  PetscCall(SpTrsvCUDAUploadIndices(sf->wstart, sf->nwarps + 1, &d_ws, st));
+  ierr = SpTrsvCUDAMallocInt(&d_wl, sf->nwarps, sf->wlanes, st);
+  if (!ierr) ierr = SpTrsvSyncFreeRunsPatternDevice(&s->op, sf, d_ws, d_wl, st, &order, &ptr, &idx, &vmap);
+  if (!ierr) ierr = SpTrsvCUDATriSetupBeginDevice(s, SpTrsvCUDASyncFreeLaunch, SpTrsvCUDASyncFreeLaunches, order, ptr, idx, vmap, &d); /* on an error the pattern was taken over (the solver's destroy frees it) */
+  if (ierr) { /* the windows were not taken over */
+    (void)cudaStreamSynchronize(st);
+    SpTrsvCUDACall(SpTrsvCUDAFree(d_ws));
+    SpTrsvCUDACall(SpTrsvCUDAFree(d_wl));
+    PetscCall(ierr);
+  }
+  PetscCall(SpTrsvCUDASyncFreeSetupFinish(s, d, d_ws, d_wl, NULL, NULL, st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the triangle in dispatch order, the warps, the ELL image, xs at the sentinel, the ticket counter at 0 */
 static PetscErrorCode SpTrsvCUDASyncFreeSetup(SpTrsvSolver s)
 {
@@ -609,6 +636,10 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetup(SpTrsvSolver s)
   PetscCheck(s->format == SPTRSV_FORMAT_CSR && !s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_syncfree solves with rows (CSR) and runs no sweeps");
   if (sf->device) {
     PetscCall(SpTrsvCUDASyncFreeSetupDevice(s));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (sf->runs && sf->pattern_device) {
+    PetscCall(SpTrsvCUDASyncFreeSetupRuns(s));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (sf->runs) PetscCall(SpTrsvSyncFreeScheduleCheck(&s->op, s->plan)); /* what the runs kernel's deadlock freedom rests on */

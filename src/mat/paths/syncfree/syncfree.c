@@ -69,7 +69,8 @@ static PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan plan, PetscViewer vi
   PetscCall(PetscViewerASCIIPrintf(viewer, "sync-free: %s dispatch, %s levels, %s storage, %" PetscInt_FMT " warps of %d threads in blocks of %d warps\n", sf->runs ? "runs" : (sf->natural ? "natural-order" : "level-order"), sf->natural ? "no" : (sf->alap ? "ALAP" : "ASAP"), sf->warpell ? "warp-packed ELL" : "CSR", sf->nwarps, 32, SPTRSV_SYNCFREE_WARPS));
   if (sf->runs) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "runs: %" PetscInt_FMT " windows of %.1f rows on average (up to %" PetscInt_FMT " rows per lane), %" PetscInt_FMT " rows chained to the row before them in the warp; critical path %" PetscInt_FMT " windows (%" PetscInt_FMT " levels)\n", sf->nwarps, sf->nwarps ? (double)plan->n / (double)sf->nwarps : 0.0, sf->run_rows, sf->run_chained, sf->run_depth, plan->nlevels));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: on the host%s\n", sf->device_fallback ? " (the device analysis builds ASAP level dispatch only)" : ""));
+    if (sf->pattern_device) PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: windows on the host, the pattern in their order and the schedule check on the GPU (-%smat_sptrsv_analysis device)\n", plan->prefix));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: on the host\n"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA launch: %s, waiting lanes %s; solution words indexed by dispatch position\n", sf->blocks_per_sm ? "persistent blocks" : "one block per ticket", sf->spin_ns ? "sleep between polls" : "poll without pause"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -206,12 +207,13 @@ static PetscErrorCode SpTrsvSyncFreePackNatural(const SpTrsvOp *op, SpTrsvPlan p
   warps resident at once hold the windows that can progress (in position order a 3-D grid's resident windows would be
   a few planes of lines, of which only one line per plane is ready at a time). Then the rows per lane R (the smallest
   power of two with 32 R >= the longest window), the chained rows and the depth of the DAG (its critical path).
-  sf->wstart[w] is the first position of the w-th window dispatched, sf->wlanes[w] its length.
+  sf->wstart[w] is the first position of the w-th window dispatched, sf->wlanes[w] its length. The same pass gives
+  every row its level (p->level, p->nlevels: the plan's statistics and -ksp_view) and checks that op is triangular.
 */
 static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, SpTrsvSyncFreeSchedule *sf)
 {
   const PetscInt n = op->n, cap = 32 * sf->run_rows_max;
-  PetscInt       nw = 0, longest = 0, dcur = 0, *depth, *wof, *k0s, *cnt; /* dcur: the depth of the open window */
+  PetscInt       nw = 0, longest = 0, dcur = 0, maxlev = -1, bad = -1, badj = -1, *depth, *wof, *k0s, *cnt; /* dcur: the depth of the open window */
 
   PetscFunctionBegin;
   PetscCall(SpTrsvSyncFreeNaturalOrder(op, p));
@@ -222,14 +224,21 @@ static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, S
   for (PetscInt k = 0, k0 = 0, wch = 0; k < n; k++) {
     const PetscInt i = p->order[k];
     PetscBool      fits = (PetscBool)(k > k0 && k - k0 < cap), chained = PETSC_FALSE, inwin = PETSC_FALSE;
-    PetscInt       dk = 0; /* the deepest window before k0 that row k waits for */
+    PetscInt       dk = 0, lev = 0; /* dk: the deepest window before k0 that row k waits for */
     for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) {
-      const PetscInt q = SpTrsvSyncFreeNaturalPos(op, op->rj[e]);
+      const PetscInt j = op->rj[e], q = SpTrsvSyncFreeNaturalPos(op, j);
+      if (j < 0 || j >= n || q >= k) { /* not triangular: reported below, once the scratch is freed */
+        bad  = i;
+        badj = j;
+        break;
+      }
+      lev = PetscMax(lev, p->level[j] + 1);
       if (q >= k0) inwin = PETSC_TRUE;
       else dk = PetscMax(dk, depth[wof[q]]);
       if (q == k - 1) chained = PETSC_TRUE;
       else if (q >= k0) fits = PETSC_FALSE;
     }
+    if (bad >= 0) break;
     if (fits && !chained && (wch || k - k0 >= SPTRSV_SYNCFREE_RUN_MIN)) fits = PETSC_FALSE; /* a chain ends: a window of its own */
     if (fits && dk + 1 > dcur) fits = PETSC_FALSE; /* row k would make the window wait longer: it opens the next one */
     if (!fits) { /* row k opens a window; it continues a chain when it depends on the row before (the window before's last) */
@@ -244,7 +253,14 @@ static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, S
       sf->run_chained++;
       wch = 1;
     }
-    wof[k] = nw - 1;
+    wof[k]      = nw - 1;
+    p->level[i] = lev;
+    maxlev      = PetscMax(maxlev, lev);
+  }
+  p->nlevels = maxlev + 1;
+  if (bad >= 0) {
+    PetscCall(PetscFree4(depth, wof, k0s, cnt));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not a %s triangle: row %" PetscInt_FMT " depends on column %" PetscInt_FMT, op->lower ? "lower" : "upper", bad, badj);
   }
   if (nw) depth[nw - 1] = dcur;
   k0s[nw] = n;
@@ -377,7 +393,23 @@ static PetscErrorCode SpTrsvSyncFreeBuild(const SpTrsvOp *op, SpTrsvSyncFreeSche
   SpTrsvPlan p;
 
   PetscFunctionBegin;
-  PetscCall(SpTrsvPlanCreateLevels(op, (PetscBool)!sf->natural, &p)); /* natural and runs: their own order, no level sort */
+  if (sf->runs) { /* the windows give the levels in the same pass */
+    PetscCall(PetscNew(&p));
+    p->n = op->n;
+    PetscCall(PetscMalloc2(op->n + 1, &p->order, op->n + 1, &p->level));
+    PetscCall(SpTrsvSyncFreePlanAttach(p, sf));
+    {
+      const PetscErrorCode ierr = SpTrsvSyncFreePackRuns(op, p, sf);
+      if (ierr) { /* the plan (and sf, taken over) freed */
+        PetscCall(SpTrsvPlanDestroy(&p));
+        PetscCall(ierr);
+      }
+    }
+    PetscCall(SpTrsvPlanComputeStats(op, p));
+    *plan = p;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(SpTrsvPlanCreateLevels(op, (PetscBool)!sf->natural, &p)); /* natural: its own order, no level sort */
   if (sf->alap && !sf->natural && p->nlevels > 1) {
     PetscCall(SpTrsvLevelsALAP(op->n, op->ri, op->rj, op->lower, p->nlevels, p->level));
     PetscCall(PetscFree(p->levptr));
@@ -385,8 +417,7 @@ static PetscErrorCode SpTrsvSyncFreeBuild(const SpTrsvOp *op, SpTrsvSyncFreeSche
     PetscCall(SpTrsvPlanComputeStats(op, p));
   }
   PetscCall(SpTrsvSyncFreePlanAttach(p, sf));
-  if (sf->runs) PetscCall(SpTrsvSyncFreePackRuns(op, p, sf));
-  else if (sf->natural) PetscCall(SpTrsvSyncFreePackNatural(op, p, sf));
+  if (sf->natural) PetscCall(SpTrsvSyncFreePackNatural(op, p, sf));
   else PetscCall(SpTrsvSyncFreePack(op, p, sf));
   if (sf->warpell) PetscCall(SpTrsvSyncFreeBuildELL(op, p, sf));
   if (sf->relabel_auto) PetscCall(SpTrsvSyncFreeSectors(op, p, sf));
@@ -414,7 +445,8 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
   /* what to build: the options, and where (the device analysis builds ASAP level dispatch only) */
   PetscCall(PetscNew(&sf));
   sf->device          = (PetscBool)(opts->analysis_device && !opts->natural && !opts->runs && !opts->alap);
-  sf->device_fallback = (PetscBool)(opts->analysis_device && !sf->device);
+  sf->pattern_device  = (PetscBool)(opts->analysis_device && opts->runs); /* runs: the windows here, the rest in the CUDA setup */
+  sf->device_fallback = (PetscBool)(opts->analysis_device && !sf->device && !sf->pattern_device);
   sf->runs            = opts->runs;
   sf->run_rows_max    = opts->run_rows;
   sf->natural         = (PetscBool)(opts->natural || opts->runs);
