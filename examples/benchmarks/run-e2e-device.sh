@@ -4,8 +4,8 @@
 #
 #   device run: bash examples/benchmarks/run-e2e-device.sh        (carry: .petsc-cuda .carry/tutorials .carry/directlibs)
 #
-# Problems (E2E_CASES picks some by name): ksp ex45 (3-D, 7-point) at 96^3 with ILU(0), ILU(1), ILU(2) and at 64^3 and
-# 128x128x48 with ILU(0); ksp ex2 (2-D, 5-point) at 1000^2 and 4000x250 with ILU(0) and 1000^2 with ICC(0) + CG; snes ex19
+# Problems (E2E_CASES picks some by name): ksp ex45 (3-D, 7-point) at 96^3 with ILU(0), ILU(1), ILU(2) and at 64^3,
+# 160^3 (4.1e6 rows) and 128x128x48 with ILU(0); ksp ex2 (2-D, 5-point) at 1000^2 and 4000x250 with ILU(0) and 1000^2 with ICC(0) + CG; snes ex19
 # (driven cavity, full Newton, ILU(0)); ex45 at 33^3 with LU and Cholesky (nested dissection), 50 Richardson steps (50
 # solves of the exact factor). GMRES(30), -ksp_rtol 1e-8, a cap of E2E_MAXIT iterations. Each solver type of the case runs
 # E2E_REPS times, the solver types alternating (a drift of the machine falls on all alike); the least time of each
@@ -46,6 +46,7 @@ CASES=(
   "ex45c96ilu1|ex45|-da_grid_x 96 -da_grid_y 96 -da_grid_z 96 ${G45[*]} -pc_type ilu -pc_factor_levels 1 ${KSP[*]}|cusparse sptrsv sptrsv_syncfree"
   "ex45c96ilu2|ex45|-da_grid_x 96 -da_grid_y 96 -da_grid_z 96 ${G45[*]} -pc_type ilu -pc_factor_levels 2 ${KSP[*]}|cusparse sptrsv sptrsv_syncfree"
   "ex45c64ilu0|ex45|-da_grid_x 64 -da_grid_y 64 -da_grid_z 64 ${G45[*]} -pc_type ilu ${KSP[*]}|cusparse sptrsv sptrsv_syncfree"
+  "ex45c160ilu0|ex45|-da_grid_x 160 -da_grid_y 160 -da_grid_z 160 ${G45[*]} -pc_type ilu ${KSP[*]}|cusparse sptrsv sptrsv_syncfree"
   "ex45box128x48ilu0|ex45|-da_grid_x 128 -da_grid_y 128 -da_grid_z 48 ${G45[*]} -pc_type ilu ${KSP[*]}|cusparse sptrsv sptrsv_syncfree"
   "ex2sq1000ilu0|ex2|-m 1000 -n 1000 ${G2[*]} -pc_type ilu ${KSP[*]} -ksp_rtol 1e-5|cusparse sptrsv $FIXED"
   "ex2long4000x250ilu0|ex2|-m 4000 -n 250 ${G2[*]} -pc_type ilu ${KSP[*]} -ksp_rtol 1e-5|cusparse sptrsv sptrsv_syncfree"
