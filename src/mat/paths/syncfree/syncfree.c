@@ -213,12 +213,12 @@ static PetscErrorCode SpTrsvSyncFreePackNatural(const SpTrsvOp *op, SpTrsvPlan p
 static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, SpTrsvSyncFreeSchedule *sf)
 {
   const PetscInt n = op->n, cap = 32 * sf->run_rows_max;
-  PetscInt       nw = 0, longest = 0, dcur = 0, maxlev = -1, bad = -1, badj = -1, *depth, *wof, *k0s, *cnt; /* dcur: the depth of the open window */
+  PetscInt       nw = 0, longest = 0, dcur = 0, maxlev = -1, bad = -1, badj = -1, *depth, *wd, *k0s, *cnt; /* dcur: the depth of the open window, wd[k]: of position k's */
 
   PetscFunctionBegin;
   PetscCall(SpTrsvSyncFreeNaturalOrder(op, p));
   PetscCall(PetscMalloc2(n + 1, &sf->wstart, n + 1, &sf->wlanes));
-  PetscCall(PetscMalloc4(n + 1, &depth, n + 1, &wof, n + 1, &k0s, n + 2, &cnt));
+  PetscCall(PetscMalloc4(n + 1, &depth, n + 1, &wd, n + 1, &k0s, n + 2, &cnt));
   sf->run_chained = 0;
   sf->run_depth   = 0;
   for (PetscInt k = 0, k0 = 0, wch = 0; k < n; k++) {
@@ -234,7 +234,7 @@ static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, S
       }
       lev = PetscMax(lev, p->level[j] + 1);
       if (q >= k0) inwin = PETSC_TRUE;
-      else dk = PetscMax(dk, depth[wof[q]]);
+      else dk = PetscMax(dk, wd[q]);
       if (q == k - 1) chained = PETSC_TRUE;
       else if (q >= k0) fits = PETSC_FALSE;
     }
@@ -253,13 +253,13 @@ static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, S
       sf->run_chained++;
       wch = 1;
     }
-    wof[k]      = nw - 1;
+    wd[k]       = dcur;
     p->level[i] = lev;
     maxlev      = PetscMax(maxlev, lev);
   }
   p->nlevels = maxlev + 1;
   if (bad >= 0) {
-    PetscCall(PetscFree4(depth, wof, k0s, cnt));
+    PetscCall(PetscFree4(depth, wd, k0s, cnt));
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not a %s triangle: row %" PetscInt_FMT " depends on column %" PetscInt_FMT, op->lower ? "lower" : "upper", bad, badj);
   }
   if (nw) depth[nw - 1] = dcur;
@@ -282,7 +282,7 @@ static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, S
   sf->binrows[5]  = n; /* 32 lanes per window */
   sf->binwarps[5] = nw;
   for (sf->run_rows = 1; 32 * sf->run_rows < longest; sf->run_rows *= 2) { }
-  PetscCall(PetscFree4(depth, wof, k0s, cnt));
+  PetscCall(PetscFree4(depth, wd, k0s, cnt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
