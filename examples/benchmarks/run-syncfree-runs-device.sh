@@ -7,8 +7,8 @@
 #
 #   1. builds the plugin, bench and the fuzz check;
 #   2. fuzz-syncfree-runs: every sync-free variant (runs among them) against the host backend on RUNS_FUZZ random
-#      triangles with a watchdog (tests/device/check_fuzz -only_path syncfree); then compute-sanitizer memcheck and
-#      racecheck on RUNS_SAN small cases of the same; the device check of the analysis (tests/device/check_analysis: the
+#      triangles with a watchdog (tests/device/check_fuzz -only_path syncfree); then compute-sanitizer memcheck,
+#      racecheck and synccheck on RUNS_SAN small cases of the same; the device check of the analysis (tests/device/check_analysis: the
 #      runs dispatch's pattern built on the GPU against the host setup's, bit for bit; RUNS_ANALYSIS=0: skipped);
 #   3. bench (examples/benchmarks/bench.c, ILU(k) factors in natural order, the error rule of its header) on 3-D
 #      7-point grids (RUNS_GRIDS), 27-point, ILU(1)/ILU(2), an elongated box and a 2-D grid, with the sync-free variants
@@ -49,6 +49,7 @@ SAN=$CUDA_HOME/bin/compute-sanitizer
 if [ -x "$SAN" ] && [ "${RUNS_SANITIZE:-1}" = 1 ]; then
   step sanitizer-memcheck-runs 1 150 "$SAN" --tool memcheck --error-exitcode 97 "$FUZZ" -only_path syncfree -cases "${RUNS_SAN:-12}" -big_every 0 -timeout 60
   step sanitizer-racecheck-runs 1 150 "$SAN" --tool racecheck --error-exitcode 97 "$FUZZ" -only_path syncfree -cases "${RUNS_SAN:-12}" -big_every 0 -timeout 60
+  step sanitizer-synccheck-runs 1 150 "$SAN" --tool synccheck --error-exitcode 97 "$FUZZ" -only_path syncfree -cases "${RUNS_SAN:-12}" -big_every 0 -timeout 60
 fi
 # the runs dispatch's setup on the GPU (syncfree_runs_setup.cu) against the host setup: arrays bit for bit, solutions
 if [ "${RUNS_ANALYSIS:-1}" = 1 ]; then
