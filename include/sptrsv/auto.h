@@ -52,6 +52,7 @@ typedef struct {
   SpTrsvPath tried[SPTRSV_AUTO_MAXPATHS]; /* candidates built and timed on this pattern (each once) */
   PetscInt   ntried;
   PetscInt   switch_solves;     /* solves of the pattern at the last switch (0: none) */
+  PetscBool  variant_tried;     /* the path in place's variant for many solves (its auto_learn_variant) was built and timed */
   char       look[256];         /* what the last look weighed */
   char       outcome[256];      /* the last candidate timed: switched, or kept the path in place */
 } SpTrsvAutoLearn;
@@ -130,5 +131,9 @@ SPTRSV_INTERN PetscErrorCode SpTrsvAutoStartOrder(PetscBool, PetscBool, SpTrsvPa
    prediction it counted for the candidate named (or NULL); the note says what it weighed */
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoLearnWeigh(const SpTrsvAutoChoice *, SpTrsvPath, PetscReal, PetscInt, PetscInt, PetscBool, PetscReal, const PetscReal *, PetscInt *, PetscReal *, char *, size_t);
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoLearnView(const SpTrsvAutoChoice *, PetscViewer);
+/* the look's second question (auto_learn.c): the variant for many solves of the path in place cur (its options own), by the
+   same rule: its predicted saving over nsolves more solves against margin times its predicted setup; *variant: its name
+   (NULL: the path offers none for these options), *build: worth it now; the note says what it weighed */
+SPTRSV_INTERN PetscErrorCode SpTrsvAutoLearnWeighVariant(SpTrsvPath, const void *, const SpTrsvStats *, PetscReal, PetscInt, PetscReal, const char **, PetscBool *, char *, size_t);
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoView(const SpTrsvAutoChoice *, PetscViewer);
 SPTRSV_INTERN PetscErrorCode SpTrsvAutoOptionsRead(SpTrsvOptionItems, PetscObject, SpTrsvAutoOptions *);

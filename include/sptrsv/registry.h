@@ -188,6 +188,11 @@ struct _n_SpTrsvPath {
   PetscBool (*auto_variant)(const char *variant, const void *own, void *set);
   PetscErrorCode (*auto_options)(void *own);
   PetscErrorCode (*auto_refine)(const SpTrsvOp *, const void *own, struct _n_SpTrsvAutoChoice *, PetscInt k);
+  /* the learning choice's second question at a look (src/mat/paths/auto_learn.c, SpTrsvAutoLearnWeighVariant): a variant
+     of its own for a triangle solved many times (one auto_variant knows), given its options in place own and the
+     triangle's features: its name, its predicted time per solve as a fraction of the measured time of the options in
+     place, and its predicted setup in ms. PETSC_FALSE (or NULL): none for these options */
+  PetscBool (*auto_learn_variant)(const void *own, const SpTrsvStats *, const char **variant, PetscReal *ratio, PetscReal *setup_ms);
 };
 
 SPTRSV_INTERN PetscErrorCode SpTrsvPathGetCount(PetscInt *);

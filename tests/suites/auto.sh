@@ -45,6 +45,12 @@ run_test view/auto-learn-switch ours_grep ex2 "-m 100 -n 100 -pc_type ilu -pc_fa
 run_test ex2/auto-learn-switch-histories with_solver sptrsv compare_case 1 ex2 "-m 100 -n 100 -ksp_type gmres -pc_type ilu -ksp_monitor" "$LEARN"
 run_test ex2/auto-learn-switch-bicg-transpose with_solver sptrsv compare_case 1 ex2 "-m 60 -n 60 -ksp_type bicg -pc_type ilu -ksp_monitor" "$LEARN"
 run_test ex19/auto-learn-switch-newton with_solver sptrsv compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -mat_no_inode -snes_monitor -ksp_monitor" "$LEARN"
+# the look's second question: started on syncfree (host backend, no model), margin 0: its runs dispatch is weighed at the
+# first look, built, timed against the level dispatch in place and kept or switched to (by the host's timing); the
+# solutions stay PETSc's (histories) either way
+LEARN_RUNS="-mat_sptrsv_auto_start syncfree -mat_sptrsv_auto_learn_margin 0"
+run_test view/auto-learn-runs-variant ours_grep ex2 "-m 100 -n 100 -pc_type ilu -pc_factor_mat_solver_type sptrsv $LEARN_RUNS -ksp_view -info" "learning: after 8 solves: syncfree runs predicted 0.67 of the [0-9.e+-]+ ms measured, setup [0-9.e+-]+ ms: saving [0-9.e+-]+ ms over 8 more solves > 0.? x [0-9.e+-]+ ms: build and time it" "timed: after 8 solves syncfree runs built in [0-9.e+-]+ ms, [0-9.e+-]+ ms per solve against [0-9.e+-]+ ms: (switched|kept)"
+run_test ex2/auto-learn-runs-variant-histories with_solver sptrsv compare_case 1 ex2 "-m 100 -n 100 -ksp_type gmres -pc_type ilu -ksp_monitor" "$LEARN_RUNS"
 run_test view/auto-learn-margin-bad ours_fails ex2 "$AUTO -mat_sptrsv_auto_learn_margin -1" "-mat_sptrsv_auto_learn_margin -1.: must be >= 0"
 run_test view/auto-learn-start-bad ours_fails ex2 "$AUTO -mat_sptrsv_auto_start bogus" "-mat_sptrsv_auto_start bogus: not a path"
 run_test view/auto-learn-with-solves ours_fails ex2 "$AUTO -mat_sptrsv_auto_learn 1 -mat_sptrsv_expected_solves 10" "-mat_sptrsv_auto_learn and -mat_sptrsv_expected_solves 10 exclude each other"

@@ -5,6 +5,7 @@ static char help[] = "Unit tests of the learning choice of MatSolverType sptrsv 
                      "and the charge per refactorization of a path whose CUDA executor takes host values.\n";
 
 #include <sptrsv/auto.h>
+#include <sptrsv/paths/syncfree.h> /* SpTrsvSyncFreeOptions */
 
 #include "unit_common.h"
 
@@ -128,6 +129,48 @@ static PetscErrorCode TestWeigh(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the look's second question: sync-free's runs dispatch for many solves (8 ns per row and entry of setup, 0.67 of the
+   measured time), offered by the level dispatch in CSR only, built when its saving over as many solves again passes
+   margin x setup; its options applied as the variant "runs" */
+static PetscErrorCode TestWeighVariant(void)
+{
+  SpTrsvPath              sf, level;
+  SpTrsvPathOptions       opts;
+  SpTrsvSyncFreeOptions  *o;
+  SpTrsvStats             f;
+  const char             *variant;
+  PetscBool               build;
+  char                    note[256], *hit;
+
+  PetscFunctionBeginUser;
+  PetscCall(Find("syncfree", &sf));
+  PetscCall(Find("level", &level));
+  PetscCall(PetscMemzero(&f, sizeof(f)));
+  f.n   = 1000000;
+  f.nnz = 3000000; /* setup 8 ns x 4e6 = 32 ms; saving 0.33 ms per solve at 1 ms */
+  PetscCall(SpTrsvPathOptionsInitialize(&opts));
+  PetscCall(SpTrsvPathOptionsGet(&opts, sf, &o));
+  PetscCall(SpTrsvAutoLearnWeighVariant(sf, o, &f, 1.0, 128, 2.0, &variant, &build, note, sizeof(note)));
+  EXPECT(variant && !strcmp(variant, "runs") && !build, "128 solves: variant %s, build %d (%s)", variant ? variant : "none", (int)build, note);
+  PetscCall(SpTrsvAutoLearnWeighVariant(sf, o, &f, 1.0, 256, 2.0, &variant, &build, note, sizeof(note)));
+  PetscCall(PetscStrstr(note, "setup 32 ms", &hit));
+  EXPECT(variant && build && hit, "256 solves: variant %s, build %d (%s)", variant ? variant : "none", (int)build, note);
+  PetscCall(SpTrsvAutoLearnWeighVariant(level, NULL, &f, 1.0, 100000, 2.0, &variant, &build, note, sizeof(note)));
+  EXPECT(!variant && !build, "level offers no variant, got %s", variant ? variant : "none");
+  /* the variant's options; a dispatch, ALAP levels or ELL storage the user chose leave it out */
+  PetscCall(SpTrsvAutoVariantApply(sf, "runs", &opts));
+  EXPECT(o->runs && !o->natural, "variant runs applied: runs %d natural %d", (int)o->runs, (int)o->natural);
+  PetscCall(SpTrsvAutoLearnWeighVariant(sf, o, &f, 1.0, 100000, 2.0, &variant, &build, note, sizeof(note)));
+  EXPECT(!variant && !build, "the runs dispatch in place offers no variant, got %s", variant ? variant : "none");
+  PetscCall(SpTrsvPathOptionsInitialize(&opts));
+  PetscCall(SpTrsvPathOptionsGet(&opts, sf, &o));
+  o->warpell = PETSC_TRUE;
+  PetscCall(SpTrsvAutoLearnWeighVariant(sf, o, &f, 1.0, 100000, 2.0, &variant, &build, note, sizeof(note)));
+  EXPECT(!variant && !build, "-mat_sptrsv_storage warpell: no variant, got %s", variant ? variant : "none");
+  EXPECT(!(*sf->auto_variant)("runs", o, NULL) && (*sf->auto_variant)("", o, NULL) && !(*sf->auto_variant)("fill4", NULL, NULL), "sync-free's variants with warpell");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscFunctionBeginUser;
@@ -135,6 +178,7 @@ int main(int argc, char **argv)
   PetscCall(SpTrsvInitializePackage());
   PetscCall(TestStartOrder());
   PetscCall(TestWeigh());
+  PetscCall(TestWeighVariant());
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_auto_learn: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());
   return nfail ? 1 : 0;

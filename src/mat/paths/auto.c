@@ -81,7 +81,7 @@ PetscErrorCode SpTrsvAutoVariantApply(SpTrsvPath path, const char *variant, SpTr
 
   PetscFunctionBegin;
   PetscCall(SpTrsvPathOptionsGet(opts, path, &own));
-  if (variant && variant[0]) PetscCheck(path->auto_variant && (*path->auto_variant)(variant, NULL, own), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Cost model variant %s of path %s: unknown (pinv knows fillF)", variant, path->name);
+  if (variant && variant[0]) PetscCheck(path->auto_variant && (*path->auto_variant)(variant, NULL, own), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Cost model variant %s of path %s: unknown (pinv knows fillF, syncfree runs)", variant, path->name);
   if (path->auto_options) PetscCall((*path->auto_options)(own));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -143,7 +143,7 @@ static PetscErrorCode SpTrsvAutoModelParse(FILE *fp, const char *file, SpTrsvAut
     SpTrsvPath p = NULL;
     PetscCall(SpTrsvPathFind(l->names[k][0], &p));
     PetscCheck(p, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Cost model file %s: %s is not a path", file, l->names[k][0]);
-    PetscCheck(SpTrsvAutoVariantAllowed(p, l->names[k][1], NULL), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Cost model file %s: unknown variant \"%s\" of path %s (pinv knows fillF)", file, l->names[k][1], l->names[k][0]);
+    PetscCheck(SpTrsvAutoVariantAllowed(p, l->names[k][1], NULL), PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "Cost model file %s: unknown variant \"%s\" of path %s (pinv knows fillF, syncfree runs)", file, l->names[k][1], l->names[k][0]);
     l->cost[k].path    = l->names[k][0];
     l->cost[k].variant = l->names[k][1];
   }

@@ -88,6 +88,32 @@ PetscErrorCode SpTrsvAutoLearnWeigh(const SpTrsvAutoChoice *c, SpTrsvPath cur, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  SpTrsvAutoLearnWeighVariant - the look's second question, asked when no other candidate is worth building: the path in
+  place may have a variant of its own for triangles solved many times (the registry's auto_learn_variant: sync-free's
+  runs dispatch), whose setup the first solves do not repay. It is weighed by the same rule as the candidates: its
+  predicted saving, cur_ms (1 - ratio) per solve over nsolves more solves, against margin times its predicted setup. The
+  prediction is the path's own (a fraction of the measured time in place, no cost model), so the build that follows is
+  timed against the path in place on the live factor and kept only when measured faster, as any candidate.
+*/
+PetscErrorCode SpTrsvAutoLearnWeighVariant(SpTrsvPath cur, const void *own, const SpTrsvStats *f, PetscReal cur_ms, PetscInt nsolves, PetscReal margin, const char **variant, PetscBool *build, char *note, size_t len)
+{
+  PetscReal ratio = 1, setup = 0, saving;
+
+  PetscFunctionBegin;
+  *variant = NULL;
+  *build   = PETSC_FALSE;
+  note[0]  = 0;
+  if (!cur->auto_learn_variant || !(cur_ms > 0) || !(*cur->auto_learn_variant)(own, f, variant, &ratio, &setup)) {
+    *variant = NULL;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  saving = (PetscReal)nsolves * cur_ms * (1 - ratio);
+  *build = (PetscBool)(saving > margin * setup);
+  PetscCall(PetscSNPrintf(note, len, "after %" PetscInt_FMT " solves: %s %s predicted %.3g of the %.4g ms measured, setup %.4g ms: saving %.4g ms over %" PetscInt_FMT " more solves %s %g x %.4g ms%s", nsolves, cur->name, *variant, (double)ratio, (double)cur_ms, (double)setup, (double)saving, nsolves, *build ? ">" : "<=", (double)margin, (double)setup, *build ? ": build and time it" : ": not yet"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the -ksp_view lines of a triangle's learning choice */
 PetscErrorCode SpTrsvAutoLearnView(const SpTrsvAutoChoice *c, PetscViewer viewer)
 {

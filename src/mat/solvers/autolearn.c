@@ -103,6 +103,60 @@ static PetscErrorCode MatSpTrsvAutoLearnPredict(Mat F, PetscInt k)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  the look's second question (SpTrsvAutoLearnWeighVariant), when no candidate was worth building: the path in place's own
+  variant for many solves, built and timed against the options in place on the live factor, kept when measured faster;
+  built at most once per pattern and triangle (and not for the other triangle when it lost)
+*/
+static PetscErrorCode MatSpTrsvAutoLearnVariant(Mat F, PetscInt k)
+{
+  Mat_SpTrsv       *sp  = (Mat_SpTrsv *)F->data;
+  SpTrsvAutoChoice *c   = &sp->choice[k];
+  SpTrsvAutoLearn  *l   = &c->learn;
+  SpTrsvPath        cur = sp->tripath[k];
+  const char       *tri = k ? "U" : "L", *variant = NULL;
+  const void       *own = NULL;
+  PetscBool         build;
+  SpTrsvStats       f = sp->tri[0][k]->plan->stats;
+  char              note[256];
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvPathOptionsGet(&sp->triopts[k], cur, &own));
+  PetscCall(SpTrsvAutoLearnWeighVariant(cur, own, &f, l->cur_ms, sp->learn_solves, sp->autoopts.margin, &variant, &build, note, sizeof(note)));
+  if (!variant) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscStrncpy(l->look, note, sizeof(l->look)));
+  PetscCall(PetscInfo(F, "%s: %s triangle, learning: %s\n", MATSOLVERSPTRSV, tri, note));
+  if (build) {
+    SpTrsvPathOptions opts = sp->triopts[k];
+    PetscScalar      *b = NULL, *x = NULL;
+    PetscReal         best[2], setup_ms = 0;
+    PetscBool         won;
+    PetscErrorCode    ierr;
+
+    PetscCall(SpTrsvAutoVariantApply(cur, variant, &opts));
+    PetscCall(MatSpTrsvAutoVectors(F, &b, &x));
+    ierr = MatSpTrsvAutoChallenge(F, k, cur, &opts, 1.0 - SPTRSV_AUTO_LEARN_MIN_GAIN, b, x, best, &won, &setup_ms, note, sizeof(note));
+    PetscCall((*sp->backend->vec_free)(&b)); /* on an error too, then it goes on */
+    PetscCall((*sp->backend->vec_free)(&x));
+    PetscCall(ierr);
+    l->variant_tried = PETSC_TRUE;
+    if (best[1] == PETSC_MAX_REAL) PetscCall(PetscStrncpy(l->outcome, note, sizeof(l->outcome))); /* refused: the note says why */
+    else {
+      PetscCall(PetscSNPrintf(l->outcome, sizeof(l->outcome), "after %" PetscInt_FMT " solves %s %s built in %.4g ms, %.4g ms per solve against %.4g ms: %s", sp->learn_solves, cur->name, variant, (double)setup_ms, (double)best[1], (double)best[0], won ? "switched" : "kept (a switch needs 10% less)"));
+      if (won) {
+        l->cur_ms        = best[1];
+        l->switch_solves = sp->learn_solves;
+        PetscCall(PetscSNPrintf(c->reason, sizeof(c->reason), "learning: %s %s after %" PetscInt_FMT " solves, measured faster", cur->name, variant, sp->learn_solves));
+      } else {
+        l->cur_ms                          = PetscMin(l->cur_ms, best[0]);
+        sp->choice[1 - k].learn.variant_tried = PETSC_TRUE; /* the other triangle is alike: not built there either */
+      }
+    }
+    PetscCall(PetscInfo(F, "%s: %s triangle, learning: %s\n", MATSOLVERSPTRSV, tri, l->outcome));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* one look at triangle k (see the file's header) */
 static PetscErrorCode MatSpTrsvAutoLearnLook(Mat F, PetscInt k)
 {
@@ -120,6 +174,7 @@ static PetscErrorCode MatSpTrsvAutoLearnLook(Mat F, PetscInt k)
     char option[256];
     PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_auto_model", option, sizeof(option)));
     PetscCall(PetscSNPrintf(l->look, sizeof(l->look), "after %" PetscInt_FMT " solves: %s measured %.4g ms per solve; no cost model for this %s (%s names one): it stays", sp->learn_solves, c->chosen->name, (double)l->cur_ms, sp->backend->slot == SPTRSV_EXEC_CUDA ? "GPU" : "backend", option));
+    if (!l->variant_tried) PetscCall(MatSpTrsvAutoLearnVariant(F, k));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (!l->predicted) {
@@ -177,6 +232,7 @@ static PetscErrorCode MatSpTrsvAutoLearnLook(Mat F, PetscInt k)
     }
     PetscCall(PetscInfo(F, "%s: %s triangle, learning: %s\n", MATSOLVERSPTRSV, tri, l->outcome));
   }
+  if (j < 0 && !l->variant_tried) PetscCall(MatSpTrsvAutoLearnVariant(F, k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -658,6 +658,47 @@ static PetscErrorCode SpTrsvOptionsSet_syncfree(SpTrsvOptionItems PetscOptionsOb
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  SpTrsvAutoVariant_syncfree - the variants the automatic choice may name: "" (the options as given) and "runs" (the runs
+  dispatch, for the learning choice: SpTrsvAutoLearnVariant_syncfree), which the options own allow unless they ask for
+  another dispatch, ALAP levels or the warp-packed ELL (own NULL: any); its options into set when set is given
+*/
+static PetscBool SpTrsvAutoVariant_syncfree(const char *variant, const void *own, void *set)
+{
+  const SpTrsvSyncFreeOptions *o = (const SpTrsvSyncFreeOptions *)own;
+
+  if (!variant || !variant[0]) return PETSC_TRUE;
+  if (strcmp(variant, "runs")) return PETSC_FALSE;
+  if (set) {
+    ((SpTrsvSyncFreeOptions *)set)->runs    = PETSC_TRUE;
+    ((SpTrsvSyncFreeOptions *)set)->natural = PETSC_FALSE;
+  }
+  return (PetscBool)(!o || o->runs || (!o->natural && !o->alap && !o->warpell));
+}
+
+/*
+  SpTrsvAutoLearnVariant_syncfree - for a triangle solved many times, the runs dispatch (when the options in place are the
+  level dispatch with CSR storage): predicted at SPTRSV_SYNCFREE_RUNS_LEARN_RATIO of the level dispatch's measured time,
+  with a setup of SPTRSV_SYNCFREE_RUNS_LEARN_NS per row and entry (its host pass cutting the windows; the rest of its setup
+  runs on the GPU as the level dispatch's does). Both from run 6 of the time to solution on the H200
+  (docs/perf-data/e2e-tts-run6-*.csv and the logs' SpTrsvAnalysis): MatSolve of the runs dispatch 0.60-0.83 of the level
+  dispatch's on the 3-D and square 2-D grids, the windows' pass 6-8 ns per row and strict entry. The learning choice times
+  the build against the level dispatch on the live factor and keeps it only when measured faster (on ex2's 4000x250 grid,
+  many short lines, it is slower and stays unbuilt past one try).
+*/
+#define SPTRSV_SYNCFREE_RUNS_LEARN_RATIO 0.67
+#define SPTRSV_SYNCFREE_RUNS_LEARN_NS    8.0
+static PetscBool SpTrsvAutoLearnVariant_syncfree(const void *own, const SpTrsvStats *f, const char **variant, PetscReal *ratio, PetscReal *setup_ms)
+{
+  const SpTrsvSyncFreeOptions *o = (const SpTrsvSyncFreeOptions *)own;
+
+  if (!o || o->runs || o->natural || o->alap || o->warpell) return PETSC_FALSE;
+  *variant  = "runs";
+  *ratio    = SPTRSV_SYNCFREE_RUNS_LEARN_RATIO;
+  *setup_ms = SPTRSV_SYNCFREE_RUNS_LEARN_NS * (PetscReal)(f->n + f->nnz) * 1e-6;
+  return PETSC_TRUE;
+}
+
 /* paper 001: warp-packed sync-free solves, ALAP levels, warp-packed ELL */
 static PetscBool  cited_freire  = PETSC_FALSE;
 static const char cite_freire[] = "@article{freire2022sptrsv,\n"
@@ -683,4 +724,6 @@ const struct _n_SpTrsvPath SpTrsvPath_syncfree = {
   .cited           = &cited_freire,
   .rule_rank       = {2, 2, 1},
   .auto_start      = {1, 2},
+  .auto_variant       = SpTrsvAutoVariant_syncfree,
+  .auto_learn_variant = SpTrsvAutoLearnVariant_syncfree,
 };
