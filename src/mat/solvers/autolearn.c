@@ -117,10 +117,12 @@ static PetscErrorCode MatSpTrsvAutoLearnVariant(Mat F, PetscInt k)
   const char       *tri = k ? "U" : "L", *variant = NULL;
   const void       *own = NULL;
   PetscBool         build;
-  SpTrsvStats       f = sp->tri[0][k]->plan->stats;
+  SpTrsvStats       f;
   char              note[256];
 
   PetscFunctionBegin;
+  if (!cur->auto_learn_variant || !sp->tri[0][k] || !sp->tri[0][k]->plan) PetscFunctionReturn(PETSC_SUCCESS); /* no variant of its own */
+  f = sp->tri[0][k]->plan->stats;
   PetscCall(SpTrsvPathOptionsGet(&sp->triopts[k], cur, &own));
   PetscCall(SpTrsvAutoLearnWeighVariant(cur, own, &f, l->cur_ms, sp->learn_solves, sp->autoopts.margin, &variant, &build, note, sizeof(note)));
   if (!variant) PetscFunctionReturn(PETSC_SUCCESS);

@@ -25,7 +25,8 @@
 
   #define SPTRSV_SFR_BLOCK 256
 
-/* the first position at fault per check (INT_MAX: none); read back once */
+/* the first position at fault per check (SPTRSV_SFR_NONE: none); read back once */
+  #define SPTRSV_SFR_NONE 0x7F7F7F7F /* every byte 0x7F: the value cudaMemsetAsync(0x7F) leaves */
 typedef struct {
   int window;  /* a window out of range or too long (its dispatch slot) */
   int twice;   /* a position in two windows */
@@ -145,7 +146,7 @@ static PetscErrorCode SpTrsvSyncFreeRunsPatternDevice_Private(const SpTrsvOp *op
   size_t          bytes = 0;
 
   PetscFunctionBegin;
-  PetscCheck(op->n < INT_MAX && op->nnz < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "The CUDA kernels use 32-bit indices: n = %" PetscInt_FMT " and nnz = %" PetscInt_FMT " must be below %d", op->n, op->nnz, INT_MAX);
+  PetscCheck(op->n < SPTRSV_SFR_NONE && op->nnz < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "The runs dispatch's CUDA setup uses 32-bit indices: n = %" PetscInt_FMT " must be below %d and nnz = %" PetscInt_FMT " below %d", op->n, SPTRSV_SFR_NONE, op->nnz, INT_MAX);
   PetscCall(SpTrsvCUDAUploadIndices(op->ri, op->n + 1, &w.ri, st));
   PetscCall(SpTrsvCUDAUploadIndices(op->rj, op->nnz, &w.rj, st));
   SpTrsvCUDAMallocN(w.len, n);
@@ -155,7 +156,7 @@ static PetscErrorCode SpTrsvSyncFreeRunsPatternDevice_Private(const SpTrsvOp *op
   SpTrsvCUDAMallocN(*idx, nnz);
   SpTrsvCUDAMallocN(*vmap, nnz);
   PetscCall(SpTrsvCUDAMalloc((void **)&w.fault, sizeof(SpTrsvSFRFaults), "w.fault"));
-  SpTrsvCUDACall(cudaMemsetAsync(w.fault, 0x7F, sizeof(SpTrsvSFRFaults), st)); /* 0x7F7F7F7F: above any position */
+  SpTrsvCUDACall(cudaMemsetAsync(w.fault, 0x7F, sizeof(SpTrsvSFRFaults), st)); /* SPTRSV_SFR_NONE in each */
   SpTrsvCUDACall(cudaMemsetAsync(w.disp, 0xFF, (size_t)(n + 1) * sizeof(int), st));
   SpTrsvCUDACall(cudaMemsetAsync(w.len + n, 0, sizeof(int), st));
   /* 1. the pattern in the triangle's own order */
@@ -173,10 +174,10 @@ static PetscErrorCode SpTrsvSyncFreeRunsPatternDevice_Private(const SpTrsvOp *op
   SpTrsvCUDACheckLaunch();
   SpTrsvCUDACall(cudaMemcpyAsync(&f, w.fault, sizeof(f), cudaMemcpyDeviceToHost, st));
   SpTrsvCUDACall(cudaStreamSynchronize(st));
-  PetscCheck(f.window > nw, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs (device check): window %d does not lie in [0, %d) with 1 to %d rows", f.window, n, 32 * (int)sf->run_rows);
-  PetscCheck(f.twice > n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs (device check): position %d in two windows", f.twice);
-  PetscCheck(f.missing > n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs (device check): position %d in no window", f.missing);
-  PetscCheck(f.dep > n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs (device check): row %d (position %d) depends on a row of its own window other than the row before it, or of a window dispatched later", op->lower ? f.dep : n - 1 - f.dep, f.dep);
+  PetscCheck(f.window == SPTRSV_SFR_NONE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs (device check): window %d does not lie in [0, %d) with 1 to %d rows", f.window, n, 32 * (int)sf->run_rows);
+  PetscCheck(f.twice == SPTRSV_SFR_NONE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs (device check): position %d in two windows", f.twice);
+  PetscCheck(f.missing == SPTRSV_SFR_NONE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs (device check): position %d in no window", f.missing);
+  PetscCheck(f.dep == SPTRSV_SFR_NONE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs (device check): row %d (position %d) depends on a row of its own window other than the row before it, or of a window dispatched later", op->lower ? f.dep : n - 1 - f.dep, f.dep);
   PetscCall(SpTrsvSFRScratchFree(&w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
