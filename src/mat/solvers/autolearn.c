@@ -104,6 +104,43 @@ static PetscErrorCode MatSpTrsvAutoLearnPredict(Mat F, PetscInt k)
 }
 
 /*
+  MatSpTrsvAutoLearnBuild - a build a look named on triangle k: path to with the options base and its variant, timed against
+  the path in place on the live factor (MatSpTrsvAutoChallenge); l->outcome (and -info) says what happened. Measured
+  faster: it replaced the path in place (*won) and its time counts from now on; slower: the better of the two times counts;
+  refused: best[1] = PETSC_MAX_REAL and the outcome is the refusal's note. The caller records what the build means for
+  later looks (tried, remembered, refused, the reason of a switch).
+*/
+static PetscErrorCode MatSpTrsvAutoLearnBuild(Mat F, PetscInt k, SpTrsvPath to, const char *variant, const SpTrsvPathOptions *base, PetscReal best[2], PetscBool *won)
+{
+  Mat_SpTrsv       *sp   = (Mat_SpTrsv *)F->data;
+  SpTrsvAutoLearn  *l    = &sp->choice[k].learn;
+  SpTrsvPath        from = sp->tripath[k]; /* the path in place before the build may replace it */
+  SpTrsvPathOptions opts = *base;
+  PetscScalar      *b = NULL, *x = NULL;
+  PetscReal         setup_ms = 0;
+  char              note[256] = "";
+  PetscErrorCode    ierr;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvAutoVariantApply(to, variant, &opts));
+  PetscCall(MatSpTrsvAutoVectors(F, &b, &x));
+  ierr = MatSpTrsvAutoChallenge(F, k, to, &opts, 1.0 - SPTRSV_AUTO_LEARN_MIN_GAIN, b, x, best, won, &setup_ms, note, sizeof(note));
+  PetscCall((*sp->backend->vec_free)(&b)); /* on an error too, then it goes on */
+  PetscCall((*sp->backend->vec_free)(&x));
+  PetscCall(ierr);
+  if (best[1] == PETSC_MAX_REAL) PetscCall(PetscStrncpy(l->outcome, note, sizeof(l->outcome)));
+  else {
+    PetscCall(PetscSNPrintf(l->outcome, sizeof(l->outcome), "after %" PetscInt_FMT " solves %s%s%s built in %.4g ms, %.4g ms per solve against %s %.4g ms: %s", sp->learn_solves, to->name, variant && variant[0] ? " " : "", variant ? variant : "", (double)setup_ms, (double)best[1], from->name, (double)best[0], *won ? "switched" : "kept (a switch needs 10% less)"));
+    if (*won) {
+      l->cur_ms        = best[1];
+      l->switch_solves = sp->learn_solves;
+    } else l->cur_ms = PetscMin(l->cur_ms, best[0]);
+  }
+  PetscCall(PetscInfo(F, "%s: %s triangle, learning: %s\n", MATSOLVERSPTRSV, k ? "U" : "L", l->outcome));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   the look's second question (SpTrsvAutoLearnWeighVariant), when no candidate was worth building: the path in place's own
   variant for many solves, built and timed against the options in place on the live factor, kept when measured faster;
   built at most once per pattern and triangle (and not for the other triangle when it lost)
@@ -114,48 +151,27 @@ static PetscErrorCode MatSpTrsvAutoLearnVariant(Mat F, PetscInt k)
   SpTrsvAutoChoice *c   = &sp->choice[k];
   SpTrsvAutoLearn  *l   = &c->learn;
   SpTrsvPath        cur = sp->tripath[k];
-  const char       *tri = k ? "U" : "L", *variant = NULL;
-  const void       *own = NULL;
-  PetscBool         build;
+  const char       *variant = NULL;
+  const void       *own     = NULL;
+  PetscBool         build, won;
+  PetscReal         best[2];
   SpTrsvStats       f;
-  char              note[256];
+  char              note[sizeof(l->look)];
 
   PetscFunctionBegin;
   if (!cur->auto_learn_variant || !sp->tri[0][k] || !sp->tri[0][k]->plan) PetscFunctionReturn(PETSC_SUCCESS); /* no variant of its own */
   f = sp->tri[0][k]->plan->stats;
   PetscCall(SpTrsvPathOptionsGet(&sp->triopts[k], cur, &own));
   PetscCall(SpTrsvAutoLearnWeighVariant(cur, own, &f, l->cur_ms, sp->learn_solves, sp->autoopts.margin, &variant, &build, note, sizeof(note)));
-  if (!variant) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!variant) PetscFunctionReturn(PETSC_SUCCESS); /* the look's note stays the first question's */
   PetscCall(PetscStrncpy(l->look, note, sizeof(l->look)));
-  PetscCall(PetscInfo(F, "%s: %s triangle, learning: %s\n", MATSOLVERSPTRSV, tri, note));
-  if (build) {
-    SpTrsvPathOptions opts = sp->triopts[k];
-    PetscScalar      *b = NULL, *x = NULL;
-    PetscReal         best[2], setup_ms = 0;
-    PetscBool         won;
-    PetscErrorCode    ierr;
-
-    PetscCall(SpTrsvAutoVariantApply(cur, variant, &opts));
-    PetscCall(MatSpTrsvAutoVectors(F, &b, &x));
-    ierr = MatSpTrsvAutoChallenge(F, k, cur, &opts, 1.0 - SPTRSV_AUTO_LEARN_MIN_GAIN, b, x, best, &won, &setup_ms, note, sizeof(note));
-    PetscCall((*sp->backend->vec_free)(&b)); /* on an error too, then it goes on */
-    PetscCall((*sp->backend->vec_free)(&x));
-    PetscCall(ierr);
-    l->variant_tried = PETSC_TRUE;
-    if (best[1] == PETSC_MAX_REAL) PetscCall(PetscStrncpy(l->outcome, note, sizeof(l->outcome))); /* refused: the note says why */
-    else {
-      PetscCall(PetscSNPrintf(l->outcome, sizeof(l->outcome), "after %" PetscInt_FMT " solves %s %s built in %.4g ms, %.4g ms per solve against %.4g ms: %s", sp->learn_solves, cur->name, variant, (double)setup_ms, (double)best[1], (double)best[0], won ? "switched" : "kept (a switch needs 10% less)"));
-      if (won) {
-        l->cur_ms        = best[1];
-        l->switch_solves = sp->learn_solves;
-        PetscCall(PetscSNPrintf(c->reason, sizeof(c->reason), "learning: %s %s after %" PetscInt_FMT " solves, measured faster", cur->name, variant, sp->learn_solves));
-      } else {
-        l->cur_ms                          = PetscMin(l->cur_ms, best[0]);
-        sp->choice[1 - k].learn.variant_tried = PETSC_TRUE; /* the other triangle is alike: not built there either */
-      }
-    }
-    PetscCall(PetscInfo(F, "%s: %s triangle, learning: %s\n", MATSOLVERSPTRSV, tri, l->outcome));
-  }
+  PetscCall(PetscInfo(F, "%s: %s triangle, learning: %s\n", MATSOLVERSPTRSV, k ? "U" : "L", note));
+  if (!build) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatSpTrsvAutoLearnBuild(F, k, cur, variant, &sp->triopts[k], best, &won));
+  l->variant_tried = PETSC_TRUE;
+  if (best[1] == PETSC_MAX_REAL) PetscFunctionReturn(PETSC_SUCCESS); /* refused: the outcome says why */
+  if (won) PetscCall(PetscSNPrintf(c->reason, sizeof(c->reason), "learning: %s %s after %" PetscInt_FMT " solves, measured faster", cur->name, variant, sp->learn_solves));
+  else sp->choice[1 - k].learn.variant_tried = PETSC_TRUE; /* the other triangle is alike: not built there either */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -194,45 +210,28 @@ static PetscErrorCode MatSpTrsvAutoLearnLook(Mat F, PetscInt k)
   PetscCall(SpTrsvAutoLearnWeigh(c, sp->tripath[k], l->cur_ms, sp->learn_solves, PetscMax(1, sp->learn_numeric), sp->numeric_device, sp->autoopts.margin, seen, &j, &counted, l->look, sizeof(l->look)));
   PetscCall(PetscInfo(F, "%s: %s triangle, learning: %s\n", MATSOLVERSPTRSV, tri, l->look));
   if (j >= 0) {
-    SpTrsvPathOptions opts = sp->opts;
-    SpTrsvPath        from = sp->tripath[k], to = c->cand[j];
-    PetscScalar      *b = NULL, *x = NULL;
-    PetscReal         best[2], setup_ms = 0;
-    PetscBool         won;
-    char              note[256] = "";
-    PetscErrorCode    ierr;
+    SpTrsvPath from = sp->tripath[k], to = c->cand[j];
+    PetscReal  best[2];
+    PetscBool  won;
 
-    PetscCall(SpTrsvAutoVariantApply(to, c->variant[j], &opts));
-    PetscCall(MatSpTrsvAutoVectors(F, &b, &x));
-    ierr = MatSpTrsvAutoChallenge(F, k, to, &opts, 1.0 - SPTRSV_AUTO_LEARN_MIN_GAIN, b, x, best, &won, &setup_ms, note, sizeof(note));
-    PetscCall((*sp->backend->vec_free)(&b)); /* on an error too, then it goes on */
-    PetscCall((*sp->backend->vec_free)(&x));
-    PetscCall(ierr);
+    PetscCall(MatSpTrsvAutoLearnBuild(F, k, to, c->variant[j], &sp->opts, best, &won));
     l->tried[l->ntried++] = to;
     if (best[1] < PETSC_MAX_REAL && counted > 0 && best[1] > counted) { /* slower than counted: remembered for later factors */
       PetscInt idx;
       PetscCall(SpTrsvPathGetIndex(to, &idx));
       if (idx < SPTRSV_PATHS_MAX) SpTrsvAutoLearnSeen[idx] = PetscMax(SpTrsvAutoLearnSeen[idx], best[1] / counted);
     }
-    if (best[1] == PETSC_MAX_REAL) { /* refused: the note says why */
+    if (best[1] == PETSC_MAX_REAL) { /* refused: the outcome is its note */
       c->rejected[j] = PETSC_TRUE;
-      PetscCall(PetscStrncpy(c->rejected_why[j], note, sizeof(c->rejected_why[j])));
-      PetscCall(PetscStrncpy(l->outcome, note, sizeof(l->outcome)));
+      PetscCall(PetscStrncpy(c->rejected_why[j], l->outcome, sizeof(c->rejected_why[j])));
+    } else if (won) {
+      c->chosen = to;
+      PetscCall(PetscSNPrintf(c->reason, sizeof(c->reason), "learning: switched from %s after %" PetscInt_FMT " solves, measured faster", from->name, sp->learn_solves));
     } else {
-      PetscCall(PetscSNPrintf(l->outcome, sizeof(l->outcome), "after %" PetscInt_FMT " solves %s%s%s built in %.4g ms, %.4g ms per solve against %s %.4g ms: %s", sp->learn_solves, to->name, c->variant[j] && c->variant[j][0] ? " " : "", c->variant[j] ? c->variant[j] : "", (double)setup_ms, (double)best[1], from->name, (double)best[0], won ? "switched" : "kept (a switch needs 10% less)"));
-      if (won) {
-        l->cur_ms        = best[1];
-        l->switch_solves = sp->learn_solves;
-        c->chosen        = to;
-        PetscCall(PetscSNPrintf(c->reason, sizeof(c->reason), "learning: switched from %s after %" PetscInt_FMT " solves, measured faster", from->name, sp->learn_solves));
-      } else {
-        SpTrsvAutoLearn *o = &sp->choice[1 - k].learn; /* the other triangle of the factor is alike: not built there either */
+      SpTrsvAutoLearn *o = &sp->choice[1 - k].learn; /* the other triangle of the factor is alike: not built there either */
 
-        l->cur_ms = PetscMin(l->cur_ms, best[0]);
-        if (o->ntried < SPTRSV_AUTO_MAXPATHS) o->tried[o->ntried++] = to;
-      }
+      if (o->ntried < SPTRSV_AUTO_MAXPATHS) o->tried[o->ntried++] = to;
     }
-    PetscCall(PetscInfo(F, "%s: %s triangle, learning: %s\n", MATSOLVERSPTRSV, tri, l->outcome));
   }
   if (j < 0 && !l->variant_tried) PetscCall(MatSpTrsvAutoLearnVariant(F, k));
   PetscFunctionReturn(PETSC_SUCCESS);
