@@ -34,5 +34,6 @@ SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreateLevelSets(const SpTrsvOp *, SpTrsvP
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanComputeStats(const SpTrsvOp *, SpTrsvPlan);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanSetStats(const SpTrsvOp *, SpTrsvPlan, PetscInt, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanCheckDispatchOrder(const SpTrsvOp *, SpTrsvPlan);
+SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreateRows(PetscInt, SpTrsvPlan *); /* n rows, order and level allocated */
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanDestroy(SpTrsvPlan *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanView(SpTrsvPlan, PetscViewer);

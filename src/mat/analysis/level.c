@@ -106,9 +106,7 @@ PetscErrorCode SpTrsvPlanCreateLevels(const SpTrsvOp *op, PetscBool sort, SpTrsv
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
-  PetscCall(PetscNew(&p));
-  p->n    = n;
-  PetscCall(PetscMalloc2(n + 1, &p->order, n + 1, &p->level));
+  PetscCall(SpTrsvPlanCreateRows(n, &p));
   PetscCall(SpTrsvLevelsCompute(n, op->ri, op->rj, op->lower, p->level, &p->nlevels));
   if (sort) PetscCall(SpTrsvLevelsSort(n, p->level, p->nlevels, &p->levptr, p->order));
   PetscCall(SpTrsvPlanComputeStats(op, p));

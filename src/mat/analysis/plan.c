@@ -1,6 +1,19 @@
 /* SpTrsvPlan: life cycle and viewing, common to every path */
 #include <sptrsv/plan.h>
 
+/* SpTrsvPlanCreateRows - an empty plan of n rows: order and level allocated (as SpTrsvPlanDestroy frees them), unset */
+PetscErrorCode SpTrsvPlanCreateRows(PetscInt n, SpTrsvPlan *plan)
+{
+  SpTrsvPlan p;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&p));
+  p->n = n;
+  PetscCall(PetscMalloc2(n + 1, &p->order, n + 1, &p->level));
+  *plan = p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SpTrsvPlanDestroy(SpTrsvPlan *plan)
 {
   SpTrsvPlan p = *plan;

@@ -394,9 +394,7 @@ static PetscErrorCode SpTrsvSyncFreeBuild(const SpTrsvOp *op, SpTrsvSyncFreeSche
 
   PetscFunctionBegin;
   if (sf->runs) { /* the windows give the levels in the same pass */
-    PetscCall(PetscNew(&p));
-    p->n = op->n;
-    PetscCall(PetscMalloc2(op->n + 1, &p->order, op->n + 1, &p->level));
+    PetscCall(SpTrsvPlanCreateRows(op->n, &p));
     PetscCall(SpTrsvSyncFreePlanAttach(p, sf));
     {
       const PetscErrorCode ierr = SpTrsvSyncFreePackRuns(op, p, sf);
