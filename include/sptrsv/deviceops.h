@@ -1,12 +1,16 @@
 /* SpTrsvDeviceOps: everything the plugin runs on the GPU, behind one table (private to the plugin) */
 #pragma once
-#include <sptrsv/devmem.h>   /* SpTrsvDeviceInfo */
-#include <sptrsv/blocktri.h> /* SpTrsvBlockTri, SpTrsvCUDAExpand, SpTrsvCUDABSR */
+#include <petscsptrsv.h>   /* SpTrsvDeviceInfo */
+#include <sptrsv/compat.h> /* SPTRSV_INTERN, PETSc 3.18 spellings */
 
 /*
-   The objects the entries take or give, by name only: each is defined by the header named, which includes this one
-   (the table is below all of them and needs no more than their names)
+   The objects the entries take or give, by name only: each is defined by the header named (the table needs no more
+   than their names, so it sits below all of them: it includes only the public header, for SpTrsvDeviceInfo)
 */
+typedef struct _n_SpTrsvTri            *SpTrsvTri;            /* tri.h */
+typedef struct _n_SpTrsvBlockTri       *SpTrsvBlockTri;       /* blocktri.h */
+typedef struct _n_SpTrsvCUDAExpand     *SpTrsvCUDAExpand;     /* blocktri.h (src/cuda/block_expand_kernels.cu) */
+typedef struct _n_SpTrsvCUDABSR        *SpTrsvCUDABSR;        /* blocktri.h (src/cuda/bsr_spmv.cu) */
 typedef struct _n_SpTrsvBackendOps      SpTrsvBackendOps;     /* registry.h: the solve backend */
 typedef struct _n_SpTrsvSolver         *SpTrsvSolver;         /* registry.h */
 typedef struct _n_SpTrsvMC             *SpTrsvMC;             /* multicolor.h */
