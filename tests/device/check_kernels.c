@@ -58,13 +58,11 @@ static const char *ConfigTag(const Config *cfg)
   if (cfg->tag) return cfg->tag;
   if (!cfg->solver) return "    ";
   if (!strcmp(cfg->solver, MATSOLVERSPTRSVELEMENT)) return "-elm";
-#if defined(MATSOLVERSPTRSVLOCALITY)
   if (!strcmp(cfg->solver, MATSOLVERSPTRSVLOCALITY)) {
     if (cfg->partition && !strcmp(cfg->partition, "regions")) return cfg->subgraph_rows ? "-lgr" : "-lg";
     if (cfg->partition && !strcmp(cfg->partition, "paper")) return "-lp";
     return cfg->subgraph_rows ? "-locr" : "-loc";
   }
-#endif
   if (cfg->levels && !strcmp(cfg->levels, "alap")) return cfg->storage && !strcmp(cfg->storage, "warpell") ? "-sfae" : "-sfa";
   if (cfg->levels && !strcmp(cfg->levels, "natural")) return cfg->storage && !strcmp(cfg->storage, "warpell") ? "-sfne" : "-sfn";
   if (cfg->levels && !strcmp(cfg->levels, "runs")) return "-sfr";
@@ -524,6 +522,9 @@ int main(int argc, char **argv)
   PetscCall(AddBanded(cases, &ncases, GEN_BANDED, 3000, 32, PETSC_FALSE));
   PetscCall(AddBanded(cases, &ncases, GEN_BLOCKDIAG, 2500, 100, PETSC_FALSE));
   PetscCall(AddBanded(cases, &ncases, GEN_BLOCKDIAG, 5000, 16, PETSC_TRUE));
+  /* long chains for racecheck: one group above SPTRSV_CHAIN_LONG_ROWS (4096 rows: the chain kernel loads further ahead) */
+  PetscCall(AddBanded(cases, &ncases, GEN_BANDED, 4500, 1, PETSC_FALSE));
+  PetscCall(AddBanded(cases, &ncases, GEN_BANDED, 4500, 32, PETSC_FALSE));
 #if defined(SPTRSV_NO_MMLOAD)
   if (hasdir && matdir[0]) PetscCall(PetscPrintf(PETSC_COMM_SELF, "-matdir %s ignored: built without the Matrix Market reader (zlib missing)\n", matdir));
 #else
@@ -543,24 +544,16 @@ int main(int argc, char **argv)
 
   /* what runs: host csc always; the CUDA combinations when a device is usable */
   ADD_CONFIG("host", "csc", PETSC_FALSE, NULL);
-#if defined(MATSOLVERSPTRSVSYNCFREE)
   ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "alap", "warpell", NULL, NULL);
   ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", "warpell", NULL, NULL);
-#endif
-#if defined(MATSOLVERSPTRSVLOCALITY)
   ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64");
   ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, "64", "regions");
-#endif
-#if defined(MATSOLVERSPTRSVSUPERNODAL)
   /* SN_BLOCKS: the dense-block kernels whatever the width (small cases may have no supernode as wide as the default
      -mat_sptrsv_supernode_min_width, which hands such a triangle to a nested sync-free solver) */
   ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, SN_BLOCKS, "-sn");
   ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_supernode_mode pull -mat_sptrsv_invert_diag -mat_sptrsv_merge" SN_BLOCKS, "-snpim");
   ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always" SN_BLOCKS, "-snhs");
-#endif
-#if defined(MATSOLVERSPTRSVPINV)
   ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, "-mat_sptrsv_pinv_fill 4", "-pv4");
-#endif
   PetscCall(SpTrsvBackendCUDAGet(&cuda, &avail, &why));
   if (avail) {
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, NULL);
@@ -570,7 +563,6 @@ int main(int argc, char **argv)
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVELEMENT);
     ADD_CONFIG("cuda", "csc", PETSC_FALSE, MATSOLVERSPTRSVELEMENT);
     ADD_CONFIG("cuda", "csc", PETSC_TRUE, MATSOLVERSPTRSVELEMENT);
-#if defined(MATSOLVERSPTRSVSYNCFREE)
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, NULL, NULL, NULL, NULL);
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSYNCFREE, "alap", NULL, NULL, NULL);
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "asap", "warpell", NULL, NULL);
@@ -579,8 +571,6 @@ int main(int argc, char **argv)
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", "warpell", NULL, NULL);
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "runs", NULL, NULL, NULL);
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSYNCFREE, "runs", NULL, NULL, NULL);
-#endif
-#if defined(MATSOLVERSPTRSVLOCALITY)
     /* the default cap (one block holds up to 227 KB of x), and 64 rows: many sub-graphs, levels and launches */
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL);
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL);
@@ -602,8 +592,6 @@ int main(int argc, char **argv)
     if (with_chain) ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, NULL, "-mat_sptrsv_locality_kernel blocks", "-lbk");
     if (with_chain) ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, NULL, "-mat_sptrsv_locality_kernel blocks -mat_sptrsv_locality_block_cond 3", "-lbc");
     if (with_chain) ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL, NULL, "-mat_sptrsv_locality_kernel blocks -mat_sptrsv_locality_block_rows 128", "-lb128");
-#endif
-#if defined(MATSOLVERSPTRSVSUPERNODAL)
     /* auto (push for L, pull for U) with and without a graph; pull with the inverted diagonal; push with merging and
        relaxation and cuBLAS from width 8; pull with cuBLAS from width 8 (the filled cases have such supernodes) */
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, SN_BLOCKS, "-sn");
@@ -624,19 +612,14 @@ int main(int argc, char **argv)
     /* the default: narrow triangles delegated to a nested sync-free solver (its kernels, the forwarded refreshes:
        host values, and the GPU numeric ILU's device values), wide ones on the dense blocks */
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, NULL, "-snsf");
-#endif
-#if defined(MATSOLVERSPTRSVPINV)
     /* no fill (parts = pairs of levels on stencils: many launches, fused runs), and fill 4 (fewer, larger parts), graphs off and on */
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, NULL, "-pv");
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, NULL, "-pv");
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, "-mat_sptrsv_pinv_fill 4", "-pv4");
-#endif
-#if defined(MATSOLVERSPTRSVCUSPARSE)
     /* cuSPARSE's SpSV behind our factors (host values, the GPU numeric ILU's device values, transposes); the automatic
        choice with its measured check (which may hand a triangle to cusparse at the first numeric factorization) */
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVCUSPARSE, NULL, NULL, NULL, NULL, NULL, "-cusp");
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSV, NULL, NULL, NULL, NULL, "-mat_sptrsv_auto_measure 1", "-auto");
-#endif
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, the level, element, syncfree, locality, supernodal, pinv and cusparse paths and the automatic choice, and host csc, host syncfree, host locality, host supernodal and host pinv with host csr\n", why));
   } else {
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend unavailable (%s): SKIPPING the CUDA comparisons; comparing host csc with host csr only\n", why));
@@ -653,12 +636,16 @@ int main(int argc, char **argv)
     ncfg = keep;
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "-only_solver %s: %" PetscInt_FMT " configurations\n", only_solver, ncfg));
   }
-  if (only_tag[0]) { /* -only_tag: the configurations of these report tags, a comma-separated list (e.g. -lch: the chain kernel forced) */
+  if (only_tag[0]) { /* -only_tag: the configurations of these report tags without their dash, a comma-separated list (e.g.
+                        lch: the chain kernel forced; PETSc would read "-lch" as an option of its own) */
     PetscInt keep = 0;
     char     list[sizeof(only_tag) + 2], want[32];
+    PetscCheck(only_tag[0] != '-', PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-only_tag %s: give the tags without their dash (e.g. -only_tag lch,lbk)", only_tag);
     PetscCall(PetscSNPrintf(list, sizeof(list), ",%s,", only_tag));
     for (PetscInt f = 0; f < ncfg; f++) {
-      PetscCall(PetscSNPrintf(want, sizeof(want), ",%s,", ConfigTag(&cfgs[f])));
+      const char *tag = ConfigTag(&cfgs[f]);
+
+      PetscCall(PetscSNPrintf(want, sizeof(want), ",%s,", tag[0] == '-' ? tag + 1 : tag));
       if (strstr(list, want)) cfgs[keep++] = cfgs[f];
     }
     ncfg = keep;
@@ -694,6 +681,11 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "tolerances: %g (generated), %g (Matrix Market); %" PetscInt_FMT " skipped\n", (double)tol, (double)tol_mm, nskip));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
+  /* a check that compared nothing (filters that left no configuration, cases that matched no name) is a failure, not a pass */
+  if (npass + nfail == 0) {
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "FAIL: no comparison ran (check -cases, -only_solver, -only_tag)\n"));
+    nfail = 1;
+  }
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscFree(cases));
   PetscCall(PetscFinalize());

@@ -183,15 +183,17 @@ fi
 # ---- the comparison ------------------------------------------------------------------------------
 MATARGS=()
 if [ -d "$MATDIR" ]; then MATARGS=(-matdir "$MATDIR"); else say "no matrix directory $MATDIR: generated matrices only"; fi
-# every configuration of every case, in two steps that each fit one device call (41 configurations took more than 470 s
-# in one): check-kernels the generated stencils and the first chain, check-kernels-rest from the last chain on (the
-# element-only shapes, the Matrix Market files, the sweeps, PC gs and PC isai); SPTRSV_DEVICE_STEPS='check-kernels.*'
-# runs both
+# every configuration of every case, in three steps that each fit one device call (41 configurations took more than 470 s
+# in one): check-kernels the generated stencils and the first chain, check-kernels-rest the other generated shapes (the
+# last chain, the element-only shapes, the bands and block diagonals), check-kernels-files the Matrix Market files, the
+# sweeps, PC gs and PC isai; SPTRSV_DEVICE_STEPS='check-kernels.*' runs all three
 CK_ALL=$("$CHECK" -list "${MATARGS[@]}" 2>/dev/null | tr '\n' ' ')
 CK_HEAD=$(for c in $CK_ALL; do case "$c" in lap* | chain_bidiag*) echo "$c" ;; esac; done | paste -sd, -)
-CK_REST=$(for c in $CK_ALL; do case "$c" in lap* | chain_bidiag*) ;; *) echo "$c" ;; esac; done | paste -sd, -)
+CK_REST=$(for c in $CK_ALL; do case "$c" in chain_tridiag* | elem_* | banded* | blockdiag*) echo "$c" ;; esac; done | paste -sd, -)
+CK_FILES=$(for c in $CK_ALL; do case "$c" in lap* | chain_* | elem_* | banded* | blockdiag*) ;; *) echo "$c" ;; esac; done | paste -sd, -)
 step check-kernels 1 "${SPTRSV_CHECK_KERNELS_TIMEOUT:-540}" "$CHECK" "${MATARGS[@]}" -cases "$CK_HEAD"
 step check-kernels-rest 1 "${SPTRSV_CHECK_KERNELS_TIMEOUT:-540}" "$CHECK" "${MATARGS[@]}" -cases "$CK_REST"
+step check-kernels-files 1 "${SPTRSV_CHECK_KERNELS_TIMEOUT:-540}" "$CHECK" "${MATARGS[@]}" -cases "$CK_FILES"
 if [ -f "$LOGDIR/check-kernels.log" ] && ! grep -q "CUDA backend available" "$LOGDIR/check-kernels.log"; then
   say "the CUDA backend was NOT available: the GPU comparisons did not run"
   record cuda-backend-available FAIL 0 "$LOGDIR/check-kernels.log"
@@ -268,7 +270,7 @@ step locality-kernels 1 240 "$CHECK" "${LOC_CASES[@]}"
 LOC_SAN=$(command -v compute-sanitizer || echo "$CUDA_HOME/bin/compute-sanitizer")
 if [ -x "$LOC_SAN" ]; then
   step locality-memcheck 1 180 "$LOC_SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${LOC_SMALL[@]}"
-  step locality-racecheck 1 180 "$LOC_SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${LOC_RACE[@]}"
+  step locality-racecheck 1 300 "$LOC_SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${LOC_RACE[@]}"
   step locality-synccheck 1 180 "$LOC_SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${LOC_SMALL[@]}"
 fi
 
@@ -278,23 +280,27 @@ fi
 #      then memcheck, racecheck and synccheck on small ones
 CHAIN_CASES=(-only_solver sptrsv_locality -with_chain -cases banded1_20000,banded2_20000,banded8_20000,banded32_20000,blockdiag8_100000,blockdiag32_100000,blockdiag100_25000,blockdiag16_perm_50000,chain_bidiag_100000,chain_tridiag_100000 -nrhs 1 "${MATARGS[@]}")
 CHAIN_SMALL=(-only_solver sptrsv_locality -with_chain -cases banded2_2000,banded32_3000,blockdiag100_2500,blockdiag16_perm_5000 -nrhs 1 "${MATARGS[@]}")
-# racecheck: two of them (the slot configurations on the banded ones outlast the step under racecheck); then the chain
-# kernel alone (-only_tag -lch) on long chains (groups of at least SPTRSV_CHAIN_LONG_ROWS rows: the longer loads ahead)
-CHAIN_RACE=(-only_solver sptrsv_locality -with_chain -cases banded2_2000,blockdiag16_perm_5000 -nrhs 1 "${MATARGS[@]}")
-CHAIN_LONG=(-only_solver sptrsv_locality -with_chain -only_tag -lch -cases banded1_20000,banded8_20000,banded32_20000 -nrhs 1 "${MATARGS[@]}")
+# racecheck: the chain kernel (-only_tag lch) on two of them (every locality configuration on them did 10 comparisons in
+# the step's 180 s: the sub-graph kernels have their racecheck in locality-racecheck, the blocks kernel in blocks-racecheck); then the chain
+# kernel alone (-only_tag lch) on long chains (groups of at least SPTRSV_CHAIN_LONG_ROWS rows: the longer loads ahead)
+CHAIN_RACE=(-only_solver sptrsv_locality -with_chain -only_tag lch -cases banded2_2000,blockdiag16_perm_5000 -nrhs 1 "${MATARGS[@]}")
+CHAIN_LONG=(-only_solver sptrsv_locality -with_chain -only_tag lch -cases banded1_20000,banded8_20000,banded32_20000 -nrhs 1 "${MATARGS[@]}")
+# racecheck serializes the kernel's shared-memory accesses: chains of 20000 rows outlasted 180 s; 4500 rows are still one
+# group above SPTRSV_CHAIN_LONG_ROWS (4096: the longer loads ahead), on the narrowest and the widest band
+CHAIN_LONG_RACE=(-only_solver sptrsv_locality -with_chain -only_tag lch -cases banded1_4500,banded32_4500 -nrhs 1 "${MATARGS[@]}")
 step chain-kernels 1 240 "$CHECK" "${CHAIN_CASES[@]}"
 if [ -x "$LOC_SAN" ]; then
   step chain-memcheck 1 180 "$LOC_SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${CHAIN_SMALL[@]}"
   step chain-racecheck 1 180 "$LOC_SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${CHAIN_RACE[@]}"
   step chain-synccheck 1 180 "$LOC_SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${CHAIN_SMALL[@]}"
   step chain-long-memcheck 1 180 "$LOC_SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${CHAIN_LONG[@]}"
-  step chain-long-racecheck 1 180 "$LOC_SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${CHAIN_LONG[@]}"
+  step chain-long-racecheck 1 180 "$LOC_SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${CHAIN_LONG_RACE[@]}"
   step chain-long-synccheck 1 180 "$LOC_SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${CHAIN_LONG[@]}"
 fi
 # ---- the locality path's blocks kernel (inverted diagonal blocks along the chains): SPTRSV_DEVICE_STEPS='blocks-.*' ----
 #      its three configurations (-lbk: the model's block size with a graph, -lbc: a bound of 3 on kappa so that blocks
 #      solved by substitution mix with inverted ones, -lb128: blocks of 128 rows) on the chain cases, then the sanitizers
-BLOCKS_TAGS=-lbk,-lbc,-lb128
+BLOCKS_TAGS=lbk,lbc,lb128
 step blocks-kernels 1 240 "$CHECK" "${CHAIN_CASES[@]}" -only_tag "$BLOCKS_TAGS"
 if [ -x "$LOC_SAN" ]; then
   step blocks-memcheck 1 180 "$LOC_SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${CHAIN_SMALL[@]}" -only_tag "$BLOCKS_TAGS"
@@ -320,13 +326,20 @@ fi
 SAN=$(command -v compute-sanitizer || echo "$CUDA_HOME/bin/compute-sanitizer")
 # shellcheck disable=SC2054 # one comma-separated option value
 SMALL=(-cases lap2d5_64x64,lap3d7_32x32x32,lap3d27_16x16x16_rcm,elem_denserow_5000,gs,isai -gs_quick -nrhs 1)
-SMALL_NO_ISAI=(-cases lap2d5_64x64,lap3d7_32x32x32,lap3d27_16x16x16_rcm,elem_denserow_5000,gs -gs_quick -nrhs 1)
+# memcheck and racecheck of every configuration (about 100 comparisons per case) do not fit one step: on the H200 with
+# the GPU shared by four checks, memcheck did 142 comparisons and racecheck 75 in 180 s; each runs in two steps (the
+# 3-D stencils apart), synccheck (355 comparisons in 119 s) in one
+SMALL_2D=(-cases lap2d5_64x64,elem_denserow_5000,gs,isai -gs_quick -nrhs 1)
+SMALL_3D=(-cases lap3d7_32x32x32,lap3d27_16x16x16_rcm -nrhs 1)
+SMALL_2D_NO_ISAI=(-cases lap2d5_64x64,elem_denserow_5000,gs -gs_quick -nrhs 1)
 if [ -x "$SAN" ]; then
-  step sanitizer-memcheck 1 180 "$SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
+  step sanitizer-memcheck 1 400 "$SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${SMALL_2D[@]}"
+  step sanitizer-memcheck-3d 1 400 "$SAN" --tool memcheck --error-exitcode 97 "$CHECK" "${SMALL_3D[@]}"
   # racecheck looks for shared-memory hazards: the isai case is left out because its SpMVs are cuSPARSE's own
   # csrmv kernels, where racecheck reports hazards of the library (our isai kernel uses no shared memory; memcheck,
   # synccheck and initcheck still run it)
-  step sanitizer-racecheck 1 180 "$SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${SMALL_NO_ISAI[@]}"
+  step sanitizer-racecheck 1 400 "$SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${SMALL_2D_NO_ISAI[@]}"
+  step sanitizer-racecheck-3d 1 400 "$SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${SMALL_3D[@]}"
   step sanitizer-synccheck 1 180 "$SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
   step sanitizer-memcheck-factor 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$CHECKF" -quick
   step sanitizer-synccheck-factor 1 300 "$SAN" --tool synccheck --error-exitcode 97 "$CHECKF" -quick
