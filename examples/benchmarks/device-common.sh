@@ -66,7 +66,7 @@ step() {
 
 # device_machine: one line naming the GPU, CUDA, PETSc, OS and CPU of this run
 device_machine() {
-  echo "$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -n 1); CUDA $(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p'); PETSc $(sed -n 's/^#define PETSC_VERSION_\(MAJOR\|MINOR\|SUBMINOR\) *\([0-9]*\).*/\2/p' "$PETSC_DIR/include/petscversion.h" 2>/dev/null | paste -sd.); $(sed -n 's/^PRETTY_NAME="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' /etc/os-release 2>/dev/null); $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)"
+  echo "$(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -n 1); CUDA $(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p'); PETSc $(sed -n 's/^#define PETSC_VERSION_\(MAJOR\|MINOR\|SUBMINOR\) *\([0-9]*\).*/\2/p' "$PETSC_DIR/include/petscversion.h" 2>/dev/null | paste -sd.); $(sed -n 's/^PRETTY_NAME="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' /etc/os-release 2>/dev/null); $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)${OPENBLAS_NUM_THREADS:+; OPENBLAS_NUM_THREADS=$OPENBLAS_NUM_THREADS}"
 }
 
 # device_prepare: check the tools, relocate the carried PETSc, build the plugin (make WITH_CUDA=1 lib) and find zlib for

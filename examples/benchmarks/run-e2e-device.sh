@@ -15,6 +15,9 @@
 # -ksp_view (after the solve): what the learning choice did.
 #
 # E2E_OURS_ARGS: options added to every run of ours (an A/B of one option: run the script twice).
+# E2E_BLAS_THREADS: OPENBLAS_NUM_THREADS and OMP_NUM_THREADS of every run (unset: the machine's default, one OpenBLAS thread
+# per core, under which CHOLMOD's numeric Cholesky of the 33^3 case varies 10x from process to process:
+# docs/perf-data/direct-blas-threads-2026-11-29.txt). PETSc's own factorizations do not call the BLAS.
 #
 # Output ($OUT, default build/e2e-out): e2e.csv (make-performance-md.py e2e, one row per run), e2e-table.md
 # (e2e-table.py: ratios to cusparse, same-iteration check, geometric mean), summary.txt, logs.tar.gz.
@@ -27,6 +30,7 @@ LOGDIR=$WORK/logs
 SUMMARY=$OUTDIR/summary.txt
 BUDGET=${E2E_BUDGET:-540}
 REPS=${E2E_REPS:-2}
+if [ -n "${E2E_BLAS_THREADS:-}" ]; then export OPENBLAS_NUM_THREADS=$E2E_BLAS_THREADS OMP_NUM_THREADS=$E2E_BLAS_THREADS; fi
 MAXIT=${E2E_MAXIT:-2000}
 # shellcheck source=examples/benchmarks/device-common.sh
 source "$ROOT/examples/benchmarks/device-common.sh"
