@@ -15,6 +15,8 @@
 # -ksp_view (after the solve): what the learning choice did.
 #
 # E2E_OURS_ARGS: options added to every run of ours (an A/B of one option: run the script twice).
+# E2E_SPTRSV_VIEW=0: the sptrsv runs without -ksp_view (an A/B of the view's own cost against the fixed paths, which
+# run without it).
 # E2E_BLAS_THREADS: OPENBLAS_NUM_THREADS and OMP_NUM_THREADS of every run (unset: the machine's default, one OpenBLAS thread
 # per core, under which CHOLMOD's numeric Cholesky of the 33^3 case varies 10x from process to process:
 # docs/perf-data/direct-blas-threads-2026-11-29.txt). PETSc's own factorizations do not call the BLAS.
@@ -78,7 +80,7 @@ for c in "${CASES[@]}"; do
       lib=()
       # shellcheck disable=SC2206 # E2E_OURS_ARGS: options for every run of ours (e.g. -mat_sptrsv_factor_device_order level)
       [ "$st" = cusparse ] || lib=(-dll_append "$LIB" ${E2E_OURS_ARGS:-})
-      [ "$st" = sptrsv ] && lib+=(-ksp_view) # what the learning choice did (its looks and timings), in the log
+      [ "$st" = sptrsv ] && [ "${E2E_SPTRSV_VIEW:-1}" = 1 ] && lib+=(-ksp_view) # what the learning choice did (its looks and timings), in the log
       # shellcheck disable=SC2086 # args holds the case's options
       step "e2e-$name-${st}_r$r" 0 150 "$WORK/$prog" $args "${lib[@]}" -pc_factor_mat_solver_type "$st"
     done
