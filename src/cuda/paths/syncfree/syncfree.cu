@@ -467,40 +467,6 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupELL(const SpTrsvSyncFreeSchedule *s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* a row's entries by ascending position, its value map along: a monotone row (the triangle's own order of a sorted
-   CSR row: ascending in L, descending in U) in one pass, any other by insertion */
-static void SpTrsvCUDASyncFreeSortRow(int *idx, PetscInt *vmap, PetscInt len)
-{
-  PetscBool up = PETSC_TRUE, down = PETSC_TRUE;
-
-  for (PetscInt e = 1; e < len; e++) {
-    up   = (PetscBool)(up && idx[e - 1] < idx[e]);
-    down = (PetscBool)(down && idx[e - 1] > idx[e]);
-  }
-  if (up) return;
-  if (down) {
-    for (PetscInt a = 0, b = len - 1; a < b; a++, b--) {
-      const int      j = idx[a];
-      const PetscInt m = vmap[a];
-      idx[a]           = idx[b];
-      vmap[a]          = vmap[b];
-      idx[b]           = j;
-      vmap[b]          = m;
-    }
-    return;
-  }
-  for (PetscInt e = 1; e < len; e++) {
-    const int      j = idx[e];
-    const PetscInt m = vmap[e];
-    PetscInt       a = e;
-    for (; a > 0 && idx[a - 1] > j; a--) {
-      idx[a]  = idx[a - 1];
-      vmap[a] = vmap[a - 1];
-    }
-    idx[a]  = j;
-    vmap[a] = m;
-  }
-}
 
 /* relabel: the column indices of the triangle in dispatch order become the dispatch positions of those columns
    (the kernel polls xs[position]); re-uploaded into the same device array, before the ELL image reads them. With
@@ -517,7 +483,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeRelabel(SpTrsvCUDATriData *d, PetscBool 
   for (PetscInt k = 0; k < d->n; k++) pos[d->horder[k]] = (int)k;
   for (PetscInt q = 0; q < d->nnz; q++) d->h_idx[q] = pos[d->h_idx[q]];
   if (sort)
-    for (PetscInt k = 0; k < d->n; k++) SpTrsvCUDASyncFreeSortRow(d->h_idx + d->h_ptr[k], d->vmap + d->h_ptr[k], d->h_ptr[k + 1] - d->h_ptr[k]);
+    for (PetscInt k = 0; k < d->n; k++) SpTrsvSyncFreeSortRow(d->h_idx + d->h_ptr[k], d->vmap + d->h_ptr[k], (int)(d->h_ptr[k + 1] - d->h_ptr[k]));
   if (d->nnz) SpTrsvCUDACall(cudaMemcpyAsync(d->d_idx, d->h_idx, (size_t)d->nnz * sizeof(int), cudaMemcpyHostToDevice, st));
   SpTrsvCUDACall(cudaStreamSynchronize(st)); /* h_idx is pageable: the copy is complete before it changes */
   PetscCall(PetscFree(pos));

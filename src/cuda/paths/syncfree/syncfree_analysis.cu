@@ -46,7 +46,6 @@
   #include <cub/cub.cuh>
   #include <cuda/atomic>
 
-  #define SPTRSV_SFA_BLOCK 256
 
 /* figures the kernels gather and the host reads back */
 typedef struct {
@@ -59,14 +58,14 @@ typedef struct {
 } SpTrsvSFAFigures;
 
 /* 1. levels in dependency order (see the header); key = level * 8 + bin, rows = 0 .. n-1, count[level]++ */
-__global__ void __launch_bounds__(SPTRSV_SFA_BLOCK) SpTrsvSyncFreeLevelsKernel(int n, bool lower, int maxK, const int *__restrict__ ri, const int *__restrict__ rj, int *lev, unsigned int *key, int *rows, int *count, SpTrsvSFAFigures *fig)
+__global__ void __launch_bounds__(SPTRSV_SYNCFREE_SETUP_BLOCK) SpTrsvSyncFreeLevelsKernel(int n, bool lower, int maxK, const int *__restrict__ ri, const int *__restrict__ rj, int *lev, unsigned int *key, int *rows, int *count, SpTrsvSFAFigures *fig)
 {
   __shared__ unsigned long long t;
   int                           k, i, l = 0;
 
   if (threadIdx.x == 0) t = atomicAdd(&fig->ticket, 1ULL);
   __syncthreads();
-  k = (int)t * SPTRSV_SFA_BLOCK + (int)threadIdx.x;
+  k = (int)t * SPTRSV_SYNCFREE_SETUP_BLOCK + (int)threadIdx.x;
   if (k >= n) return;
   i = lower ? k : n - 1 - k;
   for (int p = __ldg(ri + i), q = __ldg(ri + i + 1); p < q; p++) {
@@ -197,11 +196,6 @@ struct SpTrsvSFAMax {
   __device__ __forceinline__ int operator()(int a, int b) const { return a > b ? a : b; }
 };
 
-static unsigned int SpTrsvSFAGrid(PetscInt n)
-{
-  return (unsigned int)((n + SPTRSV_SFA_BLOCK - 1) / SPTRSV_SFA_BLOCK);
-}
-
 /* device scratch of the analysis, freed at the end (or on an error, by the caller's cleanup) */
 typedef struct {
   int              *ri, *rj, *lev, *rows, *count, *head, *runstart, *len, *start, *wid, *ptr;
@@ -286,7 +280,7 @@ static PetscErrorCode SpTrsvSyncFreeAnalyzeDevice_Private(const SpTrsvOp *op, Sp
   SpTrsvCUDACall(cudaMemsetAsync(w.lev, 0xFF, (size_t)(n + 1) * sizeof(int), st)); /* -1: not yet leveled */
   SpTrsvCUDACall(cudaMemsetAsync(w.count, 0, (size_t)(n + 1) * sizeof(int), st));
   /* 1. levels */
-  if (n) SpTrsvSyncFreeLevelsKernel<<<SpTrsvSFAGrid(n), SPTRSV_SFA_BLOCK, 0, st>>>(n, (bool)op->lower, (int)sf->max_lanes, w.ri, w.rj, w.lev, w.key, w.rows, w.count, w.fig);
+  if (n) SpTrsvSyncFreeLevelsKernel<<<SpTrsvSyncFreeSetupGrid(n), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(n, (bool)op->lower, (int)sf->max_lanes, w.ri, w.rj, w.lev, w.key, w.rows, w.count, w.fig);
   SpTrsvCUDACheckLaunch();
   SpTrsvCUDACall(cudaMemcpyAsync(&fig, w.fig, sizeof(fig), cudaMemcpyDeviceToHost, st));
   SpTrsvCUDACall(cudaStreamSynchronize(st));
@@ -310,12 +304,12 @@ static PetscErrorCode SpTrsvSyncFreeAnalyzeDevice_Private(const SpTrsvOp *op, Sp
   SPTRSV_SFA_MALLOC(w.start, n);
   SPTRSV_SFA_MALLOC(w.wid, n);
   if (n) {
-    SpTrsvSyncFreeRunHeadsKernel<<<SpTrsvSFAGrid(n), SPTRSV_SFA_BLOCK, 0, st>>>(n, w.skey, *order, w.ri, w.head, w.len);
+    SpTrsvSyncFreeRunHeadsKernel<<<SpTrsvSyncFreeSetupGrid(n), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(n, w.skey, *order, w.ri, w.head, w.len);
     SpTrsvCUDACheckLaunch();
     SpTrsvCUDACall(cub::DeviceScan::InclusiveScan(NULL, bytes, w.head, w.runstart, SpTrsvSFAMax(), n, st));
     PetscCall(SpTrsvSFATemp(&w, bytes));
     SpTrsvCUDACall(cub::DeviceScan::InclusiveScan(w.temp, bytes, w.head, w.runstart, SpTrsvSFAMax(), n, st));
-    SpTrsvSyncFreeWarpStartsKernel<<<SpTrsvSFAGrid(n), SPTRSV_SFA_BLOCK, 0, st>>>(n, w.skey, w.runstart, w.start);
+    SpTrsvSyncFreeWarpStartsKernel<<<SpTrsvSyncFreeSetupGrid(n), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(n, w.skey, w.runstart, w.start);
     SpTrsvCUDACheckLaunch();
     SpTrsvCUDACall(cub::DeviceScan::ExclusiveSum(NULL, bytes, w.start, w.wid, n, st));
     PetscCall(SpTrsvSFATemp(&w, bytes));
@@ -329,9 +323,9 @@ static PetscErrorCode SpTrsvSyncFreeAnalyzeDevice_Private(const SpTrsvOp *op, Sp
   SPTRSV_SFA_MALLOC(*wlanes, nwarps);
   SpTrsvCUDACall(cudaMemcpyAsync(*wstart + nwarps, &n, sizeof(int), cudaMemcpyHostToDevice, st));
   if (n) {
-    SpTrsvSyncFreeWarpsKernel<<<SpTrsvSFAGrid(n), SPTRSV_SFA_BLOCK, 0, st>>>(n, w.skey, w.start, w.wid, *wstart, *wlanes, w.fig);
+    SpTrsvSyncFreeWarpsKernel<<<SpTrsvSyncFreeSetupGrid(n), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(n, w.skey, w.start, w.wid, *wstart, *wlanes, w.fig);
     SpTrsvCUDACheckLaunch();
-    SpTrsvSyncFreeTailKernel<<<SpTrsvSFAGrid(n), SPTRSV_SFA_BLOCK, 0, st>>>(n, w.len, w.start, w.wid, *wlanes);
+    SpTrsvSyncFreeTailKernel<<<SpTrsvSyncFreeSetupGrid(n), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(n, w.len, w.start, w.wid, *wlanes);
     SpTrsvCUDACheckLaunch();
   }
   /* 4. the pattern in dispatch order and its value map: ptr = exclusive scan of the lengths (len[n] = 0) */
@@ -343,7 +337,7 @@ static PetscErrorCode SpTrsvSyncFreeAnalyzeDevice_Private(const SpTrsvOp *op, Sp
   PetscCall(SpTrsvSFATemp(&w, bytes));
   SpTrsvCUDACall(cub::DeviceScan::ExclusiveSum(w.temp, bytes, w.len, *ptr, n + 1, st));
   if (n) {
-    SpTrsvSyncFreePermuteKernel<<<SpTrsvSFAGrid(n), SPTRSV_SFA_BLOCK, 0, st>>>(n, *order, *ptr, w.ri, w.rj, *idx, *vmap);
+    SpTrsvSyncFreePermuteKernel<<<SpTrsvSyncFreeSetupGrid(n), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(n, *order, *ptr, w.ri, w.rj, *idx, *vmap);
     SpTrsvCUDACheckLaunch();
   }
   /* 5. the ELL image */
@@ -352,16 +346,16 @@ static PetscErrorCode SpTrsvSyncFreeAnalyzeDevice_Private(const SpTrsvOp *op, Sp
     SPTRSV_SFA_MALLOC(*ellidx, 32 * nwarps);
     SPTRSV_SFA_MALLOC(*ellpos, 32 * nwarps);
     if (nwarps) {
-      SpTrsvSyncFreeELLKernel<<<SpTrsvSFAGrid(32 * (PetscInt)nwarps), SPTRSV_SFA_BLOCK, 0, st>>>(nwarps, *wstart, *wlanes, *ptr, *idx, *ellidx, *ellpos, w.fig);
+      SpTrsvSyncFreeELLKernel<<<SpTrsvSyncFreeSetupGrid(32 * (PetscInt)nwarps), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(nwarps, *wstart, *wlanes, *ptr, *idx, *ellidx, *ellpos, w.fig);
       SpTrsvCUDACheckLaunch();
     }
   }
   /* 6. relabel (auto: decided by the sector counts, read back) */
   if (n && (sf->relabel_auto || sf->relabel)) {
-    SpTrsvSyncFreePositionsKernel<<<SpTrsvSFAGrid(n), SPTRSV_SFA_BLOCK, 0, st>>>(n, *order, w.head);
+    SpTrsvSyncFreePositionsKernel<<<SpTrsvSyncFreeSetupGrid(n), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(n, *order, w.head);
     SpTrsvCUDACheckLaunch();
     if (sf->relabel_auto && nwarps) {
-      SpTrsvSyncFreeSectorsKernel<<<SpTrsvSFAGrid(32 * (PetscInt)nwarps), SPTRSV_SFA_BLOCK, 0, st>>>(nwarps, (int)(32 / sizeof(PetscScalar)), *wstart, *wlanes, *ptr, *idx, w.head, w.fig->sectors);
+      SpTrsvSyncFreeSectorsKernel<<<SpTrsvSyncFreeSetupGrid(32 * (PetscInt)nwarps), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(nwarps, (int)(32 / sizeof(PetscScalar)), *wstart, *wlanes, *ptr, *idx, w.head, w.fig->sectors);
       SpTrsvCUDACheckLaunch();
       SpTrsvCUDACall(cudaMemcpyAsync(&fig, w.fig, sizeof(fig), cudaMemcpyDeviceToHost, st));
       SpTrsvCUDACall(cudaStreamSynchronize(st));
@@ -370,9 +364,9 @@ static PetscErrorCode SpTrsvSyncFreeAnalyzeDevice_Private(const SpTrsvOp *op, Sp
       SpTrsvSyncFreeRelabelDecide(sf); /* the host analysis's rule */
     }
     if (sf->relabel) {
-      if (nnz) SpTrsvSyncFreeTranslateKernel<<<SpTrsvSFAGrid(nnz), SPTRSV_SFA_BLOCK, 0, st>>>(nnz, w.head, *idx);
+      if (nnz) SpTrsvSyncFreeTranslateKernel<<<SpTrsvSyncFreeSetupGrid(nnz), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(nnz, w.head, *idx);
       SpTrsvCUDACheckLaunch();
-      if (*ellidx && nwarps) SpTrsvSyncFreeTranslateKernel<<<SpTrsvSFAGrid(32 * (PetscInt)nwarps), SPTRSV_SFA_BLOCK, 0, st>>>(32 * nwarps, w.head, *ellidx);
+      if (*ellidx && nwarps) SpTrsvSyncFreeTranslateKernel<<<SpTrsvSyncFreeSetupGrid(32 * (PetscInt)nwarps), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(32 * nwarps, w.head, *ellidx);
       SpTrsvCUDACheckLaunch();
     }
   }

@@ -5,9 +5,9 @@
 
    1. the pattern in the triangle's own order (position k holds row k of L, row n - 1 - k of U: the map is its own
       inverse), ptr by an exclusive scan of the lengths, the column indices translated to positions and each row's
-      entries sorted by position with the value map along (SpTrsvSyncFreeRunsRowsKernel: the rule of the host setup,
-      SpTrsvCUDASyncFreeSortRow in syncfree.cu: a monotone row in one pass, any other by insertion), so the device check
-      (tests/device/check_analysis.c) finds the host setup's arrays bit for bit;
+      entries sorted by position with the value map along (SpTrsvSyncFreeRunsRowsKernel, with the host setup's own
+      sort, SpTrsvSyncFreeSortRow in syncfree_analysis.h: a monotone row in one pass, any other by insertion), so the
+      device check (tests/device/check_analysis.c) finds the host setup's arrays bit for bit;
    2. the schedule check the runs kernel's deadlock freedom rests on (the host's SpTrsvSyncFreeScheduleCheck, runs
       branch), on the arrays the kernel reads: every window of at most 32 R rows inside [0, n), each position in one
       window (SpTrsvSyncFreeRunsCoverKernel), and every entry of the row at position k of window w either before the
@@ -23,7 +23,6 @@
 #if defined(SPTRSV_CUDA_SCALAR_OK)
   #include <cub/cub.cuh>
 
-  #define SPTRSV_SFR_BLOCK 256
 
 /* the first position at fault per check (SPTRSV_SFR_NONE: none); read back once */
   #define SPTRSV_SFR_NONE 0x7F7F7F7F /* every byte 0x7F: the value cudaMemsetAsync(0x7F) leaves */
@@ -33,11 +32,6 @@ typedef struct {
   int missing; /* a position in none */
   int dep;     /* a position with a dependency the window may not wait for */
 } SpTrsvSFRFaults;
-
-static unsigned int SpTrsvSFRGrid(PetscInt n)
-{
-  return (unsigned int)((n + SPTRSV_SFR_BLOCK - 1) / SPTRSV_SFR_BLOCK);
-}
 
 /* 1a. position k holds row order[k] (the triangle's own order) of len[k] entries */
 __global__ void SpTrsvSyncFreeNaturalKernel(int n, bool lower, const int *__restrict__ ri, int *order, int *len)
@@ -57,31 +51,12 @@ __global__ void SpTrsvSyncFreeRunsRowsKernel(int n, bool lower, const int *__res
   if (k >= n) return;
   const int i = order[k], p0 = ri[i], m = ri[i + 1] - p0, q0 = ptr[k];
   int      *c = idx + q0, *v = vmap + q0;
-  bool      up = true, down = true;
 
   for (int e = 0; e < m; e++) {
     c[e] = lower ? rj[p0 + e] : n - 1 - rj[p0 + e];
     v[e] = p0 + e;
-    if (e) {
-      up   = up && c[e - 1] < c[e];
-      down = down && c[e - 1] > c[e];
-    }
   }
-  if (up) return;
-  if (down) {
-    for (int a = 0, b = m - 1; a < b; a++, b--) {
-      const int t = c[a], u = v[a];
-      c[a] = c[b], v[a] = v[b];
-      c[b] = t, v[b] = u;
-    }
-    return;
-  }
-  for (int e = 1; e < m; e++) {
-    const int t = c[e], u = v[e];
-    int       a = e;
-    for (; a > 0 && c[a - 1] > t; a--) c[a] = c[a - 1], v[a] = v[a - 1];
-    c[a] = t, v[a] = u;
-  }
+  SpTrsvSyncFreeSortRow(c, v, m);
 }
 
 /* 2a. window w (dispatch slot) covers [wstart[w], wstart[w] + wlanes[w]): in range, at most cap rows, its positions in no other window */
@@ -160,17 +135,17 @@ static PetscErrorCode SpTrsvSyncFreeRunsPatternDevice_Private(const SpTrsvOp *op
   SpTrsvCUDACall(cudaMemsetAsync(w.disp, 0xFF, (size_t)(n + 1) * sizeof(int), st));
   SpTrsvCUDACall(cudaMemsetAsync(w.len + n, 0, sizeof(int), st));
   /* 1. the pattern in the triangle's own order */
-  if (n) SpTrsvSyncFreeNaturalKernel<<<SpTrsvSFRGrid(n), SPTRSV_SFR_BLOCK, 0, st>>>(n, (bool)op->lower, w.ri, *order, w.len);
+  if (n) SpTrsvSyncFreeNaturalKernel<<<SpTrsvSyncFreeSetupGrid(n), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(n, (bool)op->lower, w.ri, *order, w.len);
   SpTrsvCUDACheckLaunch();
   SpTrsvCUDACall(cub::DeviceScan::ExclusiveSum(NULL, bytes, w.len, *ptr, n + 1, st));
   PetscCall(SpTrsvCUDAMalloc((void **)&w.temp, bytes + 1, "w.temp"));
   SpTrsvCUDACall(cub::DeviceScan::ExclusiveSum(w.temp, bytes, w.len, *ptr, n + 1, st));
-  if (n) SpTrsvSyncFreeRunsRowsKernel<<<SpTrsvSFRGrid(n), SPTRSV_SFR_BLOCK, 0, st>>>(n, (bool)op->lower, *order, *ptr, w.ri, w.rj, *idx, *vmap);
+  if (n) SpTrsvSyncFreeRunsRowsKernel<<<SpTrsvSyncFreeSetupGrid(n), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(n, (bool)op->lower, *order, *ptr, w.ri, w.rj, *idx, *vmap);
   SpTrsvCUDACheckLaunch();
   /* 2. the schedule check */
-  if (nw) SpTrsvSyncFreeRunsCoverKernel<<<SpTrsvSFRGrid(nw), SPTRSV_SFR_BLOCK, 0, st>>>(n, nw, 32 * (int)sf->run_rows, d_ws, d_wl, w.disp, w.fault);
+  if (nw) SpTrsvSyncFreeRunsCoverKernel<<<SpTrsvSyncFreeSetupGrid(nw), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(n, nw, 32 * (int)sf->run_rows, d_ws, d_wl, w.disp, w.fault);
   SpTrsvCUDACheckLaunch();
-  if (n) SpTrsvSyncFreeRunsDepsKernel<<<SpTrsvSFRGrid(n), SPTRSV_SFR_BLOCK, 0, st>>>(n, *ptr, *idx, d_ws, w.disp, w.fault);
+  if (n) SpTrsvSyncFreeRunsDepsKernel<<<SpTrsvSyncFreeSetupGrid(n), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(n, *ptr, *idx, d_ws, w.disp, w.fault);
   SpTrsvCUDACheckLaunch();
   SpTrsvCUDACall(cudaMemcpyAsync(&f, w.fault, sizeof(f), cudaMemcpyDeviceToHost, st));
   SpTrsvCUDACall(cudaStreamSynchronize(st));
