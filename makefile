@@ -138,6 +138,13 @@ tests/device/check_factor: tests/device/check_factor.c $(STENCIL_SRC) examples/c
 	@test "$(WITH_CUDA)" = 1 || { echo "tests/device/check_factor needs WITH_CUDA=1"; exit 1; }
 	$(PCC) $(PCC_FLAGS) $(WARN) $(SPTRSV_CPP) -I$(CUDA_HOME)/include -o $@ tests/device/check_factor.c $(STENCIL_SRC) examples/common/mmload.c $(INTERNAL_LIBS)
 
+# the device check of every path's CUDA executor against the host (tests/device/check_kernels.c): GPU in
+# tests/device/run.sh (which builds its own copy, build/device/check_kernels); the test suite runs its host comparisons
+# and its list of configurations (every registered path must have a CUDA one)
+CHECK_KERNELS_SRC := tests/device/check_kernels.c tests/device/check_cases.c tests/device/check_sweeps.c tests/device/check_isai.c
+tests/device/check_kernels: $(CHECK_KERNELS_SRC) tests/device/check_cases.h tests/device/check_sweeps.h tests/device/check_isai.h $(STENCIL_SRC) examples/common/mmload.c $(SPTRSV_AR)
+	$(PCC) $(PCC_FLAGS) $(WARN) -Wno-missing-field-initializers $(SPTRSV_CPP) -o $@ $(CHECK_KERNELS_SRC) $(STENCIL_SRC) examples/common/mmload.c $(INTERNAL_LIBS)
+
 # the device check of the multicolor sweeps (tests/device/check_multicolor.c): GPU in tests/device/run.sh, the host
 # side in the test suite
 tests/device/check_multicolor: tests/device/check_multicolor.c $(STENCIL_SRC) $(SPTRSV_AR)
@@ -168,7 +175,7 @@ tests/slepc/eps_sinvert: tests/slepc/eps_sinvert.c examples/common/mmload.c exam
 	@test -n "$(SLEPC_LIBNAME)" || { echo "no SLEPc at SLEPC_DIR=$(SLEPC_DIR) (lib/libslepc_real.so or lib/libslepc.so): install slepc-dev or set SLEPC_DIR"; exit 1; }
 	$(PCC) $(PCC_FLAGS) $(WARN) -I$(SLEPC_DIR)/include $(SPTRSV_CPP) -o $@ $< examples/common/mmload.c -L$(SLEPC_DIR)/lib -Wl,-rpath,$(SLEPC_DIR)/lib -l$(SLEPC_LIBNAME) $(INTERNAL_LIBS)
 
-unit-tests: $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_analysis tests/device/check_multicolor tests/device/check_multigpu tests/device/check_longrun tests/fuzz/fuzz_input $(SLEPC_TESTS)
+unit-tests: $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_kernels tests/device/check_analysis tests/device/check_multicolor tests/device/check_multigpu tests/device/check_longrun tests/fuzz/fuzz_input $(SLEPC_TESTS)
 
 check: lib examples unit-tests
 	@bash tests/run-tests.sh
@@ -191,6 +198,6 @@ else
 clean: sptrsv-clean
 endif
 sptrsv-clean:
-	rm -rf build lib $(EXAMPLES) $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_multicolor tests/device/check_multigpu tests/device/check_longrun tests/fuzz/fuzz_input tests/slepc/eps_sinvert tests/out
+	rm -rf build lib $(EXAMPLES) $(UNIT_TESTS) tests/device/check_fuzz tests/device/check_kernels tests/device/check_multicolor tests/device/check_multigpu tests/device/check_longrun tests/fuzz/fuzz_input tests/slepc/eps_sinvert tests/out
 
 .PHONY: relink-always lib examples unit-tests check demo install sptrsv-clean

@@ -135,7 +135,7 @@ static PetscErrorCode NewCase(Case *cases, PetscInt *nc, Case **c)
 
 PetscErrorCode AddStencil(Case *cases, PetscInt *nc, PetscInt npts, PetscInt nx, PetscInt ny, PetscInt nz, PetscBool rcm)
 {
-  Case *c;
+  Case *c = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(NewCase(cases, nc, &c));
@@ -153,7 +153,7 @@ PetscErrorCode AddStencil(Case *cases, PetscInt *nc, PetscInt npts, PetscInt nx,
 /* a stencil with an ILU(levels) factor in nested-dissection order: wide supernodes (near-exact LU for large levels) */
 PetscErrorCode AddFilled(Case *cases, PetscInt *nc, PetscInt npts, PetscInt nx, PetscInt ny, PetscInt nz, PetscInt levels)
 {
-  Case *c;
+  Case *c = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(AddStencil(cases, nc, npts, nx, ny, nz, PETSC_FALSE));
@@ -171,7 +171,7 @@ PetscErrorCode AddFilled(Case *cases, PetscInt *nc, PetscInt npts, PetscInt nx, 
 
 PetscErrorCode AddShape(Case *cases, PetscInt *nc, GenType type, PetscInt n, const char *name)
 {
-  Case *c;
+  Case *c = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(NewCase(cases, nc, &c));
@@ -184,7 +184,7 @@ PetscErrorCode AddShape(Case *cases, PetscInt *nc, GenType type, PetscInt n, con
 
 PetscErrorCode AddChain(Case *cases, PetscInt *nc, PetscInt n, PetscInt npts)
 {
-  Case *c;
+  Case *c = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(NewCase(cases, nc, &c));
@@ -197,7 +197,7 @@ PetscErrorCode AddChain(Case *cases, PetscInt *nc, PetscInt n, PetscInt npts)
 
 PetscErrorCode AddBanded(Case *cases, PetscInt *nc, GenType type, PetscInt n, PetscInt w, PetscBool perm)
 {
-  Case *c;
+  Case *c = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(NewCase(cases, nc, &c));

@@ -9,7 +9,9 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
                            "  -no_refactor      skip the refactorization check (MatScale + MatShift, MatLUFactorNumeric again)\n"
                            "  -list             print the case names and exit\n"
                            "  -only_solver <t>  only the configurations of this MatSolverType (e.g. sptrsv_supernodal)\n"
-                           "  -only_tag <t,...> only the configurations of these report tags (e.g. -lch)\n"
+                           "  -only_tag <t,...> only the configurations of these report tags, without their dash (e.g. lch,lbk)\n"
+                           "  -list_configs     print the configurations (after -only_solver, -only_tag) and exit; with -assume_cuda the\n"
+                           "                    CUDA ones as if a device were there, and an error unless every registered path has one\n"
                            "  -with_chain       also sptrsv_locality with -mat_sptrsv_locality_kernel chain and blocks (only for cases whose reach fits)\n"
                            "  -gs_quick         PC gs sweeps and PC isai: small cases only (the case names gs and isai select these checks)\n"
                            "Direct sweep-solver checks (check_sweeps.c, cases sweep_* and pointwise) compare both backends with a\n"
@@ -19,6 +21,7 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
 #include <petscksp.h>
 #include "../../examples/common/stencil.h"
 #include <sptrsv/backend.h>
+#include <sptrsv/registry.h> /* the registry coverage of -list_configs -assume_cuda */
 #include "check_sweeps.h"
 #include "options_string.h"
 #include "check_isai.h"
@@ -459,6 +462,7 @@ int main(int argc, char **argv)
   Config                   cfgs[MAXCFG];
   char                     matdir[PETSC_MAX_PATH_LEN] = "", only[4096] = "", only_solver[64] = "", only_tag[64] = "";
   PetscBool                hasdir = PETSC_FALSE, hasonly = PETSC_FALSE, norefac = PETSC_FALSE, list = PETSC_FALSE, with_chain = PETSC_FALSE, avail;
+  PetscBool                list_configs = PETSC_FALSE, assume_cuda = PETSC_FALSE;
   PetscReal                tol = 1e-12, tol_mm = 1e-9;
   const SpTrsvBackendOps  *cuda;
   const char              *why;
@@ -473,6 +477,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol_mm", &tol_mm, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-no_refactor", &norefac, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-list", &list, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-list_configs", &list_configs, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-assume_cuda", &assume_cuda, NULL));
+  PetscCheck(!assume_cuda || list_configs, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-assume_cuda only lists the configurations: give -list_configs too");
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-with_chain", &with_chain, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-only_solver", only_solver, sizeof(only_solver), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-only_tag", only_tag, sizeof(only_tag), NULL));
@@ -555,7 +562,7 @@ int main(int argc, char **argv)
   ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVSUPERNODAL, NULL, NULL, NULL, NULL, "-mat_sptrsv_invert_diag -mat_sptrsv_supernode_split always" SN_BLOCKS, "-snhs");
   ADD_CONFIG("host", "csr", PETSC_FALSE, MATSOLVERSPTRSVPINV, NULL, NULL, NULL, NULL, "-mat_sptrsv_pinv_fill 4", "-pv4");
   PetscCall(SpTrsvBackendCUDAGet(&cuda, &avail, &why));
-  if (avail) {
+  if (avail || assume_cuda) {
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, NULL);
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, NULL);
     ADD_CONFIG("cuda", "csc", PETSC_FALSE, NULL);
@@ -620,10 +627,9 @@ int main(int argc, char **argv)
        choice with its measured check (which may hand a triangle to cusparse at the first numeric factorization) */
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVCUSPARSE, NULL, NULL, NULL, NULL, NULL, "-cusp");
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSV, NULL, NULL, NULL, NULL, "-mat_sptrsv_auto_measure 1", "-auto");
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, the level, element, syncfree, locality, supernodal, pinv and cusparse paths and the automatic choice, and host csc, host syncfree, host locality, host supernodal and host pinv with host csr\n", why));
-  } else {
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend unavailable (%s): SKIPPING the CUDA comparisons; comparing host csc with host csr only\n", why));
   }
+  if (avail) PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend available (%s): comparing cuda csr/csc, graph off/on, the level, element, syncfree, locality, supernodal, pinv and cusparse paths and the automatic choice, and host csc, host syncfree, host locality, host supernodal and host pinv with host csr\n", why));
+  else if (!assume_cuda) PetscCall(PetscPrintf(PETSC_COMM_SELF, "CUDA backend unavailable (%s): SKIPPING the CUDA comparisons; comparing host csc with host csr only\n", why));
 #if defined(PETSC_HAVE_CUDA)
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "PETSc has CUDA: cuda solves use VECCUDA vectors in place (all but the last right-hand side) and host vectors (the last)\n"));
 #else
@@ -650,6 +656,25 @@ int main(int argc, char **argv)
     }
     ncfg = keep;
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "-only_tag %s: %" PetscInt_FMT " configurations\n", only_tag, ncfg));
+  }
+  if (list_configs) { /* the configurations as they would run; with -assume_cuda: every registered path has a CUDA one */
+    PetscInt npaths, missing = 0;
+    for (PetscInt f = 0; f < ncfg; f++) PetscCall(PetscPrintf(PETSC_COMM_SELF, "config %-4s %-3s graph %-3s %-18s %s\n", cfgs[f].backend, cfgs[f].format, cfgs[f].graph ? "on" : "off", cfgs[f].solver ? cfgs[f].solver : MATSOLVERSPTRSVLEVEL, ConfigTag(&cfgs[f])));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " configurations\n", ncfg));
+    PetscCall(SpTrsvPathGetCount(&npaths));
+    for (PetscInt i = 0; assume_cuda && i < npaths; i++) {
+      SpTrsvPath path;
+      PetscInt   nc = 0;
+      PetscCall(SpTrsvPathGetByIndex(i, &path));
+      for (PetscInt f = 0; f < ncfg; f++)
+        if (!strcmp(cfgs[f].backend, "cuda") && !strcmp(cfgs[f].solver ? cfgs[f].solver : MATSOLVERSPTRSVLEVEL, path->solvertype)) nc++;
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "registered path %-18s %" PetscInt_FMT " CUDA configurations\n", path->solvertype, nc));
+      if (!nc) missing++;
+    }
+    if (missing) PetscCall(PetscPrintf(PETSC_COMM_SELF, "FAIL: %" PetscInt_FMT " registered paths without a CUDA configuration (add them to the configurations above)\n", missing));
+    PetscCall(PetscFree(cases));
+    PetscCall(PetscFinalize());
+    return missing ? 1 : 0;
   }
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));

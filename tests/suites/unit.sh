@@ -26,6 +26,26 @@ shopt -u nullglob
 # the fuzz driver of the sync-free kernels (tests/device/check_fuzz.c) on the host executors: random triangles of
 # every shape (chains of 1e6 rows, 1e5 levels, dense and empty rows), every sync-free variant, with its schedule check
 run_test unit/fuzz-syncfree-host unit_test tests/device/check_fuzz -backend host -cases 2000 -big_every 1000
+# the device check of every path's CUDA executor (tests/device/check_kernels.c) without a GPU: its list of
+# configurations covers every registered path (a path silently left out of the device check fails here: the guards that
+# once hid all but two paths), its host comparisons (host csc and every path's host executor against host csr) pass
+# with comparisons made, and a filter that leaves nothing to compare fails
+check_kernels_nothing() {
+  need_file tests/device/check_kernels "make unit-tests" || return 1
+  local rc=0
+  timeout "$TMO" tests/device/check_kernels -cases no_such_case >"$OUT/ck.out" 2>&1 || rc=$?
+  cat "$OUT/ck.out"
+  [ $rc != 0 ] || fail "check_kernels passed with nothing compared" || return 1
+  grep -q "FAIL: no comparison ran" "$OUT/ck.out" || fail "no 'FAIL: no comparison ran' line"
+}
+check_kernels_host() {
+  need_file tests/device/check_kernels "make unit-tests" || return 1
+  unit_test tests/device/check_kernels "$@" || return 1
+  grep -Eq "^[1-9][0-9]* passed, 0 failed" "$OUT/unit.out" || fail "no comparison passed"
+}
+run_test unit/check-kernels-configs unit_test tests/device/check_kernels -list_configs -assume_cuda
+run_test unit/check-kernels-host check_kernels_host -cases lap2d5_64x64,lap3d27_16x16x16_rcm,banded2_2000,bayer10 -nrhs 1 -matdir "$MATDIR"
+run_test unit/check-kernels-nothing-fails check_kernels_nothing
 # the device check of the multicolor sweeps (tests/device/check_multicolor.c) without a GPU: it builds, runs the host
 # executor through every option set and value refresh, and the zero-diagonal failure (the comparisons need the GPU)
 run_test unit/check-multicolor-host unit_test tests/device/check_multicolor -quick
