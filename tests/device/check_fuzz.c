@@ -331,6 +331,10 @@ int main(int argc, char **argv)
   for (PetscInt v = 0; v < NVARIANTS; v++) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-22s %8" PetscInt_FMT " passed %6" PetscInt_FMT " failed\n", variants[v].tag, perv[v][0], perv[v][1]));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "fuzz (%s backend): %" PetscInt_FMT " cases (first seed %" PetscInt_FMT "), %" PetscInt_FMT " solves in %.1f s, no hang%s\n", be->name, flg ? (PetscInt)1 : ncases, flg ? only : seed0, nsolves, tend - tstart, gpu ? " (watchdog on)" : ""));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
+  if (npass + nfail == 0) { /* a filter that leaves no variant (an -only_path typo) compared nothing: a failure, not a pass */
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "FAIL: no comparison ran (check -only_path)\n"));
+    nfail = 1;
+  }
   PetscCall(PetscFinalize());
   return nfail ? 1 : 0;
 }
