@@ -467,7 +467,6 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupELL(const SpTrsvSyncFreeSchedule *s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-
 /* relabel: the column indices of the triangle in dispatch order become the dispatch positions of those columns
    (the kernel polls xs[position]); re-uploaded into the same device array, before the ELL image reads them. With
    sort (the runs dispatch) each row's entries go by ascending position, the values' map along: the latest

@@ -46,7 +46,6 @@
   #include <cub/cub.cuh>
   #include <cuda/atomic>
 
-
 /* figures the kernels gather and the host reads back */
 typedef struct {
   unsigned long long ticket;                          /* levels kernel: the next block of positions */

@@ -23,7 +23,6 @@
 #if defined(SPTRSV_CUDA_SCALAR_OK)
   #include <cub/cub.cuh>
 
-
 /* the first position at fault per check (SPTRSV_SFR_NONE: none); read back once */
   #define SPTRSV_SFR_NONE 0x7F7F7F7F /* every byte 0x7F: the value cudaMemsetAsync(0x7F) leaves */
 typedef struct {
