@@ -6,8 +6,10 @@
    there it can choose a path slower than cuSPARSE. At the first numeric factorization after an analysis, on the CUDA
    backend, each triangle's chosen path and cuSPARSE's SpSV (the path sptrsv_cusparse) are timed on that triangle with
    its values and one random right-hand side: one warm-up solve each, then three rounds of R solves of each in turn
-   (R from the predicted solve time: about 1 ms of solves per round, 2 to 5), the fastest round of each counts; a round
-   where one takes more than twice the other's time ends the timing. The
+   (R from the solve time of the path in place: about 1 ms of solves per round, 2 to 5; the time the learning choice
+   measured when it has one, else the model's prediction), the fastest round of each counts; from the second round on,
+   a best time more than twice the other's ends the timing (a single round decides nothing: a burst of noise on a busy
+   host can make one round of a few microsecond solves look ten times slower). The
    faster is kept: when cuSPARSE wins, its solver replaces the chosen one (the transposed solvers, made on first use,
    follow). -ksp_view prints both times and the outcome. The check costs cuSPARSE's analysis of each triangle and at most
    16 solves of each path; it is on by default when the expected solve count is unknown (the choice is by solve time) and
@@ -62,8 +64,10 @@ static PetscErrorCode MatSpTrsvAutoMeasureTime(Mat F, PetscInt k, SpTrsvSolver s
       PetscCall(SpTrsvSolverUpdateValues(s2));
     }
   }
-  for (PetscInt j = 0; j < c->ncand; j++)
-    if (c->cand[j] == sp->tripath[k] && c->solve_ms[j] > 0) pred = c->solve_ms[j];
+  if (c->learn.cur_ms > 0) pred = c->learn.cur_ms; /* the learning choice measured the path in place: its time counts, not the model's */
+  else
+    for (PetscInt j = 0; j < c->ncand; j++)
+      if (c->cand[j] == sp->tripath[k] && c->solve_ms[j] > 0) pred = c->solve_ms[j];
   reps = pred > 0 ? (PetscInt)PetscMax(2.0, PetscMin((PetscReal)SPTRSV_AUTO_MEASURE_MAX_REPS, SPTRSV_AUTO_MEASURE_ROUND_MS / pred)) : SPTRSV_AUTO_MEASURE_MAX_REPS;
   PetscCall(SpTrsvSolverApply(sp->tri[0][k], b, x)); /* warm-up: first-use work (graphs, caches) outside the timings */
   PetscCall(SpTrsvSolverApply(s2, b, x));
@@ -73,7 +77,7 @@ static PetscErrorCode MatSpTrsvAutoMeasureTime(Mat F, PetscInt k, SpTrsvSolver s
     best[0] = PetscMin(best[0], t);
     PetscCall(MatSpTrsvTimeSolves(sp->backend, s2, b, x, reps, &t));
     best[1] = PetscMin(best[1], t);
-    if (best[1] > SPTRSV_AUTO_MEASURE_CLEAR * best[0] || best[0] > SPTRSV_AUTO_MEASURE_CLEAR * best[1]) break; /* a clear winner: no more rounds */
+    if (r && (best[1] > SPTRSV_AUTO_MEASURE_CLEAR * best[0] || best[0] > SPTRSV_AUTO_MEASURE_CLEAR * best[1])) break; /* a clear winner after two rounds: no more (one round can be one noisy burst) */
   }
   *nreps = reps;
   PetscFunctionReturn(PETSC_SUCCESS);
