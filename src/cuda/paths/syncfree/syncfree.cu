@@ -89,6 +89,7 @@ typedef struct {
   PetscBool           natural; /* natural dispatch: group-masked shuffles */
   PetscBool           relabel; /* xs indexed by dispatch position (the column indices translated at setup) */
   int                 run_rows; /* runs dispatch: rows per lane R (1, 2, 4, 8); 0: warps of rows */
+  const int          *tstart;   /* tiles: ntiles + 1, the first window of each tile in wstart (a slot is a tile); NULL: no tiles */
 } SpTrsvCUDASyncFree;
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
@@ -118,6 +119,12 @@ __device__ __forceinline__ PetscScalar SpTrsvSyncFreeValue(SpTrsvSyncFreeWord u)
 __device__ __forceinline__ SpTrsvSyncFreeWord SpTrsvSyncFreeLoad(SpTrsvSyncFreeWord *w)
 {
   return cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_device>(*w).load(cuda::memory_order_relaxed);
+}
+
+/* a relaxed load of a tile's shared word (tiles: the words of the block's own tile) */
+__device__ __forceinline__ SpTrsvSyncFreeWord SpTrsvSyncFreeLoadShared(SpTrsvSyncFreeWord *w)
+{
+  return cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_block>(*w).load(cuda::memory_order_relaxed);
 }
 
 /* wait until x_j is published in this solve's half of xs, and return it; between two polls the lane sleeps
@@ -208,10 +215,16 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
    applies them, so a chain whose running product overflows (|m| of about 256 or more on every row of a 128-row stretch
    in double precision) can give NaN where the substitution stays finite; ILU and ICC factors of grid problems have
    |m| < 1.
+   Tiles (TILE; include/sptrsv/paths/syncfree.h): the block's ticket is a tile, positions [ts, te) in consecutive
+   windows; its warps take the windows in turn, each as above except that a dependency at a position in [ts, k0) (an
+   earlier window of the tile) is loaded, polled and waited for in the block's shared words sh[q - ts] (at the sentinel
+   from the tile's start, each written once after its global word), the others in global memory. The deadlock-freedom
+   argument adds the tile's own windows: a warp waits only for lower windows of the tile, taken by the block's warps
+   in increasing order, with no block barrier until the tile is done.
 */
   #define SPTRSV_SYNCFREE_RUN_BATCH 16
-template <bool UNIT, int R>
-__device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const SpTrsvCUDASyncFree &f, int n, const SpTrsvCUDAVecPtrs &v, int w, unsigned int epoch)
+template <bool UNIT, int R, bool TILE>
+__device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const SpTrsvCUDASyncFree &f, int n, const SpTrsvCUDAVecPtrs &v, int w, unsigned int epoch, int ts, SpTrsvSyncFreeWord *sh)
 {
   constexpr int       B    = R >= 4 ? SPTRSV_SYNCFREE_RUN_BATCH : 4 * R; /* loads in flight: a 7-point row's 3 entries per row, to 16 */
   const int           lane = threadIdx.x & 31, k0 = __ldg(f.wstart + w), k1 = k0 + __ldg(f.wlanes + w);
@@ -247,7 +260,7 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
       a[e]          = in ? __ldg(t.val + p0 + e) : (PetscScalar)0;
     }
   #pragma unroll
-    for (int e = 0; e < B; e++) u[e] = j[e] < k0 ? SpTrsvSyncFreeLoad(cur + j[e]) : 0; /* all in flight at once */
+    for (int e = 0; e < B; e++) u[e] = j[e] < k0 ? (TILE && j[e] >= ts ? SpTrsvSyncFreeLoadShared(sh + (j[e] - ts)) : SpTrsvSyncFreeLoad(cur + j[e])) : 0; /* all in flight at once; tiles: an earlier window of the tile from shared memory */
     /* while the window waits, one lane polls, the word of the latest position the warp still waits for (in the
        wavefront order, mostly the last of them to be published), the other lanes at the warp barrier; then every lane
        loads again, all at once, its words still at the sentinel; again while any is. After the last dependency is
@@ -262,11 +275,15 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
         if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) jmax = max(jmax, j[e]);
       for (int d = 16; d > 0; d >>= 1) jmax = max(jmax, __shfl_xor_sync(SPTRSV_FULL_MASK, jmax, d));
       if (jmax < 0) break;
-      if (lane == 0) (void)SpTrsvSyncFreeWait(cur + jmax, f.spin_ns);
+      if (lane == 0) {
+        if (TILE && jmax >= ts)
+          while (SpTrsvSyncFreeLoadShared(sh + (jmax - ts)) == SPTRSV_SYNCFREE_SENTINEL) { }
+        else (void)SpTrsvSyncFreeWait(cur + jmax, f.spin_ns);
+      }
       __syncwarp();
   #pragma unroll
       for (int e = 0; e < B; e++)
-        if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) u[e] = SpTrsvSyncFreeLoad(cur + j[e]);
+        if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) u[e] = TILE && j[e] >= ts ? SpTrsvSyncFreeLoadShared(sh + (j[e] - ts)) : SpTrsvSyncFreeLoad(cur + j[e]);
     }
   #pragma unroll
     for (int e = 0; e < B; e++) {
@@ -308,6 +325,11 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
     if (kb + r < ke) {
       xp = SpTrsvSyncFreeRunApply(xp, s[r], ch[r], (int)(chained >> r & 1u));
       SpTrsvSyncFreePublish(f, n, v, cur, epoch, kb + r, row[r], xp);
+      if (TILE) { /* for the later windows of the tile (the word as published: a NaN at the sentinel's bits is the quiet NaN) */
+        SpTrsvSyncFreeWord u = SpTrsvSyncFreeBits(xp);
+        if (u == SPTRSV_SYNCFREE_SENTINEL) u = SPTRSV_SYNCFREE_QNAN;
+        cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_block>(sh[kb + r - ts]).store(u, cuda::memory_order_relaxed);
+      }
     }
 }
 
@@ -317,25 +339,35 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
    works one slot (then takes its closing ticket); with fewer, persistent blocks take the slots in turn. Either
    way a slot is taken by a running block, in ticket order, after the block's previous slot is complete (the
    barrier below), which is the deadlock-freedom argument of the header. */
-template <bool UNIT, bool ELL, bool NATURAL, int RUNS>
+template <bool UNIT, bool ELL, bool NATURAL, int RUNS, bool TILE>
 __global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKernel(const SpTrsvCUDATri t, const SpTrsvCUDASyncFree f, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {
   __shared__ unsigned long long ticket;
+  __shared__ SpTrsvSyncFreeWord sh[TILE ? SPTRSV_SYNCFREE_TILE_MAX : 1]; /* tiles: the words of the block's tile, by position from its first */
   const unsigned long long      per = (unsigned long long)f.nslots + (unsigned long long)f.nblocks;
 
   if (vp) v = *vp;
   for (;;) {
     unsigned long long tk, slot;
+    int                u0 = 0, u1 = 0, ts = 0;
     if (threadIdx.x == 0) ticket = atomicAdd(f.ticket, 1ULL);
-    __syncthreads();
+    __syncthreads(); /* and every warp is done with the block's previous tile */
     tk   = ticket;
     slot = tk % per;
-    __syncthreads(); /* every thread has read the ticket before thread 0 takes the next one */
+    if (TILE && slot < (unsigned long long)f.nslots) { /* the tile's words at the sentinel */
+      u0 = __ldg(f.tstart + slot);
+      u1 = __ldg(f.tstart + slot + 1);
+      ts = __ldg(f.wstart + u0);
+      for (int q = (int)threadIdx.x, te = __ldg(f.wstart + u1 - 1) + __ldg(f.wlanes + u1 - 1) - ts; q < te; q += (int)blockDim.x) sh[q] = SPTRSV_SYNCFREE_SENTINEL;
+    }
+    __syncthreads(); /* every thread has read the ticket before thread 0 takes the next one (and the tile's words are set) */
     if (slot >= (unsigned long long)f.nslots) break; /* the block's closing ticket: uniform over the block */
-    {
+    if (TILE) { /* warp i: the tile's windows i, i + W, ... in position order; no block barrier until all are done */
+      for (int u = u0 + (int)(threadIdx.x >> 5); u < u1; u += SPTRSV_SYNCFREE_WARPS) SpTrsvSyncFreeRun<UNIT, RUNS ? RUNS : 1, true>(t, f, n, v, u, (unsigned int)(tk / per) + 1u, ts, sh);
+    } else {
       const int w = (int)slot * SPTRSV_SYNCFREE_WARPS + (int)(threadIdx.x >> 5);
       if (w < f.nwarps) {
-        if (RUNS) SpTrsvSyncFreeRun<UNIT, RUNS ? RUNS : 1>(t, f, n, v, w, (unsigned int)(tk / per) + 1u);
+        if (RUNS) SpTrsvSyncFreeRun<UNIT, RUNS ? RUNS : 1, false>(t, f, n, v, w, (unsigned int)(tk / per) + 1u, 0, sh);
         else SpTrsvSyncFreeWarp<UNIT, ELL, NATURAL>(t, f, n, v, w, (unsigned int)(tk / per) + 1u);
       }
     }
@@ -360,19 +392,24 @@ static cudaError_t SpTrsvCUDASyncFreeLaunch(const SpTrsvCUDATriData *d, PetscBoo
 
   if (sweep) return cudaErrorNotSupported;
   /* one instantiation per (unit diagonal, ELL storage, natural dispatch), and per (unit diagonal, rows per lane) of runs */
-  #define SPTRSV_SYNCFREE_LAUNCH(U, E, N) SpTrsvSyncFreeKernel<U, E, N, 0><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp)
-  #define SPTRSV_SYNCFREE_LAUNCH_RUNS(U) \
+  #define SPTRSV_SYNCFREE_LAUNCH(U, E, N) SpTrsvSyncFreeKernel<U, E, N, 0, false><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp)
+  #define SPTRSV_SYNCFREE_LAUNCH_RUNS(U, T) \
     do { \
       switch (f->run_rows) { \
-      case 1: SpTrsvSyncFreeKernel<U, false, true, 1><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
-      case 2: SpTrsvSyncFreeKernel<U, false, true, 2><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
-      case 4: SpTrsvSyncFreeKernel<U, false, true, 4><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
-      default: SpTrsvSyncFreeKernel<U, false, true, 8><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
+      case 1: SpTrsvSyncFreeKernel<U, false, true, 1, T><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
+      case 2: SpTrsvSyncFreeKernel<U, false, true, 2, T><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
+      case 4: SpTrsvSyncFreeKernel<U, false, true, 4, T><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
+      default: SpTrsvSyncFreeKernel<U, false, true, 8, T><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
       } \
     } while (0)
   if (f->run_rows) {
-    if (d->unit) SPTRSV_SYNCFREE_LAUNCH_RUNS(true);
-    else SPTRSV_SYNCFREE_LAUNCH_RUNS(false);
+    if (f->tstart) {
+      if (d->unit) SPTRSV_SYNCFREE_LAUNCH_RUNS(true, true);
+      else SPTRSV_SYNCFREE_LAUNCH_RUNS(false, true);
+    } else {
+      if (d->unit) SPTRSV_SYNCFREE_LAUNCH_RUNS(true, false);
+      else SPTRSV_SYNCFREE_LAUNCH_RUNS(false, false);
+    }
     return cudaGetLastError();
   }
   #define SPTRSV_SYNCFREE_LAUNCH_N(U, E) \
@@ -430,6 +467,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeDestroy(SpTrsvCUDATriData *d)
   if (!f) PetscFunctionReturn(PETSC_SUCCESS);
   SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->wstart));
   SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->wlanes));
+  SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->tstart));
   SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->ellidx));
   SpTrsvCUDACall(SpTrsvCUDAFree(f->ellval));
   SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->ellpos));
@@ -508,7 +546,12 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
   if (d_ellidx) f->ellidx = d_ellidx;
   if (d_ellpos) f->ellpos = d_ellpos;
   f->nwarps       = (int)sf->nwarps;
-  f->nslots       = (int)((sf->nwarps + SPTRSV_SYNCFREE_WARPS - 1) / SPTRSV_SYNCFREE_WARPS);
+  f->nslots       = sf->tile_rows ? (int)sf->ntiles : (int)((sf->nwarps + SPTRSV_SYNCFREE_WARPS - 1) / SPTRSV_SYNCFREE_WARPS); /* tiles: a slot is a tile */
+  if (sf->tile_rows && !f->tstart) {
+    int *d_ts = NULL;
+    PetscCall(SpTrsvCUDAUploadIndices(sf->tstart, sf->ntiles + 1, &d_ts, st));
+    f->tstart = d_ts;
+  }
   f->nblocks      = f->nslots;
   f->spin_ns      = (unsigned int)sf->spin_ns;
   f->natural      = sf->natural;
@@ -572,6 +615,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupRuns(SpTrsvSolver s)
 
   PetscFunctionBegin;
   PetscCheck(sf->nwarps < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "Sync-free runs: %" PetscInt_FMT " windows, above the 32-bit indices of the CUDA kernels", sf->nwarps);
+  if (sf->tile_rows) PetscCall(SpTrsvSyncFreeTilesCheck(s->op.n, sf)); /* the windows themselves: the device's check below */
   PetscCall(SpTrsvCUDAGetStream(&st));
   PetscCall(SpTrsvCUDAUploadIndices(sf->wstart, sf->nwarps + 1, &d_ws, st));
   ierr = SpTrsvCUDAMallocInt(&d_wl, sf->nwarps, sf->wlanes, st);
