@@ -26,9 +26,11 @@
 
    Epochs and dispatch by ticket (as the element path). Thread 0 of a running block takes t = atomicAdd(ticket,
    1); with per = nslots + nblocks, slot = t mod per < nslots means "solve warps [slot W, slot W + W)" (W =
-   SPTRSV_SYNCFREE_WARPS) for the solve numbered epoch = t / per + 1, whose parity selects the half of xs;
-   slot >= nslots is the block's closing ticket, after which it exits. A block takes its next ticket only
-   when its previous slot is complete. Every launch hands out exactly nslots working and nblocks closing
+   SPTRSV_SYNCFREE_WARPS; with tiles: the windows tstart[slot] .. tstart[slot + 1] - 1 of tile slot) for the solve
+   numbered epoch = t / per + 1, whose parity selects the half of xs; slot >= nslots is the block's closing ticket,
+   after which it exits. A block's thread 0 may take its next ticket before the block's other warps are done with the
+   previous slot, but the block starts the next slot only when the previous one is complete; the slot held meanwhile
+   is a later one, which the previous slot does not wait for. Every launch hands out exactly nslots working and nblocks closing
    tickets, so the counter is never reset and the launch arguments never change. nblocks = nslots by
    default (each block works one slot); -mat_sptrsv_blocks_per_sm k launches k blocks per multiprocessor
    that take the slots in turn, which bounds the warps waiting at once. Solves on one stream do not overlap
@@ -83,7 +85,7 @@ typedef struct {
   SpTrsvSyncFreeWord *xs;     /* 2 n: the solution as published, by parity of the epoch */
   unsigned long long *ticket; /* dispatch counter: advances by nslots + nblocks per launch */
   int                 nwarps;
-  int                 nslots;  /* tickets that carry work: one per SPTRSV_SYNCFREE_WARPS warps */
+  int                 nslots;  /* tickets that carry work: one per SPTRSV_SYNCFREE_WARPS warps (tiles: one per tile) */
   int                 nblocks; /* blocks launched; each takes tickets until one carries no work */
   unsigned int        spin_ns; /* sleep between two polls of a dependency (0: none) */
   PetscBool           natural; /* natural dispatch: group-masked shuffles */
@@ -333,12 +335,12 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
     }
 }
 
-/* Each block takes tickets until one carries no work: per launch, nslots tickets with work (slot s: warps
+/* Each block takes tickets until one carries no work: per launch, nslots tickets with work (tiles: slot s is tile s; else slot s: warps
    [s W, s W + W)) and one without for each of the nblocks blocks, so the counter advances by exactly
    nslots + nblocks per launch and t / (nslots + nblocks) + 1 is the epoch. With nblocks = nslots every block
    works one slot (then takes its closing ticket); with fewer, persistent blocks take the slots in turn. Either
-   way a slot is taken by a running block, in ticket order, after the block's previous slot is complete (the
-   barrier below), which is the deadlock-freedom argument of the header. */
+   way a slot is taken by a running block, in ticket order, and started after the block's previous slot is complete
+   (the barrier below), which is the deadlock-freedom argument of the header. */
 template <bool UNIT, bool ELL, bool NATURAL, int RUNS, bool TILE>
 __global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKernel(const SpTrsvCUDATri t, const SpTrsvCUDASyncFree f, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {

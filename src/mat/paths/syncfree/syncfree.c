@@ -678,6 +678,7 @@ static PetscBool SpTrsvAutoVariant_syncfree(const char *variant, const void *own
 
   if (!variant || !variant[0]) return PETSC_TRUE;
   if (strcmp(variant, "runs")) return PETSC_FALSE;
+  if (o && o->tiles) return PETSC_FALSE; /* the user's tiles stay tiles */
   if (set) {
     ((SpTrsvSyncFreeOptions *)set)->runs    = PETSC_TRUE;
     ((SpTrsvSyncFreeOptions *)set)->tiles   = PETSC_FALSE;

@@ -24,7 +24,7 @@ static inline PetscInt SpTrsvSyncFreeTilePos(const SpTrsvOp *op, PetscInt j)
 PetscErrorCode SpTrsvSyncFreeTiles(const SpTrsvOp *op, SpTrsvSyncFreeSchedule *sf)
 {
   const PetscInt n = op->n, nw = sf->nwarps, cap = sf->tile_rows;
-  PetscInt      *at, *pw, *tileof, *tfirst, *depth, *cnt, *ws, nt = 0;
+  PetscInt      *at, *pw, *tileof, *tfirst, *depth, *cnt, *ws, nt = 0, nr = 0, bad = -1;
   int           *wl;
 
   PetscFunctionBegin;
@@ -34,10 +34,18 @@ PetscErrorCode SpTrsvSyncFreeTiles(const SpTrsvOp *op, SpTrsvSyncFreeSchedule *s
   /* the windows in position order: pw[r] is the dispatch index of the r-th window by position */
   for (PetscInt k = 0; k <= n; k++) at[k] = -1;
   for (PetscInt w = 0; w < nw; w++) at[sf->wstart[w]] = w;
-  for (PetscInt k = 0, r = 0; k < n; r++) {
-    PetscCheck(at[k] >= 0 && sf->wlanes[at[k]] > 0 && sf->wlanes[at[k]] <= cap, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free tiles: no window of at most %" PetscInt_FMT " rows starts at position %" PetscInt_FMT, cap, k);
-    pw[r] = at[k];
+  for (PetscInt k = 0; k < n; nr++) {
+    if (nr >= nw || at[k] < 0 || sf->wlanes[at[k]] <= 0 || sf->wlanes[at[k]] > cap) { /* reported once the scratch is freed */
+      bad = k;
+      break;
+    }
+    pw[nr] = at[k];
     k += sf->wlanes[at[k]];
+  }
+  if (bad >= 0 || nr != nw) {
+    PetscCall(PetscFree4(at, pw, tileof, tfirst));
+    PetscCall(PetscFree4(depth, cnt, ws, wl));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free tiles: the %" PetscInt_FMT " windows do not cut the %" PetscInt_FMT " positions into windows of at most %" PetscInt_FMT " rows (position %" PetscInt_FMT ")", nw, n, cap, bad);
   }
   /* the tiles in position order (tfirst[t]: index in pw of the tile's first window), each position's tile */
   for (PetscInt r = 0, rows = 0; r < nw; r++) {
