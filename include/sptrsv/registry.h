@@ -29,6 +29,7 @@ struct _n_SpTrsvAutoChoice; /* the automatic choice of one triangle (include/spt
 typedef struct {
   PetscBool  use_graph;  /* CUDA: capture the launch sequence in a CUDA graph (-mat_sptrsv_graph) */
   char       prefix[64]; /* the options prefix they were read with ("" for none): messages and views name an option as the user types it, -<prefix>mat_sptrsv_... */
+  PetscReal  ceiling_ms; /* a build timed against a path in place (the learning choice): the time per solve it must beat; a path whose analysis finds its solve cannot go below it refuses the triangle there, before its numeric phase (0: none) */
   PetscInt64 own[SPTRSV_PATHS_MAX][SPTRSV_PATH_OPTIONS_MAX / sizeof(PetscInt64)]; /* path k's own options (its options_size bytes) */
 } SpTrsvPathOptions;
 

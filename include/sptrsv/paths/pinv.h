@@ -127,6 +127,10 @@ typedef struct {
   PetscReal pinv_tol;     /* backward error above which the solves fall back (-mat_sptrsv_pinv_tol) */
   PetscInt  pinv_threads; /* host threads of the numeric phase (-mat_sptrsv_pinv_threads; 0: the node's processors shared among the MPI processes) */
   PetscBool pinv_tol_set; /* the user gave -mat_sptrsv_pinv_tol (the automatic choice otherwise holds pinv to SPTRSV_AUTO_PINV_TOL) */
+  PetscReal launch_us;    /* the least time of one launch of a solve, microseconds (-mat_sptrsv_pinv_launch_us; < 0: the backend's, SPTRSV_PINV_LAUNCH_US_CUDA on the GPU, 0 on the host): with a ceiling (SpTrsvPathOptions), launches x launch_us above it refuse the triangle at the analysis */
 } SpTrsvPinvOptions;
+/* a CUDA-graph node's cost on the H200, 0.77 us (issue 33's microbenchmarks, docs/PERFORMANCE.md): the floor of each launch
+   of a partitioned-inverse solve (one segment of parts per launch) */
+#define SPTRSV_PINV_LAUNCH_US_CUDA 0.77
 #define SPTRSV_AUTO_PINV_TOL (100 * PETSC_MACHINE_EPSILON) /* the partitioned inverse's stability bound under the automatic choice (its auto_options) */
 SPTRSV_PATH_DECLARE(pinv);

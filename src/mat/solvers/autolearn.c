@@ -123,6 +123,7 @@ static PetscErrorCode MatSpTrsvAutoLearnBuild(Mat F, PetscInt k, SpTrsvPath to, 
 
   PetscFunctionBegin;
   PetscCall(SpTrsvAutoVariantApply(to, variant, &opts));
+  if (l->cur_ms > 0) opts.ceiling_ms = (1.0 - SPTRSV_AUTO_LEARN_MIN_GAIN) * l->cur_ms; /* a path whose analysis finds it cannot beat that refuses there */
   PetscCall(MatSpTrsvAutoVectors(F, &b, &x));
   ierr = MatSpTrsvAutoChallenge(F, k, to, &opts, 1.0 - SPTRSV_AUTO_LEARN_MIN_GAIN, b, x, best, won, &setup_ms, note, sizeof(note));
   PetscCall((*sp->backend->vec_free)(&b)); /* on an error too, then it goes on */

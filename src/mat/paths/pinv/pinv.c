@@ -115,6 +115,14 @@ PetscErrorCode SpTrsvAnalyze_pinv(const SpTrsvOp *op, SpTrsvFormat format, const
   for (PetscInt k = 0; k < ps->nparts; k++) ps->max_part_rows = PetscMax(ps->max_part_rows, ps->partptr[k + 1] - ps->partptr[k]);
   PetscCall(PetscMalloc2(ps->nparts + 1, &ps->seg.seg, ps->nparts + 1, &ps->seg.levK));
   PetscCall(SpTrsvLevelSegmentsBuild(ps->nparts, ps->partptr, NULL, ps->ptr, opts->fuse_passes, &ps->seg));
+  if (popts->ceiling_ms > 0 && opts->launch_us > 0 && (PetscReal)ps->seg.nseg * opts->launch_us * 1e-3 >= popts->ceiling_ms) {
+    /* a build against a path in place that its launches alone cannot beat: refused before the numeric phase (the
+       inverse blocks, their stability check and their upload cost more than the partition) */
+    const PetscInt  nseg  = ps->seg.nseg, nparts = ps->nparts;
+    const PetscReal floor = (PetscReal)nseg * opts->launch_us * 1e-3;
+    PetscCall(SpTrsvPlanDestroy(&p));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "its %" PetscInt_FMT " parts take %" PetscInt_FMT " launches per solve, at least %.4g ms (-%smat_sptrsv_pinv_launch_us %g), not below the %.4g ms it must beat", nparts, nseg, (double)floor, prefix, (double)opts->launch_us, (double)popts->ceiling_ms);
+  }
   /* bytes of a solve: M's values and 32-bit columns, its row pointers, split and order, b read once, x written once
      and read through M's x entries */
   p->stats.bytes_per_solve = (double)ps->nnz * (sizeof(PetscScalar) + 4) + (double)op->n * (3 * 4 + 2 * sizeof(PetscScalar));
@@ -342,6 +350,7 @@ static PetscErrorCode SpTrsvOptionsSet_pinv(SpTrsvOptionItems PetscOptionsObject
   PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches as a CUDA graph", "MatSolverType sptrsv_pinv", popts->use_graph, &popts->use_graph, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_fuse_passes", "CUDA: run a part in one block (fused with its small neighbours) when it takes at most this many passes of the block", "MatSolverType sptrsv_pinv", opts->fuse_passes, &opts->fuse_passes, NULL));
   PetscCheck(opts->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, pre, opts->fuse_passes);
+  PetscCall(PetscOptionsReal("-mat_sptrsv_pinv_launch_us", "The least time of one launch of a solve, microseconds (negative: the backend's, 0.77 on the GPU, 0 on the host): a build of the learning choice whose launches alone take longer than the path in place is refused at its analysis", "MatSolverType sptrsv_pinv", opts->launch_us, &opts->launch_us, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -357,6 +366,17 @@ static PetscErrorCode SpTrsvOptionsDefault_pinv(void *own)
   o->pinv_fill    = 1.0;
   o->pinv_tol     = 1000 * PETSC_MACHINE_EPSILON;
   o->pinv_threads = 0;
+  o->launch_us    = -1; /* the backend's (SpTrsvOptionsBackend_pinv) */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the floor of a launch: the backend's unless given */
+static PetscErrorCode SpTrsvOptionsBackend_pinv(SpTrsvExecSlot slot, void *own)
+{
+  SpTrsvPinvOptions *o = (SpTrsvPinvOptions *)own;
+
+  PetscFunctionBegin;
+  if (o->launch_us < 0) o->launch_us = slot == SPTRSV_EXEC_CUDA ? SPTRSV_PINV_LAUNCH_US_CUDA : 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -421,6 +441,7 @@ const struct _n_SpTrsvPath SpTrsvPath_pinv = {
   .options_size         = sizeof(SpTrsvPinvOptions),
   .options_default      = SpTrsvOptionsDefault_pinv,
   .options_set          = SpTrsvOptionsSet_pinv,
+  .options_backend      = SpTrsvOptionsBackend_pinv,
   .citation             = cite_alvarado,
   .cited                = &cited_alvarado,
   .fallback             = "supernodal",
