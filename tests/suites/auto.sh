@@ -71,7 +71,7 @@ learn_remember_case() { # learn_remember_case REMEMBER WANT: WANT builds of pinv
 run_test view/auto-learn-remember learn_remember_case 1 1
 run_test view/auto-learn-remember-off learn_remember_case 0 2
 # a build the learning choice names but whose analysis shows it cannot beat the path in place: the partitioned inverse's
-# launches per solve times -mat_sptrsv_pinv_launch_us (the backend's floor of a launch: 0.77 us on the GPU, 0 on the
+# launches per solve times -mat_sptrsv_pinv_launch_us (the backend's floor of a launch: 2.3 us on the GPU, 0 on the
 # host; 100 here) above the level path's measured time: refused at its analysis, before its numeric phase, on both
 # triangles; the level path stays and the iterations are PETSc's
 FLOOR="-mat_sptrsv_auto_model $ROOT/tests/data/learn-model-pinv.h -mat_sptrsv_auto_candidates level,pinv -mat_sptrsv_auto_learn_margin 0 -mat_sptrsv_pinv_launch_us 100"

@@ -129,8 +129,10 @@ typedef struct {
   PetscBool pinv_tol_set; /* the user gave -mat_sptrsv_pinv_tol (the automatic choice otherwise holds pinv to SPTRSV_AUTO_PINV_TOL) */
   PetscReal launch_us;    /* the least time of one launch of a solve, microseconds (-mat_sptrsv_pinv_launch_us; < 0: the backend's, SPTRSV_PINV_LAUNCH_US_CUDA on the GPU, 0 on the host): with a ceiling (SpTrsvPathOptions), launches x launch_us above it refuse the triangle at the analysis */
 } SpTrsvPinvOptions;
-/* a CUDA-graph node's cost on the H200, 0.77 us (issue 33's microbenchmarks, docs/PERFORMANCE.md): the floor of each launch
-   of a partitioned-inverse solve (one segment of parts per launch) */
-#define SPTRSV_PINV_LAUNCH_US_CUDA 0.77
+/* the floor of each launch of a partitioned-inverse solve on the GPU (one segment of parts per launch): a CUDA-graph kernel
+   node whose threads follow a chain of dependent loads (row pointer, column, x), as one level of the level path, measured
+   at 2.3 to 2.8 us per level (H100, docs/perf-data/history/level-run2-2026-11-22.md); a bare graph node is 0.77 us on the
+   H200 (issue 33's microbenchmarks). The lower figure counts */
+#define SPTRSV_PINV_LAUNCH_US_CUDA 2.3
 #define SPTRSV_AUTO_PINV_TOL (100 * PETSC_MACHINE_EPSILON) /* the partitioned inverse's stability bound under the automatic choice (its auto_options) */
 SPTRSV_PATH_DECLARE(pinv);

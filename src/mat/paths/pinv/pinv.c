@@ -350,7 +350,7 @@ static PetscErrorCode SpTrsvOptionsSet_pinv(SpTrsvOptionItems PetscOptionsObject
   PetscCall(PetscOptionsBool("-mat_sptrsv_graph", "CUDA: replay each solve's launches as a CUDA graph", "MatSolverType sptrsv_pinv", popts->use_graph, &popts->use_graph, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_fuse_passes", "CUDA: run a part in one block (fused with its small neighbours) when it takes at most this many passes of the block", "MatSolverType sptrsv_pinv", opts->fuse_passes, &opts->fuse_passes, NULL));
   PetscCheck(opts->fuse_passes >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_fuse_passes must be >= 1, got %" PetscInt_FMT, pre, opts->fuse_passes);
-  PetscCall(PetscOptionsReal("-mat_sptrsv_pinv_launch_us", "The least time of one launch of a solve, microseconds (negative: the backend's, 0.77 on the GPU, 0 on the host): a build of the learning choice whose launches alone take longer than the path in place is refused at its analysis", "MatSolverType sptrsv_pinv", opts->launch_us, &opts->launch_us, NULL));
+  PetscCall(PetscOptionsReal("-mat_sptrsv_pinv_launch_us", "The least time of one launch of a solve, microseconds (negative: the backend's, 2.3 on the GPU, 0 on the host): a build of the learning choice whose launches alone take longer than the path in place is refused at its analysis", "MatSolverType sptrsv_pinv", opts->launch_us, &opts->launch_us, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
