@@ -119,9 +119,9 @@ PetscErrorCode SpTrsvAnalyze_pinv(const SpTrsvOp *op, SpTrsvFormat format, const
     /* a build against a path in place that its launches alone cannot beat: refused before the numeric phase (the
        inverse blocks, their stability check and their upload cost more than the partition) */
     const PetscInt  nseg  = ps->seg.nseg, nparts = ps->nparts;
-    const PetscReal floor = (PetscReal)nseg * opts->launch_us * 1e-3;
+    const PetscReal least = (PetscReal)nseg * opts->launch_us * 1e-3;
     PetscCall(SpTrsvPlanDestroy(&p));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "its %" PetscInt_FMT " parts take %" PetscInt_FMT " launches per solve, at least %.4g ms (-%smat_sptrsv_pinv_launch_us %g), not below the %.4g ms it must beat", nparts, nseg, (double)floor, prefix, (double)opts->launch_us, (double)popts->ceiling_ms);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "its %" PetscInt_FMT " parts take %" PetscInt_FMT " launches per solve, at least %.4g ms (-%smat_sptrsv_pinv_launch_us %g), not below the %.4g ms it must beat", nparts, nseg, (double)least, prefix, (double)opts->launch_us, (double)popts->ceiling_ms);
   }
   /* bytes of a solve: M's values and 32-bit columns, its row pointers, split and order, b read once, x written once
      and read through M's x entries */
