@@ -172,6 +172,11 @@ static inline SPTRSV_SYNCFREE_HD void SpTrsvSyncFreeRunAfter(PetscScalar *C, Pet
   }
 }
 
+/* position of row j in the triangle's own order (natural and runs dispatch, tiles; the map is its own inverse) */
+static inline PetscInt SpTrsvSyncFreeNaturalPos(const SpTrsvOp *op, PetscInt j)
+{
+  return op->lower ? j : op->n - 1 - j;
+}
 SPTRSV_INTERN int            SpTrsvSyncFreeLanes(PetscInt);
 SPTRSV_INTERN int            SpTrsvSyncFreeRowLanes(PetscInt, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *, SpTrsvPlan);

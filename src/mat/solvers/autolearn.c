@@ -222,17 +222,15 @@ static PetscErrorCode MatSpTrsvAutoLearnLook(Mat F, PetscInt k)
       PetscCall(SpTrsvPathGetIndex(to, &idx));
       if (idx < SPTRSV_PATHS_MAX) SpTrsvAutoLearnSeen[idx] = PetscMax(SpTrsvAutoLearnSeen[idx], best[1] / counted);
     }
-    if (best[1] == PETSC_MAX_REAL) { /* refused: the outcome is its note; the other triangle is alike, not built there either (as for a loss) */
-      SpTrsvAutoLearn *o = &sp->choice[1 - k].learn;
-
+    if (best[1] == PETSC_MAX_REAL) { /* refused: the outcome is its note */
       c->rejected[j] = PETSC_TRUE;
       PetscCall(PetscStrncpy(c->rejected_why[j], l->outcome, sizeof(c->rejected_why[j])));
-      if (o->ntried < SPTRSV_AUTO_MAXPATHS) o->tried[o->ntried++] = to;
     } else if (won) {
       c->chosen = to;
       PetscCall(PetscSNPrintf(c->reason, sizeof(c->reason), "learning: switched from %s after %" PetscInt_FMT " solves, measured faster", from->name, sp->learn_solves));
-    } else {
-      SpTrsvAutoLearn *o = &sp->choice[1 - k].learn; /* the other triangle of the factor is alike: not built there either */
+    }
+    if (!won) { /* refused or slower: the other triangle of the factor is alike, not built there either */
+      SpTrsvAutoLearn *o = &sp->choice[1 - k].learn;
 
       if (o->ntried < SPTRSV_AUTO_MAXPATHS) o->tried[o->ntried++] = to;
     }

@@ -129,6 +129,14 @@ __device__ __forceinline__ SpTrsvSyncFreeWord SpTrsvSyncFreeLoadShared(SpTrsvSyn
   return cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_block>(*w).load(cuda::memory_order_relaxed);
 }
 
+/* the word of a window's dependency at position j (< its first position): tiles read an earlier window of the block's
+   tile, positions [ts, k0), from the tile's shared words sh, every other position from this solve's half cur of xs */
+template <bool TILE>
+__device__ __forceinline__ SpTrsvSyncFreeWord SpTrsvSyncFreeLoadDep(SpTrsvSyncFreeWord *cur, SpTrsvSyncFreeWord *sh, int ts, int j)
+{
+  return TILE && j >= ts ? SpTrsvSyncFreeLoadShared(sh + (j - ts)) : SpTrsvSyncFreeLoad(cur + j);
+}
+
 /* wait until x_j is published in this solve's half of xs, and return it; between two polls the lane sleeps
    spin_ns nanoseconds (fewer polls in flight leave the L2 to the rows that can progress) */
 __device__ __forceinline__ PetscScalar SpTrsvSyncFreeWait(SpTrsvSyncFreeWord *w, unsigned int spin_ns)
@@ -140,11 +148,17 @@ __device__ __forceinline__ PetscScalar SpTrsvSyncFreeWait(SpTrsvSyncFreeWord *w,
   return SpTrsvSyncFreeValue(u);
 }
 
+/* the word x is published as: its bits, a NaN at the sentinel's bits as the quiet NaN */
+__device__ __forceinline__ SpTrsvSyncFreeWord SpTrsvSyncFreePublished(PetscScalar x)
+{
+  const SpTrsvSyncFreeWord u = SpTrsvSyncFreeBits(x);
+  return u == SPTRSV_SYNCFREE_SENTINEL ? SPTRSV_SYNCFREE_QNAN : u;
+}
+
 /* publish x_i (the word pub of this solve's half cur, the sentinel into the other half, the user's x) */
 __device__ __forceinline__ void SpTrsvSyncFreePublish(const SpTrsvCUDASyncFree &f, int n, const SpTrsvCUDAVecPtrs &v, SpTrsvSyncFreeWord *cur, unsigned int epoch, int pub, int i, PetscScalar xi)
 {
-  SpTrsvSyncFreeWord u = SpTrsvSyncFreeBits(xi);
-  if (u == SPTRSV_SYNCFREE_SENTINEL) u = SPTRSV_SYNCFREE_QNAN;
+  const SpTrsvSyncFreeWord u = SpTrsvSyncFreePublished(xi);
   f.xs[(size_t)((epoch + 1u) & 1u) * (size_t)n + pub] = SPTRSV_SYNCFREE_SENTINEL; /* for the next solve */
   cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_device>(cur[pub]).store(u, cuda::memory_order_relaxed);
   v.x[i] = xi;
@@ -262,7 +276,7 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
       a[e]          = in ? __ldg(t.val + p0 + e) : (PetscScalar)0;
     }
   #pragma unroll
-    for (int e = 0; e < B; e++) u[e] = j[e] < k0 ? (TILE && j[e] >= ts ? SpTrsvSyncFreeLoadShared(sh + (j[e] - ts)) : SpTrsvSyncFreeLoad(cur + j[e])) : 0; /* all in flight at once; tiles: an earlier window of the tile from shared memory */
+    for (int e = 0; e < B; e++) u[e] = j[e] < k0 ? SpTrsvSyncFreeLoadDep<TILE>(cur, sh, ts, j[e]) : 0; /* all in flight at once */
     /* while the window waits, one lane polls, the word of the latest position the warp still waits for (in the
        wavefront order, mostly the last of them to be published), the other lanes at the warp barrier; then every lane
        loads again, all at once, its words still at the sentinel; again while any is. After the last dependency is
@@ -278,14 +292,14 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
       for (int d = 16; d > 0; d >>= 1) jmax = max(jmax, __shfl_xor_sync(SPTRSV_FULL_MASK, jmax, d));
       if (jmax < 0) break;
       if (lane == 0) {
-        if (TILE && jmax >= ts)
-          while (SpTrsvSyncFreeLoadShared(sh + (jmax - ts)) == SPTRSV_SYNCFREE_SENTINEL) { }
+        if (TILE && jmax >= ts) /* shared memory: no sleep */
+          while (SpTrsvSyncFreeLoadDep<TILE>(cur, sh, ts, jmax) == SPTRSV_SYNCFREE_SENTINEL) { }
         else (void)SpTrsvSyncFreeWait(cur + jmax, f.spin_ns);
       }
       __syncwarp();
   #pragma unroll
       for (int e = 0; e < B; e++)
-        if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) u[e] = TILE && j[e] >= ts ? SpTrsvSyncFreeLoadShared(sh + (j[e] - ts)) : SpTrsvSyncFreeLoad(cur + j[e]);
+        if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) u[e] = SpTrsvSyncFreeLoadDep<TILE>(cur, sh, ts, j[e]);
     }
   #pragma unroll
     for (int e = 0; e < B; e++) {
@@ -327,11 +341,8 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
     if (kb + r < ke) {
       xp = SpTrsvSyncFreeRunApply(xp, s[r], ch[r], (int)(chained >> r & 1u));
       SpTrsvSyncFreePublish(f, n, v, cur, epoch, kb + r, row[r], xp);
-      if (TILE) { /* for the later windows of the tile (the word as published: a NaN at the sentinel's bits is the quiet NaN) */
-        SpTrsvSyncFreeWord u = SpTrsvSyncFreeBits(xp);
-        if (u == SPTRSV_SYNCFREE_SENTINEL) u = SPTRSV_SYNCFREE_QNAN;
-        cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_block>(sh[kb + r - ts]).store(u, cuda::memory_order_relaxed);
-      }
+      if (TILE) /* for the later windows of the tile, the word as published */
+        cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_block>(sh[kb + r - ts]).store(SpTrsvSyncFreePublished(xp), cuda::memory_order_relaxed);
     }
 }
 

@@ -139,12 +139,6 @@ static PetscErrorCode SpTrsvSyncFreePack(const SpTrsvOp *op, SpTrsvPlan p, SpTrs
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* position of row j in the triangle's own order (natural and runs dispatch) */
-static inline PetscInt SpTrsvSyncFreeNaturalPos(const SpTrsvOp *op, PetscInt j)
-{
-  return op->lower ? j : op->n - 1 - j;
-}
-
 /* the plan's order becomes the triangle's own order (natural and runs dispatch; the position map is its own inverse) */
 static PetscErrorCode SpTrsvSyncFreeNaturalOrder(const SpTrsvOp *op, SpTrsvPlan p)
 {

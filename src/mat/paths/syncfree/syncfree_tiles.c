@@ -7,12 +7,6 @@
 */
 #include <sptrsv/paths/syncfree.h>
 
-/* position of row j in the triangle's own order */
-static inline PetscInt SpTrsvSyncFreeTilePos(const SpTrsvOp *op, PetscInt j)
-{
-  return op->lower ? j : op->n - 1 - j;
-}
-
 /*
   SpTrsvSyncFreeTiles - sf holds the runs dispatch's windows (wstart, wlanes: in the windows' dispatch order); they are
   taken in position order and cut greedily into tiles: a window joins the open tile while the tile's rows stay at most
@@ -66,9 +60,9 @@ PetscErrorCode SpTrsvSyncFreeTiles(const SpTrsvOp *op, SpTrsvSyncFreeSchedule *s
     for (PetscInt r = tfirst[t]; r < tfirst[t + 1]; r++) {
       const PetscInt k0 = sf->wstart[pw[r]], k1 = k0 + sf->wlanes[pw[r]];
       for (PetscInt k = k0; k < k1; k++) {
-        const PetscInt i = SpTrsvSyncFreeTilePos(op, k); /* the map is its own inverse */
+        const PetscInt i = SpTrsvSyncFreeNaturalPos(op, k); /* the map is its own inverse */
         for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) {
-          const PetscInt q = SpTrsvSyncFreeTilePos(op, op->rj[e]);
+          const PetscInt q = SpTrsvSyncFreeNaturalPos(op, op->rj[e]);
           if (q < ts) d = PetscMax(d, depth[tileof[q]]);
           else if (q < k0) sf->tile_shared++;
         }
