@@ -15,8 +15,7 @@
 #      RUNS_VARIANTS (bench -bench_syncfree) beside cuSPARSE SpSV and PETSc's cusparse MatSolve.
 # Output ($OUT, default build/runs-out): runs-bench.csv (bench's CSV), runs-table.md (variant-table.py), summary.txt.
 #
-# Knobs: RUNS_BUDGET (540 s), RUNS_FUZZ (400), RUNS_SAN (12; RUNS_SANITIZE=0: no sanitizer steps), RUNS_ANALYSIS_RANDOM (100), RUNS_VARIANTS ("asap-csr,runs-csr,tiles-csr,tiles-csr-t128,tiles-csr-t1024": the level dispatch, the runs dispatch, and its tiles of
-# 512, 128 and 1024 rows), RUNS_CASES (names
+# Knobs: RUNS_BUDGET (540 s), RUNS_FUZZ (400), RUNS_SAN (12; RUNS_SANITIZE=0: no sanitizer steps), RUNS_ANALYSIS_RANDOM (100), RUNS_VARIANTS ("asap-csr,runs-csr"), RUNS_CASES (names
 # of the bench cases below, all by default), RUNS_MAX_TIME (0.25 s of timed solves per variant).
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
@@ -27,7 +26,7 @@ LOGDIR=$WORK/logs
 SUMMARY=$OUTDIR/summary.txt
 BUDGET=${RUNS_BUDGET:-540}
 CSV=$OUTDIR/runs-bench.csv
-VARIANTS=${RUNS_VARIANTS:-asap-csr,runs-csr,tiles-csr,tiles-csr-t128,tiles-csr-t1024}
+VARIANTS=${RUNS_VARIANTS:-asap-csr,runs-csr}
 # shellcheck source=examples/benchmarks/device-common.sh
 source "$ROOT/examples/benchmarks/device-common.sh"
 

@@ -1,7 +1,7 @@
 static const char help[] = "GPU fuzz check of the sync-free kernels with a watchdog (tests/device/run.sh).\n"
                            "Random triangles (random sparsity, long chains, a row depending on every earlier row, empty rows, very long\n"
                            "rows, levels of one row, 1e5 levels), lower or upper, unit or not, plain or transposed, each solved by every\n"
-                           "sync-free variant on the GPU (sptrsv_syncfree: asap/alap/natural x csr/warpell, runs (windows of 32, 128, 256 rows), tiles (of 64, 512, 1024 rows), asap with the analysis on the\n"
+                           "sync-free variant on the GPU (sptrsv_syncfree: asap/alap/natural x csr/warpell, runs (windows of 32, 128, 256 rows), asap with the analysis on the\n"
                            "GPU; sptrsv_element: csr, csc; sptrsv_locality: the default sub-graph cap and 64 rows; sptrsv_supernodal: dense\n"
                            "blocks at every width (-mat_sptrsv_supernode_min_width 0): plain, pull + inverted diagonal + relaxed merging,\n"
                            "push + merging + cuBLAS from width 4, split levels; and the default (narrow triangles to a nested sync-free\n"
@@ -59,10 +59,6 @@ static const Variant variants[] = {
   {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr-s",  NULL, NULL, NULL, NULL, "-mat_sptrsv_spin_ns 100", 0},
   {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr-w4", NULL, NULL, NULL, NULL, "-mat_sptrsv_run_rows 4", 0},
   {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr-w8-b2", NULL, NULL, NULL, NULL, "-mat_sptrsv_run_rows 8 -mat_sptrsv_blocks_per_sm 2", 0},
-  {"syncfree", "tiles",   "csr",     SPTRSV_FORMAT_CSR, "syncfree-tiles-csr",   NULL, NULL, NULL, NULL, NULL, 0},
-  {"syncfree", "tiles",   "csr",     SPTRSV_FORMAT_CSR, "syncfree-tiles-csr-t64", NULL, NULL, NULL, NULL, "-mat_sptrsv_tile_rows 64", 0},
-  {"syncfree", "tiles",   "csr",     SPTRSV_FORMAT_CSR, "syncfree-tiles-csr-w8-t1024-b2", NULL, NULL, NULL, NULL, "-mat_sptrsv_run_rows 8 -mat_sptrsv_tile_rows 1024 -mat_sptrsv_blocks_per_sm 2", 0},
-  {"syncfree", "tiles",   "csr",     SPTRSV_FORMAT_CSR, "syncfree-tiles-csr-host-analysis", NULL, NULL, "host", NULL, NULL, 0},
   {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr"     , NULL, NULL, "device", NULL, NULL, 0},
   {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell" , NULL, NULL, "device", NULL, NULL, 0},
   {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell-l4", "4", NULL, "device", NULL, NULL, 0},
@@ -277,7 +273,7 @@ int main(int argc, char **argv)
         if (gpu && variants[v].gpu_max_n && n > variants[v].gpu_max_n) continue;
         PetscCall(PetscSNPrintf(what, sizeof(what), "%s %s n=%" PetscInt_FMT " %s%s%s", shapes[shape], variants[v].tag, n, T->uplo == SPTRSV_LOWER ? "lower" : "upper", unit ? " unit" : "", tr ? " transposed" : ""));
         PetscCall(SpTrsvPathFind(variants[v].path, &path));
-        if (variants[v].levels) PetscCall(PetscOptionsSetValue(NULL, strcmp(variants[v].levels, "natural") && strcmp(variants[v].levels, "runs") && strcmp(variants[v].levels, "tiles") ? "-mat_sptrsv_levels" : "-mat_sptrsv_dispatch", variants[v].levels));
+        if (variants[v].levels) PetscCall(PetscOptionsSetValue(NULL, strcmp(variants[v].levels, "natural") && strcmp(variants[v].levels, "runs") ? "-mat_sptrsv_levels" : "-mat_sptrsv_dispatch", variants[v].levels));
         if (variants[v].storage) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_storage", variants[v].storage));
         if (variants[v].max_lanes) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_max_lanes", variants[v].max_lanes));
         if (variants[v].relabel) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_relabel", variants[v].relabel));

@@ -69,7 +69,6 @@ static const char *ConfigTag(const Config *cfg)
   if (cfg->levels && !strcmp(cfg->levels, "alap")) return cfg->storage && !strcmp(cfg->storage, "warpell") ? "-sfae" : "-sfa";
   if (cfg->levels && !strcmp(cfg->levels, "natural")) return cfg->storage && !strcmp(cfg->storage, "warpell") ? "-sfne" : "-sfn";
   if (cfg->levels && !strcmp(cfg->levels, "runs")) return "-sfr";
-  if (cfg->levels && !strcmp(cfg->levels, "tiles")) return "-sft";
   return cfg->storage && !strcmp(cfg->storage, "warpell") ? "-sfe" : "-sf";
 }
 
@@ -108,7 +107,7 @@ static PetscErrorCode MakeFactor(Mat A, const Case *c, IS row, IS col, const Con
   /* the kernels are compared on the same factor values: the host numeric phase (the GPU one is checked against it by
      check_factor.c; its FMA rounding differs by up to 5e-5 relative on rajat19 without a shift) */
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_factor_device", "0"));
-  if (cfg->levels) PetscCall(PetscOptionsSetValue(NULL, strcmp(cfg->levels, "natural") && strcmp(cfg->levels, "runs") && strcmp(cfg->levels, "tiles") ? "-mat_sptrsv_levels" : "-mat_sptrsv_dispatch", cfg->levels));
+  if (cfg->levels) PetscCall(PetscOptionsSetValue(NULL, strcmp(cfg->levels, "natural") && strcmp(cfg->levels, "runs") ? "-mat_sptrsv_levels" : "-mat_sptrsv_dispatch", cfg->levels));
   if (cfg->storage) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_storage", cfg->storage));
   if (cfg->subgraph_rows) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_subgraph_rows", cfg->subgraph_rows));
   if (cfg->partition) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_locality_partition", cfg->partition));
@@ -579,8 +578,6 @@ int main(int argc, char **argv)
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "natural", "warpell", NULL, NULL);
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "runs", NULL, NULL, NULL);
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSYNCFREE, "runs", NULL, NULL, NULL);
-    ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "tiles", NULL, NULL, NULL);
-    ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSYNCFREE, "tiles", NULL, NULL, NULL);
     /* the default cap (one block holds up to 227 KB of x), and 64 rows: many sub-graphs, levels and launches */
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL);
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVLOCALITY, NULL, NULL, NULL);

@@ -13,11 +13,6 @@ run_test ex19/syncfree-natural-warpell-newton with_solver sptrsv_syncfree compar
 run_test ex45/syncfree-runs-grid17 with_solver sptrsv_syncfree compare_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type ilu -ksp_monitor" "-mat_sptrsv_dispatch runs"
 run_test ex45/syncfree-runs-ilu1-box with_solver sptrsv_syncfree compare_case 1 ex45 "-da_grid_x 40 -da_grid_y 6 -da_grid_z 5 -pc_type ilu -pc_factor_levels 1 -ksp_monitor" "-mat_sptrsv_dispatch runs"
 run_test ex2/syncfree-runs-icc0 with_solver sptrsv_syncfree compare_case 1 ex2 "-m 300 -n 20 -ksp_type cg -pc_type icc -ksp_monitor" "-mat_sptrsv_dispatch runs"
-# tiles (issue 33): the runs windows in tiles of several grid lines, one block each; the host executor runs the rows in
-# the same order the tiles' check accepts, so these compare the analysis, its check and the solves with PETSc's own
-run_test ex45/syncfree-tiles-grid17 with_solver sptrsv_syncfree compare_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type ilu -ksp_monitor" "-mat_sptrsv_dispatch tiles"
-run_test ex45/syncfree-tiles-ilu1-box with_solver sptrsv_syncfree compare_case 1 ex45 "-da_grid_x 40 -da_grid_y 6 -da_grid_z 5 -pc_type ilu -pc_factor_levels 1 -ksp_monitor" "-mat_sptrsv_dispatch tiles -mat_sptrsv_tile_rows 96"
-run_test ex2/syncfree-tiles-icc0-rows8 with_solver sptrsv_syncfree compare_case 1 ex2 "-m 300 -n 20 -ksp_type cg -pc_type icc -ksp_monitor" "-mat_sptrsv_dispatch tiles -mat_sptrsv_run_rows 8 -mat_sptrsv_tile_rows 1024"
 run_test ex45/syncfree-grid17-warpell with_solver sptrsv_syncfree compare_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type ilu -ksp_monitor" "$SF_ELL"
 run_test ex19/syncfree-newton-ilu0-alap with_solver sptrsv_syncfree compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -mat_no_inode -snes_monitor -ksp_monitor" "$SF_ALAP $SF_ELL"
 run_test matrices/syncfree-cryg2500-ilu1-alap-warpell with_solver sptrsv_syncfree mm_compare cryg2500 "-ksp_type gmres -ksp_gmres_restart 100 -ksp_max_it 2000 -pc_type ilu -pc_factor_levels 1 -ksp_rtol 1e-8 $SF_ALAP $SF_ELL"
@@ -29,8 +24,5 @@ run_test view/syncfree-help ours_grep ex2 "$SF -help" "-mat_sptrsv_levels <now a
 run_test view/syncfree-csc-error ours_fails ex2 "-m 30 -n 30 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type sptrsv_syncfree -sub_mat_sptrsv_format csc" "sptrsv_syncfree reads rows only: -sub_mat_sptrsv_format csc is not supported"
 run_test view/syncfree-runs-ksp-view ours_grep ex2 "-m 30 -n 40 -pc_type ilu -pc_factor_mat_solver_type sptrsv_syncfree -mat_sptrsv_dispatch runs -ksp_view" "sync-free: runs dispatch, no levels, CSR storage, 60 warps" "runs: 60 windows of 20.0 rows on average \(up to 1 rows per lane\), 1140 rows chained to the row before them in the warp; critical path 31 windows \(69 levels\)"
 run_test view/syncfree-runs-warpell-error ours_fails ex2 "$SF -mat_sptrsv_dispatch runs -mat_sptrsv_storage warpell" "-mat_sptrsv_dispatch runs reads CSR: it cannot be combined with -mat_sptrsv_storage warpell"
-run_test view/syncfree-tiles-ksp-view ours_grep ex2 "-m 30 -n 40 -pc_type ilu -pc_factor_mat_solver_type sptrsv_syncfree -mat_sptrsv_dispatch tiles -mat_sptrsv_tile_rows 128 -ksp_view" "sync-free: tiles dispatch, no levels, CSR storage, 60 warps" "tiles: 10 tiles of at most 128 rows \(6.0 windows on average\), one block each; 830 dependencies on an earlier window of the same tile read from shared memory; critical path 10 tiles"
-run_test view/syncfree-tiles-bad-rows ours_fails ex2 "$SF -mat_sptrsv_dispatch tiles -mat_sptrsv_run_rows 2 -mat_sptrsv_tile_rows 32" "-mat_sptrsv_tile_rows must be in \[64, 1024\] \(32 times -mat_sptrsv_run_rows at least\), got 32"
-run_test view/syncfree-tiles-help ours_grep ex2 "$SF -help" "-mat_sptrsv_dispatch <now level : formerly level>.*level natural runs tiles" "-mat_sptrsv_tile_rows <now 512 : formerly 512>"
 run_test view/syncfree-runs-bad-rows ours_fails ex2 "$SF -mat_sptrsv_dispatch runs -mat_sptrsv_run_rows 3" "-mat_sptrsv_run_rows must be 1, 2, 4 or 8, got 3"
 run_test view/syncfree-bad-levels ours_fails ex2 "$SF -mat_sptrsv_levels late" "-mat_sptrsv_levels.*late"

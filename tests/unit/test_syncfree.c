@@ -1,4 +1,4 @@
-static char help[] = "Unit tests of the sync-free path's analysis: ALAP levels, warp packing, the warp-packed ELL image, the runs dispatch and its tiles, and the schedule check.\n";
+static char help[] = "Unit tests of the sync-free path's analysis: ALAP levels, warp packing, the warp-packed ELL image, the runs dispatch, and the schedule check.\n";
 
 #include <sptrsv/paths/syncfree.h>
 #include "unit_common.h"
@@ -6,7 +6,6 @@ static char help[] = "Unit tests of the sync-free path's analysis: ALAP levels, 
 static PetscInt  max_lanes = 32;          /* -mat_sptrsv_max_lanes of AnalyzeWith */
 static PetscBool runs      = PETSC_FALSE; /* -mat_sptrsv_dispatch runs for AnalyzeWith's natural dispatch */
 static PetscInt  run_rows  = 1;           /* -mat_sptrsv_run_rows of AnalyzeWith */
-static PetscInt  tile_rows = 0;           /* runs: -mat_sptrsv_dispatch tiles -mat_sptrsv_tile_rows tile_rows of AnalyzeWith (0: no tiles) */
 
 static PetscErrorCode AnalyzeWith(const SpTrsvOp *op, PetscBool natural, PetscBool alap, PetscBool warpell, SpTrsvPlan *plan)
 {
@@ -21,8 +20,6 @@ static PetscErrorCode AnalyzeWith(const SpTrsvOp *op, PetscBool natural, PetscBo
   sf->natural   = (PetscBool)(natural && !runs);
   sf->runs      = (PetscBool)(natural && runs);
   sf->run_rows  = run_rows;
-  sf->tiles     = (PetscBool)(natural && runs && tile_rows > 0);
-  if (sf->tiles) sf->tile_rows = tile_rows;
   sf->max_lanes = max_lanes;
   sf->alap      = alap;
   sf->warpell   = warpell;
@@ -451,9 +448,9 @@ static void Substitute(const SpTrsvOp *op, const PetscScalar *b, PetscScalar *x)
 
 /* the runs kernel's arithmetic (EmulateRuns: the windows in dispatch order, x at NaN until a window writes it) against
    the substitution, on random triangles (lower, upper, transposed, unit or not) and 3-D grid triangles, at every
-   -mat_sptrsv_run_rows, without tiles and with tiles of one window and of 512 rows: the same solution to rounding (so
-   every dependency was written before it was read: the dispatch is a topological order); with a NaN in one entry of b,
-   NaN exactly in the rows that depend on it, the others as without it */
+   -mat_sptrsv_run_rows: the same solution to rounding (so every dependency was written before it was read: the dispatch
+   is a topological order); with a NaN in one entry of b, NaN exactly in the rows that depend on it, the others as
+   without it */
 static PetscErrorCode TestRunsArithmetic(PetscRandom rnd)
 {
   PetscFunctionBeginUser;
@@ -497,19 +494,16 @@ static PetscErrorCode TestRunsArithmetic(PetscRandom rnd)
       for (PetscInt i = 0; i < t->n; i++) t->idiag[i] = (PetscScalar)(1.0 / (1.0 + Rand(rnd)));
     PetscCall(SpTrsvTriValuesChanged(t));
     for (PetscInt tr = 0; tr < 2; tr++)
-      for (PetscInt RT = 0; RT < 12; RT++) {
-        const PetscInt R = (PetscInt)1 << (RT % 4);
+      for (PetscInt R = 1; R <= SPTRSV_SYNCFREE_RUN_MAX_R; R *= 2) {
         SpTrsvOp     op;
         SpTrsvPlan   plan;
         PetscScalar *b, *x, *xr;
         PetscReal    err = 0, nrm = 0;
         PetscBool    nanok = PETSC_TRUE;
         PetscCall(SpTrsvTriGetOp(t, (PetscBool)tr, &op));
-        run_rows  = R;
-        tile_rows = RT < 4 ? 0 : (RT < 8 ? 32 * R : 512);
+        run_rows = R;
         PetscCall(AnalyzeWith(&op, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, &plan));
         PetscCall(SpTrsvSyncFreeScheduleCheck(&op, plan));
-        EXPECT((((SpTrsvSyncFreeSchedule *)plan->data)->tile_rows > 0) == (tile_rows > 0), "runs arithmetic case %" PetscInt_FMT ": tiles %s", c, tile_rows ? "missing" : "unasked");
         PetscCall(PetscMalloc3(op.n + 1, &b, op.n + 1, &x, op.n + 1, &xr));
         for (PetscInt i = 0; i < op.n; i++) b[i] = (PetscScalar)(Rand(rnd) - 0.5);
         PetscCall(EmulateRuns(&op, plan, b, x));
@@ -535,71 +529,8 @@ static PetscErrorCode TestRunsArithmetic(PetscRandom rnd)
       }
     PetscCall(SpTrsvTriDestroy(&t));
   }
-  runs      = PETSC_FALSE;
-  run_rows  = 1;
-  tile_rows = 0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* tiles on a 32x8x4 grid (lower and transposed), 128 rows per tile: every line one window, four lines per tile, so 8
-   tiles; inside a tile each row of its last three lines reads the line before from shared memory (3 x 32 per tile);
-   the tiles' critical path is (ny / 4 - 1) + (nz - 1) + 1 = 5. The check refuses: two windows of a tile swapped (not
-   consecutive), a tile above the rows per tile, and the first tile dispatched after one that waits for it */
-static PetscErrorCode TestTiles(void)
-{
-  SpTrsvTri t;
-
-  PetscFunctionBeginUser;
-  PetscCall(GridLower7(32, 8, 4, &t));
-  runs      = PETSC_TRUE;
-  tile_rows = 128;
-  for (PetscInt tr = 0; tr < 2; tr++) {
-    SpTrsvOp                op;
-    SpTrsvPlan              plan;
-    SpTrsvSyncFreeSchedule *sf;
-    PetscErrorCode          ierr;
-    PetscInt                bad;
-    PetscCall(SpTrsvTriGetOp(t, (PetscBool)tr, &op));
-    PetscCall(AnalyzeWith(&op, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, &plan));
-    sf = (SpTrsvSyncFreeSchedule *)plan->data;
-    EXPECT(sf->nwarps == 32 && sf->ntiles == 8 && sf->tile_shared == 8 * 3 * 32 && sf->tile_depth == 5, "tiles%s: %" PetscInt_FMT " windows, %" PetscInt_FMT " tiles, %" PetscInt_FMT " shared dependencies, depth %" PetscInt_FMT "; expected 32, 8, 768, 5", tr ? " (transpose)" : "", sf->nwarps, sf->ntiles, sf->tile_shared, sf->tile_depth);
-    PetscCall(SpTrsvSyncFreeScheduleCheck(&op, plan));
-    for (PetscInt s = 1; s < sf->ntiles; s++) EXPECT(sf->tstart[s] == 4 * s, "tiles%s: tile %" PetscInt_FMT " starts at window %" PetscInt_FMT, tr ? " (transpose)" : "", s, sf->tstart[s]);
-    for (PetscInt cut = 0; cut < 3; cut++) {
-      const PetscInt s0 = sf->wstart[0], s1 = sf->wstart[1], sL = sf->wstart[28], tr0 = sf->tile_rows;
-      if (cut == 0) { /* the first tile's first two windows swapped */
-        sf->wstart[0] = s1;
-        sf->wstart[1] = s0;
-      } else if (cut == 1) sf->tile_rows = 96;
-      else /* the first tile and the last swapped (every window 32 rows, every tile 4) */
-        for (PetscInt u = 0; u < 4; u++) {
-          const PetscInt a = sf->wstart[u];
-          sf->wstart[u]      = sf->wstart[28 + u];
-          sf->wstart[28 + u] = a;
-        }
-      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-      ierr = SpTrsvSyncFreeScheduleCheck(&op, plan);
-      PetscCall(PetscPopErrorHandler());
-      bad = cut;
-      EXPECT(ierr == PETSC_ERR_PLIB, "tiles%s: corruption %" PetscInt_FMT " passed the check", tr ? " (transpose)" : "", bad);
-      if (cut == 0) {
-        sf->wstart[0] = s0;
-        sf->wstart[1] = s1;
-      } else if (cut == 1) sf->tile_rows = tr0;
-      else
-        for (PetscInt u = 0; u < 4; u++) {
-          const PetscInt a = sf->wstart[u];
-          sf->wstart[u]      = sf->wstart[28 + u];
-          sf->wstart[28 + u] = a;
-        }
-      EXPECT(sf->wstart[28] == sL, "tiles: not restored");
-      PetscCall(SpTrsvSyncFreeScheduleCheck(&op, plan)); /* restored */
-    }
-    PetscCall(SpTrsvPlanDestroy(&plan));
-  }
-  runs      = PETSC_FALSE;
-  tile_rows = 0;
-  PetscCall(SpTrsvTriDestroy(&t));
+  runs     = PETSC_FALSE;
+  run_rows = 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -615,7 +546,6 @@ int main(int argc, char **argv)
   PetscCall(TestNatural());
   PetscCall(TestRuns());
   PetscCall(TestRunsSkew());
-  PetscCall(TestTiles());
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 20261124));
   PetscCall(PetscRandomSeed(rnd));

@@ -63,23 +63,6 @@
    a column index >= k0 in a window's row is its chain entry. The windows go out in wavefront order (by depth in the
    windows' DAG): wstart[w] is the first position of the w-th window dispatched and wlanes[w] its length.
 */
-/*
-   Tiles (-mat_sptrsv_dispatch tiles; issue 33): the runs dispatch's windows, in position order, grouped into tiles of
-   consecutive windows of at most -mat_sptrsv_tile_rows rows together (several grid lines of a 3-D factor), one block
-   per tile. The block's warps take the tile's windows in turn (warp i: windows i, i + W, i + 2W, ... of the tile, in
-   position order), each solved as a window of the runs dispatch, except where it waits: a dependency on an earlier
-   window of the same tile is read from the block's shared memory (the tile's words, at the sentinel until published),
-   only those before the tile through global memory. So the dependency of a grid line on the line before it inside a
-   tile costs a shared-memory handoff instead of a trip through L2. The tiles go out by depth in the tiles' DAG (the
-   deepest tile a tile's rows wait for through global memory, plus one), by position inside a depth: tstart[t] is
-   the index, in wstart and wlanes, of the first window of the t-th tile dispatched, its windows follow in position
-   order. Deadlock freedom: a window waits for windows of earlier tiles (dispatched earlier by ticket, the runs
-   argument) and for earlier windows of its own tile, which the block's warps take in position order, each warp its
-   windows in increasing order: by induction on the window's index in the tile each completes (no block barrier inside
-   a tile); SpTrsvSyncFreeTilesCheck checks the tiles' structure, the runs check every dependency.
-*/
-#define SPTRSV_SYNCFREE_TILE_MAX 1024 /* rows per tile at most: the block's shared words (8 KB in double precision) */
-
 #define SPTRSV_SYNCFREE_RUN_MAX_R 8  /* rows per lane at most: windows of up to 256 rows (-mat_sptrsv_run_rows 8) */
 #define SPTRSV_SYNCFREE_RUN_MIN   16 /* a row not chained to the one before it opens a window when the window continues a chain or holds this many rows */
 
@@ -93,11 +76,6 @@ typedef struct {
   PetscInt  run_rows_max; /* runs: windows of at most 32 run_rows_max rows (-mat_sptrsv_run_rows) */
   PetscInt  run_chained; /* runs: rows that take their chain entry from the row before them inside the window */
   PetscInt  run_depth;   /* runs: the longest path of the windows' DAG, in windows (the kernel's critical path) */
-  PetscInt  tile_rows;   /* tiles: rows per tile at most (-mat_sptrsv_tile_rows); 0: no tiles */
-  PetscInt  ntiles;      /* tiles: their number; the windows of tile t are [tstart[t], tstart[t + 1]) in wstart, wlanes */
-  PetscInt *tstart;      /* tiles: ntiles + 1 */
-  PetscInt  tile_depth;  /* tiles: the longest path of the tiles' DAG, in tiles */
-  PetscInt  tile_shared; /* tiles: dependencies read from shared memory (on an earlier window of the same tile) */
   PetscBool alap;    /* levels as late as possible (-mat_sptrsv_levels alap) */
   PetscBool warpell; /* warp-packed ELL image (-mat_sptrsv_storage warpell) */
   PetscInt  nwarps;
@@ -172,7 +150,7 @@ static inline SPTRSV_SYNCFREE_HD void SpTrsvSyncFreeRunAfter(PetscScalar *C, Pet
   }
 }
 
-/* position of row j in the triangle's own order (natural and runs dispatch, tiles; the map is its own inverse) */
+/* position of row j in the triangle's own order (natural and runs dispatch; the map is its own inverse) */
 static inline PetscInt SpTrsvSyncFreeNaturalPos(const SpTrsvOp *op, PetscInt j)
 {
   return op->lower ? j : op->n - 1 - j;
@@ -180,10 +158,6 @@ static inline PetscInt SpTrsvSyncFreeNaturalPos(const SpTrsvOp *op, PetscInt j)
 SPTRSV_INTERN int            SpTrsvSyncFreeLanes(PetscInt);
 SPTRSV_INTERN int            SpTrsvSyncFreeRowLanes(PetscInt, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *, SpTrsvPlan);
-/* tiles (syncfree_tiles.c): the runs dispatch's windows grouped into tiles and dispatched by the tiles' depth (after
-   the windows' cut, in place of their order), and the tiles' structure checked (both executors' setups) */
-SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeTiles(const SpTrsvOp *, SpTrsvSyncFreeSchedule *);
-SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeTilesCheck(PetscInt, const SpTrsvSyncFreeSchedule *);
 /* the warp-packed ELL image of nwarps warps (32 slots each) fits the kernels' 32-bit slot indices, else an error
    naming -mat_sptrsv_storage csr; both analyses (host and device) call it before allocating the image */
 SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeCheckELL(PetscInt64);
@@ -199,8 +173,6 @@ typedef struct {
   PetscBool natural;         /* rows dispatched in the triangle's own order, not by level (-mat_sptrsv_dispatch natural) */
   PetscBool runs;            /* natural order in windows, the chain inside a window solved by a warp scan (-mat_sptrsv_dispatch runs) */
   PetscInt  run_rows;        /* runs: rows per lane at most, 1, 2, 4 or 8 (-mat_sptrsv_run_rows): windows of up to 32 times as many rows */
-  PetscBool tiles;           /* runs with its windows grouped into tiles, one block each (-mat_sptrsv_dispatch tiles; runs is set too) */
-  PetscInt  tile_rows;       /* tiles: rows per tile at most (-mat_sptrsv_tile_rows), 32 run_rows to SPTRSV_SYNCFREE_TILE_MAX */
   PetscInt  max_lanes;       /* at most this many lanes per row (-mat_sptrsv_max_lanes; longer rows loop) */
   PetscInt  spin_ns;         /* CUDA: nanoseconds a waiting lane sleeps between two polls (-mat_sptrsv_spin_ns; 0: spin) */
   PetscInt  blocks_per_sm;   /* CUDA: persistent blocks per SM (-mat_sptrsv_blocks_per_sm; 0: one block per 4 warps) */

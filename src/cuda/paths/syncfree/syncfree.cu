@@ -26,11 +26,11 @@
 
    Epochs and dispatch by ticket (as the element path). Thread 0 of a running block takes t = atomicAdd(ticket,
    1); with per = nslots + nblocks, slot = t mod per < nslots means "solve warps [slot W, slot W + W)" (W =
-   SPTRSV_SYNCFREE_WARPS; with tiles: the windows tstart[slot] .. tstart[slot + 1] - 1 of tile slot) for the solve
-   numbered epoch = t / per + 1, whose parity selects the half of xs; slot >= nslots is the block's closing ticket,
-   after which it exits. A block's thread 0 may take its next ticket before the block's other warps are done with the
-   previous slot, but the block starts the next slot only when the previous one is complete; the slot held meanwhile
-   is a later one, which the previous slot does not wait for. Every launch hands out exactly nslots working and nblocks closing
+   SPTRSV_SYNCFREE_WARPS) for the solve numbered epoch = t / per + 1, whose parity selects the half of xs;
+   slot >= nslots is the block's closing ticket, after which it exits. A block's thread 0 may take its next ticket
+   before the block's other warps are done with the previous slot, but the block starts the next slot only when the
+   previous one is complete; the slot held meanwhile is a later one, which the previous slot does not wait for. Every
+   launch hands out exactly nslots working and nblocks closing
    tickets, so the counter is never reset and the launch arguments never change. nblocks = nslots by
    default (each block works one slot); -mat_sptrsv_blocks_per_sm k launches k blocks per multiprocessor
    that take the slots in turn, which bounds the warps waiting at once. Solves on one stream do not overlap
@@ -85,13 +85,12 @@ typedef struct {
   SpTrsvSyncFreeWord *xs;     /* 2 n: the solution as published, by parity of the epoch */
   unsigned long long *ticket; /* dispatch counter: advances by nslots + nblocks per launch */
   int                 nwarps;
-  int                 nslots;  /* tickets that carry work: one per SPTRSV_SYNCFREE_WARPS warps (tiles: one per tile) */
+  int                 nslots;  /* tickets that carry work: one per SPTRSV_SYNCFREE_WARPS warps */
   int                 nblocks; /* blocks launched; each takes tickets until one carries no work */
   unsigned int        spin_ns; /* sleep between two polls of a dependency (0: none) */
   PetscBool           natural; /* natural dispatch: group-masked shuffles */
   PetscBool           relabel; /* xs indexed by dispatch position (the column indices translated at setup) */
   int                 run_rows; /* runs dispatch: rows per lane R (1, 2, 4, 8); 0: warps of rows */
-  const int          *tstart;   /* tiles: ntiles + 1, the first window of each tile in wstart (a slot is a tile); NULL: no tiles */
 } SpTrsvCUDASyncFree;
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
@@ -121,20 +120,6 @@ __device__ __forceinline__ PetscScalar SpTrsvSyncFreeValue(SpTrsvSyncFreeWord u)
 __device__ __forceinline__ SpTrsvSyncFreeWord SpTrsvSyncFreeLoad(SpTrsvSyncFreeWord *w)
 {
   return cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_device>(*w).load(cuda::memory_order_relaxed);
-}
-
-/* a relaxed load of a tile's shared word (tiles: the words of the block's own tile) */
-__device__ __forceinline__ SpTrsvSyncFreeWord SpTrsvSyncFreeLoadShared(SpTrsvSyncFreeWord *w)
-{
-  return cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_block>(*w).load(cuda::memory_order_relaxed);
-}
-
-/* the word of a window's dependency at position j (< its first position): tiles read an earlier window of the block's
-   tile, positions [ts, k0), from the tile's shared words sh, every other position from this solve's half cur of xs */
-template <bool TILE>
-__device__ __forceinline__ SpTrsvSyncFreeWord SpTrsvSyncFreeLoadDep(SpTrsvSyncFreeWord *cur, SpTrsvSyncFreeWord *sh, int ts, int j)
-{
-  return TILE && j >= ts ? SpTrsvSyncFreeLoadShared(sh + (j - ts)) : SpTrsvSyncFreeLoad(cur + j);
 }
 
 /* wait until x_j is published in this solve's half of xs, and return it; between two polls the lane sleeps
@@ -231,16 +216,10 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
    applies them, so a chain whose running product overflows (|m| of about 256 or more on every row of a 128-row stretch
    in double precision) can give NaN where the substitution stays finite; ILU and ICC factors of grid problems have
    |m| < 1.
-   Tiles (TILE; include/sptrsv/paths/syncfree.h): the block's ticket is a tile, positions [ts, te) in consecutive
-   windows; its warps take the windows in turn, each as above except that a dependency at a position in [ts, k0) (an
-   earlier window of the tile) is loaded, polled and waited for in the block's shared words sh[q - ts] (at the sentinel
-   from the tile's start, each written once after its global word), the others in global memory. The deadlock-freedom
-   argument adds the tile's own windows: a warp waits only for lower windows of the tile, taken by the block's warps
-   in increasing order, with no block barrier until the tile is done.
 */
   #define SPTRSV_SYNCFREE_RUN_BATCH 16
-template <bool UNIT, int R, bool TILE>
-__device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const SpTrsvCUDASyncFree &f, int n, const SpTrsvCUDAVecPtrs &v, int w, unsigned int epoch, int ts, SpTrsvSyncFreeWord *sh)
+template <bool UNIT, int R>
+__device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const SpTrsvCUDASyncFree &f, int n, const SpTrsvCUDAVecPtrs &v, int w, unsigned int epoch)
 {
   constexpr int       B    = R >= 4 ? SPTRSV_SYNCFREE_RUN_BATCH : 4 * R; /* loads in flight: a 7-point row's 3 entries per row, to 16 */
   const int           lane = threadIdx.x & 31, k0 = __ldg(f.wstart + w), k1 = k0 + __ldg(f.wlanes + w);
@@ -276,7 +255,7 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
       a[e]          = in ? __ldg(t.val + p0 + e) : (PetscScalar)0;
     }
   #pragma unroll
-    for (int e = 0; e < B; e++) u[e] = j[e] < k0 ? SpTrsvSyncFreeLoadDep<TILE>(cur, sh, ts, j[e]) : 0; /* all in flight at once */
+    for (int e = 0; e < B; e++) u[e] = j[e] < k0 ? SpTrsvSyncFreeLoad(cur + j[e]) : 0; /* all in flight at once */
     /* while the window waits, one lane polls, the word of the latest position the warp still waits for (in the
        wavefront order, mostly the last of them to be published), the other lanes at the warp barrier; then every lane
        loads again, all at once, its words still at the sentinel; again while any is. After the last dependency is
@@ -291,15 +270,11 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
         if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) jmax = max(jmax, j[e]);
       for (int d = 16; d > 0; d >>= 1) jmax = max(jmax, __shfl_xor_sync(SPTRSV_FULL_MASK, jmax, d));
       if (jmax < 0) break;
-      if (lane == 0) {
-        if (TILE && jmax >= ts) /* shared memory: no sleep */
-          while (SpTrsvSyncFreeLoadDep<TILE>(cur, sh, ts, jmax) == SPTRSV_SYNCFREE_SENTINEL) { }
-        else (void)SpTrsvSyncFreeWait(cur + jmax, f.spin_ns);
-      }
+      if (lane == 0) (void)SpTrsvSyncFreeWait(cur + jmax, f.spin_ns);
       __syncwarp();
   #pragma unroll
       for (int e = 0; e < B; e++)
-        if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) u[e] = SpTrsvSyncFreeLoadDep<TILE>(cur, sh, ts, j[e]);
+        if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) u[e] = SpTrsvSyncFreeLoad(cur + j[e]);
     }
   #pragma unroll
     for (int e = 0; e < B; e++) {
@@ -341,46 +316,34 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
     if (kb + r < ke) {
       xp = SpTrsvSyncFreeRunApply(xp, s[r], ch[r], (int)(chained >> r & 1u));
       SpTrsvSyncFreePublish(f, n, v, cur, epoch, kb + r, row[r], xp);
-      if (TILE) /* for the later windows of the tile, the word as published */
-        cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_block>(sh[kb + r - ts]).store(SpTrsvSyncFreePublished(xp), cuda::memory_order_relaxed);
     }
 }
 
-/* Each block takes tickets until one carries no work: per launch, nslots tickets with work (tiles: slot s is tile s; else slot s: warps
+/* Each block takes tickets until one carries no work: per launch, nslots tickets with work (slot s: warps
    [s W, s W + W)) and one without for each of the nblocks blocks, so the counter advances by exactly
    nslots + nblocks per launch and t / (nslots + nblocks) + 1 is the epoch. With nblocks = nslots every block
    works one slot (then takes its closing ticket); with fewer, persistent blocks take the slots in turn. Either
    way a slot is taken by a running block, in ticket order, and started after the block's previous slot is complete
    (the barrier below), which is the deadlock-freedom argument of the header. */
-template <bool UNIT, bool ELL, bool NATURAL, int RUNS, bool TILE>
+template <bool UNIT, bool ELL, bool NATURAL, int RUNS>
 __global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKernel(const SpTrsvCUDATri t, const SpTrsvCUDASyncFree f, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {
   __shared__ unsigned long long ticket;
-  __shared__ SpTrsvSyncFreeWord sh[TILE ? SPTRSV_SYNCFREE_TILE_MAX : 1]; /* tiles: the words of the block's tile, by position from its first */
   const unsigned long long      per = (unsigned long long)f.nslots + (unsigned long long)f.nblocks;
 
   if (vp) v = *vp;
   for (;;) {
     unsigned long long tk, slot;
-    int                u0 = 0, u1 = 0, ts = 0;
     if (threadIdx.x == 0) ticket = atomicAdd(f.ticket, 1ULL);
-    __syncthreads(); /* and every warp is done with the block's previous tile */
+    __syncthreads();
     tk   = ticket;
     slot = tk % per;
-    if (TILE && slot < (unsigned long long)f.nslots) { /* the tile's words at the sentinel */
-      u0 = __ldg(f.tstart + slot);
-      u1 = __ldg(f.tstart + slot + 1);
-      ts = __ldg(f.wstart + u0);
-      for (int q = (int)threadIdx.x, te = __ldg(f.wstart + u1 - 1) + __ldg(f.wlanes + u1 - 1) - ts; q < te; q += (int)blockDim.x) sh[q] = SPTRSV_SYNCFREE_SENTINEL;
-    }
-    __syncthreads(); /* every thread has read the ticket before thread 0 takes the next one (and the tile's words are set) */
+    __syncthreads(); /* every thread has read the ticket before thread 0 takes the next one */
     if (slot >= (unsigned long long)f.nslots) break; /* the block's closing ticket: uniform over the block */
-    if (TILE) { /* warp i: the tile's windows i, i + W, ... in position order; no block barrier until all are done */
-      for (int u = u0 + (int)(threadIdx.x >> 5); u < u1; u += SPTRSV_SYNCFREE_WARPS) SpTrsvSyncFreeRun<UNIT, RUNS ? RUNS : 1, true>(t, f, n, v, u, (unsigned int)(tk / per) + 1u, ts, sh);
-    } else {
+    {
       const int w = (int)slot * SPTRSV_SYNCFREE_WARPS + (int)(threadIdx.x >> 5);
       if (w < f.nwarps) {
-        if (RUNS) SpTrsvSyncFreeRun<UNIT, RUNS ? RUNS : 1, false>(t, f, n, v, w, (unsigned int)(tk / per) + 1u, 0, sh);
+        if (RUNS) SpTrsvSyncFreeRun<UNIT, RUNS ? RUNS : 1>(t, f, n, v, w, (unsigned int)(tk / per) + 1u);
         else SpTrsvSyncFreeWarp<UNIT, ELL, NATURAL>(t, f, n, v, w, (unsigned int)(tk / per) + 1u);
       }
     }
@@ -405,24 +368,19 @@ static cudaError_t SpTrsvCUDASyncFreeLaunch(const SpTrsvCUDATriData *d, PetscBoo
 
   if (sweep) return cudaErrorNotSupported;
   /* one instantiation per (unit diagonal, ELL storage, natural dispatch), and per (unit diagonal, rows per lane) of runs */
-  #define SPTRSV_SYNCFREE_LAUNCH(U, E, N) SpTrsvSyncFreeKernel<U, E, N, 0, false><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp)
-  #define SPTRSV_SYNCFREE_LAUNCH_RUNS(U, T) \
+  #define SPTRSV_SYNCFREE_LAUNCH(U, E, N) SpTrsvSyncFreeKernel<U, E, N, 0><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp)
+  #define SPTRSV_SYNCFREE_LAUNCH_RUNS(U) \
     do { \
       switch (f->run_rows) { \
-      case 1: SpTrsvSyncFreeKernel<U, false, true, 1, T><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
-      case 2: SpTrsvSyncFreeKernel<U, false, true, 2, T><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
-      case 4: SpTrsvSyncFreeKernel<U, false, true, 4, T><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
-      default: SpTrsvSyncFreeKernel<U, false, true, 8, T><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
+      case 1: SpTrsvSyncFreeKernel<U, false, true, 1><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
+      case 2: SpTrsvSyncFreeKernel<U, false, true, 2><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
+      case 4: SpTrsvSyncFreeKernel<U, false, true, 4><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
+      default: SpTrsvSyncFreeKernel<U, false, true, 8><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
       } \
     } while (0)
   if (f->run_rows) {
-    if (f->tstart) {
-      if (d->unit) SPTRSV_SYNCFREE_LAUNCH_RUNS(true, true);
-      else SPTRSV_SYNCFREE_LAUNCH_RUNS(false, true);
-    } else {
-      if (d->unit) SPTRSV_SYNCFREE_LAUNCH_RUNS(true, false);
-      else SPTRSV_SYNCFREE_LAUNCH_RUNS(false, false);
-    }
+    if (d->unit) SPTRSV_SYNCFREE_LAUNCH_RUNS(true);
+    else SPTRSV_SYNCFREE_LAUNCH_RUNS(false);
     return cudaGetLastError();
   }
   #define SPTRSV_SYNCFREE_LAUNCH_N(U, E) \
@@ -480,7 +438,6 @@ static PetscErrorCode SpTrsvCUDASyncFreeDestroy(SpTrsvCUDATriData *d)
   if (!f) PetscFunctionReturn(PETSC_SUCCESS);
   SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->wstart));
   SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->wlanes));
-  SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->tstart));
   SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->ellidx));
   SpTrsvCUDACall(SpTrsvCUDAFree(f->ellval));
   SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->ellpos));
@@ -559,12 +516,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
   if (d_ellidx) f->ellidx = d_ellidx;
   if (d_ellpos) f->ellpos = d_ellpos;
   f->nwarps       = (int)sf->nwarps;
-  f->nslots       = sf->tile_rows ? (int)sf->ntiles : (int)((sf->nwarps + SPTRSV_SYNCFREE_WARPS - 1) / SPTRSV_SYNCFREE_WARPS); /* tiles: a slot is a tile */
-  if (sf->tile_rows && !f->tstart) {
-    int *d_ts = NULL;
-    PetscCall(SpTrsvCUDAUploadIndices(sf->tstart, sf->ntiles + 1, &d_ts, st));
-    f->tstart = d_ts;
-  }
+  f->nslots       = (int)((sf->nwarps + SPTRSV_SYNCFREE_WARPS - 1) / SPTRSV_SYNCFREE_WARPS);
   f->nblocks      = f->nslots;
   f->spin_ns      = (unsigned int)sf->spin_ns;
   f->natural      = sf->natural;
@@ -628,7 +580,6 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupRuns(SpTrsvSolver s)
 
   PetscFunctionBegin;
   PetscCheck(sf->nwarps < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "Sync-free runs: %" PetscInt_FMT " windows, above the 32-bit indices of the CUDA kernels", sf->nwarps);
-  if (sf->tile_rows) PetscCall(SpTrsvSyncFreeTilesCheck(s->op.n, sf)); /* the windows themselves: the device's check below */
   PetscCall(SpTrsvCUDAGetStream(&st));
   PetscCall(SpTrsvCUDAUploadIndices(sf->wstart, sf->nwarps + 1, &d_ws, st));
   ierr = SpTrsvCUDAMallocInt(&d_wl, sf->nwarps, sf->wlanes, st);

@@ -56,7 +56,6 @@ static PetscErrorCode SpTrsvSyncFreeScheduleDestroy(SpTrsvPlan plan)
   if (sf) {
     PetscCall(PetscFree2(sf->wstart, sf->wlanes));
     PetscCall(PetscFree(sf->ellmap));
-    PetscCall(PetscFree(sf->tstart));
   }
   PetscCall(PetscFree(plan->data));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -67,11 +66,9 @@ static PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan plan, PetscViewer vi
   SpTrsvSyncFreeSchedule *sf = (SpTrsvSyncFreeSchedule *)plan->data;
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "sync-free: %s dispatch, %s levels, %s storage, %" PetscInt_FMT " warps of %d threads in blocks of %d warps\n", sf->tile_rows ? "tiles" : sf->runs ? "runs" : (sf->natural ? "natural-order" : "level-order"), sf->natural ? "no" : (sf->alap ? "ALAP" : "ASAP"), sf->warpell ? "warp-packed ELL" : "CSR", sf->nwarps, 32, SPTRSV_SYNCFREE_WARPS));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "sync-free: %s dispatch, %s levels, %s storage, %" PetscInt_FMT " warps of %d threads in blocks of %d warps\n", sf->runs ? "runs" : (sf->natural ? "natural-order" : "level-order"), sf->natural ? "no" : (sf->alap ? "ALAP" : "ASAP"), sf->warpell ? "warp-packed ELL" : "CSR", sf->nwarps, 32, SPTRSV_SYNCFREE_WARPS));
   if (sf->runs) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "runs: %" PetscInt_FMT " windows of %.1f rows on average (up to %" PetscInt_FMT " rows per lane), %" PetscInt_FMT " rows chained to the row before them in the warp; critical path %" PetscInt_FMT " windows (%" PetscInt_FMT " levels)\n", sf->nwarps, sf->nwarps ? (double)plan->n / (double)sf->nwarps : 0.0, sf->run_rows, sf->run_chained, sf->run_depth, plan->nlevels));
-    if (sf->tile_rows)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "tiles: %" PetscInt_FMT " tiles of at most %" PetscInt_FMT " rows (%.1f windows on average), one block each; %" PetscInt_FMT " dependencies on an earlier window of the same tile read from shared memory; critical path %" PetscInt_FMT " tiles\n", sf->ntiles, sf->tile_rows, sf->ntiles ? (double)sf->nwarps / (double)sf->ntiles : 0.0, sf->tile_shared, sf->tile_depth));
     if (sf->pattern_device) PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: windows on the host, the pattern in their order and the schedule check on the GPU (-%smat_sptrsv_analysis device)\n", plan->prefix));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: on the host\n"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA launch: %s, waiting lanes %s; solution words indexed by dispatch position\n", sf->blocks_per_sm ? "persistent blocks" : "one block per ticket", sf->spin_ns ? "sleep between polls" : "poll without pause"));
@@ -394,8 +391,7 @@ static PetscErrorCode SpTrsvSyncFreeBuild(const SpTrsvOp *op, SpTrsvSyncFreeSche
     PetscCall(SpTrsvPlanCreateRows(op->n, &p));
     PetscCall(SpTrsvSyncFreePlanAttach(p, sf));
     {
-      PetscErrorCode ierr = SpTrsvSyncFreePackRuns(op, p, sf);
-      if (!ierr && sf->tile_rows) ierr = SpTrsvSyncFreeTiles(op, sf);
+      const PetscErrorCode ierr = SpTrsvSyncFreePackRuns(op, p, sf);
       if (ierr) { /* the plan (and sf, taken over) freed */
         PetscCall(SpTrsvPlanDestroy(&p));
         PetscCall(ierr);
@@ -437,7 +433,6 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
   PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_blocks_per_sm must be in [0, 64], got %" PetscInt_FMT, prefix, opts->blocks_per_sm);
   PetscCheck(!opts->runs || !opts->warpell, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%smat_sptrsv_dispatch runs reads CSR: it cannot be combined with -%smat_sptrsv_storage warpell", prefix, prefix);
   PetscCheck(opts->run_rows >= 1 && opts->run_rows <= SPTRSV_SYNCFREE_RUN_MAX_R && (opts->run_rows & (opts->run_rows - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_run_rows must be 1, 2, 4 or 8, got %" PetscInt_FMT, prefix, opts->run_rows);
-  PetscCheck(!opts->tiles || (opts->tile_rows >= 32 * opts->run_rows && opts->tile_rows <= SPTRSV_SYNCFREE_TILE_MAX), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_tile_rows must be in [%" PetscInt_FMT ", %d] (32 times -%smat_sptrsv_run_rows at least), got %" PetscInt_FMT, prefix, 32 * opts->run_rows, SPTRSV_SYNCFREE_TILE_MAX, prefix, opts->tile_rows);
   PetscCall(PetscTime(&t0));
   /* what to build: the options, and where (the device analysis builds ASAP level dispatch only) */
   PetscCall(PetscNew(&sf));
@@ -446,7 +441,6 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
   sf->device_fallback = (PetscBool)(opts->analysis_device && !sf->device && !sf->pattern_device);
   sf->runs            = opts->runs;
   sf->run_rows_max    = opts->run_rows;
-  sf->tile_rows       = opts->runs && opts->tiles ? opts->tile_rows : 0;
   sf->natural         = (PetscBool)(opts->natural || opts->runs);
   sf->alap            = sf->natural ? PETSC_FALSE : opts->alap;
   sf->warpell         = opts->warpell;
@@ -534,7 +528,6 @@ PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
       }
     }
     PetscCall(PetscFree(disp));
-    if (sf->tile_rows) PetscCall(SpTrsvSyncFreeTilesCheck(op->n, sf));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscInt w = 0; w < sf->nwarps; w++) {
@@ -587,7 +580,6 @@ static PetscErrorCode SpTrsvOptionsDefault_syncfree(void *own)
   PetscFunctionBegin;
   o->max_lanes       = 32;
   o->run_rows        = 1;
-  o->tile_rows       = 512;
   o->relabel         = SPTRSV_RELABEL_AUTO;
   o->analysis_device = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -608,7 +600,6 @@ static PetscErrorCode SpTrsvOptionsCheck_syncfree(const SpTrsvPathOptions *popts
   PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_blocks_per_sm must be in [0, 64], got %" PetscInt_FMT, popts->prefix, opts->blocks_per_sm);
   PetscCheck(opts->run_rows >= 1 && opts->run_rows <= SPTRSV_SYNCFREE_RUN_MAX_R && (opts->run_rows & (opts->run_rows - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_run_rows must be 1, 2, 4 or 8, got %" PetscInt_FMT, popts->prefix, opts->run_rows);
   PetscCheck(!opts->runs || !opts->warpell, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%smat_sptrsv_dispatch runs reads CSR: it cannot be combined with -%smat_sptrsv_storage warpell", popts->prefix, popts->prefix);
-  PetscCheck(!opts->tiles || (opts->tile_rows >= 32 * opts->run_rows && opts->tile_rows <= SPTRSV_SYNCFREE_TILE_MAX), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_tile_rows must be in [%" PetscInt_FMT ", %d] (32 times -%smat_sptrsv_run_rows at least), got %" PetscInt_FMT, popts->prefix, 32 * opts->run_rows, SPTRSV_SYNCFREE_TILE_MAX, popts->prefix, opts->tile_rows);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -631,25 +622,23 @@ static PetscErrorCode SpTrsvOptionsSet_syncfree(SpTrsvOptionItems PetscOptionsOb
   SpTrsvSyncFreeOptions *opts       = (SpTrsvSyncFreeOptions *)own;
   const char *const      levels[]   = {"asap", "alap"};
   const char *const      storage[]  = {"csr", "warpell"};
-  const char *const      dispatch[] = {"level", "natural", "runs", "tiles"};
+  const char *const      dispatch[] = {"level", "natural", "runs"};
   const char *const      where[]    = {"host", "device"};
-  PetscInt               lv = opts->alap ? 1 : 0, st = opts->warpell ? 1 : 0, dp = opts->tiles ? 3 : opts->runs ? 2 : (opts->natural ? 1 : 0), an = opts->analysis_device ? 1 : 0;
+  PetscInt               lv = opts->alap ? 1 : 0, st = opts->warpell ? 1 : 0, dp = opts->runs ? 2 : (opts->natural ? 1 : 0), an = opts->analysis_device ? 1 : 0;
 
   PetscFunctionBegin;
   (void)popts;
   PetscCall(PetscOptionsEList("-mat_sptrsv_levels", "Levels the rows are dispatched by: as soon as possible or as late as possible", "MatSolverType sptrsv_syncfree", levels, 2, levels[lv], &lv, NULL));
   PetscCall(PetscOptionsEList("-mat_sptrsv_storage", "Storage the kernel reads: CSR in dispatch order, or warp-packed ELL (32 slots per warp) with a CSR tail", "MatSolverType sptrsv_syncfree", storage, 2, storage[st], &st, NULL));
-  PetscCall(PetscOptionsEList("-mat_sptrsv_dispatch", "Order the rows go out in: level by level (packed by length), the triangle's own order (no level sort), or that order in windows of up to 256 rows, one warp each, a row's dependency on the row before it solved inside the warp (runs: grid lines of 3-D factors), or those windows in tiles of consecutive windows, one block each, their dependencies on each other through shared memory (tiles: several grid lines per block)", "MatSolverType sptrsv_syncfree", dispatch, 4, dispatch[dp], &dp, NULL));
+  PetscCall(PetscOptionsEList("-mat_sptrsv_dispatch", "Order the rows go out in: level by level (packed by length), the triangle's own order (no level sort), or that order in windows of up to 256 rows, one warp each, a row's dependency on the row before it solved inside the warp (runs: grid lines of 3-D factors)", "MatSolverType sptrsv_syncfree", dispatch, 3, dispatch[dp], &dp, NULL));
   PetscCall(PetscOptionsEList("-mat_sptrsv_analysis", "Where the CUDA backend builds the schedule: host (the reference) or device (ASAP level dispatch; ALAP and natural dispatch stay on the host)", "MatSolverType sptrsv_syncfree", where, 2, where[an], &an, NULL));
   opts->analysis_device = (PetscBool)(an == 1);
   opts->natural = (PetscBool)(dp == 1);
-  opts->runs    = (PetscBool)(dp == 2 || dp == 3);
-  opts->tiles   = (PetscBool)(dp == 3);
+  opts->runs    = (PetscBool)(dp == 2);
   opts->alap    = (PetscBool)(lv == 1);
   opts->warpell = (PetscBool)(st == 1);
   PetscCall(PetscOptionsInt("-mat_sptrsv_max_lanes", "Lanes per row at most (1, 2, 4, ..., 32): rows with more entries loop over them", "MatSolverType sptrsv_syncfree", opts->max_lanes, &opts->max_lanes, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_run_rows", "Runs dispatch: rows per lane at most (1, 2, 4, 8): a window holds up to 32 times as many rows, longer chains are cut into windows", "MatSolverType sptrsv_syncfree", opts->run_rows, &opts->run_rows, NULL));
-  PetscCall(PetscOptionsInt("-mat_sptrsv_tile_rows", "Tiles dispatch: rows per tile at most (32 times -mat_sptrsv_run_rows to 1024): the tile's windows resolve their dependencies on each other in the block's shared memory", "MatSolverType sptrsv_syncfree", opts->tile_rows, &opts->tile_rows, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_spin_ns", "CUDA: nanoseconds a lane waiting for a dependency sleeps between two polls (0: poll without pause)", "MatSolverType sptrsv_syncfree", opts->spin_ns, &opts->spin_ns, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_blocks_per_sm", "CUDA: resident blocks per multiprocessor that take the warps in turn (0: one block per 4 warps)", "MatSolverType sptrsv_syncfree", opts->blocks_per_sm, &opts->blocks_per_sm, NULL));
   {
@@ -672,10 +661,8 @@ static PetscBool SpTrsvAutoVariant_syncfree(const char *variant, const void *own
 
   if (!variant || !variant[0]) return PETSC_TRUE;
   if (strcmp(variant, "runs")) return PETSC_FALSE;
-  if (o && o->tiles) return PETSC_FALSE; /* the user's tiles stay tiles */
   if (set) {
     ((SpTrsvSyncFreeOptions *)set)->runs    = PETSC_TRUE;
-    ((SpTrsvSyncFreeOptions *)set)->tiles   = PETSC_FALSE;
     ((SpTrsvSyncFreeOptions *)set)->natural = PETSC_FALSE;
   }
   return (PetscBool)(!o || o->runs || (!o->natural && !o->alap && !o->warpell));
