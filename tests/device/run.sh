@@ -18,7 +18,7 @@
 # Step longrun (tests/device/check_longrun.c): long runs and leaks (issue 15): refactorizations, solves, PC gs / PC isai
 # setups with the device memory measured before and after, and injected allocation faults.
 # SPTRSV_DEVICE_STEPS (an extended regex of step names) runs only those steps (the builds always run), to split the
-# check over several device calls; SPTRSV_CHECK_KERNELS_TIMEOUT (default 540 s) bounds each of check-kernels and check-kernels-rest.
+# check over several device calls; SPTRSV_CHECK_KERNELS_TIMEOUT (default 540 s) bounds each check-kernels step.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 ROOT=$(pwd)
@@ -183,16 +183,19 @@ fi
 # ---- the comparison ------------------------------------------------------------------------------
 MATARGS=()
 if [ -d "$MATDIR" ]; then MATARGS=(-matdir "$MATDIR"); else say "no matrix directory $MATDIR: generated matrices only"; fi
-# every configuration of every case, in three steps that each fit one device call (41 configurations took more than 470 s
-# in one): check-kernels the generated stencils and the first chain, check-kernels-rest the other generated shapes (the
-# last chain, the element-only shapes, the bands and block diagonals), check-kernels-files the Matrix Market files, the
-# sweeps, PC gs and PC isai; SPTRSV_DEVICE_STEPS='check-kernels.*' runs all three
+# every configuration of every case, in four steps that each fit one device call (41 configurations took more than 470 s
+# in one; the last three shapes' 18 cases more than 556 s beside four other steps): check-kernels the generated stencils
+# and the first chain, check-kernels-rest the last chain, the element-only shapes and the bands of 20000 rows,
+# check-kernels-blocks the block diagonals and the smaller bands, check-kernels-files the Matrix Market files, the sweeps,
+# PC gs and PC isai; SPTRSV_DEVICE_STEPS='check-kernels.*' runs all four
 CK_ALL=$("$CHECK" -list "${MATARGS[@]}" 2>/dev/null | tr '\n' ' ')
 CK_HEAD=$(for c in $CK_ALL; do case "$c" in lap* | chain_bidiag*) echo "$c" ;; esac; done | paste -sd, -)
-CK_REST=$(for c in $CK_ALL; do case "$c" in chain_tridiag* | elem_* | banded* | blockdiag*) echo "$c" ;; esac; done | paste -sd, -)
+CK_REST=$(for c in $CK_ALL; do case "$c" in chain_tridiag* | elem_* | banded*_20000) echo "$c" ;; esac; done | paste -sd, -)
+CK_BLOCKS=$(for c in $CK_ALL; do case "$c" in banded*_20000) ;; banded* | blockdiag*) echo "$c" ;; esac; done | paste -sd, -)
 CK_FILES=$(for c in $CK_ALL; do case "$c" in lap* | chain_* | elem_* | banded* | blockdiag*) ;; *) echo "$c" ;; esac; done | paste -sd, -)
 step check-kernels 1 "${SPTRSV_CHECK_KERNELS_TIMEOUT:-540}" "$CHECK" "${MATARGS[@]}" -cases "$CK_HEAD"
 step check-kernels-rest 1 "${SPTRSV_CHECK_KERNELS_TIMEOUT:-540}" "$CHECK" "${MATARGS[@]}" -cases "$CK_REST"
+step check-kernels-blocks 1 "${SPTRSV_CHECK_KERNELS_TIMEOUT:-540}" "$CHECK" "${MATARGS[@]}" -cases "$CK_BLOCKS"
 step check-kernels-files 1 "${SPTRSV_CHECK_KERNELS_TIMEOUT:-540}" "$CHECK" "${MATARGS[@]}" -cases "$CK_FILES"
 if [ -f "$LOGDIR/check-kernels.log" ] && ! grep -q "CUDA backend available" "$LOGDIR/check-kernels.log"; then
   say "the CUDA backend was NOT available: the GPU comparisons did not run"
