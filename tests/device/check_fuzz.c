@@ -319,7 +319,10 @@ int main(int argc, char **argv)
     }
     PetscCall(PetscFree3(b, xref, x));
     PetscCall(SpTrsvTriDestroy(&T));
-    if (c % 1000 == 999) PetscCall(PetscPrintf(PETSC_COMM_SELF, "... %" PetscInt_FMT " cases, %" PetscInt_FMT " solves, %" PetscInt_FMT " failed\n", c + 1, nsolves, nfail));
+    if (c % 100 == 99) { /* progress, flushed: a step stopped at its time limit shows how far it got */
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "... %" PetscInt_FMT " cases, %" PetscInt_FMT " solves, %" PetscInt_FMT " failed\n", c + 1, nsolves, nfail));
+      fflush(stdout);
+    }
   }
   PetscCall(PetscTime(&tend));
 #if defined(FUZZ_HAVE_CUDA)

@@ -10,6 +10,8 @@ static const char help[] = "Device check of the CUDA level kernels: ILU(0) solve
                            "  -list             print the case names and exit\n"
                            "  -only_solver <t>  only the configurations of this MatSolverType (e.g. sptrsv_supernodal)\n"
                            "  -only_tag <t,...> only the configurations of these report tags, without their dash (e.g. lch,lbk)\n"
+                           "  -skip_solver <t,...> leave out the configurations of these MatSolverTypes (e.g. the paths a racecheck step\n"
+                           "                    of their own covers)\n"
                            "  -list_configs     print the configurations (after -only_solver, -only_tag) and exit; with -assume_cuda the\n"
                            "                    CUDA ones as if a device were there, and an error unless every registered path has one\n"
                            "  -with_chain       also sptrsv_locality with -mat_sptrsv_locality_kernel chain and blocks (only for cases whose reach fits)\n"
@@ -460,7 +462,7 @@ int main(int argc, char **argv)
   Case                    *cases;
   PetscInt                 ncases = 0, ncfg = 0, nrhs = 3;
   Config                   cfgs[MAXCFG];
-  char                     matdir[PETSC_MAX_PATH_LEN] = "", only[4096] = "", only_solver[64] = "", only_tag[64] = "";
+  char                     matdir[PETSC_MAX_PATH_LEN] = "", only[4096] = "", only_solver[64] = "", only_tag[64] = "", skip_solver[256] = "";
   PetscBool                hasdir = PETSC_FALSE, hasonly = PETSC_FALSE, norefac = PETSC_FALSE, list = PETSC_FALSE, with_chain = PETSC_FALSE, avail;
   PetscBool                list_configs = PETSC_FALSE, assume_cuda = PETSC_FALSE;
   PetscReal                tol = 1e-12, tol_mm = 1e-9;
@@ -483,6 +485,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-with_chain", &with_chain, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-only_solver", only_solver, sizeof(only_solver), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-only_tag", only_tag, sizeof(only_tag), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-skip_solver", skip_solver, sizeof(skip_solver), NULL));
   PetscCheck(nrhs >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-nrhs must be positive");
 
   PetscCall(PetscMalloc1(MAXCASES, &cases));
@@ -641,6 +644,17 @@ int main(int argc, char **argv)
       if (!strcmp(cfgs[f].solver ? cfgs[f].solver : MATSOLVERSPTRSVLEVEL, only_solver)) cfgs[keep++] = cfgs[f];
     ncfg = keep;
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "-only_solver %s: %" PetscInt_FMT " configurations\n", only_solver, ncfg));
+  }
+  if (skip_solver[0]) { /* -skip_solver: without the configurations of these MatSolverTypes, a comma-separated list */
+    PetscInt keep = 0;
+    char     list[sizeof(skip_solver) + 2], name[80];
+    PetscCall(PetscSNPrintf(list, sizeof(list), ",%s,", skip_solver));
+    for (PetscInt f = 0; f < ncfg; f++) {
+      PetscCall(PetscSNPrintf(name, sizeof(name), ",%s,", cfgs[f].solver ? cfgs[f].solver : MATSOLVERSPTRSVLEVEL));
+      if (!strstr(list, name)) cfgs[keep++] = cfgs[f];
+    }
+    ncfg = keep;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "-skip_solver %s: %" PetscInt_FMT " configurations\n", skip_solver, ncfg));
   }
   if (only_tag[0]) { /* -only_tag: the configurations of these report tags without their dash, a comma-separated list (e.g.
                         lch: the chain kernel forced; PETSc would read "-lch" as an option of its own) */
