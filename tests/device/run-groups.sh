@@ -35,6 +35,17 @@ for j in $(seq 1 "$i"); do
   echo "== g$j: ${!j}"
   grep -v "SKIPPED\|^build-\|^relocate\|^environment\|^slepc.*no SLEPc" "$WORK/g$j/summary.txt" 2>/dev/null
   grep -H "passed, .* failed\|FAIL: no comparison\|configurations$\|SUMMARY" "$WORK/g$j"/*.log 2>/dev/null | grep -v "/run.log:" | sed "s|$WORK/||"
+  # a step stopped at its own limit (FAIL(timeout)) or at the groups' wall (no line in summary.txt) prints no summary
+  # line: how far it got (comparisons passed and failed, fuzz progress, sanitizer reports) from its log
+  for s in "$WORK/g$j"/*.log; do
+    [ -f "$s" ] || continue
+    st=$(basename "$s" .log)
+    case "$st" in build-* | relocate-* | run | make-n) continue ;; esac
+    if grep -q "^$st .*FAIL(timeout)" "$WORK/g$j/summary.txt" 2>/dev/null; then how="at its limit"
+    elif ! grep -q "^$st " "$WORK/g$j/summary.txt" 2>/dev/null; then how="at the groups' wall"
+    else continue; fi
+    echo "g$j/$st stopped $how: $(grep -c 'PASS$' "$s") comparisons passed, $(grep -c 'FAIL' "$s") failed, $(grep -c 'Race reported\|ERROR SUMMARY: [1-9]\|Invalid __\|Barrier error' "$s") sanitizer reports; last progress: $(grep '^\.\.\. ' "$s" | tail -n 1)"
+  done
 done | tee "$DEST/summaries.txt"
 tar -czf "$DEST/logs.tar.gz" -C "$WORK" . 2>/dev/null
 exit $rc
