@@ -647,11 +647,10 @@ int main(int argc, char **argv)
   }
   if (skip_solver[0]) { /* -skip_solver: without the configurations of these MatSolverTypes, a comma-separated list */
     PetscInt keep = 0;
-    char     list[sizeof(skip_solver) + 2], name[80];
-    PetscCall(PetscSNPrintf(list, sizeof(list), ",%s,", skip_solver));
     for (PetscInt f = 0; f < ncfg; f++) {
-      PetscCall(PetscSNPrintf(name, sizeof(name), ",%s,", cfgs[f].solver ? cfgs[f].solver : MATSOLVERSPTRSVLEVEL));
-      if (!strstr(list, name)) cfgs[keep++] = cfgs[f];
+      PetscBool skip;
+      PetscCall(PetscStrInList(cfgs[f].solver ? cfgs[f].solver : MATSOLVERSPTRSVLEVEL, skip_solver, ',', &skip));
+      if (!skip) cfgs[keep++] = cfgs[f];
     }
     ncfg = keep;
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "-skip_solver %s: %" PetscInt_FMT " configurations\n", skip_solver, ncfg));
@@ -659,14 +658,13 @@ int main(int argc, char **argv)
   if (only_tag[0]) { /* -only_tag: the configurations of these report tags without their dash, a comma-separated list (e.g.
                         lch: the chain kernel forced; PETSc would read "-lch" as an option of its own) */
     PetscInt keep = 0;
-    char     list[sizeof(only_tag) + 2], want[32];
     PetscCheck(only_tag[0] != '-', PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-only_tag %s: give the tags without their dash (e.g. -only_tag lch,lbk)", only_tag);
-    PetscCall(PetscSNPrintf(list, sizeof(list), ",%s,", only_tag));
     for (PetscInt f = 0; f < ncfg; f++) {
       const char *tag = ConfigTag(&cfgs[f]);
+      PetscBool   want;
 
-      PetscCall(PetscSNPrintf(want, sizeof(want), ",%s,", tag[0] == '-' ? tag + 1 : tag));
-      if (strstr(list, want)) cfgs[keep++] = cfgs[f];
+      PetscCall(PetscStrInList(tag[0] == '-' ? tag + 1 : tag, only_tag, ',', &want));
+      if (want) cfgs[keep++] = cfgs[f];
     }
     ncfg = keep;
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "-only_tag %s: %" PetscInt_FMT " configurations\n", only_tag, ncfg));
