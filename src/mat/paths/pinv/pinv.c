@@ -77,6 +77,7 @@ PetscErrorCode SpTrsvAnalyze_pinv(const SpTrsvOp *op, SpTrsvFormat format, const
   SpTrsvPinvSchedule     *ps;
   SpTrsvPinvPartitionData d;
   PetscLogDouble          t0, t1;
+  PetscReal               least_ms;
 
   PetscFunctionBegin;
   PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_pinv reads rows only: use -%smat_sptrsv_format csr", prefix);
@@ -115,13 +116,13 @@ PetscErrorCode SpTrsvAnalyze_pinv(const SpTrsvOp *op, SpTrsvFormat format, const
   for (PetscInt k = 0; k < ps->nparts; k++) ps->max_part_rows = PetscMax(ps->max_part_rows, ps->partptr[k + 1] - ps->partptr[k]);
   PetscCall(PetscMalloc2(ps->nparts + 1, &ps->seg.seg, ps->nparts + 1, &ps->seg.levK));
   PetscCall(SpTrsvLevelSegmentsBuild(ps->nparts, ps->partptr, NULL, ps->ptr, opts->fuse_passes, &ps->seg));
-  if (popts->ceiling_ms > 0 && opts->launch_us > 0 && (PetscReal)ps->seg.nseg * opts->launch_us * 1e-3 >= popts->ceiling_ms) {
+  least_ms = (PetscReal)ps->seg.nseg * opts->launch_us * 1e-3; /* the solve's launches alone */
+  if (popts->ceiling_ms > 0 && opts->launch_us > 0 && least_ms >= popts->ceiling_ms) {
     /* a build against a path in place that its launches alone cannot beat: refused before the numeric phase (the
        inverse blocks, their stability check and their upload cost more than the partition) */
-    const PetscInt  nseg  = ps->seg.nseg, nparts = ps->nparts;
-    const PetscReal least = (PetscReal)nseg * opts->launch_us * 1e-3;
+    const PetscInt nseg = ps->seg.nseg, nparts = ps->nparts; /* read before the plan holding them is freed */
     PetscCall(SpTrsvPlanDestroy(&p));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "its %" PetscInt_FMT " parts take %" PetscInt_FMT " launches per solve, at least %.4g ms (-%smat_sptrsv_pinv_launch_us %g), not below the %.4g ms it must beat", nparts, nseg, (double)least, prefix, (double)opts->launch_us, (double)popts->ceiling_ms);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "its %" PetscInt_FMT " parts take %" PetscInt_FMT " launches per solve, at least %.4g ms (-%smat_sptrsv_pinv_launch_us %g), not below the %.4g ms it must beat", nparts, nseg, (double)least_ms, prefix, (double)opts->launch_us, (double)popts->ceiling_ms);
   }
   /* bytes of a solve: M's values and 32-bit columns, its row pointers, split and order, b read once, x written once
      and read through M's x entries */
