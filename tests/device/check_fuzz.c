@@ -15,7 +15,8 @@ static const char help[] = "GPU fuzz check of the sync-free kernels with a watch
                            "  -timeout <10>    seconds before a solve counts as hung\n"
                            "  -backend <cuda>   cuda, or host (the host executors of the same variants: checks the generator and schedules)\n"
                            "  -big_every <2000> seeds that are multiples of this are large shapes (1e6-row chain, 1e5 levels)\n"
-                           "  -only_path <name> run only the variants of this path (syncfree, element, locality, supernodal, pinv)\n\n";
+                           "  -only_path <name> run only the variants of this path (syncfree, element, locality, supernodal, pinv)\n"
+                           "  -progress <100>  print (and flush) a progress line every this many cases (1 under a sanitizer)\n\n";
 
 #include <sptrsv/backend.h>
 #include <petsctime.h>
@@ -179,7 +180,7 @@ int main(int argc, char **argv)
   const char             *why   = "built without the CUDA runtime header";
   char                    bname[16] = "cuda";
   PetscInt                ncases = 10000, big_every = 2000, npass = 0, nfail = 0, nsolves = 0, perv[NVARIANTS][2] = {{0}};
-  PetscInt                seed0 = 1, only = -1;
+  PetscInt                seed0 = 1, only = -1, progress = 100;
   char                    only_path[32] = "";
   PetscReal               timeout = 10;
   PetscLogDouble          tstart, tend;
@@ -194,6 +195,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-cases", &ncases, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-big_every", &big_every, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-seed", &seed0, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-progress", &progress, NULL));
+  PetscCheck(progress > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-progress %" PetscInt_FMT " must be at least 1", progress);
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-only_seed", &only, &flg));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-timeout", &timeout, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-backend", bname, sizeof(bname), NULL));
@@ -319,7 +322,7 @@ int main(int argc, char **argv)
     }
     PetscCall(PetscFree3(b, xref, x));
     PetscCall(SpTrsvTriDestroy(&T));
-    if (c % 100 == 99) { /* progress, flushed: a step stopped at its time limit shows how far it got */
+    if (c % progress == progress - 1) { /* progress, flushed: a step stopped at its time limit shows how far it got */
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "... %" PetscInt_FMT " cases, %" PetscInt_FMT " solves, %" PetscInt_FMT " failed\n", c + 1, nsolves, nfail));
       fflush(stdout);
     }

@@ -17,6 +17,12 @@ WALL=${RUN_GROUPS_WALL:-570}
 T0=$(date +%s)
 rm -rf "$WORK"
 mkdir -p "$DEST" "$WORK"
+# the long-run step checks the whole GPU's free memory: beside another group, that process's allocations move it
+if [ $# -gt 1 ]; then
+  for g in "$@"; do
+    if [[ longrun =~ ^($g)$ ]]; then echo "warning: step longrun runs beside other groups: its GPU free-memory checks are not its own (run it alone)"; fi
+  done
+fi
 OUT=$WORK/g0 SPTRSV_DEVICE_STEPS='none' bash tests/device/run.sh >"$WORK/g0.out" 2>&1
 echo "build: $(($(date +%s) - T0)) s"
 LEFT=$((WALL - ($(date +%s) - T0)))
