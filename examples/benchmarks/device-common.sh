@@ -145,6 +145,22 @@ device_build_tutorial() {
   step "build-$ex" 1 120 "${MAKE[@]}" TUT="$TUTDIR" --eval="$target: \$(TUT)/$ex.c ; \$(PCC) \$(PCC_FLAGS) \$(PETSC_CC_INCLUDES) -o \$@ \$(TUT)/$ex.c \$(LINK_LIBS) \$(CUDA_LIBS)" "$target"
 }
 
+# device_build_slepc_tutorial EX: SLEPc's eps tutorial EX.c (carried as $TUTDIR/slepc-EX.c: copy SLEPc 3.26.1's
+# src/eps/tutorials/EX.c, an install has it in share/slepc/examples) into $WORK/slepc-EX, against the carried CUDA SLEPc
+# (SLEPC_DIR, default ./.slepc-cuda: scripts/build-slepc-cuda.sh --carry; only its include/ and lib/ are used, so it
+# needs no relocation). Nonzero, with a NOTE and a SKIPPED line, when either is missing: the SLEPc cases are then left out.
+device_build_slepc_tutorial() {
+  local ex=$1 target=${WORK#"$ROOT"/}/slepc-$1 slepc=${SLEPC_DIR:-$ROOT/.slepc-cuda}
+  if [ ! -f "$TUTDIR/slepc-$ex.c" ] || [ ! -f "$slepc/include/slepceps.h" ] || [ ! -e "$slepc/lib/libslepc.so" ]; then
+    say "NOTE: no SLEPc tutorial run: needs $TUTDIR/slepc-$ex.c and a CUDA SLEPc at $slepc (carry .slepc-cuda)"
+    record "build-slepc-$ex" "SKIPPED(no SLEPc)" 0
+    return 1
+  fi
+  export LD_LIBRARY_PATH=$slepc/lib:$LD_LIBRARY_PATH
+  # shellcheck disable=SC2016 # make expands these
+  step "build-slepc-$ex" 1 120 "${MAKE[@]}" TUT="$TUTDIR" SLP="$slepc" --eval="$target: \$(TUT)/slepc-$ex.c ; \$(PCC) \$(PCC_FLAGS) \$(PETSC_CC_INCLUDES) -I\$(SLP)/include -o \$@ \$(TUT)/slepc-$ex.c -L\$(SLP)/lib -Wl,-rpath,\$(SLP)/lib -lslepc \$(LINK_LIBS) \$(CUDA_LIBS)" "$target"
+}
+
 # device_bandwidth LOG: the device bandwidth a benchmark program measured (empty when none)
 device_bandwidth() {
   sed -n 's/^device bandwidth: \([0-9.]*\) GB\/s.*/\1/p' "$1" 2>/dev/null | head -n 1

@@ -4,13 +4,14 @@
   e2e-table.py --csv e2e.csv [--machine TEXT] [--plot PNG]
 
 e2e.csv is make-performance-md.py e2e's output over logs named e2e-<problem>-<solver>_r<k>.log. Per (problem, solver) the
-least time over the repetitions counts. Time to solution: SNESSolve where the run has one, else KSPSolve + PCSetUp
+least time over the repetitions counts. Time to solution: SNESSolve (or EPSSolve) where the run has one, else KSPSolve + PCSetUp
 (PETSc's KSPSolve sets the PC up before its event begins). Ratios are cusparse / ours (> 1: ours faster).
 
 The error rule: a run counts only when it converged (a CONVERGED_* reason; the direct cases run their 50 steps; a run
 that stopped at the iteration cap counts as fixed work when cusparse's stopped there too, at the same count), took
 the same iterations as PETSc's cusparse within 5% (at least 2), and its final true residual (-ksp_view_final_residual,
-||b - A x||) is at most 10 times cusparse's (or below 1e-12). A run that breaks the rule is marked FAILED in its cell and
+||b - A x||) is at most 10 times cusparse's (or below 1e-12); an eigensolve (SLEPc) printed its eigenvalues and each
+equals cusparse's to 1e-8 relative (EIG_RTOL; the runs ask for 1e-10), as many as both converged. A run that breaks the rule is marked FAILED in its cell and
 counts as no win: it is left out of the geometric mean, and the summary line counts it.
 """
 import argparse
@@ -22,6 +23,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_rule import fnum  # noqa: E402  (a CSV cell as a finite float or None)
+
+EIG_RTOL = 1e-8  # eigensolves (SLEPc, -eps_tol 1e-10): the eigenvalues of a run against cusparse's
 
 
 
@@ -38,7 +41,7 @@ def load(path):
         for r in rs:
             b["status"].add(r["status"])
             ksp, pcs = fnum(r["ksp_solve_s"]), fnum(r["pc_setup_s"])
-            tts = fnum(r.get("snes_solve_s")) or (ksp + pcs if ksp is not None and pcs is not None else None)
+            tts = fnum(r.get("snes_solve_s")) or fnum(r.get("eps_solve_s")) or (ksp + pcs if ksp is not None and pcs is not None else None)
             its = r.get("iterations_total") or r["iterations"]
             if its:
                 b["its"].add(int(its))
@@ -50,6 +53,9 @@ def load(path):
             for f, v in (("tts", tts), ("setup", fnum(r["pc_setup_s"])), ("matsolve", fnum(r["matsolve_s"]))):
                 if v is not None:
                     b[f] = min(b.get(f, v), v)
+            eig = [fnum(v) for v in (r.get("eigenvalues") or "").split(";") if v]
+            if eig:
+                b.setdefault("eig", []).append(eig)
             if r.get("error"):
                 b["error"] = r["error"]
         best[key] = b
@@ -67,6 +73,18 @@ def verdict(b, ref):
         r, o = max(ref["its"]), max(b["its"])
         if abs(o - r) > max(2, 0.05 * r):
             return "iterations %d vs cusparse %d" % (o, r)
+    if ref and ref.get("eig"):
+        # an eigensolve: every repetition's eigenvalues equal cusparse's first repetition's to EIG_RTOL relative, the
+        # smallest in magnitude first, as many as both converged (a converged run has at least the requested number;
+        # beyond it, which of a double eigenvalue's pair converged may differ)
+        want = sorted((x for x in ref["eig"][0] if x is not None), key=abs)
+        for got in b.get("eig") or [[]]:
+            got = sorted((x for x in got if x is not None), key=abs)
+            if not got:
+                return "no eigenvalues printed"
+            d = max(abs(g - w) / max(abs(w), 1e-300) for g, w in zip(got, want))
+            if not d <= EIG_RTOL:
+                return "eigenvalues differ from cusparse's by %.1e relative" % d
     if ref and ref["res"] and b["res"]:
         r, o = max(ref["res"]), max(b["res"])
         if o > 10 * r and o > 1e-12:
@@ -129,6 +147,7 @@ def main():
             vs = verdict(b, ref)
             if vs or not ref or "tts" not in ref:
                 cells.append("FAILED (%s)" % vs if vs else "-")
+                failed += 1 if vs else 0
                 continue
             cells.append("%.2fx" % (ref["tts"] / b["tts"]))
             if bestfix is None or b["tts"] < bestfix[1]:
@@ -146,6 +165,15 @@ def main():
     out.append("")
     out.append("sptrsv (defaults) vs PETSc's cusparse, time to solution: geometric mean %s over %d problems; slower than cusparse on %d (%s); more than 10%% behind our best fixed path on %d (%s); runs that broke the error rule: %d" % (
         "%.2fx" % math.exp(gm / gm_n) if gm_n else "-", gm_n, len(slower), ", ".join(slower) or "none", len(off10), ", ".join(off10) or "none", failed))
+    # the solves alone (issue 32's target on LU/Cholesky: at least 4x): MatSolve over the run, least over the repetitions
+    ms = []
+    for p in problems:
+        ref, ours = best.get((p, "cusparse")), best.get((p, "sptrsv"))
+        if ref and ours and ref.get("matsolve") and ours.get("matsolve") and not verdict(ours, ref):
+            ms.append("%s %.2fx" % (p, ref["matsolve"] / ours["matsolve"]))
+    if ms:
+        out.append("")
+        out.append("MatSolve (all calls of the run), PETSc's cusparse / sptrsv: " + ", ".join(ms))
     sys.stdout.write("\n".join(out) + "\n")
     if a.plot and fig:
         try:

@@ -37,9 +37,9 @@ from bench_rule import fnum  # noqa: E402
 
 E2E_FIELDS = ["problem", "solver", "status", "iterations", "reason", "ksp_solve_s", "pc_setup_s", "matsolve_count", "matsolve_s",
               "matsolve_gpu_s", "matmult_s", "pcapply_s", "total_s", "factor_backend", "error", "pcapply_count",
-              "snes_solve_s", "iterations_total", "snes_iterations", "final_residual"]
+              "snes_solve_s", "iterations_total", "snes_iterations", "final_residual", "eps_solve_s", "eigenvalues"]
 EVENTS = {"KSPSolve": "ksp_solve_s", "PCSetUp": "pc_setup_s", "MatSolve": "matsolve_s", "MatMult": "matmult_s", "PCApply": "pcapply_s",
-          "SNESSolve": "snes_solve_s"}
+          "SNESSolve": "snes_solve_s", "EPSSolve": "eps_solve_s"}
 
 
 
@@ -61,6 +61,14 @@ def parse_log(path):
         row["snes_iterations"] = nl[-1][2]
         if nl[-1][0] != "converged":
             row["reason"] = nl[-1][1]
+    # SLEPc (eps ex2): the eigensolver's reason and iterations stand for the run's; its eigenvalues (-eps_view_values
+    # ::ascii_matlab, full digits) for the error rule
+    eps = re.findall(r"Linear eigensolve (converged|did not converge) \((\d+) eigenpairs?\) due to (\S+); iterations (\d+)", text)
+    if eps:
+        row["reason"], row["iterations"] = eps[-1][2], eps[-1][3]
+    lam = re.findall(r"Lambda_EPS_\w+ = \[\s*\n(.*?)\];", text, re.S)
+    if lam:
+        row["eigenvalues"] = ";".join(v for v in lam[-1].split() if v)
     fr = re.findall(r"KSP final norm of residual ([0-9.eE+-]+|nan|inf)", text)
     if fr:
         row["final_residual"] = fr[-1]

@@ -2,15 +2,18 @@
 # The benchmark of record (issue 32): time to solution on PETSc's own tutorials, PETSc's cusparse against sptrsv (its
 # defaults) and our fixed paths, one process per run, in one device call:
 #
-#   device run: bash examples/benchmarks/run-e2e-device.sh        (carry: .petsc-cuda .carry/tutorials .carry/directlibs)
+#   device run: bash examples/benchmarks/run-e2e-device.sh  (carry: .petsc-cuda .carry/tutorials .carry/directlibs .slepc-cuda)
 #
 # Problems (E2E_CASES picks some by name): ksp ex45 (3-D, 7-point) at 96^3 with ILU(0), ILU(1), ILU(2) and at 64^3,
-# 160^3 (4.1e6 rows) and 128x128x48 with ILU(0); ksp ex2 (2-D, 5-point) at 1000^2 and 4000x250 with ILU(0) and 1000^2 with ICC(0) + CG; snes ex19
-# (driven cavity, full Newton, ILU(0)); ex45 at 33^3 with LU and Cholesky (nested dissection), 50 Richardson steps (50
-# solves of the exact factor). GMRES(30), -ksp_rtol 1e-8, a cap of E2E_MAXIT iterations. Each solver type of the case runs
-# E2E_REPS times, the solver types alternating (a drift of the machine falls on all alike); the least time of each
-# counts. Time to solution is KSPSolve + PCSetUp (PETSc's KSPSolve sets the PC up before its own event begins), SNESSolve for
-# ex19 (which holds both); -log_view_gpu_time makes the events' times GPU-synchronized. ex2 runs to PETSc's default
+# 160^3 (4.1e6 rows) and 128x128x48 with ILU(0); ksp ex2 (2-D, 5-point) at 1000^2 and 4000x250 with ILU(0) and 1000^2
+# with ICC(0) + CG; snes ex19 (driven cavity, full Newton, ILU(0)); ex45 at 33^3 with LU and Cholesky (nested
+# dissection), 50 Richardson steps (50 solves of the exact factor); SLEPc's eps ex2 (2-D Laplacian, 300x300) by
+# shift-and-invert at 0, 8 eigenvalues to 1e-10, Cholesky (nd) of the matrix (needs .slepc-cuda carried and
+# .carry/tutorials/slepc-ex2.c; left out without). GMRES(30), -ksp_rtol 1e-8, a cap of E2E_MAXIT iterations. Each
+# solver type of the case runs E2E_REPS times, the solver types alternating (a drift of the machine falls on all alike);
+# the least time of each counts. Time to solution is KSPSolve + PCSetUp (PETSc's KSPSolve sets the PC up before its own
+# event begins), SNESSolve for ex19 (which holds both), EPSSolve for eps ex2 (which holds the factorization: ex2 calls
+# no EPSSetUp of its own); -log_view_gpu_time makes the events' times GPU-synchronized. ex2 runs to PETSc's default
 # -ksp_rtol 1e-5 (GMRES(30) + ILU(0) on its 1e6-row grids does not reach 1e-8 in 2000 iterations). The sptrsv runs add
 # -ksp_view (after the solve): what the learning choice did.
 #
@@ -39,6 +42,8 @@ source "$ROOT/examples/benchmarks/device-common.sh"
 device_init
 device_prepare || exit 1
 device_build_tutorial ex2 && device_build_tutorial ex45 && device_build_tutorial ex19 src/snes/tutorials || exit 1
+HAVE_SLEPC=0
+device_build_slepc_tutorial ex2 && HAVE_SLEPC=1
 LIB=$ROOT/lib/libpetscsptrsv.so
 FIXED=${E2E_FIXED:-sptrsv_syncfree sptrsv_level sptrsv_locality}
 
@@ -46,7 +51,8 @@ KSP=(-ksp_type gmres -ksp_gmres_restart 30 -ksp_rtol 1e-8 -ksp_max_it "$MAXIT" -
 G45=(-dm_mat_type aijcusparse -dm_vec_type cuda)
 G2=(-mat_type aijcusparse -vec_type cuda)
 DIRECT=(-ksp_type richardson -ksp_max_it 50 -ksp_rtol 1e-50 -ksp_atol 0 -ksp_norm_type none -ksp_converged_reason -ksp_view_final_residual -log_view -log_view_gpu_time)
-# name | program | its arguments | solver types (cusparse and sptrsv first)
+EPS=(-st_type sinvert -eps_target 0 -eps_nev 8 -eps_tol 1e-10 -st_ksp_type preonly -eps_view_values ::ascii_matlab -log_view -log_view_gpu_time)
+# name | program | its arguments | solver types (cusparse and sptrsv first) | prefix of the factor's options (SLEPc: st_)
 CASES=(
   "ex45c96ilu0|ex45|-da_grid_x 96 -da_grid_y 96 -da_grid_z 96 ${G45[*]} -pc_type ilu ${KSP[*]}|cusparse sptrsv $FIXED"
   "ex45c96ilu1|ex45|-da_grid_x 96 -da_grid_y 96 -da_grid_z 96 ${G45[*]} -pc_type ilu -pc_factor_levels 1 ${KSP[*]}|cusparse sptrsv sptrsv_syncfree"
@@ -60,6 +66,7 @@ CASES=(
   "ex19cavity192newton|ex19|-da_grid_x 192 -da_grid_y 192 ${G45[*]} -pc_type ilu -snes_converged_reason -ksp_converged_reason -ksp_rtol 1e-5 -ksp_type gmres -ksp_max_it $MAXIT -log_view -log_view_gpu_time|cusparse sptrsv sptrsv_syncfree"
   "ex45c33lund|ex45|-da_grid_x 33 -da_grid_y 33 -da_grid_z 33 ${G45[*]} -pc_type lu -pc_factor_mat_ordering_type nd ${DIRECT[*]}|cusparse sptrsv sptrsv_supernodal"
   "ex45c33cholnd|ex45|-da_grid_x 33 -da_grid_y 33 -da_grid_z 33 ${G45[*]} -pc_type cholesky -pc_factor_mat_ordering_type nd ${DIRECT[*]}|cusparse sptrsv sptrsv_supernodal"
+  "eps2sq300cholnd|slepc-ex2|-n 300 -m 300 ${G2[*]} ${EPS[*]} -st_pc_type cholesky -st_pc_factor_mat_ordering_type nd|cusparse sptrsv sptrsv_supernodal|st_"
 )
 
 finish() {
@@ -73,16 +80,20 @@ finish() {
 }
 
 for c in "${CASES[@]}"; do
-  IFS='|' read -r name prog args solvers <<<"$c"
+  IFS='|' read -r name prog args solvers pre <<<"$c"
   if [ -n "${E2E_CASES:-}" ] && ! [[ " $E2E_CASES " == *" $name "* ]]; then continue; fi
+  if [ "$prog" = slepc-ex2 ] && [ "$HAVE_SLEPC" != 1 ]; then
+    record "e2e-$name" "SKIPPED(no SLEPc)" 0
+    continue
+  fi
   for r in $(seq 1 "$REPS"); do
     for st in $solvers; do
       lib=()
       # shellcheck disable=SC2206 # E2E_OURS_ARGS: options for every run of ours (e.g. -mat_sptrsv_factor_device_order level)
       [ "$st" = cusparse ] || lib=(-dll_append "$LIB" ${E2E_OURS_ARGS:-})
-      [ "$st" = sptrsv ] && [ "${E2E_SPTRSV_VIEW:-1}" = 1 ] && lib+=(-ksp_view) # what the learning choice did (its looks and timings), in the log
+      [ "$st" = sptrsv ] && [ "${E2E_SPTRSV_VIEW:-1}" = 1 ] && lib+=("-${pre}ksp_view") # what the learning choice did (its looks and timings), in the log
       # shellcheck disable=SC2086 # args holds the case's options
-      step "e2e-$name-${st}_r$r" 0 150 "$WORK/$prog" $args "${lib[@]}" -pc_factor_mat_solver_type "$st"
+      step "e2e-$name-${st}_r$r" 0 150 "$WORK/$prog" $args "${lib[@]}" "-${pre}pc_factor_mat_solver_type" "$st"
     done
   done
 done
