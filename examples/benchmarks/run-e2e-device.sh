@@ -91,7 +91,11 @@ for c in "${CASES[@]}"; do
       lib=()
       # shellcheck disable=SC2206 # E2E_OURS_ARGS: options for every run of ours (e.g. -mat_sptrsv_factor_device_order level)
       [ "$st" = cusparse ] || lib=(-dll_append "$LIB" ${E2E_OURS_ARGS:-})
-      [ "$st" = sptrsv ] && [ "${E2E_SPTRSV_VIEW:-1}" = 1 ] && lib+=("-${pre}ksp_view") # what the learning choice did (its looks and timings), in the log
+      # what the learning choice did (its looks and timings), in the log: -ksp_view after the solve; under SLEPc -eps_view
+      # once after EPSSolve (it views the ST's KSP and PC; -st_ksp_view would print after every one of its solves)
+      view=-ksp_view
+      [ "$pre" = st_ ] && view=-eps_view
+      [ "$st" = sptrsv ] && [ "${E2E_SPTRSV_VIEW:-1}" = 1 ] && lib+=("$view")
       # shellcheck disable=SC2086 # args holds the case's options
       step "e2e-$name-${st}_r$r" 0 150 "$WORK/$prog" $args "${lib[@]}" "-${pre}pc_factor_mat_solver_type" "$st"
     done
