@@ -51,6 +51,7 @@ KSP=(-ksp_type gmres -ksp_gmres_restart 30 -ksp_rtol 1e-8 -ksp_max_it "$MAXIT" -
 G45=(-dm_mat_type aijcusparse -dm_vec_type cuda)
 G2=(-mat_type aijcusparse -vec_type cuda)
 DIRECT=(-ksp_type richardson -ksp_max_it 50 -ksp_rtol 1e-50 -ksp_atol 0 -ksp_norm_type none -ksp_converged_reason -ksp_view_final_residual -log_view -log_view_gpu_time)
+# (SLEPc's vectors come from the matrix: aijcusparse gives CUDA vectors; ex2 reads no -vec_type)
 EPS=(-st_type sinvert -eps_target 0 -eps_nev 8 -eps_tol 1e-10 -st_ksp_type preonly -eps_view_values ::ascii_matlab -log_view -log_view_gpu_time)
 # name | program | its arguments | solver types (cusparse and sptrsv first) | prefix of the factor's options (SLEPc: st_)
 CASES=(
@@ -66,7 +67,7 @@ CASES=(
   "ex19cavity192newton|ex19|-da_grid_x 192 -da_grid_y 192 ${G45[*]} -pc_type ilu -snes_converged_reason -ksp_converged_reason -ksp_rtol 1e-5 -ksp_type gmres -ksp_max_it $MAXIT -log_view -log_view_gpu_time|cusparse sptrsv sptrsv_syncfree"
   "ex45c33lund|ex45|-da_grid_x 33 -da_grid_y 33 -da_grid_z 33 ${G45[*]} -pc_type lu -pc_factor_mat_ordering_type nd ${DIRECT[*]}|cusparse sptrsv sptrsv_supernodal"
   "ex45c33cholnd|ex45|-da_grid_x 33 -da_grid_y 33 -da_grid_z 33 ${G45[*]} -pc_type cholesky -pc_factor_mat_ordering_type nd ${DIRECT[*]}|cusparse sptrsv sptrsv_supernodal"
-  "eps2sq300cholnd|slepc-ex2|-n 300 -m 300 ${G2[*]} ${EPS[*]} -st_pc_type cholesky -st_pc_factor_mat_ordering_type nd|cusparse sptrsv sptrsv_supernodal|st_"
+  "eps2sq300cholnd|slepc-ex2|-n 300 -m 300 -mat_type aijcusparse ${EPS[*]} -st_pc_type cholesky -st_pc_factor_mat_ordering_type nd|cusparse sptrsv sptrsv_supernodal|st_"
 )
 
 finish() {
