@@ -18,13 +18,18 @@
      allpoll    no lane polls alone: every round, every lane still missing its word loads it again (more loads in flight,
                 one round trip less after the word arrives)
      noscan     window without the in-window chain (m = 0): no scan; the difference to window is the scan's cost
-     window2    window with a second dependency per row, row l of the window before on the chain before (ticket
-                t - P - 1): two words per lane from two windows, as a 3-D line waits for the lines y - 1 and z - 1
+     window2    window with a second dependency per row, row l of the same window of the chain before (ticket t - 1):
+                two words per lane from two windows, as a 3-D line waits for the lines y - 1 and z - 1; the windows form
+                a 2-D grid (w, p) whose critical path is W + P - 1 windows
      block4     a block of 4 warps takes 4 consecutive windows of a chain (a ticket per block): warp 0 waits for the window
      block8     before through memory as window does, warps 1-3 read their dependency from shared memory, one warp after
                 the other, a __syncthreads() between them (block8: 8 warps). (block4 step x 4 - window step) / 3 is the
                 cost of a dependency handed inside a block: the step a tile of lines in one block would pay where it
                 keeps a dependency out of memory
+     stack4     window2's triangle solved by blocks of 4 (stack8: 8) warps taking 4 consecutive windows of a chain,
+     stack8     each warp also waiting for its own window of the chain before (t - 1) through memory, loaded when the
+                block starts: the design of a stack of grid lines in one block against the production step on the same
+                2-D grid of windows (time against window2's: the answer)
 
    Each variant is checked against a host recurrence (relative error, the scan rounding differently from substitution)
    and timed with CUDA events, the least of R solves (the words reset to the sentinel and the ticket to 0 between
@@ -57,8 +62,8 @@
 
 typedef unsigned long long Word;
 static const Word SENTINEL = ~0ull;
-enum Variant { ROW, WINDOW, ALLPOLL, NOSCAN, WINDOW2, BLOCK4, BLOCK8, NVARIANTS };
-static const char *names[NVARIANTS] = {"row", "window", "allpoll", "noscan", "window2", "block4", "block8"};
+enum Variant { ROW, WINDOW, ALLPOLL, NOSCAN, WINDOW2, BLOCK4, BLOCK8, STACK4, STACK8, NVARIANTS };
+static const char *names[NVARIANTS] = {"row", "window", "allpoll", "noscan", "window2", "block4", "block8", "stack4", "stack8"};
 
 __device__ __forceinline__ Word Load(Word *w) { return cuda::atomic_ref<Word, cuda::thread_scope_device>(*w).load(cuda::memory_order_relaxed); }
 __device__ __forceinline__ void Store(Word *w, double v) { cuda::atomic_ref<Word, cuda::thread_scope_device>(*w).store((Word)__double_as_longlong(v), cuda::memory_order_relaxed); }
@@ -88,8 +93,8 @@ __global__ void KHop(int P, int W, const double *b, const double *a1, const doub
       continue;
     }
     const double bi = b[r], m1 = a1[r], m2 = V == NOSCAN ? 0.0 : a2[r]; /* loaded before waiting */
-    const bool   dep2 = V == WINDOW2 && dep && t % P > 0;                 /* the chain before's window before */
-    const int    d2   = d - 32;
+    const bool   dep2 = V == WINDOW2 && t % P > 0; /* the same window of the chain before (ticket t - 1) */
+    const int    d2   = r - 32;
     Word         u = dep ? Load(xs + d) : 0, u2 = dep2 ? Load(xs + d2) : 0;
     if (V == ALLPOLL) {
       while (__any_sync(0xffffffffu, dep && u == SENTINEL))
@@ -120,8 +125,23 @@ __global__ void KHop(int P, int W, const double *b, const double *a1, const doub
 
 /* G warps take G consecutive windows of one chain (group g of chain p: windows g G .. g G + G - 1, tickets g major);
    warp s solves window g G + s at step s; its dependency is warp s - 1's result in shared memory (s > 0) or the window
-   before in memory (s = 0, the last window of group g - 1: ticket t - P) */
-template <int G>
+   before in memory (s = 0, the last window of group g - 1: ticket t - P). Z: every warp also depends on its window of
+   the chain before (group ticket t - 1), in memory: its word loaded when the block starts, polled at its step if still
+   missing */
+__device__ __forceinline__ Word PollRounds(Word *xs, int d, bool dep, Word u)
+{
+  const int lane = threadIdx.x & 31;
+  while (__any_sync(0xffffffffu, dep && u == SENTINEL)) {
+    const int jmax = __reduce_max_sync(0xffffffffu, dep && u == SENTINEL ? d : -1);
+    if (lane == 0)
+      while (Load(xs + jmax) == SENTINEL) {}
+    __syncwarp();
+    if (dep && u == SENTINEL) u = Load(xs + d);
+  }
+  return u;
+}
+
+template <int G, bool Z>
 __global__ void KHopBlock(int P, int W, const double *b, const double *a1, const double *a2, Word *xs, unsigned int *ticket)
 {
   __shared__ int    tk;
@@ -133,25 +153,18 @@ __global__ void KHopBlock(int P, int W, const double *b, const double *a1, const
     const int t = tk;
     __syncthreads(); /* every thread has read tk before thread 0 takes the next ticket */
     if (t >= P * (W / G)) return;
-    const int g = t / P, p = t % P;
+    const int    g = t / P, p = t % P, w = g * G + wib, r = (w * P + p) * 32 + lane;
+    const double bi = b[r], m1 = a1[r], m2 = a2[r];
+    const bool   zdep = Z && p > 0, cdep = wib == 0 && w > 0;
+    Word         uz = zdep ? Load(xs + r - 32) : 0, uc = cdep ? Load(xs + r - 32 * P) : 0; /* in flight before the steps */
     for (int st = 0; st < G; st++) {
       if (wib == st) {
-        const int    w = g * G + st, r = (w * P + p) * 32 + lane;
-        const double bi = b[r], m1 = a1[r], m2 = a2[r];
-        double       xp = 0.0;
+        double xp = 0.0;
+        uc = PollRounds(xs, r - 32 * P, cdep, uc);
+        uz = PollRounds(xs, r - 32, zdep, uz);
         if (st > 0) xp = prev[lane];
-        else if (w > 0) {
-          const int d = r - 32 * P;
-          Word      u = Load(xs + d);
-          while (__any_sync(0xffffffffu, u == SENTINEL)) {
-            if (lane == 0)
-              while (Load(xs + d - lane + 31) == SENTINEL) {} /* the latest position: lane 31's */
-            __syncwarp();
-            if (u == SENTINEL) u = Load(xs + d);
-          }
-          xp = Val(u);
-        }
-        double c = bi - (w > 0 ? m1 * xp : 0.0), m = lane > 0 ? -m2 : 0.0;
+        else if (cdep) xp = Val(uc);
+        double c = bi - (w > 0 ? m1 * xp : 0.0) - (zdep ? 0.1 * Val(uz) : 0.0), m = lane > 0 ? -m2 : 0.0;
         for (int s = 1; s < 32; s <<= 1) {
           const double cp = __shfl_up_sync(0xffffffffu, c, s), mp = __shfl_up_sync(0xffffffffu, m, s);
           if (lane >= s) {
@@ -176,15 +189,15 @@ static void Reference(int V, int P, int W, const std::vector<double> &b, const s
         if (V == ROW && l > 0) continue;
         double v = b[r];
         if (w > 0) v -= a1[r] * x[r - 32 * (size_t)P];
-        if (V == WINDOW2 && w > 0 && p > 0) v -= 0.1 * x[r - 32 * (size_t)P - 32];
+        if ((V == WINDOW2 || V == STACK4 || V == STACK8) && p > 0) v -= 0.1 * x[r - 32];
         if (V != ROW && V != NOSCAN && l > 0) v -= a2[r] * x[r - 1];
         x[r] = v;
       }
 }
 
 typedef void (*KernelFn)(int, int, const double *, const double *, const double *, Word *, unsigned int *);
-static const KernelFn kernels[NVARIANTS] = {KHop<ROW>, KHop<WINDOW>, KHop<ALLPOLL>, KHop<NOSCAN>, KHop<WINDOW2>, KHopBlock<4>, KHopBlock<8>};
-static const int      warps[NVARIANTS]   = {4, 4, 4, 4, 4, 4, 8}; /* warps per block */
+static const KernelFn kernels[NVARIANTS] = {KHop<ROW>, KHop<WINDOW>, KHop<ALLPOLL>, KHop<NOSCAN>, KHop<WINDOW2>, KHopBlock<4, false>, KHopBlock<8, false>, KHopBlock<4, true>, KHopBlock<8, true>};
+static const int      warps[NVARIANTS]   = {4, 4, 4, 4, 4, 4, 8, 4, 8}; /* warps per block */
 
 int main(int argc, char **argv)
 {
