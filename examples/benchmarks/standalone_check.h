@@ -1,6 +1,7 @@
 /*
-   The error checks of the standalone CUDA benchmark programs (trsv3d_breakdown.cu, spmv_bsr_vs_csr.cu: nvcc + cuSPARSE,
-   no PETSc): a failed CUDA or cuSPARSE call prints the call's status, file and line and exits with status 2.
+   The error checks of the standalone CUDA benchmark programs (trsv3d_breakdown.cu, spmv_bsr_vs_csr.cu, window_hop.cu:
+   nvcc and cuSPARSE, no PETSc): a failed CUDA or cuSPARSE call prints the call's status, file and line and exits with
+   status 2.
 */
 #pragma once
 #include <cuda_runtime.h>

@@ -51,14 +51,7 @@
 #include <vector>
 #include <algorithm>
 
-#define CK(x) \
-  do { \
-    cudaError_t e_ = (x); \
-    if (e_ != cudaSuccess) { \
-      fprintf(stderr, "CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
-      exit(2); \
-    } \
-  } while (0)
+#include "standalone_check.h" /* CK: CUDA calls checked */
 
 typedef unsigned long long Word;
 static const Word SENTINEL = ~0ull;
@@ -68,6 +61,37 @@ static const char *names[NVARIANTS] = {"row", "window", "allpoll", "noscan", "wi
 __device__ __forceinline__ Word Load(Word *w) { return cuda::atomic_ref<Word, cuda::thread_scope_device>(*w).load(cuda::memory_order_relaxed); }
 __device__ __forceinline__ void Store(Word *w, double v) { cuda::atomic_ref<Word, cuda::thread_scope_device>(*w).store((Word)__double_as_longlong(v), cuda::memory_order_relaxed); }
 __device__ __forceinline__ double Val(Word u) { return __longlong_as_double((long long)u); }
+
+/* the production kernel's poll rounds over a lane's (up to) two dependency words: while any lane still misses one, lane
+   0 polls the latest missing position (the warp's largest), the warp waits at __syncwarp, and the missing words are
+   loaded again, all at once */
+__device__ __forceinline__ void PollRounds(Word *xs, bool dep, int d, Word &u, bool dep2, int d2, Word &u2)
+{
+  for (;;) {
+    const int jmax = __reduce_max_sync(0xffffffffu, max(dep && u == SENTINEL ? d : -1, dep2 && u2 == SENTINEL ? d2 : -1));
+    if (jmax < 0) break;
+    if ((threadIdx.x & 31) == 0)
+      while (Load(xs + jmax) == SENTINEL) {}
+    __syncwarp();
+    if (dep && u == SENTINEL) u = Load(xs + d);
+    if (dep2 && u2 == SENTINEL) u2 = Load(xs + d2);
+  }
+}
+
+/* the window's chain x_l = c_l + m_l x_(l-1) by an inclusive warp scan of the affine maps: lane l gets x_l (lane 0's map
+   is constant, m = 0) */
+__device__ __forceinline__ double ScanMaps(double c, double m)
+{
+  const int lane = threadIdx.x & 31;
+  for (int s = 1; s < 32; s <<= 1) {
+    const double cp = __shfl_up_sync(0xffffffffu, c, s), mp = __shfl_up_sync(0xffffffffu, m, s);
+    if (lane >= s) {
+      c = c + m * cp;
+      m = m * mp;
+    }
+  }
+  return c;
+}
 
 template <int V>
 __global__ void KHop(int P, int W, const double *b, const double *a1, const double *a2, Word *xs, unsigned int *ticket)
@@ -99,26 +123,9 @@ __global__ void KHop(int P, int W, const double *b, const double *a1, const doub
     if (V == ALLPOLL) {
       while (__any_sync(0xffffffffu, dep && u == SENTINEL))
         if (dep && u == SENTINEL) u = Load(xs + d);
-    } else {
-      for (;;) { /* poll rounds: lane 0 polls the latest missing word, the warp waits, the missing ones are loaded again */
-        const int jmax = __reduce_max_sync(0xffffffffu, max(dep && u == SENTINEL ? d : -1, dep2 && u2 == SENTINEL ? d2 : -1));
-        if (jmax < 0) break;
-        if (lane == 0)
-          while (Load(xs + jmax) == SENTINEL) {}
-        __syncwarp();
-        if (dep && u == SENTINEL) u = Load(xs + d);
-        if (dep2 && u2 == SENTINEL) u2 = Load(xs + d2);
-      }
-    }
+    } else PollRounds(xs, dep, d, u, dep2, d2, u2);
     double c = bi - (dep ? m1 * Val(u) : 0.0) - (dep2 ? 0.1 * Val(u2) : 0.0), m = lane > 0 ? -m2 : 0.0; /* x_l = c + m x_(l-1) */
-    if (V != NOSCAN)
-      for (int s = 1; s < 32; s <<= 1) {
-        const double cp = __shfl_up_sync(0xffffffffu, c, s), mp = __shfl_up_sync(0xffffffffu, m, s);
-        if (lane >= s) {
-          c = c + m * cp;
-          m = m * mp;
-        }
-      }
+    if (V != NOSCAN) c = ScanMaps(c, m);
     Store(xs + r, c);
   }
 }
@@ -128,19 +135,6 @@ __global__ void KHop(int P, int W, const double *b, const double *a1, const doub
    before in memory (s = 0, the last window of group g - 1: ticket t - P). Z: every warp also depends on its window of
    the chain before (group ticket t - 1), in memory: its word loaded when the block starts, polled at its step if still
    missing */
-__device__ __forceinline__ Word PollRounds(Word *xs, int d, bool dep, Word u)
-{
-  const int lane = threadIdx.x & 31;
-  while (__any_sync(0xffffffffu, dep && u == SENTINEL)) {
-    const int jmax = __reduce_max_sync(0xffffffffu, dep && u == SENTINEL ? d : -1);
-    if (lane == 0)
-      while (Load(xs + jmax) == SENTINEL) {}
-    __syncwarp();
-    if (dep && u == SENTINEL) u = Load(xs + d);
-  }
-  return u;
-}
-
 template <int G, bool Z>
 __global__ void KHopBlock(int P, int W, const double *b, const double *a1, const double *a2, Word *xs, unsigned int *ticket)
 {
@@ -160,18 +154,10 @@ __global__ void KHopBlock(int P, int W, const double *b, const double *a1, const
     for (int st = 0; st < G; st++) {
       if (wib == st) {
         double xp = 0.0;
-        uc = PollRounds(xs, r - 32 * P, cdep, uc);
-        uz = PollRounds(xs, r - 32, zdep, uz);
+        PollRounds(xs, cdep, r - 32 * P, uc, zdep, r - 32, uz);
         if (st > 0) xp = prev[lane];
         else if (cdep) xp = Val(uc);
-        double c = bi - (w > 0 ? m1 * xp : 0.0) - (zdep ? 0.1 * Val(uz) : 0.0), m = lane > 0 ? -m2 : 0.0;
-        for (int s = 1; s < 32; s <<= 1) {
-          const double cp = __shfl_up_sync(0xffffffffu, c, s), mp = __shfl_up_sync(0xffffffffu, m, s);
-          if (lane >= s) {
-            c = c + m * cp;
-            m = m * mp;
-          }
-        }
+        const double c = ScanMaps(bi - (w > 0 ? m1 * xp : 0.0) - (zdep ? 0.1 * Val(uz) : 0.0), lane > 0 ? -m2 : 0.0);
         prev[lane] = c; /* each lane its own slot, read by the next warp after the barrier */
         Store(xs + r, c);
       }
