@@ -507,6 +507,8 @@ int main(int argc, char **argv)
   PetscCall(AddStencil(cases, &ncases, 27, 48, 48, 48, PETSC_FALSE));
   PetscCall(AddStencil(cases, &ncases, 27, 8, 8, 1024, PETSC_FALSE));
   PetscCall(AddStencil(cases, &ncases, 27, 16, 16, 16, PETSC_TRUE));
+  /* 27-point small enough for racecheck to go through every configuration in one step (16^3 did 36 of them in 400 s) */
+  PetscCall(AddStencil(cases, &ncases, 27, 10, 10, 10, PETSC_TRUE));
   /* filled factors in nested dissection: wide supernodes (sptrsv_supernodal's team and cuBLAS kernels) */
   PetscCall(AddFilled(cases, &ncases, 5, 96, 96, 1, 40));
   PetscCall(AddFilled(cases, &ncases, 7, 20, 20, 20, 30));

@@ -353,7 +353,7 @@ if [ -x "$SAN" ]; then
   step sanitizer-racecheck 1 400 "$SAN" --tool racecheck --error-exitcode 97 "$CHECK" "${SMALL_2D_NO_ISAI[@]}" -skip_solver sptrsv_locality,sptrsv_supernodal,sptrsv_cusparse
   # (the two 3-D cases in one racecheck step did 121 of their ~200 comparisons in 400 s: one step each)
   step sanitizer-racecheck-3d 1 400 "$SAN" --tool racecheck --error-exitcode 97 "$CHECK" -cases lap3d7_32x32x32 -nrhs 1 -skip_solver sptrsv_cusparse
-  step sanitizer-racecheck-3d27 1 400 "$SAN" --tool racecheck --error-exitcode 97 "$CHECK" -cases lap3d27_16x16x16_rcm -nrhs 1 -skip_solver sptrsv_cusparse
+  step sanitizer-racecheck-3d27 1 400 "$SAN" --tool racecheck --error-exitcode 97 "$CHECK" -cases lap3d27_10x10x10_rcm -nrhs 1 -skip_solver sptrsv_cusparse
   step sanitizer-synccheck 1 180 "$SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
   step sanitizer-memcheck-factor 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$CHECKF" -quick
   step sanitizer-synccheck-factor 1 300 "$SAN" --tool synccheck --error-exitcode 97 "$CHECKF" -quick
