@@ -250,6 +250,34 @@ static PetscErrorCode Corrupt(const char *what, SpTrsvSolver s)
       EXPECT(ierr == PETSC_ERR_PLIB, "%s: an entry dropped from the value map passed the check (error %d)", what, (int)ierr);
       break;
     }
+  { /* the same count of mapped values, at the wrong places: two entries swapped, then one past the last entry */
+    PetscInt64 q0 = -1, q1 = -1;
+
+    for (PetscInt64 q = 0; q < ss->optr[ss->ns] && q1 < 0; q++)
+      if (ss->omap[q] >= 0) {
+        if (q0 < 0) q0 = q;
+        else q1 = q;
+      }
+    if (q1 >= 0) {
+      const PetscInt e0 = ss->omap[q0], e1 = ss->omap[q1];
+
+      ss->omap[q0] = e1;
+      ss->omap[q1] = e0;
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = SpTrsvSupernodalScheduleCheck(&s->op, s->plan);
+      PetscCall(PetscPopErrorHandler());
+      ss->omap[q0] = e0;
+      ss->omap[q1] = e1;
+      EXPECT(ierr == PETSC_ERR_PLIB, "%s: two entries of the value map swapped passed the check (error %d)", what, (int)ierr);
+      ss->omap[q0] = (PetscInt)s->op.nnz;
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = SpTrsvSupernodalScheduleCheck(&s->op, s->plan);
+      PetscCall(PetscPopErrorHandler());
+      ss->omap[q0] = e0;
+      EXPECT(ierr == PETSC_ERR_PLIB, "%s: a value map entry past the last entry passed the check (error %d)", what, (int)ierr);
+      PetscCall(SpTrsvSupernodalScheduleCheck(&s->op, s->plan)); /* restored */
+    }
+  }
   if (ss->tlev[2 * ss->nlevels] > 0) { /* a split task losing its last row, then one task named twice */
     const PetscInt save = ss->task[2], save4 = ss->nlevels ? ss->task[SPTRSV_SUPERNODE_TASK] : 0;
     ss->task[2]         = save - 1;

@@ -15,6 +15,7 @@
 #include <sptrsv/host_rows.h>
 #include <sptrsv/registry.h>
 #include <petsctime.h>
+#include <petscbt.h>
 
 static const char *const SpTrsvSupernodeModes[]  = {"auto", "push", "pull", "SpTrsvSupernodeMode", "SPTRSV_SUPERNODE_MODE_", NULL};
 static const char *const SpTrsvSupernodeSplits[] = {"auto", "never", "always", "SpTrsvSupernodeSplit", "SPTRSV_SUPERNODE_SPLIT_", NULL};
@@ -415,8 +416,9 @@ PetscErrorCode SpTrsvSupernodalScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan
 {
   SpTrsvSupernodalSchedule *ss = (SpTrsvSupernodalSchedule *)plan->data;
   const PetscInt            n = op->n, ns = ss->ns;
-  PetscInt                 *sn, *lev, *seen, q = 0;
+  PetscInt                 *sn, *lev, *seen, *erow, q = 0;
   PetscInt64                nmapped = 0;
+  PetscBT                   taken;
 
   PetscFunctionBegin;
   PetscCheck(ss->super[0] == 0 && ss->super[ns] == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: the partition covers [%" PetscInt_FMT ", %" PetscInt_FMT "), not [0, %" PetscInt_FMT ")", ss->super[0], ss->super[ns], n);
@@ -456,24 +458,35 @@ PetscErrorCode SpTrsvSupernodalScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan
     for (PetscInt64 o = ss->optr[K]; o < ss->optr[K + 1]; o++) nmapped += ss->omap[o] >= 0;
   }
   PetscCheck(nmapped == op->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: %" PetscInt64_FMT " stored values map to entries of op(T), it has %" PetscInt_FMT, nmapped, op->nnz);
-  /* every entry (i, j): dependencies first, stored at its place */
+  /* every stored value maps a distinct entry whose (row, column) is the slot's: with as many mapped slots as entries,
+     every entry is stored exactly once, at its place (a slot's coordinates name one slot: U_S ascending); and an entry
+     outside its row's supernode reads a supernode of an earlier level. One pass over the slots (a search per entry
+     made this check a tenth of a large factor's setup) */
+  PetscCall(PetscMalloc1(op->nnz + 1, &erow));
+  PetscCall(PetscBTCreate(op->nnz, &taken));
   for (PetscInt i = 0; i < n; i++)
-    for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) {
-      const PetscInt j = op->rj[e], K = sn[i], J = sn[j];
-      const PetscInt s = ss->super[K], w = ss->super[K + 1] - s;
-      PetscInt64     at;
-      if (J == K) at = ss->dptr[K] + (i - s) + (PetscInt64)(j - s) * w;
-      else {
-        const PetscInt S = ss->push ? J : K, line = ss->push ? j : i, other = ss->push ? i : j, m = ss->uptr[S + 1] - ss->uptr[S];
-        PetscInt       c;
-        PetscCheck(lev[J] < lev[K], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: row %" PetscInt_FMT " (supernode %" PetscInt_FMT ", level %" PetscInt_FMT ") reads column %" PetscInt_FMT " of supernode %" PetscInt_FMT " at level %" PetscInt_FMT, i, K, lev[K], j, J, lev[J]);
-        PetscCall(PetscFindInt(other, m, ss->uidx + ss->uptr[S], &c));
-        PetscCheck(c >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is not in the outside list of supernode %" PetscInt_FMT, i, j, S);
-        at = -1 - (ss->optr[S] + (PetscInt64)(line - ss->super[S]) * m + c);
-      }
-      if (at >= 0) PetscCheck(ss->dmap[at] == e, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is not at its place in the diagonal block of supernode %" PetscInt_FMT, i, j, K);
-      else PetscCheck(ss->omap[-1 - at] == e, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: entry (%" PetscInt_FMT ", %" PetscInt_FMT ") is not at its place in an off-diagonal block", i, j);
+    for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) erow[e] = i;
+  for (PetscInt K = 0; K < ns; K++) {
+    const PetscInt s = ss->super[K], w = ss->super[K + 1] - s, m = ss->uptr[K + 1] - ss->uptr[K];
+    const PetscInt *U = ss->uidx + ss->uptr[K];
+
+    for (PetscInt64 q = 0; q < ss->dptr[K + 1] - ss->dptr[K]; q++) {
+      const PetscInt e = ss->dmap[ss->dptr[K] + q], i = s + (PetscInt)(q % w), j = s + (PetscInt)(q / w);
+
+      if (e < 0) continue;
+      PetscCheck(e < op->nnz && !PetscBTLookupSet(taken, e) && erow[e] == i && op->rj[e] == j, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: the diagonal block of supernode %" PetscInt_FMT " stores entry %" PetscInt_FMT " at (%" PetscInt_FMT ", %" PetscInt_FMT "): not that entry's place, or stored twice", K, e, i, j);
     }
+    for (PetscInt64 q = 0; q < ss->optr[K + 1] - ss->optr[K]; q++) {
+      const PetscInt e = ss->omap[ss->optr[K] + q], line = s + (PetscInt)(q / PetscMax(m, 1)), other = U[q % PetscMax(m, 1)];
+      const PetscInt i = ss->push ? other : line, j = ss->push ? line : other;
+
+      if (e < 0) continue;
+      PetscCheck(e < op->nnz && !PetscBTLookupSet(taken, e) && erow[e] == i && op->rj[e] == j, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: an off-diagonal block of supernode %" PetscInt_FMT " stores entry %" PetscInt_FMT " at (%" PetscInt_FMT ", %" PetscInt_FMT "): not that entry's place, or stored twice", K, e, i, j);
+      PetscCheck(lev[sn[j]] < lev[sn[i]], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: row %" PetscInt_FMT " (supernode %" PetscInt_FMT ", level %" PetscInt_FMT ") reads column %" PetscInt_FMT " of supernode %" PetscInt_FMT " at level %" PetscInt_FMT, i, sn[i], lev[sn[i]], j, sn[j], lev[sn[j]]);
+    }
+  }
+  PetscCall(PetscBTDestroy(&taken));
+  PetscCall(PetscFree(erow));
   for (PetscInt K = 0; K < ns; K++) {
     const PetscInt w = ss->super[K + 1] - ss->super[K];
     for (PetscInt i = 0; i < w; i++) PetscCheck(ss->dmap[ss->dptr[K] + i + (PetscInt64)i * w] == SPTRSV_SUPERNODE_DIAG, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: supernode %" PetscInt_FMT ": diagonal entry %" PetscInt_FMT " not marked", K, i);
