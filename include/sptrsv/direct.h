@@ -121,8 +121,10 @@ SPTRSV_INTERN PetscErrorCode SpTrsvDirectImageAllocate(SpTrsvDirectImage *);
 SPTRSV_INTERN PetscErrorCode SpTrsvDirectImageFinish(SpTrsvDirectImage *, PetscInt, const int *);
 /* the triangles of fac from the image (created when fac has none: *created, may be NULL), with the partition on both;
    keep: they take copies (the image stays whole, e.g. to compare the next factorization's), else the patterns are
-   handed over (the image keeps its maps and partition) */
-SPTRSV_INTERN PetscErrorCode SpTrsvDirectImageInstall(SpTrsvDirectImage *, PetscBool, SpTrsvFactor, PetscBool *);
+   handed over (the image keeps its maps and partition); values_later: the values are left unset (SpTrsvTri's
+   values_unset) for a numeric phase that writes them all later (Cholesky: the pattern comes from the symbolic
+   analysis), else zeroed for the caller to write before the solvers are set up (LU: the factorization is done) */
+SPTRSV_INTERN PetscErrorCode SpTrsvDirectImageInstall(SpTrsvDirectImage *, PetscBool, PetscBool, SpTrsvFactor, PetscBool *);
 /* the same patterns and partition (false when a has none yet) */
 SPTRSV_INTERN PetscErrorCode SpTrsvDirectImageSamePattern(const SpTrsvDirectImage *, const SpTrsvDirectImage *, PetscBool *);
 SPTRSV_INTERN PetscErrorCode SpTrsvDirectImageReset(SpTrsvDirectImage *);

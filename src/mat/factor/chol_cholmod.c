@@ -127,7 +127,7 @@ static PetscErrorCode SpTrsvCholBuildTriangles(SpTrsvCholSym *sym, SpTrsvFactor 
   }
   PetscCall(SpTrsvDirectImageFinish(im, nsup, super));
   /* the triangles take the patterns; the image keeps the maps */
-  PetscCall(SpTrsvDirectImageInstall(im, PETSC_FALSE, fac, NULL));
+  PetscCall(SpTrsvDirectImageInstall(im, PETSC_FALSE, PETSC_TRUE, fac, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

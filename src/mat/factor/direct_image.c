@@ -55,7 +55,7 @@ static PetscErrorCode SpTrsvDirectImageCopy(PetscInt size, PetscInt n, const Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SpTrsvDirectImageInstall(SpTrsvDirectImage *im, PetscBool keep, SpTrsvFactor fac, PetscBool *created)
+PetscErrorCode SpTrsvDirectImageInstall(SpTrsvDirectImage *im, PetscBool keep, PetscBool values_later, SpTrsvFactor fac, PetscBool *created)
 {
   const PetscInt n = im->n;
   PetscInt      *li = im->li, *lj = im->lj, *ui = im->ui, *uj = im->uj;
@@ -73,8 +73,12 @@ PetscErrorCode SpTrsvDirectImageInstall(SpTrsvDirectImage *im, PetscBool keep, S
     PetscCall(SpTrsvDirectImageCopy(n + 1, n + 1, im->ui, &ui));
     PetscCall(SpTrsvDirectImageCopy(im->ui[n] + 1, im->ui[n], im->uj, &uj));
   } else im->li = im->lj = im->ui = im->uj = NULL;
-  PetscCall(SpTrsvTriSetPatternTrusted(fac->L, li, lj, PETSC_TRUE));
-  PetscCall(SpTrsvTriSetPatternTrusted(fac->U, ui, uj, PETSC_TRUE));
+  /* values_later: left unset, for a numeric phase that writes every entry of L, U and U's diagonal before a solve (the
+     columns past a failed pivot as zeros): the executors set up on this pattern skip their numeric work until then
+     (with zeros they inverted every diagonal block of a supernodal schedule for nothing); else zeros, which the caller
+     overwrites before the triangles' solvers are set up */
+  PetscCall(SpTrsvTriSetPatternTrusted(fac->L, li, lj, (PetscBool)!values_later));
+  PetscCall(SpTrsvTriSetPatternTrusted(fac->U, ui, uj, (PetscBool)!values_later));
   PetscCall(SpTrsvTriSetSupernodes(fac->L, im->nsuper, im->super));
   PetscCall(SpTrsvTriSetSupernodes(fac->U, im->nsuper, im->super));
   PetscFunctionReturn(PETSC_SUCCESS);

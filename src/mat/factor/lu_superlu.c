@@ -185,7 +185,7 @@ static PetscErrorCode SpTrsvLUFactorize(SpTrsvLUSym *sym, const PetscScalar *aa,
   if (same) PetscCall(PetscArraycmp(sym->perm_r, sym->perm_r_prev, n, &same));
   if (!same) { /* else the triangles keep their patterns and take the values through the new maps */
     /* the triangles adopt copies of the patterns (the image keeps its own, to compare the next factorization) */
-    PetscCall(SpTrsvDirectImageInstall(&im, PETSC_TRUE, fac, &created));
+    PetscCall(SpTrsvDirectImageInstall(&im, PETSC_TRUE, PETSC_FALSE, fac, &created));
     if (!created) *rebuilt = PETSC_TRUE;
     PetscCall(SpTrsvLUInversePerm(n, sym->perm_r, &fac->rperm));
     PetscCall(SpTrsvLUInversePerm(n, sym->perm_c, &fac->cperm));
