@@ -54,6 +54,7 @@
 #include "supernodal_cuda.h"
 #include <cublas_v2.h>
 #include <climits>
+#include <petsctime.h>
 
 /* one cuBLAS handle for the process, created at the first setup that needs it, destroyed at PetscFinalize */
 static cublasHandle_t SpTrsvCublasHandle = NULL;
@@ -489,8 +490,10 @@ static PetscErrorCode SpTrsvCUDASupernodalSetup(SpTrsvSolver s)
   cudaStream_t                    st = NULL;
   PetscInt                       *vinv, *pos, *inv, *cub;
   int                            *hm;
+  PetscLogDouble                  t[7]; /* -info: where the setup's time goes (check, triangle, maps, schedule, cuBLAS, the rest) */
 
   PetscFunctionBegin;
+  PetscCall(PetscTime(&t[0]));
   PetscCheck(!s->rest, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_supernodal has no Gauss-Seidel sweeps");
   if (ss->delegated) {
     PetscCall(SpTrsvSupernodalScheduleCheck(&s->op, s->plan));
@@ -499,7 +502,9 @@ static PetscErrorCode SpTrsvCUDASupernodalSetup(SpTrsvSolver s)
   }
   PetscCheck(ss->ns < INT_MAX && ss->uptr[ss->ns] < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "sptrsv_supernodal: the CUDA kernels use 32-bit indices");
   PetscCall(SpTrsvSupernodalScheduleCheck(&s->op, s->plan));
+  PetscCall(PetscTime(&t[1]));
   PetscCall(SpTrsvCUDATriSetupBegin(s, SpTrsvCUDASupernodalLaunch, SpTrsvCUDASupernodalLaunches, &d));
+  PetscCall(PetscTime(&t[2]));
   PetscCall(SpTrsvCUDAGetStream(&st));
   PetscCall(PetscNew(&sc));
   d->path         = sc;
@@ -523,6 +528,7 @@ static PetscErrorCode SpTrsvCUDASupernodalSetup(SpTrsvSolver s)
   PetscCall(SpTrsvCUDAMalloc((void **)&sc->d_omap, (size_t)(nO + 1) * sizeof(int), "sptrsv_supernodal"));
   SpTrsvCUDACall(cudaMemcpy(sc->d_omap, hm, (size_t)nO * sizeof(int), cudaMemcpyHostToDevice));
   PetscCall(PetscFree(hm));
+  PetscCall(PetscTime(&t[3]));
   /* the schedule */
   PetscCall(SpTrsvCUDAUploadIndices(ss->super, ss->ns + 1, &sc->d_super, st));
   PetscCall(SpTrsvCUDAUploadIndices(ss->sorder, ss->ns, &sc->d_sorder, st));
@@ -541,12 +547,14 @@ static PetscErrorCode SpTrsvCUDASupernodalSetup(SpTrsvSolver s)
       } else if (k >= ss->slevptr[l] + ss->nteam[l] + ss->nsplit[l]) cub[sc->ncub++] = ss->sorder[k];
     }
   if (sc->ninv) PetscCall(SpTrsvCUDAUploadIndices(inv, sc->ninv, &sc->d_invlist, st));
+  PetscCall(PetscTime(&t[4]));
   if (sc->ncub) {
     PetscCall(SpTrsvCUDAUploadIndices(cub, sc->ncub, &sc->d_cublist, st));
     PetscCall(SpTrsvCUDAMallocScalars(&sc->d_br, ss->max_cublas_w));
     PetscCall(SpTrsvCUDAMallocScalars(&sc->d_bg, ss->max_cublas_m));
     PetscCall(SpTrsvCublasGet());
   }
+  PetscCall(PetscTime(&t[5]));
   PetscCall(PetscFree4(vinv, pos, inv, cub));
   if (ss->invert_auto) PetscCall(SpTrsvCUDASupernodalCheckSetup(sc, st));
   sc->a.super  = sc->d_super;
@@ -562,6 +570,8 @@ static PetscErrorCode SpTrsvCUDASupernodalSetup(SpTrsvSolver s)
   PetscCall(SpTrsvCUDASupernodalSplitSetup(sc, d->n, st));
   PetscCall(SpTrsvCUDATriSetupEnd(s));
   if (!s->tri->values_unset) PetscCall(SpTrsvCUDASupernodalNumeric(s));
+  PetscCall(PetscTime(&t[6]));
+  PetscCall(PetscInfo(NULL, "sptrsv_supernodal CUDA setup %.4f s: schedule check %.4f, triangle %.4f, value maps %.4f, schedule %.4f, cuBLAS (%" PetscInt_FMT " supernodes) %.4f, split, graph%s %.4f\n", t[6] - t[0], t[1] - t[0], t[2] - t[1], t[3] - t[2], t[4] - t[3], (PetscInt)sc->ncub, t[5] - t[4], s->tri->values_unset ? "" : " and numeric", t[6] - t[5]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
