@@ -12,12 +12,16 @@ import sys
 def main():
     path = sys.argv[1]
     machine = ""
+    diagonal = False  # window_hop since the seventeenth session: the 2-D grid by anti-diagonals, over W + P - 1
     rows = []
     with open(path) as f:
         lines = []
         for line in f:
             if line.startswith("#"):
-                machine = machine or line[1:].strip()
+                if "anti-diagonals" in line:
+                    diagonal = True
+                else:
+                    machine = machine or line[1:].strip()
             elif line.strip():
                 lines.append(line)
     for r in csv.DictReader(lines):
@@ -50,8 +54,14 @@ def main():
             cell = "%.3g us" % us + (" (%.1fx)" % (us / base) if base and v != "row" else "")
             cells.append(cell if err <= 1e-12 else "FAILED (error %.1e)" % err)
         print("| %d x %d, %d | " % k + " | ".join(cells) + " |")
-    print("\nus: microseconds per window step along a chain (the least of the solves over W); (Nx): over `row`, one word handed")
-    print("from window to window, same P and blocks.")
+    if diagonal:
+        print("\nus: microseconds per window step along a chain (the least of the solves over W; window2, stack4 and stack8 over")
+        print("W + P - 1, their 2-D grid's critical path, handed out by anti-diagonals); (Nx): over `row`, one word handed")
+        print("from window to window, same P and blocks.")
+    else:
+        print("\nus: microseconds per window step along a chain (the least of the solves over W); (Nx): over `row`, one word handed")
+        print("from window to window, same P and blocks. (window2, stack4, stack8: their 2-D grid handed out row by row, as")
+        print("window_hop did before its anti-diagonal order)")
     return 0
 
 
