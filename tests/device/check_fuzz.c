@@ -60,6 +60,8 @@ static const Variant variants[] = {
   {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr-s",  NULL, NULL, NULL, NULL, "-mat_sptrsv_spin_ns 100", 0},
   {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr-w4", NULL, NULL, NULL, NULL, "-mat_sptrsv_run_rows 4", 0},
   {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr-w8-b2", NULL, NULL, NULL, NULL, "-mat_sptrsv_run_rows 8 -mat_sptrsv_blocks_per_sm 2", 0},
+  {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr-pa", NULL, NULL, NULL, NULL, "-mat_sptrsv_run_poll all", 0},
+  {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr-pa-w4-s", NULL, NULL, NULL, NULL, "-mat_sptrsv_run_poll all -mat_sptrsv_run_rows 4 -mat_sptrsv_spin_ns 100", 0},
   {"syncfree", "asap", "csr",     SPTRSV_FORMAT_CSR, "syncfree-dev-csr"     , NULL, NULL, "device", NULL, NULL, 0},
   {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell" , NULL, NULL, "device", NULL, NULL, 0},
   {"syncfree", "asap", "warpell", SPTRSV_FORMAT_CSR, "syncfree-dev-warpell-l4", "4", NULL, "device", NULL, NULL, 0},

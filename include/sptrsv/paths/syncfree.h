@@ -90,6 +90,10 @@ typedef struct {
      blocks_per_sm > 0: that many blocks per multiprocessor take the warps in turn (persistent blocks, which
      bounds how many warps wait at once); 0: one block per SPTRSV_SYNCFREE_WARPS warps */
   PetscInt  spin_ns, blocks_per_sm;
+  /* runs dispatch (CUDA): how a waiting window polls (-mat_sptrsv_run_poll): one lane spins on the latest word the warp
+     waits for while the others wait at the warp barrier (false, lane), or every lane loads its missing words again each
+     round (true, all) */
+  PetscBool run_poll_all;
   /* relabel (CUDA, -mat_sptrsv_relabel true; auto: when it touches fewer sectors, see SpTrsvSyncFreeSectors()): the kernel publishes x_i in the word of row i's dispatch position k, and
      the column indices it reads are translated to positions at setup; the rows of one level then wait on adjacent
      words of the previous levels (coalesced polls) instead of words scattered over the row numbering */
@@ -173,6 +177,7 @@ typedef struct {
   PetscBool natural;         /* rows dispatched in the triangle's own order, not by level (-mat_sptrsv_dispatch natural) */
   PetscBool runs;            /* natural order in windows, the chain inside a window solved by a warp scan (-mat_sptrsv_dispatch runs) */
   PetscInt  run_rows;        /* runs: rows per lane at most, 1, 2, 4 or 8 (-mat_sptrsv_run_rows): windows of up to 32 times as many rows */
+  PetscBool run_poll_all;    /* runs, CUDA: every waiting lane polls its own words (-mat_sptrsv_run_poll all), else one lane the latest (lane) */
   PetscInt  max_lanes;       /* at most this many lanes per row (-mat_sptrsv_max_lanes; longer rows loop) */
   PetscInt  spin_ns;         /* CUDA: nanoseconds a waiting lane sleeps between two polls (-mat_sptrsv_spin_ns; 0: spin) */
   PetscInt  blocks_per_sm;   /* CUDA: persistent blocks per SM (-mat_sptrsv_blocks_per_sm; 0: one block per 4 warps) */

@@ -91,6 +91,7 @@ typedef struct {
   PetscBool           natural; /* natural dispatch: group-masked shuffles */
   PetscBool           relabel; /* xs indexed by dispatch position (the column indices translated at setup) */
   int                 run_rows; /* runs dispatch: rows per lane R (1, 2, 4, 8); 0: warps of rows */
+  int                 poll_all; /* runs dispatch: every lane polls its missing words each round (-mat_sptrsv_run_poll all) */
 } SpTrsvCUDASyncFree;
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
@@ -210,6 +211,8 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
    order: SpTrsvSyncFreeScheduleCheck checks that every window a row waits for is dispatched earlier); a lane waits only
    for positions below its window's k0, in earlier windows, whose warps were dispatched before and are running or
    done (the argument of the file header, with a window for a row); the shuffles involve the warp's own lanes only.
+   With -mat_sptrsv_run_poll all the waits are the same, by every lane at once and without the barrier: a round ends
+   for the whole warp (__any_sync) once no lane misses a word.
    The same solution to rounding as the substitution: the scan re-associates the chain's products. A row without its
    chain entry restarts the chain (a constant map, flagged through the scan), so NaN and Inf reach exactly the rows that
    depend on them. Limit: the scan multiplies up to 32 R of the chain's factors m_k = -T(k, k-1) / T(k, k) before it
@@ -263,15 +266,23 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
        and the warp never spins divergent: lanes spinning each on their own word while the rest of the warp waited at
        the scan's shuffles took 3.5 us to see a word published (H200, a 2-D grid's lines of 1000 rows: the last,
        8-row window of every line waited so on the line before's, 3.3 us per line against 0.4 us) */
+    /* -mat_sptrsv_run_poll all (f.poll_all, the same for every warp of the launch): no lane spins alone; every round
+       every lane loads again its words still at the sentinel (more loads in flight, one round trip less once the last
+       word is published; examples/benchmarks/window_hop.cu, variant allpoll) */
     for (;;) {
       int jmax = -1;
   #pragma unroll
       for (int e = 0; e < B; e++)
         if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) jmax = max(jmax, j[e]);
-      for (int d = 16; d > 0; d >>= 1) jmax = max(jmax, __shfl_xor_sync(SPTRSV_FULL_MASK, jmax, d));
-      if (jmax < 0) break;
-      if (lane == 0) (void)SpTrsvSyncFreeWait(cur + jmax, f.spin_ns);
-      __syncwarp();
+      if (f.poll_all) {
+        if (!__any_sync(SPTRSV_FULL_MASK, jmax >= 0)) break;
+        if (f.spin_ns) __nanosleep(f.spin_ns);
+      } else {
+        for (int d = 16; d > 0; d >>= 1) jmax = max(jmax, __shfl_xor_sync(SPTRSV_FULL_MASK, jmax, d));
+        if (jmax < 0) break;
+        if (lane == 0) (void)SpTrsvSyncFreeWait(cur + jmax, f.spin_ns);
+        __syncwarp();
+      }
   #pragma unroll
       for (int e = 0; e < B; e++)
         if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) u[e] = SpTrsvSyncFreeLoad(cur + j[e]);
@@ -522,6 +533,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
   f->natural      = sf->natural;
   f->relabel      = (PetscBool)(sf->relabel || sf->runs); /* runs: SpTrsvCUDASyncFreeSetup relabelled */
   f->run_rows     = sf->runs ? (int)sf->run_rows : 0;
+  f->poll_all     = sf->run_poll_all ? 1 : 0;
   if (sf->blocks_per_sm > 0) { /* persistent blocks: at most blocks_per_sm per multiprocessor, never more than the slots */
     int dev, nsm;
     SpTrsvCUDACall(cudaGetDevice(&dev));
