@@ -311,6 +311,7 @@ static PetscErrorCode CheckFreshNumeric(const char *mname, Mat A, MatSolverType 
   PetscCall(MatGetFactor(A, stype, MAT_FACTOR_LU, &F));
   PetscCall(MatLUFactorSymbolic(F, A, row, col, &info));
   PetscCall(MatSpTrsvGetFactorHost(F, &fac));
+  EXPECT(!fac->L->values_unset && !fac->U->values_unset, "%s %s: LU factored at the symbolic phase left its values unset", mname, stype);
   sl = fac->L->state;
   su = fac->U->state;
   PetscCall(MatCreateVecs(A, &x, &b));
@@ -324,6 +325,40 @@ static PetscErrorCode CheckFreshNumeric(const char *mname, Mat A, MatSolverType 
     PetscCall(BackwardError(A, PETSC_FALSE, b, x, &e));
     EXPECT(e <= eps_factor * PETSC_MACHINE_EPSILON, "%s %s: backward error %.3e after numeric phase %" PetscInt_FMT, mname, stype, (double)e, round + 1);
   }
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x));
+  PetscCall(MatDestroy(&F));
+  PetscCall(ISDestroy(&row));
+  PetscCall(ISDestroy(&col));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Cholesky: CHOLMOD's symbolic phase makes the pattern only; the values stay unset (the executors set up on it do no
+   numeric work) until the numeric phase writes every one of them */
+static PetscErrorCode CheckValuesLater(const char *mname, Mat A, MatSolverType stype)
+{
+  Mat           F;
+  MatFactorInfo info;
+  IS            row, col;
+  SpTrsvFactor  fac;
+  Vec           b, x;
+  PetscReal     e;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatFactorInfoInitialize(&info));
+  PetscCall(MatGetOrdering(A, MATORDERINGND, &row, &col));
+  PetscCall(MatGetFactor(A, stype, MAT_FACTOR_CHOLESKY, &F));
+  PetscCall(MatCholeskyFactorSymbolic(F, A, row, &info));
+  PetscCall(MatSpTrsvGetFactorHost(F, &fac));
+  EXPECT(fac->L->values_unset && fac->U->values_unset, "%s %s: Cholesky's values set at the symbolic phase (L %d, U %d unset)", mname, stype, (int)fac->L->values_unset, (int)fac->U->values_unset);
+  PetscCall(MatCholeskyFactorNumeric(F, A, &info));
+  PetscCall(MatSpTrsvGetFactorHost(F, &fac));
+  EXPECT(!fac->L->values_unset && !fac->U->values_unset, "%s %s: Cholesky's values still unset after the numeric phase", mname, stype);
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(MatSolve(F, b, x));
+  PetscCall(BackwardError(A, PETSC_FALSE, b, x, &e));
+  EXPECT(e <= eps_factor * PETSC_MACHINE_EPSILON, "%s %s: Cholesky backward error %.3e", mname, stype, (double)e);
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x));
   PetscCall(MatDestroy(&F));
@@ -509,6 +544,8 @@ int main(int argc, char **argv)
   PetscCall(CheckRefactor("laplace3d-9", A, MAT_FACTOR_LU, MATSOLVERSPTRSVSYNCFREE));
   PetscCall(CheckFreshNumeric("laplace3d-9", A, MATSOLVERSPTRSVPINV));
   PetscCall(CheckFreshNumeric("laplace3d-9", A, MATSOLVERSPTRSVSUPERNODAL));
+  PetscCall(CheckValuesLater("laplace3d-9", A, MATSOLVERSPTRSVSUPERNODAL));
+  PetscCall(CheckValuesLater("laplace3d-9", A, MATSOLVERSPTRSV));
   PetscCall(MatDestroy(&A));
   PetscCall(SpTrsvBuildConvDiff2D(24, 200.0, &A));
   PetscCall(CheckMatrix("convdiff2d-24", A, MAT_FACTOR_LU));
