@@ -33,6 +33,7 @@ typedef struct {
   SpTrsvLUOrdering   lu_ordering;
   PetscReal          pivot_threshold; /* SuperLU's DiagPivotThresh in [0, 1] (-mat_sptrsv_lu_pivot_threshold) */
   SpTrsvCholOrdering chol_ordering;
+  PetscBool          chol_overlap; /* CHOLMOD's numeric factorization of the symbolic phase's values in a host thread while the triangles are analysed (-mat_sptrsv_cholesky_overlap) */
   char               petsc_ordering[64]; /* the name of PETSc's ordering, for the view */
 } SpTrsvDirectOptions;
 
@@ -49,6 +50,7 @@ typedef struct {
   PetscObjectId  Aid;          /* the matrix and its state whose values the symbolic phase already factored */
   PetscObjectState Astate;
   PetscBool      fresh;        /* the symbolic phase's factorization has not been used by a numeric phase yet */
+  PetscInt       noverlap;     /* Cholesky: numeric factorizations that ran in a host thread beside the analysis */
 } SpTrsvDirectHead;
 
 SPTRSV_INTERN PetscErrorCode SpTrsvDirectOptionsInitialize(SpTrsvDirectOptions *);

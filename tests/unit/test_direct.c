@@ -334,8 +334,11 @@ static PetscErrorCode CheckFreshNumeric(const char *mname, Mat A, MatSolverType 
 }
 
 /* Cholesky: CHOLMOD's symbolic phase makes the pattern only; the values stay unset (the executors set up on it do no
-   numeric work) until the numeric phase writes every one of them */
-static PetscErrorCode CheckValuesLater(const char *mname, Mat A, MatSolverType stype)
+   numeric work) until the numeric phase writes every one of them. With -mat_sptrsv_cholesky_overlap (default) the
+   symbolic phase's values are factored in a host thread: the numeric phase takes that factor when A did not change
+   (noverlap counts it), and factors again when it did (A scaled between the phases: a stale factor would solve the
+   old matrix); a factor destroyed right after its symbolic phase waits for the thread. overlap 0: never a thread. */
+static PetscErrorCode CholeskyOnce(const char *mname, Mat A, MatSolverType stype, PetscBool scale_between, PetscInt want_overlap)
 {
   Mat           F;
   MatFactorInfo info;
@@ -351,19 +354,37 @@ static PetscErrorCode CheckValuesLater(const char *mname, Mat A, MatSolverType s
   PetscCall(MatCholeskyFactorSymbolic(F, A, row, &info));
   PetscCall(MatSpTrsvGetFactorHost(F, &fac));
   EXPECT(fac->L->values_unset && fac->U->values_unset, "%s %s: Cholesky's values set at the symbolic phase (L %d, U %d unset)", mname, stype, (int)fac->L->values_unset, (int)fac->U->values_unset);
+  if (scale_between) PetscCall(MatScale(A, 2.0));
   PetscCall(MatCholeskyFactorNumeric(F, A, &info));
   PetscCall(MatSpTrsvGetFactorHost(F, &fac));
   EXPECT(!fac->L->values_unset && !fac->U->values_unset, "%s %s: Cholesky's values still unset after the numeric phase", mname, stype);
+  EXPECT(SpTrsvFactorDirectHead(fac)->noverlap == want_overlap, "%s %s%s: %" PetscInt_FMT " numeric factorizations taken from the symbolic phase's thread, expected %" PetscInt_FMT, mname, stype, scale_between ? " (A scaled between the phases)" : "", SpTrsvFactorDirectHead(fac)->noverlap, want_overlap);
   PetscCall(MatCreateVecs(A, &x, &b));
-  PetscCall(VecSet(b, 1.0));
+  PetscCall(VecSetRandom(b, NULL));
   PetscCall(MatSolve(F, b, x));
   PetscCall(BackwardError(A, PETSC_FALSE, b, x, &e));
-  EXPECT(e <= eps_factor * PETSC_MACHINE_EPSILON, "%s %s: Cholesky backward error %.3e", mname, stype, (double)e);
+  EXPECT(e <= eps_factor * PETSC_MACHINE_EPSILON, "%s %s%s: Cholesky backward error %.3e", mname, stype, scale_between ? " (A scaled between the phases)" : "", (double)e);
+  if (scale_between) PetscCall(MatScale(A, 0.5));
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x));
   PetscCall(MatDestroy(&F));
+  /* a symbolic phase alone, then the factor destroyed: the thread is waited for */
+  PetscCall(MatGetFactor(A, stype, MAT_FACTOR_CHOLESKY, &F));
+  PetscCall(MatCholeskyFactorSymbolic(F, A, row, &info));
+  PetscCall(MatDestroy(&F));
   PetscCall(ISDestroy(&row));
   PetscCall(ISDestroy(&col));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckValuesLater(const char *mname, Mat A, MatSolverType stype)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CholeskyOnce(mname, A, stype, PETSC_FALSE, 1));
+  PetscCall(CholeskyOnce(mname, A, stype, PETSC_TRUE, 0));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_cholesky_overlap", "0"));
+  PetscCall(CholeskyOnce(mname, A, stype, PETSC_FALSE, 0));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_cholesky_overlap"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

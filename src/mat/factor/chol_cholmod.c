@@ -13,11 +13,20 @@
    is unit lower and D = diag(d)^2, stored as L = Lu and U = D Lu^T (idiag = 1/d^2), so every path solves it as an
    ICC factor: L(r,j) = Lc(r,j)/d_j, U(j,r) = d_j Lc(r,j). The pattern depends on A's pattern and P only, so the
    maps from the triangles' slots into Lc's values are made once by the symbolic phase.
+
+   Overlap (-mat_sptrsv_cholesky_overlap, default on): the symbolic phase, A's values at hand, starts
+   cholmod_factorize() of them in a host thread and returns; the factor Mat then analyses the triangles and sets up
+   their executors (pattern only) while CHOLMOD works. The numeric phase joins the thread and takes its factor when A
+   is the same matrix in the same state (SpTrsvDirectTakeFresh, as LU's symbolic factorization), else factors again.
+   While it runs, the thread alone touches As, L and the CHOLMOD common (its error handler is off: PETSc is not
+   thread-safe; a status other than success is reported after the join); everything else waits for the join (the
+   numeric phase, a new symbolic phase, the factor's destruction).
 */
 #include <sptrsv/direct.h>
 #include <petsc/private/matimpl.h>
 #if defined(PETSC_SPTRSV_HAVE_CHOLMOD)
 #include <cholmod.h>
+#include <pthread.h>
 
 typedef struct {
   SpTrsvDirectHead  head; /* first: read through SpTrsvFactorDirectHead() */
@@ -30,6 +39,9 @@ typedef struct {
   cholmod_sparse    As;
   cholmod_factor   *L;
   SpTrsvDirectImage im; /* its maps: slots of L and U, and column j's diagonal -> index in L->x (the patterns are L's and U's) */
+  pthread_t         thread;   /* the symbolic phase's cholmod_factorize() (overlap) */
+  PetscBool         running;  /* the thread was started and not yet joined */
+  PetscBool         factored; /* L holds the factor of the values the symbolic phase took (joined, not yet used) */
 } SpTrsvCholSym;
 
 static const char *SpTrsvCholmodOrderingName(int ordering)
@@ -60,12 +72,34 @@ static void SpTrsvCholmodError(int status, const char *file, int line, const cha
   (void)PetscInfo(NULL, "CHOLMOD %s %d (%s:%d): %s\n", status < 0 ? "error" : "warning", status, file, line, message);
 }
 
+static void *SpTrsvCholFactorThread(void *ctx)
+{
+  SpTrsvCholSym *sym = (SpTrsvCholSym *)ctx;
+
+  (void)cholmod_factorize(&sym->As, sym->L, &sym->c); /* its status stays in sym->c.status */
+  return NULL;
+}
+
+/* wait for the symbolic phase's factorization, if one runs; CHOLMOD's error handler back on, its status to -info */
+static PetscErrorCode SpTrsvCholJoin(SpTrsvCholSym *sym)
+{
+  PetscFunctionBegin;
+  if (!sym->running) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(!pthread_join(sym->thread, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Could not join the thread of CHOLMOD's numeric factorization");
+  sym->running         = PETSC_FALSE;
+  sym->factored        = PETSC_TRUE;
+  sym->c.error_handler = SpTrsvCholmodError;
+  if (sym->c.status != CHOLMOD_OK) PetscCall(PetscInfo(NULL, "CHOLMOD's numeric factorization in the host thread ended with status %d%s\n", sym->c.status, sym->c.status == CHOLMOD_NOT_POSDEF ? " (not positive definite)" : ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SpTrsvCholSymDestroy(void **ctx)
 {
   SpTrsvCholSym *sym = (SpTrsvCholSym *)*ctx;
 
   PetscFunctionBegin;
   if (!sym) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SpTrsvCholJoin(sym));
   if (sym->started) {
     if (sym->L) cholmod_free_factor(&sym->L, &sym->c);
     cholmod_finish(&sym->c);
@@ -213,9 +247,11 @@ static PetscErrorCode SpTrsvCholSymbolicCore(const PetscInt *ai, const PetscInt 
 */
 PetscErrorCode SpTrsvFactorCholeskySymbolic(Mat A, IS perm, const MatFactorInfo *info, const SpTrsvDirectOptions *o, SpTrsvFactor fac)
 {
-  const PetscInt *ai, *aj;
-  SpTrsvCholSym  *sym;
-  PetscErrorCode  ierr;
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  SpTrsvCholSym     *sym;
+  PetscErrorCode     ierr;
+  double             fl = 0;
 
   PetscFunctionBegin;
   PetscCall(SpTrsvFactorCheckMat(A, fac->n));
@@ -231,12 +267,25 @@ PetscErrorCode SpTrsvFactorCholeskySymbolic(Mat A, IS perm, const MatFactorInfo 
   sym->n          = fac->n;
   PetscCall(PetscSNPrintf(sym->head.library, sizeof(sym->head.library), "CHOLMOD %d.%d.%d", CHOLMOD_MAIN_VERSION, CHOLMOD_SUB_VERSION, CHOLMOD_SUBSUB_VERSION));
   if (info->shifttype != (PetscReal)MAT_SHIFT_NONE) PetscCall(PetscInfo(A, "The Cholesky factor from CHOLMOD ignores -pc_factor_shift_type\n"));
-  PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, NULL));
+  PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, &aa));
   ierr = SpTrsvCholSymbolicCore(ai, aj, perm, o, fac, sym);
-  PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, NULL));
+  if (!ierr) fl = sym->c.fl; /* read before a thread may write the common */
+  if (!ierr && o->chol_overlap) { /* A's values, if all finite, into As, and CHOLMOD factors them in a host thread */
+    PetscBool finite = PETSC_TRUE;
+
+    for (PetscInt p = 0; p < sym->nnzA && finite; p++) finite = (PetscBool)!PetscIsInfOrNanScalar(aa[p]);
+    if (finite) {
+      for (PetscInt p = 0; p < sym->nnzA; p++) sym->Ax[p] = PetscRealPart(aa[p]);
+      sym->c.error_handler = NULL; /* PetscInfo() is not for another thread */
+      if (!pthread_create(&sym->thread, NULL, SpTrsvCholFactorThread, sym)) sym->running = PETSC_TRUE;
+      else sym->c.error_handler = SpTrsvCholmodError; /* no thread: the numeric phase factors */
+    }
+  }
+  PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, &aa));
   PetscCall(ierr);
+  if (sym->running) PetscCall(SpTrsvDirectMarkFresh(A, &sym->head));
   PetscCall(SpTrsvDirectHeadSetCounts(fac, &sym->head));
-  PetscCall(PetscInfo(A, "Cholesky (%s, ordering %s): nnz(L) %" PetscInt_FMT ", %" PetscInt_FMT " supernodes (widest %" PetscInt_FMT "), %g flops predicted\n", sym->head.library, sym->head.ordering, sym->head.nnzL, sym->head.nsuper, sym->head.maxsuper, sym->c.fl));
+  PetscCall(PetscInfo(A, "Cholesky (%s, ordering %s): nnz(L) %" PetscInt_FMT ", %" PetscInt_FMT " supernodes (widest %" PetscInt_FMT "), %g flops predicted%s\n", sym->head.library, sym->head.ordering, sym->head.nnzL, sym->head.nsuper, sym->head.maxsuper, fl, sym->running ? "; its numeric factorization runs in a host thread beside the analysis" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -246,12 +295,20 @@ PetscErrorCode SpTrsvFactorCholeskySymbolic(Mat A, IS perm, const MatFactorInfo 
   positive definite (CHOLMOD stops at L->minor) or a pivot d^2 <= info->zeropivot is MAT_FACTOR_NUMERIC_ZEROPIVOT (an
   error with A->erroriffailure); NaN/Inf in the factor as for ICC
 */
-/* SpTrsvDirectNumericValues' consumer: A's values into CHOLMOD's copy of A (zeros for NaN/Inf, as ICC) */
+/* SpTrsvDirectNumericValues' consumer: A's values into CHOLMOD's copy of A (zeros for NaN/Inf, as ICC), unless the
+   symbolic phase's thread factored these very values (fresh) */
+typedef struct {
+  SpTrsvCholSym *sym;
+  PetscBool      fresh;
+} SpTrsvCholTakeCtx;
+
 static PetscErrorCode SpTrsvCholTakeValues(void *ctx, const PetscScalar *aa)
 {
-  SpTrsvCholSym *sym = (SpTrsvCholSym *)ctx;
+  SpTrsvCholTakeCtx *t   = (SpTrsvCholTakeCtx *)ctx;
+  SpTrsvCholSym     *sym = t->sym;
 
   PetscFunctionBegin;
+  if (t->fresh) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt p = 0; p < sym->nnzA; p++) sym->Ax[p] = PetscIsInfOrNanScalar(aa[p]) ? 0.0 : PetscRealPart(aa[p]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -263,13 +320,19 @@ PetscErrorCode SpTrsvFactorCholeskyNumeric(Mat A, const MatFactorInfo *info, SpT
   const PetscInt  n       = fac->n;
   PetscInt        minor;
   const double   *lx;
+  SpTrsvCholTakeCtx take = {sym, PETSC_FALSE};
 
   PetscFunctionBegin;
   PetscCall(SpTrsvFactorCheckMat(A, n));
   PetscCheck(fac->ftype == MAT_FACTOR_CHOLESKY && sym && sym->L && fac->L && fac->U, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Call the symbolic Cholesky factorization before the numeric one");
   PetscCall(PetscLogEventBegin(SPTRSV_CholNumeric, A, 0, 0, 0));
-  PetscCall(SpTrsvDirectNumericValues(A, fac, sym->nnzA, sym->ai, sym->aj, "Cholesky", SpTrsvCholTakeValues, sym));
-  cholmod_factorize(&sym->As, sym->L, &sym->c);
+  PetscCall(SpTrsvCholJoin(sym)); /* the symbolic phase's thread, if it still runs */
+  PetscCall(SpTrsvDirectTakeFresh(A, &sym->head, &take.fresh));
+  take.fresh    = (PetscBool)(take.fresh && sym->factored);
+  sym->factored = PETSC_FALSE;
+  PetscCall(SpTrsvDirectNumericValues(A, fac, sym->nnzA, sym->ai, sym->aj, "Cholesky", SpTrsvCholTakeValues, &take));
+  if (take.fresh) sym->head.noverlap++;
+  else cholmod_factorize(&sym->As, sym->L, &sym->c);
   PetscCheck(sym->c.status >= 0, PETSC_COMM_SELF, sym->c.status == CHOLMOD_OUT_OF_MEMORY ? PETSC_ERR_MEM : PETSC_ERR_LIB, "CHOLMOD's cholmod_factorize failed with status %d (-info shows its message)", sym->c.status);
   PetscCall(PetscLogFlops(sym->c.fl));
   minor = sym->c.status == CHOLMOD_NOT_POSDEF ? (PetscInt)sym->L->minor : n;

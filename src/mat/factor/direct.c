@@ -14,6 +14,7 @@ PetscErrorCode SpTrsvDirectOptionsInitialize(SpTrsvDirectOptions *o)
   o->lu_ordering     = SPTRSV_LU_ORDERING_PETSC;
   o->pivot_threshold = 1.0; /* classical partial pivoting, as SuperLU's default */
   o->chol_ordering   = SPTRSV_CHOL_ORDERING_PETSC;
+  o->chol_overlap    = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -37,6 +38,7 @@ PetscErrorCode SpTrsvDirectOptionsRead(SpTrsvOptionItems PetscOptionsObject, Pet
     }
   } else if (ftype == MAT_FACTOR_CHOLESKY) {
     PetscCall(PetscOptionsEnum("-mat_sptrsv_cholesky_ordering", "Cholesky: ordering from PETSc (-pc_factor_mat_ordering_type) or CHOLMOD's (amd, metis, nesdis, auto)", "MatSolverType sptrsv", SpTrsvCholOrderings, (PetscEnum)o->chol_ordering, (PetscEnum *)&o->chol_ordering, NULL));
+    PetscCall(PetscOptionsBool("-mat_sptrsv_cholesky_overlap", "Cholesky: CHOLMOD factors the symbolic phase's values in a host thread while the triangles are analysed and set up; the numeric phase takes that factor when the matrix has not changed", "MatSolverType sptrsv", o->chol_overlap, &o->chol_overlap, NULL));
   }
   /* the name PETSc's PC gave its ordering, for -ksp_view only (PCFactorSetMatOrderingType() in code is not seen) */
   PetscCall(PetscObjectGetOptionsPrefix(obj, &prefix));
@@ -68,7 +70,7 @@ PetscErrorCode SpTrsvFactorDirectView(SpTrsvFactor fac, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "factor %s (%s, ordering %s, nnz(L)=%" PetscInt_FMT ", nnz(U)=%" PetscInt_FMT ", supernodes=%" PetscInt_FMT ", mean supernode width %.2f, widest %" PetscInt_FMT ")\n", fac->ftype == MAT_FACTOR_LU ? "LU" : "Cholesky", h->library, h->ordering, h->nnzL, h->nnzU, h->nsuper,
                                    h->nsuper ? (double)fac->n / (double)h->nsuper : 0.0, h->maxsuper));
   if (fac->ftype == MAT_FACTOR_LU) PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorizations %" PetscInt_FMT "; a new pivot order or pattern rebuilt the triangles and redid the analysis %" PetscInt_FMT " times\n", h->nnumeric, h->nrebuild));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorizations %" PetscInt_FMT " (the pattern of a Cholesky factor does not change)\n", h->nnumeric));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorizations %" PetscInt_FMT " (the pattern of a Cholesky factor does not change), %" PetscInt_FMT " of them in a host thread beside the analysis\n", h->nnumeric, h->noverlap));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
