@@ -292,6 +292,18 @@ static PetscErrorCode CheckRefactor(const char *mname, Mat A0, MatFactorType fty
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the symbolic phase alone, in nested dissection: the factor, its orderings (the caller destroys them) and its info */
+static PetscErrorCode SymbolicND(Mat A, MatSolverType stype, MatFactorType ftype, MatFactorInfo *info, Mat *F, IS *row, IS *col)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatFactorInfoInitialize(info));
+  PetscCall(MatGetOrdering(A, MATORDERINGND, row, col));
+  PetscCall(MatGetFactor(A, stype, ftype, F));
+  if (ftype == MAT_FACTOR_LU) PetscCall(MatLUFactorSymbolic(*F, A, *row, *col, info));
+  else PetscCall(MatCholeskyFactorSymbolic(*F, A, *row, info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the numeric phase right after the symbolic one reuses its LU of the same values: the triangles are not touched (their
    state unchanged, so no solver recomputes what it made at setup: the partitioned inverse took 15 s twice at 32^3); a
    second numeric phase refactors and refreshes them; both solve to PETSc's backward error */
@@ -306,10 +318,7 @@ static PetscErrorCode CheckFreshNumeric(const char *mname, Mat A, MatSolverType 
   PetscReal     e;
 
   PetscFunctionBeginUser;
-  PetscCall(MatFactorInfoInitialize(&info));
-  PetscCall(MatGetOrdering(A, MATORDERINGND, &row, &col));
-  PetscCall(MatGetFactor(A, stype, MAT_FACTOR_LU, &F));
-  PetscCall(MatLUFactorSymbolic(F, A, row, col, &info));
+  PetscCall(SymbolicND(A, stype, MAT_FACTOR_LU, &info, &F, &row, &col));
   PetscCall(MatSpTrsvGetFactorHost(F, &fac));
   EXPECT(!fac->L->values_unset && !fac->U->values_unset, "%s %s: LU factored at the symbolic phase left its values unset", mname, stype);
   sl = fac->L->state;
@@ -348,10 +357,7 @@ static PetscErrorCode CholeskyOnce(const char *mname, Mat A, MatSolverType stype
   PetscReal     e;
 
   PetscFunctionBeginUser;
-  PetscCall(MatFactorInfoInitialize(&info));
-  PetscCall(MatGetOrdering(A, MATORDERINGND, &row, &col));
-  PetscCall(MatGetFactor(A, stype, MAT_FACTOR_CHOLESKY, &F));
-  PetscCall(MatCholeskyFactorSymbolic(F, A, row, &info));
+  PetscCall(SymbolicND(A, stype, MAT_FACTOR_CHOLESKY, &info, &F, &row, &col));
   PetscCall(MatSpTrsvGetFactorHost(F, &fac));
   EXPECT(fac->L->values_unset && fac->U->values_unset, "%s %s: Cholesky's values set at the symbolic phase (L %d, U %d unset)", mname, stype, (int)fac->L->values_unset, (int)fac->U->values_unset);
   if (scale_between) PetscCall(MatScale(A, 2.0));
