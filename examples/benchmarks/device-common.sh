@@ -130,19 +130,26 @@ device_build_bench() {
   step "build-$prog" 1 120 "${MAKE[@]}" MM_SRC="$MM_SRC" MM_FLAGS="$MM_FLAGS" ZLIB="$ZLIB" --eval="$target: \$($srcvar) \$(MM_SRC) \$(SPTRSV_AR) ; \$(PCC) \$(PCC_FLAGS) \$(WARN) \$(SPTRSV_CPP) \$(MM_FLAGS) -o \$@ \$($srcvar) \$(MM_SRC) \$(SPTRSV_AR) \$(LINK_LIBS) \$(CUDA_LIBS) \$(ZLIB)" "$target"
 }
 
+# device_build_c NAME [CFLAGS [LIBS]]: one carried tutorial file $TUTDIR/NAME.c against libpetsc (plus CFLAGS and LIBS)
+# into $WORK/NAME, step build-NAME: how every tutorial builds
+device_build_c() {
+  local name=$1 target=${WORK#"$ROOT"/}/$1
+  # shellcheck disable=SC2016 # make expands these
+  step "build-$name" 1 120 "${MAKE[@]}" TUT="$TUTDIR" XCFLAGS="${2:-}" XLIBS="${3:-}" --eval="$target: \$(TUT)/$name.c ; \$(PCC) \$(PCC_FLAGS) \$(PETSC_CC_INCLUDES) \$(XCFLAGS) -o \$@ \$(TUT)/$name.c \$(XLIBS) \$(LINK_LIBS) \$(CUDA_LIBS)" "$target"
+}
+
 # device_build_tutorial EX [SRCDIR]: PETSc's tutorial EX.c (carried in $TUTDIR; SRCDIR, its folder in PETSc's source,
 # only names where to copy it from: default src/ksp/ksp/tutorials, src/snes/tutorials for snes ex19) into $WORK/EX.
-# Every tutorial builds the same way (one C file against libpetsc). Nonzero when missing or failed.
+# Nonzero when missing or failed.
 device_build_tutorial() {
-  local ex=$1 srcdir=${2:-src/ksp/ksp/tutorials} target=${WORK#"$ROOT"/}/$1
+  local ex=$1 srcdir=${2:-src/ksp/ksp/tutorials}
   if [ ! -f "$TUTDIR/$ex.c" ]; then
     say "NOTE: $TUTDIR/$ex.c missing: no end-to-end runs with it (copy PETSc 3.26.1's $srcdir/$ex.c there; an install has it in share/petsc/examples/$srcdir)"
     record "build-$ex" "FAIL(no source)" 0
     FAILED=1
     return 1
   fi
-  # shellcheck disable=SC2016 # make expands these
-  step "build-$ex" 1 120 "${MAKE[@]}" TUT="$TUTDIR" --eval="$target: \$(TUT)/$ex.c ; \$(PCC) \$(PCC_FLAGS) \$(PETSC_CC_INCLUDES) -o \$@ \$(TUT)/$ex.c \$(LINK_LIBS) \$(CUDA_LIBS)" "$target"
+  device_build_c "$ex"
 }
 
 # device_build_slepc_tutorial EX: SLEPc's eps tutorial EX.c (carried as $TUTDIR/slepc-EX.c: copy SLEPc 3.26.1's
@@ -150,15 +157,14 @@ device_build_tutorial() {
 # (SLEPC_DIR, default ./.slepc-cuda: scripts/build-slepc-cuda.sh --carry; only its include/ and lib/ are used, so it
 # needs no relocation). Nonzero, with a NOTE and a SKIPPED line, when either is missing: the SLEPc cases are then left out.
 device_build_slepc_tutorial() {
-  local ex=$1 target=${WORK#"$ROOT"/}/slepc-$1 slepc=${SLEPC_DIR:-$ROOT/.slepc-cuda}
+  local ex=$1 slepc=${SLEPC_DIR:-$ROOT/.slepc-cuda}
   if [ ! -f "$TUTDIR/slepc-$ex.c" ] || [ ! -f "$slepc/include/slepceps.h" ] || [ ! -e "$slepc/lib/libslepc.so" ]; then
     say "NOTE: no SLEPc tutorial run: needs $TUTDIR/slepc-$ex.c and a CUDA SLEPc at $slepc (carry .slepc-cuda)"
     record "build-slepc-$ex" "SKIPPED(no SLEPc)" 0
     return 1
   fi
   export LD_LIBRARY_PATH=$slepc/lib:$LD_LIBRARY_PATH
-  # shellcheck disable=SC2016 # make expands these
-  step "build-slepc-$ex" 1 120 "${MAKE[@]}" TUT="$TUTDIR" SLP="$slepc" --eval="$target: \$(TUT)/slepc-$ex.c ; \$(PCC) \$(PCC_FLAGS) \$(PETSC_CC_INCLUDES) -I\$(SLP)/include -o \$@ \$(TUT)/slepc-$ex.c -L\$(SLP)/lib -Wl,-rpath,\$(SLP)/lib -lslepc \$(LINK_LIBS) \$(CUDA_LIBS)" "$target"
+  device_build_c "slepc-$ex" "-I$slepc/include" "-L$slepc/lib -Wl,-rpath,$slepc/lib -lslepc"
 }
 
 # device_bandwidth LOG: the device bandwidth a benchmark program measured (empty when none)
