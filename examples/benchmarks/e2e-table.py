@@ -99,14 +99,8 @@ def main():
     ap.add_argument("--plot", default="")
     a = ap.parse_args()
     best = load(a.csv)
-    problems = []
-    for p, _ in best:
-        if p not in problems:
-            problems.append(p)
-    solvers = []
-    for _, s in best:
-        if s not in solvers and s not in ("cusparse", "sptrsv"):
-            solvers.append(s)
+    problems = list(dict.fromkeys(p for p, _ in best))  # in first-seen order
+    solvers = list(dict.fromkeys(s for _, s in best if s not in ("cusparse", "sptrsv")))
     out = []
     if a.machine:
         out.append("Machine: " + a.machine + "\n")

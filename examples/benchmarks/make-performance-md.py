@@ -881,10 +881,7 @@ def cmd_isai(args):
       "cuSPARSE ILU / T_total of the row (> 1: faster); `vs best exact` = best T_total of the exact-solve GPU rows "
       "(cuSPARSE, sptrsv_level) / T_total of the row.")
     p("")
-    problems = []
-    for r in rows:
-        if r["problem"] not in problems:
-            problems.append(r["problem"])
+    problems = list(dict.fromkeys(r["problem"] for r in rows))  # in first-seen order
     summary = []
     for prob in problems:
         get = {r["solver"]: r for r in rows if r["problem"] == prob}

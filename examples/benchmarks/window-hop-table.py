@@ -27,15 +27,8 @@ def main():
     for r in csv.DictReader(lines):
         if r.get("variant") and r["variant"] != "variant":
             rows.append(r)
-    variants = []
-    for r in rows:
-        if r["variant"] not in variants:
-            variants.append(r["variant"])
-    keys = []
-    for r in rows:
-        k = (int(r["P"]), int(r["W"]), int(r["blocks_per_sm"]))
-        if k not in keys:
-            keys.append(k)
+    variants = list(dict.fromkeys(r["variant"] for r in rows))  # in first-seen order
+    keys = list(dict.fromkeys((int(r["P"]), int(r["W"]), int(r["blocks_per_sm"])) for r in rows))
     if machine:
         print("Machine: " + machine + "\n")
     print("| chains P x windows W, blocks per SM | " + " | ".join(variants) + " |")
