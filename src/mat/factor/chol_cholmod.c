@@ -40,8 +40,7 @@ typedef struct {
   cholmod_factor   *L;
   SpTrsvDirectImage im; /* its maps: slots of L and U, and column j's diagonal -> index in L->x (the patterns are L's and U's) */
   pthread_t         thread;   /* the symbolic phase's cholmod_factorize() (overlap) */
-  PetscBool         running;  /* the thread was started and not yet joined */
-  PetscBool         factored; /* L holds the factor of the values the symbolic phase took (joined, not yet used) */
+  PetscBool         running;  /* the thread was started and not yet joined (head.fresh: its factor not yet taken) */
 } SpTrsvCholSym;
 
 static const char *SpTrsvCholmodOrderingName(int ordering)
@@ -87,7 +86,6 @@ static PetscErrorCode SpTrsvCholJoin(SpTrsvCholSym *sym)
   if (!sym->running) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(!pthread_join(sym->thread, NULL), PETSC_COMM_SELF, PETSC_ERR_SYS, "Could not join the thread of CHOLMOD's numeric factorization");
   sym->running         = PETSC_FALSE;
-  sym->factored        = PETSC_TRUE;
   sym->c.error_handler = SpTrsvCholmodError;
   if (sym->c.status != CHOLMOD_OK) PetscCall(PetscInfo(NULL, "CHOLMOD's numeric factorization in the host thread ended with status %d%s\n", sym->c.status, sym->c.status == CHOLMOD_NOT_POSDEF ? " (not positive definite)" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -327,9 +325,7 @@ PetscErrorCode SpTrsvFactorCholeskyNumeric(Mat A, const MatFactorInfo *info, SpT
   PetscCheck(fac->ftype == MAT_FACTOR_CHOLESKY && sym && sym->L && fac->L && fac->U, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Call the symbolic Cholesky factorization before the numeric one");
   PetscCall(PetscLogEventBegin(SPTRSV_CholNumeric, A, 0, 0, 0));
   PetscCall(SpTrsvCholJoin(sym)); /* the symbolic phase's thread, if it still runs */
-  PetscCall(SpTrsvDirectTakeFresh(A, &sym->head, &take.fresh));
-  take.fresh    = (PetscBool)(take.fresh && sym->factored);
-  sym->factored = PETSC_FALSE;
+  PetscCall(SpTrsvDirectTakeFresh(A, &sym->head, &take.fresh)); /* marked fresh only where the thread started */
   PetscCall(SpTrsvDirectNumericValues(A, fac, sym->nnzA, sym->ai, sym->aj, "Cholesky", SpTrsvCholTakeValues, &take));
   if (take.fresh) sym->head.noverlap++;
   else cholmod_factorize(&sym->As, sym->L, &sym->c);
