@@ -53,6 +53,9 @@ run_test unit/check-multicolor-host unit_test tests/device/check_multicolor -qui
 # per path, 10^2 PC gs / PC isai setups, PETSc's tracing malloc: no host growth, results equal to PETSc's ILU/SOR, the
 # factor lifetime rules (the GPU run is tests/device/run.sh's step longrun)
 run_test unit/check-longrun-host unit_test tests/device/check_longrun -backend host -n 30 -refactor 1000 -solves 10000 -pc_setups 100 -malloc_debug
+# the same with 10 applies after each refactorization (a Newton / time-step workload: -solves_per_setup, which the GPU
+# run uses to time the paths against PETSc's cusparse), sync-free and the learning choice, which may switch paths then
+run_test unit/check-longrun-host-interleaved unit_test tests/device/check_longrun -backend host -n 30 -refactor 200 -solves 2000 -solves_per_setup 10 -pc_setups 10 -paths syncfree,sptrsv -malloc_debug
 # hostile input (tests/fuzz/fuzz_input): 10^4 spoiled or valid Matrix Market / PETSc binary files through every sptrsv_*
 # solver type, PC isai and PC gs, plus the (seed, case) pairs that once failed (-regression); the last line must
 # report 0 failures (docs/TESTING.md, "Hostile input")
