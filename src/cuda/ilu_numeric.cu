@@ -45,7 +45,10 @@
    acquire loads until it reads this pass's epoch, then __syncwarp(); all lanes then read U(k,:) and
    idiag[k] with __ldcg (L2, never a stale L1 line). done[] is tagged with the pass's epoch (a counter
    kept on the host and passed to each launch), so it is never reset, except when the counter wraps.
-   Row i's own entries are written and read by its own warp only, ordered by __syncwarp().
+   Row i's own entries are written and read by its own warp only, ordered by __syncwarp(). With
+   -mat_sptrsv_factor_device_rows shared the warp copies row i (values and columns) into its own slice of the block's
+   shared memory before its first wait, works there, and its lanes store the row back into F before the
+   __threadfence() above, so readers of row i see F as without it; no other warp touches that slice.
 
    The flags and their encoding are shared with the host emulation of these passes (include/sptrsv/ilu_device.h,
    src/mat/factor/ilu_emul.c, which the host tests run through the same driver): a change to the row body here
@@ -69,6 +72,7 @@ typedef struct {
   const PetscScalar  *input; /* A's values on the device for the passes: a MATSEQAIJCUSPARSE's array or stage */
   unsigned int       *done, epoch;
   int                *ticket;
+  PetscBool           shared; /* -mat_sptrsv_factor_device_rows shared: rows eliminated in shared memory */
   unsigned long long *flags, hflags[SPTRSV_ILU_NFLAGS]; /* done and ticket follow flags in its allocation */
   cudaStream_t        stream;
 } SpTrsvCUDAILU;
@@ -106,11 +110,11 @@ __global__ void SpTrsvILUShiftTopKernel(int n, const int *__restrict__ ai, const
   if (rs > 0) atomicMax(&flags[SPTRSV_ILU_F_TOP], (unsigned long long)__double_as_longlong((double)rs)); /* positive doubles order as their bits */
 }
 
-/* position of column j in the sorted cols[lo, hi), or -1 */
-__device__ __forceinline__ int SpTrsvILUFind(const int *__restrict__ cols, int lo, int hi, int j)
+/* position of column j in the sorted cols[lo, hi), or -1 (cols: global or shared memory, read-only in the kernel) */
+__device__ __forceinline__ int SpTrsvILUFind(const int *cols, int lo, int hi, int j)
 {
   while (lo < hi) {
-    const int mid = lo + (hi - lo) / 2, c = __ldg(cols + mid);
+    const int mid = lo + (hi - lo) / 2, c = cols[mid];
     if (c < j) lo = mid + 1;
     else if (c > j) hi = mid;
     else return mid;
@@ -130,12 +134,43 @@ struct SpTrsvILUArgs {
   PetscReal          shift, zeropivot, inblocks;
 };
 
-template <int RULE>
+/* row i as its warp sees it during the elimination: L(i,:) values lv[0, nl) with columns lc, the pivot *dv, U(i,:)
+   values uv[0, nu) with columns uc; in global memory (F and the pattern in place) or in the warp's shared memory */
+struct SpTrsvILURow {
+  PetscScalar *lv, *dv, *uv;
+  const int   *lc, *uc;
+  int          i, nl, nu;
+};
+
+/* the slot of row i that entry U(k, j) of an earlier row k updates, after L(i, k) at position p: L(i, j) for j < i
+   (a position after p), the pivot, U(i, j); NULL when row i has no slot there (dropped fill). Patterns only: it is
+   found before row k is published */
+__device__ __forceinline__ PetscScalar *SpTrsvILUTarget(const SpTrsvILURow &r, int p, int j)
+{
+  int s;
+
+  if (j < r.i) return (s = SpTrsvILUFind(r.lc, p + 1, r.nl, j)) >= 0 ? r.lv + s : NULL;
+  if (j == r.i) return r.dv;
+  return (s = SpTrsvILUFind(r.uc, 0, r.nu, j)) >= 0 ? r.uv + s : NULL;
+}
+
+/*
+   One warp per row (the file header). SHARED: a row of at most SPTRSV_ILU_ROW_CAP entries (L, pivot, U) is copied
+   into the warp's shared memory with its columns before the first wait, eliminated there, and written back to F
+   before the row is published (-mat_sptrsv_factor_device_rows shared); longer rows, and every row without SHARED,
+   are eliminated in F in place. Either way each entry gets the same operations in the same order, and the slots the
+   U(k,:) entries of a step update are found (binary searches of row i's pattern) before the wait for row k: after it,
+   only row k's U values and inverted pivot are read.
+*/
+#define SPTRSV_ILU_ROW_CAP 128
+template <int RULE, bool SHARED>
 __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUArgs g)
 {
-  const int    lane = threadIdx.x & 31;
-  PetscScalar *la = g.F, *dg = g.F + g.nnzL, *ua = g.F + g.nnzL + g.n;
-  int          i  = 0;
+  __shared__ PetscScalar sv[SHARED ? ILU_WARPS * SPTRSV_ILU_ROW_CAP : 1];
+  __shared__ int         sc[SHARED ? ILU_WARPS * SPTRSV_ILU_ROW_CAP : 1];
+  const int              lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+  PetscScalar           *la = g.F, *dg = g.F + g.nnzL, *ua = g.F + g.nnzL + g.n;
+  int                    i = 0;
 
   if (lane == 0) i = atomicAdd(g.ticket, 1);
   i = __shfl_sync(SPTRSV_FULL_MASK, i, 0);
@@ -143,7 +178,9 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
   if (g.order) i = __ldg(g.order + i); /* level order: every row still after the rows it waits for */
   const int  ls = __ldg(g.li + i), le = __ldg(g.li + i + 1), us = __ldg(g.ui + i), ue = __ldg(g.ui + i + 1);
   const bool restart = RULE == SPTRSV_ILU_SHIFT_NONZERO || RULE == SPTRSV_ILU_SHIFT_PD;
+  const bool staged  = SHARED && le - ls + 1 + ue - us <= SPTRSV_ILU_ROW_CAP;
   bool       skip    = false;
+  SpTrsvILURow r     = {la + ls, dg + i, ua + us, g.lj + ls, g.uj + us, i, le - ls, ue - us};
 
   /* a smaller row failed: the pass restarts anyway (rows below the first failing one never skip, so the
      first failing row is the host's); lane 0 decides for the warp */
@@ -151,33 +188,48 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
   skip = __shfl_sync(SPTRSV_FULL_MASK, skip, 0);
 
   if (!skip) {
-    if (lane == 0) dg[i] += g.shift;
-    for (int p = ls; p < le; p++) {
+    if (staged) { /* the row and its pattern into the warp's shared memory: its values are this warp's alone until it publishes */
+      PetscScalar *v = sv + wib * SPTRSV_ILU_ROW_CAP;
+      int         *c = sc + wib * SPTRSV_ILU_ROW_CAP;
+
+      for (int q = lane; q < r.nl; q += 32) {
+        v[q] = la[ls + q];
+        c[q] = __ldg(g.lj + ls + q);
+      }
+      for (int q = lane; q < r.nu; q += 32) {
+        v[r.nl + 1 + q] = ua[us + q];
+        c[r.nl + 1 + q] = __ldg(g.uj + us + q);
+      }
+      if (lane == 0) v[r.nl] = dg[i];
+      r.lv = v;
+      r.dv = v + r.nl;
+      r.uv = v + r.nl + 1;
+      r.lc = c;
+      r.uc = c + r.nl + 1;
       __syncwarp();
-      const PetscScalar wk = la[p];
+    }
+    if (lane == 0) *r.dv += g.shift;
+    for (int p = 0; p < r.nl; p++) {
+      __syncwarp();
+      const PetscScalar wk = r.lv[p];
       if (wk == 0.0) continue; /* the same value in every lane */
-      const int k = __ldg(g.lj + p);
+      const int    k = r.lc[p], qs = __ldg(g.ui + k), qe = __ldg(g.ui + k + 1), q0 = qs + lane;
+      PetscScalar *t0 = q0 < qe ? SpTrsvILUTarget(r, p, __ldg(g.uj + q0)) : NULL; /* before the wait: patterns only */
+
       if (lane == 0)
         while (SpTrsvLoadAcquire(g.done + k) != g.epoch) { }
       __syncwarp();
       const PetscScalar mult = wk * __ldcg(g.idiag + k);
-      const int         qe   = __ldg(g.ui + k + 1);
-      if (lane == 0) la[p] = mult; /* no update of this step targets column k */
-      for (int q = __ldg(g.ui + k) + lane; q < qe; q += 32) {
-        const int    j = __ldg(g.uj + q);
-        PetscScalar *t = NULL;
-        int          s;
-
-        if (j < i) {
-          if ((s = SpTrsvILUFind(g.lj, p + 1, le, j)) >= 0) t = la + s;
-        } else if (j == i) t = dg + i;
-        else if ((s = SpTrsvILUFind(g.uj, us, ue, j)) >= 0) t = ua + s;
+      if (lane == 0) r.lv[p] = mult; /* no update of this step targets column k */
+      if (t0) *t0 -= mult * __ldcg(ua + q0);
+      for (int q = q0 + 32; q < qe; q += 32) {
+        PetscScalar *t = SpTrsvILUTarget(r, p, __ldg(g.uj + q));
         if (t) *t -= mult * __ldcg(ua + q);
       }
     }
     __syncwarp();
     if (lane == 0) {
-      PetscScalar pv   = dg[i];
+      PetscScalar pv   = *r.dv;
       bool        fail = false;
 
       if (RULE == SPTRSV_ILU_SHIFT_NONE) {
@@ -188,13 +240,13 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
       } else if (RULE == SPTRSV_ILU_SHIFT_INBLOCKS) {
         if (fabs(pv) <= g.zeropivot && !isnan(pv)) {
           pv += g.inblocks;
-          dg[i] = pv;
+          *r.dv = pv;
           atomicAdd(&g.flags[SPTRSV_ILU_F_NINB], 1ull);
         }
       } else {
         PetscReal rs = 0.0;
-        for (int p = ls; p < le; p++) rs += fabs(la[p]);
-        for (int p = us; p < ue; p++) rs += fabs(ua[p]);
+        for (int p = 0; p < r.nl; p++) rs += fabs(r.lv[p]);
+        for (int p = 0; p < r.nu; p++) rs += fabs(r.uv[p]);
         fail = (RULE == SPTRSV_ILU_SHIFT_NONZERO ? fabs(pv) : pv) <= g.zeropivot * rs && !isnan(pv);
         if (fail) {
           g.idiag[i] = rs; /* for the driver: the pass is discarded */
@@ -207,11 +259,16 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
     skip = __shfl_sync(SPTRSV_FULL_MASK, skip, 0);
     __syncwarp();
     if (!skip) { /* the first non-finite value of the row, as SpTrsvTriFindNonFinite() (L, then idiag and U) */
-      for (int p = ls + lane; p < le; p += 32)
-        if (!isfinite(la[p])) atomicMin(&g.flags[SPTRSV_ILU_F_NFL], ((unsigned long long)i << 32) | (unsigned long long)(p - ls + 1));
+      for (int p = lane; p < r.nl; p += 32)
+        if (!isfinite(r.lv[p])) atomicMin(&g.flags[SPTRSV_ILU_F_NFL], ((unsigned long long)i << 32) | (unsigned long long)(p + 1));
       if (lane == 0 && !isfinite(g.idiag[i])) atomicMin(&g.flags[SPTRSV_ILU_F_NFU], (unsigned long long)i << 32);
-      for (int p = us + lane; p < ue; p += 32)
-        if (!isfinite(ua[p])) atomicMin(&g.flags[SPTRSV_ILU_F_NFU], ((unsigned long long)i << 32) | (unsigned long long)(p - us + 1));
+      for (int p = lane; p < r.nu; p += 32)
+        if (!isfinite(r.uv[p])) atomicMin(&g.flags[SPTRSV_ILU_F_NFU], ((unsigned long long)i << 32) | (unsigned long long)(p + 1));
+    }
+    if (staged) { /* back to F, before the fence that publishes the row (a failing row too: the driver reads its pivot) */
+      for (int q = lane; q < r.nl; q += 32) la[ls + q] = r.lv[q];
+      for (int q = lane; q < r.nu; q += 32) ua[us + q] = r.uv[q];
+      if (lane == 0) dg[i] = *r.dv;
     }
   }
   __threadfence();
@@ -247,6 +304,7 @@ static PetscErrorCode SpTrsvCUDAILUCreate_Private(SpTrsvCUDAILU *g, SpTrsvFactor
   g->nnzL = (int)nnzL;
   g->nnzU = (int)nnzU;
   g->nnzF = (int)(nnzL + n + nnzU);
+  g->shared = fac->device_rows_shared;
   PetscCall(SpTrsvBackendCUDAGetStream(&g->stream));
   off[0] = 0;
   for (int k = 0; k < NSEG; k++) off[k + 1] = off[k] + len[k];
@@ -382,20 +440,26 @@ static PetscErrorCode SpTrsvCUDAILUFactor(void *ctx, SpTrsvILUShiftRule rule, Pe
   if (g->n) {
     const SpTrsvILUArgs a  = {g->n, g->nnzL, g->order, g->li, g->lj, g->ui, g->uj, g->F, g->idiag, g->done, g->epoch, g->ticket, g->flags, shift, zeropivot, inblocks};
     const int           nb = (g->n + ILU_WARPS - 1) / ILU_WARPS;
+  #define SPTRSV_ILU_LAUNCH(R) \
+    do { \
+      if (g->shared) SpTrsvILURowsKernel<R, true><<<nb, 32 * ILU_WARPS, 0, g->stream>>>(a); \
+      else SpTrsvILURowsKernel<R, false><<<nb, 32 * ILU_WARPS, 0, g->stream>>>(a); \
+    } while (0)
     switch (rule) {
     case SPTRSV_ILU_SHIFT_NONZERO:
-      SpTrsvILURowsKernel<SPTRSV_ILU_SHIFT_NONZERO><<<nb, 32 * ILU_WARPS, 0, g->stream>>>(a);
+      SPTRSV_ILU_LAUNCH(SPTRSV_ILU_SHIFT_NONZERO);
       break;
     case SPTRSV_ILU_SHIFT_PD:
-      SpTrsvILURowsKernel<SPTRSV_ILU_SHIFT_PD><<<nb, 32 * ILU_WARPS, 0, g->stream>>>(a);
+      SPTRSV_ILU_LAUNCH(SPTRSV_ILU_SHIFT_PD);
       break;
     case SPTRSV_ILU_SHIFT_INBLOCKS:
-      SpTrsvILURowsKernel<SPTRSV_ILU_SHIFT_INBLOCKS><<<nb, 32 * ILU_WARPS, 0, g->stream>>>(a);
+      SPTRSV_ILU_LAUNCH(SPTRSV_ILU_SHIFT_INBLOCKS);
       break;
     default:
-      SpTrsvILURowsKernel<SPTRSV_ILU_SHIFT_NONE><<<nb, 32 * ILU_WARPS, 0, g->stream>>>(a);
+      SPTRSV_ILU_LAUNCH(SPTRSV_ILU_SHIFT_NONE);
       break;
     }
+  #undef SPTRSV_ILU_LAUNCH
     SpTrsvCUDACheckLaunch();
   }
 #else

@@ -25,6 +25,12 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
     PetscCall(PetscOptionsEList("-mat_sptrsv_factor_device_order", "ILU on the GPU: the order its warps take the rows in, level (the wavefront of L's DAG: more rows at once on 2-D grids in natural order) or row (increasing rows)", "MatSolverType sptrsv", orders, 2, orders[o], &o, NULL));
     sp->factor_device_level = (PetscBool)(o == 1);
   }
+  {
+    const char *const rows[] = {"global", "shared"};
+    PetscInt          r      = sp->factor_device_shared ? 1 : 0;
+    PetscCall(PetscOptionsEList("-mat_sptrsv_factor_device_rows", "ILU on the GPU: where each row's warp keeps the row while it eliminates it, global (the factor's arrays in place) or shared (the warp's shared memory, rows of up to 128 entries; longer rows in place)", "MatSolverType sptrsv", rows, 2, rows[r], &r, NULL));
+    sp->factor_device_shared = (PetscBool)(r == 1);
+  }
   if (F->factortype == MAT_FACTOR_LU || F->factortype == MAT_FACTOR_CHOLESKY) PetscCall(SpTrsvDirectOptionsRead(PetscOptionsObject, (PetscObject)F, F->factortype, &sp->direct));
   PetscCall(PetscOptionsBool("-mat_sptrsv_compare_cusparse_memory", "CUDA: at the symbolic phase, ask cuSPARSE what its SpSV would hold for L and U (matrix + buffer), shown by -ksp_view", "MatSolverType sptrsv", sp->compare_cusparse, &sp->compare_cusparse, NULL));
   /* the choice's options, and every path's own (whichever is chosen reads them); else the path's own and, where it
@@ -162,9 +168,11 @@ static PetscErrorCode MatSpTrsvSetUpNumeric(Mat F, Mat A)
   else if (!avail) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (%s)", why));
   else if (!sp->tri[0][0]->exec->update_values_device || !sp->tri[0][1]->exec->update_values_device) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (the CUDA executor of %s takes host values only)", sp->tripath[sp->tri[0][0]->exec->update_values_device ? 1 : 0]->solvertype));
   else {
+    sp->fac->device_rows_shared = sp->factor_device_shared;
     PetscCall(SpTrsvFactorILUDeviceSetUp(A, sp->fac, sp->factor_device_level));
     sp->numeric_device = PETSC_TRUE;
-    PetscCall(PetscStrncpy(sp->numeric_note, sp->factor_device_level ? "device (rows in level order)" : "device", sizeof(sp->numeric_note)));
+    if (!sp->factor_device_level && !sp->factor_device_shared) PetscCall(PetscStrncpy(sp->numeric_note, "device", sizeof(sp->numeric_note)));
+    else PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "device (rows in %s order%s)", sp->factor_device_level ? "level" : "row", sp->factor_device_shared ? ", each in its warp's shared memory" : ""));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
