@@ -96,7 +96,7 @@ INTERNAL_LIBS := $(SPTRSV_AR) $(LINK_LIBS) -lz $(CUDA_LIBS)
 # their shared pieces
 STENCIL_SRC  := examples/common/stencil.c
 BENCH_COMMON := examples/benchmarks/bench_common.c examples/benchmarks/bench_matrices.c examples/benchmarks/bench_cusparse.c $(STENCIL_SRC)
-BENCH_SRC    := examples/benchmarks/bench.c $(BENCH_COMMON)
+BENCH_SRC    := examples/benchmarks/bench.c examples/benchmarks/bench_paths.c $(BENCH_COMMON)
 BENCH_GS_SRC := examples/benchmarks/bench_gs.c examples/benchmarks/bench_gs_cusparse.c $(BENCH_COMMON)
 BENCH_ISAI_SRC := examples/benchmarks/bench_isai.c $(STENCIL_SRC)
 BENCH_ILU_SRC  := examples/benchmarks/bench_ilu_setup.c $(STENCIL_SRC)

@@ -142,6 +142,10 @@ PetscErrorCode BenchErr(Bench *, Where, const PetscScalar *, const PetscScalar *
 #define BENCH_TINY_N 64
 PetscErrorCode BenchTinyTri(SpTrsvUplo, PetscBool, SpTrsvTri *);
 void           BenchErrorRule(Bench *);
+/* bench_paths.c: the solves through the plugin's private API */
+PetscBool      BenchSolverInverse(SpTrsvSolver);
+PetscErrorCode BenchRunHostReference(Bench *, SpTrsvFactor);
+PetscErrorCode BenchRunPaths(Bench *, SpTrsvFactor, const SpTrsvBackendOps *, Where);
 /* bench_matrices.c */
 PetscErrorCode BenchLoadMatrix(Bench *, const char *, Mat *, PetscBool *);
 PetscErrorCode AddDiagonal(Mat);
