@@ -228,6 +228,7 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
       }
     }
     __syncwarp();
+    PetscScalar id = 0; /* lane 0: what it stores in idiag[i], kept for the non-finite check below (no reload) */
     if (lane == 0) {
       PetscScalar pv   = *r.dv;
       bool        fail = false;
@@ -249,11 +250,12 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
         for (int p = 0; p < r.nu; p++) rs += fabs(r.uv[p]);
         fail = (RULE == SPTRSV_ILU_SHIFT_NONZERO ? fabs(pv) : pv) <= g.zeropivot * rs && !isnan(pv);
         if (fail) {
-          g.idiag[i] = rs; /* for the driver: the pass is discarded */
+          id = rs; /* for the driver: the pass is discarded */
           atomicMin(&g.flags[SPTRSV_ILU_F_FAIL], (unsigned long long)i);
         }
       }
-      if (!fail) g.idiag[i] = 1.0 / pv;
+      if (!fail) id = 1.0 / pv;
+      g.idiag[i] = id;
       skip = fail;
     }
     skip = __shfl_sync(SPTRSV_FULL_MASK, skip, 0);
@@ -261,7 +263,7 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
     if (!skip) { /* the first non-finite value of the row, as SpTrsvTriFindNonFinite() (L, then idiag and U) */
       for (int p = lane; p < r.nl; p += 32)
         if (!isfinite(r.lv[p])) atomicMin(&g.flags[SPTRSV_ILU_F_NFL], ((unsigned long long)i << 32) | (unsigned long long)(p + 1));
-      if (lane == 0 && !isfinite(g.idiag[i])) atomicMin(&g.flags[SPTRSV_ILU_F_NFU], (unsigned long long)i << 32);
+      if (lane == 0 && !isfinite(id)) atomicMin(&g.flags[SPTRSV_ILU_F_NFU], (unsigned long long)i << 32);
       for (int p = lane; p < r.nu; p += 32)
         if (!isfinite(r.uv[p])) atomicMin(&g.flags[SPTRSV_ILU_F_NFU], ((unsigned long long)i << 32) | (unsigned long long)(p + 1));
     }
