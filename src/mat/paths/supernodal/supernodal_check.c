@@ -14,7 +14,7 @@ PetscErrorCode SpTrsvSupernodalScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan
 {
   SpTrsvSupernodalSchedule *ss = (SpTrsvSupernodalSchedule *)plan->data;
   const PetscInt            n = op->n, ns = ss->ns;
-  PetscInt                 *sn, *lev, *seen, *erow, q = 0;
+  PetscInt                 *sn, *lev, *seen, q = 0;
   PetscInt64                nmapped = 0;
   PetscBT                   taken;
 
@@ -56,35 +56,41 @@ PetscErrorCode SpTrsvSupernodalScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan
     for (PetscInt64 o = ss->optr[K]; o < ss->optr[K + 1]; o++) nmapped += ss->omap[o] >= 0;
   }
   PetscCheck(nmapped == op->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: %" PetscInt64_FMT " stored values map to entries of op(T), it has %" PetscInt_FMT, nmapped, op->nnz);
-  /* every stored value maps a distinct entry whose (row, column) is the slot's: with as many mapped slots as entries,
-     every entry is stored exactly once, at its place (a slot's coordinates name one slot: U_S ascending); and an entry
-     outside its row's supernode reads a supernode of an earlier level. One pass over the slots (a search per entry
-     made this check a tenth of a large factor's setup) */
-  PetscCall(PetscMalloc1(op->nnz + 1, &erow));
+  /* every stored value maps a distinct entry whose (row, column) is the slot's (the entry lies in row i's range of
+     op(T) and has column j): with as many mapped slots as entries, every entry is stored exactly once, at its place (a
+     slot's coordinates name one slot: U_S ascending); and an entry outside its row's supernode reads a supernode of an
+     earlier level. One pass over the slots (a search per entry made this check a tenth of a large factor's setup) */
   PetscCall(PetscBTCreate(op->nnz, &taken));
-  for (PetscInt i = 0; i < n; i++)
-    for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) erow[e] = i;
   for (PetscInt K = 0; K < ns; K++) {
     const PetscInt s = ss->super[K], w = ss->super[K + 1] - s, m = ss->uptr[K + 1] - ss->uptr[K];
     const PetscInt *U = ss->uidx + ss->uptr[K];
 
-    for (PetscInt64 q = 0; q < ss->dptr[K + 1] - ss->dptr[K]; q++) {
-      const PetscInt e = ss->dmap[ss->dptr[K] + q], i = s + (PetscInt)(q % w), j = s + (PetscInt)(q / w);
+    PetscCheck(ss->dptr[K + 1] - ss->dptr[K] == (PetscInt64)w * w && ss->optr[K + 1] - ss->optr[K] == (PetscInt64)w * m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: supernode %" PetscInt_FMT " (width %" PetscInt_FMT ", %" PetscInt_FMT " outside) stores %" PetscInt64_FMT " diagonal-block and %" PetscInt64_FMT " off-diagonal slots", K, w, m, ss->dptr[K + 1] - ss->dptr[K], ss->optr[K + 1] - ss->optr[K]);
+    /* slot q of the diagonal block is (s + q % w, s + q / w); of the off-diagonal block, line s + q / m and U[q % m]:
+       walked as two loops (no division per slot) */
+    for (PetscInt jj = 0; jj < w; jj++) {
+      const PetscInt *dm = ss->dmap + ss->dptr[K] + (PetscInt64)jj * w;
 
-      if (e < 0) continue;
-      PetscCheck(e < op->nnz && !PetscBTLookupSet(taken, e) && erow[e] == i && op->rj[e] == j, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: the diagonal block of supernode %" PetscInt_FMT " stores entry %" PetscInt_FMT " at (%" PetscInt_FMT ", %" PetscInt_FMT "): not that entry's place, or stored twice", K, e, i, j);
+      for (PetscInt ii = 0; ii < w; ii++) {
+        const PetscInt e = dm[ii], i = s + ii, j = s + jj;
+
+        if (e < 0) continue;
+        PetscCheck(e < op->nnz && !PetscBTLookupSet(taken, e) && e >= op->ri[i] && e < op->ri[i + 1] && op->rj[e] == j, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: the diagonal block of supernode %" PetscInt_FMT " stores entry %" PetscInt_FMT " at (%" PetscInt_FMT ", %" PetscInt_FMT "): not that entry's place, or stored twice", K, e, i, j);
+      }
     }
-    for (PetscInt64 q = 0; q < ss->optr[K + 1] - ss->optr[K]; q++) {
-      const PetscInt e = ss->omap[ss->optr[K] + q], line = s + (PetscInt)(q / PetscMax(m, 1)), other = U[q % PetscMax(m, 1)];
-      const PetscInt i = ss->push ? other : line, j = ss->push ? line : other;
+    for (PetscInt ll = 0; ll < w; ll++) {
+      const PetscInt *om = ss->omap + ss->optr[K] + (PetscInt64)ll * m, line = s + ll;
 
-      if (e < 0) continue;
-      PetscCheck(e < op->nnz && !PetscBTLookupSet(taken, e) && erow[e] == i && op->rj[e] == j, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: an off-diagonal block of supernode %" PetscInt_FMT " stores entry %" PetscInt_FMT " at (%" PetscInt_FMT ", %" PetscInt_FMT "): not that entry's place, or stored twice", K, e, i, j);
-      PetscCheck(lev[sn[j]] < lev[sn[i]], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: row %" PetscInt_FMT " (supernode %" PetscInt_FMT ", level %" PetscInt_FMT ") reads column %" PetscInt_FMT " of supernode %" PetscInt_FMT " at level %" PetscInt_FMT, i, sn[i], lev[sn[i]], j, sn[j], lev[sn[j]]);
+      for (PetscInt c = 0; c < m; c++) {
+        const PetscInt e = om[c], other = U[c], i = ss->push ? other : line, j = ss->push ? line : other;
+
+        if (e < 0) continue;
+        PetscCheck(e < op->nnz && !PetscBTLookupSet(taken, e) && e >= op->ri[i] && e < op->ri[i + 1] && op->rj[e] == j, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: an off-diagonal block of supernode %" PetscInt_FMT " stores entry %" PetscInt_FMT " at (%" PetscInt_FMT ", %" PetscInt_FMT "): not that entry's place, or stored twice", K, e, i, j);
+        PetscCheck(lev[sn[j]] < lev[sn[i]], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: row %" PetscInt_FMT " (supernode %" PetscInt_FMT ", level %" PetscInt_FMT ") reads column %" PetscInt_FMT " of supernode %" PetscInt_FMT " at level %" PetscInt_FMT, i, sn[i], lev[sn[i]], j, sn[j], lev[sn[j]]);
+      }
     }
   }
   PetscCall(PetscBTDestroy(&taken));
-  PetscCall(PetscFree(erow));
   for (PetscInt K = 0; K < ns; K++) {
     const PetscInt w = ss->super[K + 1] - ss->super[K];
     for (PetscInt i = 0; i < w; i++) PetscCheck(ss->dmap[ss->dptr[K] + i + (PetscInt64)i * w] == SPTRSV_SUPERNODE_DIAG, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Supernodal schedule: supernode %" PetscInt_FMT ": diagonal entry %" PetscInt_FMT " not marked", K, i);
