@@ -39,6 +39,7 @@ struct _n_SpTrsvFactor {
   PetscErrorCode (*device_destroy)(SpTrsvILUDevice *); /* set with device by its maker (ilu_device.c) */
   PetscBool       host_stale;
   PetscBool       device_rows_shared; /* -mat_sptrsv_factor_device_rows shared: the GPU elimination keeps each row (up to 128 entries) in shared memory */
+  PetscInt        device_blocks_per_sm; /* -mat_sptrsv_factor_device_blocks_per_sm: the GPU elimination's resident blocks per SM at most (0: no cap) */
 };
 
 /* what the numeric phase of ILU(k) reuses (iluk.c; read by the GPU numeric phase, ilu_device.c) */

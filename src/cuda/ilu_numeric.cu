@@ -73,6 +73,8 @@ typedef struct {
   unsigned int       *done, epoch;
   int                *ticket;
   PetscBool           shared; /* -mat_sptrsv_factor_device_rows shared: rows eliminated in shared memory */
+  int                 pad;    /* dynamic shared memory per block of the elimination that caps its resident blocks per SM
+                                 (-mat_sptrsv_factor_device_blocks_per_sm; 0: no cap) */
   unsigned long long *flags, hflags[SPTRSV_ILU_NFLAGS]; /* done and ticket follow flags in its allocation */
   cudaStream_t        stream;
 } SpTrsvCUDAILU;
@@ -289,6 +291,50 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
 static PetscErrorCode SpTrsvCUDAILUDestroy(void **);
 
 /* fills g (allocated by the caller, which destroys it when this fails: nothing made here is left behind) */
+/*
+  SpTrsvCUDAILUCapBlocks - at most bps blocks of the elimination resident per multiprocessor: each block asks for enough
+  dynamic shared memory (unused by the kernel) that bps + 1 of them do not fit in a multiprocessor's shared memory. Fewer
+  warps then poll at once (examples/benchmarks/window_hop.cu measured a window step of the sync-free solve 3-6x cheaper
+  with 2 blocks per SM than with 16 when hundreds of chains polled). The ticket order keeps the kernel deadlock-free at
+  any residency: a warp takes a ticket only when it runs, and every row it waits for has a smaller ticket.
+*/
+static PetscErrorCode SpTrsvCUDAILUCapBlocks(SpTrsvCUDAILU *g, int bps)
+{
+  PetscFunctionBegin;
+#if defined(SPTRSV_CUDA_SCALAR_OK)
+  int                dev, smsm = 0, optin = 0, reserved = 0;
+  cudaFuncAttributes attr;
+
+  SpTrsvCUDACall(cudaGetDevice(&dev));
+  SpTrsvCUDACall(cudaDeviceGetAttribute(&smsm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+  SpTrsvCUDACall(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  SpTrsvCUDACall(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
+  if (g->shared) SpTrsvCUDACall(cudaFuncGetAttributes(&attr, SpTrsvILURowsKernel<SPTRSV_ILU_SHIFT_NONE, true>));
+  else SpTrsvCUDACall(cudaFuncGetAttributes(&attr, SpTrsvILURowsKernel<SPTRSV_ILU_SHIFT_NONE, false>));
+  g->pad = smsm / (bps + 1) + 1 - reserved - (int)attr.sharedSizeBytes;
+  if (g->pad <= 0 || g->pad > optin - (int)attr.sharedSizeBytes) g->pad = 0; /* the cap is above what the threads allow anyway, or out of reach */
+  if (g->pad) {
+    /* the limit the launches may ask up to: the device's opt-in maximum, never this factor's own pad (the attribute is
+       the kernel's, shared by every factor: a smaller one set for another factor would make this one's launches fail) */
+    const int lim = optin - (int)attr.sharedSizeBytes;
+  #define SPTRSV_ILU_SET_PAD(R) \
+    do { \
+      if (g->shared) SpTrsvCUDACall(cudaFuncSetAttribute(SpTrsvILURowsKernel<R, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, lim)); \
+      else SpTrsvCUDACall(cudaFuncSetAttribute(SpTrsvILURowsKernel<R, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, lim)); \
+    } while (0)
+    SPTRSV_ILU_SET_PAD(SPTRSV_ILU_SHIFT_NONE);
+    SPTRSV_ILU_SET_PAD(SPTRSV_ILU_SHIFT_NONZERO);
+    SPTRSV_ILU_SET_PAD(SPTRSV_ILU_SHIFT_PD);
+    SPTRSV_ILU_SET_PAD(SPTRSV_ILU_SHIFT_INBLOCKS);
+  #undef SPTRSV_ILU_SET_PAD
+  }
+#else
+  (void)g;
+  (void)bps;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SpTrsvCUDAILUCreate_Private(SpTrsvCUDAILU *g, SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, const PetscInt *order)
 {
   const PetscInt n = fac->n, nnzL = fac->L->i[n], nnzU = fac->U->i[n], nnzA = ai[n];
@@ -307,6 +353,7 @@ static PetscErrorCode SpTrsvCUDAILUCreate_Private(SpTrsvCUDAILU *g, SpTrsvFactor
   g->nnzU = (int)nnzU;
   g->nnzF = (int)(nnzL + n + nnzU);
   g->shared = fac->device_rows_shared;
+  if (fac->device_blocks_per_sm > 0) PetscCall(SpTrsvCUDAILUCapBlocks(g, (int)fac->device_blocks_per_sm));
   PetscCall(SpTrsvBackendCUDAGetStream(&g->stream));
   off[0] = 0;
   for (int k = 0; k < NSEG; k++) off[k + 1] = off[k] + len[k];
@@ -444,8 +491,8 @@ static PetscErrorCode SpTrsvCUDAILUFactor(void *ctx, SpTrsvILUShiftRule rule, Pe
     const int           nb = (g->n + ILU_WARPS - 1) / ILU_WARPS;
   #define SPTRSV_ILU_LAUNCH(R) \
     do { \
-      if (g->shared) SpTrsvILURowsKernel<R, true><<<nb, 32 * ILU_WARPS, 0, g->stream>>>(a); \
-      else SpTrsvILURowsKernel<R, false><<<nb, 32 * ILU_WARPS, 0, g->stream>>>(a); \
+      if (g->shared) SpTrsvILURowsKernel<R, true><<<nb, 32 * ILU_WARPS, (size_t)g->pad, g->stream>>>(a); \
+      else SpTrsvILURowsKernel<R, false><<<nb, 32 * ILU_WARPS, (size_t)g->pad, g->stream>>>(a); \
     } while (0)
     switch (rule) {
     case SPTRSV_ILU_SHIFT_NONZERO:

@@ -3,6 +3,7 @@ static const char help[] = "Device check of the GPU numeric ILU(k) (-mat_sptrsv_
                            "  -matdir DIR   also every .mtx.gz of DIR (ILU(0), natural ordering)\n"
                            "  -quick        one small matrix and the failure cases (for the sanitizers)\n"
                            "  -rows global|shared  -mat_sptrsv_factor_device_rows of the GPU factors (default: the option's default)\n"
+                           "  -bps K        -mat_sptrsv_factor_device_blocks_per_sm of the GPU factors (default: the option's default)\n"
                            "  -tol TOL      relative tolerance, generated matrices (default 1e-12)\n"
                            "  -tol_mm TOL   relative tolerance, Matrix Market files (default 1e-8: FMA contraction, amplified by ill conditioning: bcsstk13 differs by 2.7e-9 on the H100)\n";
 
@@ -20,7 +21,7 @@ static const char help[] = "Device check of the GPU numeric ILU(k) (-mat_sptrsv_
 #include "../unit/test_helpers.h"
 
 static PetscInt  npass = 0, nfail = 0;
-static char      rows[16] = ""; /* -rows: -mat_sptrsv_factor_device_rows of the GPU factors */
+static char      rows[16] = "", bps[16] = ""; /* -rows, -bps: -mat_sptrsv_factor_device_rows, _blocks_per_sm of the GPU factors */
 static PetscReal tol   = 1e-12, tol_mm = 1e-8; /* Matrix Market: bcsstk13's ILU(0) factor differs by 2.7e-9 (FMA contraction, ill-conditioned) */
 
 static void Report(PetscBool ok, const char *what, const char *name, double val)
@@ -50,6 +51,7 @@ static PetscErrorCode MakeFactor(Mat A, const FactorCfg *c, PetscBool device, Pe
   PetscCall(PetscOptionsSetValue(NULL, "-ckf_mat_sptrsv_backend", "cuda"));
   PetscCall(PetscOptionsSetValue(NULL, "-ckf_mat_sptrsv_factor_device", device ? "1" : "0"));
   if (device && rows[0]) PetscCall(PetscOptionsSetValue(NULL, "-ckf_mat_sptrsv_factor_device_rows", rows));
+  if (device && bps[0]) PetscCall(PetscOptionsSetValue(NULL, "-ckf_mat_sptrsv_factor_device_blocks_per_sm", bps));
   PetscCall(MatGetOrdering(A, c->ordering, &row, &col));
   PetscCall(MatFactorInfoInitialize(&info));
   info.levels      = (PetscReal)c->levels;
@@ -68,6 +70,7 @@ static PetscErrorCode MakeFactor(Mat A, const FactorCfg *c, PetscBool device, Pe
   PetscCall(PetscOptionsClearValue(NULL, "-ckf_mat_sptrsv_backend"));
   PetscCall(PetscOptionsClearValue(NULL, "-ckf_mat_sptrsv_factor_device"));
   PetscCall(PetscOptionsClearValue(NULL, "-ckf_mat_sptrsv_factor_device_rows"));
+  PetscCall(PetscOptionsClearValue(NULL, "-ckf_mat_sptrsv_factor_device_blocks_per_sm"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -338,6 +341,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol_mm", &tol_mm, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-quick", &quick, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-rows", rows, sizeof(rows), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-bps", bps, sizeof(bps), NULL));
   {
     const SpTrsvBackendOps *cuda;
     PetscCall(SpTrsvBackendCUDAGet(&cuda, &avail, &why));

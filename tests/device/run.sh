@@ -212,8 +212,10 @@ fi
 
 # ---- the GPU numeric ILU against the host numeric ILU (a hang ends in the step's timeout) ------------
 step check-factor 1 300 "$CHECKF" "${MATARGS[@]}"
-# the same with each row eliminated in its warp's shared memory (-mat_sptrsv_factor_device_rows shared)
-step check-factor-shared 1 300 "$CHECKF" -rows shared "${MATARGS[@]}"
+# the same with each row eliminated in its warp's shared memory (-mat_sptrsv_factor_device_rows shared) and at most 2
+# blocks of the elimination resident per SM (-mat_sptrsv_factor_device_blocks_per_sm 2: few warps, the ticket order's
+# deadlock freedom with most rows' warps not yet started)
+step check-factor-shared 1 300 "$CHECKF" -rows shared -bps 2 "${MATARGS[@]}"
 
 # ---- the multicolor sweeps of PC gs on the GPU against the host executor ----------------------------------
 step check-multicolor 1 300 "$MCCHECK" -require_cuda
@@ -359,8 +361,8 @@ if [ -x "$SAN" ]; then
   step sanitizer-synccheck 1 180 "$SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
   step sanitizer-memcheck-factor 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$CHECKF" -quick
   step sanitizer-synccheck-factor 1 300 "$SAN" --tool synccheck --error-exitcode 97 "$CHECKF" -quick
-  step sanitizer-memcheck-factor-shared 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$CHECKF" -quick -rows shared
-  step sanitizer-racecheck-factor-shared 1 300 "$SAN" --tool racecheck --error-exitcode 97 "$CHECKF" -quick -rows shared
+  step sanitizer-memcheck-factor-shared 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$CHECKF" -quick -rows shared -bps 2
+  step sanitizer-racecheck-factor-shared 1 300 "$SAN" --tool racecheck --error-exitcode 97 "$CHECKF" -quick -rows shared -bps 2
   step sanitizer-memcheck-multicolor 1 180 "$SAN" --tool memcheck --error-exitcode 97 "$MCCHECK" -require_cuda -quick
   step sanitizer-racecheck-multicolor 1 180 "$SAN" --tool racecheck --error-exitcode 97 "$MCCHECK" -require_cuda -quick
   # (memcheck of 40 fuzz cases did not end in 300 s, twice, where synccheck took 53 s: memcheck 12 cases, racecheck 8,

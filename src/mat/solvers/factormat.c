@@ -31,6 +31,12 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
     PetscCall(PetscOptionsEList("-mat_sptrsv_factor_device_rows", "ILU on the GPU: where each row's warp keeps the row while it eliminates it, global (the factor's arrays in place) or shared (the warp's shared memory, rows of up to 128 entries; longer rows in place)", "MatSolverType sptrsv", rows, 2, rows[r], &r, NULL));
     sp->factor_device_shared = (PetscBool)(r == 1);
   }
+  PetscCall(PetscOptionsInt("-mat_sptrsv_factor_device_blocks_per_sm", "ILU on the GPU: at most this many blocks of 4 warps of the elimination resident per multiprocessor (fewer warps polling at once; 0: as many as fit)", "MatSolverType sptrsv", sp->factor_device_bps, &sp->factor_device_bps, NULL));
+  if (sp->factor_device_bps < 0 || sp->factor_device_bps > 16) {
+    char option[256];
+    PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_factor_device_blocks_per_sm", option, sizeof(option)));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s must be in [0, 16] (0: no cap; 16 blocks of 4 warps fill a multiprocessor), got %" PetscInt_FMT, option, sp->factor_device_bps);
+  }
   if (F->factortype == MAT_FACTOR_LU || F->factortype == MAT_FACTOR_CHOLESKY) PetscCall(SpTrsvDirectOptionsRead(PetscOptionsObject, (PetscObject)F, F->factortype, &sp->direct));
   PetscCall(PetscOptionsBool("-mat_sptrsv_compare_cusparse_memory", "CUDA: at the symbolic phase, ask cuSPARSE what its SpSV would hold for L and U (matrix + buffer), shown by -ksp_view", "MatSolverType sptrsv", sp->compare_cusparse, &sp->compare_cusparse, NULL));
   /* the choice's options, and every path's own (whichever is chosen reads them); else the path's own and, where it
@@ -168,11 +174,17 @@ static PetscErrorCode MatSpTrsvSetUpNumeric(Mat F, Mat A)
   else if (!avail) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (%s)", why));
   else if (!sp->tri[0][0]->exec->update_values_device || !sp->tri[0][1]->exec->update_values_device) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (the CUDA executor of %s takes host values only)", sp->tripath[sp->tri[0][0]->exec->update_values_device ? 1 : 0]->solvertype));
   else {
-    sp->fac->device_rows_shared = sp->factor_device_shared;
+    sp->fac->device_rows_shared   = sp->factor_device_shared;
+    sp->fac->device_blocks_per_sm = sp->factor_device_bps;
     PetscCall(SpTrsvFactorILUDeviceSetUp(A, sp->fac, sp->factor_device_level));
     sp->numeric_device = PETSC_TRUE;
     if (!sp->factor_device_level && !sp->factor_device_shared) PetscCall(PetscStrncpy(sp->numeric_note, "device", sizeof(sp->numeric_note)));
     else PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "device (rows in %s order%s)", sp->factor_device_level ? "level" : "row", sp->factor_device_shared ? ", each in its warp's shared memory" : ""));
+    if (sp->factor_device_bps) {
+      char part[64];
+      PetscCall(PetscSNPrintf(part, sizeof(part), ", at most %" PetscInt_FMT " blocks per SM", sp->factor_device_bps));
+      PetscCall(PetscStrlcat(sp->numeric_note, part, sizeof(sp->numeric_note)));
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
