@@ -317,10 +317,18 @@ static PetscErrorCode SpTrsvCUDAILUCapBlocks(SpTrsvCUDAILU *g, int bps)
     /* the limit the launches may ask up to: the device's opt-in maximum, never this factor's own pad (the attribute is
        the kernel's, shared by every factor: a smaller one set for another factor would make this one's launches fail) */
     const int lim = optin - (int)attr.sharedSizeBytes;
+    /* and the whole shared-memory carveout, so that the multiprocessor's shared memory is the smsm counted above (with a
+       smaller carveout fewer blocks would fit than asked). Both attributes are the kernel's, for the process: a factor
+       without a cap made later keeps them (its launches ask for no dynamic shared memory; its L1 is the smaller) */
   #define SPTRSV_ILU_SET_PAD(R) \
     do { \
-      if (g->shared) SpTrsvCUDACall(cudaFuncSetAttribute(SpTrsvILURowsKernel<R, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, lim)); \
-      else SpTrsvCUDACall(cudaFuncSetAttribute(SpTrsvILURowsKernel<R, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, lim)); \
+      if (g->shared) { \
+        SpTrsvCUDACall(cudaFuncSetAttribute(SpTrsvILURowsKernel<R, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, lim)); \
+        SpTrsvCUDACall(cudaFuncSetAttribute(SpTrsvILURowsKernel<R, true>, cudaFuncAttributePreferredSharedMemoryCarveout, (int)cudaSharedmemCarveoutMaxShared)); \
+      } else { \
+        SpTrsvCUDACall(cudaFuncSetAttribute(SpTrsvILURowsKernel<R, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, lim)); \
+        SpTrsvCUDACall(cudaFuncSetAttribute(SpTrsvILURowsKernel<R, false>, cudaFuncAttributePreferredSharedMemoryCarveout, (int)cudaSharedmemCarveoutMaxShared)); \
+      } \
     } while (0)
     SPTRSV_ILU_SET_PAD(SPTRSV_ILU_SHIFT_NONE);
     SPTRSV_ILU_SET_PAD(SPTRSV_ILU_SHIFT_NONZERO);
