@@ -38,8 +38,6 @@ struct _n_SpTrsvFactor {
   SpTrsvILUDevice device;
   PetscErrorCode (*device_destroy)(SpTrsvILUDevice *); /* set with device by its maker (ilu_device.c) */
   PetscBool       host_stale;
-  PetscBool       device_rows_shared; /* -mat_sptrsv_factor_device_rows shared: the GPU elimination keeps each row (up to 128 entries) in shared memory */
-  PetscInt        device_blocks_per_sm; /* -mat_sptrsv_factor_device_blocks_per_sm: the GPU elimination's resident blocks per SM at most (0: no cap) */
 };
 
 /* what the numeric phase of ILU(k) reuses (iluk.c; read by the GPU numeric phase, ilu_device.c) */
@@ -134,13 +132,19 @@ SPTRSV_INTERN PetscErrorCode SpTrsvFactorNumericRun(Mat, const MatFactorInfo *, 
 
 /* ---- the numeric ILU(k) on the GPU (src/mat/factor/ilu_device.c; kernels in src/cuda/ilu_numeric.cu) ------
    SpTrsvFactorILUDeviceAvailable: a CUDA build with real scalars (why: the reason when not);
-   SpTrsvFactorILUDeviceSetUp: after SpTrsvFactorILUSymbolic(), the device pattern and value map (once per pattern), the
-     rows handed out in increasing order or in level (wavefront) order;
+   SpTrsvFactorILUDeviceSetUp: after SpTrsvFactorILUSymbolic(), the device pattern and value map (once per pattern), run
+     as the configuration says (SpTrsvILUDeviceConfig);
    SpTrsvFactorILUNumericDevice: SpTrsvFactorILUNumeric() on the GPU, same outcomes and errors, values left there;
    SpTrsvFactorILUDeviceGetArrays: the device L->a, U->a, U->idiag;
    SpTrsvFactorSyncHost: download the values when the host copies are stale (then SpTrsvTriValuesChanged()) */
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceAvailable(PetscBool *, const char **);
-SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat, SpTrsvFactor, PetscBool); /* rows handed out in level order? */
+/* how the GPU numeric ILU runs: the factor Mat's -mat_sptrsv_factor_device_* options */
+typedef struct {
+  PetscBool level_order;   /* -mat_sptrsv_factor_device_order level: rows handed out in level (wavefront) order, else increasing */
+  PetscBool rows_shared;   /* -mat_sptrsv_factor_device_rows shared: each row (up to 128 entries) eliminated in its warp's shared memory */
+  PetscInt  blocks_per_sm; /* -mat_sptrsv_factor_device_blocks_per_sm: resident blocks of the elimination per SM at most (0: no cap) */
+} SpTrsvILUDeviceConfig;
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat, SpTrsvFactor, const SpTrsvILUDeviceConfig *);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUNumericDevice(Mat, const MatFactorInfo *, SpTrsvFactor);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceGetArrays(SpTrsvFactor, const PetscScalar **, const PetscScalar **, const PetscScalar **);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorSyncHost(SpTrsvFactor);

@@ -31,9 +31,7 @@ typedef struct {
   SpTrsvStaging           staging;       /* PETSc vectors on the backend */
   PetscReal               fill_given; /* MatFactorInfo fill, reported by MatGetInfo as PETSc does */
   PetscBool               factor_device;   /* -mat_sptrsv_factor_device: ILU's numeric phase on the GPU when the solves run there */
-  PetscBool               factor_device_level; /* -mat_sptrsv_factor_device_order level: its rows handed out in level order */
-  PetscBool               factor_device_shared; /* -mat_sptrsv_factor_device_rows shared: each row eliminated in its warp's shared memory */
-  PetscInt                factor_device_bps;    /* -mat_sptrsv_factor_device_blocks_per_sm: resident blocks of its elimination per SM at most (0: no cap) */
+  SpTrsvILUDeviceConfig   factor_device_cfg; /* -mat_sptrsv_factor_device_order, _rows, _blocks_per_sm: how it runs there */
   PetscBool               numeric_device;  /* it does (decided at the symbolic phase) */
   char                    numeric_note[256]; /* where the numeric phase runs and why, for -ksp_view */
   SpTrsvDirectOptions     direct;            /* LU / Cholesky: the direct solver's options (direct.h) */

@@ -31,7 +31,8 @@ typedef struct {
 /*
    SpTrsvILUDeviceOps - one implementation of the passes. Values live in F = [L strict (L->a's order) | pivots (n) |
    U strict (U->a's order)] and idiag (U->idiag's order), in the implementation's memory.
-   - create: the pattern of the factor, A's row pointers ai and diagonal positions adiag (the POSITIVE_DEFINITE shift
+   - create: the pattern of the factor, the configuration (what an implementation runs by: the CUDA kernels' shared
+     rows and residency cap; the emulation has neither), A's row pointers ai and diagonal positions adiag (the POSITIVE_DEFINITE shift
      top), amap (A's nonzero p -> its slot in F), order (the rows in the order the elimination hands them out, a
      topological order of L's DAG; NULL: increasing rows), once per pattern. amap NULL: ILU(0) in the natural ordering, whose
      map the implementation makes from ai, adiag and the row pointers of L and U: row i of A is L(i,:), the pivot,
@@ -45,7 +46,7 @@ typedef struct {
 struct _n_SpTrsvILUDeviceOps {
   const char *name;
   PetscBool   device; /* its memory is the GPU's: it reads device input in place, logs GPU flops */
-  PetscErrorCode (*create)(SpTrsvFactor, const PetscInt *, const PetscInt *, const PetscInt *, const PetscInt *, void **);
+  PetscErrorCode (*create)(SpTrsvFactor, const SpTrsvILUDeviceConfig *, const PetscInt *, const PetscInt *, const PetscInt *, const PetscInt *, void **);
   PetscErrorCode (*set_input)(void *, const PetscScalar *, PetscMemType);
   PetscErrorCode (*shift_top)(void *, PetscReal *);
   PetscErrorCode (*factor)(void *, SpTrsvILUShiftRule, PetscReal, PetscReal, PetscReal, SpTrsvILUPassResult *);
@@ -58,7 +59,7 @@ SPTRSV_INTERN const SpTrsvILUDeviceOps SpTrsvILUDeviceOpsCUDA; /* src/cuda/ilu_n
 SPTRSV_INTERN const SpTrsvILUDeviceOps SpTrsvILUDeviceOpsEmul; /* src/mat/factor/ilu_emul.c: host emulation, for tests */
 
 /* SpTrsvFactorILUDeviceSetUp() with a given implementation (the tests pass SpTrsvILUDeviceOpsEmul) */
-SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat, SpTrsvFactor, PetscBool, const SpTrsvILUDeviceOps *);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat, SpTrsvFactor, const SpTrsvILUDeviceConfig *, const SpTrsvILUDeviceOps *);
 
 /* the flags of a pass, shared by both implementations so that they report identically (see ilu_numeric.cu) */
 #define SPTRSV_ILU_NONE    (~0ULL)

@@ -343,7 +343,7 @@ static PetscErrorCode SpTrsvCUDAILUCapBlocks(SpTrsvCUDAILU *g, int bps)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SpTrsvCUDAILUCreate_Private(SpTrsvCUDAILU *g, SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, const PetscInt *order)
+static PetscErrorCode SpTrsvCUDAILUCreate_Private(SpTrsvCUDAILU *g, SpTrsvFactor fac, const SpTrsvILUDeviceConfig *cfg, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, const PetscInt *order)
 {
   const PetscInt n = fac->n, nnzL = fac->L->i[n], nnzU = fac->U->i[n], nnzA = ai[n];
   enum { LI, UI, AI, AD, LJ, UJ, OR, AM, NSEG }; /* AM last: a map made here is not uploaded */
@@ -360,8 +360,8 @@ static PetscErrorCode SpTrsvCUDAILUCreate_Private(SpTrsvCUDAILU *g, SpTrsvFactor
   g->nnzL = (int)nnzL;
   g->nnzU = (int)nnzU;
   g->nnzF = (int)(nnzL + n + nnzU);
-  g->shared = fac->device_rows_shared;
-  if (fac->device_blocks_per_sm > 0) PetscCall(SpTrsvCUDAILUCapBlocks(g, (int)fac->device_blocks_per_sm));
+  g->shared = cfg->rows_shared;
+  if (cfg->blocks_per_sm > 0) PetscCall(SpTrsvCUDAILUCapBlocks(g, (int)cfg->blocks_per_sm));
   PetscCall(SpTrsvBackendCUDAGetStream(&g->stream));
   off[0] = 0;
   for (int k = 0; k < NSEG; k++) off[k + 1] = off[k] + len[k];
@@ -404,7 +404,7 @@ static PetscErrorCode SpTrsvCUDAILUCreate_Private(SpTrsvCUDAILU *g, SpTrsvFactor
 }
 
 /* a failed allocation (or upload) part way gives back what was made before it: the device arrays and g */
-static PetscErrorCode SpTrsvCUDAILUCreate(SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, const PetscInt *order, void **gp)
+static PetscErrorCode SpTrsvCUDAILUCreate(SpTrsvFactor fac, const SpTrsvILUDeviceConfig *cfg, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, const PetscInt *order, void **gp)
 {
   SpTrsvCUDAILU *g;
   PetscErrorCode ierr;
@@ -412,7 +412,7 @@ static PetscErrorCode SpTrsvCUDAILUCreate(SpTrsvFactor fac, const PetscInt *ai, 
   PetscFunctionBegin;
   *gp = NULL;
   PetscCall(PetscNew(&g));
-  ierr = SpTrsvCUDAILUCreate_Private(g, fac, ai, adiag, amap, order);
+  ierr = SpTrsvCUDAILUCreate_Private(g, fac, cfg, ai, adiag, amap, order);
   if (ierr) {
     void *p = g;
     (void)SpTrsvCUDAILUDestroy(&p);

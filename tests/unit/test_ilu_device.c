@@ -24,7 +24,10 @@ static PetscErrorCode Factor(Mat A, IS row, IS col, const MatFactorInfo *info, P
   PetscFunctionBeginUser;
   PetscCall(SpTrsvFactorCreate(MAT_FACTOR_ILU, A->rmap->n, fac));
   PetscCall(SpTrsvFactorILUSymbolic(A, row, col, info, *fac));
-  if (emul) PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, *fac, level_order, &SpTrsvILUDeviceOpsEmul));
+  if (emul) {
+    const SpTrsvILUDeviceConfig cfg = {level_order, PETSC_FALSE, 0};
+    PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, *fac, &cfg, &SpTrsvILUDeviceOpsEmul));
+  }
   PetscCall(MatSetErrorIfFailure(A, errorif));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   *ierr = emul ? SpTrsvFactorILUNumericDevice(A, info, *fac) : SpTrsvFactorILUNumeric(A, info, *fac);

@@ -135,21 +135,21 @@ static PetscErrorCode SpTrsvILUDeviceMap(SpTrsvFactor fac, const PetscInt *ai, c
   the wavefront, not a few consecutive grid lines (a 2-D grid in natural order: about eight lines of 1000 rows, each a
   chain through x - 1).
 */
-PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat A, SpTrsvFactor fac, PetscBool level_order)
+PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat A, SpTrsvFactor fac, const SpTrsvILUDeviceConfig *cfg)
 {
   const SpTrsvDeviceOps *dev;
 
   PetscFunctionBegin;
   PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
   PetscCheck(dev->ilu.ops, PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU numeric factorization needs a CUDA build of the plugin (WITH_CUDA=1)");
-  PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, level_order, dev->ilu.ops));
+  PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, cfg, dev->ilu.ops));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
   SpTrsvFactorILUDeviceSetUpOps - SpTrsvFactorILUDeviceSetUp() with the implementation ops
 */
-PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, PetscBool level_order, const SpTrsvILUDeviceOps *ops)
+PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, const SpTrsvILUDeviceConfig *cfg, const SpTrsvILUDeviceOps *ops)
 {
   SpTrsvILUSym   *sym = (SpTrsvILUSym *)fac->sym;
   const PetscInt *ai, *aj;
@@ -173,7 +173,7 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, PetscBool 
     ierr = PetscMalloc1(ai[fac->n] + 1, &amap);
     if (!ierr) ierr = SpTrsvILUDeviceMap(fac, ai, aj, amap, &flops, &missing);
   }
-  if (!ierr && missing < 0 && level_order && fac->n) { /* the levels of L's DAG, rows by level */
+  if (!ierr && missing < 0 && cfg->level_order && fac->n) { /* the levels of L's DAG, rows by level */
     PetscInt *level = NULL, *levptr = NULL, nlevels = 0;
 
     ierr = PetscMalloc1(fac->n, &level);
@@ -186,7 +186,7 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, PetscBool 
   if (!ierr && missing < 0) {
     ierr = PetscNew(&d);
     if (!ierr) d->ops = ops;
-    if (!ierr) ierr = (*ops->create)(fac, ai, sym->adiag, amap, order, &d->ctx);
+    if (!ierr) ierr = (*ops->create)(fac, cfg, ai, sym->adiag, amap, order, &d->ctx);
   }
   (void)PetscFree(order);
   PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, NULL));

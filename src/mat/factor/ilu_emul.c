@@ -19,7 +19,7 @@ typedef struct {
   unsigned long long flags[SPTRSV_ILU_NFLAGS];
 } SpTrsvILUEmul;
 
-static PetscErrorCode SpTrsvILUEmulCreate(SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, const PetscInt *order, void **ctx)
+static PetscErrorCode SpTrsvILUEmulCreate(SpTrsvFactor fac, const SpTrsvILUDeviceConfig *cfg, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, const PetscInt *order, void **ctx)
 {
   SpTrsvILUEmul *e;
   const PetscInt n = fac->n;

@@ -21,21 +21,21 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
   PetscCall(PetscOptionsBool("-mat_sptrsv_factor_device", "ILU: numeric factorization on the GPU when the solves run there (ICC: always on the host)", "MatSolverType sptrsv", sp->factor_device, &sp->factor_device, NULL));
   {
     const char *const orders[] = {"row", "level"};
-    PetscInt          o        = sp->factor_device_level ? 1 : 0;
+    PetscInt          o        = sp->factor_device_cfg.level_order ? 1 : 0;
     PetscCall(PetscOptionsEList("-mat_sptrsv_factor_device_order", "ILU on the GPU: the order its warps take the rows in, level (the wavefront of L's DAG: more rows at once on 2-D grids in natural order) or row (increasing rows)", "MatSolverType sptrsv", orders, 2, orders[o], &o, NULL));
-    sp->factor_device_level = (PetscBool)(o == 1);
+    sp->factor_device_cfg.level_order = (PetscBool)(o == 1);
   }
   {
     const char *const rows[] = {"global", "shared"};
-    PetscInt          r      = sp->factor_device_shared ? 1 : 0;
+    PetscInt          r      = sp->factor_device_cfg.rows_shared ? 1 : 0;
     PetscCall(PetscOptionsEList("-mat_sptrsv_factor_device_rows", "ILU on the GPU: where each row's warp keeps the row while it eliminates it, global (the factor's arrays in place) or shared (the warp's shared memory, rows of up to 128 entries; longer rows in place)", "MatSolverType sptrsv", rows, 2, rows[r], &r, NULL));
-    sp->factor_device_shared = (PetscBool)(r == 1);
+    sp->factor_device_cfg.rows_shared = (PetscBool)(r == 1);
   }
-  PetscCall(PetscOptionsInt("-mat_sptrsv_factor_device_blocks_per_sm", "ILU on the GPU: at most this many blocks of 4 warps of the elimination resident per multiprocessor (fewer warps polling at once; 0: as many as fit)", "MatSolverType sptrsv", sp->factor_device_bps, &sp->factor_device_bps, NULL));
-  if (sp->factor_device_bps < 0 || sp->factor_device_bps > 16) {
+  PetscCall(PetscOptionsInt("-mat_sptrsv_factor_device_blocks_per_sm", "ILU on the GPU: at most this many blocks of 4 warps of the elimination resident per multiprocessor (fewer warps polling at once; 0: as many as fit)", "MatSolverType sptrsv", sp->factor_device_cfg.blocks_per_sm, &sp->factor_device_cfg.blocks_per_sm, NULL));
+  if (sp->factor_device_cfg.blocks_per_sm < 0 || sp->factor_device_cfg.blocks_per_sm > 16) {
     char option[256];
     PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_factor_device_blocks_per_sm", option, sizeof(option)));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s must be in [0, 16] (0: no cap; 16 blocks of 4 warps fill a multiprocessor), got %" PetscInt_FMT, option, sp->factor_device_bps);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s must be in [0, 16] (0: no cap; 16 blocks of 4 warps fill a multiprocessor), got %" PetscInt_FMT, option, sp->factor_device_cfg.blocks_per_sm);
   }
   if (F->factortype == MAT_FACTOR_LU || F->factortype == MAT_FACTOR_CHOLESKY) PetscCall(SpTrsvDirectOptionsRead(PetscOptionsObject, (PetscObject)F, F->factortype, &sp->direct));
   PetscCall(PetscOptionsBool("-mat_sptrsv_compare_cusparse_memory", "CUDA: at the symbolic phase, ask cuSPARSE what its SpSV would hold for L and U (matrix + buffer), shown by -ksp_view", "MatSolverType sptrsv", sp->compare_cusparse, &sp->compare_cusparse, NULL));
@@ -174,15 +174,13 @@ static PetscErrorCode MatSpTrsvSetUpNumeric(Mat F, Mat A)
   else if (!avail) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (%s)", why));
   else if (!sp->tri[0][0]->exec->update_values_device || !sp->tri[0][1]->exec->update_values_device) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (the CUDA executor of %s takes host values only)", sp->tripath[sp->tri[0][0]->exec->update_values_device ? 1 : 0]->solvertype));
   else {
-    sp->fac->device_rows_shared   = sp->factor_device_shared;
-    sp->fac->device_blocks_per_sm = sp->factor_device_bps;
-    PetscCall(SpTrsvFactorILUDeviceSetUp(A, sp->fac, sp->factor_device_level));
+    PetscCall(SpTrsvFactorILUDeviceSetUp(A, sp->fac, &sp->factor_device_cfg));
     sp->numeric_device = PETSC_TRUE;
-    if (!sp->factor_device_level && !sp->factor_device_shared) PetscCall(PetscStrncpy(sp->numeric_note, "device", sizeof(sp->numeric_note)));
-    else PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "device (rows in %s order%s)", sp->factor_device_level ? "level" : "row", sp->factor_device_shared ? ", each in its warp's shared memory" : ""));
-    if (sp->factor_device_bps) {
+    if (!sp->factor_device_cfg.level_order && !sp->factor_device_cfg.rows_shared) PetscCall(PetscStrncpy(sp->numeric_note, "device", sizeof(sp->numeric_note)));
+    else PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "device (rows in %s order%s)", sp->factor_device_cfg.level_order ? "level" : "row", sp->factor_device_cfg.rows_shared ? ", each in its warp's shared memory" : ""));
+    if (sp->factor_device_cfg.blocks_per_sm) {
       char part[64];
-      PetscCall(PetscSNPrintf(part, sizeof(part), ", at most %" PetscInt_FMT " blocks per SM", sp->factor_device_bps));
+      PetscCall(PetscSNPrintf(part, sizeof(part), ", at most %" PetscInt_FMT " blocks per SM", sp->factor_device_cfg.blocks_per_sm));
       PetscCall(PetscStrlcat(sp->numeric_note, part, sizeof(sp->numeric_note)));
     }
   }
@@ -622,7 +620,7 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, 
   sp->format     = SPTRSV_FORMAT_CSR;
   sp->backendreq = SPTRSV_BACKEND_AUTO;
   sp->factor_device       = PETSC_TRUE; /* used when the solves run on the GPU */
-  sp->factor_device_level = PETSC_TRUE; /* its rows in level order: 4.3x less PCSetUp than row order on ex2 1000^2 (docs/perf-data/e2e-tts-run3-*) */
+  sp->factor_device_cfg.level_order = PETSC_TRUE; /* its rows in level order: 4.3x less PCSetUp than row order on ex2 1000^2 (docs/perf-data/e2e-tts-run3-*) */
   PetscCall(SpTrsvPathOptionsInitialize(&sp->opts));
   B->data        = sp;
   B->factortype  = ftype;
