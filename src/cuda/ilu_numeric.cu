@@ -291,6 +291,23 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
 static PetscErrorCode SpTrsvCUDAILUDestroy(void **);
 
 /* fills g (allocated by the caller, which destroys it when this fails: nothing made here is left behind) */
+#if defined(SPTRSV_CUDA_SCALAR_OK)
+/* every shift rule's elimination kernel of one row mode: the launches may ask up to lim bytes of dynamic shared memory,
+   and the whole shared-memory carveout is preferred */
+template <bool SHARED>
+static cudaError_t SpTrsvCUDAILUSetSmemLimits(int lim)
+{
+  const void *k[] = {(const void *)SpTrsvILURowsKernel<SPTRSV_ILU_SHIFT_NONE, SHARED>, (const void *)SpTrsvILURowsKernel<SPTRSV_ILU_SHIFT_NONZERO, SHARED>, (const void *)SpTrsvILURowsKernel<SPTRSV_ILU_SHIFT_PD, SHARED>, (const void *)SpTrsvILURowsKernel<SPTRSV_ILU_SHIFT_INBLOCKS, SHARED>};
+  cudaError_t err = cudaSuccess;
+
+  for (int r = 0; r < 4 && err == cudaSuccess; r++) {
+    err = cudaFuncSetAttribute(k[r], cudaFuncAttributeMaxDynamicSharedMemorySize, lim);
+    if (err == cudaSuccess) err = cudaFuncSetAttribute(k[r], cudaFuncAttributePreferredSharedMemoryCarveout, (int)cudaSharedmemCarveoutMaxShared);
+  }
+  return err;
+}
+#endif
+
 /*
   SpTrsvCUDAILUCapBlocks - at most bps blocks of the elimination resident per multiprocessor: each block asks for enough
   dynamic shared memory (unused by the kernel) that bps + 1 of them do not fit in a multiprocessor's shared memory. Fewer
@@ -313,29 +330,12 @@ static PetscErrorCode SpTrsvCUDAILUCapBlocks(SpTrsvCUDAILU *g, int bps)
   else SpTrsvCUDACall(cudaFuncGetAttributes(&attr, SpTrsvILURowsKernel<SPTRSV_ILU_SHIFT_NONE, false>));
   g->pad = smsm / (bps + 1) + 1 - reserved - (int)attr.sharedSizeBytes;
   if (g->pad <= 0 || g->pad > optin - (int)attr.sharedSizeBytes) g->pad = 0; /* the cap is above what the threads allow anyway, or out of reach */
-  if (g->pad) {
-    /* the limit the launches may ask up to: the device's opt-in maximum, never this factor's own pad (the attribute is
-       the kernel's, shared by every factor: a smaller one set for another factor would make this one's launches fail) */
-    const int lim = optin - (int)attr.sharedSizeBytes;
-    /* and the whole shared-memory carveout, so that the multiprocessor's shared memory is the smsm counted above (with a
-       smaller carveout fewer blocks would fit than asked). Both attributes are the kernel's, for the process: a factor
-       without a cap made later keeps them (its launches ask for no dynamic shared memory; its L1 is the smaller) */
-  #define SPTRSV_ILU_SET_PAD(R) \
-    do { \
-      if (g->shared) { \
-        SpTrsvCUDACall(cudaFuncSetAttribute(SpTrsvILURowsKernel<R, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, lim)); \
-        SpTrsvCUDACall(cudaFuncSetAttribute(SpTrsvILURowsKernel<R, true>, cudaFuncAttributePreferredSharedMemoryCarveout, (int)cudaSharedmemCarveoutMaxShared)); \
-      } else { \
-        SpTrsvCUDACall(cudaFuncSetAttribute(SpTrsvILURowsKernel<R, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, lim)); \
-        SpTrsvCUDACall(cudaFuncSetAttribute(SpTrsvILURowsKernel<R, false>, cudaFuncAttributePreferredSharedMemoryCarveout, (int)cudaSharedmemCarveoutMaxShared)); \
-      } \
-    } while (0)
-    SPTRSV_ILU_SET_PAD(SPTRSV_ILU_SHIFT_NONE);
-    SPTRSV_ILU_SET_PAD(SPTRSV_ILU_SHIFT_NONZERO);
-    SPTRSV_ILU_SET_PAD(SPTRSV_ILU_SHIFT_PD);
-    SPTRSV_ILU_SET_PAD(SPTRSV_ILU_SHIFT_INBLOCKS);
-  #undef SPTRSV_ILU_SET_PAD
-  }
+  /* the limit the launches may ask up to: the device's opt-in maximum, never this factor's own pad (the attribute is the
+     kernel's, shared by every factor: a smaller one set for another factor would make this one's launches fail); and the
+     whole carveout, so that the multiprocessor's shared memory is the smsm counted above (with a smaller carveout fewer
+     blocks would fit than asked). Both attributes are the kernel's, for the process: a factor without a cap made later
+     keeps them (its launches ask for no dynamic shared memory; its L1 is the smaller) */
+  if (g->pad) SpTrsvCUDACall(g->shared ? SpTrsvCUDAILUSetSmemLimits<true>(optin - (int)attr.sharedSizeBytes) : SpTrsvCUDAILUSetSmemLimits<false>(optin - (int)attr.sharedSizeBytes));
 #else
   (void)g;
   (void)bps;
