@@ -11,7 +11,7 @@ static const char help[] = "Host set-up passes of ILU(k) with a sptrsv solver ty
 #include "../common/stencil.h"
 
 /* an implementation of the device ops whose create does nothing: what remains is the host work of the set-up */
-static PetscErrorCode NullCreate(SpTrsvFactor fac, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, const PetscInt *order, void **ctx)
+static PetscErrorCode NullCreate(SpTrsvFactor fac, const SpTrsvILUDeviceConfig *cfg, const PetscInt *ai, const PetscInt *adiag, const PetscInt *amap, const PetscInt *order, void **ctx)
 {
   PetscFunctionBeginUser;
   *ctx = NULL;
@@ -28,6 +28,7 @@ int main(int argc, char **argv)
   MatInfo       minfo;
   PetscInt      N, n = 129, levels = 0, reps = 3;
   PetscBool     level_order = PETSC_FALSE; /* -level_order: the host work of -mat_sptrsv_factor_device_order level too */
+  SpTrsvILUDeviceConfig cfg = {PETSC_FALSE, PETSC_FALSE, 0}; /* the set-up's configuration: its level order only */
   char          ordering[64] = MATORDERINGNATURAL, solver[64] = "sptrsv_syncfree";
   PetscLogDouble t0, t1, best[3] = {1e30, 1e30, 1e30}, first[3] = {0, 0, 0};
 
@@ -37,6 +38,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-levels", &levels, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &reps, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-level_order", &level_order, NULL));
+  cfg.level_order = level_order;
   PetscCall(PetscOptionsGetString(NULL, NULL, "-ordering", ordering, sizeof(ordering), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-solver", solver, sizeof(solver), NULL));
   PetscCall(SpTrsvBuildStencil(n, n, n, 7, &A));
@@ -56,7 +58,7 @@ int main(int argc, char **argv)
     best[0] = PetscMin(best[0], t1 - t0);
     if (!r) first[0] = t1 - t0;
     PetscCall(PetscTime(&t0));
-    PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, level_order, &NullOps));
+    PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, &cfg, &NullOps));
     PetscCall(PetscTime(&t1));
     best[1] = PetscMin(best[1], t1 - t0);
     if (!r) first[1] = t1 - t0;
