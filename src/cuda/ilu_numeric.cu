@@ -39,16 +39,23 @@
    of a block progress while one spins. A row whose dependency is complete always proceeds; nothing waits
    on a row whose predecessor failed (a failing row and the rows that skip their work still publish).
 
-   Memory ordering (PTX memory model, device scope). Writer (row k): its lanes store F(k,:) and idiag[k],
-   each executes __threadfence(), then __syncwarp(), then lane 0 stores done[k] = epoch with a release
-   store: the fences order every lane's stores before the flag. Reader (row i): lane 0 polls done[k] with
+   Memory ordering (PTX memory model, device scope). Writer (row k): its lanes store U(k,:) and idiag[k] (what
+   later rows read), then __syncwarp(), then lane 0 stores done[k] = epoch with a release store (st.release.gpu). The
+   warp barrier orders every lane's stores before lane 0's later operations (bar.warp.sync: memory ordering among
+   the threads that take part), and a release is cumulative: everything that precedes it in causality order, the
+   other lanes' stores included, is visible to a thread whose acquire reads the flag. So one fence per row, lane 0's
+   (a __threadfence() in every lane before the barrier, as before, put a second full fence on the critical path). L(k,:) and the pivot, which no other row
+   reads, and the non-finite check (atomics on flags the driver reads after the kernel) come after the flag, off the
+   path to the rows that wait for row k. Reader (row i): lane 0 polls done[k] with
    acquire loads until it reads this pass's epoch, then __syncwarp(); all lanes then read U(k,:) and
    idiag[k] with __ldcg (L2, never a stale L1 line). done[] is tagged with the pass's epoch (a counter
    kept on the host and passed to each launch), so it is never reset, except when the counter wraps.
    Row i's own entries are written and read by its own warp only, ordered by __syncwarp(). With
    -mat_sptrsv_factor_device_rows shared the warp copies row i (values and columns) into its own slice of the block's
-   shared memory before its first wait, works there, and its lanes store the row back into F before the
-   __threadfence() above, so readers of row i see F as without it; no other warp touches that slice.
+   shared memory before its first wait, works there, and its lanes store U(i,:) back into F before the
+   warp barrier above (L(i,:) and the pivot after the flag), so readers of row i see F as without it; no other
+   warp touches that slice. The slots a step updates are found from the patterns one step ahead: step p + 1's
+   binary searches run before the wait of step p.
 
    The flags and their encoding are shared with the host emulation of these passes (include/sptrsv/ilu_device.h,
    src/mat/factor/ilu_emul.c, which the host tests run through the same driver): a change to the row body here
@@ -75,7 +82,8 @@ typedef struct {
   PetscBool           shared; /* -mat_sptrsv_factor_device_rows shared: rows eliminated in shared memory */
   int                 pad;    /* dynamic shared memory per block of the elimination that caps its resident blocks per SM
                                  (-mat_sptrsv_factor_device_blocks_per_sm; 0: no cap) */
-  unsigned long long *flags, hflags[SPTRSV_ILU_NFLAGS]; /* done and ticket follow flags in its allocation */
+  unsigned long long *flags;  /* done and ticket follow flags in its allocation */
+  unsigned long long *hflags; /* their host copy, in pinned memory (read after every pass) */
   cudaStream_t        stream;
 } SpTrsvCUDAILU;
 
@@ -92,9 +100,17 @@ __global__ void SpTrsvILUNaturalMapKernel(int n, int nnzL, const int *__restrict
 }
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
-__global__ void SpTrsvILUGatherKernel(int nnzA, const int *__restrict__ amap, const PetscScalar *__restrict__ a, PetscScalar *__restrict__ F, unsigned long long *flags)
+/* also resets the flags of the elimination that the gather does not touch (F_BAD, F_FAIL, F_ZFST, F_ZLST are set by the
+   memset before it) and the ticket: one launch instead of a memset each; launched with at least one thread */
+__global__ void SpTrsvILUGatherKernel(int nnzA, const int *__restrict__ amap, const PetscScalar *__restrict__ a, PetscScalar *__restrict__ F, unsigned long long *flags, int *ticket)
 {
   const int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p == 0) {
+    flags[SPTRSV_ILU_F_NINB] = 0;
+    flags[SPTRSV_ILU_F_NFL]  = SPTRSV_ILU_NONE;
+    flags[SPTRSV_ILU_F_NFU]  = SPTRSV_ILU_NONE;
+    *ticket                  = 0;
+  }
   if (p >= nnzA) return;
   const PetscScalar v = a[p];
   if (!isfinite(v)) atomicMin(&flags[SPTRSV_ILU_F_BAD], ((unsigned long long)p << 1) | (isnan(v) ? 1ull : 0ull));
@@ -156,6 +172,16 @@ __device__ __forceinline__ PetscScalar *SpTrsvILUTarget(const SpTrsvILURow &r, i
   return (s = SpTrsvILUFind(r.uc, 0, r.nu, j)) >= 0 ? r.uv + s : NULL;
 }
 
+/* step p of row r's elimination, patterns only: its row k = L(i,:)'s column p, this lane's first position q0 in U(k,:)
+   (ends at qe) and the slot of row i that U(k, uj[q0]) updates (NULL: none, or q0 >= qe) */
+__device__ __forceinline__ void SpTrsvILUStep(const SpTrsvILUArgs &g, const SpTrsvILURow &r, int p, int lane, int *k, int *q0, int *qe, PetscScalar **t)
+{
+  *k  = r.lc[p];
+  *q0 = __ldg(g.ui + *k) + lane;
+  *qe = __ldg(g.ui + *k + 1);
+  *t  = *q0 < *qe ? SpTrsvILUTarget(r, p, __ldg(g.uj + *q0)) : NULL;
+}
+
 /*
    One warp per row (the file header). SHARED: a row of at most SPTRSV_ILU_ROW_CAP entries (L, pivot, U) is copied
    into the warp's shared memory with its columns before the first wait, eliminated there, and written back to F
@@ -211,20 +237,27 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
       __syncwarp();
     }
     if (lane == 0) *r.dv += g.shift;
+    /* step p's row k, its U(k,:) range and this lane's first slot; found one step ahead (patterns only), so that the
+       searches of step p + 1 run while step p waits */
+    int          k = 0, q0 = 0, qe = 0;
+    PetscScalar *t0 = NULL;
+    if (r.nl) SpTrsvILUStep(g, r, 0, lane, &k, &q0, &qe, &t0);
     for (int p = 0; p < r.nl; p++) {
+      const int    kc = k, qc = q0, qec = qe;
+      PetscScalar *tc = t0;
+
+      if (p + 1 < r.nl) SpTrsvILUStep(g, r, p + 1, lane, &k, &q0, &qe, &t0);
       __syncwarp();
       const PetscScalar wk = r.lv[p];
       if (wk == 0.0) continue; /* the same value in every lane */
-      const int    k = r.lc[p], qs = __ldg(g.ui + k), qe = __ldg(g.ui + k + 1), q0 = qs + lane;
-      PetscScalar *t0 = q0 < qe ? SpTrsvILUTarget(r, p, __ldg(g.uj + q0)) : NULL; /* before the wait: patterns only */
-
       if (lane == 0)
-        while (SpTrsvLoadAcquire(g.done + k) != g.epoch) { }
+        while (SpTrsvLoadAcquire(g.done + kc) != g.epoch) { }
       __syncwarp();
-      const PetscScalar mult = wk * __ldcg(g.idiag + k);
+      const PetscScalar dk = __ldcg(g.idiag + kc), u0 = tc ? __ldcg(ua + qc) : 0.0; /* both loads in flight at once */
+      const PetscScalar mult = wk * dk;
       if (lane == 0) r.lv[p] = mult; /* no update of this step targets column k */
-      if (t0) *t0 -= mult * __ldcg(ua + q0);
-      for (int q = q0 + 32; q < qe; q += 32) {
+      if (tc) *tc -= mult * u0;
+      for (int q = qc + 32; q < qec; q += 32) {
         PetscScalar *t = SpTrsvILUTarget(r, p, __ldg(g.uj + q));
         if (t) *t -= mult * __ldcg(ua + q);
       }
@@ -261,7 +294,13 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
       skip = fail;
     }
     skip = __shfl_sync(SPTRSV_FULL_MASK, skip, 0);
-    __syncwarp();
+    /* what later rows read, U(i,:) (idiag[i] is stored above), back to F before the fence that publishes the row */
+    if (staged)
+      for (int q = lane; q < r.nu; q += 32) ua[us + q] = r.uv[q];
+    __syncwarp(); /* every lane's stores before lane 0's release (the file header: one fence, lane 0's) */
+    if (lane == 0) SpTrsvStoreRelease(g.done + i, g.epoch);
+    /* after the publication: nothing below is read by another row during the pass (the driver reads it after the
+       kernel) */
     if (!skip) { /* the first non-finite value of the row, as SpTrsvTriFindNonFinite() (L, then idiag and U) */
       for (int p = lane; p < r.nl; p += 32)
         if (!isfinite(r.lv[p])) atomicMin(&g.flags[SPTRSV_ILU_F_NFL], ((unsigned long long)i << 32) | (unsigned long long)(p + 1));
@@ -269,13 +308,12 @@ __global__ void __launch_bounds__(32 * ILU_WARPS) SpTrsvILURowsKernel(SpTrsvILUA
       for (int p = lane; p < r.nu; p += 32)
         if (!isfinite(r.uv[p])) atomicMin(&g.flags[SPTRSV_ILU_F_NFU], ((unsigned long long)i << 32) | (unsigned long long)(p + 1));
     }
-    if (staged) { /* back to F, before the fence that publishes the row (a failing row too: the driver reads its pivot) */
+    if (staged) { /* L(i,:) and the pivot back to F (a failing row's too: the driver reads its pivot) */
       for (int q = lane; q < r.nl; q += 32) la[ls + q] = r.lv[q];
-      for (int q = lane; q < r.nu; q += 32) ua[us + q] = r.uv[q];
       if (lane == 0) dg[i] = *r.dv;
     }
+    return;
   }
-  __threadfence();
   __syncwarp();
   if (lane == 0) SpTrsvStoreRelease(g.done + i, g.epoch);
 }
@@ -393,9 +431,10 @@ static PetscErrorCode SpTrsvCUDAILUCreate_Private(SpTrsvCUDAILU *g, SpTrsvFactor
   /* F and idiag; flags, done and ticket (flags first: the 8-byte words) */
   PetscCall(SpTrsvCUDAMalloc((void **)&g->F, sizeof(PetscScalar) * ((size_t)g->nnzF + 1 + (size_t)n + 1), "g->F"));
   g->idiag = g->F + g->nnzF + 1;
-  fbytes   = sizeof(g->hflags) + sizeof(unsigned int) * ((size_t)n + 1) + sizeof(int);
+  fbytes   = sizeof(unsigned long long) * SPTRSV_ILU_NFLAGS + sizeof(unsigned int) * ((size_t)n + 1) + sizeof(int);
   PetscCall(SpTrsvCUDAMalloc((void **)&g->flags, fbytes, "g->flags"));
   g->done   = (unsigned int *)(g->flags + SPTRSV_ILU_NFLAGS);
+  SpTrsvCUDACall(cudaMallocHost((void **)&g->hflags, sizeof(unsigned long long) * SPTRSV_ILU_NFLAGS));
   g->ticket = (int *)(g->done + n + 1);
   SpTrsvCUDACall(cudaMemsetAsync(g->done, 0, sizeof(unsigned int) * ((size_t)n + 1), g->stream));
   SpTrsvCUDACall(cudaStreamSynchronize(g->stream)); /* the host sources may change or be freed */
@@ -484,16 +523,13 @@ static PetscErrorCode SpTrsvCUDAILUFactor(void *ctx, SpTrsvILUShiftRule rule, Pe
     SpTrsvCUDACall(cudaMemsetAsync(g->done, 0, sizeof(unsigned int) * ((size_t)g->n + 1), g->stream));
     g->epoch = 1;
   }
-  SpTrsvCUDACall(cudaMemsetAsync(g->F, 0, sizeof(PetscScalar) * (size_t)g->nnzF, g->stream));
+  /* F = 0 where the gather leaves slots (fill: ILU(k > 0)); without fill the map is onto F (every nonzero of A has its
+     own slot, SpTrsvFactorILUDeviceSetUpOps) and the gather writes every slot */
+  if (g->nnzF != g->nnzA) SpTrsvCUDACall(cudaMemsetAsync(g->F, 0, sizeof(PetscScalar) * (size_t)g->nnzF, g->stream));
   SpTrsvCUDACall(cudaMemsetAsync(g->flags, 0xff, sizeof(unsigned long long) * SPTRSV_ILU_F_NINB, g->stream));
-  SpTrsvCUDACall(cudaMemsetAsync(g->flags + SPTRSV_ILU_F_NINB, 0, sizeof(unsigned long long), g->stream));
-  SpTrsvCUDACall(cudaMemsetAsync(g->flags + SPTRSV_ILU_F_NFL, 0xff, sizeof(unsigned long long) * 2, g->stream));
-  SpTrsvCUDACall(cudaMemsetAsync(g->ticket, 0, sizeof(int), g->stream));
 #if defined(SPTRSV_CUDA_SCALAR_OK)
-  if (g->nnzA) {
-    SpTrsvILUGatherKernel<<<(g->nnzA + 255) / 256, 256, 0, g->stream>>>(g->nnzA, g->amap, g->input, g->F, g->flags);
-    SpTrsvCUDACheckLaunch();
-  }
+  SpTrsvILUGatherKernel<<<(PetscMax(g->nnzA, 1) + 255) / 256, 256, 0, g->stream>>>(g->nnzA, g->amap, g->input, g->F, g->flags, g->ticket);
+  SpTrsvCUDACheckLaunch();
   if (g->n) {
     const SpTrsvILUArgs a  = {g->n, g->nnzL, g->order, g->li, g->lj, g->ui, g->uj, g->F, g->idiag, g->done, g->epoch, g->ticket, g->flags, shift, zeropivot, inblocks};
     const int           nb = (g->n + ILU_WARPS - 1) / ILU_WARPS;
@@ -522,7 +558,7 @@ static PetscErrorCode SpTrsvCUDAILUFactor(void *ctx, SpTrsvILUShiftRule rule, Pe
 #else
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU ILU needs real scalars");
 #endif
-  SpTrsvCUDACall(cudaMemcpyAsync(g->hflags, g->flags, sizeof(g->hflags), cudaMemcpyDeviceToHost, g->stream));
+  SpTrsvCUDACall(cudaMemcpyAsync(g->hflags, g->flags, sizeof(unsigned long long) * SPTRSV_ILU_NFLAGS, cudaMemcpyDeviceToHost, g->stream));
   SpTrsvCUDACall(cudaStreamSynchronize(g->stream));
 
   PetscCall(PetscMemzero(res, sizeof(*res)));
@@ -572,6 +608,7 @@ static PetscErrorCode SpTrsvCUDAILUDestroy(void **gp)
   SpTrsvCUDACall(SpTrsvCUDAFree(g->F));
   SpTrsvCUDACall(SpTrsvCUDAFree(g->stage));
   SpTrsvCUDACall(SpTrsvCUDAFree(g->flags));
+  if (g->hflags) SpTrsvCUDACall(cudaFreeHost(g->hflags));
   PetscCall(PetscFree(g));
   *gp = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
