@@ -339,7 +339,10 @@ PetscErrorCode SpTrsvCUDATriUpdateValuesDevice(SpTrsvSolver s, const PetscScalar
     }
   }
 #endif
-  SpTrsvCUDACall(cudaStreamSynchronize(st));
+  /* no wait (a refactorization's whole cost is a few kernels): the solves that read these values are enqueued after
+     them on the same stream, or wait for it (SpTrsvCUDATriRun) */
+  dt->vstream  = st;
+  dt->vpending = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -354,6 +357,10 @@ static PetscErrorCode SpTrsvCUDATriRun(SpTrsvSolver s, PetscBool sweep, const Pe
   PetscFunctionBegin;
   if (!d->n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SpTrsvCUDAGetStream(&st));
+  if (d->vpending) { /* values refreshed on the device without a wait (SpTrsvCUDATriUpdateValuesDevice) */
+    if (d->vstream != st) SpTrsvCUDACall(cudaStreamSynchronize(d->vstream));
+    d->vpending = PETSC_FALSE;
+  }
   if (g->exec) PetscCall(SpTrsvCUDAGraphLaunch(g, d->d_vp, v, st, &d->graph[sweep ? 0 : 1])); /* both graphs read d_vp */
   else SpTrsvCUDACall((*d->launch)(d, sweep, v, NULL, st));
   PetscFunctionReturn(PETSC_SUCCESS);

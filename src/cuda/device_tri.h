@@ -106,6 +106,10 @@ struct _n_SpTrsvCUDATriData {
   int          *d_rptr, *d_ridx;
   PetscScalar  *d_rval, *d_cdiag, *d_w, *h_rval, *h_cdiag;
   PetscInt     *rvmap;
+  /* a device refresh (SpTrsvCUDATriUpdateValuesDevice) enqueued on vstream and not waited for: a solve on that stream
+     runs after it anyway; one on another stream waits for vstream first (SpTrsvCUDATriRun) */
+  cudaStream_t vstream;
+  PetscBool    vpending;
   /* graphs: [0] the solve, [1] the sweep; both read their vectors from d_vp */
   SpTrsvCUDAVecPtrs *d_vp;
   SpTrsvCUDAGraph    graph[2];

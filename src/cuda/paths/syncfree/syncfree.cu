@@ -706,7 +706,8 @@ static PetscErrorCode SpTrsvCUDASyncFreeUpdateValues(SpTrsvSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* new values already on the device (GPU numeric factorization): the CSR values, then the ELL image */
+/* new values already on the device (GPU numeric factorization): the CSR values, then the ELL image, on the stream of
+   the solves (SpTrsvCUDATriUpdateValuesDevice) */
 static PetscErrorCode SpTrsvCUDASyncFreeUpdateValuesDevice(SpTrsvSolver s, const PetscScalar *a, const PetscScalar *d, const PetscScalar *r)
 {
   cudaStream_t st = NULL;
@@ -714,8 +715,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeUpdateValuesDevice(SpTrsvSolver s, const
   PetscFunctionBegin;
   PetscCall(SpTrsvCUDATriUpdateValuesDevice(s, a, d, r));
   PetscCall(SpTrsvCUDAGetStream(&st));
-  SpTrsvCUDACall(SpTrsvCUDASyncFreeGather((SpTrsvCUDATriData *)s->bdata, st));
-  SpTrsvCUDACall(cudaStreamSynchronize(st));
+  SpTrsvCUDACall(SpTrsvCUDASyncFreeGather((SpTrsvCUDATriData *)s->bdata, st)); /* no wait: as the CSR values above */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
