@@ -142,9 +142,13 @@ SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceAvailable(PetscBool *, const c
 typedef struct {
   PetscBool level_order;   /* -mat_sptrsv_factor_device_order level: rows handed out in level (wavefront) order, else increasing */
   PetscBool rows_shared;   /* -mat_sptrsv_factor_device_rows shared: each row (up to 128 entries) eliminated in its warp's shared memory */
-  PetscInt  blocks_per_sm; /* -mat_sptrsv_factor_device_blocks_per_sm: resident blocks of the elimination per SM at most (0: no cap) */
+  PetscInt  blocks_per_sm; /* -mat_sptrsv_factor_device_blocks_per_sm: resident blocks of the elimination per SM at most (0: no cap;
+                              PETSC_DECIDE: SPTRSV_ILU_AUTO_CAP blocks when L's levels are narrow, see SpTrsvFactorILUDeviceSetUpOps()) */
 } SpTrsvILUDeviceConfig;
+#define SPTRSV_ILU_AUTO_CAP       4    /* the automatic cap: blocks per SM (docs/perf-data/refactor-variants-2026-11-30.txt) */
+#define SPTRSV_ILU_AUTO_CAP_WIDTH 1024 /* ... taken when L's levels hold at most this many rows on average */
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat, SpTrsvFactor, const SpTrsvILUDeviceConfig *);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceGetConfig(SpTrsvFactor, SpTrsvILUDeviceConfig *);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUNumericDevice(Mat, const MatFactorInfo *, SpTrsvFactor);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceGetArrays(SpTrsvFactor, const PetscScalar **, const PetscScalar **, const PetscScalar **);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorSyncHost(SpTrsvFactor);

@@ -86,18 +86,73 @@ static PetscErrorCode Compare(Mat A0, const char *name, const char *ordering, Pe
 
 static PetscErrorCode Cases(void);
 
+/* the residency cap as the set-up resolves it (SpTrsvFactorILUDeviceGetConfig) from cfg */
+static PetscErrorCode ResolvedCap(Mat A, PetscBool lo, PetscInt bps, PetscInt *cap)
+{
+  SpTrsvFactor                fac;
+  MatFactorInfo               info;
+  IS                          row, col;
+  SpTrsvILUDeviceConfig       rc;
+  const SpTrsvILUDeviceConfig cfg = {lo, PETSC_TRUE, bps};
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetOrdering(A, MATORDERINGNATURAL, &row, &col));
+  PetscCall(MatFactorInfoInitialize(&info));
+  PetscCall(SpTrsvFactorCreate(MAT_FACTOR_ILU, A->rmap->n, &fac));
+  PetscCall(SpTrsvFactorILUSymbolic(A, row, col, &info, fac));
+  PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, &cfg, &SpTrsvILUDeviceOpsEmul));
+  PetscCall(SpTrsvFactorILUDeviceGetConfig(fac, &rc));
+  EXPECT(rc.level_order == lo && rc.rows_shared, "the resolved configuration keeps the options (level order %d, shared rows %d)", (int)rc.level_order, (int)rc.rows_shared);
+  *cap = rc.blocks_per_sm;
+  PetscCall(SpTrsvFactorDestroy(&fac));
+  PetscCall(ISDestroy(&row));
+  PetscCall(ISDestroy(&col));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -mat_sptrsv_factor_device_blocks_per_sm -1 (the default): SPTRSV_ILU_AUTO_CAP blocks when the rows go in level order and
+   L's levels are narrow (a 2-D grid: 576 rows in 47 levels), none when they are wide (a diagonal: 3000 rows in one level)
+   or in row order; a number given is kept */
+static PetscErrorCode AutoCap(void)
+{
+  Mat      A;
+  PetscInt cap;
+
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvBuildConvDiff2D(24, 0.0, &A));
+  PetscCall(ResolvedCap(A, PETSC_TRUE, PETSC_DECIDE, &cap));
+  EXPECT(cap == SPTRSV_ILU_AUTO_CAP, "automatic cap, 2-D grid of 24^2 in level order: %" PetscInt_FMT " blocks per SM, expected %d", cap, SPTRSV_ILU_AUTO_CAP);
+  PetscCall(ResolvedCap(A, PETSC_FALSE, PETSC_DECIDE, &cap));
+  EXPECT(cap == 0, "automatic cap, row order: %" PetscInt_FMT " blocks per SM, expected none", cap);
+  PetscCall(ResolvedCap(A, PETSC_TRUE, 2, &cap));
+  EXPECT(cap == 2, "a cap of 2 given: %" PetscInt_FMT, cap);
+  PetscCall(ResolvedCap(A, PETSC_TRUE, 0, &cap));
+  EXPECT(cap == 0, "no cap given: %" PetscInt_FMT, cap);
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 3000, 3000, 1, NULL, &A));
+  for (PetscInt i = 0; i < 3000; i++) PetscCall(MatSetValue(A, i, i, 2.0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(ResolvedCap(A, PETSC_TRUE, PETSC_DECIDE, &cap));
+  EXPECT(cap == 0, "automatic cap, one level of 3000 rows: %" PetscInt_FMT " blocks per SM, expected none", cap);
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
-  PetscInt npass_row = 0;
+  PetscInt npass_row = 0, base;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-v", &verbose, NULL));
+  PetscCall(AutoCap());
+  base = npass;
   for (PetscInt lo = 0; lo < 2; lo++) { /* every case in increasing row order, then with the rows handed out in level order */
     level_order = (PetscBool)lo;
-    if (lo) npass_row = npass;
+    if (lo) npass_row = npass - base;
     PetscCall(Cases());
   }
-  EXPECT(npass - npass_row >= npass_row - 1, "level order: %" PetscInt_FMT " checks passed, row order %" PetscInt_FMT, npass - npass_row, npass_row);
+  EXPECT(npass - base - npass_row >= npass_row - 1, "level order: %" PetscInt_FMT " checks passed, row order %" PetscInt_FMT, npass - base - npass_row, npass_row);
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());
   return nfail ? 1 : 0;

@@ -28,14 +28,14 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
   {
     const char *const rows[] = {"global", "shared"};
     PetscInt          r      = sp->factor_device_cfg.rows_shared ? 1 : 0;
-    PetscCall(PetscOptionsEList("-mat_sptrsv_factor_device_rows", "ILU on the GPU: where each row's warp keeps the row while it eliminates it, global (the factor's arrays in place) or shared (the warp's shared memory, rows of up to 128 entries; longer rows in place)", "MatSolverType sptrsv", rows, 2, rows[r], &r, NULL));
+    PetscCall(PetscOptionsEList("-mat_sptrsv_factor_device_rows", "ILU on the GPU: where each row's warp keeps the row while it eliminates it, shared (the warp's shared memory, rows of up to 128 entries; longer rows in place) or global (the factor's arrays in place)", "MatSolverType sptrsv", rows, 2, rows[r], &r, NULL));
     sp->factor_device_cfg.rows_shared = (PetscBool)(r == 1);
   }
-  PetscCall(PetscOptionsInt("-mat_sptrsv_factor_device_blocks_per_sm", "ILU on the GPU: at most this many blocks of 4 warps of the elimination resident per multiprocessor (fewer warps polling at once; 0: as many as fit)", "MatSolverType sptrsv", sp->factor_device_cfg.blocks_per_sm, &sp->factor_device_cfg.blocks_per_sm, NULL));
-  if (sp->factor_device_cfg.blocks_per_sm < 0 || sp->factor_device_cfg.blocks_per_sm > 16) {
+  PetscCall(PetscOptionsInt("-mat_sptrsv_factor_device_blocks_per_sm", "ILU on the GPU: at most this many blocks of 4 warps of the elimination resident per multiprocessor (fewer warps polling at once; 0: as many as fit; -1: 4 when L's levels hold at most 1024 rows on average, else no cap)", "MatSolverType sptrsv", sp->factor_device_cfg.blocks_per_sm, &sp->factor_device_cfg.blocks_per_sm, NULL));
+  if (sp->factor_device_cfg.blocks_per_sm < -1 || sp->factor_device_cfg.blocks_per_sm > 16) {
     char option[256];
     PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_factor_device_blocks_per_sm", option, sizeof(option)));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s must be in [0, 16] (0: no cap; 16 blocks of 4 warps fill a multiprocessor), got %" PetscInt_FMT, option, sp->factor_device_cfg.blocks_per_sm);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s must be in [-1, 16] (-1: automatic; 0: no cap; 16 blocks of 4 warps fill a multiprocessor), got %" PetscInt_FMT, option, sp->factor_device_cfg.blocks_per_sm);
   }
   if (F->factortype == MAT_FACTOR_LU || F->factortype == MAT_FACTOR_CHOLESKY) PetscCall(SpTrsvDirectOptionsRead(PetscOptionsObject, (PetscObject)F, F->factortype, &sp->direct));
   PetscCall(PetscOptionsBool("-mat_sptrsv_compare_cusparse_memory", "CUDA: at the symbolic phase, ask cuSPARSE what its SpSV would hold for L and U (matrix + buffer), shown by -ksp_view", "MatSolverType sptrsv", sp->compare_cusparse, &sp->compare_cusparse, NULL));
@@ -174,13 +174,18 @@ static PetscErrorCode MatSpTrsvSetUpNumeric(Mat F, Mat A)
   else if (!avail) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (%s)", why));
   else if (!sp->tri[0][0]->exec->update_values_device || !sp->tri[0][1]->exec->update_values_device) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (the CUDA executor of %s takes host values only)", sp->tripath[sp->tri[0][0]->exec->update_values_device ? 1 : 0]->solvertype));
   else {
+    SpTrsvILUDeviceConfig rc; /* as it runs: the automatic cap resolved */
+    const PetscBool       autocap = (PetscBool)(sp->factor_device_cfg.blocks_per_sm < 0);
+
     PetscCall(SpTrsvFactorILUDeviceSetUp(A, sp->fac, &sp->factor_device_cfg));
+    PetscCall(SpTrsvFactorILUDeviceGetConfig(sp->fac, &rc));
     sp->numeric_device = PETSC_TRUE;
-    if (!sp->factor_device_cfg.level_order && !sp->factor_device_cfg.rows_shared) PetscCall(PetscStrncpy(sp->numeric_note, "device", sizeof(sp->numeric_note)));
-    else PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "device (rows in %s order%s)", sp->factor_device_cfg.level_order ? "level" : "row", sp->factor_device_cfg.rows_shared ? ", each in its warp's shared memory" : ""));
-    if (sp->factor_device_cfg.blocks_per_sm) {
-      char part[64];
-      PetscCall(PetscSNPrintf(part, sizeof(part), ", at most %" PetscInt_FMT " blocks per SM", sp->factor_device_cfg.blocks_per_sm));
+    if (!rc.level_order && !rc.rows_shared) PetscCall(PetscStrncpy(sp->numeric_note, "device", sizeof(sp->numeric_note)));
+    else PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "device (rows in %s order%s)", rc.level_order ? "level" : "row", rc.rows_shared ? ", each in its warp's shared memory" : ""));
+    if (rc.blocks_per_sm || autocap) {
+      char part[96];
+      if (rc.blocks_per_sm) PetscCall(PetscSNPrintf(part, sizeof(part), ", at most %" PetscInt_FMT " blocks per SM%s", rc.blocks_per_sm, autocap ? " (automatic: narrow levels)" : ""));
+      else PetscCall(PetscStrncpy(part, ", no residency cap (automatic: wide levels)", sizeof(part)));
       PetscCall(PetscStrlcat(sp->numeric_note, part, sizeof(sp->numeric_note)));
     }
   }
@@ -621,6 +626,10 @@ PetscErrorCode MatGetFactor_SpTrsv(Mat A, MatFactorType ftype, SpTrsvPath path, 
   sp->backendreq = SPTRSV_BACKEND_AUTO;
   sp->factor_device       = PETSC_TRUE; /* used when the solves run on the GPU */
   sp->factor_device_cfg.level_order = PETSC_TRUE; /* its rows in level order: 4.3x less PCSetUp than row order on ex2 1000^2 (docs/perf-data/e2e-tts-run3-*) */
+  /* each row in its warp's shared memory, the residency cap automatic: 578 against 635 us a refactorization of the long-run
+     workload (docs/perf-data/refactor-variants-2026-11-30.txt) */
+  sp->factor_device_cfg.rows_shared   = PETSC_TRUE;
+  sp->factor_device_cfg.blocks_per_sm = PETSC_DECIDE;
   PetscCall(SpTrsvPathOptionsInitialize(&sp->opts));
   B->data        = sp;
   B->factortype  = ftype;
