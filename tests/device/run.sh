@@ -212,10 +212,11 @@ fi
 
 # ---- the GPU numeric ILU against the host numeric ILU (a hang ends in the step's timeout) ------------
 step check-factor 1 300 "$CHECKF" "${MATARGS[@]}"
-# the same with each row eliminated in its warp's shared memory (-mat_sptrsv_factor_device_rows shared) and at most 2
-# blocks of the elimination resident per SM (-mat_sptrsv_factor_device_blocks_per_sm 2: few warps, the ticket order's
-# deadlock freedom with most rows' warps not yet started)
+# the defaults are each row in its warp's shared memory and the automatic residency cap; the same with at most 2 blocks
+# of the elimination resident per SM (-mat_sptrsv_factor_device_blocks_per_sm 2: few warps, the ticket order's deadlock
+# freedom with most rows' warps not yet started), and with the rows in place and no cap
 step check-factor-shared 1 300 "$CHECKF" -rows shared -bps 2 "${MATARGS[@]}"
+step check-factor-global 1 300 "$CHECKF" -rows global -bps 0 "${MATARGS[@]}"
 
 # ---- the multicolor sweeps of PC gs on the GPU against the host executor ----------------------------------
 step check-multicolor 1 300 "$MCCHECK" -require_cuda
@@ -229,9 +230,12 @@ fi
 # did not fit the step's limit), 10^3 PC gs / PC isai setups, the matrix as MATSEQAIJCUSPARSE, 60 injected allocation
 # faults per path; the plugin's device bytes must not change, the GPU's free memory by at most 4 MB. The free memory is
 # the whole GPU's: run this step with the GPU to itself (not beside other groups of run-groups.sh, where another
-# process's allocations move it) ----------
+# process's allocations move it). CUDA_MODULE_LOADING=EAGER: the driver loads every kernel's code at start; with lazy
+# loading (CUDA's default) a path that the learning choice switches to loads its kernels then, and the code's pages
+# (2 MB each) showed as a fall of the GPU's free memory (4.19 MB with the GPU ILU's shared rows and residency cap, 2.1
+# without; none with EAGER: docs/perf-data/refactor-variants-2026-11-30.txt) ----------
 # shellcheck disable=SC2086 # SPTRSV_LONGRUN_ARGS is a list of options
-step longrun 1 400 "$LONGRUN" -backend cuda -aijcusparse -faults 60 ${SPTRSV_LONGRUN_ARGS:--refactor 3000 -solves 30000}
+step longrun 1 400 env CUDA_MODULE_LOADING=EAGER "$LONGRUN" -backend cuda -aijcusparse -faults 60 ${SPTRSV_LONGRUN_ARGS:--refactor 3000 -solves 30000}
 
 # ---- the fuzz check: SPTRSV_FUZZ_CASES random triangles (default 1000) from seed SPTRSV_FUZZ_SEED (default 1), every
 # sync-free variant, watchdog. 1000 cases fit the limit: 1100 in 480 s on the H200 with the GPU shared (2026-11-30); a
@@ -359,8 +363,8 @@ if [ -x "$SAN" ]; then
   step sanitizer-racecheck-3d 1 400 "$SAN" --tool racecheck --error-exitcode 97 "$CHECK" -cases lap3d7_32x32x32 -nrhs 1 -skip_solver sptrsv_cusparse
   step sanitizer-racecheck-3d27 1 400 "$SAN" --tool racecheck --error-exitcode 97 "$CHECK" -cases lap3d27_10x10x10_rcm -nrhs 1 -skip_solver sptrsv_cusparse
   step sanitizer-synccheck 1 180 "$SAN" --tool synccheck --error-exitcode 97 "$CHECK" "${SMALL[@]}"
-  step sanitizer-memcheck-factor 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$CHECKF" -quick
-  step sanitizer-synccheck-factor 1 300 "$SAN" --tool synccheck --error-exitcode 97 "$CHECKF" -quick
+  step sanitizer-memcheck-factor 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$CHECKF" -quick -rows global -bps 0
+  step sanitizer-synccheck-factor 1 300 "$SAN" --tool synccheck --error-exitcode 97 "$CHECKF" -quick -rows global -bps 0
   step sanitizer-memcheck-factor-shared 1 300 "$SAN" --tool memcheck --error-exitcode 97 "$CHECKF" -quick -rows shared -bps 2
   step sanitizer-racecheck-factor-shared 1 300 "$SAN" --tool racecheck --error-exitcode 97 "$CHECKF" -quick -rows shared -bps 2
   step sanitizer-memcheck-multicolor 1 180 "$SAN" --tool memcheck --error-exitcode 97 "$MCCHECK" -require_cuda -quick
