@@ -8,12 +8,14 @@
 # runs check_longrun under Nsight Compute (ncu --clock-control none --profile-from-start off, one metric:
 # gpu__time_duration) with REFPROF_REFACTOR refactorizations (default 10) and no solves, only the loop of the
 # refactorizations profiled (check_longrun -profile_setups), on each of the paths REFPROF_PATHS (default
-# "syncfree,petsc-cusparse"), the 2-D 5-point grid of REFPROF_N^2 rows (default 120: the long-run workload). Output
+# "syncfree,petsc-cusparse") with REFPROF_OPTIONS added to PETSC_OPTIONS (e.g. -lr_mat_sptrsv_factor_device_rows
+# shared), the 2-D 5-point grid of REFPROF_N^2 rows (default 120: the long-run workload). Output
 # ($OUT, default build/refprof-out): ncu-<path>.csv (every kernel launch of the loop and its duration) and
 # refactor-kernels.txt (examples/benchmarks/refactor-kernels.py: per path, the kernels of one refactorization). ncu
 # serialises the launches, so the host time between kernels is not in these numbers: they say what the GPU spends;
 # check_longrun's microseconds per refactorization (the long-run step) say the whole. (Without -profile_setups, ncu
-# profiled every launch of the process: 400 s were not enough for three paths.)
+# profiled every launch of the process: 400 s were not enough for three paths.) REFPROF_SECTIONS=1 adds, per path of ours,
+# ncu's sections of one launch of the elimination kernel: ncu-sections-<path>.txt.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 ROOT=$(pwd)
@@ -27,6 +29,8 @@ OUT=$OUTDIR/build SPTRSV_DEVICE_STEPS='longrun' SPTRSV_LONGRUN_ARGS="-faults 0 -
 export PETSC_DIR=${PETSC_DIR:-$ROOT/.petsc-cuda} CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 export LD_LIBRARY_PATH=$PETSC_DIR/lib:$CUDA_HOME/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+# Ubuntu's Open MPI is not CUDA-aware: a CUDA PETSc aborts in PetscInitialize without this (run.sh sets it only for itself)
+export PETSC_OPTIONS="-use_gpu_aware_mpi 0${REFPROF_OPTIONS:+ $REFPROF_OPTIONS}"
 NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
 [ -n "$NCU" ] || { echo "no ncu"; exit 1; }
 # one process per path: the kernels of each are apart
@@ -40,3 +44,15 @@ for P in ${PATHS//,/ }; do
   ARGS+=("$P" "$OUTDIR/ncu-$P.csv")
 done
 python3 examples/benchmarks/refactor-kernels.py --per "$NREF" "${ARGS[@]}" | tee "$OUTDIR/refactor-kernels.txt"
+# REFPROF_SECTIONS=1: also Nsight Compute's sections (speed of light, warp states, scheduler, memory, occupancy) of one
+# launch of the GPU ILU's elimination kernel per path of ours (its stall reasons: where a refactorization waits)
+if [ "${REFPROF_SECTIONS:-0}" = 1 ]; then
+  for P in ${PATHS//,/ }; do
+    [ "$P" = petsc-cusparse ] && continue
+    timeout 120 "$NCU" --profile-from-start off -k regex:SpTrsvILURowsKernel -s 5 -c 1 --section SpeedOfLight --section WarpStateStats \
+      --section SchedulerStats --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
+      tests/device/check_longrun -backend cuda -aijcusparse -faults 0 -n "$N" -refactor "$NREF" -solves 20 -pc_setups 1 -paths "$P" -profile_setups \
+      >"$OUTDIR/ncu-sections-$P.txt" 2>&1
+    echo "ncu sections on $P: exit $?"
+  done
+fi
