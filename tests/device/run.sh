@@ -232,8 +232,8 @@ fi
 # the whole GPU's: run this step with the GPU to itself (not beside other groups of run-groups.sh, where another
 # process's allocations move it). CUDA_MODULE_LOADING=EAGER: the driver loads every kernel's code at start; with lazy
 # loading (CUDA's default) a path that the learning choice switches to loads its kernels then, and the code's pages
-# (2 MB each) showed as a fall of the GPU's free memory (4.19 MB with the GPU ILU's shared rows and residency cap, 2.1
-# without; none with EAGER: docs/perf-data/refactor-variants-2026-11-30.txt) ----------
+# (2 MB each) showed as a further fall of the GPU's free memory there (4.19 MB with the GPU ILU's shared rows and
+# residency cap, past the tolerance; 2.1 MB with EAGER, as without them: docs/perf-data/refactor-variants-2026-11-30.txt) ----------
 # shellcheck disable=SC2086 # SPTRSV_LONGRUN_ARGS is a list of options
 step longrun 1 400 env CUDA_MODULE_LOADING=EAGER "$LONGRUN" -backend cuda -aijcusparse -faults 60 ${SPTRSV_LONGRUN_ARGS:--refactor 3000 -solves 30000}
 
