@@ -44,9 +44,9 @@
    warp barrier orders every lane's stores before lane 0's later operations (bar.warp.sync: memory ordering among
    the threads that take part), and a release is cumulative: everything that precedes it in causality order, the
    other lanes' stores included, is visible to a thread whose acquire reads the flag. So one fence per row, lane 0's
-   (a __threadfence() in every lane before the barrier, as before, put a second full fence on the critical path). L(k,:) and the pivot, which no other row
-   reads, and the non-finite check (atomics on flags the driver reads after the kernel) come after the flag, off the
-   path to the rows that wait for row k. Reader (row i): lane 0 polls done[k] with
+   (a __threadfence() in every lane before the barrier, as before, put a second full fence on the critical path).
+   L(k,:) and the pivot, which no other row reads, and the non-finite check (atomics on flags the driver reads after
+   the kernel) come after the flag, off the path to the rows that wait for row k. Reader (row i): lane 0 polls done[k] with
    acquire loads until it reads this pass's epoch, then __syncwarp(); all lanes then read U(k,:) and
    idiag[k] with __ldcg (L2, never a stale L1 line). done[] is tagged with the pass's epoch (a counter
    kept on the host and passed to each launch), so it is never reset, except when the counter wraps.
