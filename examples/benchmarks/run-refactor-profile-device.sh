@@ -24,11 +24,9 @@ mkdir -p "$OUTDIR"
 N=${REFPROF_N:-120}
 NREF=${REFPROF_REFACTOR:-20}
 PATHS=${REFPROF_PATHS:-syncfree,petsc-cusparse}
-OUT=$OUTDIR/build SPTRSV_DEVICE_STEPS='longrun' SPTRSV_LONGRUN_ARGS="-faults 0 -n 16 -refactor 2 -solves 200 -pc_setups 1 -paths syncfree" \
-  bash tests/device/run.sh >"$OUTDIR/build.log" 2>&1 || { tail -n 30 "$OUTDIR/build.log"; exit 1; }
-export PETSC_DIR=${PETSC_DIR:-$ROOT/.petsc-cuda} CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export LD_LIBRARY_PATH=$PETSC_DIR/lib:$CUDA_HOME/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+# shellcheck source=examples/benchmarks/longrun-env.sh
+source "$ROOT/examples/benchmarks/longrun-env.sh"
+longrun_prepare "$OUTDIR" || exit 1
 # Ubuntu's Open MPI is not CUDA-aware: a CUDA PETSc aborts in PetscInitialize without this (run.sh sets it only for itself)
 export PETSC_OPTIONS="-use_gpu_aware_mpi 0${REFPROF_OPTIONS:+ $REFPROF_OPTIONS}"
 NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)

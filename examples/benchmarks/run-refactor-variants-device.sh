@@ -27,14 +27,9 @@ PATHS=${REFVAR_PATHS:-syncfree,sptrsv,petsc-cusparse}
 R=-mat_sptrsv_factor_device_rows
 B=-mat_sptrsv_factor_device_blocks_per_sm
 VARIANTS=${REFVAR_VARIANTS:-"global:;shared:$R shared;global-b2:$B 2;global-b4:$B 4;shared-b2:$R shared $B 2;shared-b4:$R shared $B 4;shared-b8:$R shared $B 8"}
-OUT=$OUTDIR/build SPTRSV_DEVICE_STEPS='longrun' SPTRSV_LONGRUN_ARGS="-faults 0 -n 16 -refactor 2 -solves 200 -pc_setups 1 -paths syncfree" \
-  bash tests/device/run.sh >"$OUTDIR/build.log" 2>&1 || { tail -n 30 "$OUTDIR/build.log"; exit 1; }
-export PETSC_DIR=${PETSC_DIR:-$ROOT/.petsc-cuda} CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-export LD_LIBRARY_PATH=$PETSC_DIR/lib:$CUDA_HOME/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
-# shellcheck source=tests/device/direct-env.sh
-source "$ROOT/tests/device/direct-env.sh"
-sptrsv_direct_env "$ROOT" >/dev/null 2>&1
+# shellcheck source=examples/benchmarks/longrun-env.sh
+source "$ROOT/examples/benchmarks/longrun-env.sh"
+longrun_prepare "$OUTDIR" || exit 1
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader >"$OUTDIR/gpu.txt" 2>&1
 LOGS=()
 rc=0
