@@ -6,7 +6,7 @@
 # Builds examples/benchmarks/trsv3d_breakdown.cu with nvcc and runs it on N^3 grids (TRSV3D_SIZES, default 64 96 128 192
 # 256; empty: none), TRSV3D_REPS solves per kernel (default 20). Then examples/benchmarks/window_hop.cu, the cost of one
 # window step of the runs dispatch and of its parts, with the most resident blocks per SM and with each count of
-# TRSV3D_HOP_BLOCKS (default 2: fewer windows polling at once). Output ($OUT, default build/trsv3d-out): trsv3d.csv (one
+# TRSV3D_HOP_BLOCKS (default 2: fewer windows polling at once); TRSV3D_HOP=0 skips it. Output ($OUT, default build/trsv3d-out): trsv3d.csv (one
 # line per grid and kernel: ms, cuSPARSE SpSV / kernel, error, polls per row, the chain's handoff cost, the bandwidth and
 # critical-path bounds), window-hop.csv (examples/benchmarks/window-hop-table.py makes its table). The machine line
 # (GPU, driver, CUDA) is each CSV's first comment line.
@@ -24,6 +24,7 @@ if [ -n "${TRSV3D_SIZES-64 96 128 192 256}" ]; then
     for N in ${TRSV3D_SIZES-64 96 128 192 256}; do timeout 120 build/trsv3d_breakdown "$N" "${TRSV3D_REPS:-20}" || echo "# N=$N: exit $?"; done
   } 2>&1 | tee "$OUTDIR/trsv3d.csv"
 fi
+[ "${TRSV3D_HOP:-1}" = 1 ] || exit 0 # TRSV3D_HOP=0: the grids only
 "$CUDA_HOME/bin/nvcc" -O3 -std=c++17 -arch=sm_90 -o build/window_hop examples/benchmarks/window_hop.cu || exit 1
 {
   echo "$MACHINE"

@@ -20,6 +20,22 @@
                   warp scan of affine maps, 32 rows per step; lines are handed out by ticket in line order. Its critical
                   path is 2N - 1 line steps instead of 3N - 2 row levels, and no dependency inside a line goes through
                   memory. (A scan rounds differently from substitution: checked to 1e-12 relative, not bitwise.)
+     tileAxB      (issue 33, twentieth session) a block of A x B warps holds the lines of A consecutive y and B consecutive
+                  z (a tile), one warp per line solved 32 rows at a time as linescan, tiles by ticket in wavefront order
+                  (ty + tz); a line's y - 1 or z - 1 neighbour inside the tile is read from the block's shared copy of
+                  that line, once the neighbour warp's progress counter says the chunk is there; only the tile's first
+                  lines wait through memory. Global words are polled in rounds (one lane spins on the latest word, the
+                  warp at the barrier: the production runs kernel's way). Suffixes: none, the counter read with an
+                  acquire load and written with a release store at block scope (cuda::atomic_ref on a generic address);
+                  v, volatile reads by the whole warp and __threadfence_block; p, the next chunk's rows loaded before
+                  this chunk's waits. tile1x1 is linescan in wavefront order with poll rounds.
+     winAxB       the same boxes of A x B lines, but one block per 32-row window of them (one x range): the windows of
+                  a line are different blocks, its chain from the window before read through memory (the production
+                  runs dispatch's windows, grouped); win1x1 is one window per block.
+   With TRSV3D_TRACE set, each tile and win kernel also runs once with per-chunk %globaltimer stamps (chunk start, its
+   memory words in, its block words in, published) and prints a "# trace" line: the critical path found by walking back
+   from the last chunk published through the latest producer of each chunk, its hops counted by kind (x: the line's own
+   chain; y, z: the neighbour line, inside the block or through memory) with their mean cost and its parts.
 
    Bounds printed beside them: bytes / bandwidth (bandwidth measured by a device-to-device copy here) and levels x the
    chain's handoff cost. Deadlock-freedom of the ticket kernels: a lane takes ticket t only when it runs, and the row (or
@@ -32,9 +48,11 @@
      ./trsv3d_breakdown N [R]        (one CSV line per kernel; -h: the header)
 */
 #include <cuda_runtime.h>
+#include <cuda/atomic>
 #include <cusparse.h>
 #include <cstdio>
 #include <cstdlib>
+#include <climits>
 #include <cstring>
 #include <cmath>
 #include <vector>
@@ -116,6 +134,161 @@ __global__ void KLineScan(int N, const int *ri, const int *rj, const double *a, 
     const double v = c + m * carry;
     if (xi < N) *(volatile double *)(x + i) = v;
     carry = __shfl_sync(0xffffffffu, v, 31);
+  }
+}
+
+__device__ __forceinline__ unsigned long long GlobalTimer()
+{
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+/* the row data of one lane for one 32-row chunk of a line: c = b_i, m = -L(i, i-1), the global dependencies (up to two)
+   and the coefficients of the block-read ones (0: none) */
+struct ChunkRow {
+  double c, m, ga[3], ay, az;
+  int    gj[3];
+};
+
+template <bool SH>
+__device__ __forceinline__ ChunkRow LoadChunkRow(int N, const int *ri, const int *rj, const double *a, const double *b, int i, bool in, int wy, int wz, int e0, int e1, bool chainglobal = false)
+{
+  ChunkRow r = {0.0, 0.0, {0.0, 0.0, 0.0}, 0.0, 0.0, {INT_MAX, INT_MAX, INT_MAX}};
+  int      ng = 0;
+  if (!in) return r;
+  r.c = b[i];
+  for (int e = e0; e < e1; e++) {
+    const int j = rj[e];
+    if (j == i - 1 && !chainglobal) r.m = -a[e];
+    else if (SH && j == i - N && wy > 0) r.ay = a[e];
+    else if (SH && j == i - N * N && wz > 0) r.az = a[e];
+    else if (ng < 3) {
+      r.gj[ng]   = j;
+      r.ga[ng++] = a[e];
+    }
+  }
+  return r;
+}
+
+/* a tile of WY x WZ grid lines per block (lines y0 .. y0 + WY - 1 of planes z0 .. z0 + WZ - 1), one warp per line, each
+   line solved 32 rows at a time as in KLineScan; tiles handed out by ticket in the order tiles[] (by ty + tz: a
+   topological order of the tiles' DAG). SH: a line's y - 1 (z - 1) neighbour inside the tile is read from shared memory,
+   the neighbour warp's copy of its line, once that warp's progress counter says the chunk is there; only the tile's
+   first lines wait through global memory (SH false: every neighbour through global memory). SYNC 0: the counter
+   read by lane 0 with an acquire load and written with a release store at block scope (cuda::atomic_ref); SYNC 1: volatile
+   reads by the whole warp and __threadfence_block. PF: the next chunk's row data loaded before this chunk's waits (its
+   row pointers one chunk earlier still), instead of after the previous chunk. WY = WZ = 1 is KLineScan in wavefront
+   order. ts (NULL: none): per line and chunk the %globaltimer at the chunk's start, with its global words in, with its
+   block words in, and after its publication. */
+template <int WY, int WZ, bool SH, int SYNC = 0, bool PF = false, bool WIN = false>
+__global__ void __launch_bounds__(WY * WZ * 32) KLineTile(int N, const int *ri, const int *rj, const double *a, const double *b, double *x, const int4 *tiles, unsigned int *ticket, unsigned long long *ts)
+{
+  extern __shared__ double shline[]; /* WY WZ lines of N values */
+  __shared__ int           prog[WY * WZ];
+  __shared__ int           tk;
+  const int                lane = threadIdx.x & 31, w = threadIdx.x >> 5, wy = w % WY, wz = w / WY;
+  if (threadIdx.x == 0) tk = (int)atomicAdd(ticket, 1u);
+  if (lane == 0) prog[w] = 0;
+  __syncthreads();
+  const int4 tl = tiles[tk]; /* ty, tz, and the chunk (WIN: a tile of 32-row windows of one chunk) */
+  const int  y = tl.x * WY + wy, z = tl.y * WZ + wz;
+  if (y >= N || z >= N) return; /* no warp of the block waits for a line past the grid */
+  const int row0 = N * (y + N * z), nch = (N + 31) / 32;
+  double   *mine  = shline + (size_t)w * N;
+  double    carry = 0.0;
+  /* the first chunk's rows, and the row pointers of the second */
+  const int cb = WIN ? tl.z : 0, ce = WIN ? tl.z + 1 : nch, xl = 32 * cb + lane;
+  int       p0 = xl < N ? ri[row0 + xl] : 0, p1 = xl < N ? ri[row0 + xl + 1] : 0;
+  ChunkRow  cur = LoadChunkRow<SH>(N, ri, rj, a, b, row0 + xl, xl < N, wy, wz, p0, p1, WIN && cb > 0 && lane == 0);
+  if (!WIN && PF && 32 + lane < N) {
+    p0 = ri[row0 + 32 + lane];
+    p1 = ri[row0 + 32 + lane + 1];
+  }
+  for (int ch = cb + 1; ch <= ce; ch++) {
+    const int           xi = 32 * (ch - 1) + lane, i = row0 + xi;
+    unsigned long long *tsc = ts ? ts + 4 * ((size_t)(y + N * z) * nch + ch - 1) : NULL;
+    ChunkRow            nxt;
+    int                 q0 = 0, q1 = 0;
+    if (tsc && lane == 0) tsc[0] = GlobalTimer();
+    if (PF && !WIN) { /* the next chunk's data (its row pointers loaded a chunk ago) and the row pointers of the one after */
+      nxt = LoadChunkRow<SH>(N, ri, rj, a, b, i + 32, xi + 32 < N, wy, wz, p0, p1);
+      if (xi + 64 < N) {
+        q0 = ri[i + 64];
+        q1 = ri[i + 65];
+      }
+    }
+    double c = cur.c;
+    /* the global words: loaded at once; while any is missing one lane spins on the largest, the warp at the barrier,
+       then the missing ones are loaded again (the production runs kernel's poll rounds) */
+    unsigned long long gu[3];
+    for (int q = 0; q < 3; q++) gu[q] = cur.gj[q] != INT_MAX ? *(const volatile unsigned long long *)(x + cur.gj[q]) : 0ull;
+    for (;;) {
+      int jm = -1;
+      for (int q = 0; q < 3; q++)
+        if (cur.gj[q] != INT_MAX && gu[q] == SENTINEL) jm = max(jm, cur.gj[q]);
+      for (int d = 16; d > 0; d >>= 1) jm = max(jm, __shfl_xor_sync(0xffffffffu, jm, d));
+      if (jm < 0) break;
+      if (lane == 0) (void)PollValue(x, jm, NULL);
+      __syncwarp();
+      for (int q = 0; q < 3; q++)
+        if (cur.gj[q] != INT_MAX && gu[q] == SENTINEL) gu[q] = *(const volatile unsigned long long *)(x + cur.gj[q]);
+    }
+    for (int q = 0; q < 3; q++)
+      if (cur.gj[q] != INT_MAX) c -= cur.ga[q] * __longlong_as_double((long long)gu[q]);
+    if (tsc && lane == 0) tsc[1] = GlobalTimer();
+    if (SH && WY * WZ > 1) {
+      if (SYNC == 0) {
+        if (lane == 0) {
+          if (wy > 0)
+            while (cuda::atomic_ref<int, cuda::thread_scope_block>(prog[w - 1]).load(cuda::memory_order_acquire) < ch) { }
+          if (wz > 0)
+            while (cuda::atomic_ref<int, cuda::thread_scope_block>(prog[w - WY]).load(cuda::memory_order_acquire) < ch) { }
+        }
+        __syncwarp();
+      } else { /* the whole warp reads the counters (no divergence), then a block fence */
+        for (;;) {
+          const int py = wy > 0 ? ((volatile int *)prog)[w - 1] : ch, pz = wz > 0 ? ((volatile int *)prog)[w - WY] : ch;
+          if (__all_sync(0xffffffffu, py >= ch && pz >= ch)) break;
+        }
+        __threadfence_block();
+      }
+      if (tsc && lane == 0) tsc[2] = GlobalTimer();
+      if (cur.ay != 0.0) c -= cur.ay * shline[(size_t)(w - 1) * N + xi];
+      if (cur.az != 0.0) c -= cur.az * shline[(size_t)(w - WY) * N + xi];
+    } else if (tsc && lane == 0) tsc[2] = tsc[1];
+    double m = cur.m;
+    for (int d = 1; d < 32; d <<= 1) {
+      const double cp = __shfl_up_sync(0xffffffffu, c, d), mp = __shfl_up_sync(0xffffffffu, m, d);
+      if (lane >= d) {
+        c = c + m * cp;
+        m = m * mp;
+      }
+    }
+    const double v = c + m * carry;
+    if (SH && WY * WZ > 1) { /* the block's copy first, then the global word (the release orders no global store) */
+      if (xi < N) mine[xi] = v;
+      if (SYNC == 0) {
+        __syncwarp();
+        if (lane == 0) cuda::atomic_ref<int, cuda::thread_scope_block>(prog[w]).store(ch, cuda::memory_order_release);
+      } else {
+        __threadfence_block();
+        __syncwarp();
+        if (lane == 0) ((volatile int *)prog)[w] = ch;
+      }
+    }
+    if (xi < N) *(volatile double *)(x + i) = v;
+    if (tsc && lane == 0) tsc[3] = GlobalTimer();
+    carry = __shfl_sync(0xffffffffu, v, 31);
+    if (WIN) break;
+    if (PF) {
+      cur = nxt;
+      p0  = q0;
+      p1  = q1;
+    } else if (ch < nch) {
+      const int in = xi + 32 < N;
+      cur          = LoadChunkRow<SH>(N, ri, rj, a, b, i + 32, in, wy, wz, in ? ri[i + 32] : 0, in ? ri[i + 33] : 0);
+    }
   }
 }
 
@@ -367,6 +540,74 @@ int main(int argc, char **argv)
   }
   t = Time(d, ticket, R, [&]() { KLineScan<<<(N * N * 32 + T - 1) / T, T>>>(N, d.ri, d.rj, d.a, d.b, d.x, ticket); });
   line("linescan", t, RelErr(d, ref), 0);
+  /* tiles of WY x WZ lines, handed out by ty + tz (then tz) */
+  auto tiled = [&](const char *name, int WY, int WZ, auto kernel, bool SH = true, bool WIN = false) {
+    const int          ny = (N + WY - 1) / WY, nz = (N + WZ - 1) / WZ, nc = WIN ? (N + 31) / 32 : 1;
+    std::vector<int4>  tl;
+    int4              *dtl;
+    for (int s = 0; s < ny + nz + nc - 2; s++) /* by c + ty + tz, then tz, then c */
+      for (int tz = 0; tz < nz; tz++)
+        for (int c = 0; c < nc; c++)
+          if (s - tz - c >= 0 && s - tz - c < ny) tl.push_back(make_int4(s - tz - c, tz, c, 0));
+    CK(cudaMalloc(&dtl, sizeof(int4) * tl.size()));
+    CK(cudaMemcpy(dtl, tl.data(), sizeof(int4) * tl.size(), cudaMemcpyHostToDevice));
+    const size_t sh = sizeof(double) * (size_t)WY * WZ * N;
+    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sh));
+    const double tt = Time(d, ticket, R, [&]() { kernel<<<(unsigned)tl.size(), 32 * WY * WZ, sh>>>(N, d.ri, d.rj, d.a, d.b, d.x, dtl, ticket, NULL); });
+    line(name, tt, RelErr(d, ref), 0);
+    if (getenv("TRSV3D_TRACE")) { /* one solve with time stamps: the critical path's hops by kind */
+      const int                       nch = (N + 31) / 32;
+      const size_t                    nts = (size_t)4 * N * N * nch;
+      unsigned long long             *dts;
+      std::vector<unsigned long long> h(nts);
+      CK(cudaMalloc(&dts, sizeof(unsigned long long) * nts));
+      (void)Time(d, ticket, 1, [&]() { kernel<<<(unsigned)tl.size(), 32 * WY * WZ, sh>>>(N, d.ri, d.rj, d.a, d.b, d.x, dtl, ticket, dts); });
+      CK(cudaMemcpy(h.data(), dts, sizeof(unsigned long long) * nts, cudaMemcpyDeviceToHost));
+      CK(cudaFree(dts));
+      auto T = [&](int ln, int c, int k) { return h[4 * ((size_t)ln * nch + c) + k]; };
+      /* kinds: 0 x chain, 1 y in block, 2 y global, 3 z in block, 4 z global, 5 start */
+      const char *kn[6] = {"x", "y-blk", "y-glob", "z-blk", "z-glob", "start"};
+      double      cnt[6] = {0}, sum[6] = {0}, wg[6] = {0}, wb[6] = {0}, cp[6] = {0};
+      unsigned long long t0 = ~0ull, tend = 0;
+      int                ln = 0, c = 0;
+      for (int l = 0; l < N * N; l++)
+        for (int q = 0; q < nch; q++) {
+          t0 = std::min(t0, T(l, q, 0));
+          if (T(l, q, 3) > tend) tend = T(l, q, 3), ln = l, c = q;
+        }
+      for (;;) { /* back along the latest producer */
+        const int yy = ln % N, zz = ln / N;
+        int       kind = 5, pl = -1, pc = -1;
+        unsigned long long best = 0;
+        if (c > 0 && T(ln, c - 1, 3) >= best) best = T(ln, c - 1, 3), kind = 0, pl = ln, pc = c - 1;
+        if (yy > 0 && T(ln - 1, c, 3) >= best) best = T(ln - 1, c, 3), kind = (WY > 1 && yy % WY && SH) ? 1 : 2, pl = ln - 1, pc = c;
+        if (zz > 0 && T(ln - N, c, 3) >= best) best = T(ln - N, c, 3), kind = (WZ > 1 && zz % WZ && SH) ? 3 : 4, pl = ln - N, pc = c;
+        const double hop = kind == 5 ? (double)(T(ln, c, 3) - t0) : (double)T(ln, c, 3) - (double)best;
+        cnt[kind] += 1;
+        sum[kind] += hop;
+        wg[kind] += kind == 5 ? 0 : (double)T(ln, c, 1) - (double)best;
+        wb[kind] += (double)T(ln, c, 2) - (double)T(ln, c, 1);
+        cp[kind] += (double)T(ln, c, 3) - (double)T(ln, c, 2);
+        if (kind == 5) break;
+        ln = pl;
+        c  = pc;
+      }
+      printf("# trace %s N=%d: solve %.1f us; critical path by the latest producer:", name, N, (double)(tend - t0) * 1e-3);
+      for (int k = 0; k < 6; k++)
+        if (cnt[k]) printf(" %s %d hops %.3f us (to global words in %.3f, block words %.3f, scan+publish %.3f)", kn[k], (int)cnt[k], sum[k] / cnt[k] * 1e-3, wg[k] / cnt[k] * 1e-3, wb[k] / cnt[k] * 1e-3, cp[k] / cnt[k] * 1e-3);
+      printf("\n");
+    }
+    CK(cudaFree(dtl));
+  };
+  tiled("tile1x1", 1, 1, KLineTile<1, 1, false>, false);
+  tiled("tile4x1", 4, 1, KLineTile<4, 1, true>);
+  tiled("tile4x1vp", 4, 1, KLineTile<4, 1, true, 1, true>);
+  tiled("tile4x4vp", 4, 4, KLineTile<4, 4, true, 1, true>);
+  tiled("tile8x4vp", 8, 4, KLineTile<8, 4, true, 1, true>);
+  tiled("win1x1", 1, 1, KLineTile<1, 1, false, 1, false, true>, false, true);
+  tiled("win4x4", 4, 4, KLineTile<4, 4, true, 1, false, true>, true, true);
+  tiled("win8x4", 8, 4, KLineTile<8, 4, true, 1, false, true>, true, true);
+  tiled("win4x8", 4, 8, KLineTile<4, 8, true, 1, false, true>, true, true);
   Free(d);
   CK(cudaFree(ticket));
   CK(cudaFree(count));
