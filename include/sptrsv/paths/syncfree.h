@@ -63,23 +63,6 @@
    a column index >= k0 in a window's row is its chain entry. The windows go out in wavefront order (by depth in the
    windows' DAG): wstart[w] is the first position of the w-th window dispatched and wlanes[w] its length.
 */
-/*
-   Groups of windows (-mat_sptrsv_run_group B, B = 2, 3 or 4; issue 33; src/mat/paths/syncfree/syncfree_groups.c): with
-   windows of at most 32 rows (-mat_sptrsv_run_rows 1) the windows are also grouped, up to B x B per group, one CUDA block
-   per group and one warp per window. A group is a box of the windows' DAG: its seed, the first window (by position) in
-   no group, then m(a, b) for a, b < B, where m(a, 0) is the heavy successor (one that reads two or more of its words) of
-   m(a - 1, 0) at the smallest position, m(0, b) the heavy successor of m(0, b - 1) at the largest (a 3-D grid's next
-   line in y, the next plane in z), and m(a, b) the window that is a heavy successor of both m(a - 1, b) and m(a, b - 1).
-   A window joins only when every window it depends on is in a group already (this one included), so every group
-   depends on earlier groups only and on earlier members of its own. The groups go out by depth in the groups' DAG
-   (a wavefront order), a group's windows together, in member order: wstart/wlanes list the windows so, gstart[g] is
-   the first window of the g-th group dispatched. A dependency on a window of the same group is read from the block's
-   shared memory (value as flag, as in memory) instead of polled through memory: a 3-D grid's windows then pay one
-   trip through memory per B lines in y and in z (examples/benchmarks/trsv3d_breakdown.cu, win4x4: 1.3x the windows
-   one per block on 64^3 .. 256^3 7-point triangles). Where the boxes cannot form (a window also waits for a window
-   of the next box: ILU(k > 0), 27-point stencils) the groups shrink, down to single windows.
-*/
-#define SPTRSV_SYNCFREE_RUN_GROUP_MAX 4 /* -mat_sptrsv_run_group B at most: B x B windows per group, blocks of 512 threads */
 #define SPTRSV_SYNCFREE_RUN_MAX_R 8  /* rows per lane at most: windows of up to 256 rows (-mat_sptrsv_run_rows 8) */
 #define SPTRSV_SYNCFREE_RUN_MIN   16 /* a row not chained to the one before it opens a window when the window continues a chain or holds this many rows */
 
@@ -93,11 +76,6 @@ typedef struct {
   PetscInt  run_rows_max; /* runs: windows of at most 32 run_rows_max rows (-mat_sptrsv_run_rows) */
   PetscInt  run_chained; /* runs: rows that take their chain entry from the row before them inside the window */
   PetscInt  run_depth;   /* runs: the longest path of the windows' DAG, in windows (the kernel's critical path) */
-  PetscInt  run_group;   /* runs: groups of up to run_group^2 windows, one block each (-mat_sptrsv_run_group; 0: none) */
-  PetscInt  ngroups;     /* run_group: the groups, in dispatch order */
-  PetscInt *gstart;      /* run_group: ngroups + 1, the first window (in wstart's order) of each group */
-  PetscInt  group_depth; /* run_group: the longest path of the groups' DAG, in groups */
-  PetscInt  grouped;     /* run_group: windows in groups of more than one */
   PetscBool alap;    /* levels as late as possible (-mat_sptrsv_levels alap) */
   PetscBool warpell; /* warp-packed ELL image (-mat_sptrsv_storage warpell) */
   PetscInt  nwarps;
@@ -184,10 +162,6 @@ static inline PetscInt SpTrsvSyncFreeNaturalPos(const SpTrsvOp *op, PetscInt j)
 SPTRSV_INTERN int            SpTrsvSyncFreeLanes(PetscInt);
 SPTRSV_INTERN int            SpTrsvSyncFreeRowLanes(PetscInt, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *, SpTrsvPlan);
-/* groups of windows (syncfree_groups.c): sf->wstart/wlanes (nw windows, given in position order, with their depths) are
-   reordered group by group, sf->gstart and the figures set; SpTrsvSyncFreeGroupsCheck is the check of its branch */
-SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeGroup(const SpTrsvOp *, SpTrsvPlan, SpTrsvSyncFreeSchedule *, PetscInt, const PetscInt *);
-SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeGroupsCheck(const SpTrsvSyncFreeSchedule *, const PetscInt *);
 /* the warp-packed ELL image of nwarps warps (32 slots each) fits the kernels' 32-bit slot indices, else an error
    naming -mat_sptrsv_storage csr; both analyses (host and device) call it before allocating the image */
 SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeCheckELL(PetscInt64);
@@ -204,7 +178,6 @@ typedef struct {
   PetscBool runs;            /* natural order in windows, the chain inside a window solved by a warp scan (-mat_sptrsv_dispatch runs) */
   PetscInt  run_rows;        /* runs: rows per lane at most, 1, 2, 4 or 8 (-mat_sptrsv_run_rows): windows of up to 32 times as many rows */
   PetscBool run_poll_all;    /* runs, CUDA: every waiting lane polls its own words (-mat_sptrsv_run_poll all), else one lane the latest (lane) */
-  PetscInt  run_group;       /* runs: groups of up to run_group x run_group windows, one block each (-mat_sptrsv_run_group; 0: none) */
   PetscInt  max_lanes;       /* at most this many lanes per row (-mat_sptrsv_max_lanes; longer rows loop) */
   PetscInt  spin_ns;         /* CUDA: nanoseconds a waiting lane sleeps between two polls (-mat_sptrsv_spin_ns; 0: spin) */
   PetscInt  blocks_per_sm;   /* CUDA: persistent blocks per SM (-mat_sptrsv_blocks_per_sm; 0: one block per 4 warps) */

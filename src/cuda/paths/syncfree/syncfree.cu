@@ -92,8 +92,6 @@ typedef struct {
   PetscBool           relabel; /* xs indexed by dispatch position (the column indices translated at setup) */
   int                 run_rows; /* runs dispatch: rows per lane R (1, 2, 4, 8); 0: warps of rows */
   int                 poll_all; /* runs dispatch: every lane polls its missing words each round (-mat_sptrsv_run_poll all) */
-  const int          *gstart;   /* groups of windows (-mat_sptrsv_run_group): nslots + 1, each group's first window; NULL: none */
-  int                 group_warps; /* groups: warps per block (run_group^2) */
 } SpTrsvCUDASyncFree;
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
@@ -141,19 +139,6 @@ __device__ __forceinline__ SpTrsvSyncFreeWord SpTrsvSyncFreePublished(PetscScala
 {
   const SpTrsvSyncFreeWord u = SpTrsvSyncFreeBits(x);
   return u == SPTRSV_SYNCFREE_SENTINEL ? SPTRSV_SYNCFREE_QNAN : u;
-}
-
-/* a solution word in a group's shared memory (groups of windows), the value its own flag as in memory: read and written
-   with atomic operations (the word whole; warps of one block hand values over without a barrier, which atomics
-   make visible to compute-sanitizer racecheck as intended) */
-__device__ __forceinline__ SpTrsvSyncFreeWord SpTrsvSyncFreeShLoad(SpTrsvSyncFreeWord *w)
-{
-  return *(volatile SpTrsvSyncFreeWord *)w;
-}
-
-__device__ __forceinline__ void SpTrsvSyncFreeShStore(SpTrsvSyncFreeWord *w, SpTrsvSyncFreeWord u)
-{
-  *(volatile SpTrsvSyncFreeWord *)w = u;
 }
 
 /* publish x_i (the word pub of this solve's half cur, the sentinel into the other half, the user's x) */
@@ -228,11 +213,6 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
    done (the argument of the file header, with a window for a row); the shuffles involve the warp's own lanes only.
    With -mat_sptrsv_run_poll all the waits are the same, by every lane at once and without the barrier: a round ends
    for the whole warp (__any_sync) once no lane misses a word.
-   Groups (GROUP, -mat_sptrsv_run_group; SpTrsvSyncFreeGroupKernel): a dependency on an earlier window of the warp's own
-   group has a negative column index, -(1 + 32 m + o): the word o of member m in the block's shared words sh (set up by
-   SpTrsvCUDASyncFreeRelabel), loaded there and polled there as the words in memory are (once those are in: one lane
-   spins on one missing shared word, the warp at the barrier, then every lane reloads its missing ones); the window publishes each x also into sh at sh0 (32 times its member index). The
-   member it waits for is an earlier warp of the same block, running (the kernel's argument).
    The same solution to rounding as the substitution: the scan re-associates the chain's products. A row without its
    chain entry restarts the chain (a constant map, flagged through the scan), so NaN and Inf reach exactly the rows that
    depend on them. Limit: the scan multiplies up to 32 R of the chain's factors m_k = -T(k, k-1) / T(k, k) before it
@@ -241,8 +221,8 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
    |m| < 1.
 */
   #define SPTRSV_SYNCFREE_RUN_BATCH 16
-template <bool UNIT, int R, bool GROUP = false>
-__device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const SpTrsvCUDASyncFree &f, int n, const SpTrsvCUDAVecPtrs &v, int w, unsigned int epoch, SpTrsvSyncFreeWord *sh = NULL, int sh0 = 0)
+template <bool UNIT, int R>
+__device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const SpTrsvCUDASyncFree &f, int n, const SpTrsvCUDAVecPtrs &v, int w, unsigned int epoch)
 {
   constexpr int       B    = R >= 4 ? SPTRSV_SYNCFREE_RUN_BATCH : 4 * R; /* loads in flight: a 7-point row's 3 entries per row, to 16 */
   const int           lane = threadIdx.x & 31, k0 = __ldg(f.wstart + w), k1 = k0 + __ldg(f.wlanes + w);
@@ -278,7 +258,7 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
       a[e]          = in ? __ldg(t.val + p0 + e) : (PetscScalar)0;
     }
   #pragma unroll
-    for (int e = 0; e < B; e++) u[e] = j[e] < k0 ? (GROUP && j[e] < 0 ? SpTrsvSyncFreeShLoad(sh - j[e] - 1) : SpTrsvSyncFreeLoad(cur + j[e])) : 0; /* all in flight at once */
+    for (int e = 0; e < B; e++) u[e] = j[e] < k0 ? SpTrsvSyncFreeLoad(cur + j[e]) : 0; /* all in flight at once */
     /* while the window waits, one lane polls, the word of the latest position the warp still waits for (in the
        wavefront order, mostly the last of them to be published), the other lanes at the warp barrier; then every lane
        loads again, all at once, its words still at the sentinel; again while any is. After the last dependency is
@@ -290,37 +270,22 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
        every lane loads again its words still at the sentinel (more loads in flight, one round trip less once the last
        word is published; examples/benchmarks/window_hop.cu, variant allpoll) */
     for (;;) {
-      int  jmax   = -1, jsh = 0;
-      bool shmiss = false; /* groups: a word of the block's shared memory still missing (jsh: one of them) */
+      int jmax = -1;
   #pragma unroll
       for (int e = 0; e < B; e++)
-        if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) {
-          if (GROUP && j[e] < 0) {
-            shmiss = true;
-            jsh    = j[e];
-          } else jmax = max(jmax, j[e]);
-        }
+        if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) jmax = max(jmax, j[e]);
       if (f.poll_all) {
-        if (!__any_sync(SPTRSV_FULL_MASK, jmax >= 0 || shmiss)) break;
+        if (!__any_sync(SPTRSV_FULL_MASK, jmax >= 0)) break;
         if (f.spin_ns) __nanosleep(f.spin_ns);
       } else {
         for (int d = 16; d > 0; d >>= 1) jmax = max(jmax, __shfl_xor_sync(SPTRSV_FULL_MASK, jmax, d));
-        const unsigned int shlanes = GROUP ? __ballot_sync(SPTRSV_FULL_MASK, shmiss) : 0u;
-        if (jmax < 0 && !shlanes) break;
-        if (jmax >= 0) { /* the words in memory first, then the shared ones: one lane spins on one word, the warp at the barrier */
-          if (lane == 0) (void)SpTrsvSyncFreeWait(cur + jmax, f.spin_ns);
-          __syncwarp();
-        } else if (GROUP) {
-          jsh = __shfl_sync(SPTRSV_FULL_MASK, jsh, __ffs(shlanes) - 1);
-          if (lane == 0)
-            while (SpTrsvSyncFreeShLoad(sh - jsh - 1) == SPTRSV_SYNCFREE_SENTINEL)
-              if (f.spin_ns) __nanosleep(f.spin_ns);
-          __syncwarp();
-        }
+        if (jmax < 0) break;
+        if (lane == 0) (void)SpTrsvSyncFreeWait(cur + jmax, f.spin_ns);
+        __syncwarp();
       }
   #pragma unroll
       for (int e = 0; e < B; e++)
-        if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) u[e] = GROUP && j[e] < 0 ? SpTrsvSyncFreeShLoad(sh - j[e] - 1) : SpTrsvSyncFreeLoad(cur + j[e]);
+        if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) u[e] = SpTrsvSyncFreeLoad(cur + j[e]);
     }
   #pragma unroll
     for (int e = 0; e < B; e++) {
@@ -361,7 +326,6 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
   for (int r = 0; r < R; r++)
     if (kb + r < ke) {
       xp = SpTrsvSyncFreeRunApply(xp, s[r], ch[r], (int)(chained >> r & 1u));
-      if (GROUP) SpTrsvSyncFreeShStore(sh + sh0 + (kb + r - k0), SpTrsvSyncFreePublished(xp)); /* the group's copy first */
       SpTrsvSyncFreePublish(f, n, v, cur, epoch, kb + r, row[r], xp);
     }
 }
@@ -397,39 +361,6 @@ __global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKern
   }
 }
 
-/* Groups of windows (-mat_sptrsv_run_group B): one block of B^2 warps per group, the tickets as in SpTrsvSyncFreeKernel
-   with a group per slot (nslots groups); warp m solves the group's m-th window (windows of at most 32 rows, R = 1),
-   reading its dependencies on earlier windows of the group from the block's shared words sh (SpTrsvSyncFreeRun). sh
-   is set to the sentinel for each slot after every warp of the block is done with the previous one (the first barrier
-   of the loop) and before any starts the next (the second). Deadlock freedom: the groups go out by ticket in an order
-   where every window a group's window waits for is in an earlier group (taken by an earlier ticket, so by a running or
-   finished block) or is an earlier window of the same group (an earlier warp of this block, resident and running:
-   its own waits are for earlier windows still); by induction on the windows' order every wait ends
-   (SpTrsvSyncFreeScheduleCheck and SpTrsvSyncFreeGroupsCheck check that order at setup). */
-template <bool UNIT>
-__global__ void __launch_bounds__(SPTRSV_SYNCFREE_RUN_GROUP_MAX *SPTRSV_SYNCFREE_RUN_GROUP_MAX * 32) SpTrsvSyncFreeGroupKernel(const SpTrsvCUDATri t, const SpTrsvCUDASyncFree f, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
-{
-  __shared__ unsigned long long ticket;
-  __shared__ SpTrsvSyncFreeWord sh[SPTRSV_SYNCFREE_RUN_GROUP_MAX * SPTRSV_SYNCFREE_RUN_GROUP_MAX * 32];
-  const unsigned long long      per = (unsigned long long)f.nslots + (unsigned long long)f.nblocks;
-
-  if (vp) v = *vp;
-  for (;;) {
-    unsigned long long tk, slot;
-    if (threadIdx.x == 0) ticket = atomicAdd(f.ticket, 1ULL);
-    __syncthreads(); /* every warp is done with the previous slot */
-    tk   = ticket;
-    slot = tk % per;
-    for (int q = threadIdx.x; q < f.group_warps * 32; q += blockDim.x) sh[q] = SPTRSV_SYNCFREE_SENTINEL;
-    __syncthreads(); /* sh is reset and every thread has read the ticket before thread 0 takes the next one */
-    if (slot >= (unsigned long long)f.nslots) break; /* the block's closing ticket: uniform over the block */
-    {
-      const int m = (int)(threadIdx.x >> 5), w0 = __ldg(f.gstart + slot);
-      if (m < __ldg(f.gstart + slot + 1) - w0) SpTrsvSyncFreeRun<UNIT, 1, true>(t, f, n, v, w0 + m, (unsigned int)(tk / per) + 1u, sh, 32 * m);
-    }
-  }
-}
-
 /* ellval[s] = val[ellpos[s]] (0 in an empty slot) */
 __global__ void SpTrsvSyncFreeGatherELL(int nslots, const int *ellpos, const PetscScalar *val, PetscScalar *ellval)
 {
@@ -458,11 +389,6 @@ static cudaError_t SpTrsvCUDASyncFreeLaunch(const SpTrsvCUDATriData *d, PetscBoo
       default: SpTrsvSyncFreeKernel<U, false, true, 8><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
       } \
     } while (0)
-  if (f->gstart) {
-    if (d->unit) SpTrsvSyncFreeGroupKernel<true><<<grid, 32 * f->group_warps, 0, st>>>(d->tri, *f, n, v, vp);
-    else SpTrsvSyncFreeGroupKernel<false><<<grid, 32 * f->group_warps, 0, st>>>(d->tri, *f, n, v, vp);
-    return cudaGetLastError();
-  }
   if (f->run_rows) {
     if (d->unit) SPTRSV_SYNCFREE_LAUNCH_RUNS(true);
     else SPTRSV_SYNCFREE_LAUNCH_RUNS(false);
@@ -523,7 +449,6 @@ static PetscErrorCode SpTrsvCUDASyncFreeDestroy(SpTrsvCUDATriData *d)
   if (!f) PetscFunctionReturn(PETSC_SUCCESS);
   SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->wstart));
   SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->wlanes));
-  SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->gstart));
   SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->ellidx));
   SpTrsvCUDACall(SpTrsvCUDAFree(f->ellval));
   SpTrsvCUDACall(SpTrsvCUDAFree((void *)f->ellpos));
@@ -567,7 +492,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupELL(const SpTrsvSyncFreeSchedule *s
    dependencies of a row come in its last batch of loads, the earlier batches load while the window waits (in U's
    own order a sorted row is descending: its first batch waited, then every later batch cost a memory round trip
    after the wait) */
-static PetscErrorCode SpTrsvCUDASyncFreeRelabel(SpTrsvCUDATriData *d, PetscBool sort, const SpTrsvSyncFreeSchedule *sf, cudaStream_t st)
+static PetscErrorCode SpTrsvCUDASyncFreeRelabel(SpTrsvCUDATriData *d, PetscBool sort, cudaStream_t st)
 {
   int *pos;
 
@@ -577,21 +502,6 @@ static PetscErrorCode SpTrsvCUDASyncFreeRelabel(SpTrsvCUDATriData *d, PetscBool 
   for (PetscInt q = 0; q < d->nnz; q++) d->h_idx[q] = pos[d->h_idx[q]];
   if (sort)
     for (PetscInt k = 0; k < d->n; k++) SpTrsvSyncFreeSortRow(d->h_idx + d->h_ptr[k], d->vmap + d->h_ptr[k], (int)(d->h_ptr[k + 1] - d->h_ptr[k]));
-  if (sf && sf->run_group) { /* groups: a dependency on an earlier window of the row's group becomes -(1 + 32 m + o), its
-                                word o of member m in the block's shared words (SpTrsvSyncFreeRun) */
-    int *win; /* position -> window (in the dispatch list), then its group below */
-    PetscCall(PetscMalloc1(d->n + 1, &win));
-    for (PetscInt w = 0; w < sf->nwarps; w++)
-      for (PetscInt k = sf->wstart[w]; k < sf->wstart[w] + sf->wlanes[w]; k++) win[k] = (int)w;
-    for (PetscInt g = 0; g < sf->ngroups; g++)
-      for (PetscInt w = sf->gstart[g]; w < sf->gstart[g + 1]; w++)
-        for (PetscInt k = sf->wstart[w]; k < sf->wstart[w] + sf->wlanes[w]; k++)
-          for (PetscInt q = d->h_ptr[k]; q < d->h_ptr[k + 1]; q++) {
-            const int c = d->h_idx[q], wc = c >= 0 ? win[c] : -1;
-            if (c < sf->wstart[w] && wc >= sf->gstart[g] && wc < w) d->h_idx[q] = -(1 + 32 * (int)(wc - sf->gstart[g]) + (int)(c - sf->wstart[wc]));
-          }
-    PetscCall(PetscFree(win));
-  }
   if (d->nnz) SpTrsvCUDACall(cudaMemcpyAsync(d->d_idx, d->h_idx, (size_t)d->nnz * sizeof(int), cudaMemcpyHostToDevice, st));
   SpTrsvCUDACall(cudaStreamSynchronize(st)); /* h_idx is pageable: the copy is complete before it changes */
   PetscCall(PetscFree(pos));
@@ -624,11 +534,6 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
   f->relabel      = (PetscBool)(sf->relabel || sf->runs); /* runs: SpTrsvCUDASyncFreeSetup relabelled */
   f->run_rows     = sf->runs ? (int)sf->run_rows : 0;
   f->poll_all     = sf->run_poll_all ? 1 : 0;
-  if (f->gstart) { /* groups: a slot per group, blocks of run_group^2 warps */
-    f->nslots      = (int)sf->ngroups;
-    f->nblocks     = f->nslots;
-    f->group_warps = (int)(sf->run_group * sf->run_group);
-  }
   if (sf->blocks_per_sm > 0) { /* persistent blocks: at most blocks_per_sm per multiprocessor, never more than the slots */
     int dev, nsm;
     SpTrsvCUDACall(cudaGetDevice(&dev));
@@ -736,17 +641,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetup(SpTrsvSolver s)
     ierr      = SpTrsvCUDAMallocInt(&d_wl, sf->nwarps, sf->wlanes, st);
     f->wlanes = d_wl;
   }
-  if (!ierr && sf->run_group) {
-    int *gs;
-    ierr = PetscMalloc1(sf->ngroups + 1, &gs);
-    if (!ierr) {
-      for (PetscInt g = 0; g <= sf->ngroups; g++) gs[g] = (int)sf->gstart[g];
-      ierr      = SpTrsvCUDAMallocInt((int **)&f->gstart, sf->ngroups + 1, gs, st);
-      if (!ierr) ierr = cudaStreamSynchronize(st) == cudaSuccess ? PETSC_SUCCESS : PETSC_ERR_GPU; /* gs may be freed */
-      PetscCall(PetscFree(gs));
-    }
-  }
-  if (!ierr && (sf->relabel || sf->runs)) ierr = SpTrsvCUDASyncFreeRelabel(d, sf->runs, sf, st); /* runs: a window's chain entries are told by position */
+  if (!ierr && (sf->relabel || sf->runs)) ierr = SpTrsvCUDASyncFreeRelabel(d, sf->runs, st); /* runs: a window's chain entries are told by position */
   if (!ierr && sf->warpell) {
     ierr      = SpTrsvCUDASyncFreeSetupELL(sf, d, &d_ellidx, &d_ellpos, st);
     f->ellidx = d_ellidx;

@@ -56,7 +56,6 @@ static PetscErrorCode SpTrsvSyncFreeScheduleDestroy(SpTrsvPlan plan)
   if (sf) {
     PetscCall(PetscFree2(sf->wstart, sf->wlanes));
     PetscCall(PetscFree(sf->ellmap));
-    PetscCall(PetscFree(sf->gstart));
   }
   PetscCall(PetscFree(plan->data));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -70,8 +69,6 @@ static PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan plan, PetscViewer vi
   PetscCall(PetscViewerASCIIPrintf(viewer, "sync-free: %s dispatch, %s levels, %s storage, %" PetscInt_FMT " warps of %d threads in blocks of %d warps\n", sf->runs ? "runs" : (sf->natural ? "natural-order" : "level-order"), sf->natural ? "no" : (sf->alap ? "ALAP" : "ASAP"), sf->warpell ? "warp-packed ELL" : "CSR", sf->nwarps, 32, SPTRSV_SYNCFREE_WARPS));
   if (sf->runs) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "runs: %" PetscInt_FMT " windows of %.1f rows on average (up to %" PetscInt_FMT " rows per lane), %" PetscInt_FMT " rows chained to the row before them in the warp; critical path %" PetscInt_FMT " windows (%" PetscInt_FMT " levels)\n", sf->nwarps, sf->nwarps ? (double)plan->n / (double)sf->nwarps : 0.0, sf->run_rows, sf->run_chained, sf->run_depth, plan->nlevels));
-    if (sf->run_group)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "groups (-%smat_sptrsv_run_group %" PetscInt_FMT "): %" PetscInt_FMT " groups of up to %" PetscInt_FMT " windows, one block each, %" PetscInt_FMT " windows in groups of more than one; critical path %" PetscInt_FMT " groups\n", plan->prefix, sf->run_group, sf->ngroups, sf->run_group * sf->run_group, sf->grouped, sf->group_depth));
     if (sf->pattern_device) PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: windows on the host, the pattern in their order and the schedule check on the GPU (-%smat_sptrsv_analysis device)\n", plan->prefix));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: on the host\n"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA launch: %s, waiting lanes %s, %s (-%smat_sptrsv_run_poll %s); solution words indexed by dispatch position\n", sf->blocks_per_sm ? "persistent blocks" : "one block per ticket", sf->spin_ns ? "sleep between polls" : "poll without pause", sf->run_poll_all ? "every lane polls its own words" : "one lane polls the latest word", plan->prefix, sf->run_poll_all ? "all" : "lane"));
@@ -265,16 +262,6 @@ static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, S
     longest       = PetscMax(longest, k0s[w + 1] - k0s[w]);
     sf->run_depth = PetscMax(sf->run_depth, depth[w]);
   }
-  for (sf->run_rows = 1; 32 * sf->run_rows < longest; sf->run_rows *= 2) { }
-  if (sf->run_group) { /* groups of windows, listed group by group (syncfree_groups.c) */
-    const PetscErrorCode ierr = SpTrsvSyncFreeGroup(op, p, sf, nw, k0s);
-    sf->nwarps                = nw;
-    sf->binrows[5]            = n;
-    sf->binwarps[5]           = nw;
-    PetscCall(PetscFree4(depth, wd, k0s, cnt));
-    PetscCall(ierr);
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   /* dispatch order: by depth, by position inside a depth (a stable counting sort) */
   PetscCall(PetscArrayzero(cnt, sf->run_depth + 2));
   for (PetscInt w = 0; w < nw; w++) cnt[depth[w] + 1]++;
@@ -288,6 +275,7 @@ static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, S
   sf->nwarps      = nw;
   sf->binrows[5]  = n; /* 32 lanes per window */
   sf->binwarps[5] = nw;
+  for (sf->run_rows = 1; 32 * sf->run_rows < longest; sf->run_rows *= 2) { }
   PetscCall(PetscFree4(depth, wd, k0s, cnt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -430,15 +418,6 @@ static PetscErrorCode SpTrsvSyncFreeBuild(const SpTrsvOp *op, SpTrsvSyncFreeSche
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* -mat_sptrsv_run_group: 0 or 2 to SPTRSV_SYNCFREE_RUN_GROUP_MAX, with windows of at most 32 rows */
-static PetscErrorCode SpTrsvSyncFreeCheckGroupOption(const char *prefix, const SpTrsvSyncFreeOptions *opts)
-{
-  PetscFunctionBegin;
-  PetscCheck(opts->run_group == 0 || (opts->run_group >= 2 && opts->run_group <= SPTRSV_SYNCFREE_RUN_GROUP_MAX), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_run_group must be 0 (none) or 2 to %d, got %" PetscInt_FMT, prefix, SPTRSV_SYNCFREE_RUN_GROUP_MAX, opts->run_group);
-  PetscCheck(!opts->runs || !opts->run_group || opts->run_rows == 1, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%smat_sptrsv_run_group groups windows of at most 32 rows: it cannot be combined with -%smat_sptrsv_run_rows %" PetscInt_FMT, prefix, prefix, opts->run_rows);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvPathOptions *popts, const void *own, SpTrsvPlan *plan)
 {
   const SpTrsvSyncFreeOptions *opts = (const SpTrsvSyncFreeOptions *)own;
@@ -454,16 +433,14 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
   PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_blocks_per_sm must be in [0, 64], got %" PetscInt_FMT, prefix, opts->blocks_per_sm);
   PetscCheck(!opts->runs || !opts->warpell, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%smat_sptrsv_dispatch runs reads CSR: it cannot be combined with -%smat_sptrsv_storage warpell", prefix, prefix);
   PetscCheck(opts->run_rows >= 1 && opts->run_rows <= SPTRSV_SYNCFREE_RUN_MAX_R && (opts->run_rows & (opts->run_rows - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_run_rows must be 1, 2, 4 or 8, got %" PetscInt_FMT, prefix, opts->run_rows);
-  PetscCall(SpTrsvSyncFreeCheckGroupOption(prefix, opts));
   PetscCall(PetscTime(&t0));
   /* what to build: the options, and where (the device analysis builds ASAP level dispatch only) */
   PetscCall(PetscNew(&sf));
   sf->device          = (PetscBool)(opts->analysis_device && !opts->natural && !opts->runs && !opts->alap);
-  sf->pattern_device  = (PetscBool)(opts->analysis_device && opts->runs && !opts->run_group); /* runs: the windows here, the rest in the CUDA setup (groups: all on the host) */
+  sf->pattern_device  = (PetscBool)(opts->analysis_device && opts->runs); /* runs: the windows here, the rest in the CUDA setup */
   sf->device_fallback = (PetscBool)(opts->analysis_device && !sf->device && !sf->pattern_device);
   sf->runs            = opts->runs;
   sf->run_rows_max    = opts->run_rows;
-  sf->run_group       = opts->runs ? opts->run_group : 0;
   sf->natural         = (PetscBool)(opts->natural || opts->runs);
   sf->alap            = sf->natural ? PETSC_FALSE : opts->alap;
   sf->warpell         = opts->warpell;
@@ -551,7 +528,6 @@ PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
         PetscCheck(q >= k0 || disp[q] < w, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: row %" PetscInt_FMT " of window %" PetscInt_FMT " depends on row %" PetscInt_FMT " of window %" PetscInt_FMT ", dispatched later", i, w, op->rj[e], disp[q]);
       }
     }
-    if (sf->run_group) PetscCall(SpTrsvSyncFreeGroupsCheck(sf, disp));
     PetscCall(PetscFree(disp));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -625,7 +601,6 @@ static PetscErrorCode SpTrsvOptionsCheck_syncfree(const SpTrsvPathOptions *popts
   PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_blocks_per_sm must be in [0, 64], got %" PetscInt_FMT, popts->prefix, opts->blocks_per_sm);
   PetscCheck(opts->run_rows >= 1 && opts->run_rows <= SPTRSV_SYNCFREE_RUN_MAX_R && (opts->run_rows & (opts->run_rows - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_run_rows must be 1, 2, 4 or 8, got %" PetscInt_FMT, popts->prefix, opts->run_rows);
   PetscCheck(!opts->runs || !opts->warpell, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%smat_sptrsv_dispatch runs reads CSR: it cannot be combined with -%smat_sptrsv_storage warpell", popts->prefix, popts->prefix);
-  PetscCall(SpTrsvSyncFreeCheckGroupOption(popts->prefix, opts));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -671,7 +646,6 @@ static PetscErrorCode SpTrsvOptionsSet_syncfree(SpTrsvOptionItems PetscOptionsOb
     PetscCall(PetscOptionsEList("-mat_sptrsv_run_poll", "Runs dispatch, CUDA: how a window waiting for earlier windows polls: one lane spins on the latest word while the warp waits (lane), or every lane loads its missing words again each round (all)", "MatSolverType sptrsv_syncfree", poll, 2, poll[pl], &pl, NULL));
     opts->run_poll_all = (PetscBool)(pl == 1);
   }
-  PetscCall(PetscOptionsInt("-mat_sptrsv_run_group", "Runs dispatch: groups of up to B x B windows (B = 2, 3, 4; 0: none), one CUDA block each, a dependency inside a group read from shared memory (3-D grids' lines; windows of at most 32 rows)", "MatSolverType sptrsv_syncfree", opts->run_group, &opts->run_group, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_spin_ns", "CUDA: nanoseconds a lane waiting for a dependency sleeps between two polls (0: poll without pause)", "MatSolverType sptrsv_syncfree", opts->spin_ns, &opts->spin_ns, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_blocks_per_sm", "CUDA: resident blocks per multiprocessor that take the warps in turn (0: one block per 4 warps)", "MatSolverType sptrsv_syncfree", opts->blocks_per_sm, &opts->blocks_per_sm, NULL));
   {
