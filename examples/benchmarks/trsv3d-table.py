@@ -2,6 +2,7 @@
 """The table of trsv3d_breakdown (issue 33, item 1): where the time of a sync-free lower solve goes on 3-D 7-point factors.
 
   trsv3d-table.py CSV [--bench BENCH_CSV ...] [--bench-variant syncfree-asap-csr]
+  trsv3d-table.py CSV --trace     (the "# trace" lines of a TRSV3D_TRACE run: the critical path's hops, a table)
 
 CSV is run-trsv3d-breakdown-device.sh's trsv3d.csv: a first comment line with the machine (GPU, memory, driver; CUDA),
 then trsv3d_breakdown's header and one line per grid N and kernel (kernels and bounds: the header comment of
@@ -62,12 +63,38 @@ def bench_ratios(paths, variant):
     return out
 
 
+TRACE = re.compile(r"^# trace (\S+) N=(\d+): solve ([0-9.]+) us; critical path by the latest producer:(.*)$")
+HOP = re.compile(r" (\S+) (\d+) hops ([0-9.]+) us \(to global words in (-?[0-9.]+), block words (-?[0-9.]+), scan\+publish (-?[0-9.]+)\)")
+
+
+def trace_table(path):
+    """one row per traced kernel and grid: the solve's time and, per kind of hop on its critical path, count x mean cost"""
+    kinds = ["x", "y-blk", "y-glob", "z-blk", "z-glob"]
+    out = ["| grid | kernel | solve us (traced) | " + " | ".join("%s hops x us" % k for k in kinds) + " | scan+publish us (mean over the path) |",
+           "|---|---|---|" + "---|" * len(kinds) + "---|"]
+    with open(path) as f:
+        for line in f:
+            m = TRACE.match(line.strip())
+            if not m:
+                continue
+            hops = {h.group(1): (int(h.group(2)), float(h.group(3)), float(h.group(6))) for h in HOP.finditer(m.group(4))}
+            cells = ["%d x %.2f" % (hops[k][0], hops[k][1]) if k in hops else "" for k in kinds]
+            tot = sum(c for c, _, _ in hops.values())
+            sp = sum(c * s for c, _, s in hops.values()) / tot if tot else 0.0
+            out.append("| %s^3 | %s | %s | %s | %.2f |" % (m.group(2), m.group(1), m.group(3), " | ".join(cells), sp))
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("csv")
     ap.add_argument("--bench", action="append", default=[])
     ap.add_argument("--bench-variant", default="syncfree-asap-csr")
+    ap.add_argument("--trace", action="store_true")
     a = ap.parse_args()
+    if a.trace:
+        return trace_table(a.csv)
     machine, rows = load(a.csv)
     if not rows:
         sys.stderr.write("%s: no data lines\n" % a.csv)
