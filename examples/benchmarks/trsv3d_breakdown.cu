@@ -101,6 +101,18 @@ __global__ void KSyncFree(int n, const int *ri, const int *rj, const double *a, 
   if (COUNT) atomicAdd(count, polls);
 }
 
+/* inclusive scan of the affine maps f_k(v) = c_k + m_k v along the lanes: lane k gets F_k = f_k o ... o f_0 */
+__device__ __forceinline__ void WarpScanAffine(int lane, double *c, double *m)
+{
+  for (int d = 1; d < 32; d <<= 1) {
+    const double cp = __shfl_up_sync(0xffffffffu, *c, d), mp = __shfl_up_sync(0xffffffffu, *m, d);
+    if (lane >= d) {
+      *c = *c + *m * cp;
+      *m = *m * mp;
+    }
+  }
+}
+
 /* one warp per grid line (y, z) in line order; L's entries of row i = x + N y + N^2 z in CSR: ascending columns, so the
    z - 1, y - 1, x - 1 dependencies come in that order where they exist */
 __global__ void KLineScan(int N, const int *ri, const int *rj, const double *a, const double *b, double *x, unsigned int *ticket)
@@ -123,14 +135,7 @@ __global__ void KLineScan(int N, const int *ri, const int *rj, const double *a, 
         else c -= a[e] * PollValue(x, j, NULL); /* the y - 1 and z - 1 neighbours: other warps' lines */
       }
     }
-    /* inclusive scan of the affine maps f_k(v) = c_k + m_k v along the lanes: lane k gets F_k = f_k o ... o f_0 */
-    for (int d = 1; d < 32; d <<= 1) {
-      const double cp = __shfl_up_sync(0xffffffffu, c, d), mp = __shfl_up_sync(0xffffffffu, m, d);
-      if (lane >= d) {
-        c = c + m * cp;
-        m = m * mp;
-      }
-    }
+    WarpScanAffine(lane, &c, &m);
     const double v = c + m * carry;
     if (xi < N) *(volatile double *)(x + i) = v;
     carry = __shfl_sync(0xffffffffu, v, 31);
@@ -258,13 +263,7 @@ __global__ void __launch_bounds__(WY * WZ * 32) KLineTile(int N, const int *ri, 
       if (cur.az != 0.0) c -= cur.az * shline[(size_t)(w - WY) * N + xi];
     } else if (tsc && lane == 0) tsc[2] = tsc[1];
     double m = cur.m;
-    for (int d = 1; d < 32; d <<= 1) {
-      const double cp = __shfl_up_sync(0xffffffffu, c, d), mp = __shfl_up_sync(0xffffffffu, m, d);
-      if (lane >= d) {
-        c = c + m * cp;
-        m = m * mp;
-      }
-    }
+    WarpScanAffine(lane, &c, &m);
     const double v = c + m * carry;
     if (SH && WY * WZ > 1) { /* the block's copy first, then the global word (the release orders no global store) */
       if (xi < N) mine[xi] = v;
