@@ -31,7 +31,7 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
     PetscCall(PetscOptionsEList("-mat_sptrsv_factor_device_rows", "ILU on the GPU: where each row's warp keeps the row while it eliminates it, shared (the warp's shared memory, rows of up to 128 entries; longer rows in place) or global (the factor's arrays in place)", "MatSolverType sptrsv", rows, 2, rows[r], &r, NULL));
     sp->factor_device_cfg.rows_shared = (PetscBool)(r == 1);
   }
-  PetscCall(PetscOptionsInt("-mat_sptrsv_factor_device_blocks_per_sm", "ILU on the GPU: at most this many blocks of 4 warps of the elimination resident per multiprocessor (fewer warps polling at once; 0: as many as fit; -1: 4 when L's levels hold at most 1024 rows on average, else no cap)", "MatSolverType sptrsv", sp->factor_device_cfg.blocks_per_sm, &sp->factor_device_cfg.blocks_per_sm, NULL));
+  PetscCall(PetscOptionsInt("-mat_sptrsv_factor_device_blocks_per_sm", "ILU on the GPU: at most this many blocks of 4 warps of the elimination resident per multiprocessor (fewer warps polling at once; 0: as many as fit; -1: " PetscStringize(SPTRSV_ILU_AUTO_CAP) " when L's levels hold at most " PetscStringize(SPTRSV_ILU_AUTO_CAP_WIDTH) " rows on average, else no cap)", "MatSolverType sptrsv", sp->factor_device_cfg.blocks_per_sm, &sp->factor_device_cfg.blocks_per_sm, NULL));
   if (sp->factor_device_cfg.blocks_per_sm < -1 || sp->factor_device_cfg.blocks_per_sm > 16) {
     char option[256];
     PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_factor_device_blocks_per_sm", option, sizeof(option)));
