@@ -88,11 +88,13 @@ typedef struct {
   PetscInt  ell_filled;                        /* warpell: slots holding an entry */
   /* launch (CUDA): a waiting lane sleeps spin_ns nanoseconds between two polls (0: polls without pause);
      blocks_per_sm > 0: that many blocks per multiprocessor take the warps in turn (persistent blocks, which
-     bounds how many warps wait at once); 0: one block per SPTRSV_SYNCFREE_WARPS warps */
-  PetscInt  spin_ns, blocks_per_sm;
-  /* runs dispatch (CUDA): how a waiting window polls (-mat_sptrsv_run_poll): one lane spins on the latest word the warp
-     waits for while the others wait at the warp barrier (false, lane), or every lane loads its missing words again each
-     round (true, all) */
+     bounds how many warps wait at once); 0: one block per ticket; block_warps: the warps of a block (a ticket's
+     windows or warps of rows, 1 to SPTRSV_SYNCFREE_WARPS), resolved from -mat_sptrsv_block_warps (0: automatic, 1 for the
+     runs dispatch, SPTRSV_SYNCFREE_WARPS otherwise) */
+  PetscInt  spin_ns, blocks_per_sm, block_warps;
+  /* runs dispatch (CUDA): how a waiting window polls (-mat_sptrsv_run_poll): every lane loads its missing words again
+     each round (true, all: the default), or one lane spins on the latest word the warp waits for while the others wait
+     at the warp barrier (false, lane) */
   PetscBool run_poll_all;
   /* relabel (CUDA, -mat_sptrsv_relabel true; auto: when it touches fewer sectors, see SpTrsvSyncFreeSectors()): the kernel publishes x_i in the word of row i's dispatch position k, and
      the column indices it reads are translated to positions at setup; the rows of one level then wait on adjacent
@@ -180,7 +182,8 @@ typedef struct {
   PetscBool run_poll_all;    /* runs, CUDA: every waiting lane polls its own words (-mat_sptrsv_run_poll all), else one lane the latest (lane) */
   PetscInt  max_lanes;       /* at most this many lanes per row (-mat_sptrsv_max_lanes; longer rows loop) */
   PetscInt  spin_ns;         /* CUDA: nanoseconds a waiting lane sleeps between two polls (-mat_sptrsv_spin_ns; 0: spin) */
-  PetscInt  blocks_per_sm;   /* CUDA: persistent blocks per SM (-mat_sptrsv_blocks_per_sm; 0: one block per 4 warps) */
+  PetscInt  blocks_per_sm;   /* CUDA: persistent blocks per SM (-mat_sptrsv_blocks_per_sm; 0: one block per ticket) */
+  PetscInt  block_warps;     /* CUDA: warps per block, 1, 2 or 4 (-mat_sptrsv_block_warps; 0: 1 for the runs dispatch, 4 otherwise) */
   PetscInt  relabel;         /* CUDA: the published solution indexed by dispatch position (1), by row (0), or chosen by the analysis (SPTRSV_RELABEL_AUTO) (-mat_sptrsv_relabel) */
   PetscBool analysis_device; /* CUDA: build the schedule on the GPU (-mat_sptrsv_analysis device); off on other backends */
 } SpTrsvSyncFreeOptions;

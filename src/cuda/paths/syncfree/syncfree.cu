@@ -24,14 +24,17 @@
    at setup: the rows of a level then poll adjacent words (the previous levels' positions are contiguous), where
    row numbers of one level may lie far apart (a 2-D grid's anti-diagonal). The user's x is still written at x[i].
 
-   Epochs and dispatch by ticket (as the element path). Thread 0 of a running block takes t = atomicAdd(ticket,
-   1); with per = nslots + nblocks, slot = t mod per < nslots means "solve warps [slot W, slot W + W)" (W =
-   SPTRSV_SYNCFREE_WARPS) for the solve numbered epoch = t / per + 1, whose parity selects the half of xs;
-   slot >= nslots is the block's closing ticket, after which it exits. A block's thread 0 may take its next ticket
+   Epochs and dispatch by ticket. The counter wraps: thread 0 of a running block takes t = atomicInc(ticket, 2 per - 1)
+   (t + 1, back to 0 after 2 per - 1), so t counts the tickets modulo 2 per with no division: the half h = (t >= per)
+   is the parity of the solve (its epoch is h + 1, selecting the half of xs) and slot = t - h per < nslots means "solve
+   warps [slot W, slot W + W)" (W = -mat_sptrsv_block_warps, by default 1 for the runs dispatch and
+   SPTRSV_SYNCFREE_WARPS otherwise). With one block per slot (the default) per = nslots and each block takes one ticket;
+   with persistent blocks per = nslots + nblocks and slot >= nslots is a block's closing ticket, after which it exits.
+   (A 64-bit counter divided by per cost each window about 120 instructions, 13% of the runs dispatch's instructions on
+   a 128^3 grid, though no measurable time: docs/PERFORMANCE.md, run 14.) A block's thread 0 may take its next ticket
    before the block's other warps are done with the previous slot, but the block starts the next slot only when the
    previous one is complete; the slot held meanwhile is a later one, which the previous slot does not wait for. Every
-   launch hands out exactly nslots working and nblocks closing
-   tickets, so the counter is never reset and the launch arguments never change. nblocks = nslots by
+   launch hands out exactly per tickets, so the counter is never reset and the launch arguments never change. nblocks = nslots by
    default (each block works one slot); -mat_sptrsv_blocks_per_sm k launches k blocks per multiprocessor
    that take the slots in turn, which bounds the warps waiting at once. Solves on one stream do not overlap
    (a kernel starts after the previous one completed), so all tickets of solve e are taken after all of
@@ -83,9 +86,10 @@ typedef struct {
   PetscScalar        *ellval; /* warpell: 32 nwarps values */
   const int          *ellpos; /* warpell: slot of the CSR value array each ELL slot copies, -1 when empty */
   SpTrsvSyncFreeWord *xs;     /* 2 n: the solution as published, by parity of the epoch */
-  unsigned long long *ticket; /* dispatch counter: advances by nslots + nblocks per launch */
+  unsigned int       *ticket; /* dispatch counter modulo 2 per: advances by per = nslots (+ nblocks for persistent blocks) per launch */
   int                 nwarps;
-  int                 nslots;  /* tickets that carry work: one per SPTRSV_SYNCFREE_WARPS warps */
+  int                 nslots;  /* tickets that carry work: one per block_warps warps */
+  int                 block_warps; /* warps per block (1 to SPTRSV_SYNCFREE_WARPS): a ticket's warps */
   int                 nblocks; /* blocks launched; each takes tickets until one carries no work */
   unsigned int        spin_ns; /* sleep between two polls of a dependency (0: none) */
   PetscBool           natural; /* natural dispatch: group-masked shuffles */
@@ -330,34 +334,35 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
     }
 }
 
-/* Each block takes tickets until one carries no work: per launch, nslots tickets with work (slot s: warps
-   [s W, s W + W)) and one without for each of the nblocks blocks, so the counter advances by exactly
-   nslots + nblocks per launch and t / (nslots + nblocks) + 1 is the epoch. With nblocks = nslots every block
-   works one slot (then takes its closing ticket); with fewer, persistent blocks take the slots in turn. Either
-   way a slot is taken by a running block, in ticket order, and started after the block's previous slot is complete
-   (the barrier below), which is the deadlock-freedom argument of the header. */
+/* One block per ticket (nblocks = nslots, the default): each block takes one ticket, works its slot (warps
+   [s W, s W + W), W = block_warps) and exits, so the counter advances by exactly per = nslots per launch. Persistent
+   blocks (nblocks < nslots, -mat_sptrsv_blocks_per_sm) take tickets until one carries no work: per launch nslots tickets
+   with work and one closing ticket for each block, per = nslots + nblocks. The counter wraps at 2 per (the file header),
+   so a ticket gives the solve's parity and the slot without a division. Either way a slot is taken by a running block,
+   in ticket order, and started after the block's previous slot is complete (the barrier below), which is the
+   deadlock-freedom argument of the header. */
 template <bool UNIT, bool ELL, bool NATURAL, int RUNS>
 __global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKernel(const SpTrsvCUDATri t, const SpTrsvCUDASyncFree f, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {
-  __shared__ unsigned long long ticket;
-  const unsigned long long      per = (unsigned long long)f.nslots + (unsigned long long)f.nblocks;
+  __shared__ unsigned int ticket;
+  const bool              persistent = f.nblocks < f.nslots;
+  const unsigned int      per        = (unsigned int)f.nslots + (persistent ? (unsigned int)f.nblocks : 0u);
 
   if (vp) v = *vp;
   for (;;) {
-    unsigned long long tk, slot;
-    if (threadIdx.x == 0) ticket = atomicAdd(f.ticket, 1ULL);
+    if (threadIdx.x == 0) ticket = atomicInc(f.ticket, 2u * per - 1u);
     __syncthreads();
-    tk   = ticket;
-    slot = tk % per;
-    __syncthreads(); /* every thread has read the ticket before thread 0 takes the next one */
-    if (slot >= (unsigned long long)f.nslots) break; /* the block's closing ticket: uniform over the block */
+    const unsigned int tk = ticket, half = tk >= per ? 1u : 0u, slot = tk - half * per;
+    if (persistent) __syncthreads(); /* every thread has read the ticket before thread 0 takes the next one */
+    if (slot >= (unsigned int)f.nslots) break; /* a persistent block's closing ticket: uniform over the block */
     {
-      const int w = (int)slot * SPTRSV_SYNCFREE_WARPS + (int)(threadIdx.x >> 5);
+      const int w = (int)slot * f.block_warps + (int)(threadIdx.x >> 5);
       if (w < f.nwarps) {
-        if (RUNS) SpTrsvSyncFreeRun<UNIT, RUNS ? RUNS : 1>(t, f, n, v, w, (unsigned int)(tk / per) + 1u);
-        else SpTrsvSyncFreeWarp<UNIT, ELL, NATURAL>(t, f, n, v, w, (unsigned int)(tk / per) + 1u);
+        if (RUNS) SpTrsvSyncFreeRun<UNIT, RUNS ? RUNS : 1>(t, f, n, v, w, half + 1u);
+        else SpTrsvSyncFreeWarp<UNIT, ELL, NATURAL>(t, f, n, v, w, half + 1u);
       }
     }
+    if (!persistent) break; /* one ticket per block */
   }
 }
 
@@ -374,7 +379,7 @@ __global__ void SpTrsvSyncFreeGatherELL(int nslots, const int *ellpos, const Pet
 static cudaError_t SpTrsvCUDASyncFreeLaunch(const SpTrsvCUDATriData *d, PetscBool sweep, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
 {
   const SpTrsvCUDASyncFree *f     = (const SpTrsvCUDASyncFree *)d->path;
-  const unsigned int        grid  = (unsigned int)f->nblocks, block = SPTRSV_SYNCFREE_WARPS * 32;
+  const unsigned int        grid  = (unsigned int)f->nblocks, block = (unsigned int)f->block_warps * 32;
   const int                 n     = (int)d->n;
 
   if (sweep) return cudaErrorNotSupported;
@@ -527,7 +532,9 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
   if (d_ellidx) f->ellidx = d_ellidx;
   if (d_ellpos) f->ellpos = d_ellpos;
   f->nwarps       = (int)sf->nwarps;
-  f->nslots       = (int)((sf->nwarps + SPTRSV_SYNCFREE_WARPS - 1) / SPTRSV_SYNCFREE_WARPS);
+  PetscCheck(sf->block_warps >= 1 && sf->block_warps <= SPTRSV_SYNCFREE_WARPS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free: %" PetscInt_FMT " warps per block", sf->block_warps);
+  f->block_warps  = (int)sf->block_warps;
+  f->nslots       = (int)((sf->nwarps + sf->block_warps - 1) / sf->block_warps);
   f->nblocks      = f->nslots;
   f->spin_ns      = (unsigned int)sf->spin_ns;
   f->natural      = sf->natural;
@@ -540,11 +547,12 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
     SpTrsvCUDACall(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
     f->nblocks = (int)PetscMin((PetscInt)f->nslots, sf->blocks_per_sm * (PetscInt)nsm);
   }
+  PetscCheck(2 * ((PetscInt64)f->nslots + (PetscInt64)f->nblocks) <= (PetscInt64)UINT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "Sync-free: %d tickets per solve, above the 32-bit ticket counter's wrap", f->nslots + f->nblocks);
   if (f->ellidx) PetscCall(SpTrsvCUDAMalloc((void **)&f->ellval, (32 * (size_t)sf->nwarps + 1) * sizeof(PetscScalar), "f->ellval"));
   PetscCall(SpTrsvCUDAMalloc((void **)&f->xs, (2 * (size_t)d->n + 1) * sizeof(SpTrsvSyncFreeWord), "f->xs"));
   SpTrsvCUDACall(cudaMemsetAsync(f->xs, 0xFF, (2 * (size_t)d->n + 1) * sizeof(SpTrsvSyncFreeWord), st)); /* the sentinel: all ones */
-  PetscCall(SpTrsvCUDAMalloc((void **)&f->ticket, sizeof(unsigned long long), "f->ticket"));
-  SpTrsvCUDACall(cudaMemsetAsync(f->ticket, 0, sizeof(unsigned long long), st));
+  PetscCall(SpTrsvCUDAMalloc((void **)&f->ticket, sizeof(unsigned int), "f->ticket"));
+  SpTrsvCUDACall(cudaMemsetAsync(f->ticket, 0, sizeof(unsigned int), st));
   PetscCall(SpTrsvCUDATriSetupEnd(s));
   if (!s->tri->values_unset) SpTrsvCUDACall(SpTrsvCUDASyncFreeGather(d, st)); /* else the numeric phase gathers */
   SpTrsvCUDACall(cudaStreamSynchronize(st));
