@@ -4,7 +4,7 @@
 #   device run: bash examples/benchmarks/run-trsv3d-breakdown-device.sh        (no carry needed: CUDA and cuSPARSE only)
 #
 # Builds examples/benchmarks/trsv3d_breakdown.cu with nvcc and runs it on N^3 grids (TRSV3D_SIZES, default 64 96 128 192
-# 256; empty: none), TRSV3D_REPS solves per kernel (default 20). Then examples/benchmarks/window_hop.cu, the cost of one
+# 256; empty: none), TRSV3D_REPS solves per kernel (default 20), TRSV3D_ONLY the kernels to run (default all). Then examples/benchmarks/window_hop.cu, the cost of one
 # window step of the runs dispatch and of its parts, with the most resident blocks per SM and with each count of
 # TRSV3D_HOP_BLOCKS (default 2: fewer windows polling at once); TRSV3D_HOP=0 skips it. Output ($OUT, default build/trsv3d-out): trsv3d.csv (one
 # line per grid and kernel: ms, cuSPARSE SpSV / kernel, error, polls per row, the chain's handoff cost, the bandwidth and

@@ -32,6 +32,17 @@
      winAxB       the same boxes of A x B lines, but one block per 32-row window of them (one x range): the windows of
                   a line are different blocks, its chain from the window before read through memory (the production
                   runs dispatch's windows, grouped); win1x1 is one window per block.
+     wp*          (issue 33, twenty-first session; trsv3d_windows.cuh) one 32-row window per warp, windows by ticket in
+                  the production order or the one above, with the production kernel's choices as switches: WPB windows per
+                  block (wp1, wp4), fewer blocks per SM (s28, s14: dynamic shared memory), the production's publication
+                  (pub: the sentinel into a second half, a relaxed atomic store, the user's x), relaxed atomic loads (rel),
+                  and the 64-bit ticket with a closing ticket per block that the production kernel had then (close)
+     rp, rb, rf*  replicas of the production runs kernel itself (KRunProd, KRunProdFull; trsv3d_replica_host.h builds the
+                  windows in the production order and the triangle at their positions): rp after a reset per solve and
+                  back to back (-b2b), rb and rf back to back as the plugin's bench times; -ilu: the ILU(0) factor's values;
+                  rf-*: one production detail left out each (launch bounds, the wrapping ticket, the run-time branches on
+                  the poll and sleep options, the publication's sentinel check)
+   TRSV3D_ONLY (a space-separated list of kernel names) runs those only (cuSPARSE always).
    With TRSV3D_TRACE set, each tile and win kernel also runs once with per-chunk %globaltimer stamps (chunk start, its
    memory words in, its block words in, published) and prints a "# trace" line: the critical path found by walking back
    from the last chunk published through the latest producer of each chunk, its hops counted by kind (x: the line's own
@@ -56,6 +67,7 @@
 #include <cstring>
 #include <cmath>
 #include <vector>
+#include <string>
 #include <algorithm>
 
 #include "standalone_check.h" /* CK, CS: CUDA and cuSPARSE calls checked */
@@ -291,6 +303,8 @@ __global__ void __launch_bounds__(WY * WZ * 32) KLineTile(int N, const int *ri, 
   }
 }
 
+#include "trsv3d_windows.cuh" /* KWinProd, KRunProd, KRunProdFull */
+
 /* ---- host ----------------------------------------------------------------------------------------------------- */
 
 struct CSR {
@@ -347,6 +361,8 @@ static std::vector<double> HostSolve(const CSR &L, const std::vector<double> &b)
   return x;
 }
 
+#include "trsv3d_replica_host.h" /* TileOrder, IluValues, RunUpload, BackToBack */
+
 struct Dev {
   int    n, nnz;
   int   *ri, *rj;
@@ -401,7 +417,7 @@ static double Time(const Dev &d, unsigned int *ticket, int R, F launch)
   CK(cudaEventCreate(&e1));
   for (int r = -2; r < R; r++) { /* two warm-ups */
     CK(cudaMemsetAsync(d.x, 0xFF, sizeof(double) * d.n));
-    CK(cudaMemsetAsync(ticket, 0, sizeof(unsigned int)));
+    CK(cudaMemsetAsync(ticket, 0, sizeof(unsigned long long)));
     CK(cudaEventRecord(e0));
     launch();
     CK(cudaEventRecord(e1));
@@ -432,7 +448,7 @@ int main(int argc, char **argv)
   unsigned int             *ticket;
   unsigned long long       *count;
   int                      *lorder;
-  CK(cudaMalloc(&ticket, sizeof(unsigned int)));
+  CK(cudaMalloc(&ticket, sizeof(unsigned long long) /* a 64-bit counter for KWinProd<..., true> */));
   CK(cudaMalloc(&count, sizeof(unsigned long long)));
   { /* level (wavefront) order: by x + y + z, rows ascending inside a level */
     std::vector<int> ord(n);
@@ -520,14 +536,28 @@ int main(int argc, char **argv)
     printf("%d,%d,%d,%d,%s,%.5g,%.3f,%.2e,%.3g,%.4g,%.5g,%.5g,%.0f\n", N, n, d.nnz, levels, name, ms, t_cus / ms, err, polls, handoff_us, bound_bw, bound_path, bw_gbs);
   };
   line("cusparse", t_cus, err_cus, 0);
+  /* TRSV3D_ONLY: a space-separated list of the kernels to run (unset: all) */
+  auto want = [&](const char *name) {
+    const char *only = getenv("TRSV3D_ONLY");
+    if (!only) return true;
+    const std::string o = std::string(" ") + only + " ";
+    return o.find(std::string(" ") + name + " ") != std::string::npos;
+  };
   const int blocks = (n + T - 1) / T;
-  double    t      = Time(d, ticket, R, [&]() { KStream<<<blocks, T>>>(n, d.ri, d.rj, d.a, d.b, d.x); });
-  line("stream", t, -1, 0); /* not a solve: no error */
-  t = Time(d, ticket, R, [&]() { KSyncFree<false><<<blocks, T>>>(n, d.ri, d.rj, d.a, d.b, d.x, NULL, ticket, NULL); });
-  line("syncfree", t, RelErr(d, ref), 0);
-  t = Time(d, ticket, R, [&]() { KSyncFree<false><<<blocks, T>>>(n, d.ri, d.rj, d.a, d.b, d.x, lorder, ticket, NULL); });
-  line("syncfree-lev", t, RelErr(d, ref), 0);
-  {
+  double    t;
+  if (want("stream")) {
+    t = Time(d, ticket, R, [&]() { KStream<<<blocks, T>>>(n, d.ri, d.rj, d.a, d.b, d.x); });
+    line("stream", t, -1, 0); /* not a solve: no error */
+  }
+  if (want("syncfree")) {
+    t = Time(d, ticket, R, [&]() { KSyncFree<false><<<blocks, T>>>(n, d.ri, d.rj, d.a, d.b, d.x, NULL, ticket, NULL); });
+    line("syncfree", t, RelErr(d, ref), 0);
+  }
+  if (want("syncfree-lev")) {
+    t = Time(d, ticket, R, [&]() { KSyncFree<false><<<blocks, T>>>(n, d.ri, d.rj, d.a, d.b, d.x, lorder, ticket, NULL); });
+    line("syncfree-lev", t, RelErr(d, ref), 0);
+  }
+  if (want("polls")) {
     unsigned long long polls = 0;
     CK(cudaMemset(count, 0, sizeof(*count)));
     t = Time(d, ticket, 1, [&]() {
@@ -537,17 +567,132 @@ int main(int argc, char **argv)
     CK(cudaMemcpy(&polls, count, sizeof(polls), cudaMemcpyDeviceToHost));
     line("polls", t, RelErr(d, ref), (double)polls / n);
   }
-  t = Time(d, ticket, R, [&]() { KLineScan<<<(N * N * 32 + T - 1) / T, T>>>(N, d.ri, d.rj, d.a, d.b, d.x, ticket); });
-  line("linescan", t, RelErr(d, ref), 0);
-  /* tiles of WY x WZ lines, handed out by ty + tz (then tz) */
+  if (want("linescan")) {
+    t = Time(d, ticket, R, [&]() { KLineScan<<<(N * N * 32 + T - 1) / T, T>>>(N, d.ri, d.rj, d.a, d.b, d.x, ticket); });
+    line("linescan", t, RelErr(d, ref), 0);
+  }
+  /* the production-like windows (KWinProd) */
+  auto prod = [&](const char *name, int WPB, bool POS, int smem, auto kernel) {
+    if (!want(name)) return;
+    const int         nc = (N + 31) / 32;
+    std::vector<int4> tl = TileOrder(N, N, nc, POS);
+    int4             *dtl;
+    double           *xo, *xu;
+    CK(cudaMalloc(&dtl, sizeof(int4) * tl.size()));
+    CK(cudaMalloc(&xo, sizeof(double) * n));
+    CK(cudaMalloc(&xu, sizeof(double) * n));
+    CK(cudaMemcpy(dtl, tl.data(), sizeof(int4) * tl.size(), cudaMemcpyHostToDevice));
+    const int    nt = (int)tl.size();
+    if (smem) CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    const double tt = Time(d, ticket, R, [&]() { kernel<<<(unsigned)((nt + WPB - 1) / WPB), 32 * WPB, smem>>>(N, d.ri, d.rj, d.a, d.b, d.x, xo, xu, dtl, nt, ticket); });
+    line(name, tt, RelErr(d, ref), 0);
+    CK(cudaFree(dtl));
+    CK(cudaFree(xo));
+    CK(cudaFree(xu));
+  };
+  prod("wp1", 1, false, 0, KWinProd<1, 0, false, false>);
+  prod("wp1pos", 1, true, 0, KWinProd<1, 0, false, false>);
+  prod("wp4", 4, false, 0, KWinProd<4, 0, false, false>);
+  prod("wp4s28", 4, false, 28 << 10, KWinProd<4, 0, false, false>); /* 8 blocks per SM: 32 warps, as the production kernel's registers allow */
+  prod("wp1s14", 1, false, 14 << 10, KWinProd<1, 0, false, false>); /* 16 blocks per SM: 16 warps */
+  prod("wp1pub", 1, false, 0, KWinProd<1, 1, false, false>);
+  prod("wp1rel", 1, false, 0, KWinProd<1, 0, true, false>);
+  prod("wp4pubrel", 4, true, 0, KWinProd<4, 1, true, false>);
+  prod("wp1pubrel", 1, true, 0, KWinProd<1, 1, true, false>);
+  prod("wp1close", 1, true, 0, KWinProd<1, 1, true, true>);
+  prod("wp4close", 4, true, 0, KWinProd<4, 1, true, true>);
+  prod("wp4s28close", 4, true, 28 << 10, KWinProd<4, 1, true, true>);
+  /* the production replica (KRunProd) on positions (RELABEL) or rows: each solve after a reset (Time), then back to
+     back as the plugin's bench times (steady state: the halves swap each solve, whose other half's sentinels are the
+     reset) */
+  auto runprod = [&](const char *name, bool RELABEL, auto kernel) {
+    if (!want(name)) return;
+    RunDev              g = RunUpload(N, L, L.a, RELABEL);
+    double             *dxu;
+    unsigned long long *dcur, *doth;
+    CK(cudaMalloc(&dxu, sizeof(double) * n));
+    CK(cudaMalloc(&dcur, sizeof(double) * n));
+    CK(cudaMalloc(&doth, sizeof(double) * n));
+    const RunArgs f  = {g.ws, g.wl, g.ptr, g.idx, g.ord, g.val, d.b, dxu, dcur, doth, g.nw};
+    Dev           dc = d, du = d;
+    dc.x             = (double *)dcur; /* Time() sets this solve's words to the sentinel */
+    du.x             = dxu;
+    line(name, Time(dc, ticket, R, [&]() { kernel<<<(unsigned)g.nw, 32>>>(f, ticket, 0u); }), RelErr(du, ref), 0);
+    CK(cudaMemset(dcur, 0xFF, sizeof(double) * n));
+    CK(cudaMemset(doth, 0xFF, sizeof(double) * n));
+    CK(cudaMemset(ticket, 0, sizeof(unsigned long long)));
+    const double tb = BackToBack(R, [&](int r) {
+      RunArgs h = f;
+      if (r & 1) std::swap(h.cur, h.other);
+      kernel<<<(unsigned)g.nw, 32>>>(h, ticket, (unsigned)r * (unsigned)g.nw);
+    });
+    line((std::string(name) + "-b2b").c_str(), tb, RelErr(du, ref), 0);
+    RunFree(g);
+    CK(cudaFree(dxu));
+    CK(cudaFree(dcur));
+    CK(cudaFree(doth));
+  };
+  runprod("rp", true, KRunProd<4, true, true>);
+  runprod("rp-nat", false, KRunProd<4, true, true>);
+  runprod("rp-b2", true, KRunProd<2, true, true>);
+  runprod("rp-scan2", true, KRunProd<4, false, true>);
+  /* the replicas back to back, on the windows in the production order and positions: MODE 0 KRunProd<4, true, true>,
+     1 the kernel full (KRunProdFull<...>), 2 the same with the vectors read through a device pointer; ILU: the values of
+     the ILU(0) factor of the 7-point Laplacian and b uniform in [0, 1) (IluValues), instead of the synthetic ones */
+  auto runfull = [&](const char *name, bool ILU, int MODE, auto full) {
+    if (!want(name)) return;
+    std::vector<double> lv(L.a), bb(b);
+    if (ILU) IluValues(L, lv, bb);
+    CSR Lx = L;
+    Lx.a   = lv;
+    const std::vector<double> rx = HostSolve(Lx, bb);
+    RunDev                    g  = RunUpload(N, L, lv, true);
+    double                   *dxu, *db;
+    unsigned long long       *dxs;
+    ProdVec                  *dvp;
+    CK(cudaMalloc(&dxu, sizeof(double) * n));
+    CK(cudaMalloc(&db, sizeof(double) * n));
+    CK(cudaMalloc(&dxs, sizeof(double) * 2 * (size_t)n));
+    CK(cudaMalloc(&dvp, sizeof(ProdVec)));
+    CK(cudaMemcpy(db, bb.data(), sizeof(double) * n, cudaMemcpyHostToDevice));
+    const ProdVec hv = {db, dxu};
+    CK(cudaMemcpy(dvp, &hv, sizeof(ProdVec), cudaMemcpyHostToDevice));
+    CK(cudaMemset(dxs, 0xFF, sizeof(double) * 2 * (size_t)n));
+    CK(cudaMemset(ticket, 0, sizeof(unsigned long long)));
+    const ProdTri t  = {g.ptr, g.idx, g.ord, g.val};
+    const ProdSF  sf = {g.ws, g.wl, dxs, ticket, g.nw, 0u, 0};
+    const RunArgs f  = {g.ws, g.wl, g.ptr, g.idx, g.ord, g.val, db, dxu, dxs, dxs + n, g.nw};
+    const double  tb = BackToBack(R, [&](int r) { /* the halves alternate */
+      if (MODE == 0) {
+        RunArgs h = f;
+        if (r & 1) std::swap(h.cur, h.other);
+        KRunProd<4, true, true><<<(unsigned)g.nw, 32>>>(h, ticket, (unsigned)r * (unsigned)g.nw);
+      } else full<<<(unsigned)g.nw, 32>>>(t, sf, n, MODE == 2 ? ProdVec{NULL, NULL} : hv, MODE == 2 ? dvp : NULL, (unsigned)r * (unsigned)g.nw);
+    });
+    Dev du = d;
+    du.x   = dxu;
+    line(name, tb, RelErr(du, rx), 0);
+    RunFree(g);
+    CK(cudaFree(dxu));
+    CK(cudaFree(db));
+    CK(cudaFree(dxs));
+    CK(cudaFree(dvp));
+  };
+  runfull("rb", false, 0, KRunProdFull<128, true, true, true>);
+  runfull("rb-ilu", true, 0, KRunProdFull<128, true, true, true>);
+  runfull("rf", false, 1, KRunProdFull<128, true, true, true>);
+  runfull("rf-ilu", true, 1, KRunProdFull<128, true, true, true>);
+  runfull("rf-vp", false, 2, KRunProdFull<128, true, true, true>);
+  runfull("rf-lb32", false, 1, KRunProdFull<32, true, true, true>);
+  runfull("rf-add", false, 1, KRunProdFull<128, false, true, true>);
+  runfull("rf-nobr", false, 1, KRunProdFull<128, true, false, true>);
+  runfull("rf-noqn", false, 1, KRunProdFull<128, true, true, false>);
+  runfull("rf-none", false, 1, KRunProdFull<32, false, false, false>);
   auto tiled = [&](const char *name, int WY, int WZ, auto kernel, bool SH = true, bool WIN = false) {
+    if (!want(name)) return;
     const int          ny = (N + WY - 1) / WY, nz = (N + WZ - 1) / WZ, nc = WIN ? (N + 31) / 32 : 1;
-    std::vector<int4>  tl;
+    std::vector<int4>  tl = TileOrder(ny, nz, nc, false);
     int4              *dtl;
-    for (int s = 0; s < ny + nz + nc - 2; s++) /* by c + ty + tz, then tz, then c */
-      for (int tz = 0; tz < nz; tz++)
-        for (int c = 0; c < nc; c++)
-          if (s - tz - c >= 0 && s - tz - c < ny) tl.push_back(make_int4(s - tz - c, tz, c, 0));
     CK(cudaMalloc(&dtl, sizeof(int4) * tl.size()));
     CK(cudaMemcpy(dtl, tl.data(), sizeof(int4) * tl.size(), cudaMemcpyHostToDevice));
     const size_t sh = sizeof(double) * (size_t)WY * WZ * N;
