@@ -3,6 +3,7 @@
 
   trsv3d-table.py CSV [--bench BENCH_CSV ...] [--bench-variant syncfree-asap-csr]
   trsv3d-table.py CSV --trace     (the "# trace" lines of a TRSV3D_TRACE run: the critical path's hops, a table)
+  trsv3d-table.py CSV --compact   (one row per kernel, one column per grid: cuSPARSE SpSV's time over the kernel's)
 
 CSV is run-trsv3d-breakdown-device.sh's trsv3d.csv: a first comment line with the machine (GPU, memory, driver; CUDA),
 then trsv3d_breakdown's header and one line per grid N and kernel (kernels and bounds: the header comment of
@@ -86,15 +87,50 @@ def trace_table(path):
     return 0
 
 
+def compact_table(path):
+    """one row per kernel (but cusparse), one column per grid: cuSPARSE SpSV's time over the kernel's, in the same process;
+    a kernel whose error is above 1e-12 relative (the scan's rounding) is shown as FAILED"""
+    machine, rows = load(path)
+    if not rows:
+        sys.stderr.write("%s: no data lines\n" % path)
+        return 1
+    grids = sorted({int(r["N"]) for r in rows})
+    by = {(int(r["N"]), r["kernel"]): r for r in rows}
+    kernels = []
+    for r in rows:
+        if r["kernel"] not in kernels and r["kernel"] != "cusparse":
+            kernels.append(r["kernel"])
+    out = ["Machine: %s" % machine, ""] if machine else []
+    out.append("| kernel | " + " | ".join("%d^3" % N for N in grids) + " |")
+    out.append("|---|" + "---|" * len(grids))
+    for k in kernels:
+        cells = []
+        for N in grids:
+            r = by.get((N, k))
+            v, e = (fnum(r.get("vs_cusparse")), fnum(r.get("rel_err"))) if r else (None, None)
+            if v is None:
+                cells.append("")
+            elif e is not None and e >= 0 and e > 1e-12:
+                cells.append("FAILED (err %.1e)" % e)
+            else:
+                cells.append("%.2fx" % v)
+        out.append("| %s | %s |" % (k, " | ".join(cells)))
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("csv")
     ap.add_argument("--bench", action="append", default=[])
     ap.add_argument("--bench-variant", default="syncfree-asap-csr")
     ap.add_argument("--trace", action="store_true")
+    ap.add_argument("--compact", action="store_true")
     a = ap.parse_args()
     if a.trace:
         return trace_table(a.csv)
+    if a.compact:
+        return compact_table(a.csv)
     machine, rows = load(a.csv)
     if not rows:
         sys.stderr.write("%s: no data lines\n" % a.csv)

@@ -88,3 +88,19 @@ bench_table_rule_case() {
   grep -q 'cuSPARSE NOT warmed up' "$out" || fail "the table does not say cuSPARSE was not warmed up (a CSV without warmed_up)" || return 1
 }
 run_test bench/table-error-rule bench_table_rule_case
+# trsv3d-table.py --compact: one row per kernel, cuSPARSE SpSV over it per grid, read from the CSV; a kernel whose error
+# is above the scan's rounding is FAILED, not a speed-up
+bench_trsv3d_compact_case() {
+  local out=$OUT/trsv3d-compact.md bad=$OUT/trsv3d-bad.csv
+  python3 examples/benchmarks/trsv3d-table.py docs/perf-data/trsv3d-breakdown-run3f-ablation.csv --compact >"$out" || fail "trsv3d-table.py --compact failed" || return 1
+  grep -q '^| kernel | 128^3 | 192^3 |$' "$out" || fail "no grid columns" || return 1
+  grep -q '^| rf-nobr | 2.86x | 3.46x |$' "$out" || fail "rf-nobr's ratios are not the CSV's" || return 1
+  ! grep -q '^| cusparse ' "$out" || fail "the reference listed as a kernel" || return 1
+  printf '%s\n' "# test" "N,n,nnz,levels,kernel,ms,vs_cusparse,rel_err,polls_per_row,handoff_us,bound_bw_ms,bound_path_ms,bw_gbs" \
+    "8,512,1344,22,cusparse,0.01,1.000,1e-16,0,0.2,0.001,0.004,4000" "8,512,1344,22,good,0.005,2.000,2e-16,0,0.2,0.001,0.004,4000" \
+    "8,512,1344,22,bad,0.001,10.000,3e-05,0,0.2,0.001,0.004,4000" >"$bad"
+  python3 examples/benchmarks/trsv3d-table.py "$bad" --compact >"$out" || fail "trsv3d-table.py --compact failed on the made-up CSV" || return 1
+  grep -q '^| good | 2.00x |$' "$out" || fail "the good kernel's ratio" || return 1
+  grep -q '^| bad | FAILED (err 3.0e-05) |$' "$out" || fail "a kernel off by 3e-5 is not FAILED" || return 1
+}
+run_test bench/trsv3d-table-compact bench_trsv3d_compact_case
