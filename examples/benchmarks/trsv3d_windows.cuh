@@ -94,62 +94,69 @@ struct RunArgs {
   int nw;
 };
 
-template <int BATCH, bool SCAN3, bool PUB3>
-__global__ void __launch_bounds__(32) KRunProd(RunArgs f, unsigned int *ticket, unsigned int base)
+/* window w of the production runs kernel (SpTrsvSyncFreeRun, R = 1, unit diagonal): the triangle's rows at positions
+   wstart[w] .. + wlanes[w] (ptr, idx, val by position, columns as positions; order: position -> row), b and xu by row,
+   the words cur (this solve's half) and oth (the other). BATCH entries loaded at once; SCAN3: the scan carries the
+   chain-restart flag K as production does (else the pair (C, M) only: the same result on grid lines); PUB3: the
+   sentinel into oth at publication; BR: the run-time branches on poll_all (every lane polls) and spin_ns (sleep between
+   polls) as production has them (else one lane polls, no sleep, no branch); QN: the publication's check for the
+   sentinel's bits */
+template <int BATCH, bool SCAN3, bool PUB3, bool BR, bool QN>
+__device__ __forceinline__ void RunWindow(const int *wstart, const int *wlanes, const int *ptr, const int *idx, const int *order, const double *val, const double *b, double *xu, unsigned long long *cur, unsigned long long *oth, int w, int poll_all, unsigned int spin_ns)
 {
-  __shared__ int tk;
-  if (threadIdx.x == 0) tk = (int)(atomicAdd(ticket, 1u) - base);
-  __syncthreads();
-  const int w = tk;
-  if (w >= f.nw) return;
-  const int lane = threadIdx.x & 31, k0 = __ldg(f.wstart + w), k1 = k0 + __ldg(f.wlanes + w);
-  const int per = (k1 - k0 + 31) >> 5, kb = k0 + lane * per, ke = min(kb + per, k1);
-  const int P0 = kb < ke ? __ldg(f.ptr + kb) : 0, P1 = kb < ke ? __ldg(f.ptr + ke) : 0;
-  const bool act = kb < ke;
-  const int row = act ? __ldg(f.order + kb) : 0;
-  double s = act ? f.b[row] : 0.0, ch = 0.0;
+  const int    lane = threadIdx.x & 31, k0 = __ldg(wstart + w), k1 = k0 + __ldg(wlanes + w);
+  const int    per = (k1 - k0 + 31) >> 5, kb = k0 + lane * per, ke = min(kb + per, k1);
+  const int    P0 = kb < ke ? __ldg(ptr + kb) : 0, P1 = kb < ke ? __ldg(ptr + ke) : 0;
+  const bool   act = kb < ke;
+  const int    row = act ? __ldg(order + kb) : 0;
+  double       s = act ? b[row] : 0.0, ch = 0.0;
   unsigned int chained = 0;
-  int nb = (P1 - P0 + BATCH - 1) / BATCH;
+  int          nb = (P1 - P0 + BATCH - 1) / BATCH;
   for (int d = 16; d > 0; d >>= 1) nb = max(nb, __shfl_xor_sync(0xffffffffu, nb, d));
   for (int bb = 0; bb < nb; bb++) {
-    const long long p0 = (long long)P0 + (long long)bb * BATCH;
-    int j[BATCH];
-    double a[BATCH];
+    const long long    p0 = (long long)P0 + (long long)bb * BATCH;
+    int                j[BATCH];
+    double             a[BATCH];
     unsigned long long u[BATCH];
-  #pragma unroll
+#pragma unroll
     for (int e = 0; e < BATCH; e++) {
       const bool in = p0 + e < (long long)P1;
-      j[e] = in ? __ldg(f.idx + p0 + e) : INT_MAX;
-      a[e] = in ? __ldg(f.val + p0 + e) : 0.0;
+      j[e]          = in ? __ldg(idx + p0 + e) : INT_MAX;
+      a[e]          = in ? __ldg(val + p0 + e) : 0.0;
     }
-  #pragma unroll
-    for (int e = 0; e < BATCH; e++) u[e] = j[e] < k0 ? cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(f.cur[j[e]]).load(cuda::memory_order_relaxed) : 0;
-    for (;;) {
+#pragma unroll
+    for (int e = 0; e < BATCH; e++) u[e] = j[e] < k0 ? cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(cur[j[e]]).load(cuda::memory_order_relaxed) : 0;
+    for (;;) { /* poll rounds */
       int jmax = -1;
-  #pragma unroll
+#pragma unroll
       for (int e = 0; e < BATCH; e++)
         if (j[e] < k0 && u[e] == SENTINEL) jmax = max(jmax, j[e]);
-      for (int d = 16; d > 0; d >>= 1) jmax = max(jmax, __shfl_xor_sync(0xffffffffu, jmax, d));
-      if (jmax < 0) break;
-      if (lane == 0)
-        while (cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(f.cur[jmax]).load(cuda::memory_order_relaxed) == SENTINEL) { }
-      __syncwarp();
-  #pragma unroll
+      if (BR && poll_all) {
+        if (!__any_sync(0xffffffffu, jmax >= 0)) break;
+      } else {
+        for (int d = 16; d > 0; d >>= 1) jmax = max(jmax, __shfl_xor_sync(0xffffffffu, jmax, d));
+        if (jmax < 0) break;
+        if (lane == 0)
+          while (cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(cur[jmax]).load(cuda::memory_order_relaxed) == SENTINEL)
+            if (BR && spin_ns) __nanosleep(spin_ns);
+        __syncwarp();
+      }
+#pragma unroll
       for (int e = 0; e < BATCH; e++)
-        if (j[e] < k0 && u[e] == SENTINEL) u[e] = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(f.cur[j[e]]).load(cuda::memory_order_relaxed);
+        if (j[e] < k0 && u[e] == SENTINEL) u[e] = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(cur[j[e]]).load(cuda::memory_order_relaxed);
     }
-  #pragma unroll
+#pragma unroll
     for (int e = 0; e < BATCH; e++)
       if (j[e] != INT_MAX) {
         if (j[e] < k0) s -= a[e] * __longlong_as_double((long long)u[e]);
         else {
-          ch = a[e];
+          ch      = a[e];
           chained = 1;
         }
       }
   }
-  double C = 0, M = 1;
-  int    K = 0;
+  double       C = 0, M = 1;
+  int          K = 0;
   const double m = -ch;
   if (act) { /* SpTrsvSyncFreeRunAppend */
     C = chained ? s + m * C : s;
@@ -173,12 +180,21 @@ __global__ void __launch_bounds__(32) KRunProd(RunArgs f, unsigned int *ticket, 
   double xp = __shfl_up_sync(0xffffffffu, C, 1);
   if (lane == 0) xp = 0;
   if (act) {
-    xp = chained ? s + m * xp : s;
-    unsigned long long wv = (unsigned long long)__double_as_longlong(xp);
-    if (PUB3) f.other[kb] = SENTINEL;
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(f.cur[kb]).store(wv, cuda::memory_order_relaxed);
-    f.xu[row] = xp; /* PUB3 false: the user's x still, no sentinel into the other half */
+    xp                          = chained ? s + m * xp : s;
+    const unsigned long long wv = (unsigned long long)__double_as_longlong(xp);
+    if (PUB3) oth[kb] = SENTINEL;
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(cur[kb]).store(QN && wv == SENTINEL ? 0x7FF8000000000000ull : wv, cuda::memory_order_relaxed);
+    xu[row] = xp; /* PUB3 false: the user's x still, no sentinel into the other half */
   }
+}
+
+template <int BATCH, bool SCAN3, bool PUB3>
+__global__ void __launch_bounds__(32) KRunProd(RunArgs f, unsigned int *ticket, unsigned int base)
+{
+  __shared__ int tk;
+  if (threadIdx.x == 0) tk = (int)(atomicAdd(ticket, 1u) - base);
+  __syncthreads();
+  if (tk < f.nw) RunWindow<BATCH, SCAN3, PUB3, false, false>(f.wstart, f.wlanes, f.ptr, f.idx, f.order, f.val, f.b, f.xu, f.cur, f.other, tk, 0, 0u);
 }
 
 /* KRunProdFull: KRunProd with the production kernel's launch as well: its structs passed by value (the triangle, the
@@ -214,83 +230,5 @@ __global__ void __launch_bounds__(LB) KRunProdFull(const ProdTri t, const ProdSF
   __syncthreads();
   const unsigned int tk = INC ? ticket : ticket + (base / per % 2u) * per, half = tk >= per ? 1u : 0u, w = tk - half * per;
   if ((int)w >= f.nwarps) return;
-  unsigned long long *cur = f.xs + (size_t)half * (size_t)n, *oth = f.xs + (size_t)(1u - half) * (size_t)n;
-  const int           lane = threadIdx.x & 31, k0 = __ldg(f.wstart + w), k1 = k0 + __ldg(f.wlanes + w);
-  const int           per2 = (k1 - k0 + 31) >> 5, kb = k0 + lane * per2, ke = min(kb + per2, k1);
-  const int           P0 = kb < ke ? __ldg(t.ptr + kb) : 0, P1 = kb < ke ? __ldg(t.ptr + ke) : 0;
-  const bool          act = kb < ke;
-  const int           row = act ? __ldg(t.order + kb) : 0;
-  double              s = act ? v.b[row] : 0.0, ch = 0.0;
-  unsigned int        chained = 0;
-  constexpr int       BATCH   = 4;
-  int                 nb      = (P1 - P0 + BATCH - 1) / BATCH;
-  for (int d = 16; d > 0; d >>= 1) nb = max(nb, __shfl_xor_sync(0xffffffffu, nb, d));
-  for (int bb = 0; bb < nb; bb++) {
-    const long long    p0 = (long long)P0 + (long long)bb * BATCH;
-    int                j[BATCH];
-    double             a[BATCH];
-    unsigned long long u[BATCH];
-#pragma unroll
-    for (int e = 0; e < BATCH; e++) {
-      const bool in = p0 + e < (long long)P1;
-      j[e]          = in ? __ldg(t.idx + p0 + e) : INT_MAX;
-      a[e]          = in ? __ldg(t.val + p0 + e) : 0.0;
-    }
-#pragma unroll
-    for (int e = 0; e < BATCH; e++) u[e] = j[e] < k0 ? cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(cur[j[e]]).load(cuda::memory_order_relaxed) : 0;
-    for (;;) {
-      int jmax = -1;
-#pragma unroll
-      for (int e = 0; e < BATCH; e++)
-        if (j[e] < k0 && u[e] == SENTINEL) jmax = max(jmax, j[e]);
-      if (BR && f.poll_all) {
-        if (!__any_sync(0xffffffffu, jmax >= 0)) break;
-      } else {
-        for (int d = 16; d > 0; d >>= 1) jmax = max(jmax, __shfl_xor_sync(0xffffffffu, jmax, d));
-        if (jmax < 0) break;
-        if (lane == 0)
-          while (cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(cur[jmax]).load(cuda::memory_order_relaxed) == SENTINEL)
-            if (BR && f.spin_ns) __nanosleep(f.spin_ns);
-        __syncwarp();
-      }
-#pragma unroll
-      for (int e = 0; e < BATCH; e++)
-        if (j[e] < k0 && u[e] == SENTINEL) u[e] = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(cur[j[e]]).load(cuda::memory_order_relaxed);
-    }
-#pragma unroll
-    for (int e = 0; e < BATCH; e++)
-      if (j[e] != INT_MAX) {
-        if (j[e] < k0) s -= a[e] * __longlong_as_double((long long)u[e]);
-        else {
-          ch      = a[e];
-          chained = 1;
-        }
-      }
-  }
-  double C = 0, M = 1;
-  int    K = 0;
-  const double m = -ch;
-  if (act) {
-    C = chained ? s + m * C : s;
-    M = chained ? m * M : 0.0;
-    K = K || !chained;
-  }
-  for (int d = 1; d < 32; d <<= 1) {
-    const double Cp = __shfl_up_sync(0xffffffffu, C, d), Mp = __shfl_up_sync(0xffffffffu, M, d);
-    const int    Kp = __shfl_up_sync(0xffffffffu, K, d);
-    if (lane >= d && !K) {
-      C = C + M * Cp;
-      M = M * Mp;
-      K = Kp;
-    }
-  }
-  double xp = __shfl_up_sync(0xffffffffu, C, 1);
-  if (lane == 0) xp = 0;
-  if (act) {
-    xp                          = chained ? s + m * xp : s;
-    const unsigned long long wv = (unsigned long long)__double_as_longlong(xp);
-    oth[kb]                     = SENTINEL;
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(cur[kb]).store(QN && wv == SENTINEL ? 0x7FF8000000000000ull : wv, cuda::memory_order_relaxed);
-    v.x[row] = xp;
-  }
+  RunWindow<4, true, true, BR, QN>(f.wstart, f.wlanes, t.ptr, t.idx, t.order, t.val, v.b, v.x, f.xs + (size_t)half * (size_t)n, f.xs + (size_t)(1u - half) * (size_t)n, (int)w, f.poll_all, f.spin_ns);
 }
