@@ -418,22 +418,18 @@ static PetscErrorCode SpTrsvSyncFreeBuild(const SpTrsvOp *op, SpTrsvSyncFreeSche
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode SpTrsvOptionsCheck_syncfree(const SpTrsvPathOptions *, const void *);
+
 PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvPathOptions *popts, const void *own, SpTrsvPlan *plan)
 {
   const SpTrsvSyncFreeOptions *opts = (const SpTrsvSyncFreeOptions *)own;
-  const char                  *prefix = popts->prefix;
   SpTrsvPlan              p;
   SpTrsvSyncFreeSchedule *sf;
   PetscLogDouble          t0, t1;
 
   PetscFunctionBegin;
   PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_syncfree reads rows: the CSR format only");
-  PetscCheck(opts->max_lanes >= 1 && opts->max_lanes <= 32 && (opts->max_lanes & (opts->max_lanes - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_max_lanes must be 1, 2, 4, 8, 16 or 32, got %" PetscInt_FMT, prefix, opts->max_lanes);
-  PetscCheck(opts->spin_ns >= 0 && opts->spin_ns <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_spin_ns must be in [0, 1000000], got %" PetscInt_FMT, prefix, opts->spin_ns);
-  PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_blocks_per_sm must be in [0, 64], got %" PetscInt_FMT, prefix, opts->blocks_per_sm);
-  PetscCheck(opts->block_warps == 0 || opts->block_warps == 1 || opts->block_warps == 2 || opts->block_warps == SPTRSV_SYNCFREE_WARPS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_block_warps must be 0 (automatic), 1, 2 or %d, got %" PetscInt_FMT, prefix, SPTRSV_SYNCFREE_WARPS, opts->block_warps);
-  PetscCheck(!opts->runs || !opts->warpell, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%smat_sptrsv_dispatch runs reads CSR: it cannot be combined with -%smat_sptrsv_storage warpell", prefix, prefix);
-  PetscCheck(opts->run_rows >= 1 && opts->run_rows <= SPTRSV_SYNCFREE_RUN_MAX_R && (opts->run_rows & (opts->run_rows - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_run_rows must be 1, 2, 4 or 8, got %" PetscInt_FMT, prefix, opts->run_rows);
+  PetscCall(SpTrsvOptionsCheck_syncfree(popts, own)); /* the options' ranges, named with the prefix */
   PetscCall(PetscTime(&t0));
   /* what to build: the options, and where (the device analysis builds ASAP level dispatch only) */
   PetscCall(PetscNew(&sf));
