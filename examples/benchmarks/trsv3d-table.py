@@ -43,6 +43,17 @@ def load(path):
     return machine, rows
 
 
+def index(rows):
+    """the grids (ascending), the rows by (N, kernel), and the kernels in their first order"""
+    grids = sorted({int(r["N"]) for r in rows})
+    by = {(int(r["N"]), r["kernel"]): r for r in rows}
+    kernels = []
+    for r in rows:
+        if r["kernel"] not in kernels:
+            kernels.append(r["kernel"])
+    return grids, by, kernels
+
+
 def fmt_range(vals, f):
     lo, hi = min(vals), max(vals)
     return f % lo if f % lo == f % hi else "%s-%s" % (f % lo, f % hi)
@@ -94,12 +105,8 @@ def compact_table(path):
     if not rows:
         sys.stderr.write("%s: no data lines\n" % path)
         return 1
-    grids = sorted({int(r["N"]) for r in rows})
-    by = {(int(r["N"]), r["kernel"]): r for r in rows}
-    kernels = []
-    for r in rows:
-        if r["kernel"] not in kernels and r["kernel"] != "cusparse":
-            kernels.append(r["kernel"])
+    grids, by, kernels = index(rows)
+    kernels = [k for k in kernels if k != "cusparse"]
     out = ["Machine: %s" % machine, ""] if machine else []
     out.append("| kernel | " + " | ".join("%d^3" % N for N in grids) + " |")
     out.append("|---|" + "---|" * len(grids))
@@ -135,12 +142,7 @@ def main():
     if not rows:
         sys.stderr.write("%s: no data lines\n" % a.csv)
         return 1
-    grids = sorted({int(r["N"]) for r in rows})
-    by = {(int(r["N"]), r["kernel"]): r for r in rows}
-    kernels = []
-    for r in rows:
-        if r["kernel"] not in kernels:
-            kernels.append(r["kernel"])
+    grids, by, kernels = index(rows)
     out = []
     if machine:
         out.append("Machine: %s" % machine)
