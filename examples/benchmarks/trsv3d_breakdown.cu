@@ -188,6 +188,38 @@ __device__ __forceinline__ ChunkRow LoadChunkRow(int N, const int *ri, const int
   return r;
 }
 
+/* a solution word: a volatile load, or with REL a relaxed atomic load at device scope (cuda::atomic_ref) */
+template <bool REL>
+__device__ __forceinline__ unsigned long long LoadWord(const double *x, int j)
+{
+  if (REL) return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*(unsigned long long *)(x + j)).load(cuda::memory_order_relaxed);
+  return *(const volatile unsigned long long *)(x + j);
+}
+
+/* *c -= the row's global dependencies times their x (r.gj, r.ga, in that order), the words waited for in poll rounds
+   (the production runs kernel's): loaded at once; while any is missing one lane spins on the largest, the warp at the
+   barrier, then the missing ones are loaded again */
+template <bool REL>
+__device__ __forceinline__ void SubtractGlobal(const double *x, const ChunkRow &r, int lane, double *c)
+{
+  unsigned long long gu[3];
+  for (int q = 0; q < 3; q++) gu[q] = r.gj[q] != INT_MAX ? LoadWord<REL>(x, r.gj[q]) : 0ull;
+  for (;;) {
+    int jm = -1;
+    for (int q = 0; q < 3; q++)
+      if (r.gj[q] != INT_MAX && gu[q] == SENTINEL) jm = max(jm, r.gj[q]);
+    for (int d = 16; d > 0; d >>= 1) jm = max(jm, __shfl_xor_sync(0xffffffffu, jm, d));
+    if (jm < 0) break;
+    if (lane == 0)
+      while (LoadWord<REL>(x, jm) == SENTINEL) { }
+    __syncwarp();
+    for (int q = 0; q < 3; q++)
+      if (r.gj[q] != INT_MAX && gu[q] == SENTINEL) gu[q] = LoadWord<REL>(x, r.gj[q]);
+  }
+  for (int q = 0; q < 3; q++)
+    if (r.gj[q] != INT_MAX) *c -= r.ga[q] * __longlong_as_double((long long)gu[q]);
+}
+
 /* a tile of WY x WZ grid lines per block (lines y0 .. y0 + WY - 1 of planes z0 .. z0 + WZ - 1), one warp per line, each
    line solved 32 rows at a time as in KLineScan; tiles handed out by ticket in the order tiles[] (by ty + tz: a
    topological order of the tiles' DAG). SH: a line's y - 1 (z - 1) neighbour inside the tile is read from shared memory,
@@ -236,23 +268,7 @@ __global__ void __launch_bounds__(WY * WZ * 32) KLineTile(int N, const int *ri, 
       }
     }
     double c = cur.c;
-    /* the global words: loaded at once; while any is missing one lane spins on the largest, the warp at the barrier,
-       then the missing ones are loaded again (the production runs kernel's poll rounds) */
-    unsigned long long gu[3];
-    for (int q = 0; q < 3; q++) gu[q] = cur.gj[q] != INT_MAX ? *(const volatile unsigned long long *)(x + cur.gj[q]) : 0ull;
-    for (;;) {
-      int jm = -1;
-      for (int q = 0; q < 3; q++)
-        if (cur.gj[q] != INT_MAX && gu[q] == SENTINEL) jm = max(jm, cur.gj[q]);
-      for (int d = 16; d > 0; d >>= 1) jm = max(jm, __shfl_xor_sync(0xffffffffu, jm, d));
-      if (jm < 0) break;
-      if (lane == 0) (void)PollValue(x, jm, NULL);
-      __syncwarp();
-      for (int q = 0; q < 3; q++)
-        if (cur.gj[q] != INT_MAX && gu[q] == SENTINEL) gu[q] = *(const volatile unsigned long long *)(x + cur.gj[q]);
-    }
-    for (int q = 0; q < 3; q++)
-      if (cur.gj[q] != INT_MAX) c -= cur.ga[q] * __longlong_as_double((long long)gu[q]);
+    SubtractGlobal<false>(x, cur, lane, &c);
     if (tsc && lane == 0) tsc[1] = GlobalTimer();
     if (SH && WY * WZ > 1) {
       if (SYNC == 0) {
@@ -621,12 +637,7 @@ int main(int argc, char **argv)
     CK(cudaMemset(dcur, 0xFF, sizeof(double) * n));
     CK(cudaMemset(doth, 0xFF, sizeof(double) * n));
     CK(cudaMemset(ticket, 0, sizeof(unsigned long long)));
-    const double tb = BackToBack(R, [&](int r) {
-      RunArgs h = f;
-      if (r & 1) std::swap(h.cur, h.other);
-      kernel<<<(unsigned)g.nw, 32>>>(h, ticket, (unsigned)r * (unsigned)g.nw);
-    });
-    line((std::string(name) + "-b2b").c_str(), tb, RelErr(du, ref), 0);
+    line((std::string(name) + "-b2b").c_str(), RunBackToBack(R, kernel, f, ticket), RelErr(du, ref), 0);
     RunFree(g);
     CK(cudaFree(dxu));
     CK(cudaFree(dcur));
@@ -662,12 +673,8 @@ int main(int argc, char **argv)
     const ProdTri t  = {g.ptr, g.idx, g.ord, g.val};
     const ProdSF  sf = {g.ws, g.wl, dxs, ticket, g.nw, 0u, 0};
     const RunArgs f  = {g.ws, g.wl, g.ptr, g.idx, g.ord, g.val, db, dxu, dxs, dxs + n, g.nw};
-    const double  tb = BackToBack(R, [&](int r) { /* the halves alternate */
-      if (MODE == 0) {
-        RunArgs h = f;
-        if (r & 1) std::swap(h.cur, h.other);
-        KRunProd<4, true, true><<<(unsigned)g.nw, 32>>>(h, ticket, (unsigned)r * (unsigned)g.nw);
-      } else full<<<(unsigned)g.nw, 32>>>(t, sf, n, MODE == 2 ? ProdVec{NULL, NULL} : hv, MODE == 2 ? dvp : NULL, (unsigned)r * (unsigned)g.nw);
+    const double  tb = MODE == 0 ? RunBackToBack(R, KRunProd<4, true, true>, f, ticket) : BackToBack(R, [&](int r) { /* the halves alternate (the ticket's half) */
+      full<<<(unsigned)g.nw, 32>>>(t, sf, n, MODE == 2 ? ProdVec{NULL, NULL} : hv, MODE == 2 ? dvp : NULL, (unsigned)r * (unsigned)g.nw);
     });
     Dev du = d;
     du.x   = dxu;

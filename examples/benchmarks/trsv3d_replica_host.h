@@ -120,3 +120,15 @@ static double BackToBack(int R, F launch)
   for (auto &e : ev) CK(cudaEventDestroy(e));
   return iv[R / 2];
 }
+
+/* BackToBack of a KRunProd kernel (RunArgs f): the halves of the words swap each solve, and solve r counts its
+   tickets from r f.nw (the counter is not reset between the solves) */
+template <class K>
+static double RunBackToBack(int R, K kernel, const RunArgs &f, unsigned int *ticket)
+{
+  return BackToBack(R, [&](int r) {
+    RunArgs h = f;
+    if (r & 1) std::swap(h.cur, h.other);
+    kernel<<<(unsigned)f.nw, 32>>>(h, ticket, (unsigned)r * (unsigned)f.nw);
+  });
+}

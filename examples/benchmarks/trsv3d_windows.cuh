@@ -1,6 +1,7 @@
 /*
    trsv3d_windows.cuh: the microbenchmark's kernels that stand for the production runs dispatch (issue 33, twenty-first
-   session), included by trsv3d_breakdown.cu after its own kernels (ChunkRow, LoadChunkRow, WarpScanAffine, SENTINEL):
+   session), included by trsv3d_breakdown.cu after its own kernels (ChunkRow, LoadChunkRow, SubtractGlobal, WarpScanAffine,
+   SENTINEL):
    KWinProd, one 32-row window per warp with the production kernel's block and publication choices as switches, and
    KRunProd / KRunProdFull, replicas of the production kernel itself, to find by ablation what makes it slower than the
    microbenchmark's windows.
@@ -11,13 +12,6 @@
    consecutive windows of tiles[]); PUB 0: the value published by one volatile store (win1x1), 1: as production, the
    sentinel into the other half's word (xo), a relaxed atomic store at device scope, then the user's x (xu); REL: the
    words loaded with relaxed atomic loads at device scope (cuda::atomic_ref) instead of volatile loads */
-template <bool REL>
-__device__ __forceinline__ unsigned long long LoadWord(const double *x, int j)
-{
-  if (REL) return cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(*(unsigned long long *)(x + j)).load(cuda::memory_order_relaxed);
-  return *(const volatile unsigned long long *)(x + j);
-}
-
 template <int WPB, int PUB, bool REL>
 __device__ __forceinline__ void WinProd(int N, const int *ri, const int *rj, const double *a, const double *b, double *x, double *xo, double *xu, const int4 *tiles, int t)
 {
@@ -27,22 +21,7 @@ __device__ __forceinline__ void WinProd(int N, const int *ri, const int *rj, con
   const bool     in = xl < N;
   const ChunkRow r  = LoadChunkRow<false>(N, ri, rj, a, b, i, in, 0, 0, in ? ri[i] : 0, in ? ri[i + 1] : 0, tl.z > 0 && lane == 0);
   double         c  = r.c, m = r.m;
-  unsigned long long gu[3];
-  for (int q = 0; q < 3; q++) gu[q] = r.gj[q] != INT_MAX ? LoadWord<REL>(x, r.gj[q]) : 0ull;
-  for (;;) { /* poll rounds: one lane spins on the largest missing word, the warp at the barrier */
-    int jm = -1;
-    for (int q = 0; q < 3; q++)
-      if (r.gj[q] != INT_MAX && gu[q] == SENTINEL) jm = max(jm, r.gj[q]);
-    for (int d = 16; d > 0; d >>= 1) jm = max(jm, __shfl_xor_sync(0xffffffffu, jm, d));
-    if (jm < 0) break;
-    if (lane == 0)
-      while (LoadWord<REL>(x, jm) == SENTINEL) { }
-    __syncwarp();
-    for (int q = 0; q < 3; q++)
-      if (r.gj[q] != INT_MAX && gu[q] == SENTINEL) gu[q] = LoadWord<REL>(x, r.gj[q]);
-  }
-  for (int q = 0; q < 3; q++)
-    if (r.gj[q] != INT_MAX) c -= r.ga[q] * __longlong_as_double((long long)gu[q]);
+  SubtractGlobal<REL>(x, r, lane, &c); /* poll rounds */
   WarpScanAffine(lane, &c, &m);
   if (!in) return;
   if (PUB == 0) *(volatile double *)(x + i) = c;
