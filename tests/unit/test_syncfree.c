@@ -6,6 +6,7 @@ static char help[] = "Unit tests of the sync-free path's analysis: ALAP levels, 
 static PetscInt  max_lanes = 32;          /* -mat_sptrsv_max_lanes of AnalyzeWith */
 static PetscBool runs      = PETSC_FALSE; /* -mat_sptrsv_dispatch runs for AnalyzeWith's natural dispatch */
 static PetscInt  run_rows  = 1;           /* -mat_sptrsv_run_rows of AnalyzeWith */
+static PetscInt  run_batch = 0;           /* -mat_sptrsv_run_batch of AnalyzeWith */
 
 static PetscErrorCode AnalyzeWith(const SpTrsvOp *op, PetscBool natural, PetscBool alap, PetscBool warpell, SpTrsvPlan *plan)
 {
@@ -20,6 +21,7 @@ static PetscErrorCode AnalyzeWith(const SpTrsvOp *op, PetscBool natural, PetscBo
   sf->natural   = (PetscBool)(natural && !runs);
   sf->runs      = (PetscBool)(natural && runs);
   sf->run_rows  = run_rows;
+  sf->run_batch = run_batch;
   sf->max_lanes = max_lanes;
   sf->alap      = alap;
   sf->warpell   = warpell;
@@ -225,14 +227,15 @@ static PetscErrorCode TestRandom(PetscRandom rnd, PetscInt n, PetscReal density,
 static PetscErrorCode TestRuns(void)
 {
   const struct {
-    PetscInt nx, ny, nz, Rmax, nwarps, R, chained, depth;
+    PetscInt nx, ny, nz, Rmax, nwarps, R, chained, depth, B;
   } g[] = {
-    {40, 3, 2, 2, 6, 2, 6 * 39, 4},           /* lines of 40 rows: 2 per lane; depth (ny - 1) + (nz - 1) + 1 */
-    {600, 2, 1, 8, 6, 8, 2 * (599 - 2), 4},   /* lines of 600 rows, -mat_sptrsv_run_rows 8: windows 256, 256, 88; the cut rows are not chained */
-    {600, 2, 1, 2, 20, 2, 2 * (599 - 9), 11}, /* -mat_sptrsv_run_rows 2: windows of 64 rows, 10 per line */
-    {20, 4, 4, 2, 16, 1, 16 * 19, 7},         /* 20 rows: one per lane */
-    {40, 3, 2, 1, 12, 1, 6 * 38, 5},          /* the default 1: lines of 40 in windows of 32 and 8, the next line's first row not packed in */
-    {33, 3, 2, 1, 12, 1, 6 * 31, 5},          /* lines of 33: windows of 32 and 1; the 1-row window continues a chain, so the next line's first row is not packed in */
+    /* B: the automatic batch, the smallest of 4, 8, 16 holding a lane's entries (R rows of 3, or 2 when nz = 1), at least min(16, 4 R) */
+    {40, 3, 2, 2, 6, 2, 6 * 39, 4, 8},            /* lines of 40 rows: 2 per lane; depth (ny - 1) + (nz - 1) + 1 */
+    {600, 2, 1, 8, 6, 8, 2 * (599 - 2), 4, 16},   /* lines of 600 rows, -mat_sptrsv_run_rows 8: windows 256, 256, 88; the cut rows are not chained */
+    {600, 2, 1, 2, 20, 2, 2 * (599 - 9), 11, 8},  /* -mat_sptrsv_run_rows 2: windows of 64 rows, 10 per line; 4 entries per lane, the batch at 4 R */
+    {20, 4, 4, 2, 16, 1, 16 * 19, 7, 4},          /* 20 rows: one per lane */
+    {40, 3, 2, 1, 12, 1, 6 * 38, 5, 4},           /* the default 1: lines of 40 in windows of 32 and 8, the next line's first row not packed in */
+    {33, 3, 2, 1, 12, 1, 6 * 31, 5, 4},           /* lines of 33: windows of 32 and 1; the 1-row window continues a chain, so the next line's first row is not packed in */
   };
   const PetscInt ai[] = {0, 0, 1, 3, 4}, aj[] = {0, 0, 1, 2}; /* row 2 depends on rows 0 and 1: it opens a window */
   SpTrsvTri      t;
@@ -252,6 +255,7 @@ static PetscErrorCode TestRuns(void)
       sf = (SpTrsvSyncFreeSchedule *)plan->data;
       EXPECT(sf->runs && sf->natural, "runs %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ": not a runs schedule", g[c].nx, g[c].ny, g[c].nz);
       EXPECT(sf->nwarps == g[c].nwarps && sf->run_rows == g[c].R && sf->run_chained == g[c].chained && sf->run_depth == g[c].depth, "runs %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT "%s: %" PetscInt_FMT " windows, R %" PetscInt_FMT ", %" PetscInt_FMT " chained, depth %" PetscInt_FMT "; expected %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT, g[c].nx, g[c].ny, g[c].nz, tr ? " (transpose)" : "", sf->nwarps, sf->run_rows, sf->run_chained, sf->run_depth, g[c].nwarps, g[c].R, g[c].chained, g[c].depth);
+      EXPECT(sf->run_lane_max == (g[c].nz > 1 ? 3 : 2) * g[c].R && sf->run_batch == g[c].B, "runs %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT "%s: %" PetscInt_FMT " entries in the longest lane, batches of %" PetscInt_FMT "; expected %" PetscInt_FMT ", %" PetscInt_FMT, g[c].nx, g[c].ny, g[c].nz, tr ? " (transpose)" : "", sf->run_lane_max, sf->run_batch, (g[c].nz > 1 ? 3 : 2) * g[c].R, g[c].B);
       PetscCall(SpTrsvSyncFreeScheduleCheck(&op, plan));
       /* dispatch in wavefront order: the window of each grid line at its depth y + z + 1 (lines shorter than 256 rows) */
       if (sf->wlanes[0] == g[c].nx) {
@@ -357,6 +361,13 @@ static PetscErrorCode TestRunsSkew(void)
   for (PetscInt tr = 0; tr < 2; tr++) {
     SpTrsvSyncFreeSchedule *sf;
     PetscCall(SpTrsvTriGetOp(t, (PetscBool)tr, &op));
+    for (run_batch = 0; run_batch <= 16; run_batch = run_batch ? 2 * run_batch : 8) { /* 0 (automatic: 4 entries per row, one row per lane), 8, 16 */
+      PetscCall(AnalyzeWith(&op, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, &plan));
+      sf = (SpTrsvSyncFreeSchedule *)plan->data;
+      EXPECT(sf->run_lane_max == 4 && sf->run_batch == (run_batch ? run_batch : 4), "runs of the 9-point grid%s, -mat_sptrsv_run_batch %" PetscInt_FMT ": %" PetscInt_FMT " entries in the longest lane, batches of %" PetscInt_FMT, tr ? " (transpose)" : "", run_batch, sf->run_lane_max, sf->run_batch);
+      PetscCall(SpTrsvPlanDestroy(&plan));
+    }
+    run_batch = 0;
     PetscCall(AnalyzeWith(&op, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, &plan));
     sf = (SpTrsvSyncFreeSchedule *)plan->data;
     EXPECT(sf->run_depth >= ny && sf->run_depth <= ny + nx / 32 + 1, "runs of the 9-point %" PetscInt_FMT "x%" PetscInt_FMT " grid%s: critical path %" PetscInt_FMT " windows, expected %" PetscInt_FMT " to %" PetscInt_FMT, nx, ny, tr ? " (transpose)" : "", sf->run_depth, ny, ny + nx / 32 + 1);

@@ -61,10 +61,14 @@
    resolves the chain x_k = c_k + m_k x_{k-1} inside the warp by a scan of affine maps: a grid line of a 3-D factor costs
    one trip through memory instead of one per row. The solution words are indexed by dispatch position (relabel), so
    a column index >= k0 in a window's row is its chain entry. The windows go out in wavefront order (by depth in the
-   windows' DAG): wstart[w] is the first position of the w-th window dispatched and wlanes[w] its length.
+   windows' DAG): wstart[w] is the first position of the w-th window dispatched and wlanes[w] its length. A lane loads its
+   entries B at a time, all B in flight at once (B = -mat_sptrsv_run_batch, 4, 8 or 16; automatic: the smallest that
+   holds the longest lane's entries, so a 27-point or ILU(k > 0) row's entries go out in one batch, not one memory round
+   trip per 4 of them; at least min(16, 4 R)).
 */
 #define SPTRSV_SYNCFREE_RUN_MAX_R 8  /* rows per lane at most: windows of up to 256 rows (-mat_sptrsv_run_rows 8) */
 #define SPTRSV_SYNCFREE_RUN_MIN   16 /* a row not chained to the one before it opens a window when the window continues a chain or holds this many rows */
+#define SPTRSV_SYNCFREE_RUN_BATCH 16 /* entries a lane loads at once at most (-mat_sptrsv_run_batch) */
 
 typedef struct {
   PetscBool device;          /* the schedule is built on the GPU by the CUDA executor's setup */
@@ -76,6 +80,10 @@ typedef struct {
   PetscInt  run_rows_max; /* runs: windows of at most 32 run_rows_max rows (-mat_sptrsv_run_rows) */
   PetscInt  run_chained; /* runs: rows that take their chain entry from the row before them inside the window */
   PetscInt  run_depth;   /* runs: the longest path of the windows' DAG, in windows (the kernel's critical path) */
+  PetscInt  run_lane_max; /* runs: strict entries of the lane with the most (a lane holds ceil(len / 32) consecutive rows of its window) */
+  PetscInt  run_batch_req; /* runs, CUDA: -mat_sptrsv_run_batch (0: automatic) */
+  PetscInt  run_batch;   /* runs, CUDA: entries a lane loads at once, 4, 8 or 16 (the kernel's template): the request, else the
+                            smallest that holds run_lane_max entries, at least min(16, 4 run_rows) (SpTrsvSyncFreeRunBatch) */
   PetscBool alap;    /* levels as late as possible (-mat_sptrsv_levels alap) */
   PetscBool warpell; /* warp-packed ELL image (-mat_sptrsv_storage warpell) */
   PetscInt  nwarps;
@@ -180,6 +188,7 @@ typedef struct {
   PetscBool runs;            /* natural order in windows, the chain inside a window solved by a warp scan (-mat_sptrsv_dispatch runs) */
   PetscInt  run_rows;        /* runs: rows per lane at most, 1, 2, 4 or 8 (-mat_sptrsv_run_rows): windows of up to 32 times as many rows */
   PetscBool run_poll_all;    /* runs, CUDA: every waiting lane polls its own words (-mat_sptrsv_run_poll all), else one lane the latest (lane) */
+  PetscInt  run_batch;       /* runs, CUDA: entries a lane loads at once, 4, 8 or 16 (-mat_sptrsv_run_batch; 0: automatic, the smallest that holds the longest lane's entries) */
   PetscInt  max_lanes;       /* at most this many lanes per row (-mat_sptrsv_max_lanes; longer rows loop) */
   PetscInt  spin_ns;         /* CUDA: nanoseconds a waiting lane sleeps between two polls (-mat_sptrsv_spin_ns; 0: spin) */
   PetscInt  blocks_per_sm;   /* CUDA: persistent blocks per SM (-mat_sptrsv_blocks_per_sm; 0: one block per ticket) */

@@ -95,6 +95,7 @@ typedef struct {
   PetscBool           natural; /* natural dispatch: group-masked shuffles */
   PetscBool           relabel; /* xs indexed by dispatch position (the column indices translated at setup) */
   int                 run_rows; /* runs dispatch: rows per lane R (1, 2, 4, 8); 0: warps of rows */
+  int                 run_batch; /* runs dispatch: entries a lane loads at once B (4, 8, 16; B >= min(16, 4 R)) */
   int                 poll_all; /* runs dispatch: every lane polls its missing words each round (-mat_sptrsv_run_poll all) */
 } SpTrsvCUDASyncFree;
 
@@ -199,7 +200,8 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
    lane l holds the per = ceil((k1 - k0) / 32) consecutive positions from k0 + l per.
    1. Waits. The lane's entries are one contiguous range of the CSR (its rows are consecutive positions). An entry whose
       column (a dispatch position: the indices are relabelled) is below k0 is a dependency on an earlier window: its
-      word is loaded, SPTRSV_SYNCFREE_RUN_BATCH entries at a time with every load of a batch in flight at once; while
+      word is loaded, B entries at a time (f.run_batch: the analysis's choice, by default all of the longest lane's,
+      up to SPTRSV_SYNCFREE_RUN_BATCH) with every load of a batch in flight at once; while
       some are at the sentinel one lane of the warp spins on the latest of them, the others at the warp barrier, then
       each lane loads again, all at once, those still at it; again while any is (poll rounds: the warp never spins
       divergent). Every lane runs the warp's largest number of batches and poll rounds (past its own entries with
@@ -224,11 +226,10 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
    in double precision) can give NaN where the substitution stays finite; ILU and ICC factors of grid problems have
    |m| < 1.
 */
-  #define SPTRSV_SYNCFREE_RUN_BATCH 16
-template <bool UNIT, int R>
+template <bool UNIT, int R, int B>
 __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const SpTrsvCUDASyncFree &f, int n, const SpTrsvCUDAVecPtrs &v, int w, unsigned int epoch)
 {
-  constexpr int       B    = R >= 4 ? SPTRSV_SYNCFREE_RUN_BATCH : 4 * R; /* loads in flight: a 7-point row's 3 entries per row, to 16 */
+  static_assert(B >= (R >= 4 ? SPTRSV_SYNCFREE_RUN_BATCH : 4 * R) && B <= SPTRSV_SYNCFREE_RUN_BATCH, "a batch holds at least R 7-point rows' entries");
   const int           lane = threadIdx.x & 31, k0 = __ldg(f.wstart + w), k1 = k0 + __ldg(f.wlanes + w);
   const int           per = (k1 - k0 + 31) >> 5, kb = k0 + lane * per, ke = min(kb + per, k1);
   SpTrsvSyncFreeWord *cur = f.xs + (size_t)(epoch & 1u) * (size_t)n;
@@ -341,7 +342,7 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
    so a ticket gives the solve's parity and the slot without a division. Either way a slot is taken by a running block,
    in ticket order, and started after the block's previous slot is complete (the barrier below), which is the
    deadlock-freedom argument of the header. */
-template <bool UNIT, bool ELL, bool NATURAL, int RUNS>
+template <bool UNIT, bool ELL, bool NATURAL, int RUNS, int BATCH>
 __global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKernel(const SpTrsvCUDATri t, const SpTrsvCUDASyncFree f, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {
   __shared__ unsigned int ticket;
@@ -358,7 +359,7 @@ __global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKern
     {
       const int w = (int)slot * f.block_warps + (int)(threadIdx.x >> 5);
       if (w < f.nwarps) {
-        if (RUNS) SpTrsvSyncFreeRun<UNIT, RUNS ? RUNS : 1>(t, f, n, v, w, half + 1u);
+        if (RUNS) SpTrsvSyncFreeRun<UNIT, RUNS ? RUNS : 1, RUNS ? BATCH : 4>(t, f, n, v, w, half + 1u);
         else SpTrsvSyncFreeWarp<UNIT, ELL, NATURAL>(t, f, n, v, w, half + 1u);
       }
     }
@@ -383,15 +384,24 @@ static cudaError_t SpTrsvCUDASyncFreeLaunch(const SpTrsvCUDATriData *d, PetscBoo
   const int                 n     = (int)d->n;
 
   if (sweep) return cudaErrorNotSupported;
-  /* one instantiation per (unit diagonal, ELL storage, natural dispatch), and per (unit diagonal, rows per lane) of runs */
-  #define SPTRSV_SYNCFREE_LAUNCH(U, E, N) SpTrsvSyncFreeKernel<U, E, N, 0><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp)
+  /* one instantiation per (unit diagonal, ELL storage, natural dispatch), and per (unit diagonal, rows per lane R, batch
+     B) of runs: B = 4, 8, 16 with R = 1, 8 or 16 with R = 2, 16 with R = 4, 8 (the analysis never picks B < min(16, 4 R)) */
+  #define SPTRSV_SYNCFREE_LAUNCH(U, E, N) SpTrsvSyncFreeKernel<U, E, N, 0, 0><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp)
+  #define SPTRSV_SYNCFREE_LAUNCH_RB(U, R, B) SpTrsvSyncFreeKernel<U, false, true, R, B><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp)
   #define SPTRSV_SYNCFREE_LAUNCH_RUNS(U) \
     do { \
       switch (f->run_rows) { \
-      case 1: SpTrsvSyncFreeKernel<U, false, true, 1><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
-      case 2: SpTrsvSyncFreeKernel<U, false, true, 2><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
-      case 4: SpTrsvSyncFreeKernel<U, false, true, 4><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
-      default: SpTrsvSyncFreeKernel<U, false, true, 8><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); break; \
+      case 1: \
+        if (f->run_batch == 4) SPTRSV_SYNCFREE_LAUNCH_RB(U, 1, 4); \
+        else if (f->run_batch == 8) SPTRSV_SYNCFREE_LAUNCH_RB(U, 1, 8); \
+        else SPTRSV_SYNCFREE_LAUNCH_RB(U, 1, 16); \
+        break; \
+      case 2: \
+        if (f->run_batch == 8) SPTRSV_SYNCFREE_LAUNCH_RB(U, 2, 8); \
+        else SPTRSV_SYNCFREE_LAUNCH_RB(U, 2, 16); \
+        break; \
+      case 4: SPTRSV_SYNCFREE_LAUNCH_RB(U, 4, 16); break; \
+      default: SPTRSV_SYNCFREE_LAUNCH_RB(U, 8, 16); break; \
       } \
     } while (0)
   if (f->run_rows) {
@@ -413,6 +423,7 @@ static cudaError_t SpTrsvCUDASyncFreeLaunch(const SpTrsvCUDATriData *d, PetscBoo
   }
   #undef SPTRSV_SYNCFREE_LAUNCH_N
   #undef SPTRSV_SYNCFREE_LAUNCH_RUNS
+  #undef SPTRSV_SYNCFREE_LAUNCH_RB
   #undef SPTRSV_SYNCFREE_LAUNCH
   return cudaGetLastError();
 }
@@ -541,6 +552,8 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
   f->relabel      = (PetscBool)(sf->relabel || sf->runs); /* runs: SpTrsvCUDASyncFreeSetup relabelled */
   f->run_rows     = sf->runs ? (int)sf->run_rows : 0;
   f->poll_all     = sf->run_poll_all ? 1 : 0;
+  f->run_batch    = sf->runs ? (int)sf->run_batch : 0;
+  PetscCheck(!sf->runs || ((f->run_batch == 4 || f->run_batch == 8 || f->run_batch == SPTRSV_SYNCFREE_RUN_BATCH) && f->run_batch >= PetscMin(SPTRSV_SYNCFREE_RUN_BATCH, 4 * f->run_rows)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: no kernel for batches of %d entries with %d rows per lane", f->run_batch, f->run_rows);
   if (sf->blocks_per_sm > 0) { /* persistent blocks: at most blocks_per_sm per multiprocessor, never more than the slots */
     int dev, nsm;
     SpTrsvCUDACall(cudaGetDevice(&dev));

@@ -72,6 +72,7 @@ static PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan plan, PetscViewer vi
     if (sf->pattern_device) PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: windows on the host, the pattern in their order and the schedule check on the GPU (-%smat_sptrsv_analysis device)\n", plan->prefix));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: on the host\n"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA launch: %s, waiting lanes %s, %s (-%smat_sptrsv_run_poll %s); solution words indexed by dispatch position\n", sf->blocks_per_sm ? "persistent blocks" : "one block per ticket", sf->spin_ns ? "sleep between polls" : "poll without pause", sf->run_poll_all ? "every lane polls its own words" : "one lane polls the latest word", plan->prefix, sf->run_poll_all ? "all" : "lane"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA loads: %" PetscInt_FMT " entries of a lane at once (-%smat_sptrsv_run_batch %" PetscInt_FMT "%s), %" PetscInt_FMT " in the longest lane\n", sf->run_batch, plan->prefix, sf->run_batch_req, sf->run_batch_req ? "" : ": automatic", sf->run_lane_max));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "rows (warps) by lanes per row: 1: %" PetscInt_FMT " (%" PetscInt_FMT "), 2: %" PetscInt_FMT " (%" PetscInt_FMT "), 4: %" PetscInt_FMT " (%" PetscInt_FMT "), 8: %" PetscInt_FMT " (%" PetscInt_FMT "), 16: %" PetscInt_FMT " (%" PetscInt_FMT "), 32: %" PetscInt_FMT " (%" PetscInt_FMT "), longer than 32: %" PetscInt_FMT "\n", sf->binrows[0], sf->binwarps[0], sf->binrows[1], sf->binwarps[1], sf->binrows[2], sf->binwarps[2], sf->binrows[3], sf->binwarps[3], sf->binrows[4], sf->binwarps[4], sf->binrows[5], sf->binwarps[5], sf->binrows[6]));
@@ -183,6 +184,18 @@ static PetscErrorCode SpTrsvSyncFreePackNatural(const SpTrsvOp *op, SpTrsvPlan p
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* runs, CUDA: the entries a lane loads at once (the kernel's template B, include/sptrsv/paths/syncfree.h): the request,
+   else the smallest of 4, 8, 16 that holds the longest lane's lanemax entries; never below min(16, 4 R), the batch of
+   R 7-point rows (the instantiated pairs of R and B) */
+static PetscInt SpTrsvSyncFreeRunBatch(PetscInt req, PetscInt R, PetscInt lanemax)
+{
+  PetscInt b = req ? req : 4;
+
+  if (!req)
+    while (b < SPTRSV_SYNCFREE_RUN_BATCH && b < lanemax) b *= 2;
+  return PetscMax(b, PetscMin((PetscInt)SPTRSV_SYNCFREE_RUN_BATCH, 4 * R));
+}
+
 /*
   SpTrsvSyncFreePackRuns - runs dispatch (include/sptrsv/paths/syncfree.h): the rows in the triangle's own order, cut
   greedily into windows: row k joins the window [k0, k) when each of its dependencies lies before k0 or is row k - 1,
@@ -200,7 +213,8 @@ static PetscErrorCode SpTrsvSyncFreePackNatural(const SpTrsvOp *op, SpTrsvPlan p
   out by their depth in the windows' DAG, by position inside a depth: a wavefront order, so the
   warps resident at once hold the windows that can progress (in position order a 3-D grid's resident windows would be
   a few planes of lines, of which only one line per plane is ready at a time). Then the rows per lane R (the smallest
-  power of two with 32 R >= the longest window), the chained rows and the depth of the DAG (its critical path).
+  power of two with 32 R >= the longest window), the entries of the lane with the most and the batch its kernel loads
+  them in (SpTrsvSyncFreeRunBatch), the chained rows and the depth of the DAG (its critical path).
   sf->wstart[w] is the first position of the w-th window dispatched, sf->wlanes[w] its length. The same pass gives
   every row its level (p->level, p->nlevels: the plan's statistics and -ksp_view) and checks that op is triangular.
 */
@@ -276,6 +290,16 @@ static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, S
   sf->binrows[5]  = n; /* 32 lanes per window */
   sf->binwarps[5] = nw;
   for (sf->run_rows = 1; 32 * sf->run_rows < longest; sf->run_rows *= 2) { }
+  sf->run_lane_max = 0;
+  for (PetscInt w = 0; w < nw; w++) { /* lane l of a window holds its ceil(len / 32) consecutive positions from k0 + l per */
+    const PetscInt per = (k0s[w + 1] - k0s[w] + 31) / 32;
+    for (PetscInt kb = k0s[w]; kb < k0s[w + 1]; kb += per) {
+      PetscInt m = 0;
+      for (PetscInt k = kb; k < PetscMin(kb + per, k0s[w + 1]); k++) m += op->ri[p->order[k] + 1] - op->ri[p->order[k]];
+      sf->run_lane_max = PetscMax(sf->run_lane_max, m);
+    }
+  }
+  sf->run_batch = SpTrsvSyncFreeRunBatch(sf->run_batch_req, sf->run_rows, sf->run_lane_max);
   PetscCall(PetscFree4(depth, wd, k0s, cnt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -446,6 +470,7 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
   sf->blocks_per_sm   = opts->blocks_per_sm;
   sf->block_warps     = opts->block_warps ? opts->block_warps : (opts->runs ? 1 : SPTRSV_SYNCFREE_WARPS); /* runs: one window per block (docs/PERFORMANCE.md, run 14) */
   sf->run_poll_all    = (PetscBool)(opts->runs && opts->run_poll_all);
+  sf->run_batch_req   = opts->run_batch;
   sf->relabel_auto    = (PetscBool)(opts->relabel == SPTRSV_RELABEL_AUTO);
   sf->relabel         = (PetscBool)(!sf->relabel_auto && opts->relabel != 0); /* auto: SpTrsvSyncFreeRelabelDecide */
   if (sf->runs) sf->relabel_auto = PETSC_FALSE; /* runs: the CUDA executor indexes the words by position whatever the option (no sector count: its windows are not warps of rows) */
@@ -507,6 +532,7 @@ PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
                      depends on the row before it at most; every other dependency in a window dispatched earlier */
     PetscInt *disp;
     PetscCheck(sf->run_rows >= 1 && sf->run_rows <= SPTRSV_SYNCFREE_RUN_MAX_R && (sf->run_rows & (sf->run_rows - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: %" PetscInt_FMT " rows per lane", sf->run_rows);
+    PetscCheck((sf->run_batch == 4 || sf->run_batch == 8 || sf->run_batch == SPTRSV_SYNCFREE_RUN_BATCH) && sf->run_batch >= PetscMin((PetscInt)SPTRSV_SYNCFREE_RUN_BATCH, 4 * sf->run_rows), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: batches of %" PetscInt_FMT " entries with %" PetscInt_FMT " rows per lane", sf->run_batch, sf->run_rows);
     PetscCall(PetscMalloc1(op->n + 1, &disp));
     for (PetscInt k = 0; k < op->n; k++) disp[k] = -1;
     for (PetscInt w = 0; w < sf->nwarps; w++) {
@@ -600,6 +626,7 @@ static PetscErrorCode SpTrsvOptionsCheck_syncfree(const SpTrsvPathOptions *popts
   PetscCheck(opts->spin_ns >= 0 && opts->spin_ns <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_spin_ns must be in [0, 1000000], got %" PetscInt_FMT, popts->prefix, opts->spin_ns);
   PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_blocks_per_sm must be in [0, 64], got %" PetscInt_FMT, popts->prefix, opts->blocks_per_sm);
   PetscCheck(opts->block_warps == 0 || opts->block_warps == 1 || opts->block_warps == 2 || opts->block_warps == SPTRSV_SYNCFREE_WARPS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_block_warps must be 0 (automatic), 1, 2 or %d, got %" PetscInt_FMT, popts->prefix, SPTRSV_SYNCFREE_WARPS, opts->block_warps);
+  PetscCheck(opts->run_batch == 0 || opts->run_batch == 4 || opts->run_batch == 8 || opts->run_batch == SPTRSV_SYNCFREE_RUN_BATCH, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_run_batch must be 0 (automatic), 4, 8 or %d, got %" PetscInt_FMT, popts->prefix, SPTRSV_SYNCFREE_RUN_BATCH, opts->run_batch);
   PetscCheck(opts->run_rows >= 1 && opts->run_rows <= SPTRSV_SYNCFREE_RUN_MAX_R && (opts->run_rows & (opts->run_rows - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_run_rows must be 1, 2, 4 or 8, got %" PetscInt_FMT, popts->prefix, opts->run_rows);
   PetscCheck(!opts->runs || !opts->warpell, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%smat_sptrsv_dispatch runs reads CSR: it cannot be combined with -%smat_sptrsv_storage warpell", popts->prefix, popts->prefix);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -641,6 +668,7 @@ static PetscErrorCode SpTrsvOptionsSet_syncfree(SpTrsvOptionItems PetscOptionsOb
   opts->warpell = (PetscBool)(st == 1);
   PetscCall(PetscOptionsInt("-mat_sptrsv_max_lanes", "Lanes per row at most (1, 2, 4, ..., 32): rows with more entries loop over them", "MatSolverType sptrsv_syncfree", opts->max_lanes, &opts->max_lanes, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_run_rows", "Runs dispatch: rows per lane at most (1, 2, 4, 8): a window holds up to 32 times as many rows, longer chains are cut into windows", "MatSolverType sptrsv_syncfree", opts->run_rows, &opts->run_rows, NULL));
+  PetscCall(PetscOptionsInt("-mat_sptrsv_run_batch", "Runs dispatch, CUDA: entries a lane loads at once, 4, 8 or " PetscStringize(SPTRSV_SYNCFREE_RUN_BATCH) " (0: automatic, the smallest that holds the longest lane's entries; at least 4 times the rows per lane, up to " PetscStringize(SPTRSV_SYNCFREE_RUN_BATCH) ")", "MatSolverType sptrsv_syncfree", opts->run_batch, &opts->run_batch, NULL));
   {
     const char *const poll[] = {"lane", "all"};
     PetscInt          pl     = opts->run_poll_all ? 1 : 0;
