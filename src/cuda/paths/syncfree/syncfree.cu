@@ -226,7 +226,7 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
    in double precision) can give NaN where the substitution stays finite; ILU and ICC factors of grid problems have
    |m| < 1.
 */
-template <bool UNIT, int R, int B>
+template <bool UNIT, int R, int B, bool LEAN>
 __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const SpTrsvCUDASyncFree &f, int n, const SpTrsvCUDAVecPtrs &v, int w, unsigned int epoch)
 {
   static_assert(B >= (R >= 4 ? SPTRSV_SYNCFREE_RUN_BATCH : 4 * R) && B <= SPTRSV_SYNCFREE_RUN_BATCH, "a batch holds at least R 7-point rows' entries");
@@ -279,9 +279,9 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
   #pragma unroll
       for (int e = 0; e < B; e++)
         if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) jmax = max(jmax, j[e]);
-      if (f.poll_all) {
+      if (LEAN || f.poll_all) { /* LEAN: the default, every lane polling without pause, fixed at compile time */
         if (!__any_sync(SPTRSV_FULL_MASK, jmax >= 0)) break;
-        if (f.spin_ns) __nanosleep(f.spin_ns);
+        if (!LEAN && f.spin_ns) __nanosleep(f.spin_ns);
       } else {
         for (int d = 16; d > 0; d >>= 1) jmax = max(jmax, __shfl_xor_sync(SPTRSV_FULL_MASK, jmax, d));
         if (jmax < 0) break;
@@ -342,7 +342,7 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
    so a ticket gives the solve's parity and the slot without a division. Either way a slot is taken by a running block,
    in ticket order, and started after the block's previous slot is complete (the barrier below), which is the
    deadlock-freedom argument of the header. */
-template <bool UNIT, bool ELL, bool NATURAL, int RUNS, int BATCH>
+template <bool UNIT, bool ELL, bool NATURAL, int RUNS, int BATCH, bool LEAN>
 __global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKernel(const SpTrsvCUDATri t, const SpTrsvCUDASyncFree f, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {
   __shared__ unsigned int ticket;
@@ -359,7 +359,7 @@ __global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKern
     {
       const int w = (int)slot * f.block_warps + (int)(threadIdx.x >> 5);
       if (w < f.nwarps) {
-        if (RUNS) SpTrsvSyncFreeRun<UNIT, RUNS ? RUNS : 1, RUNS ? BATCH : 4>(t, f, n, v, w, half + 1u);
+        if (RUNS) SpTrsvSyncFreeRun<UNIT, RUNS ? RUNS : 1, RUNS ? BATCH : 4, LEAN>(t, f, n, v, w, half + 1u);
         else SpTrsvSyncFreeWarp<UNIT, ELL, NATURAL>(t, f, n, v, w, half + 1u);
       }
     }
@@ -385,9 +385,15 @@ static cudaError_t SpTrsvCUDASyncFreeLaunch(const SpTrsvCUDATriData *d, PetscBoo
 
   if (sweep) return cudaErrorNotSupported;
   /* one instantiation per (unit diagonal, ELL storage, natural dispatch), and per (unit diagonal, rows per lane R, batch
-     B) of runs: B = 4, 8, 16 with R = 1, 8 or 16 with R = 2, 16 with R = 4, 8 (the analysis never picks B < min(16, 4 R)) */
-  #define SPTRSV_SYNCFREE_LAUNCH(U, E, N) SpTrsvSyncFreeKernel<U, E, N, 0, 0><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp)
-  #define SPTRSV_SYNCFREE_LAUNCH_RB(U, R, B) SpTrsvSyncFreeKernel<U, false, true, R, B><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp)
+     B, lean) of runs: B = 4, 8, 16 with R = 1, 8 or 16 with R = 2, 16 with R = 4, 8 (the analysis never picks
+     B < min(16, 4 R)); lean: every lane polls without pause (the defaults), the poll options not read at run time */
+  const bool lean = f->poll_all && !f->spin_ns;
+  #define SPTRSV_SYNCFREE_LAUNCH(U, E, N) SpTrsvSyncFreeKernel<U, E, N, 0, 0, false><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp)
+  #define SPTRSV_SYNCFREE_LAUNCH_RB(U, R, B) \
+    do { \
+      if (lean) SpTrsvSyncFreeKernel<U, false, true, R, B, true><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); \
+      else SpTrsvSyncFreeKernel<U, false, true, R, B, false><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); \
+    } while (0)
   #define SPTRSV_SYNCFREE_LAUNCH_RUNS(U) \
     do { \
       switch (f->run_rows) { \
