@@ -65,6 +65,7 @@ static const Variant variants[] = {
   {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr-k4-pl", NULL, NULL, NULL, NULL, "-mat_sptrsv_block_warps 4 -mat_sptrsv_run_poll lane", 0},
   {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr-k2-b2", NULL, NULL, NULL, NULL, "-mat_sptrsv_block_warps 2 -mat_sptrsv_blocks_per_sm 2", 0},
   {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr-e4", NULL, NULL, NULL, NULL, "-mat_sptrsv_run_batch 4", 0},
+  {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr-b0", NULL, NULL, NULL, NULL, "-mat_sptrsv_blocks_per_sm 0", 0},
   {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr-e8-pl", NULL, NULL, NULL, NULL, "-mat_sptrsv_run_batch 8 -mat_sptrsv_run_poll lane", 0},
   {"syncfree", "runs",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-runs-csr-w2-e16", NULL, NULL, NULL, NULL, "-mat_sptrsv_run_rows 2 -mat_sptrsv_run_batch 16", 0},
   {"syncfree", "asap",    "csr",     SPTRSV_FORMAT_CSR, "syncfree-asap-csr-k1", NULL, NULL, NULL, NULL, "-mat_sptrsv_block_warps 1", 0},

@@ -69,6 +69,13 @@
 #define SPTRSV_SYNCFREE_RUN_MAX_R 8  /* rows per lane at most: windows of up to 256 rows (-mat_sptrsv_run_rows 8) */
 #define SPTRSV_SYNCFREE_RUN_MIN   16 /* a row not chained to the one before it opens a window when the window continues a chain or holds this many rows */
 #define SPTRSV_SYNCFREE_RUN_BATCH 16 /* entries a lane loads at once at most (-mat_sptrsv_run_batch) */
+/* runs dispatch, -mat_sptrsv_blocks_per_sm -1 (automatic; CUDA setup): persistent blocks, k per multiprocessor, with k the
+   smallest power of two from SPTRSV_SYNCFREE_RUN_RESIDENT_MIN that holds SPTRSV_SYNCFREE_RUN_RESIDENT_DEPTHS depths of the
+   windows' DAG (nwarps / run_depth windows each) on all multiprocessors, when at most half the blocks of its kernel that fit
+   on one; else one block per ticket (docs/PERFORMANCE.md, runs dispatch run 15: blocks that poll windows many depths
+   ahead of the wavefront slow the ones at its front) */
+#define SPTRSV_SYNCFREE_RUN_RESIDENT_DEPTHS 6
+#define SPTRSV_SYNCFREE_RUN_RESIDENT_MIN    8
 
 typedef struct {
   PetscBool device;          /* the schedule is built on the GPU by the CUDA executor's setup */
@@ -96,10 +103,13 @@ typedef struct {
   PetscInt  ell_filled;                        /* warpell: slots holding an entry */
   /* launch (CUDA): a waiting lane sleeps spin_ns nanoseconds between two polls (0: polls without pause);
      blocks_per_sm > 0: that many blocks per multiprocessor take the warps in turn (persistent blocks, which
-     bounds how many warps wait at once); 0: one block per ticket; block_warps: the warps of a block (a ticket's
+     bounds how many warps wait at once); 0: one block per ticket; PETSC_DECIDE: automatic (the runs dispatch by its
+     wavefront, SPTRSV_SYNCFREE_RUN_RESIDENT_DEPTHS; the level dispatch one block per ticket); block_warps: the warps of a block (a ticket's
      windows or warps of rows, 1 to SPTRSV_SYNCFREE_WARPS), resolved from -mat_sptrsv_block_warps (0: automatic, 1 for the
      runs dispatch, SPTRSV_SYNCFREE_WARPS otherwise) */
   PetscInt  spin_ns, blocks_per_sm, block_warps;
+  PetscInt  blocks_per_sm_launch; /* CUDA: the blocks per multiprocessor its setup resolved (-1: automatic, not set up on
+                                     the GPU yet; 0: one block per ticket): -ksp_view */
   /* runs dispatch (CUDA): how a waiting window polls (-mat_sptrsv_run_poll): every lane loads its missing words again
      each round (true, all: the default), or one lane spins on the latest word the warp waits for while the others wait
      at the warp barrier (false, lane) */
@@ -191,7 +201,7 @@ typedef struct {
   PetscInt  run_batch;       /* runs, CUDA: entries a lane loads at once, 4, 8 or 16 (-mat_sptrsv_run_batch; 0: automatic, the smallest that holds the longest lane's entries) */
   PetscInt  max_lanes;       /* at most this many lanes per row (-mat_sptrsv_max_lanes; longer rows loop) */
   PetscInt  spin_ns;         /* CUDA: nanoseconds a waiting lane sleeps between two polls (-mat_sptrsv_spin_ns; 0: spin) */
-  PetscInt  blocks_per_sm;   /* CUDA: persistent blocks per SM (-mat_sptrsv_blocks_per_sm; 0: one block per ticket) */
+  PetscInt  blocks_per_sm;   /* CUDA: persistent blocks per SM (-mat_sptrsv_blocks_per_sm; 0: one block per ticket; PETSC_DECIDE: automatic, by the runs dispatch's wavefront, else 0) */
   PetscInt  block_warps;     /* CUDA: warps per block, 1, 2 or 4 (-mat_sptrsv_block_warps; 0: 1 for the runs dispatch, 4 otherwise) */
   PetscInt  relabel;         /* CUDA: the published solution indexed by dispatch position (1), by row (0), or chosen by the analysis (SPTRSV_RELABEL_AUTO) (-mat_sptrsv_relabel) */
   PetscBool analysis_device; /* CUDA: build the schedule on the GPU (-mat_sptrsv_analysis device); off on other backends */

@@ -377,61 +377,65 @@ __global__ void SpTrsvSyncFreeGatherELL(int nslots, const int *ellpos, const Pet
   }
 }
 
+/* the kernel of a launch: one instantiation per (unit diagonal, ELL storage, natural dispatch), and per (unit diagonal,
+   rows per lane R, batch B, lean) of runs: B = 4, 8, 16 with R = 1, 8 or 16 with R = 2, 16 with R = 4, 8 (the analysis never
+   picks B < min(16, 4 R)); lean: every lane polls without pause (the defaults), the poll options not read at run time */
+typedef void (*SpTrsvSyncFreeKernelFn)(const SpTrsvCUDATri, const SpTrsvCUDASyncFree, int, SpTrsvCUDAVecPtrs, const SpTrsvCUDAVecPtrs *);
+
+template <bool UNIT>
+static SpTrsvSyncFreeKernelFn SpTrsvSyncFreeRunsKernelOf(int R, int B, bool lean)
+{
+  #define SPTRSV_SYNCFREE_RUNS_FN(R_, B_) (lean ? SpTrsvSyncFreeKernel<UNIT, false, true, R_, B_, true> : SpTrsvSyncFreeKernel<UNIT, false, true, R_, B_, false>)
+  switch (R) {
+  case 1: return B == 4 ? SPTRSV_SYNCFREE_RUNS_FN(1, 4) : (B == 8 ? SPTRSV_SYNCFREE_RUNS_FN(1, 8) : SPTRSV_SYNCFREE_RUNS_FN(1, 16));
+  case 2: return B == 8 ? SPTRSV_SYNCFREE_RUNS_FN(2, 8) : SPTRSV_SYNCFREE_RUNS_FN(2, 16);
+  case 4: return SPTRSV_SYNCFREE_RUNS_FN(4, 16);
+  default: return SPTRSV_SYNCFREE_RUNS_FN(8, 16);
+  }
+  #undef SPTRSV_SYNCFREE_RUNS_FN
+}
+
+template <bool UNIT>
+static SpTrsvSyncFreeKernelFn SpTrsvSyncFreeRowsKernelOf(bool ell, bool natural)
+{
+  if (ell) return natural ? SpTrsvSyncFreeKernel<UNIT, true, true, 0, 0, false> : SpTrsvSyncFreeKernel<UNIT, true, false, 0, 0, false>;
+  return natural ? SpTrsvSyncFreeKernel<UNIT, false, true, 0, 0, false> : SpTrsvSyncFreeKernel<UNIT, false, false, 0, 0, false>;
+}
+
+static SpTrsvSyncFreeKernelFn SpTrsvSyncFreeKernelOf(const SpTrsvCUDASyncFree *f, PetscBool unit)
+{
+  const bool lean = f->poll_all && !f->spin_ns;
+
+  if (f->run_rows) return unit ? SpTrsvSyncFreeRunsKernelOf<true>(f->run_rows, f->run_batch, lean) : SpTrsvSyncFreeRunsKernelOf<false>(f->run_rows, f->run_batch, lean);
+  return unit ? SpTrsvSyncFreeRowsKernelOf<true>(f->ellidx != NULL, f->natural != PETSC_FALSE) : SpTrsvSyncFreeRowsKernelOf<false>(f->ellidx != NULL, f->natural != PETSC_FALSE);
+}
+
 static cudaError_t SpTrsvCUDASyncFreeLaunch(const SpTrsvCUDATriData *d, PetscBool sweep, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
 {
-  const SpTrsvCUDASyncFree *f     = (const SpTrsvCUDASyncFree *)d->path;
-  const unsigned int        grid  = (unsigned int)f->nblocks, block = (unsigned int)f->block_warps * 32;
-  const int                 n     = (int)d->n;
+  const SpTrsvCUDASyncFree *f = (const SpTrsvCUDASyncFree *)d->path;
 
   if (sweep) return cudaErrorNotSupported;
-  /* one instantiation per (unit diagonal, ELL storage, natural dispatch), and per (unit diagonal, rows per lane R, batch
-     B, lean) of runs: B = 4, 8, 16 with R = 1, 8 or 16 with R = 2, 16 with R = 4, 8 (the analysis never picks
-     B < min(16, 4 R)); lean: every lane polls without pause (the defaults), the poll options not read at run time */
-  const bool lean = f->poll_all && !f->spin_ns;
-  #define SPTRSV_SYNCFREE_LAUNCH(U, E, N) SpTrsvSyncFreeKernel<U, E, N, 0, 0, false><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp)
-  #define SPTRSV_SYNCFREE_LAUNCH_RB(U, R, B) \
-    do { \
-      if (lean) SpTrsvSyncFreeKernel<U, false, true, R, B, true><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); \
-      else SpTrsvSyncFreeKernel<U, false, true, R, B, false><<<grid, block, 0, st>>>(d->tri, *f, n, v, vp); \
-    } while (0)
-  #define SPTRSV_SYNCFREE_LAUNCH_RUNS(U) \
-    do { \
-      switch (f->run_rows) { \
-      case 1: \
-        if (f->run_batch == 4) SPTRSV_SYNCFREE_LAUNCH_RB(U, 1, 4); \
-        else if (f->run_batch == 8) SPTRSV_SYNCFREE_LAUNCH_RB(U, 1, 8); \
-        else SPTRSV_SYNCFREE_LAUNCH_RB(U, 1, 16); \
-        break; \
-      case 2: \
-        if (f->run_batch == 8) SPTRSV_SYNCFREE_LAUNCH_RB(U, 2, 8); \
-        else SPTRSV_SYNCFREE_LAUNCH_RB(U, 2, 16); \
-        break; \
-      case 4: SPTRSV_SYNCFREE_LAUNCH_RB(U, 4, 16); break; \
-      default: SPTRSV_SYNCFREE_LAUNCH_RB(U, 8, 16); break; \
-      } \
-    } while (0)
-  if (f->run_rows) {
-    if (d->unit) SPTRSV_SYNCFREE_LAUNCH_RUNS(true);
-    else SPTRSV_SYNCFREE_LAUNCH_RUNS(false);
-    return cudaGetLastError();
-  }
-  #define SPTRSV_SYNCFREE_LAUNCH_N(U, E) \
-    do { \
-      if (f->natural) SPTRSV_SYNCFREE_LAUNCH(U, E, true); \
-      else SPTRSV_SYNCFREE_LAUNCH(U, E, false); \
-    } while (0)
-  if (f->ellidx) {
-    if (d->unit) SPTRSV_SYNCFREE_LAUNCH_N(true, true);
-    else SPTRSV_SYNCFREE_LAUNCH_N(false, true);
-  } else {
-    if (d->unit) SPTRSV_SYNCFREE_LAUNCH_N(true, false);
-    else SPTRSV_SYNCFREE_LAUNCH_N(false, false);
-  }
-  #undef SPTRSV_SYNCFREE_LAUNCH_N
-  #undef SPTRSV_SYNCFREE_LAUNCH_RUNS
-  #undef SPTRSV_SYNCFREE_LAUNCH_RB
-  #undef SPTRSV_SYNCFREE_LAUNCH
+  SpTrsvSyncFreeKernelOf(f, d->unit)<<<(unsigned int)f->nblocks, (unsigned int)f->block_warps * 32, 0, st>>>(d->tri, *f, (int)d->n, v, vp);
   return cudaGetLastError();
+}
+
+/* persistent blocks per multiprocessor under -mat_sptrsv_blocks_per_sm -1 (automatic; include/sptrsv/paths/syncfree.h): for
+   the runs dispatch the smallest power of two k >= SPTRSV_SYNCFREE_RUN_RESIDENT_MIN whose blocks on all nsm
+   multiprocessors hold SPTRSV_SYNCFREE_RUN_RESIDENT_DEPTHS depths of windows, when its kernel fits 2 k blocks on one;
+   else 0 (one block per ticket), as always for the level dispatch */
+static PetscErrorCode SpTrsvSyncFreeAutoBlocks(const SpTrsvSyncFreeSchedule *sf, const SpTrsvCUDASyncFree *f, PetscBool unit, int nsm, PetscInt *k)
+{
+  int    occ = 0;
+  double need;
+
+  PetscFunctionBegin;
+  *k = 0;
+  if (!sf->runs || sf->run_depth <= 0 || nsm <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  SpTrsvCUDACall(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, SpTrsvSyncFreeKernelOf(f, unit), f->block_warps * 32, 0));
+  need = SPTRSV_SYNCFREE_RUN_RESIDENT_DEPTHS * ((double)sf->nwarps / (double)sf->run_depth) / ((double)f->block_warps * (double)nsm);
+  for (*k = SPTRSV_SYNCFREE_RUN_RESIDENT_MIN; (double)*k < need; *k *= 2) { }
+  if (2 * *k > occ) *k = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static cudaError_t SpTrsvCUDASyncFreeGather(const SpTrsvCUDATriData *d, cudaStream_t st)
@@ -449,6 +453,13 @@ static cudaError_t SpTrsvCUDASyncFreeGather(const SpTrsvCUDATriData *d, cudaStre
 static cudaError_t SpTrsvCUDASyncFreeLaunch(const SpTrsvCUDATriData *d, PetscBool sweep, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp, cudaStream_t st)
 {
   return cudaErrorNotSupported;
+}
+
+static PetscErrorCode SpTrsvSyncFreeAutoBlocks(const SpTrsvSyncFreeSchedule *sf, const SpTrsvCUDASyncFree *f, PetscBool unit, int nsm, PetscInt *k)
+{
+  PetscFunctionBegin;
+  *k = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static cudaError_t SpTrsvCUDASyncFreeGather(const SpTrsvCUDATriData *d, cudaStream_t st)
@@ -560,12 +571,15 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
   f->poll_all     = sf->run_poll_all ? 1 : 0;
   f->run_batch    = sf->runs ? (int)sf->run_batch : 0;
   PetscCheck(!sf->runs || ((f->run_batch == 4 || f->run_batch == 8 || f->run_batch == SPTRSV_SYNCFREE_RUN_BATCH) && f->run_batch >= PetscMin(SPTRSV_SYNCFREE_RUN_BATCH, 4 * f->run_rows)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: no kernel for batches of %d entries with %d rows per lane", f->run_batch, f->run_rows);
-  if (sf->blocks_per_sm > 0) { /* persistent blocks: at most blocks_per_sm per multiprocessor, never more than the slots */
-    int dev, nsm;
+  if (sf->blocks_per_sm) { /* persistent blocks: at most k per multiprocessor, never more than the slots */
+    int      dev, nsm;
+    PetscInt k = sf->blocks_per_sm;
     SpTrsvCUDACall(cudaGetDevice(&dev));
     SpTrsvCUDACall(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
-    f->nblocks = (int)PetscMin((PetscInt)f->nslots, sf->blocks_per_sm * (PetscInt)nsm);
-  }
+    if (k < 0) PetscCall(SpTrsvSyncFreeAutoBlocks(sf, f, d->unit, nsm, &k));
+    if (k > 0) f->nblocks = (int)PetscMin((PetscInt)f->nslots, k * (PetscInt)nsm);
+    ((SpTrsvSyncFreeSchedule *)s->plan->data)->blocks_per_sm_launch = k; /* what -ksp_view reports (the plan's own record of its launch) */
+  } else ((SpTrsvSyncFreeSchedule *)s->plan->data)->blocks_per_sm_launch = 0;
   PetscCheck(2 * ((PetscInt64)f->nslots + (PetscInt64)f->nblocks) <= (PetscInt64)UINT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "Sync-free: %d tickets per solve, above the 32-bit ticket counter's wrap", f->nslots + f->nblocks);
   if (f->ellidx) PetscCall(SpTrsvCUDAMalloc((void **)&f->ellval, (32 * (size_t)sf->nwarps + 1) * sizeof(PetscScalar), "f->ellval"));
   PetscCall(SpTrsvCUDAMalloc((void **)&f->xs, (2 * (size_t)d->n + 1) * sizeof(SpTrsvSyncFreeWord), "f->xs"));

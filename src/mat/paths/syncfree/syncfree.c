@@ -61,9 +61,24 @@ static PetscErrorCode SpTrsvSyncFreeScheduleDestroy(SpTrsvPlan plan)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the CUDA launch's blocks, as requested (-mat_sptrsv_blocks_per_sm) and, once the CUDA setup resolved the automatic
+   choice, as launched */
+static PetscErrorCode SpTrsvSyncFreeBlocksDescribe(const SpTrsvSyncFreeSchedule *sf, char *desc, size_t len)
+{
+  const PetscInt k = sf->blocks_per_sm >= 0 ? sf->blocks_per_sm : sf->blocks_per_sm_launch;
+  const char    *how = sf->blocks_per_sm >= 0 ? "" : (sf->runs ? " (automatic: by the windows' wavefront)" : " (automatic)");
+
+  PetscFunctionBegin;
+  if (k > 0) PetscCall(PetscSNPrintf(desc, len, "persistent blocks, %" PetscInt_FMT " per multiprocessor%s", k, how));
+  else if (k == 0 || !sf->runs) PetscCall(PetscSNPrintf(desc, len, "one block per ticket%s", how));
+  else PetscCall(PetscSNPrintf(desc, len, "blocks per multiprocessor chosen by the CUDA setup (automatic: persistent blocks holding %d depths of the windows' DAG, %.1f windows each, if half the blocks that fit suffice)", SPTRSV_SYNCFREE_RUN_RESIDENT_DEPTHS, sf->run_depth ? (double)sf->nwarps / (double)sf->run_depth : 0.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan plan, PetscViewer viewer)
 {
   SpTrsvSyncFreeSchedule *sf = (SpTrsvSyncFreeSchedule *)plan->data;
+  char                    desc[256];
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "sync-free: %s dispatch, %s levels, %s storage, %" PetscInt_FMT " warps of %d threads in blocks of %" PetscInt_FMT " warp%s\n", sf->runs ? "runs" : (sf->natural ? "natural-order" : "level-order"), sf->natural ? "no" : (sf->alap ? "ALAP" : "ASAP"), sf->warpell ? "warp-packed ELL" : "CSR", sf->nwarps, 32, sf->block_warps, sf->block_warps > 1 ? "s" : ""));
@@ -71,16 +86,17 @@ static PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan plan, PetscViewer vi
     PetscCall(PetscViewerASCIIPrintf(viewer, "runs: %" PetscInt_FMT " windows of %.1f rows on average (up to %" PetscInt_FMT " rows per lane), %" PetscInt_FMT " rows chained to the row before them in the warp; critical path %" PetscInt_FMT " windows (%" PetscInt_FMT " levels)\n", sf->nwarps, sf->nwarps ? (double)plan->n / (double)sf->nwarps : 0.0, sf->run_rows, sf->run_chained, sf->run_depth, plan->nlevels));
     if (sf->pattern_device) PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: windows on the host, the pattern in their order and the schedule check on the GPU (-%smat_sptrsv_analysis device)\n", plan->prefix));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: on the host\n"));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA launch: %s, waiting lanes %s, %s (-%smat_sptrsv_run_poll %s); solution words indexed by dispatch position\n", sf->blocks_per_sm ? "persistent blocks" : "one block per ticket", sf->spin_ns ? "sleep between polls" : "poll without pause", sf->run_poll_all ? "every lane polls its own words" : "one lane polls the latest word", plan->prefix, sf->run_poll_all ? "all" : "lane"));
+    PetscCall(SpTrsvSyncFreeBlocksDescribe(sf, desc, sizeof(desc)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA launch: %s, waiting lanes %s, %s (-%smat_sptrsv_run_poll %s); solution words indexed by dispatch position\n", desc, sf->spin_ns ? "sleep between polls" : "poll without pause", sf->run_poll_all ? "every lane polls its own words" : "one lane polls the latest word", plan->prefix, sf->run_poll_all ? "all" : "lane"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA loads: %" PetscInt_FMT " entries of a lane at once (-%smat_sptrsv_run_batch %" PetscInt_FMT "%s), %" PetscInt_FMT " in the longest lane\n", sf->run_batch, plan->prefix, sf->run_batch_req, sf->run_batch_req ? "" : ": automatic", sf->run_lane_max));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "rows (warps) by lanes per row: 1: %" PetscInt_FMT " (%" PetscInt_FMT "), 2: %" PetscInt_FMT " (%" PetscInt_FMT "), 4: %" PetscInt_FMT " (%" PetscInt_FMT "), 8: %" PetscInt_FMT " (%" PetscInt_FMT "), 16: %" PetscInt_FMT " (%" PetscInt_FMT "), 32: %" PetscInt_FMT " (%" PetscInt_FMT "), longer than 32: %" PetscInt_FMT "\n", sf->binrows[0], sf->binwarps[0], sf->binrows[1], sf->binwarps[1], sf->binrows[2], sf->binwarps[2], sf->binrows[3], sf->binwarps[3], sf->binrows[4], sf->binwarps[4], sf->binrows[5], sf->binwarps[5], sf->binrows[6]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: %s%s%s\n", sf->device ? "on the GPU (-" : "", sf->device ? plan->prefix : "", sf->device ? "mat_sptrsv_analysis device)" : (sf->device_fallback ? "on the host (the device analysis builds ASAP level dispatch only)" : "on the host")));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA launch: %s, waiting lanes %s\n", sf->blocks_per_sm ? "persistent blocks" : "one block per ticket", sf->spin_ns ? "sleep between polls" : "poll without pause"));
+  PetscCall(SpTrsvSyncFreeBlocksDescribe(sf, desc, sizeof(desc)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA launch: %s, waiting lanes %s\n", desc, sf->spin_ns ? "sleep between polls" : "poll without pause"));
   if (sf->relabel_auto) PetscCall(PetscViewerASCIIPrintf(viewer, "solution words indexed by %s (auto; first poll round of every warp: %" PetscInt64_FMT " sectors by row, %" PetscInt64_FMT " by position)\n", sf->relabel ? "dispatch position" : "row", sf->sectors_row, sf->sectors_pos));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "solution words indexed by %s%s%s\n", sf->relabel ? "dispatch position (-" : "row", sf->relabel ? plan->prefix : "", sf->relabel ? "mat_sptrsv_relabel true)" : ""));
-  if (sf->blocks_per_sm) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " blocks per multiprocessor\n", sf->blocks_per_sm));
   if (sf->spin_ns) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " ns between polls\n", sf->spin_ns));
   if (sf->warpell)
     PetscCall(PetscViewerASCIIPrintf(viewer, "warp-packed ELL: %" PetscInt_FMT " slots (%.1f%% filled), %.4g MB beside the CSR arrays\n", 32 * sf->nwarps, sf->nwarps ? 100.0 * (double)sf->ell_filled / (32.0 * (double)sf->nwarps) : 0.0, 32.0 * (double)sf->nwarps * (sizeof(PetscScalar) + sizeof(int)) / 1e6));
@@ -468,6 +484,7 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
   sf->max_lanes       = opts->max_lanes;
   sf->spin_ns         = opts->spin_ns;
   sf->blocks_per_sm   = opts->blocks_per_sm;
+  sf->blocks_per_sm_launch = PETSC_DECIDE;
   sf->block_warps     = opts->block_warps ? opts->block_warps : (opts->runs ? 1 : SPTRSV_SYNCFREE_WARPS); /* runs: one window per block (docs/PERFORMANCE.md, run 14) */
   sf->run_poll_all    = (PetscBool)(opts->runs && opts->run_poll_all);
   sf->run_batch_req   = opts->run_batch;
@@ -505,6 +522,7 @@ PetscErrorCode SpTrsvSyncFreeAnalyzeHostOf(const SpTrsvOp *op, SpTrsvPlan dplan,
   sf->max_lanes     = dsf->max_lanes;
   sf->spin_ns       = dsf->spin_ns;
   sf->blocks_per_sm = dsf->blocks_per_sm;
+  sf->blocks_per_sm_launch = PETSC_DECIDE;
   sf->block_warps   = dsf->block_warps;
   sf->relabel_auto  = dsf->relabel_auto;
   sf->relabel       = dsf->relabel_auto ? PETSC_FALSE : dsf->relabel;
@@ -596,7 +614,8 @@ static PetscErrorCode SpTrsvHostSyncFreeSetup(SpTrsvSolver s)
 const SpTrsvExecutor SpTrsvExecHost_syncfree = {SpTrsvHostSyncFreeSetup, SpTrsvHostOrderedUpdateValues, SpTrsvHostOrderedSolve, NULL, SpTrsvHostOrderedDestroy, NULL};
 
 /* the sync-free path's options: the defaults (the measurements behind them: docs/perf-data/history/syncfree-runs.md):
-   level dispatch with ASAP levels, CSR storage, up to 32 lanes per row, polls without pause, one block per ticket, the
+   level dispatch with ASAP levels, CSR storage, up to 32 lanes per row, polls without pause, one block per ticket (the
+   runs dispatch: persistent blocks by its wavefront's width), the
    solution's indexing (row or dispatch position) chosen by the analysis, the schedule built on the GPU by the CUDA
    backend */
 static PetscErrorCode SpTrsvOptionsDefault_syncfree(void *own)
@@ -607,6 +626,7 @@ static PetscErrorCode SpTrsvOptionsDefault_syncfree(void *own)
   o->max_lanes       = 32;
   o->run_rows        = 1;
   o->run_poll_all    = PETSC_TRUE; /* every lane polls: docs/PERFORMANCE.md, run 14 */
+  o->blocks_per_sm   = PETSC_DECIDE; /* runs dispatch: persistent blocks by its wavefront (run 15); else one block per ticket */
   o->relabel         = SPTRSV_RELABEL_AUTO;
   o->analysis_device = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -624,7 +644,7 @@ static PetscErrorCode SpTrsvOptionsCheck_syncfree(const SpTrsvPathOptions *popts
   PetscFunctionBegin;
   PetscCheck(opts->max_lanes >= 1 && opts->max_lanes <= 32 && (opts->max_lanes & (opts->max_lanes - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_max_lanes must be 1, 2, 4, 8, 16 or 32, got %" PetscInt_FMT, popts->prefix, opts->max_lanes);
   PetscCheck(opts->spin_ns >= 0 && opts->spin_ns <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_spin_ns must be in [0, 1000000], got %" PetscInt_FMT, popts->prefix, opts->spin_ns);
-  PetscCheck(opts->blocks_per_sm >= 0 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_blocks_per_sm must be in [0, 64], got %" PetscInt_FMT, popts->prefix, opts->blocks_per_sm);
+  PetscCheck(opts->blocks_per_sm >= -1 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_blocks_per_sm must be in [-1, 64] (-1: automatic, 0: one block per ticket), got %" PetscInt_FMT, popts->prefix, opts->blocks_per_sm);
   PetscCheck(opts->block_warps == 0 || opts->block_warps == 1 || opts->block_warps == 2 || opts->block_warps == SPTRSV_SYNCFREE_WARPS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_block_warps must be 0 (automatic), 1, 2 or %d, got %" PetscInt_FMT, popts->prefix, SPTRSV_SYNCFREE_WARPS, opts->block_warps);
   PetscCheck(opts->run_batch == 0 || opts->run_batch == 4 || opts->run_batch == 8 || opts->run_batch == SPTRSV_SYNCFREE_RUN_BATCH, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_run_batch must be 0 (automatic), 4, 8 or %d, got %" PetscInt_FMT, popts->prefix, SPTRSV_SYNCFREE_RUN_BATCH, opts->run_batch);
   PetscCheck(opts->run_rows >= 1 && opts->run_rows <= SPTRSV_SYNCFREE_RUN_MAX_R && (opts->run_rows & (opts->run_rows - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_run_rows must be 1, 2, 4 or 8, got %" PetscInt_FMT, popts->prefix, opts->run_rows);
@@ -676,7 +696,7 @@ static PetscErrorCode SpTrsvOptionsSet_syncfree(SpTrsvOptionItems PetscOptionsOb
     opts->run_poll_all = (PetscBool)(pl == 1);
   }
   PetscCall(PetscOptionsInt("-mat_sptrsv_spin_ns", "CUDA: nanoseconds a lane waiting for a dependency sleeps between two polls (0: poll without pause)", "MatSolverType sptrsv_syncfree", opts->spin_ns, &opts->spin_ns, NULL));
-  PetscCall(PetscOptionsInt("-mat_sptrsv_blocks_per_sm", "CUDA: resident blocks per multiprocessor that take the warps in turn (0: one block per ticket)", "MatSolverType sptrsv_syncfree", opts->blocks_per_sm, &opts->blocks_per_sm, NULL));
+  PetscCall(PetscOptionsInt("-mat_sptrsv_blocks_per_sm", "CUDA: resident blocks per multiprocessor that take the warps in turn (0: one block per ticket; -1: automatic, for the runs dispatch by the width of its windows' wavefront, else 0)", "MatSolverType sptrsv_syncfree", opts->blocks_per_sm, &opts->blocks_per_sm, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_block_warps", "CUDA: warps per block, each a window (runs dispatch) or a warp of rows, 1, 2 or " PetscStringize(SPTRSV_SYNCFREE_WARPS) " (0: automatic, 1 for the runs dispatch, " PetscStringize(SPTRSV_SYNCFREE_WARPS) " otherwise)", "MatSolverType sptrsv_syncfree", opts->block_warps, &opts->block_warps, NULL));
   {
     const char *const relabel[] = {"auto", "false", "true"};
