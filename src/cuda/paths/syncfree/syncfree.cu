@@ -34,9 +34,10 @@
    a 128^3 grid, though no measurable time: docs/PERFORMANCE.md, run 14.) A block's thread 0 may take its next ticket
    before the block's other warps are done with the previous slot, but the block starts the next slot only when the
    previous one is complete; the slot held meanwhile is a later one, which the previous slot does not wait for. Every
-   launch hands out exactly per tickets, so the counter is never reset and the launch arguments never change. nblocks = nslots by
-   default (each block works one slot); -mat_sptrsv_blocks_per_sm k launches k blocks per multiprocessor
-   that take the slots in turn, which bounds the warps waiting at once. Solves on one stream do not overlap
+   launch hands out exactly per tickets, so the counter is never reset and the launch arguments never change. nblocks = nslots with
+   -mat_sptrsv_blocks_per_sm 0 (each block works one slot); k launches k blocks per multiprocessor that take the slots in
+   turn, which bounds the warps waiting at once; -1 (the default) picks k for the runs dispatch from the width of its
+   wavefront (SpTrsvSyncFreeAutoBlocks), 0 otherwise. Solves on one stream do not overlap
    (a kernel starts after the previous one completed), so all tickets of solve e are taken after all of
    solve e - 1.
 
