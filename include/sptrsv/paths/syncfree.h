@@ -69,6 +69,12 @@
 #define SPTRSV_SYNCFREE_RUN_MAX_R 8  /* rows per lane at most: windows of up to 256 rows (-mat_sptrsv_run_rows 8) */
 #define SPTRSV_SYNCFREE_RUN_MIN   16 /* a row not chained to the one before it opens a window when the window continues a chain or holds this many rows */
 #define SPTRSV_SYNCFREE_RUN_BATCH 16 /* entries a lane loads at once at most (-mat_sptrsv_run_batch) */
+/* a batch the runs kernel is instantiated for with R rows per lane: 4, 8 or SPTRSV_SYNCFREE_RUN_BATCH, at least
+   min(SPTRSV_SYNCFREE_RUN_BATCH, 4 R) (the analysis's choice, SpTrsvSyncFreeRunBatch, and the CUDA launch's table) */
+static inline PetscBool SpTrsvSyncFreeRunBatchValid(PetscInt B, PetscInt R)
+{
+  return (PetscBool)((B == 4 || B == 8 || B == SPTRSV_SYNCFREE_RUN_BATCH) && B >= PetscMin((PetscInt)SPTRSV_SYNCFREE_RUN_BATCH, 4 * R));
+}
 /* runs dispatch, -mat_sptrsv_blocks_per_sm -1 (automatic; CUDA setup): persistent blocks, k per multiprocessor, with k the
    smallest power of two from SPTRSV_SYNCFREE_RUN_RESIDENT_MIN that holds SPTRSV_SYNCFREE_RUN_RESIDENT_DEPTHS depths of the
    windows' DAG (nwarps / run_depth windows each) on all multiprocessors, when at most half the blocks of its kernel that fit

@@ -571,16 +571,18 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
   f->run_rows     = sf->runs ? (int)sf->run_rows : 0;
   f->poll_all     = sf->run_poll_all ? 1 : 0;
   f->run_batch    = sf->runs ? (int)sf->run_batch : 0;
-  PetscCheck(!sf->runs || ((f->run_batch == 4 || f->run_batch == 8 || f->run_batch == SPTRSV_SYNCFREE_RUN_BATCH) && f->run_batch >= PetscMin(SPTRSV_SYNCFREE_RUN_BATCH, 4 * f->run_rows)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: no kernel for batches of %d entries with %d rows per lane", f->run_batch, f->run_rows);
-  if (sf->blocks_per_sm) { /* persistent blocks: at most k per multiprocessor, never more than the slots */
-    int      dev, nsm;
+  PetscCheck(!sf->runs || SpTrsvSyncFreeRunBatchValid(f->run_batch, f->run_rows), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: no kernel for batches of %d entries with %d rows per lane", f->run_batch, f->run_rows);
+  {
     PetscInt k = sf->blocks_per_sm;
-    SpTrsvCUDACall(cudaGetDevice(&dev));
-    SpTrsvCUDACall(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
-    if (k < 0) PetscCall(SpTrsvSyncFreeAutoBlocks(sf, f, d->unit, nsm, &k));
-    if (k > 0) f->nblocks = (int)PetscMin((PetscInt)f->nslots, k * (PetscInt)nsm);
+    if (k) { /* persistent blocks: at most k per multiprocessor, never more than the slots */
+      int dev, nsm;
+      SpTrsvCUDACall(cudaGetDevice(&dev));
+      SpTrsvCUDACall(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
+      if (k < 0) PetscCall(SpTrsvSyncFreeAutoBlocks(sf, f, d->unit, nsm, &k));
+      if (k > 0) f->nblocks = (int)PetscMin((PetscInt)f->nslots, k * (PetscInt)nsm);
+    }
     ((SpTrsvSyncFreeSchedule *)s->plan->data)->blocks_per_sm_launch = k; /* what -ksp_view reports (the plan's own record of its launch) */
-  } else ((SpTrsvSyncFreeSchedule *)s->plan->data)->blocks_per_sm_launch = 0;
+  }
   PetscCheck(2 * ((PetscInt64)f->nslots + (PetscInt64)f->nblocks) <= (PetscInt64)UINT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "Sync-free: %d tickets per solve, above the 32-bit ticket counter's wrap", f->nslots + f->nblocks);
   if (f->ellidx) PetscCall(SpTrsvCUDAMalloc((void **)&f->ellval, (32 * (size_t)sf->nwarps + 1) * sizeof(PetscScalar), "f->ellval"));
   PetscCall(SpTrsvCUDAMalloc((void **)&f->xs, (2 * (size_t)d->n + 1) * sizeof(SpTrsvSyncFreeWord), "f->xs"));

@@ -550,7 +550,7 @@ PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *op, SpTrsvPlan plan)
                      depends on the row before it at most; every other dependency in a window dispatched earlier */
     PetscInt *disp;
     PetscCheck(sf->run_rows >= 1 && sf->run_rows <= SPTRSV_SYNCFREE_RUN_MAX_R && (sf->run_rows & (sf->run_rows - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: %" PetscInt_FMT " rows per lane", sf->run_rows);
-    PetscCheck((sf->run_batch == 4 || sf->run_batch == 8 || sf->run_batch == SPTRSV_SYNCFREE_RUN_BATCH) && sf->run_batch >= PetscMin((PetscInt)SPTRSV_SYNCFREE_RUN_BATCH, 4 * sf->run_rows), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: batches of %" PetscInt_FMT " entries with %" PetscInt_FMT " rows per lane", sf->run_batch, sf->run_rows);
+    PetscCheck(SpTrsvSyncFreeRunBatchValid(sf->run_batch, sf->run_rows), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free runs: batches of %" PetscInt_FMT " entries with %" PetscInt_FMT " rows per lane", sf->run_batch, sf->run_rows);
     PetscCall(PetscMalloc1(op->n + 1, &disp));
     for (PetscInt k = 0; k < op->n; k++) disp[k] = -1;
     for (PetscInt w = 0; w < sf->nwarps; w++) {
