@@ -390,15 +390,11 @@ static Dev Upload(const CSR &L, const std::vector<double> &b)
   Dev d;
   d.n   = L.n;
   d.nnz = (int)L.rj.size();
-  CK(cudaMalloc(&d.ri, sizeof(int) * (L.n + 1)));
-  CK(cudaMalloc(&d.rj, sizeof(int) * std::max(1, d.nnz)));
-  CK(cudaMalloc(&d.a, sizeof(double) * std::max(1, d.nnz)));
-  CK(cudaMalloc(&d.b, sizeof(double) * L.n));
+  d.ri  = ToDevice(L.ri);
+  d.rj  = ToDevice(L.rj);
+  d.a   = ToDevice(L.a);
+  d.b   = ToDevice(b);
   CK(cudaMalloc(&d.x, sizeof(double) * L.n));
-  CK(cudaMemcpy(d.ri, L.ri.data(), sizeof(int) * (L.n + 1), cudaMemcpyHostToDevice));
-  if (d.nnz) CK(cudaMemcpy(d.rj, L.rj.data(), sizeof(int) * d.nnz, cudaMemcpyHostToDevice));
-  if (d.nnz) CK(cudaMemcpy(d.a, L.a.data(), sizeof(double) * d.nnz, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(d.b, b.data(), sizeof(double) * L.n, cudaMemcpyHostToDevice));
   return d;
 }
 

@@ -1,9 +1,19 @@
 /*
    trsv3d_replica_host.h: the host side of trsv3d_breakdown.cu's replicas of the production runs kernel (issue 33,
    twenty-first session; the kernels: trsv3d_windows.cuh), included after its CSR, HostSolve and CK: the windows in the
-   production order and the triangle at their positions, built on the host and copied to the device.
+   production order and the triangle at their positions, built on the host and copied to the device (ToDevice, which Upload uses too).
 */
 #pragma once
+
+/* a device copy of v (one element at least, so that an empty vector still gets a pointer to free) */
+template <class T>
+static T *ToDevice(const std::vector<T> &v)
+{
+  T *d;
+  CK(cudaMalloc(&d, sizeof(T) * std::max<size_t>(1, v.size())));
+  if (!v.empty()) CK(cudaMemcpy(d, v.data(), sizeof(T) * v.size(), cudaMemcpyHostToDevice));
+  return d;
+}
 
 /* the tiles (or 32-row windows, nc per line) by c + ty + tz, then tz, then c; POS: then tz, then ty (the production
    runs dispatch's order: by depth in the windows' DAG, then by position) */
@@ -74,19 +84,13 @@ static RunDev RunUpload(int N, const CSR &L, const std::vector<double> &lv, bool
     }
     ptr[kk + 1] = (int)idx.size();
   }
-  g.nw = nw;
-  CK(cudaMalloc(&g.ws, sizeof(int) * nw));
-  CK(cudaMalloc(&g.wl, sizeof(int) * nw));
-  CK(cudaMalloc(&g.ptr, sizeof(int) * (n + 1)));
-  CK(cudaMalloc(&g.idx, sizeof(int) * std::max<size_t>(1, idx.size())));
-  CK(cudaMalloc(&g.ord, sizeof(int) * n));
-  CK(cudaMalloc(&g.val, sizeof(double) * std::max<size_t>(1, val.size())));
-  CK(cudaMemcpy(g.ws, ws.data(), sizeof(int) * nw, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(g.wl, wl.data(), sizeof(int) * nw, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(g.ptr, ptr.data(), sizeof(int) * (n + 1), cudaMemcpyHostToDevice));
-  if (!idx.empty()) CK(cudaMemcpy(g.idx, idx.data(), sizeof(int) * idx.size(), cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(g.ord, order.data(), sizeof(int) * n, cudaMemcpyHostToDevice));
-  if (!val.empty()) CK(cudaMemcpy(g.val, val.data(), sizeof(double) * val.size(), cudaMemcpyHostToDevice));
+  g.nw  = nw;
+  g.ws  = ToDevice(ws);
+  g.wl  = ToDevice(wl);
+  g.ptr = ToDevice(ptr);
+  g.idx = ToDevice(idx);
+  g.ord = ToDevice(order);
+  g.val = ToDevice(val);
   return g;
 }
 
