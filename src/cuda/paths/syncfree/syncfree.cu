@@ -207,7 +207,10 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
       each lane loads again, all at once, those still at it; again while any is (poll rounds: the warp never spins
       divergent). Every lane runs the warp's largest number of batches and poll rounds (past its own entries with
       none), so the warp-wide maximum and __syncwarp of a round are reached by all lanes. An entry with column >= k0
-      is the row's chain entry (the analysis admits only position k - 1 inside the window): it is not waited for.
+      is the row's chain entry (the analysis admits only position k - 1 inside the window, the row's last entry): it is
+      not waited for, and is read with the row pointers, before the batches. Once a batch's words are in, its entries
+      go into the rows' sums without a branch (predicated fused multiply-adds; the row of an entry from the rows'
+      offsets, compile-time with one row per lane): this runs on the critical path after the last dependency arrives.
       The CUDA setup sorts each row's entries by position, so a lane loads its rows' latest dependencies last (with
       one row per lane, in its last batch), while the window waits for them.
    2. Maps. Row k gives c_k = (b_k - sum of its other entries times their x, in position order) d_k and m_k = -T(k, k-1) d_k
@@ -234,34 +237,43 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
   const int           lane = threadIdx.x & 31, k0 = __ldg(f.wstart + w), k1 = k0 + __ldg(f.wlanes + w);
   const int           per = (k1 - k0 + 31) >> 5, kb = k0 + lane * per, ke = min(kb + per, k1);
   SpTrsvSyncFreeWord *cur = f.xs + (size_t)(epoch & 1u) * (size_t)n;
-  const int           P0 = kb < ke ? __ldg(t.ptr + kb) : 0, P1 = kb < ke ? __ldg(t.ptr + ke) : 0;
-  PetscScalar         s[R], ch[R], di[R];
-  int                 rp[R], row[R];
+  const int           P0 = kb < ke ? __ldg(t.ptr + kb) : 0, P1 = kb < ke ? __ldg(t.ptr + ke) : 0, len = P1 - P0;
+  PetscScalar         s[R], ch[R], di[R], aq[R];
+  int                 rb[R + 1], row[R], jq[R]; /* rb: the lane's rows' first entries, as offsets from P0 (rb[R] = len); jq, aq: their last entries */
   unsigned int        chained = 0; /* bit r: row r of the lane has its chain entry (depends on the row before it) */
 
   #pragma unroll
   for (int r = 0; r < R; r++) { /* read-only for the launch: loaded before waiting */
     const int  k   = kb + r;
     const bool act = k < ke;
-    rp[r]          = act ? __ldg(t.ptr + k) : P1;
+    rb[r]          = act ? __ldg(t.ptr + k) - P0 : len;
     row[r]         = act ? __ldg(t.order + k) : 0;
     s[r]           = act ? v.b[row[r]] : (PetscScalar)0;
     di[r]          = act ? SpTrsvLoadDiag<UNIT>(t, k) : (PetscScalar)0;
-    ch[r]          = 0;
   }
-  /* the batches, as many for every lane of the warp (the largest count: the warp-wide steps below are uniform) */
-  int nb = (P1 - P0 + B - 1) / B;
+  rb[R] = len;
+  #pragma unroll
+  for (int r = 0; r < R; r++) { /* row r's last entry, its chain entry when at or after k0 (each row's entries ascend by
+                                   position, and the only one at or after k0 is position k - 1, SpTrsvSyncFreeScheduleCheck):
+                                   loaded before the batches, none of whose loads waits for it (decided after them) */
+    const int q = rb[r + 1] - 1;
+    jq[r]       = q >= rb[r] ? __ldg(t.idx + P0 + q) : -1;
+    aq[r]       = q >= rb[r] ? __ldg(t.val + P0 + q) : (PetscScalar)0;
+  }
+  /* the batches, as many for every lane of the warp (the largest count: the warp-wide steps below are uniform); entry
+     offsets from P0 in 32 bits (a lane's entries are a range of the 32-bit CSR) */
+  int nb = (len + B - 1) / B;
   for (int d = 16; d > 0; d >>= 1) nb = max(nb, __shfl_xor_sync(SPTRSV_FULL_MASK, nb, d));
   for (int b = 0; b < nb; b++) {
-    const long long    p0 = (long long)P0 + (long long)b * B; /* 64-bit: a lane past its entries runs the warp's count */
     int                j[B];
     PetscScalar        a[B];
     SpTrsvSyncFreeWord u[B];
   #pragma unroll
     for (int e = 0; e < B; e++) {
-      const bool in = p0 + e < (long long)P1;
-      j[e]          = in ? __ldg(t.idx + p0 + e) : INT_MAX;
-      a[e]          = in ? __ldg(t.val + p0 + e) : (PetscScalar)0;
+      const int  o  = b * B + e;
+      const bool in = o < len;
+      j[e]          = in ? __ldg(t.idx + P0 + o) : INT_MAX;
+      a[e]          = in ? __ldg(t.val + P0 + o) : (PetscScalar)0;
     }
   #pragma unroll
     for (int e = 0; e < B; e++) u[e] = j[e] < k0 ? SpTrsvSyncFreeLoad(cur + j[e]) : 0; /* all in flight at once */
@@ -276,14 +288,17 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
        every lane loads again its words still at the sentinel (more loads in flight, one round trip less once the last
        word is published; examples/benchmarks/window_hop.cu, variant allpoll) */
     for (;;) {
-      int jmax = -1;
-  #pragma unroll
-      for (int e = 0; e < B; e++)
-        if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) jmax = max(jmax, j[e]);
       if (LEAN || f.poll_all) { /* LEAN: the default, every lane polling without pause, fixed at compile time */
-        if (!__any_sync(SPTRSV_FULL_MASK, jmax >= 0)) break;
+        bool miss = false;
+  #pragma unroll
+        for (int e = 0; e < B; e++) miss |= (j[e] < k0) & (u[e] == SPTRSV_SYNCFREE_SENTINEL);
+        if (!__any_sync(SPTRSV_FULL_MASK, miss)) break;
         if (!LEAN && f.spin_ns) __nanosleep(f.spin_ns);
       } else {
+        int jmax = -1;
+  #pragma unroll
+        for (int e = 0; e < B; e++)
+          if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) jmax = max(jmax, j[e]);
         for (int d = 16; d > 0; d >>= 1) jmax = max(jmax, __shfl_xor_sync(SPTRSV_FULL_MASK, jmax, d));
         if (jmax < 0) break;
         if (lane == 0) (void)SpTrsvSyncFreeWait(cur + jmax, f.spin_ns);
@@ -293,20 +308,18 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
       for (int e = 0; e < B; e++)
         if (j[e] < k0 && u[e] == SPTRSV_SYNCFREE_SENTINEL) u[e] = SpTrsvSyncFreeLoad(cur + j[e]);
     }
+    /* the batch into the rows' sums, without branches (on the critical path once the last word is in: a branch per
+       entry and row cost more than the entries' arithmetic, and grew with B whether its slots held entries or not):
+       an entry of row r (its offsets rb, compile-time for R = 1) before the window is fused into s[r] as the
+       substitution's s - a x; the chain entries (at or after k0) were read above */
   #pragma unroll
     for (int e = 0; e < B; e++) {
-      int re = 0; /* the lane's row holding entry p0 + e */
-  #pragma unroll
-      for (int r = 1; r < R; r++) re += p0 + e >= rp[r];
+      const int         o   = b * B + e;
+      const bool        dep = j[e] < k0;
+      const PetscScalar x   = SpTrsvSyncFreeValue(u[e]);
   #pragma unroll
       for (int r = 0; r < R; r++)
-        if (re == r && j[e] != INT_MAX) {
-          if (j[e] < k0) s[r] -= a[e] * SpTrsvSyncFreeValue(u[e]);
-          else {
-            ch[r] = a[e];
-            chained |= 1u << r;
-          }
-        }
+        if (dep && (R == 1 || (o >= rb[r] && o < rb[r + 1]))) s[r] = fma(-a[e], x, s[r]);
     }
   }
   /* the lane's maps and their composition C + M v (the identity for a lane without rows; the arithmetic is shared with
@@ -315,6 +328,8 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
   int         K = 0;
   #pragma unroll
   for (int r = 0; r < R; r++) {
+    ch[r] = jq[r] >= k0 ? aq[r] : (PetscScalar)0; /* the chain entry */
+    chained |= jq[r] >= k0 ? 1u << r : 0u;
     s[r]  = SpTrsvFinalize<UNIT, false>(s[r], di[r], 0, 0);  /* c */
     ch[r] = -SpTrsvFinalize<UNIT, false>(ch[r], di[r], 0, 0); /* m */
     if (kb + r < ke) SpTrsvSyncFreeRunAppend(&C, &M, &K, s[r], ch[r], (int)(chained >> r & 1u));
@@ -343,8 +358,11 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
    so a ticket gives the solve's parity and the slot without a division. Either way a slot is taken by a running block,
    in ticket order, and started after the block's previous slot is complete (the barrier below), which is the
    deadlock-freedom argument of the header. */
+/* the runs kernels with one row per lane fit 4 blocks of SPTRSV_SYNCFREE_WARPS warps (128 registers), so that a batch
+   of 16 keeps the 16 blocks per multiprocessor of the automatic residency (SpTrsvSyncFreeAutoBlocks: 2 k with k = 8); ptxas
+   keeps every instantiation without spills */
 template <bool UNIT, bool ELL, bool NATURAL, int RUNS, int BATCH, bool LEAN>
-__global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32) SpTrsvSyncFreeKernel(const SpTrsvCUDATri t, const SpTrsvCUDASyncFree f, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
+__global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32, RUNS == 1 ? 4 : 1) SpTrsvSyncFreeKernel(const SpTrsvCUDATri t, const SpTrsvCUDASyncFree f, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {
   __shared__ unsigned int ticket;
   const bool              persistent = f.nblocks < f.nslots;
