@@ -199,7 +199,7 @@ static const FuzzOptSpec factor_opts[] = {
   {"-mat_sptrsv_max_lanes", {"1", "2", "4", "8", "32"}, {"bogus", "3", "64"}, {OPT_BAD_ERROR, OPT_BAD_NAMED, OPT_BAD_NAMED}},
   {"-mat_sptrsv_fuse_passes", {"1", "2"}, {"bogus", "0", "-3"}, {OPT_BAD_ERROR, OPT_BAD_NAMED, OPT_BAD_NAMED}},
   {"-mat_sptrsv_graph", {"true", "false"}, {"perhaps"}, {OPT_BAD_ERROR}},
-  {"-mat_sptrsv_spin_ns", {"0", "100"}, {"-1"}, {OPT_BAD_NAMED}},
+  {"-mat_sptrsv_spin_ns", {"-1", "0", "100"}, {"-2"}, {OPT_BAD_NAMED}},
   {"-mat_sptrsv_subgraph_rows", {"0", "1", "3", "64"}, {"-1"}, {OPT_BAD_NAMED}},
 };
 

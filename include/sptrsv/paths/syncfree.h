@@ -82,6 +82,14 @@ static inline PetscBool SpTrsvSyncFreeRunBatchValid(PetscInt B, PetscInt R)
    ahead of the wavefront slow the ones at its front) */
 #define SPTRSV_SYNCFREE_RUN_RESIDENT_DEPTHS 6
 #define SPTRSV_SYNCFREE_RUN_RESIDENT_MIN    8
+/* runs dispatch, -mat_sptrsv_spin_ns -1 (automatic, the default): a lane of a waiting window sleeps
+   SPTRSV_SYNCFREE_RUN_SLEEP_NS between two poll rounds when the longest lane holds more than
+   SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES entries, else polls without pause (docs/PERFORMANCE.md, runs dispatch run 17: every
+   waiting lane polling 12 words of a 27-point row, or ILU(2)'s, fills the L2 with polls that delay the windows at the
+   front of the wavefront: 50 ns between rounds took them from 1.98x to 3.35x and from 2.63x to 4.38x cuSPARSE SpSV;
+   7-point rows, 3 entries, lose 5% with it). The level dispatch polls without pause. */
+#define SPTRSV_SYNCFREE_RUN_SLEEP_NS      50
+#define SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES 4
 
 typedef struct {
   PetscBool device;          /* the schedule is built on the GPU by the CUDA executor's setup */
@@ -107,13 +115,14 @@ typedef struct {
   PetscInt  binwarps[SPTRSV_SYNCFREE_NBINS];   /* warps of each bin */
   PetscInt *ellmap;                            /* warpell: 32 nwarps, entry of op(T) in each slot or -1 */
   PetscInt  ell_filled;                        /* warpell: slots holding an entry */
-  /* launch (CUDA): a waiting lane sleeps spin_ns nanoseconds between two polls (0: polls without pause);
+  /* launch (CUDA): a waiting lane sleeps spin_ns nanoseconds between two polls (0: polls without pause), resolved from
+     spin_ns_req (-mat_sptrsv_spin_ns; PETSC_DECIDE: automatic, SPTRSV_SYNCFREE_RUN_SLEEP_NS for the runs dispatch);
      blocks_per_sm > 0: that many blocks per multiprocessor take the warps in turn (persistent blocks, which
      bounds how many warps wait at once); 0: one block per ticket; PETSC_DECIDE: automatic (the runs dispatch by its
      wavefront, SPTRSV_SYNCFREE_RUN_RESIDENT_DEPTHS; the level dispatch one block per ticket); block_warps: the warps of a block (a ticket's
      windows or warps of rows, 1 to SPTRSV_SYNCFREE_WARPS), resolved from -mat_sptrsv_block_warps (0: automatic, 1 for the
      runs dispatch, SPTRSV_SYNCFREE_WARPS otherwise) */
-  PetscInt  spin_ns, blocks_per_sm, block_warps;
+  PetscInt  spin_ns, spin_ns_req, blocks_per_sm, block_warps;
   PetscInt  blocks_per_sm_launch; /* CUDA: the blocks per multiprocessor its setup resolved (-1: automatic, not set up on
                                      the GPU yet; 0: one block per ticket): -ksp_view */
   /* runs dispatch (CUDA): how a waiting window polls (-mat_sptrsv_run_poll): every lane loads its missing words again
@@ -206,7 +215,7 @@ typedef struct {
   PetscBool run_poll_all;    /* runs, CUDA: every waiting lane polls its own words (-mat_sptrsv_run_poll all), else one lane the latest (lane) */
   PetscInt  run_batch;       /* runs, CUDA: entries a lane loads at once, 4, 8 or 16 (-mat_sptrsv_run_batch; 0: automatic, the smallest that holds the longest lane's entries) */
   PetscInt  max_lanes;       /* at most this many lanes per row (-mat_sptrsv_max_lanes; longer rows loop) */
-  PetscInt  spin_ns;         /* CUDA: nanoseconds a waiting lane sleeps between two polls (-mat_sptrsv_spin_ns; 0: spin) */
+  PetscInt  spin_ns;         /* CUDA: nanoseconds a waiting lane sleeps between two polls (-mat_sptrsv_spin_ns; 0: spin; PETSC_DECIDE: automatic, by the runs dispatch's lanes) */
   PetscInt  blocks_per_sm;   /* CUDA: persistent blocks per SM (-mat_sptrsv_blocks_per_sm; 0: one block per ticket; PETSC_DECIDE: automatic, by the runs dispatch's wavefront, else 0) */
   PetscInt  block_warps;     /* CUDA: warps per block, 1, 2 or 4 (-mat_sptrsv_block_warps; 0: 1 for the runs dispatch, 4 otherwise) */
   PetscInt  relabel;         /* CUDA: the published solution indexed by dispatch position (1), by row (0), or chosen by the analysis (SPTRSV_RELABEL_AUTO) (-mat_sptrsv_relabel) */

@@ -88,6 +88,8 @@ static PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan plan, PetscViewer vi
     else PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: on the host\n"));
     PetscCall(SpTrsvSyncFreeBlocksDescribe(sf, desc, sizeof(desc)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA launch: %s, waiting lanes %s, %s (-%smat_sptrsv_run_poll %s); solution words indexed by dispatch position\n", desc, sf->spin_ns ? "sleep between polls" : "poll without pause", sf->run_poll_all ? "every lane polls its own words" : "one lane polls the latest word", plan->prefix, sf->run_poll_all ? "all" : "lane"));
+    if (sf->spin_ns_req == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " ns between polls (-%smat_sptrsv_spin_ns -1: automatic, %s than %d entries in the longest lane)\n", sf->spin_ns, plan->prefix, sf->spin_ns ? "more" : "no more", SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES));
+    else if (sf->spin_ns) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " ns between polls\n", sf->spin_ns));
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA loads: %" PetscInt_FMT " entries of a lane at once (-%smat_sptrsv_run_batch %" PetscInt_FMT "%s), %" PetscInt_FMT " in the longest lane\n", sf->run_batch, plan->prefix, sf->run_batch_req, sf->run_batch_req ? "" : ": automatic", sf->run_lane_max));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -316,6 +318,7 @@ static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, S
     }
   }
   sf->run_batch = SpTrsvSyncFreeRunBatch(sf->run_batch_req, sf->run_rows, sf->run_lane_max);
+  if (sf->spin_ns_req == PETSC_DECIDE) sf->spin_ns = sf->run_lane_max > SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES ? SPTRSV_SYNCFREE_RUN_SLEEP_NS : 0;
   PetscCall(PetscFree4(depth, wd, k0s, cnt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -482,7 +485,8 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
   sf->alap            = sf->natural ? PETSC_FALSE : opts->alap;
   sf->warpell         = opts->warpell;
   sf->max_lanes       = opts->max_lanes;
-  sf->spin_ns         = opts->spin_ns;
+  sf->spin_ns_req     = opts->spin_ns;
+  sf->spin_ns         = PetscMax(opts->spin_ns, 0); /* automatic: no pause, but for the runs dispatch's long lanes (SpTrsvSyncFreePackRuns) */
   sf->blocks_per_sm   = opts->blocks_per_sm;
   sf->blocks_per_sm_launch = PETSC_DECIDE;
   sf->block_warps     = opts->block_warps ? opts->block_warps : (opts->runs ? 1 : SPTRSV_SYNCFREE_WARPS); /* runs: one window per block (docs/PERFORMANCE.md, run 14) */
@@ -521,6 +525,7 @@ PetscErrorCode SpTrsvSyncFreeAnalyzeHostOf(const SpTrsvOp *op, SpTrsvPlan dplan,
   sf->warpell       = dsf->warpell;
   sf->max_lanes     = dsf->max_lanes;
   sf->spin_ns       = dsf->spin_ns;
+  sf->spin_ns_req   = dsf->spin_ns_req;
   sf->blocks_per_sm = dsf->blocks_per_sm;
   sf->blocks_per_sm_launch = PETSC_DECIDE;
   sf->block_warps   = dsf->block_warps;
@@ -627,6 +632,7 @@ static PetscErrorCode SpTrsvOptionsDefault_syncfree(void *own)
   o->run_rows        = 1;
   o->run_poll_all    = PETSC_TRUE; /* every lane polls: docs/PERFORMANCE.md, run 14 */
   o->blocks_per_sm   = PETSC_DECIDE; /* runs dispatch: persistent blocks by its wavefront (run 15); else one block per ticket */
+  o->spin_ns         = PETSC_DECIDE; /* runs dispatch: a pause between polls for long lanes (run 17); else none */
   o->relabel         = SPTRSV_RELABEL_AUTO;
   o->analysis_device = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -643,7 +649,7 @@ static PetscErrorCode SpTrsvOptionsCheck_syncfree(const SpTrsvPathOptions *popts
 
   PetscFunctionBegin;
   PetscCheck(opts->max_lanes >= 1 && opts->max_lanes <= 32 && (opts->max_lanes & (opts->max_lanes - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_max_lanes must be 1, 2, 4, 8, 16 or 32, got %" PetscInt_FMT, popts->prefix, opts->max_lanes);
-  PetscCheck(opts->spin_ns >= 0 && opts->spin_ns <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_spin_ns must be in [0, 1000000], got %" PetscInt_FMT, popts->prefix, opts->spin_ns);
+  PetscCheck(opts->spin_ns >= -1 && opts->spin_ns <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_spin_ns must be in [-1, 1000000] (-1: automatic), got %" PetscInt_FMT, popts->prefix, opts->spin_ns);
   PetscCheck(opts->blocks_per_sm >= -1 && opts->blocks_per_sm <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_blocks_per_sm must be in [-1, 64] (-1: automatic, 0: one block per ticket), got %" PetscInt_FMT, popts->prefix, opts->blocks_per_sm);
   PetscCheck(opts->block_warps == 0 || opts->block_warps == 1 || opts->block_warps == 2 || opts->block_warps == SPTRSV_SYNCFREE_WARPS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_block_warps must be 0 (automatic), 1, 2 or %d, got %" PetscInt_FMT, popts->prefix, SPTRSV_SYNCFREE_WARPS, opts->block_warps);
   PetscCheck(opts->run_batch == 0 || opts->run_batch == 4 || opts->run_batch == 8 || opts->run_batch == SPTRSV_SYNCFREE_RUN_BATCH, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_sptrsv_run_batch must be 0 (automatic), 4, 8 or %d, got %" PetscInt_FMT, popts->prefix, SPTRSV_SYNCFREE_RUN_BATCH, opts->run_batch);
@@ -695,7 +701,7 @@ static PetscErrorCode SpTrsvOptionsSet_syncfree(SpTrsvOptionItems PetscOptionsOb
     PetscCall(PetscOptionsEList("-mat_sptrsv_run_poll", "Runs dispatch, CUDA: how a window waiting for earlier windows polls: every lane loads its missing words again each round (all), or one lane spins on the latest word while the warp waits (lane)", "MatSolverType sptrsv_syncfree", poll, 2, poll[pl], &pl, NULL));
     opts->run_poll_all = (PetscBool)(pl == 1);
   }
-  PetscCall(PetscOptionsInt("-mat_sptrsv_spin_ns", "CUDA: nanoseconds a lane waiting for a dependency sleeps between two polls (0: poll without pause)", "MatSolverType sptrsv_syncfree", opts->spin_ns, &opts->spin_ns, NULL));
+  PetscCall(PetscOptionsInt("-mat_sptrsv_spin_ns", "CUDA: nanoseconds a lane waiting for a dependency sleeps between two polls (0: poll without pause; -1: automatic, " PetscStringize(SPTRSV_SYNCFREE_RUN_SLEEP_NS) " for the runs dispatch when a lane holds more than " PetscStringize(SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES) " entries, else 0)", "MatSolverType sptrsv_syncfree", opts->spin_ns, &opts->spin_ns, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_blocks_per_sm", "CUDA: resident blocks per multiprocessor that take the warps in turn (0: one block per ticket; -1: automatic, for the runs dispatch by the width of its windows' wavefront, else 0)", "MatSolverType sptrsv_syncfree", opts->blocks_per_sm, &opts->blocks_per_sm, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_block_warps", "CUDA: warps per block, each a window (runs dispatch) or a warp of rows, 1, 2 or " PetscStringize(SPTRSV_SYNCFREE_WARPS) " (0: automatic, 1 for the runs dispatch, " PetscStringize(SPTRSV_SYNCFREE_WARPS) " otherwise)", "MatSolverType sptrsv_syncfree", opts->block_warps, &opts->block_warps, NULL));
   {
