@@ -64,7 +64,8 @@
    windows' DAG): wstart[w] is the first position of the w-th window dispatched and wlanes[w] its length. A lane loads its
    entries B at a time, all B in flight at once (B = -mat_sptrsv_run_batch, 4, 8 or 16; automatic: the smallest that
    holds the longest lane's entries, so a 27-point or ILU(k > 0) row's entries go out in one batch, not one memory round
-   trip per 4 of them; at least min(16, 4 R)).
+   trip per 4 of them; at least min(16, 4 R)). A waiting lane of more than SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES entries pauses
+   between poll rounds (below).
 */
 #define SPTRSV_SYNCFREE_RUN_MAX_R 8  /* rows per lane at most: windows of up to 256 rows (-mat_sptrsv_run_rows 8) */
 #define SPTRSV_SYNCFREE_RUN_MIN   16 /* a row not chained to the one before it opens a window when the window continues a chain or holds this many rows */
