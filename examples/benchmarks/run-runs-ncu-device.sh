@@ -7,7 +7,7 @@
 #
 # Knobs: NCU_N (grid size, default 128), NCU_STENCIL (7 or 27, default 7), NCU_VARIANTS (bench -bench_syncfree
 # entries, space separated, each profiled on its own, default runs-csr), NCU_SKIP (kernel launches of the production
-# kernel skipped before the one profiled, default 30), NCU_COUNT (launches profiled, default 2: an L and a U solve),
+# kernel skipped before the one profiled, default 3: under the profiler bench makes few solves, and 30 profiled nothing at 64^3), NCU_COUNT (launches profiled, default 2: an L and a U solve),
 # NCU_SECTIONS (ncu's arguments instead of the metrics below, e.g. "--section WarpStateStats --section SourceCounters"),
 # NCU_TAIL (lines kept of each report), NCU_SASS (1: the opcode counts of every runs-kernel instantiation in the
 # plugin, and the SASS of NCU_SASS_KEEP's, default the R = 2 ones), NCU_REPLICA (0: skip the replica).
@@ -35,7 +35,7 @@ KREGEX='SpTrsvSyncFreeKernelILb[01]ELb0ELb1ELi[1-8]E' # the runs kernels: ELL fa
   echo "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -n 1); ncu: $NCU"
   for v in ${NCU_VARIANTS:-runs-csr}; do
     echo "## production: bench -lap3d ${N}x${N}x${N} -stencil $STENCIL, -bench_syncfree $v, the runs kernel (L then U)"
-    timeout 200 "$NCU" --clock-control none --kernel-name-base mangled -k regex:"$KREGEX" --launch-skip "${NCU_SKIP:-30}" --launch-count "${NCU_COUNT:-2}" ${NCU_SECTIONS:---metrics $METRICS} \
+    timeout 200 "$NCU" --clock-control none --kernel-name-base mangled -k regex:"$KREGEX" --launch-skip "${NCU_SKIP:-3}" --launch-count "${NCU_COUNT:-2}" ${NCU_SECTIONS:---metrics $METRICS} \
       "$WORK/bench" -lap3d "${N}x${N}x${N}" -stencil "$STENCIL" -bench_paths syncfree -bench_syncfree "$v" -max_time 0.05 2>&1 | grep -v "^==PROF==" | grep -v '^ *[0-9]*\. _Z' | tail -n ${NCU_TAIL:-80}
   done
   if [ "${NCU_REPLICA:-1}" = 1 ]; then
