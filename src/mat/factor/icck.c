@@ -90,6 +90,43 @@ static PetscErrorCode SpTrsvICCSymbolicRows(PetscInt n, PetscInt levels, PetscRe
 }
 
 /*
+  ICC(0): no fill, so row k of U is the strict upper part of row p[k] of A in factor numbering, the columns ipp[c] > k
+  ascending: the pattern SpTrsvICCSymbolicRows builds at level 0 (where nothing is merged), without its linked list and
+  level buffers. Without a permutation the columns of A's rows ascend and the diagonal (adiag) splits each row: the rows
+  are copied; with one, their columns are counted, filled and sorted. ui/uj: PetscMalloc'ed, the caller's.
+*/
+static PetscErrorCode SpTrsvICCPatternLevel0(PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscInt *adiag, const PetscInt *pp, const PetscInt *ipp, PetscInt **ui, PetscInt **uj)
+{
+  PetscInt *Ui, *Uj;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(n + 1, &Ui));
+  Ui[0] = 0;
+  for (PetscInt k = 0; k < n; k++) {
+    PetscInt m = 0;
+
+    if (!pp) m = ai[k + 1] - adiag[k] - 1;
+    else
+      for (PetscInt q = ai[pp[k]]; q < ai[pp[k] + 1]; q++) m += ipp[aj[q]] > k;
+    Ui[k + 1] = Ui[k] + m;
+  }
+  PetscCall(PetscMalloc1(Ui[n] + 1, &Uj));
+  for (PetscInt k = 0; k < n; k++) {
+    if (!pp) PetscCall(PetscArraycpy(Uj + Ui[k], aj + adiag[k] + 1, Ui[k + 1] - Ui[k]));
+    else {
+      PetscInt m = Ui[k];
+
+      for (PetscInt q = ai[pp[k]]; q < ai[pp[k] + 1]; q++)
+        if (ipp[aj[q]] > k) Uj[m++] = ipp[aj[q]];
+      PetscCall(PetscSortInt(m - Ui[k], Uj + Ui[k]));
+    }
+  }
+  *ui = Ui;
+  *uj = Uj;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   SpTrsvFactorICCSymbolic - patterns of L = Ut^T and U = D Ut for ICC(info->levels) with the symmetric
   ordering perm; a missing diagonal entry in A is an error (as in PETSc). info->diagonal_fill does not
   apply (PETSc's ICC ignores it too: a symmetric ordering keeps the diagonal on the diagonal).
@@ -97,7 +134,7 @@ static PetscErrorCode SpTrsvICCSymbolicRows(PetscInt n, PetscInt levels, PetscRe
 PetscErrorCode SpTrsvFactorICCSymbolic(Mat A, IS perm, const MatFactorInfo *info, SpTrsvFactor fac)
 {
   const PetscInt *ai, *aj;
-  PetscInt        n  = fac->n, levels, *ujv, *li, *lj, *pos;
+  PetscInt        n  = fac->n, levels, *ui = NULL, *ujv = NULL, *li, *lj, *pos;
   SpTrsvFillWork  wk = {0};
   SpTrsvICCSym   *sym;
   PetscErrorCode  ierr;
@@ -122,23 +159,30 @@ PetscErrorCode SpTrsvFactorICCSymbolic(Mat A, IS perm, const MatFactorInfo *info
   sym->nnzA = ai[n];
   fac->nnzA = ai[n];
   ierr      = SpTrsvFactorFindDiagonal(n, ai, aj, sym->adiag);
-  if (!ierr) ierr = SpTrsvICCSymbolicRows(n, levels, info->fill, ai, aj, fac->rperm, sym->iperm, &wk);
+  if (!ierr) {
+    if (levels == 0) ierr = SpTrsvICCPatternLevel0(n, ai, aj, sym->adiag, fac->rperm, sym->iperm, &ui, &ujv);
+    else ierr = SpTrsvICCSymbolicRows(n, levels, info->fill, ai, aj, fac->rperm, sym->iperm, &wk);
+  }
   PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, NULL));
   if (ierr) PetscCall(SpTrsvFillWorkFree(&wk));
   PetscCall(ierr);
 
   /* U: the strict part as built; L = U^T by a counting sort, which keeps the columns of each row of L
      ascending, and records where each entry of U goes in L */
-  PetscCall(SpTrsvIntBufFinish(&wk.uj, &ujv));
+  if (levels > 0) {
+    PetscCall(SpTrsvIntBufFinish(&wk.uj, &ujv));
+    ui    = wk.ui;
+    wk.ui = NULL;
+    pos   = wk.cols; /* reuse as insertion positions */
+  } else PetscCall(PetscMalloc1(n + 1, &pos));
   PetscCall(PetscCalloc1(n + 1, &li));
-  PetscCall(PetscMalloc1(wk.ui[n] + 1, &lj));
-  PetscCall(PetscMalloc1(wk.ui[n] + 1, &sym->lmap));
-  for (PetscInt p = 0; p < wk.ui[n]; p++) li[ujv[p] + 1]++;
+  PetscCall(PetscMalloc1(ui[n] + 1, &lj));
+  PetscCall(PetscMalloc1(ui[n] + 1, &sym->lmap));
+  for (PetscInt p = 0; p < ui[n]; p++) li[ujv[p] + 1]++;
   for (PetscInt c = 0; c < n; c++) li[c + 1] += li[c];
-  pos = wk.cols; /* reuse as insertion positions */
   for (PetscInt c = 0; c < n; c++) pos[c] = li[c];
   for (PetscInt i = 0; i < n; i++) {
-    for (PetscInt p = wk.ui[i]; p < wk.ui[i + 1]; p++) {
+    for (PetscInt p = ui[i]; p < ui[i + 1]; p++) {
       const PetscInt q = pos[ujv[p]]++;
 
       lj[q]        = i;
@@ -148,8 +192,8 @@ PetscErrorCode SpTrsvFactorICCSymbolic(Mat A, IS perm, const MatFactorInfo *info
   PetscCall(SpTrsvTriCreate(n, SPTRSV_LOWER, PETSC_TRUE, &fac->L));
   PetscCall(SpTrsvTriCreate(n, SPTRSV_UPPER, PETSC_FALSE, &fac->U));
   PetscCall(SpTrsvTriSetPatternTrusted(fac->L, li, lj, PETSC_TRUE));
-  PetscCall(SpTrsvTriSetPatternTrusted(fac->U, wk.ui, ujv, PETSC_TRUE));
-  wk.ui = NULL;
+  PetscCall(SpTrsvTriSetPatternTrusted(fac->U, ui, ujv, PETSC_TRUE));
+  if (levels == 0) PetscCall(PetscFree(pos));
   PetscCall(SpTrsvFillWorkFree(&wk));
   PetscCall(
     PetscInfo(A, "ICC(%" PetscInt_FMT "): %" PetscInt_FMT " nonzeros in U (with diagonal), fill ratio needed %g given %g\n", levels, fac->U->i[n] + n, sym->nnzA ? (double)(2.0 * (fac->U->i[n] + n) / ((PetscReal)sym->nnzA + n)) : 0.0, (double)info->fill));
