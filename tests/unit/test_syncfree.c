@@ -403,13 +403,16 @@ static PetscErrorCode EmulateRuns(const SpTrsvOp *op, SpTrsvPlan plan, const Pet
     PetscScalar    C[32], M[32], Cn[32], Mn[32];
     int            K[32], Kn[32];
     for (PetscInt k = k0; k < k0 + len; k++) { /* the rows' maps: c from b and the x of earlier windows, m from the chain entry */
-      const PetscInt i  = plan->order[k];
+      const PetscInt i = plan->order[k], len_i = op->ri[i + 1] - op->ri[i];
       PetscScalar    sk = b[i], chk = 0;
       chained[k]        = 0;
-      for (PetscInt f = 0, len_i = op->ri[i + 1] - op->ri[i]; f < len_i; f++) { /* by position, as the CUDA setup sorts a row: a sorted CSR row reversed in an upper triangle */
+      for (PetscInt f = 0; f < len_i; f++) { /* by position, as the CUDA setup sorts a row: a sorted CSR row reversed in an upper triangle */
         const PetscInt e = op->lower ? op->ri[i] + f : op->ri[i + 1] - 1 - f;
         if (pos[op->rj[e]] < k0) sk -= op->ra[e] * x[op->rj[e]];
-        else {
+      }
+      if (len_i) { /* the chain entry as the kernel reads it: the row's last by position, when at or after k0 */
+        const PetscInt e = op->lower ? op->ri[i + 1] - 1 : op->ri[i];
+        if (pos[op->rj[e]] >= k0) {
           chk        = op->ra[e];
           chained[k] = 1;
         }

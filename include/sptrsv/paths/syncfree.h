@@ -64,8 +64,8 @@
    windows' DAG): wstart[w] is the first position of the w-th window dispatched and wlanes[w] its length. A lane loads its
    entries B at a time, all B in flight at once (B = -mat_sptrsv_run_batch, 4, 8 or 16; automatic: the smallest that
    holds the longest lane's entries, so a 27-point or ILU(k > 0) row's entries go out in one batch, not one memory round
-   trip per 4 of them; at least min(16, 4 R)). A waiting lane of more than SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES entries pauses
-   between poll rounds (below).
+   trip per 4 of them; at least min(16, 4 R)). When the longest lane holds more than SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES
+   entries, every waiting lane pauses between poll rounds (below).
 */
 #define SPTRSV_SYNCFREE_RUN_MAX_R 8  /* rows per lane at most: windows of up to 256 rows (-mat_sptrsv_run_rows 8) */
 #define SPTRSV_SYNCFREE_RUN_MIN   16 /* a row not chained to the one before it opens a window when the window continues a chain or holds this many rows */
@@ -83,9 +83,10 @@ static inline PetscBool SpTrsvSyncFreeRunBatchValid(PetscInt B, PetscInt R)
    ahead of the wavefront slow the ones at its front) */
 #define SPTRSV_SYNCFREE_RUN_RESIDENT_DEPTHS 6
 #define SPTRSV_SYNCFREE_RUN_RESIDENT_MIN    8
-/* runs dispatch, -mat_sptrsv_spin_ns -1 (automatic, the default): a lane of a waiting window sleeps
-   SPTRSV_SYNCFREE_RUN_SLEEP_NS between two poll rounds when the longest lane holds more than
-   SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES entries, else polls without pause (docs/PERFORMANCE.md, runs dispatch run 17: every
+/* runs dispatch, -mat_sptrsv_spin_ns -1 (automatic, the default): with every lane polling (-mat_sptrsv_run_poll all), the
+   lanes of a waiting window sleep SPTRSV_SYNCFREE_RUN_SLEEP_NS between two poll rounds when the schedule's longest lane
+   holds more than SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES entries, else poll without pause (with one lane polling, a pause
+   was slower everywhere: -pl-s100 against -pl in run 17c) (docs/PERFORMANCE.md, runs dispatch run 17: every
    waiting lane polling 12 words of a 27-point row, or ILU(2)'s, fills the L2 with polls that delay the windows at the
    front of the wavefront: 50 ns between rounds took them from 1.98x to 3.35x and from 2.63x to 4.38x cuSPARSE SpSV;
    7-point rows, 3 entries, lose 5% with it). The level dispatch polls without pause. */

@@ -88,7 +88,7 @@ static PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan plan, PetscViewer vi
     else PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: on the host\n"));
     PetscCall(SpTrsvSyncFreeBlocksDescribe(sf, desc, sizeof(desc)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA launch: %s, waiting lanes %s, %s (-%smat_sptrsv_run_poll %s); solution words indexed by dispatch position\n", desc, sf->spin_ns ? "sleep between polls" : "poll without pause", sf->run_poll_all ? "every lane polls its own words" : "one lane polls the latest word", plan->prefix, sf->run_poll_all ? "all" : "lane"));
-    if (sf->spin_ns_req == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " ns between polls (-%smat_sptrsv_spin_ns -1: automatic, %s than %d entries in the longest lane)\n", sf->spin_ns, plan->prefix, sf->spin_ns ? "more" : "no more", SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES));
+    if (sf->spin_ns_req == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " ns between polls (-%smat_sptrsv_spin_ns -1: automatic, %s)\n", sf->spin_ns, plan->prefix, !sf->run_poll_all ? "one lane polls" : (sf->spin_ns ? "more than " PetscStringize(SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES) " entries in the longest lane" : "no more than " PetscStringize(SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES) " entries in the longest lane")));
     else if (sf->spin_ns) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " ns between polls\n", sf->spin_ns));
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA loads: %" PetscInt_FMT " entries of a lane at once (-%smat_sptrsv_run_batch %" PetscInt_FMT "%s), %" PetscInt_FMT " in the longest lane\n", sf->run_batch, plan->prefix, sf->run_batch_req, sf->run_batch_req ? "" : ": automatic", sf->run_lane_max));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -318,7 +318,7 @@ static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, S
     }
   }
   sf->run_batch = SpTrsvSyncFreeRunBatch(sf->run_batch_req, sf->run_rows, sf->run_lane_max);
-  if (sf->spin_ns_req == PETSC_DECIDE) sf->spin_ns = sf->run_lane_max > SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES ? SPTRSV_SYNCFREE_RUN_SLEEP_NS : 0;
+  if (sf->spin_ns_req == PETSC_DECIDE) sf->spin_ns = sf->run_poll_all && sf->run_lane_max > SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES ? SPTRSV_SYNCFREE_RUN_SLEEP_NS : 0;
   PetscCall(PetscFree4(depth, wd, k0s, cnt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -701,7 +701,7 @@ static PetscErrorCode SpTrsvOptionsSet_syncfree(SpTrsvOptionItems PetscOptionsOb
     PetscCall(PetscOptionsEList("-mat_sptrsv_run_poll", "Runs dispatch, CUDA: how a window waiting for earlier windows polls: every lane loads its missing words again each round (all), or one lane spins on the latest word while the warp waits (lane)", "MatSolverType sptrsv_syncfree", poll, 2, poll[pl], &pl, NULL));
     opts->run_poll_all = (PetscBool)(pl == 1);
   }
-  PetscCall(PetscOptionsInt("-mat_sptrsv_spin_ns", "CUDA: nanoseconds a lane waiting for a dependency sleeps between two polls (0: poll without pause; -1: automatic, " PetscStringize(SPTRSV_SYNCFREE_RUN_SLEEP_NS) " for the runs dispatch when a lane holds more than " PetscStringize(SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES) " entries, else 0)", "MatSolverType sptrsv_syncfree", opts->spin_ns, &opts->spin_ns, NULL));
+  PetscCall(PetscOptionsInt("-mat_sptrsv_spin_ns", "CUDA: nanoseconds a lane waiting for a dependency sleeps between two polls (0: poll without pause; -1: automatic, " PetscStringize(SPTRSV_SYNCFREE_RUN_SLEEP_NS) " for the runs dispatch with every lane polling when the longest lane holds more than " PetscStringize(SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES) " entries, else 0)", "MatSolverType sptrsv_syncfree", opts->spin_ns, &opts->spin_ns, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_blocks_per_sm", "CUDA: resident blocks per multiprocessor that take the warps in turn (0: one block per ticket; -1: automatic, for the runs dispatch by the width of its windows' wavefront, else 0)", "MatSolverType sptrsv_syncfree", opts->blocks_per_sm, &opts->blocks_per_sm, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_block_warps", "CUDA: warps per block, each a window (runs dispatch) or a warp of rows, 1, 2 or " PetscStringize(SPTRSV_SYNCFREE_WARPS) " (0: automatic, 1 for the runs dispatch, " PetscStringize(SPTRSV_SYNCFREE_WARPS) " otherwise)", "MatSolverType sptrsv_syncfree", opts->block_warps, &opts->block_warps, NULL));
   {
