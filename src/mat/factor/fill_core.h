@@ -21,6 +21,7 @@ typedef struct {
 
 SPTRSV_INTERN PetscErrorCode SpTrsvFillWorkCreate(PetscInt, PetscInt, PetscReal, PetscInt, PetscBool, PetscBool, SpTrsvFillWork *); /* n, levels, fill, nnz(A), lower part, column lists */
 SPTRSV_INTERN PetscErrorCode SpTrsvFillWorkFree(SpTrsvFillWork *);
+SPTRSV_INTERN PetscErrorCode SpTrsvFillPatternLevel0(PetscInt, const PetscInt *, const PetscInt *, const PetscInt *, const PetscInt *, const PetscInt *, PetscBool, PetscInt **, PetscInt **, PetscInt **, PetscInt **); /* ILU(0)/ICC(0) pattern: n, ai, aj, adiag, rp, icp, sort, li, lj (NULL: upper only), ui, uj */
 
 /* SpTrsvFillRowStart - the active row at level 0: the ascending columns cols[0..nz) */
 static inline void SpTrsvFillRowStart(PetscInt n, PetscInt nz, const PetscInt *cols, PetscInt *nxt, PetscInt *lev)

@@ -90,43 +90,6 @@ static PetscErrorCode SpTrsvICCSymbolicRows(PetscInt n, PetscInt levels, PetscRe
 }
 
 /*
-  ICC(0): no fill, so row k of U is the strict upper part of row p[k] of A in factor numbering, the columns ipp[c] > k
-  ascending: the pattern SpTrsvICCSymbolicRows builds at level 0 (where nothing is merged), without its linked list and
-  level buffers. Without a permutation the columns of A's rows ascend and the diagonal (adiag) splits each row: the rows
-  are copied; with one, their columns are counted, filled and sorted. ui/uj: PetscMalloc'ed, the caller's.
-*/
-static PetscErrorCode SpTrsvICCPatternLevel0(PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscInt *adiag, const PetscInt *pp, const PetscInt *ipp, PetscInt **ui, PetscInt **uj)
-{
-  PetscInt *Ui, *Uj;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc1(n + 1, &Ui));
-  Ui[0] = 0;
-  for (PetscInt k = 0; k < n; k++) {
-    PetscInt m = 0;
-
-    if (!pp) m = ai[k + 1] - adiag[k] - 1;
-    else
-      for (PetscInt q = ai[pp[k]]; q < ai[pp[k] + 1]; q++) m += ipp[aj[q]] > k;
-    Ui[k + 1] = Ui[k] + m;
-  }
-  PetscCall(PetscMalloc1(Ui[n] + 1, &Uj));
-  for (PetscInt k = 0; k < n; k++) {
-    if (!pp) PetscCall(PetscArraycpy(Uj + Ui[k], aj + adiag[k] + 1, Ui[k + 1] - Ui[k]));
-    else {
-      PetscInt m = Ui[k];
-
-      for (PetscInt q = ai[pp[k]]; q < ai[pp[k] + 1]; q++)
-        if (ipp[aj[q]] > k) Uj[m++] = ipp[aj[q]];
-      PetscCall(PetscSortInt(m - Ui[k], Uj + Ui[k]));
-    }
-  }
-  *ui = Ui;
-  *uj = Uj;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
   SpTrsvFactorICCSymbolic - patterns of L = Ut^T and U = D Ut for ICC(info->levels) with the symmetric
   ordering perm; a missing diagonal entry in A is an error (as in PETSc). info->diagonal_fill does not
   apply (PETSc's ICC ignores it too: a symmetric ordering keeps the diagonal on the diagonal).
@@ -160,7 +123,7 @@ PetscErrorCode SpTrsvFactorICCSymbolic(Mat A, IS perm, const MatFactorInfo *info
   fac->nnzA = ai[n];
   ierr      = SpTrsvFactorFindDiagonal(n, ai, aj, sym->adiag);
   if (!ierr) {
-    if (levels == 0) ierr = SpTrsvICCPatternLevel0(n, ai, aj, sym->adiag, fac->rperm, sym->iperm, &ui, &ujv);
+    if (levels == 0) ierr = SpTrsvFillPatternLevel0(n, ai, aj, sym->adiag, fac->rperm, fac->rperm ? sym->iperm : NULL, (PetscBool)(fac->rperm != NULL), NULL, NULL, &ui, &ujv); /* ILU(0)'s, the upper part */
     else ierr = SpTrsvICCSymbolicRows(n, levels, info->fill, ai, aj, fac->rperm, sym->iperm, &wk);
   }
   PetscCall(SpTrsvMatRestoreCSR(A, &ai, &aj, NULL));

@@ -83,84 +83,6 @@ static PetscErrorCode SpTrsvILUSymbolicRows(PetscInt n, PetscInt levels, PetscBo
   not the identity); adiag (may be NULL) the positions of the diagonal entries of the rows of ai/aj, all present.
   Shared by ILU(k) and the block ILU(k) (on the block pattern).
 */
-/* ILU(0): no fill, so the factored row i is row rp[i] of A with its columns renumbered by icp, split at the diagonal
-   (sorted when icp is not the identity): where the level-of-fill merge would walk a linked list per row.
-   Without a column permutation the columns of a row ascend already: the split point of each row (its diagonal
-   position when known, else a binary search) gives the row pointers in one pass over the rows, and the rows
-   are copied as they are; with one, two passes over the entries (count, then fill and sort). */
-static PetscErrorCode SpTrsvILUPatternLevel0(PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscInt *adiag, const PetscInt *rp, const PetscInt *icp, PetscBool sort, PetscInt **li, PetscInt **lj, PetscInt **ui, PetscInt **uj)
-{
-  PetscInt nl = 0, nu = 0, *Li, *Lj, *Ui, *Uj;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc1(n + 1, &Li));
-  PetscCall(PetscMalloc1(n + 1, &Ui));
-  Li[0] = Ui[0] = 0;
-  if (!icp) {
-    for (PetscInt i = 0; i < n; i++) {
-      const PetscInt row = rp ? rp[i] : i;
-      PetscInt       lo, hi;
-
-      if (adiag && !rp) { /* factored row i is row i of A: its diagonal splits it */
-        lo = adiag[i];
-        hi = lo + 1;
-      } else { /* the first column >= i, then past column i if present */
-        lo = ai[row];
-        hi = ai[row + 1];
-        while (lo < hi) {
-          const PetscInt mid = lo + (hi - lo) / 2;
-          if (aj[mid] < i) lo = mid + 1;
-          else hi = mid;
-        }
-        hi = (lo < ai[row + 1] && aj[lo] == i) ? lo + 1 : lo;
-      }
-      Li[i + 1] = Li[i] + (lo - ai[row]);
-      Ui[i + 1] = Ui[i] + (ai[row + 1] - hi);
-    }
-    PetscCall(PetscMalloc1(Li[n] + 1, &Lj));
-    PetscCall(PetscMalloc1(Ui[n] + 1, &Uj));
-    for (PetscInt i = 0; i < n; i++) { /* short rows: a loop, not a memcpy() call per row */
-      const PetscInt  row = rp ? rp[i] : i, nli = Li[i + 1] - Li[i], nui = Ui[i + 1] - Ui[i];
-      const PetscInt *al = aj + ai[row], *au = aj + ai[row + 1] - nui;
-      PetscInt       *l = Lj + Li[i], *u = Uj + Ui[i];
-
-      for (PetscInt k = 0; k < nli; k++) l[k] = al[k];
-      for (PetscInt k = 0; k < nui; k++) u[k] = au[k];
-    }
-  } else {
-    for (PetscInt i = 0; i < n; i++) {
-      const PetscInt row = rp ? rp[i] : i;
-      for (PetscInt p = ai[row]; p < ai[row + 1]; p++) {
-        const PetscInt c = icp[aj[p]];
-        if (c < i) nl++;
-        else if (c > i) nu++;
-      }
-    }
-    PetscCall(PetscMalloc1(nl + 1, &Lj));
-    PetscCall(PetscMalloc1(nu + 1, &Uj));
-    nl = nu = 0;
-    for (PetscInt i = 0; i < n; i++) {
-      const PetscInt row = rp ? rp[i] : i;
-      for (PetscInt p = ai[row]; p < ai[row + 1]; p++) {
-        const PetscInt c = icp[aj[p]];
-        if (c < i) Lj[nl++] = c;
-        else if (c > i) Uj[nu++] = c;
-      }
-      Li[i + 1] = nl;
-      Ui[i + 1] = nu;
-      if (sort) {
-        PetscCall(PetscSortInt(Li[i + 1] - Li[i], Lj + Li[i]));
-        PetscCall(PetscSortInt(Ui[i + 1] - Ui[i], Uj + Ui[i]));
-      }
-    }
-  }
-  *li = Li;
-  *lj = Lj;
-  *ui = Ui;
-  *uj = Uj;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode SpTrsvFactorILUPattern(PetscInt n, PetscInt levels, PetscBool diagonal_fill, PetscReal fill, const PetscInt *ai, const PetscInt *aj, const PetscInt *adiag, const PetscInt *rp, const PetscInt *icp, PetscBool sort, PetscInt **li, PetscInt **lj, PetscInt **ui, PetscInt **uj)
 {
   SpTrsvFillWork wk = {0};
@@ -168,7 +90,7 @@ PetscErrorCode SpTrsvFactorILUPattern(PetscInt n, PetscInt levels, PetscBool dia
 
   PetscFunctionBegin;
   if (!levels) { /* the diagonal is not stored in L or U: diagonal_fill changes nothing at level 0 */
-    PetscCall(SpTrsvILUPatternLevel0(n, ai, aj, adiag, rp, icp, sort, li, lj, ui, uj));
+    PetscCall(SpTrsvFillPatternLevel0(n, ai, aj, adiag, rp, icp, sort, li, lj, ui, uj));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   ierr = SpTrsvILUSymbolicRows(n, levels, diagonal_fill, fill, ai, aj, rp, icp, sort, &wk);
