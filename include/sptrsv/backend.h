@@ -60,6 +60,7 @@ SPTRSV_INTERN PetscErrorCode SpTrsvStagingGetDeviceInfo(const SpTrsvStaging *, P
 
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreate(SpTrsvTri, PetscBool, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, SpTrsvSolver *);
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreateWithOptions(SpTrsvTri, PetscBool, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, const SpTrsvPathOptions *, SpTrsvSolver *);
+SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreatePairWithOptions(SpTrsvTri, SpTrsvTri, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, const SpTrsvPathOptions *, SpTrsvSolver *, SpTrsvSolver *); /* L and U, analysed at once where the path can */
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverCreateSweep(SpTrsvTri, SpTrsvTri, PetscReal, SpTrsvFormat, SpTrsvPath, const SpTrsvBackendOps *, const SpTrsvPathOptions *, SpTrsvSolver *);
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverSweep(SpTrsvSolver, const PetscScalar *, const PetscScalar *, PetscScalar *);
 SPTRSV_INTERN PetscErrorCode SpTrsvSolverUpdateValues(SpTrsvSolver);

@@ -147,7 +147,7 @@ typedef struct {
 } SpTrsvILUDeviceConfig;
 #define SPTRSV_ILU_AUTO_CAP       4    /* the automatic cap: blocks per SM (docs/perf-data/refactor-variants-2026-11-30.txt) */
 #define SPTRSV_ILU_AUTO_CAP_WIDTH 1024 /* ... taken when L's levels hold at most this many rows on average */
-SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat, SpTrsvFactor, const SpTrsvILUDeviceConfig *);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat, SpTrsvFactor, const SpTrsvILUDeviceConfig *, const PetscInt *, PetscInt); /* the last two: L's ASAP levels and their count when an analysis has them, else NULL, 0 */
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceGetConfig(SpTrsvFactor, SpTrsvILUDeviceConfig *);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUNumericDevice(Mat, const MatFactorInfo *, SpTrsvFactor);
 SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceGetArrays(SpTrsvFactor, const PetscScalar **, const PetscScalar **, const PetscScalar **);

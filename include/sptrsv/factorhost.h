@@ -36,6 +36,8 @@ typedef struct {
   char                    numeric_note[256]; /* where the numeric phase runs and why, for -ksp_view */
   SpTrsvDirectOptions     direct;            /* LU / Cholesky: the direct solver's options (direct.h) */
   SpTrsvDevMem            mem;               /* device memory of the factor outside its solvers (GPU numeric factor, permutations, work vectors) */
+  PetscInt                setup_threads_req; /* -mat_sptrsv_setup_threads (0: automatic) */
+  PetscInt                setup_threads;     /* the count the last symbolic phase ran with (threads.h) */
   PetscBool               compare_cusparse;  /* -mat_sptrsv_compare_cusparse_memory */
   PetscBool               cusp_done;         /* the comparison below was computed */
   PetscInt64              cusp_mat[2], cusp_buf[2]; /* what cusparseSpSV would hold for L and U: matrix, buffer */

@@ -59,7 +59,7 @@ SPTRSV_INTERN const SpTrsvILUDeviceOps SpTrsvILUDeviceOpsCUDA; /* src/cuda/ilu_n
 SPTRSV_INTERN const SpTrsvILUDeviceOps SpTrsvILUDeviceOpsEmul; /* src/mat/factor/ilu_emul.c: host emulation, for tests */
 
 /* SpTrsvFactorILUDeviceSetUp() with a given implementation (the tests pass SpTrsvILUDeviceOpsEmul) */
-SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat, SpTrsvFactor, const SpTrsvILUDeviceConfig *, const SpTrsvILUDeviceOps *);
+SPTRSV_INTERN PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat, SpTrsvFactor, const SpTrsvILUDeviceConfig *, const PetscInt *, PetscInt, const SpTrsvILUDeviceOps *);
 
 /* the flags of a pass, shared by both implementations so that they report identically (see ilu_numeric.cu) */
 #define SPTRSV_ILU_NONE    (~0ULL)

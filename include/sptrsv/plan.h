@@ -20,6 +20,8 @@ struct _n_SpTrsvPlan {
   PetscInt   *levptr; /* nlevels+1: rows of level l are order[levptr[l] .. levptr[l+1]-1] */
   PetscInt   *order;  /* rows in schedule order (by level for level plans; the dispatch order of sync-free plans) */
   PetscInt   *level;  /* level of each row, 0-based */
+  PetscBool   level_asap; /* level holds every row's ASAP level of the plan's op (SpTrsvLevelsCompute()'s): another setup of the
+                             same triangle may take them (the GPU ILU's level order, SpTrsvFactorILUDeviceSetUp()) */
   SpTrsvStats stats;
   void       *data; /* path-specific part */
   PetscErrorCode (*destroydata)(SpTrsvPlan);

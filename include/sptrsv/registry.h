@@ -153,6 +153,9 @@ struct _n_SpTrsvPath {
   /* analysis of the pattern of op(T) read in format, into plan (plan->type = this path), with the options of every path and
      this path's own (own: its options struct inside them) */
   PetscErrorCode (*analyze)(const SpTrsvOp *, SpTrsvFormat, const SpTrsvPathOptions *, const void *own, SpTrsvPlan *);
+  /* the analyses of a factor's two triangles at once, op0's into the first plan and op1's into the second, the same plans as
+     two analyze calls (NULL: two analyze calls; sptrsv_syncfree's runs dispatch: its two windows passes in two threads) */
+  PetscErrorCode (*analyze_pair)(const SpTrsvOp *, const SpTrsvOp *, SpTrsvFormat, const SpTrsvPathOptions *, const void *own, SpTrsvPlan *, SpTrsvPlan *);
   const SpTrsvExecutor *exec[SPTRSV_EXEC_N]; /* NULL where the backend has none (CUDA without nvcc) */
   /* its options: the size of its struct (0: none of its own); its defaults (NULL: zeros); its parser, called inside the
      caller's PetscOptionsBegin/End (so with the caller's prefix: a factor's, PC gs's; none for the global options), which
@@ -216,6 +219,7 @@ SPTRSV_INTERN void          *SpTrsvPathOptionsOwn(const SpTrsvPathOptions *, SpT
 SPTRSV_INTERN PetscErrorCode SpTrsvPathOptionsSetFromOptions(SpTrsvOptionItems, SpTrsvPath, SpTrsvPathOptions *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPathOptionsDefault(SpTrsvPath, SpTrsvPathOptions *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreate(const SpTrsvOp *, SpTrsvPath, SpTrsvFormat, const SpTrsvPathOptions *, SpTrsvPlan *);
+SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreatePair(const SpTrsvOp *, const SpTrsvOp *, SpTrsvPath, SpTrsvFormat, const SpTrsvPathOptions *, SpTrsvPlan *, SpTrsvPlan *);
 
 #if defined(PETSC_SPTRSV_HAVE_CUDA)
   #define SPTRSV_CUDA_EXEC(name) &SpTrsvExecCUDA_##name

@@ -12,6 +12,9 @@ run_test ex2/syncfree-natural-ilu1-rcm with_solver sptrsv_syncfree compare_case 
 run_test ex19/syncfree-natural-warpell-newton with_solver sptrsv_syncfree compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -mat_no_inode -snes_monitor -ksp_monitor" "-mat_sptrsv_dispatch natural $SF_ELL"
 run_test ex45/syncfree-runs-grid17 with_solver sptrsv_syncfree compare_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type ilu -ksp_monitor" "-mat_sptrsv_dispatch runs"
 run_test ex45/syncfree-runs-ilu1-box with_solver sptrsv_syncfree compare_case 1 ex45 "-da_grid_x 40 -da_grid_y 6 -da_grid_z 5 -pc_type ilu -pc_factor_levels 1 -ksp_monitor" "-mat_sptrsv_dispatch runs"
+# the setup's host threads (src/mat/threads.c): a grid of 110592 rows, split over 3 threads (level-0 pattern, diagonals) and
+# its L and U windows analysed at once: the same iterations as PETSc's ILU
+run_test ex45/syncfree-runs-threads3 with_solver sptrsv_syncfree compare_case 1 ex45 "-da_grid_x 48 -da_grid_y 48 -da_grid_z 48 -pc_type ilu -ksp_monitor" "-mat_sptrsv_dispatch runs -mat_sptrsv_setup_threads 3"
 run_test ex2/syncfree-runs-icc0 with_solver sptrsv_syncfree compare_case 1 ex2 "-m 300 -n 20 -ksp_type cg -pc_type icc -ksp_monitor" "-mat_sptrsv_dispatch runs"
 run_test ex45/syncfree-grid17-warpell with_solver sptrsv_syncfree compare_case 1 ex45 "-da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type ilu -ksp_monitor" "$SF_ELL"
 run_test ex19/syncfree-newton-ilu0-alap with_solver sptrsv_syncfree compare_case 1 ex19 "-da_grid_x 16 -da_grid_y 16 -pc_type ilu -mat_no_inode -snes_monitor -ksp_monitor" "$SF_ALAP $SF_ELL"
@@ -33,6 +36,9 @@ run_test view/syncfree-runs-sleep-set ours_grep ex2 "-m 30 -n 40 -pc_type ilu -p
 run_test view/syncfree-runs-sleep-given ours_grep ex2 "-m 30 -n 40 -pc_type ilu -pc_factor_mat_solver_type sptrsv_syncfree -mat_sptrsv_dispatch runs -mat_sptrsv_spin_ns 100 -ksp_view" "waiting lanes sleep between polls, every lane polls its own words" "  100 ns between polls$"
 run_test view/syncfree-runs-sleep-lane ours_grep ex2 "-m 30 -n 40 -pc_type ilu -pc_factor_levels 6 -pc_factor_mat_solver_type sptrsv_syncfree -mat_sptrsv_dispatch runs -mat_sptrsv_run_poll lane -ksp_view" "0 ns between polls \(-mat_sptrsv_spin_ns -1: automatic, one lane polls\)"
 run_test view/syncfree-spin-bad ours_fails ex2 "$SF -mat_sptrsv_spin_ns -2" "-mat_sptrsv_spin_ns must be in \[-1, 1000000\] \(-1: automatic\), got -2"
+run_test view/setup-threads ours_grep ex2 "$SF -mat_sptrsv_setup_threads 2 -ksp_view" "setup: 2 host threads \(-mat_sptrsv_setup_threads 2\)"
+run_test view/setup-threads-auto ours_grep ex2 "$SF -ksp_view" "setup: [0-9]+ host threads? \(-mat_sptrsv_setup_threads 0: automatic\)"
+run_test view/setup-threads-bad ours_fails ex2 "$SF -mat_sptrsv_setup_threads -1" "-mat_sptrsv_setup_threads must be in \[0, 256\] \(0: automatic; 1: no threads\), got -1"
 run_test view/syncfree-runs-batch-bad ours_fails ex2 "$SF -mat_sptrsv_dispatch runs -mat_sptrsv_run_batch 12" "-mat_sptrsv_run_batch must be 0 \(automatic\), 4, 8 or 16, got 12"
 run_test view/syncfree-runs-blocks-auto ours_grep ex2 "-m 30 -n 40 -pc_type ilu -pc_factor_mat_solver_type sptrsv_syncfree -mat_sptrsv_dispatch runs -ksp_view" "CUDA launch: blocks per multiprocessor chosen by the CUDA setup \(automatic: persistent blocks holding 6 depths of the windows' DAG, 1.9 windows each"
 run_test view/syncfree-blocks-level ours_grep ex2 "$SF -mat_sptrsv_blocks_per_sm 4 -ksp_view" "CUDA launch: persistent blocks, 4 per multiprocessor, waiting lanes poll without pause"

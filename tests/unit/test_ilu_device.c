@@ -4,12 +4,14 @@ static const char help[] = "The driver of the GPU numeric ILU (src/mat/factor/il
 
 #include "unit_common.h"
 #include <sptrsv/ilu_device.h>
+#include <sptrsv/plan.h> /* SpTrsvLevelsCompute */
 #include "../../examples/common/stencil.h"
 #include <petsc/private/matimpl.h>
 #include "test_helpers.h"
 
 static PetscBool verbose     = PETSC_FALSE; /* -v: the outcome of every configuration */
 static PetscBool level_order = PETSC_FALSE; /* the emulated elimination hands the rows out in level order (the same values bit for bit) */
+static PetscBool given_levels = PETSC_FALSE; /* with level_order: L's levels given to the set-up, as an analysis's (the plan's level_asap) */
 
 static PetscBool SameArray(PetscInt m, const PetscScalar *a, const PetscScalar *b)
 {
@@ -26,7 +28,14 @@ static PetscErrorCode Factor(Mat A, IS row, IS col, const MatFactorInfo *info, P
   PetscCall(SpTrsvFactorILUSymbolic(A, row, col, info, *fac));
   if (emul) {
     const SpTrsvILUDeviceConfig cfg = {level_order, PETSC_FALSE, 0};
-    PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, *fac, &cfg, &SpTrsvILUDeviceOpsEmul));
+    PetscInt                   *lv = NULL, nl = 0;
+
+    if (level_order && given_levels) {
+      PetscCall(PetscMalloc1((*fac)->n + 1, &lv));
+      PetscCall(SpTrsvLevelsCompute((*fac)->n, (*fac)->L->i, (*fac)->L->j, PETSC_TRUE, lv, &nl));
+    }
+    PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, *fac, &cfg, lv, nl, &SpTrsvILUDeviceOpsEmul));
+    PetscCall(PetscFree(lv));
   }
   PetscCall(MatSetErrorIfFailure(A, errorif));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -100,7 +109,7 @@ static PetscErrorCode ResolvedCap(Mat A, PetscBool lo, PetscInt bps, PetscInt *c
   PetscCall(MatFactorInfoInitialize(&info));
   PetscCall(SpTrsvFactorCreate(MAT_FACTOR_ILU, A->rmap->n, &fac));
   PetscCall(SpTrsvFactorILUSymbolic(A, row, col, &info, fac));
-  PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, &cfg, &SpTrsvILUDeviceOpsEmul));
+  PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, &cfg, NULL, 0, &SpTrsvILUDeviceOpsEmul));
   PetscCall(SpTrsvFactorILUDeviceGetConfig(fac, &rc));
   EXPECT(rc.level_order == lo && rc.rows_shared, "the resolved configuration keeps the options (level order %d, shared rows %d)", (int)rc.level_order, (int)rc.rows_shared);
   *cap = rc.blocks_per_sm;
@@ -153,6 +162,10 @@ int main(int argc, char **argv)
     PetscCall(Cases());
   }
   EXPECT(npass - base - npass_row >= npass_row - 1, "level order: %" PetscInt_FMT " checks passed, row order %" PetscInt_FMT, npass - base - npass_row, npass_row);
+  given_levels = PETSC_TRUE; /* level order again, L's levels given as the analysis of its solves gives them */
+  base         = npass;
+  PetscCall(Cases());
+  EXPECT(npass - base >= npass_row, "level order with given levels: %" PetscInt_FMT " checks passed, row order %" PetscInt_FMT, npass - base, npass_row);
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());
   return nfail ? 1 : 0;

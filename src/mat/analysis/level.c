@@ -108,6 +108,7 @@ PetscErrorCode SpTrsvPlanCreateLevels(const SpTrsvOp *op, PetscBool sort, SpTrsv
   PetscCall(PetscTime(&t0));
   PetscCall(SpTrsvPlanCreateRows(n, &p));
   PetscCall(SpTrsvLevelsCompute(n, op->ri, op->rj, op->lower, p->level, &p->nlevels));
+  p->level_asap = PETSC_TRUE;
   if (sort) PetscCall(SpTrsvLevelsSort(n, p->level, p->nlevels, &p->levptr, p->order));
   PetscCall(SpTrsvPlanComputeStats(op, p));
   PetscCall(PetscTime(&t1));

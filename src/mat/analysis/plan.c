@@ -1,5 +1,6 @@
 /* SpTrsvPlan: life cycle and viewing, common to every path */
 #include <sptrsv/plan.h>
+#include <sptrsv/threads.h>
 
 /* SpTrsvPlanCreateRows - an empty plan of n rows: order and level allocated (as SpTrsvPlanDestroy frees them), unset */
 PetscErrorCode SpTrsvPlanCreateRows(PetscInt n, SpTrsvPlan *plan)
@@ -10,6 +11,8 @@ PetscErrorCode SpTrsvPlanCreateRows(PetscInt n, SpTrsvPlan *plan)
   PetscCall(PetscNew(&p));
   p->n = n;
   PetscCall(PetscMalloc2(n + 1, &p->order, n + 1, &p->level));
+  PetscCall(SpTrsvThreadsFault(p->order, (size_t)(n + 1) * sizeof(PetscInt))); /* their pages faulted by the setup's threads */
+  PetscCall(SpTrsvThreadsFault(p->level, (size_t)(n + 1) * sizeof(PetscInt)));
   *plan = p;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

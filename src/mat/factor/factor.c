@@ -1,6 +1,7 @@
 /* SpTrsvFactor: the factor object and the helpers shared by ILU(k) and ICC(k) */
 #include <sptrsv/factor.h>
 #include <petscbt.h>
+#include <sptrsv/threads.h>
 #include <petsc/private/matimpl.h> /* A->erroriffailure */
 
 /*
@@ -127,14 +128,18 @@ PetscErrorCode SpTrsvFactorInvertPerm(PetscInt n, const PetscInt *perm, PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  SpTrsvFactorFindDiagonal - adiag[i] = position of A(i,i) in the CSR; a missing diagonal entry is an
-  error, as in PETSc's ILU(k)/ICC(k) (which check MatMissingDiagonal() at every level of fill)
-*/
-PetscErrorCode SpTrsvFactorFindDiagonal(PetscInt n, const PetscInt *ai, const PetscInt *aj, PetscInt *adiag)
+typedef struct {
+  const PetscInt *ai, *aj;
+  PetscInt       *adiag;
+} SpTrsvFactorDiagCtx;
+
+/* rows [lo_row, hi_row) of SpTrsvFactorFindDiagonal() (SpTrsvThreadsFor()): the diagonal's position, -1 where it is missing */
+static void SpTrsvFactorFindDiagonalRows(void *ctx, PetscInt lo_row, PetscInt hi_row)
 {
-  PetscFunctionBegin;
-  for (PetscInt i = 0; i < n; i++) {
+  const SpTrsvFactorDiagCtx *c = (const SpTrsvFactorDiagCtx *)ctx;
+  const PetscInt            *ai = c->ai, *aj = c->aj;
+
+  for (PetscInt i = lo_row; i < hi_row; i++) {
     PetscInt lo = ai[i], hi = ai[i + 1];
 
     /* columns ascend in each row: a scan of a short row (stencils) is cheaper than a search, else binary search */
@@ -147,9 +152,22 @@ PetscErrorCode SpTrsvFactorFindDiagonal(PetscInt n, const PetscInt *ai, const Pe
         else hi = mid;
       }
     }
-    PetscCheck(lo < ai[i + 1] && aj[lo] == i, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Matrix is missing diagonal entry in row %" PetscInt_FMT, i);
-    adiag[i] = lo;
+    c->adiag[i] = (lo < ai[i + 1] && aj[lo] == i) ? lo : -1;
   }
+}
+
+/*
+  SpTrsvFactorFindDiagonal - adiag[i] = position of A(i,i) in the CSR (rows split over the setup's threads); a missing
+  diagonal entry is an error naming the first such row, as in PETSc's ILU(k)/ICC(k) (which check MatMissingDiagonal()
+  at every level of fill)
+*/
+PetscErrorCode SpTrsvFactorFindDiagonal(PetscInt n, const PetscInt *ai, const PetscInt *aj, PetscInt *adiag)
+{
+  SpTrsvFactorDiagCtx c = {ai, aj, adiag};
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvThreadsFor(n, SpTrsvFactorFindDiagonalRows, &c));
+  for (PetscInt i = 0; i < n; i++) PetscCheck(adiag[i] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Matrix is missing diagonal entry in row %" PetscInt_FMT, i);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -3,6 +3,7 @@
    storing of a formed row, and the numeric phase's row loop (zero-pivot check, shift restarts, inverted diagonal).
 */
 #include "fill_core.h"
+#include <sptrsv/threads.h>
 
 /*
   SpTrsvFillWorkCreate - the work space of a symbolic phase of n rows with the given levels of fill; fill * nnzA is
@@ -44,12 +45,65 @@ PetscErrorCode SpTrsvFillWorkFree(SpTrsvFillWork *wk)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the level-0 pattern without a column permutation, by ranges of rows (SpTrsvThreadsFor()): the counts, then the copy */
+typedef struct {
+  const PetscInt *ai, *aj, *adiag, *rp;
+  PetscInt       *Li, *Lj, *Ui, *Uj; /* Li NULL: no L part */
+} SpTrsvFillLevel0Ctx;
+
+/* Li[i + 1], Ui[i + 1] = the counts of row i's L and U parts: the split point of its row of A (the diagonal's position
+   when known, else a binary search for the first column >= i, then past column i if present) */
+static void SpTrsvFillLevel0Count(void *ctx, PetscInt lo_row, PetscInt hi_row)
+{
+  const SpTrsvFillLevel0Ctx *c = (const SpTrsvFillLevel0Ctx *)ctx;
+  const PetscInt            *ai = c->ai, *aj = c->aj, *rp = c->rp;
+
+  for (PetscInt i = lo_row; i < hi_row; i++) {
+    const PetscInt row = rp ? rp[i] : i;
+    PetscInt       lo, hi;
+
+    if (c->adiag && !rp) { /* factored row i is row i of A: its diagonal splits it */
+      lo = c->adiag[i];
+      hi = lo + 1;
+    } else {
+      lo = ai[row];
+      hi = ai[row + 1];
+      while (lo < hi) {
+        const PetscInt mid = lo + (hi - lo) / 2;
+        if (aj[mid] < i) lo = mid + 1;
+        else hi = mid;
+      }
+      hi = (lo < ai[row + 1] && aj[lo] == i) ? lo + 1 : lo;
+    }
+    if (c->Li) c->Li[i + 1] = lo - ai[row];
+    c->Ui[i + 1] = ai[row + 1] - hi;
+  }
+}
+
+/* rows [lo_row, hi_row) copied into Lj, Uj at the prefix sums Li, Ui (short rows: a loop, not a memcpy() call per row) */
+static void SpTrsvFillLevel0Copy(void *ctx, PetscInt lo_row, PetscInt hi_row)
+{
+  const SpTrsvFillLevel0Ctx *c = (const SpTrsvFillLevel0Ctx *)ctx;
+  const PetscInt            *ai = c->ai, *aj = c->aj, *rp = c->rp, *Li = c->Li, *Ui = c->Ui;
+
+  for (PetscInt i = lo_row; i < hi_row; i++) {
+    const PetscInt  row = rp ? rp[i] : i, nui = Ui[i + 1] - Ui[i];
+    const PetscInt *au = aj + ai[row + 1] - nui;
+    PetscInt       *u  = c->Uj + Ui[i];
+
+    if (Li)
+      for (PetscInt k = 0; k < Li[i + 1] - Li[i]; k++) c->Lj[Li[i] + k] = aj[ai[row] + k];
+    for (PetscInt k = 0; k < nui; k++) u[k] = au[k];
+  }
+}
+
 /* SpTrsvFillPatternLevel0 - ILU(0), and with li = lj = NULL ICC(0) (its upper part only): no fill, so the factored row i is
    row rp[i] of A with its columns renumbered by icp, split at the diagonal (sorted when icp is not the identity): where
    the level-of-fill merge would walk a linked list per row.
-   Without a column permutation the columns of a row ascend already: the split point of each row (its diagonal
-   position when known, else a binary search) gives the row pointers in one pass over the rows, and the rows
-   are copied as they are; with one, two passes over the entries (count, then fill and sort). */
+   Without a column permutation the columns of a row ascend already: the split point of each row gives the counts, their
+   prefix sums the row pointers, and the rows are copied as they are, the counts and the copy split over the setup's
+   threads (threads.h: each thread first touches its own rows' pages); with one, two passes over the entries (count,
+   then fill and sort). */
 PetscErrorCode SpTrsvFillPatternLevel0(PetscInt n, const PetscInt *ai, const PetscInt *aj, const PetscInt *adiag, const PetscInt *rp, const PetscInt *icp, PetscBool sort, PetscInt **li, PetscInt **lj, PetscInt **ui, PetscInt **uj)
 {
   const PetscBool lower = (PetscBool)(li != NULL);
@@ -61,37 +115,18 @@ PetscErrorCode SpTrsvFillPatternLevel0(PetscInt n, const PetscInt *ai, const Pet
   if (lower) Li[0] = 0;
   Ui[0] = 0;
   if (!icp) {
-    for (PetscInt i = 0; i < n; i++) {
-      const PetscInt row = rp ? rp[i] : i;
-      PetscInt       lo, hi;
+    SpTrsvFillLevel0Ctx c = {ai, aj, adiag, rp, Li, NULL, Ui, NULL};
 
-      if (adiag && !rp) { /* factored row i is row i of A: its diagonal splits it */
-        lo = adiag[i];
-        hi = lo + 1;
-      } else { /* the first column >= i, then past column i if present */
-        lo = ai[row];
-        hi = ai[row + 1];
-        while (lo < hi) {
-          const PetscInt mid = lo + (hi - lo) / 2;
-          if (aj[mid] < i) lo = mid + 1;
-          else hi = mid;
-        }
-        hi = (lo < ai[row + 1] && aj[lo] == i) ? lo + 1 : lo;
-      }
-      if (lower) Li[i + 1] = Li[i] + (lo - ai[row]);
-      Ui[i + 1] = Ui[i] + (ai[row + 1] - hi);
+    PetscCall(SpTrsvThreadsFor(n, SpTrsvFillLevel0Count, &c));
+    for (PetscInt i = 0; i < n; i++) {
+      if (lower) Li[i + 1] += Li[i];
+      Ui[i + 1] += Ui[i];
     }
     if (lower) PetscCall(PetscMalloc1(Li[n] + 1, &Lj));
     PetscCall(PetscMalloc1(Ui[n] + 1, &Uj));
-    for (PetscInt i = 0; i < n; i++) { /* short rows: a loop, not a memcpy() call per row */
-      const PetscInt  row = rp ? rp[i] : i, nui = Ui[i + 1] - Ui[i];
-      const PetscInt *au = aj + ai[row + 1] - nui;
-      PetscInt       *u  = Uj + Ui[i];
-
-      if (lower)
-        for (PetscInt k = 0; k < Li[i + 1] - Li[i]; k++) Lj[Li[i] + k] = aj[ai[row] + k];
-      for (PetscInt k = 0; k < nui; k++) u[k] = au[k];
-    }
+    c.Lj = Lj;
+    c.Uj = Uj;
+    PetscCall(SpTrsvThreadsFor(n, SpTrsvFillLevel0Copy, &c));
   } else {
     for (PetscInt i = 0; i < n; i++) {
       const PetscInt row = rp ? rp[i] : i;

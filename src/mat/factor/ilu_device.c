@@ -8,8 +8,9 @@
    - symbolic phase (once per pattern, SpTrsvFactorILUDeviceSetUp()): the host's pattern of L and U, and the
      map of every nonzero of A's CSR into the factor's value storage (row r[i] of A to factored row i,
      column c to ic[c]) are uploaded once;
-   - numeric phase (SpTrsvFactorILUNumericDevice()): A's values (a MATSEQAIJCUSPARSE's device array in place
-     when it is valid there, else one upload of the host CSR values), then passes of the GPU elimination
+   - numeric phase (SpTrsvFactorILUNumericDevice()): A's values (a MATSEQAIJCUSPARSE's device array in place,
+     uploaded by PETSc first when only the host holds them; another type's host CSR values, uploaded once), then
+     passes of the GPU elimination
      under PETSc's shift loop: a pass that reports a failing pivot (NONZERO, POSITIVE_DEFINITE) is turned
      into SpTrsvShiftCheckPivot()/SpTrsvShiftRefine() calls on the host, with the pivot and row sum the
      kernel read back, and the pass is rerun with the new shift, exactly as the host's do/while loop; zero
@@ -26,6 +27,7 @@
 #include <sptrsv/ilu_device.h>
 #include <sptrsv/deviceops.h>
 #include <sptrsv/plan.h> /* SpTrsvLevelsCompute, SpTrsvLevelsSort */
+#include <sptrsv/threads.h>
 
 struct _n_SpTrsvILUDevice {
   const SpTrsvILUDeviceOps *ops;
@@ -141,22 +143,24 @@ static PetscErrorCode SpTrsvILUDeviceMap(SpTrsvFactor fac, const PetscInt *ai, c
   level: 578 against 617 us a refactorization; ksp ex2 1000^2, 500: PCSetUp 0.085 against 0.097 s); wide levels keep
   every resident warp busy and the cap only lowers the rows in flight (ksp ex45 96^3, 3093 rows a level: 0.079 against
   0.072 s). On an H200 the cap's 4 blocks of 4 warps on 132 SMs hold 2112 rows: the width limit keeps two levels in flight.
+  llevel, lnlevels: the ASAP levels of L's rows (SpTrsvLevelsCompute()'s) and their count when the analysis of L's solves
+  computed them already (the plan's level_asap), so that level order does not compute them again; NULL, 0: computed here.
 */
-PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat A, SpTrsvFactor fac, const SpTrsvILUDeviceConfig *cfg)
+PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat A, SpTrsvFactor fac, const SpTrsvILUDeviceConfig *cfg, const PetscInt *llevel, PetscInt lnlevels)
 {
   const SpTrsvDeviceOps *dev;
 
   PetscFunctionBegin;
   PetscCall(SpTrsvDeviceOpsGet(&dev, NULL, NULL));
   PetscCheck(dev->ilu.ops, PETSC_COMM_SELF, PETSC_ERR_SUP, "The GPU numeric factorization needs a CUDA build of the plugin (WITH_CUDA=1)");
-  PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, cfg, dev->ilu.ops));
+  PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, cfg, llevel, lnlevels, dev->ilu.ops));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
   SpTrsvFactorILUDeviceSetUpOps - SpTrsvFactorILUDeviceSetUp() with the implementation ops
 */
-PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, const SpTrsvILUDeviceConfig *cfg, const SpTrsvILUDeviceOps *ops)
+PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, const SpTrsvILUDeviceConfig *cfg, const PetscInt *llevel, PetscInt lnlevels, const SpTrsvILUDeviceOps *ops)
 {
   SpTrsvILUSym   *sym = (SpTrsvILUSym *)fac->sym;
   const PetscInt *ai, *aj;
@@ -182,13 +186,14 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, const SpTr
     if (!ierr) ierr = SpTrsvILUDeviceMap(fac, ai, aj, amap, &flops, &missing);
   }
   rc = *cfg;
-  if (!ierr && missing < 0 && cfg->level_order && fac->n) { /* the levels of L's DAG, rows by level */
+  if (!ierr && missing < 0 && cfg->level_order && fac->n) { /* the levels of L's DAG (the analysis's, else computed here), rows by level */
     PetscInt *level = NULL, *levptr = NULL;
 
-    ierr = PetscMalloc1(fac->n, &level);
-    if (!ierr) ierr = PetscMalloc1(fac->n, &order);
-    if (!ierr) ierr = SpTrsvLevelsCompute(fac->n, fac->L->i, fac->L->j, PETSC_TRUE, level, &nlevels);
-    if (!ierr) ierr = SpTrsvLevelsSort(fac->n, level, nlevels, &levptr, order);
+    if (!llevel) ierr = SpTrsvMallocFaulted1(fac->n, &level);
+    if (!ierr) ierr = SpTrsvMallocFaulted1(fac->n, &order);
+    if (!ierr && !llevel) ierr = SpTrsvLevelsCompute(fac->n, fac->L->i, fac->L->j, PETSC_TRUE, level, &nlevels);
+    if (llevel) nlevels = lnlevels;
+    if (!ierr) ierr = SpTrsvLevelsSort(fac->n, llevel ? llevel : level, nlevels, &levptr, order);
     (void)PetscFree(levptr);
     (void)PetscFree(level);
   }
@@ -212,13 +217,16 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, const SpTr
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A's values where they are valid: a MATSEQAIJCUSPARSE's device array when the device holds them (in place,
-   for an implementation on the device), else the host CSR values (the device side uploads them once) */
+/* A's values for an implementation on the device: a MATSEQAIJCUSPARSE's device array, in place. When only the host
+   holds them, PETSc uploads A there now (MatSeqAIJCUSPARSEGetArrayRead()), the copy its own MatMult would make at the
+   first product anyway: one upload of A, not a staging copy of the values here and A's own upload in the KSP's first
+   MatMult (docs/PERFORMANCE.md, e2e run 18). Any other matrix type, or a host implementation: the host CSR values
+   (a device implementation uploads them itself). */
 static PetscErrorCode SpTrsvILUDeviceGetInput(const SpTrsvDeviceOps *ops, Mat A, PetscBool device, const PetscScalar **v, PetscMemType *mtype, PetscBool *dev)
 {
   PetscFunctionBegin;
   *dev = PETSC_FALSE;
-  if (device) PetscCall((*ops->petsc->mat_read)(A, PETSC_TRUE, v, dev)); /* valid on the device only */
+  if (device) PetscCall((*ops->petsc->mat_read)(A, PETSC_FALSE, v, dev));
   if (*dev) {
     *mtype = PETSC_MEMTYPE_DEVICE;
     PetscFunctionReturn(PETSC_SUCCESS);

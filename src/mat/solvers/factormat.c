@@ -2,6 +2,7 @@
    per pattern, numeric factorization once per values, solves through the chosen backend */
 #include <sptrsv/deviceops.h> /* SpTrsvDeviceBackendHelp */
 #include <sptrsv/factormat.h>
+#include <sptrsv/threads.h>
 #include <petsctime.h>
 
 /* read -mat_sptrsv_* with the factor's prefix (so -sub_mat_sptrsv_* works under block Jacobi) */
@@ -38,6 +39,12 @@ static PetscErrorCode MatSpTrsvSetFromOptions(Mat F)
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s must be in [-1, 16] (-1: automatic; 0: no cap; 16 blocks of 4 warps fill a multiprocessor), got %" PetscInt_FMT, option, sp->factor_device_cfg.blocks_per_sm);
   }
   if (F->factortype == MAT_FACTOR_LU || F->factortype == MAT_FACTOR_CHOLESKY) PetscCall(SpTrsvDirectOptionsRead(PetscOptionsObject, (PetscObject)F, F->factortype, &sp->direct));
+  PetscCall(PetscOptionsInt("-mat_sptrsv_setup_threads", "Host threads of the symbolic phase and the analysis (the first touch of their large arrays, loops over independent rows); 0: automatic (the CPUs this process may run on, shared with the node's other ranks, at most " PetscStringize(SPTRSV_THREADS_AUTO_MAX) "), 1: none", "MatSolverType sptrsv", sp->setup_threads_req, &sp->setup_threads_req, NULL));
+  if (sp->setup_threads_req < 0 || sp->setup_threads_req > 256) {
+    char option[256];
+    PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_setup_threads", option, sizeof(option)));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s must be in [0, 256] (0: automatic; 1: no threads), got %" PetscInt_FMT, option, sp->setup_threads_req);
+  }
   PetscCall(PetscOptionsBool("-mat_sptrsv_compare_cusparse_memory", "CUDA: at the symbolic phase, ask cuSPARSE what its SpSV would hold for L and U (matrix + buffer), shown by -ksp_view", "MatSolverType sptrsv", sp->compare_cusparse, &sp->compare_cusparse, NULL));
   /* the choice's options, and every path's own (whichever is chosen reads them); else the path's own and, where it
      hands some triangles to a delegate path (sptrsv_supernodal's nested sync-free solver), the delegate's */
@@ -142,8 +149,7 @@ static PetscErrorCode MatSpTrsvAnalyze(Mat F)
   } else {
     sp->tripath[0] = sp->tripath[1] = sp->path;
     sp->triopts[0] = sp->triopts[1] = sp->opts;
-    PetscCall(SpTrsvSolverCreateWithOptions(fac->L, PETSC_FALSE, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[0][0]));
-    PetscCall(SpTrsvSolverCreateWithOptions(fac->U, PETSC_FALSE, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[0][1]));
+    PetscCall(SpTrsvSolverCreatePairWithOptions(fac->L, fac->U, sp->format, sp->path, sp->backend, &sp->opts, &sp->tri[0][0], &sp->tri[0][1]));
   }
   if (fac->rperm) PetscCall((*sp->backend->perm_create)(n, fac->rperm, &sp->rperm));
   if (fac->cperm) PetscCall((*sp->backend->perm_create)(n, fac->cperm, &sp->cperm));
@@ -176,8 +182,11 @@ static PetscErrorCode MatSpTrsvSetUpNumeric(Mat F, Mat A)
   else {
     SpTrsvILUDeviceConfig rc; /* as it runs: the automatic cap resolved */
     const PetscBool       autocap = (PetscBool)(sp->factor_device_cfg.blocks_per_sm < 0);
+    const SpTrsvSolver    sL      = sp->tri[0][0];
+    const SpTrsvPlan      pL      = sL->plan; /* L's own levels when its analysis computed them (every ASAP plan of L's rows) */
+    const PetscBool       reuse   = (PetscBool)(sL->format == SPTRSV_FORMAT_CSR && !sL->transpose && pL && pL->level_asap && pL->level && pL->n == sp->fac->n);
 
-    PetscCall(SpTrsvFactorILUDeviceSetUp(A, sp->fac, &sp->factor_device_cfg));
+    PetscCall(SpTrsvFactorILUDeviceSetUp(A, sp->fac, &sp->factor_device_cfg, reuse ? pL->level : NULL, reuse ? pL->nlevels : 0));
     PetscCall(SpTrsvFactorILUDeviceGetConfig(sp->fac, &rc));
     sp->numeric_device = PETSC_TRUE;
     if (!rc.level_order && !rc.rows_shared) PetscCall(PetscStrncpy(sp->numeric_note, "device", sizeof(sp->numeric_note)));
@@ -405,15 +414,12 @@ static PetscErrorCode MatSpTrsvSymbolicBegin(Mat F, Mat A, MatFactorType ftype, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* every symbolic phase: the factor's pattern (ILU(k), ICC(k), SuperLU's LU, CHOLMOD's Cholesky), then the analysis */
-static PetscErrorCode MatSpTrsvSymbolic(Mat F, Mat A, MatFactorType ftype, IS row, IS col, const MatFactorInfo *info)
+/* the factor's pattern, the analysis and the numeric phase's setup (MatSpTrsvSymbolic(), under the setup's threads) */
+static PetscErrorCode MatSpTrsvSymbolicRun(Mat F, Mat A, MatFactorType ftype, IS row, IS col, const MatFactorInfo *info)
 {
-  Mat_SpTrsv *sp;
+  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(SPTRSV_Symbolic, F, A, 0, 0));
-  PetscCall(MatSpTrsvSymbolicBegin(F, A, ftype, info));
-  sp = (Mat_SpTrsv *)F->data;
   PetscCall(PetscLogEventBegin(SPTRSV_FactorSym, F, A, 0, 0));
   switch (ftype) {
   case MAT_FACTOR_ILU:
@@ -432,10 +438,30 @@ static PetscErrorCode MatSpTrsvSymbolic(Mat F, Mat A, MatFactorType ftype, IS ro
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Factor type %s", MatFactorTypes[ftype]);
   }
   PetscCall(PetscLogEventEnd(SPTRSV_FactorSym, F, A, 0, 0));
-  SpTrsvDevMemScope(&((Mat_SpTrsv *)F->data)->mem, MatSpTrsvAnalyze(F));
+  SpTrsvDevMemScope(&sp->mem, MatSpTrsvAnalyze(F));
   PetscCall(PetscLogEventBegin(SPTRSV_NumericSetUp, F, A, 0, 0));
-  SpTrsvDevMemScope(&((Mat_SpTrsv *)F->data)->mem, MatSpTrsvSetUpNumeric(F, A));
+  SpTrsvDevMemScope(&sp->mem, MatSpTrsvSetUpNumeric(F, A));
   PetscCall(PetscLogEventEnd(SPTRSV_NumericSetUp, F, A, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* every symbolic phase: the factor's pattern (ILU(k), ICC(k), SuperLU's LU, CHOLMOD's Cholesky), then the analysis,
+   with -mat_sptrsv_setup_threads host threads (threads.h), back to none after it, an error included */
+static PetscErrorCode MatSpTrsvSymbolic(Mat F, Mat A, MatFactorType ftype, IS row, IS col, const MatFactorInfo *info)
+{
+  Mat_SpTrsv    *sp;
+  PetscInt       prev_threads;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SPTRSV_Symbolic, F, A, 0, 0));
+  PetscCall(MatSpTrsvSymbolicBegin(F, A, ftype, info));
+  sp = (Mat_SpTrsv *)F->data;
+  PetscCall(SpTrsvThreadsPush(sp->setup_threads_req, &prev_threads));
+  sp->setup_threads = SpTrsvThreadsCurrent();
+  ierr              = MatSpTrsvSymbolicRun(F, A, ftype, row, col, info);
+  PetscCall(SpTrsvThreadsPop(prev_threads));
+  PetscCall(ierr);
   PetscCall(MatSpTrsvCompareCusparse(F));
   PetscCall(PetscLogEventEnd(SPTRSV_Symbolic, F, A, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -513,6 +539,7 @@ static PetscErrorCode MatView_SpTrsv(Mat F, PetscViewer viewer)
   if (SpTrsvFactorDirectHead(sp->fac)) PetscCall(SpTrsvFactorDirectView(sp->fac, viewer));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "factor %s(%" PetscInt_FMT "), ordering %s, shift %g (%" PetscInt_FMT " tries)\n", sp->fac->ftype == MAT_FACTOR_ICC ? "ICC" : "ILU", sp->fac->levels, (sp->fac->rperm || sp->fac->cperm) ? "permuted" : "natural", (double)sp->fac->shift_amount, sp->fac->nshifts));
   PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: %s\n", sp->numeric_note));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "setup: %" PetscInt_FMT " host thread%s (-mat_sptrsv_setup_threads %" PetscInt_FMT "%s)\n", sp->setup_threads, sp->setup_threads == 1 ? "" : "s", sp->setup_threads_req, sp->setup_threads_req ? "" : ": automatic"));
   PetscCall(MatSpTrsvViewMemory(F, viewer));
   for (PetscInt t = 0; t < 2; t++) {
     for (PetscInt k = 0; k < 2; k++) {

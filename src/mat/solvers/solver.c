@@ -26,37 +26,47 @@ static PetscErrorCode SpTrsvSolverComputeCDiag(SpTrsvSolver s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* create, analyse (pattern of op(T) only) and hand to the backend; rest and omega only for sweeps */
-static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transpose, SpTrsvTri rest, PetscReal omega, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvPathOptions *opts, SpTrsvSolver *solver)
+/* a new solver of op(T), not analysed yet: its options, executor and fields; rest and omega only for sweeps */
+static PetscErrorCode SpTrsvSolverNew(SpTrsvTri tri, PetscBool transpose, SpTrsvTri rest, PetscReal omega, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvPathOptions *opts, SpTrsvSolver *solver)
 {
-  SpTrsvSolver   s;
-  PetscErrorCode ierr;
+  SpTrsvSolver s;
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));
-  s->ops = &SpTrsvSolverOpsDefault;
+  s->ops       = &SpTrsvSolverOpsDefault;
   s->opts      = *opts;
-  PetscCall(SpTrsvPathOptionsGet(&s->opts, path, &s->own));
-  if (path->options_backend) PetscCall((*path->options_backend)(backend->slot, (void *)s->own)); /* what only another backend's executor reads, off */
   s->tri       = tri;
   s->transpose = transpose;
   s->format    = format;
   s->backend   = backend;
   s->rest      = rest;
   s->keep      = 1.0 - omega;
+  PetscCall(SpTrsvPathOptionsGet(&s->opts, path, &s->own));
+  if (path->options_backend) PetscCall((*path->options_backend)(backend->slot, (void *)s->own)); /* what only another backend's executor reads, off */
   PetscCall(SpTrsvPathGetExecutor(path, backend->slot, &s->exec));
   PetscCheck(!rest || s->exec->sweep, PETSC_COMM_SELF, PETSC_ERR_SUP, "Path %s has no Gauss-Seidel sweeps", path->name);
-  PetscCall(PetscLogEventBegin(SPTRSV_Analysis, 0, 0, 0, 0));
-  if (format == SPTRSV_FORMAT_CSC) PetscCall(SpTrsvTriBuildCSC(tri)); /* the columns of op(T) (a transpose builds it anyway) */
-  PetscCall(SpTrsvTriGetOp(tri, transpose, &s->op));
-  ierr = SpTrsvPlanCreate(&s->op, path, format, &s->opts, &s->plan);
-  PetscCall(PetscLogEventEnd(SPTRSV_Analysis, 0, 0, 0, 0));
-  if (ierr) { /* e.g. an option value the path rejects: nothing is kept */
-    PetscCall(PetscFree(s));
-    PetscCall(ierr);
-  }
-  if (rest && format == SPTRSV_FORMAT_CSC) {
-    PetscCall(PetscMalloc1(tri->n + 1, &s->cdiag));
+  *solver = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the operator the analysis reads: op(T), with T's columns built first for the CSC format (a transpose builds them anyway) */
+static PetscErrorCode SpTrsvSolverGetOp(SpTrsvSolver s)
+{
+  PetscFunctionBegin;
+  if (s->format == SPTRSV_FORMAT_CSC) PetscCall(SpTrsvTriBuildCSC(s->tri));
+  PetscCall(SpTrsvTriGetOp(s->tri, s->transpose, &s->op));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* an analysed solver (its plan) handed to the backend (the upload); a failed setup gives back what it made and *sp is NULL */
+static PetscErrorCode SpTrsvSolverSetUpBackend(SpTrsvSolver *sp)
+{
+  SpTrsvSolver   s = *sp;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  if (s->rest && s->format == SPTRSV_FORMAT_CSC) {
+    PetscCall(PetscMalloc1(s->tri->n + 1, &s->cdiag));
     PetscCall(SpTrsvSolverComputeCDiag(s));
   }
   PetscCall(PetscLogEventBegin(SPTRSV_Upload, 0, 0, 0, 0));
@@ -69,12 +79,78 @@ static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transp
   }
   PetscCall(PetscLogEventEnd(SPTRSV_Upload, 0, 0, 0, 0));
   if (ierr) { /* e.g. a device allocation that failed: give back what the setup made, then report */
-    PetscCall(SpTrsvSolverDestroy(&s));
+    PetscCall(SpTrsvSolverDestroy(sp));
     PetscCall(ierr);
   }
-  s->state      = tri->state;
-  s->rest_state = rest ? rest->state : 0;
-  *solver       = s;
+  s->state      = s->tri->state;
+  s->rest_state = s->rest ? s->rest->state : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* create, analyse (pattern of op(T) only) and hand to the backend; rest and omega only for sweeps */
+static PetscErrorCode SpTrsvSolverCreate_Private(SpTrsvTri tri, PetscBool transpose, SpTrsvTri rest, PetscReal omega, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvPathOptions *opts, SpTrsvSolver *solver)
+{
+  SpTrsvSolver   s;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvSolverNew(tri, transpose, rest, omega, format, path, backend, opts, &s));
+  PetscCall(PetscLogEventBegin(SPTRSV_Analysis, 0, 0, 0, 0));
+  ierr = SpTrsvSolverGetOp(s);
+  if (!ierr) ierr = SpTrsvPlanCreate(&s->op, path, format, &s->opts, &s->plan);
+  PetscCall(PetscLogEventEnd(SPTRSV_Analysis, 0, 0, 0, 0));
+  if (ierr) { /* e.g. an option value the path rejects: nothing is kept */
+    PetscCall(PetscFree(s));
+    PetscCall(ierr);
+  }
+  PetscCall(SpTrsvSolverSetUpBackend(&s));
+  *solver = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvSolverCreatePairWithOptions - SpTrsvSolverCreateWithOptions() of a factor's L and U (not transposed) on one path,
+  their analyses at once where the path can (SpTrsvPlanCreatePair(); one SpTrsvAnalysis event for both)
+*/
+PetscErrorCode SpTrsvSolverCreatePairWithOptions(SpTrsvTri L, SpTrsvTri U, SpTrsvFormat format, SpTrsvPath path, const SpTrsvBackendOps *backend, const SpTrsvPathOptions *opts, SpTrsvSolver *solverL, SpTrsvSolver *solverU)
+{
+  SpTrsvSolver   s[2] = {NULL, NULL};
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  if (!path->analyze_pair) {
+    PetscCall(SpTrsvSolverCreateWithOptions(L, PETSC_FALSE, format, path, backend, opts, solverL));
+    ierr = SpTrsvSolverCreateWithOptions(U, PETSC_FALSE, format, path, backend, opts, solverU);
+    if (ierr) PetscCall(SpTrsvSolverDestroy(solverL));
+    PetscCall(ierr);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(SpTrsvSolverNew(L, PETSC_FALSE, NULL, 1.0, format, path, backend, opts, &s[0]));
+  ierr = SpTrsvSolverNew(U, PETSC_FALSE, NULL, 1.0, format, path, backend, opts, &s[1]);
+  if (ierr) PetscCall(PetscFree(s[0]));
+  PetscCall(ierr);
+  PetscCall(PetscLogEventBegin(SPTRSV_Analysis, 0, 0, 0, 0));
+  ierr = SpTrsvSolverGetOp(s[0]);
+  if (!ierr) ierr = SpTrsvSolverGetOp(s[1]);
+  if (!ierr) ierr = SpTrsvPlanCreatePair(&s[0]->op, &s[1]->op, path, format, &s[0]->opts, &s[0]->plan, &s[1]->plan);
+  PetscCall(PetscLogEventEnd(SPTRSV_Analysis, 0, 0, 0, 0));
+  if (ierr) {
+    PetscCall(PetscFree(s[0]));
+    PetscCall(PetscFree(s[1]));
+    PetscCall(ierr);
+  }
+  ierr = SpTrsvSolverSetUpBackend(&s[0]); /* on an error: destroyed, NULL */
+  if (!ierr) ierr = SpTrsvSolverSetUpBackend(&s[1]);
+  if (ierr) {
+    if (s[1] && !s[0]) { /* s[1] analysed, never set up */
+      PetscCall(SpTrsvPlanDestroy(&s[1]->plan));
+      PetscCall(PetscFree(s[1]));
+    }
+    PetscCall(SpTrsvSolverDestroy(&s[0]));
+    PetscCall(ierr);
+  }
+  *solverL = s[0];
+  *solverU = s[1];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

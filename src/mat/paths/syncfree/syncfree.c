@@ -10,6 +10,8 @@
 #include <sptrsv/paths/syncfree.h>
 #include <sptrsv/utils.h>
 #include <sptrsv/host_rows.h>
+#include <sptrsv/threads.h>
+#include "runs.h"
 #include <petsctime.h>
 
 /* lanes per row for a row of len entries: the smallest power of two >= len, 1..32 (32 for longer rows) */
@@ -155,7 +157,7 @@ static PetscErrorCode SpTrsvSyncFreePack(const SpTrsvOp *op, SpTrsvPlan p, SpTrs
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the plan's order becomes the triangle's own order (natural and runs dispatch; the position map is its own inverse) */
+/* the plan's order becomes the triangle's own order (natural dispatch; the runs dispatch's work sets it in runs.c; the position map is its own inverse) */
 static PetscErrorCode SpTrsvSyncFreeNaturalOrder(const SpTrsvOp *op, SpTrsvPlan p)
 {
   PetscFunctionBegin;
@@ -199,127 +201,6 @@ static PetscErrorCode SpTrsvSyncFreePackNatural(const SpTrsvOp *op, SpTrsvPlan p
   }
   sf->wstart[nw] = n;
   sf->nwarps     = nw;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* runs, CUDA: the entries a lane loads at once (the kernel's template B, include/sptrsv/paths/syncfree.h): the request,
-   else the smallest of 4, 8, 16 that holds the longest lane's lanemax entries; never below min(16, 4 R), the batch of
-   R 7-point rows (the instantiated pairs of R and B) */
-static PetscInt SpTrsvSyncFreeRunBatch(PetscInt req, PetscInt R, PetscInt lanemax)
-{
-  PetscInt b = req ? req : 4;
-
-  if (!req)
-    while (b < SPTRSV_SYNCFREE_RUN_BATCH && b < lanemax) b *= 2;
-  return PetscMax(b, PetscMin((PetscInt)SPTRSV_SYNCFREE_RUN_BATCH, 4 * R));
-}
-
-/*
-  SpTrsvSyncFreePackRuns - runs dispatch (include/sptrsv/paths/syncfree.h): the rows in the triangle's own order, cut
-  greedily into windows: row k joins the window [k0, k) when each of its dependencies lies before k0 or is row k - 1,
-  the window has fewer than 32 sf->run_rows_max rows (-mat_sptrsv_run_rows), and row k depends on row k - 1 or the window
-  holds no such row, does not continue a chain (its first row depends on the row before it: a line's last window of
-  one row) and has fewer than SPTRSV_SYNCFREE_RUN_MIN rows: a chain keeps windows of its own (packing the next
-  one in would make the window wait for both chains' dependencies, and would shift the windows of the next grid lines
-  against this line's: a 2-D grid's windows would then wait on two windows of the line before); rows that continue no
-  chain share a warp; and row k waits for no window deeper than those the window's rows wait for so far (the depth
-  cut: where rows also depend on the next point of the line before, as in 9- and 27-point stencils and ILU(k > 0)
-  fill, a window cut at a multiple of 32 points would wait for the line before's next window, two window steps per line;
-  cut before the row that would, the windows of each line shift one point left of the line before's, one step per
-  line). The depth of a window (one more than the deepest window it waits for) is fixed when it opens: a row
-  that would raise it opens the next window. The windows go
-  out by their depth in the windows' DAG, by position inside a depth: a wavefront order, so the
-  warps resident at once hold the windows that can progress (in position order a 3-D grid's resident windows would be
-  a few planes of lines, of which only one line per plane is ready at a time). Then the rows per lane R (the smallest
-  power of two with 32 R >= the longest window), the entries of the lane with the most and the batch its kernel loads
-  them in (SpTrsvSyncFreeRunBatch), the chained rows and the depth of the DAG (its critical path).
-  sf->wstart[w] is the first position of the w-th window dispatched, sf->wlanes[w] its length. The same pass gives
-  every row its level (p->level, p->nlevels: the plan's statistics and -ksp_view) and checks that op is triangular.
-*/
-static PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, SpTrsvSyncFreeSchedule *sf)
-{
-  const PetscInt n = op->n, cap = 32 * sf->run_rows_max;
-  PetscInt       nw = 0, longest = 0, dcur = 0, maxlev = -1, bad = -1, badj = -1, *depth, *wd, *k0s, *cnt; /* dcur: the depth of the open window, wd[k]: of position k's */
-
-  PetscFunctionBegin;
-  PetscCall(SpTrsvSyncFreeNaturalOrder(op, p));
-  PetscCall(PetscMalloc2(n + 1, &sf->wstart, n + 1, &sf->wlanes));
-  PetscCall(PetscMalloc4(n + 1, &depth, n + 1, &wd, n + 1, &k0s, n + 2, &cnt));
-  sf->run_chained = 0;
-  sf->run_depth   = 0;
-  for (PetscInt k = 0, k0 = 0, wch = 0; k < n; k++) {
-    const PetscInt i = p->order[k];
-    PetscBool      fits = (PetscBool)(k > k0 && k - k0 < cap), chained = PETSC_FALSE, inwin = PETSC_FALSE;
-    PetscInt       dk = 0, lev = 0; /* dk: the deepest window before k0 that row k waits for */
-    for (PetscInt e = op->ri[i]; e < op->ri[i + 1]; e++) {
-      const PetscInt j = op->rj[e], q = SpTrsvSyncFreeNaturalPos(op, j);
-      if (j < 0 || j >= n || q >= k) { /* not triangular: reported below, once the scratch is freed */
-        bad  = i;
-        badj = j;
-        break;
-      }
-      lev = PetscMax(lev, p->level[j] + 1);
-      if (q >= k0) inwin = PETSC_TRUE;
-      else dk = PetscMax(dk, wd[q]);
-      if (q == k - 1) chained = PETSC_TRUE;
-      else if (q >= k0) fits = PETSC_FALSE;
-    }
-    if (bad >= 0) break;
-    if (fits && !chained && (wch || k - k0 >= SPTRSV_SYNCFREE_RUN_MIN)) fits = PETSC_FALSE; /* a chain ends: a window of its own */
-    if (fits && dk + 1 > dcur) fits = PETSC_FALSE; /* row k would make the window wait longer: it opens the next one */
-    if (!fits) { /* row k opens a window; it continues a chain when it depends on the row before (the window before's last) */
-      if (nw) depth[nw - 1] = dcur;
-      dcur      = 1 + PetscMax(dk, inwin ? dcur : 0); /* the window closed now holds the rows of [k0, k) row k waits for */
-      k0s[nw++] = k;
-      k0        = k;
-      wch       = chained;
-      chained   = PETSC_FALSE;
-    }
-    if (chained) {
-      sf->run_chained++;
-      wch = 1;
-    }
-    wd[k]       = dcur;
-    p->level[i] = lev;
-    maxlev      = PetscMax(maxlev, lev);
-  }
-  p->nlevels = maxlev + 1;
-  if (bad >= 0) {
-    PetscCall(PetscFree4(depth, wd, k0s, cnt));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not a %s triangle: row %" PetscInt_FMT " depends on column %" PetscInt_FMT, op->lower ? "lower" : "upper", bad, badj);
-  }
-  if (nw) depth[nw - 1] = dcur;
-  k0s[nw] = n;
-  for (PetscInt w = 0; w < nw; w++) {
-    longest       = PetscMax(longest, k0s[w + 1] - k0s[w]);
-    sf->run_depth = PetscMax(sf->run_depth, depth[w]);
-  }
-  /* dispatch order: by depth, by position inside a depth (a stable counting sort) */
-  PetscCall(PetscArrayzero(cnt, sf->run_depth + 2));
-  for (PetscInt w = 0; w < nw; w++) cnt[depth[w] + 1]++;
-  for (PetscInt d = 1; d <= sf->run_depth + 1; d++) cnt[d] += cnt[d - 1];
-  for (PetscInt w = 0; w < nw; w++) {
-    const PetscInt slot = cnt[depth[w]]++;
-    sf->wstart[slot]    = k0s[w];
-    sf->wlanes[slot]    = (int)(k0s[w + 1] - k0s[w]);
-  }
-  sf->wstart[nw]  = n;
-  sf->nwarps      = nw;
-  sf->binrows[5]  = n; /* 32 lanes per window */
-  sf->binwarps[5] = nw;
-  for (sf->run_rows = 1; 32 * sf->run_rows < longest; sf->run_rows *= 2) { }
-  sf->run_lane_max = 0;
-  for (PetscInt w = 0; w < nw; w++) { /* lane l of a window holds its ceil(len / 32) consecutive positions from k0 + l per */
-    const PetscInt per = (k0s[w + 1] - k0s[w] + 31) / 32;
-    for (PetscInt kb = k0s[w]; kb < k0s[w + 1]; kb += per) {
-      PetscInt m = 0;
-      for (PetscInt k = kb; k < PetscMin(kb + per, k0s[w + 1]); k++) m += op->ri[p->order[k] + 1] - op->ri[p->order[k]];
-      sf->run_lane_max = PetscMax(sf->run_lane_max, m);
-    }
-  }
-  sf->run_batch = SpTrsvSyncFreeRunBatch(sf->run_batch_req, sf->run_rows, sf->run_lane_max);
-  if (sf->spin_ns_req == PETSC_DECIDE) sf->spin_ns = sf->run_poll_all && sf->run_lane_max > SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES ? SPTRSV_SYNCFREE_RUN_SLEEP_NS : 0;
-  PetscCall(PetscFree4(depth, wd, k0s, cnt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -440,13 +321,13 @@ static PetscErrorCode SpTrsvSyncFreeBuild(const SpTrsvOp *op, SpTrsvSyncFreeSche
         PetscCall(ierr);
       }
     }
-    PetscCall(SpTrsvPlanComputeStats(op, p));
-    *plan = p;
+    *plan = p; /* with its statistics */
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(SpTrsvPlanCreateLevels(op, (PetscBool)!sf->natural, &p)); /* natural: its own order, no level sort */
   if (sf->alap && !sf->natural && p->nlevels > 1) {
     PetscCall(SpTrsvLevelsALAP(op->n, op->ri, op->rj, op->lower, p->nlevels, p->level));
+    p->level_asap = PETSC_FALSE;
     PetscCall(PetscFree(p->levptr));
     PetscCall(SpTrsvLevelsSort(op->n, p->level, p->nlevels, &p->levptr, p->order));
     PetscCall(SpTrsvPlanComputeStats(op, p));
@@ -463,17 +344,15 @@ static PetscErrorCode SpTrsvSyncFreeBuild(const SpTrsvOp *op, SpTrsvSyncFreeSche
 
 static PetscErrorCode SpTrsvOptionsCheck_syncfree(const SpTrsvPathOptions *, const void *);
 
-PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvPathOptions *popts, const void *own, SpTrsvPlan *plan)
+/* the schedule the options ask for (*sf, PetscNew'ed), before any analysis: what to build and where */
+static PetscErrorCode SpTrsvSyncFreeScheduleNew(SpTrsvFormat format, const SpTrsvPathOptions *popts, const void *own, SpTrsvSyncFreeSchedule **sfp)
 {
   const SpTrsvSyncFreeOptions *opts = (const SpTrsvSyncFreeOptions *)own;
-  SpTrsvPlan              p;
-  SpTrsvSyncFreeSchedule *sf;
-  PetscLogDouble          t0, t1;
+  SpTrsvSyncFreeSchedule      *sf;
 
   PetscFunctionBegin;
   PetscCheck(format == SPTRSV_FORMAT_CSR, PETSC_COMM_SELF, PETSC_ERR_SUP, "sptrsv_syncfree reads rows: the CSR format only");
   PetscCall(SpTrsvOptionsCheck_syncfree(popts, own)); /* the options' ranges, named with the prefix */
-  PetscCall(PetscTime(&t0));
   /* what to build: the options, and where (the device analysis builds ASAP level dispatch only) */
   PetscCall(PetscNew(&sf));
   sf->device          = (PetscBool)(opts->analysis_device && !opts->natural && !opts->runs && !opts->alap);
@@ -495,6 +374,19 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
   sf->relabel_auto    = (PetscBool)(opts->relabel == SPTRSV_RELABEL_AUTO);
   sf->relabel         = (PetscBool)(!sf->relabel_auto && opts->relabel != 0); /* auto: SpTrsvSyncFreeRelabelDecide */
   if (sf->runs) sf->relabel_auto = PETSC_FALSE; /* runs: the CUDA executor indexes the words by position whatever the option (no sector count: its windows are not warps of rows) */
+  *sfp = sf;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvPathOptions *popts, const void *own, SpTrsvPlan *plan)
+{
+  SpTrsvPlan              p;
+  SpTrsvSyncFreeSchedule *sf;
+  PetscLogDouble          t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(SpTrsvSyncFreeScheduleNew(format, popts, own, &sf));
   if (sf->device) { /* the CUDA executor's setup builds the schedule (SpTrsvSyncFreeAnalyzeDevice) */
     PetscCall(PetscNew(&p));
     p->n = op->n;
@@ -506,6 +398,47 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
   PetscCall(PetscTime(&t1));
   p->stats.analysis_time = t1 - t0;
   *plan                  = p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvAnalyzePair_syncfree - the plans of a factor's two triangles (the path's analyze_pair): for the runs dispatch,
+  the two windows passes at once in two of the setup's threads (SpTrsvSyncFreePackRunsPair()), the same plans as two
+  SpTrsvAnalyze_syncfree() calls, each with half the pair's time as its analysis time; otherwise two such calls
+*/
+static PetscErrorCode SpTrsvAnalyzePair_syncfree(const SpTrsvOp *op0, const SpTrsvOp *op1, SpTrsvFormat format, const SpTrsvPathOptions *popts, const void *own, SpTrsvPlan *plan0, SpTrsvPlan *plan1)
+{
+  SpTrsvPlan              p[2] = {NULL, NULL};
+  SpTrsvSyncFreeSchedule *sf[2] = {NULL, NULL};
+  const SpTrsvOp         *op[2] = {op0, op1};
+  PetscLogDouble          t0, t1;
+  PetscErrorCode          ierr = PETSC_SUCCESS;
+
+  PetscFunctionBegin;
+  if (!((const SpTrsvSyncFreeOptions *)own)->runs) {
+    PetscCall(SpTrsvAnalyze_syncfree(op0, format, popts, own, plan0));
+    ierr = SpTrsvAnalyze_syncfree(op1, format, popts, own, plan1);
+    if (ierr) PetscCall(SpTrsvPlanDestroy(plan0));
+    PetscCall(ierr);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscTime(&t0));
+  for (PetscInt t = 0; t < 2 && !ierr; t++) { /* each schedule taken over by its plan as soon as both exist */
+    ierr = SpTrsvSyncFreeScheduleNew(format, popts, own, &sf[t]);
+    if (!ierr) ierr = SpTrsvPlanCreateRows(op[t]->n, &p[t]);
+    if (!ierr) ierr = SpTrsvSyncFreePlanAttach(p[t], sf[t]);
+    else PetscCall(PetscFree(sf[t]));
+  }
+  if (!ierr) ierr = SpTrsvSyncFreePackRunsPair(op0, p[0], sf[0], op1, p[1], sf[1]);
+  if (ierr) {
+    PetscCall(SpTrsvPlanDestroy(&p[0]));
+    PetscCall(SpTrsvPlanDestroy(&p[1]));
+    PetscCall(ierr);
+  }
+  PetscCall(PetscTime(&t1));
+  for (PetscInt t = 0; t < 2; t++) p[t]->stats.analysis_time = (t1 - t0) / 2;
+  *plan0 = p[0];
+  *plan1 = p[1];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -771,6 +704,7 @@ const struct _n_SpTrsvPath SpTrsvPath_syncfree = {
   .ilu             = PETSC_TRUE,
   .icc             = PETSC_TRUE,
   .analyze         = SpTrsvAnalyze_syncfree,
+  .analyze_pair    = SpTrsvAnalyzePair_syncfree,
   .exec            = {&SpTrsvExecHost_syncfree, SPTRSV_CUDA_EXEC(syncfree)},
   .options_size    = sizeof(SpTrsvSyncFreeOptions),
   .options_default = SpTrsvOptionsDefault_syncfree,

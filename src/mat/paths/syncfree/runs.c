@@ -1,0 +1,253 @@
+/*
+   The runs dispatch's windows (the sync-free path, include/sptrsv/paths/syncfree.h "Runs dispatch"): the host's pass that
+   cuts a triangle into windows and orders them by depth, for one triangle (SpTrsvSyncFreePackRuns()) or for a factor's
+   L and U at once (SpTrsvSyncFreePackRunsPair(), the two passes in two of the setup's threads, threads.h).
+*/
+#include <sptrsv/paths/syncfree.h>
+#include <sptrsv/threads.h>
+#include "runs.h"
+
+/* runs, CUDA: the entries a lane loads at once (the kernel's template B, include/sptrsv/paths/syncfree.h): the request,
+   else the smallest of 4, 8, 16 that holds the longest lane's lanemax entries; never below min(16, 4 R), the batch of
+   R 7-point rows (the instantiated pairs of R and B) */
+static PetscInt SpTrsvSyncFreeRunBatch(PetscInt req, PetscInt R, PetscInt lanemax)
+{
+  PetscInt b = req ? req : 4;
+
+  if (!req)
+    while (b < SPTRSV_SYNCFREE_RUN_BATCH && b < lanemax) b *= 2;
+  return PetscMax(b, PetscMin((PetscInt)SPTRSV_SYNCFREE_RUN_BATCH, 4 * R));
+}
+
+/*
+  SpTrsvSyncFreePackRuns - runs dispatch (include/sptrsv/paths/syncfree.h): the rows in the triangle's own order, cut
+  greedily into windows: row k joins the window [k0, k) when each of its dependencies lies before k0 or is row k - 1,
+  the window has fewer than 32 sf->run_rows_max rows (-mat_sptrsv_run_rows), and row k depends on row k - 1 or the window
+  holds no such row, does not continue a chain (its first row depends on the row before it: a line's last window of
+  one row) and has fewer than SPTRSV_SYNCFREE_RUN_MIN rows: a chain keeps windows of its own (packing the next
+  one in would make the window wait for both chains' dependencies, and would shift the windows of the next grid lines
+  against this line's: a 2-D grid's windows would then wait on two windows of the line before); rows that continue no
+  chain share a warp; and row k waits for no window deeper than those the window's rows wait for so far (the depth
+  cut: where rows also depend on the next point of the line before, as in 9- and 27-point stencils and ILU(k > 0)
+  fill, a window cut at a multiple of 32 points would wait for the line before's next window, two window steps per line;
+  cut before the row that would, the windows of each line shift one point left of the line before's, one step per
+  line). The depth of a window (one more than the deepest window it waits for) is fixed when it opens: a row
+  that would raise it opens the next window. The windows go
+  out by their depth in the windows' DAG, by position inside a depth: a wavefront order, so the
+  warps resident at once hold the windows that can progress (in position order a 3-D grid's resident windows would be
+  a few planes of lines, of which only one line per plane is ready at a time). Then the rows per lane R (the smallest
+  power of two with 32 R >= the longest window), the entries of the lane with the most and the batch its kernel loads
+  them in (SpTrsvSyncFreeRunBatch), the chained rows and the depth of the DAG (its critical path).
+  sf->wstart[w] is the first position of the w-th window dispatched, sf->wlanes[w] its length. The same pass gives
+  every row its level (p->level, p->nlevels: the plan's statistics and -ksp_view; ASAP levels, p->level_asap, which the
+  GPU ILU's level order takes) and checks that op is triangular.
+  The plan's statistics (SpTrsvPlanComputeStats()'s) come with it.
+  In three parts: SpTrsvSyncFreeRunsBegin() (the arrays), SpTrsvSyncFreeRunsWork() (the order, the pass over the rows,
+  the dispatch order and the figures: plain C, no PETSc call, so that SpTrsvSyncFreePackRunsPair() runs L's and U's at
+  once in two threads), SpTrsvSyncFreeRunsEnd() (the error of a triangle that is not one, the statistics, the scratch).
+*/
+typedef struct _n_SpTrsvSyncFreeRunsScan *SpTrsvSyncFreeRunsScan;
+
+/* the work's state: its input, its scratch (depth and k0s: per window; wd: the depth of each position's window; cnt: the
+   counting sorts') and its results */
+struct _n_SpTrsvSyncFreeRunsScan {
+  const SpTrsvOp         *op;
+  SpTrsvPlan              p;
+  SpTrsvSyncFreeSchedule *sf;
+  PetscInt               *depth, *wd, *k0s, *cnt;        /* scratch (one allocation) */
+  PetscInt                bad, badj;                     /* a dependency that is not triangular (-1: none) */
+  PetscInt                max_level_rows, max_row_nnz;   /* the plan's statistics */
+};
+
+/* the scratch of the work (*scan, PetscNew'ed; SpTrsvSyncFreeRunsEnd() frees it) */
+static PetscErrorCode SpTrsvSyncFreeRunsBegin(const SpTrsvOp *op, SpTrsvPlan p, SpTrsvSyncFreeSchedule *sf, SpTrsvSyncFreeRunsScan *scan)
+{
+  const PetscInt         n = op->n;
+  SpTrsvSyncFreeRunsScan c;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(p->levptr)); /* the order is the triangle's own, not by level */
+  PetscCall(PetscMalloc2(n + 1, &sf->wstart, n + 1, &sf->wlanes));
+  PetscCall(PetscNew(&c));
+  c->op = op;
+  c->p  = p;
+  c->sf = sf;
+  PetscCall(PetscMalloc4(n + 1, &c->depth, n + 1, &c->wd, n + 1, &c->k0s, n + 2, &c->cnt));
+  PetscCall(SpTrsvThreadsFault(c->wd, (size_t)(n + 1) * sizeof(PetscInt))); /* every position's: faulted by the setup's threads (the others: a window's) */
+  PetscCall(SpTrsvThreadsFault(c->cnt, (size_t)(n + 2) * sizeof(PetscInt)));
+  *scan = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the pass over the rows (see SpTrsvSyncFreePackRuns()): windows, their depths, every row's level; *nw: the windows,
+   *maxlev: the deepest level; lower a constant where it is inlined, so that each triangle's position map
+   (SpTrsvSyncFreeNaturalPos) compiles to its own arithmetic */
+static SPTRSV_FORCE_INLINE void SpTrsvSyncFreeRunsPass(SpTrsvSyncFreeRunsScan c, const PetscBool lower, PetscInt *nwp, PetscInt *maxlevp)
+{
+  const SpTrsvOp         *op = c->op;
+  SpTrsvSyncFreeSchedule *sf = c->sf;
+  const PetscInt          n = op->n, cap = 32 * sf->run_rows_max, *ri = op->ri, *rj = op->rj;
+  PetscInt                nw = 0, dcur = 0, maxlev = -1, chained_rows = 0, *depth = c->depth, *wd = c->wd, *k0s = c->k0s; /* dcur: the depth of the open window, wd[k]: of position k's */
+  PetscInt               *level = c->p->level;
+
+  for (PetscInt k = 0, k0 = 0, wch = 0; k < n; k++) {
+    const PetscInt i = lower ? k : n - 1 - k; /* the plan's order[k] */
+    PetscBool      fits = (PetscBool)(k > k0 && k - k0 < cap), chained = PETSC_FALSE, inwin = PETSC_FALSE;
+    PetscInt       dk = 0, lev = 0; /* dk: the deepest window before k0 that row k waits for */
+    for (PetscInt e = ri[i]; e < ri[i + 1]; e++) {
+      const PetscInt j = rj[e], q = lower ? j : n - 1 - j;
+      if (j < 0 || j >= n || q >= k) { /* not triangular: reported by SpTrsvSyncFreeRunsEnd() */
+        c->bad  = i;
+        c->badj = j;
+        break;
+      }
+      lev = PetscMax(lev, level[j] + 1);
+      if (q >= k0) inwin = PETSC_TRUE;
+      else dk = PetscMax(dk, wd[q]);
+      if (q == k - 1) chained = PETSC_TRUE;
+      else if (q >= k0) fits = PETSC_FALSE;
+    }
+    if (c->bad >= 0) break;
+    if (fits && !chained && (wch || k - k0 >= SPTRSV_SYNCFREE_RUN_MIN)) fits = PETSC_FALSE; /* a chain ends: a window of its own */
+    if (fits && dk + 1 > dcur) fits = PETSC_FALSE; /* row k would make the window wait longer: it opens the next one */
+    if (!fits) { /* row k opens a window; it continues a chain when it depends on the row before (the window before's last) */
+      if (nw) depth[nw - 1] = dcur;
+      dcur      = 1 + PetscMax(dk, inwin ? dcur : 0); /* the window closed now holds the rows of [k0, k) row k waits for */
+      k0s[nw++] = k;
+      k0        = k;
+      wch       = chained;
+      chained   = PETSC_FALSE;
+    }
+    if (chained) {
+      chained_rows++;
+      wch = 1;
+    }
+    wd[k]    = dcur;
+    level[i] = lev;
+    maxlev   = PetscMax(maxlev, lev);
+  }
+  if (nw) depth[nw - 1] = dcur;
+  sf->run_chained = chained_rows;
+  *nwp            = nw;
+  *maxlevp        = maxlev;
+}
+
+/*
+  SpTrsvSyncFreeRunsWork - the order, the pass, then the windows in dispatch order, R, the batch, the pause and the plan's
+  statistics (a thread's body, SpTrsvRangeFn's signature: the range is not used); plain C: a triangle that is not one is
+  left in c->bad for SpTrsvSyncFreeRunsEnd()
+*/
+static void SpTrsvSyncFreeRunsWork(void *ctx, PetscInt lo_unused, PetscInt hi_unused)
+{
+  SpTrsvSyncFreeRunsScan  c  = (SpTrsvSyncFreeRunsScan)ctx;
+  const SpTrsvOp         *op = c->op;
+  SpTrsvPlan              p  = c->p;
+  SpTrsvSyncFreeSchedule *sf = c->sf;
+  const PetscInt          n = op->n;
+  PetscInt                nw, maxlev, longest = 0, *depth = c->depth, *k0s = c->k0s, *cnt = c->cnt;
+
+  (void)lo_unused;
+  (void)hi_unused;
+  c->bad = c->badj = -1;
+  for (PetscInt k = 0; k < n; k++) p->order[k] = SpTrsvSyncFreeNaturalPos(op, k);
+  if (op->lower) SpTrsvSyncFreeRunsPass(c, PETSC_TRUE, &nw, &maxlev);
+  else SpTrsvSyncFreeRunsPass(c, PETSC_FALSE, &nw, &maxlev);
+  if (c->bad >= 0) return;
+  p->nlevels    = maxlev + 1;
+  p->level_asap = PETSC_TRUE; /* a row's level: 1 + its deepest dependency's, 0 without one */
+  sf->run_depth = 0;
+  k0s[nw]       = n;
+  for (PetscInt w = 0; w < nw; w++) {
+    longest       = PetscMax(longest, k0s[w + 1] - k0s[w]);
+    sf->run_depth = PetscMax(sf->run_depth, depth[w]);
+  }
+  /* dispatch order: by depth, by position inside a depth (a stable counting sort) */
+  for (PetscInt d = 0; d <= sf->run_depth + 1; d++) cnt[d] = 0;
+  for (PetscInt w = 0; w < nw; w++) cnt[depth[w] + 1]++;
+  for (PetscInt d = 1; d <= sf->run_depth + 1; d++) cnt[d] += cnt[d - 1];
+  for (PetscInt w = 0; w < nw; w++) {
+    const PetscInt slot = cnt[depth[w]]++;
+    sf->wstart[slot]    = k0s[w];
+    sf->wlanes[slot]    = (int)(k0s[w + 1] - k0s[w]);
+  }
+  sf->wstart[nw]  = n;
+  sf->nwarps      = nw;
+  sf->binrows[5]  = n; /* 32 lanes per window */
+  sf->binwarps[5] = nw;
+  for (sf->run_rows = 1; 32 * sf->run_rows < longest; sf->run_rows *= 2) { }
+  sf->run_lane_max = 0;
+  for (PetscInt w = 0; w < nw; w++) { /* lane l of a window holds its ceil(len / 32) consecutive positions from k0 + l per */
+    const PetscInt per = (k0s[w + 1] - k0s[w] + 31) / 32;
+    for (PetscInt kb = k0s[w]; kb < k0s[w + 1]; kb += per) {
+      PetscInt m = 0;
+      for (PetscInt k = kb; k < PetscMin(kb + per, k0s[w + 1]); k++) m += op->ri[p->order[k] + 1] - op->ri[p->order[k]];
+      sf->run_lane_max = PetscMax(sf->run_lane_max, m);
+    }
+  }
+  sf->run_batch = SpTrsvSyncFreeRunBatch(sf->run_batch_req, sf->run_rows, sf->run_lane_max);
+  if (sf->spin_ns_req == PETSC_DECIDE) sf->spin_ns = sf->run_poll_all && sf->run_lane_max > SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES ? SPTRSV_SYNCFREE_RUN_SLEEP_NS : 0;
+  /* the statistics: the widest level, the longest row (as SpTrsvPlanComputeStats()) */
+  c->max_level_rows = c->max_row_nnz = 0;
+  for (PetscInt l = 0; l <= p->nlevels; l++) cnt[l] = 0;
+  for (PetscInt i = 0; i < n; i++) c->max_level_rows = PetscMax(c->max_level_rows, ++cnt[p->level[i]]);
+  for (PetscInt i = 0; i < n; i++) c->max_row_nnz = PetscMax(c->max_row_nnz, op->ri[i + 1] - op->ri[i]);
+}
+
+/* after the work: a dependency that is not triangular is an error; else the plan's statistics; the scratch freed either way */
+static PetscErrorCode SpTrsvSyncFreeRunsEnd(SpTrsvSyncFreeRunsScan *scan)
+{
+  SpTrsvSyncFreeRunsScan c = *scan;
+  const PetscInt         bad = c->bad, badj = c->badj;
+  const PetscBool        lower = c->op->lower;
+
+  PetscFunctionBegin;
+  *scan = NULL;
+  if (bad < 0) PetscCall(SpTrsvPlanSetStats(c->op, c->p, c->max_level_rows, c->max_row_nnz));
+  PetscCall(PetscFree4(c->depth, c->wd, c->k0s, c->cnt));
+  PetscCall(PetscFree(c));
+  PetscCheck(bad < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not a %s triangle: row %" PetscInt_FMT " depends on column %" PetscInt_FMT, lower ? "lower" : "upper", bad, badj);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SpTrsvSyncFreePackRuns - the runs dispatch of one triangle and its plan's statistics (see above) */
+PetscErrorCode SpTrsvSyncFreePackRuns(const SpTrsvOp *op, SpTrsvPlan p, SpTrsvSyncFreeSchedule *sf)
+{
+  SpTrsvSyncFreeRunsScan c;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvSyncFreeRunsBegin(op, p, sf, &c));
+  SpTrsvSyncFreeRunsWork(c, 0, 0);
+  PetscCall(SpTrsvSyncFreeRunsEnd(&c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvSyncFreePackRunsPair - SpTrsvSyncFreePackRuns() of two triangles (a factor's L and U), their work at once, one in a
+  thread of its own when the setup has two threads or more (SpTrsvThreadsPair()); the same plans as two calls
+*/
+PetscErrorCode SpTrsvSyncFreePackRunsPair(const SpTrsvOp *op0, SpTrsvPlan p0, SpTrsvSyncFreeSchedule *sf0, const SpTrsvOp *op1, SpTrsvPlan p1, SpTrsvSyncFreeSchedule *sf1)
+{
+  SpTrsvSyncFreeRunsScan c0 = NULL, c1 = NULL;
+  PetscErrorCode         ierr;
+
+  PetscFunctionBegin;
+  ierr = SpTrsvSyncFreeRunsBegin(op0, p0, sf0, &c0);
+  if (!ierr) ierr = SpTrsvSyncFreeRunsBegin(op1, p1, sf1, &c1);
+  if (ierr) { /* what was made: freed */
+    for (PetscInt t = 0; t < 2; t++) {
+      SpTrsvSyncFreeRunsScan c = t ? c1 : c0;
+      if (!c) continue;
+      PetscCall(PetscFree4(c->depth, c->wd, c->k0s, c->cnt));
+      PetscCall(PetscFree(c));
+    }
+    PetscCall(ierr);
+  }
+  PetscCall(SpTrsvThreadsPair(SpTrsvSyncFreeRunsWork, c0, SpTrsvSyncFreeRunsWork, c1));
+  ierr = SpTrsvSyncFreeRunsEnd(&c0);
+  {
+    const PetscErrorCode ierr1 = SpTrsvSyncFreeRunsEnd(&c1); /* the second's scratch, whatever the first's outcome */
+    if (!ierr) ierr = ierr1;
+  }
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,184 @@
+/*
+   Host threads of the setup (see include/sptrsv/threads.h): POSIX threads started for one loop and joined at its end
+   (a loop of the setup runs for milliseconds; a thread starts in microseconds), the caller running the first range.
+*/
+#if !defined(_GNU_SOURCE)
+  #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#endif
+#include <sptrsv/threads.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static PetscInt SpTrsvThreadsNow = 1; /* the count while a setup runs (SpTrsvThreadsPush), else 1 */
+
+/* the ranks of this job on this node, from the launcher's environment (Open MPI, MPICH/Hydra, Slurm), else 1: no
+   collective call (a factor's setup may run on some ranks only) */
+static PetscInt SpTrsvThreadsLocalRanks(void)
+{
+  const char *vars[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "MPICH_LOCALNRANKS", "PMI_LOCAL_SIZE", "SLURM_NTASKS_PER_NODE"};
+
+  for (size_t v = 0; v < sizeof(vars) / sizeof(vars[0]); v++) {
+    const char *s = getenv(vars[v]);
+    if (s) {
+      const long r = strtol(s, NULL, 10);
+      if (r > 0) return (PetscInt)r;
+    }
+  }
+  return 1;
+}
+
+/*
+  SpTrsvThreadsAuto - the automatic count: the CPUs of this process's affinity mask shared with the node's other ranks,
+  between 1 and SPTRSV_THREADS_AUTO_MAX
+*/
+PetscErrorCode SpTrsvThreadsAuto(PetscInt *nt)
+{
+  PetscInt  cpus = 1;
+  cpu_set_t set;
+
+  PetscFunctionBegin;
+  CPU_ZERO(&set);
+  if (!sched_getaffinity(0, sizeof(set), &set)) cpus = (PetscInt)CPU_COUNT(&set);
+  else {
+    const long c = sysconf(_SC_NPROCESSORS_ONLN);
+    if (c > 0) cpus = (PetscInt)c;
+  }
+  *nt = PetscMax(1, PetscMin(SPTRSV_THREADS_AUTO_MAX, cpus / SpTrsvThreadsLocalRanks()));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the count for a factor's setup: req > 0 as given, 0 automatic; *prev: what SpTrsvThreadsPop() restores */
+PetscErrorCode SpTrsvThreadsPush(PetscInt req, PetscInt *prev)
+{
+  PetscFunctionBegin;
+  *prev = SpTrsvThreadsNow;
+  if (req > 0) SpTrsvThreadsNow = req;
+  else PetscCall(SpTrsvThreadsAuto(&SpTrsvThreadsNow));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvThreadsPop(PetscInt prev)
+{
+  PetscFunctionBegin;
+  SpTrsvThreadsNow = prev;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscInt SpTrsvThreadsCurrent(void)
+{
+  return SpTrsvThreadsNow;
+}
+
+typedef struct {
+  SpTrsvRangeFn fn;
+  void         *ctx;
+  PetscInt      lo, hi;
+} SpTrsvThreadsRange;
+
+static void *SpTrsvThreadsRun(void *arg)
+{
+  const SpTrsvThreadsRange *r = (const SpTrsvThreadsRange *)arg;
+
+  r->fn(r->ctx, r->lo, r->hi);
+  return NULL;
+}
+
+/* fn over [0, n) in nt equal ranges, the caller running the first; a thread that cannot be started has its range run by
+   the caller */
+static void SpTrsvThreadsSplit(PetscInt n, PetscInt nt, SpTrsvRangeFn fn, void *ctx)
+{
+  enum { SPTRSV_THREADS_MAX = 256 };
+  SpTrsvThreadsRange r[SPTRSV_THREADS_MAX];
+  pthread_t          tid[SPTRSV_THREADS_MAX];
+  PetscBool          started[SPTRSV_THREADS_MAX];
+
+  nt = PetscMax(1, PetscMin(PetscMin(nt, n), SPTRSV_THREADS_MAX));
+  for (PetscInt t = 0; t < nt; t++) {
+    r[t].fn  = fn;
+    r[t].ctx = ctx;
+    r[t].lo  = (PetscInt)(((PetscInt64)n * t) / nt);
+    r[t].hi  = (PetscInt)(((PetscInt64)n * (t + 1)) / nt);
+  }
+  for (PetscInt t = 1; t < nt; t++) started[t] = (PetscBool)!pthread_create(&tid[t], NULL, SpTrsvThreadsRun, &r[t]);
+  fn(ctx, r[0].lo, r[0].hi);
+  for (PetscInt t = 1; t < nt; t++) {
+    if (started[t]) (void)pthread_join(tid[t], NULL);
+    else fn(ctx, r[t].lo, r[t].hi);
+  }
+}
+
+/*
+  SpTrsvThreadsFor - fn over [0, n) in equal ranges, one per thread of the current count, at least
+  SPTRSV_THREADS_MIN_ROWS / 2 rows each; below SPTRSV_THREADS_MIN_ROWS, or with one thread, a single call in the caller
+*/
+PetscErrorCode SpTrsvThreadsFor(PetscInt n, SpTrsvRangeFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  if (n <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  if (SpTrsvThreadsNow <= 1 || n < SPTRSV_THREADS_MIN_ROWS) fn(ctx, 0, n);
+  else SpTrsvThreadsSplit(n, PetscMin(SpTrsvThreadsNow, n / (SPTRSV_THREADS_MIN_ROWS / 2)), fn, ctx);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  char  *base;
+  size_t bytes, page;
+} SpTrsvThreadsPages;
+
+static void SpTrsvThreadsTouch(void *ctx, PetscInt lo, PetscInt hi)
+{
+  const SpTrsvThreadsPages *p = (const SpTrsvThreadsPages *)ctx;
+
+  for (PetscInt k = lo; k < hi; k++) p->base[(size_t)k * p->page] = 0; /* k < the page count: inside the array */
+}
+
+/*
+  SpTrsvThreadsFault - a byte of every page of a new array [ptr, ptr + bytes) written (its contents are undefined
+  before and after), by the setup's threads, so that the single thread that fills it later finds its pages mapped;
+  nothing below SPTRSV_THREADS_MIN_BYTES or with one thread
+*/
+PetscErrorCode SpTrsvThreadsFault(void *ptr, size_t bytes)
+{
+  SpTrsvThreadsPages p;
+  long               page = sysconf(_SC_PAGESIZE);
+
+  PetscFunctionBegin;
+  if (!ptr || bytes < SPTRSV_THREADS_MIN_BYTES || SpTrsvThreadsNow <= 1) PetscFunctionReturn(PETSC_SUCCESS);
+  p.base  = (char *)ptr;
+  p.bytes = bytes;
+  p.page  = page > 0 ? (size_t)page : 4096;
+  SpTrsvThreadsSplit((PetscInt)((bytes + p.page - 1) / p.page), SpTrsvThreadsNow, SpTrsvThreadsTouch, &p); /* one range of pages per thread */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a task of SpTrsvThreadsPair(): fn(ctx, 0, 0) */
+typedef struct {
+  SpTrsvRangeFn fn;
+  void         *ctx;
+} SpTrsvThreadsTask;
+
+/* the range [lo, hi) of tasks (SpTrsvThreadsSplit() over two: one each) */
+static void SpTrsvThreadsTasks(void *arg, PetscInt lo, PetscInt hi)
+{
+  const SpTrsvThreadsTask *task = (const SpTrsvThreadsTask *)arg;
+
+  for (PetscInt t = lo; t < hi; t++) task[t].fn(task[t].ctx, 0, 0);
+}
+
+/*
+  SpTrsvThreadsPair - fa(ca, 0, 0) and fb(cb, 0, 0) at once, the second in a thread of its own, when the setup has two
+  threads or more; else one after the other in the caller (plain C tasks, as every thread's)
+*/
+PetscErrorCode SpTrsvThreadsPair(SpTrsvRangeFn fa, void *ca, SpTrsvRangeFn fb, void *cb)
+{
+  SpTrsvThreadsTask tasks[2] = {
+    {fa, ca},
+    {fb, cb}
+  };
+
+  PetscFunctionBegin;
+  SpTrsvThreadsSplit(2, SpTrsvThreadsNow >= 2 ? 2 : 1, SpTrsvThreadsTasks, tasks);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,203 @@
+static char help[] = "Unit tests of the setup's host threads (src/mat/threads.c, -mat_sptrsv_setup_threads) and what runs on them: every row\n"
+                     "of a split loop once, the pages of a faulted array, two tasks at once; the level-0 pattern and the diagonal search\n"
+                     "with 1 to 7 threads against one; the runs dispatch's windows of L and U analysed at once (SpTrsvPlanCreatePair)\n"
+                     "against one at a time.\n";
+
+#include <sptrsv/paths/syncfree.h>
+#include <sptrsv/threads.h>
+#include <sptrsv/factor.h>
+#include "../../src/mat/factor/fill_core.h"
+#include "../../examples/common/stencil.h"
+#include "unit_common.h"
+#include "test_helpers.h"
+
+static void CountRows(void *ctx, PetscInt lo, PetscInt hi)
+{
+  PetscInt *seen = (PetscInt *)ctx;
+
+  for (PetscInt i = lo; i < hi; i++) seen[i]++;
+}
+
+static void SetOne(void *ctx, PetscInt lo, PetscInt hi)
+{
+  (void)lo;
+  (void)hi;
+  *(PetscInt *)ctx = 1;
+}
+
+/* SpTrsvThreadsFor: every row once, for loop lengths around the split threshold; SpTrsvThreadsPair: both tasks;
+   SpTrsvThreadsFault: an array of several threads' pages, written afterwards */
+static PetscErrorCode TestLoops(PetscInt nt)
+{
+  const PetscInt lens[] = {0, 1, SPTRSV_THREADS_MIN_ROWS - 1, SPTRSV_THREADS_MIN_ROWS, 3 * SPTRSV_THREADS_MIN_ROWS + 7};
+  PetscInt       prev, *seen, a = 0, b = 0;
+  double        *big;
+  const size_t   nbig = (3 * SPTRSV_THREADS_MIN_BYTES) / sizeof(double) + 11;
+
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvThreadsPush(nt, &prev));
+  EXPECT(SpTrsvThreadsCurrent() == nt, "threads: pushed %" PetscInt_FMT ", current %" PetscInt_FMT, nt, SpTrsvThreadsCurrent());
+  for (size_t c = 0; c < sizeof(lens) / sizeof(lens[0]); c++) {
+    PetscInt bad = 0;
+
+    PetscCall(PetscCalloc1(lens[c] + 1, &seen));
+    PetscCall(SpTrsvThreadsFor(lens[c], CountRows, seen));
+    for (PetscInt i = 0; i < lens[c]; i++) bad += seen[i] != 1;
+    EXPECT(!bad, "threads %" PetscInt_FMT ": a loop of %" PetscInt_FMT " rows ran %" PetscInt_FMT " of them not exactly once", nt, lens[c], bad);
+    PetscCall(PetscFree(seen));
+  }
+  PetscCall(SpTrsvThreadsPair(SetOne, &a, SetOne, &b));
+  EXPECT(a == 1 && b == 1, "threads %" PetscInt_FMT ": a pair ran tasks %" PetscInt_FMT " and %" PetscInt_FMT, nt, a, b);
+  PetscCall(SpTrsvMallocFaulted1(nbig, &big));
+  for (size_t k = 0; k < nbig; k++) big[k] = (double)k;
+  EXPECT(big[nbig - 1] == (double)(nbig - 1) && big[0] == 0.0, "threads %" PetscInt_FMT ": a faulted array does not keep what was written", nt);
+  PetscCall(PetscFree(big));
+  PetscCall(SpTrsvThreadsPop(prev));
+  EXPECT(SpTrsvThreadsCurrent() == prev, "threads: popped to %" PetscInt_FMT ", current %" PetscInt_FMT, prev, SpTrsvThreadsCurrent());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the level-0 pattern (ILU(0), ICC(0)'s upper part) and the diagonals of a 3-D 7-point matrix large enough to be split,
+   with nt threads against one: the same arrays; a missing diagonal named by its first row whatever the split */
+static PetscErrorCode TestPattern(PetscInt nt)
+{
+  Mat             A;
+  const PetscInt *ai, *aj;
+  PetscInt        n, prev, *adiag[2], *li[2], *lj[2], *ui[2], *uj[2], *u2i[2], *u2j[2];
+  PetscBool       done;
+
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvBuildStencil(48, 48, 40, 7, &A));
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  for (PetscInt r = 0; r < 2; r++) {
+    PetscCall(SpTrsvThreadsPush(r ? nt : 1, &prev));
+    PetscCall(PetscMalloc1(n + 1, &adiag[r]));
+    PetscCall(SpTrsvFactorFindDiagonal(n, ai, aj, adiag[r]));
+    PetscCall(SpTrsvFillPatternLevel0(n, ai, aj, adiag[r], NULL, NULL, PETSC_FALSE, &li[r], &lj[r], &ui[r], &uj[r]));
+    PetscCall(SpTrsvFillPatternLevel0(n, ai, aj, NULL, NULL, NULL, PETSC_FALSE, NULL, NULL, &u2i[r], &u2j[r])); /* ICC(0): no diagonals given, a search */
+    PetscCall(SpTrsvThreadsPop(prev));
+  }
+  {
+    PetscBool same = PETSC_TRUE;
+
+    for (PetscInt i = 0; i < n && same; i++) same = (PetscBool)(adiag[0][i] == adiag[1][i]);
+    PetscCall(PetscArraycmp(li[0], li[1], n + 1, &done));
+    same = (PetscBool)(same && done);
+    PetscCall(PetscArraycmp(ui[0], ui[1], n + 1, &done));
+    same = (PetscBool)(same && done);
+    if (same) PetscCall(PetscArraycmp(lj[0], lj[1], li[0][n], &done));
+    same = (PetscBool)(same && done);
+    if (same) PetscCall(PetscArraycmp(uj[0], uj[1], ui[0][n], &done));
+    same = (PetscBool)(same && done);
+    if (same) PetscCall(PetscArraycmp(u2i[0], u2i[1], n + 1, &done));
+    same = (PetscBool)(same && done);
+    if (same) PetscCall(PetscArraycmp(u2j[0], u2j[1], u2i[0][n], &done));
+    same = (PetscBool)(same && done);
+    /* the strict lower part of a 48 x 48 x 40 grid: 3 n entries but for the first line, plane and row of each direction */
+    EXPECT(same && li[0][n] == 3 * n - 48 * 40 - 48 * 40 - 48 * 48 && li[0][n] == ui[0][n] && u2i[0][n] == ui[0][n], "threads %" PetscInt_FMT ": the level-0 pattern or the diagonals differ from one thread's (L %" PetscInt_FMT ", U %" PetscInt_FMT " entries)", nt, li[0][n], ui[0][n]);
+  }
+  for (PetscInt r = 0; r < 2; r++) {
+    PetscCall(PetscFree(adiag[r]));
+    PetscCall(PetscFree(li[r]));
+    PetscCall(PetscFree(lj[r]));
+    PetscCall(PetscFree(ui[r]));
+    PetscCall(PetscFree(uj[r]));
+    PetscCall(PetscFree(u2i[r]));
+    PetscCall(PetscFree(u2j[r]));
+  }
+  {
+    PetscInt      *aj2, *ad;
+    const PetscInt miss[2] = {70001, 3 * 48 * 48 * 10 + 5}; /* the second lies earlier in the rows: the one the error names */
+    PetscErrorCode ierr;
+    char           want[64], msg[512];
+
+    /* two rows lose their diagonal entry (its column index set to -1 - i: the search for column i then fails) */
+    PetscCall(PetscMalloc1(ai[n] + 1, &aj2));
+    PetscCall(PetscMalloc1(n + 1, &ad));
+    PetscCall(PetscArraycpy(aj2, aj, ai[n]));
+    for (PetscInt m = 0; m < 2; m++)
+      for (PetscInt e = ai[miss[m]]; e < ai[miss[m] + 1]; e++)
+        if (aj2[e] == miss[m]) aj2[e] = -1 - miss[m];
+    PetscCall(SpTrsvThreadsPush(nt, &prev));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = SpTrsvFactorFindDiagonal(n, ai, aj2, ad);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(SpTrsvThreadsPop(prev));
+    LastMessage(ierr, msg, sizeof(msg));
+    PetscCall(PetscSNPrintf(want, sizeof(want), "row %" PetscInt_FMT, PetscMin(miss[0], miss[1])));
+    EXPECT(ierr == PETSC_ERR_ARG_WRONGSTATE && strstr(msg, want), "threads %" PetscInt_FMT ": two missing diagonals gave error %d '%s', expected one naming %s", nt, (int)ierr, msg, want);
+    PetscCall(PetscFree(aj2));
+    PetscCall(PetscFree(ad));
+  }
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the runs dispatch's plans of a 3-D grid's L and of its transpose (an upper triangle) analysed as a pair with nt threads:
+   the same windows, order, levels and figures as each analysed alone */
+static PetscErrorCode TestPair(PetscInt nx, PetscInt ny, PetscInt nz, PetscInt nt)
+{
+  SpTrsvTri              t;
+  SpTrsvOp               op[2];
+  SpTrsvPath             path;
+  SpTrsvPathOptions      opts;
+  SpTrsvSyncFreeOptions *own;
+  SpTrsvPlan             one[2], two[2];
+  PetscInt               prev;
+
+  PetscFunctionBeginUser;
+  PetscCall(GridLower7(nx, ny, nz, &t));
+  PetscCall(SpTrsvTriGetOp(t, PETSC_FALSE, &op[0]));
+  PetscCall(SpTrsvTriGetOp(t, PETSC_TRUE, &op[1]));
+  PetscCall(SpTrsvPathFind("syncfree", &path));
+  PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));
+  PetscCall(SpTrsvPathOptionsGet(&opts, path, &own));
+  own->runs            = PETSC_TRUE;
+  own->analysis_device = PETSC_FALSE;
+  PetscCall(SpTrsvPlanCreate(&op[0], path, SPTRSV_FORMAT_CSR, &opts, &one[0]));
+  PetscCall(SpTrsvPlanCreate(&op[1], path, SPTRSV_FORMAT_CSR, &opts, &one[1]));
+  PetscCall(SpTrsvThreadsPush(nt, &prev));
+  PetscCall(SpTrsvPlanCreatePair(&op[0], &op[1], path, SPTRSV_FORMAT_CSR, &opts, &two[0], &two[1]));
+  PetscCall(SpTrsvThreadsPop(prev));
+  for (PetscInt k = 0; k < 2; k++) {
+    const SpTrsvSyncFreeSchedule *a = (const SpTrsvSyncFreeSchedule *)one[k]->data, *b = (const SpTrsvSyncFreeSchedule *)two[k]->data;
+    const PetscInt                n = op[k].n;
+    PetscBool                     so, sl, sw, sn = PETSC_TRUE;
+
+    PetscCall(PetscArraycmp(one[k]->order, two[k]->order, n, &so));
+    PetscCall(PetscArraycmp(one[k]->level, two[k]->level, n, &sl));
+    PetscCall(PetscArraycmp(a->wstart, b->wstart, PetscMin(a->nwarps, b->nwarps) + 1, &sw));
+    for (PetscInt w = 0; w < PetscMin(a->nwarps, b->nwarps); w++) sn = (PetscBool)(sn && a->wlanes[w] == b->wlanes[w]);
+    EXPECT(so && sl && sw && sn && a->nwarps == b->nwarps && one[k]->nlevels == two[k]->nlevels && two[k]->level_asap && a->run_depth == b->run_depth && a->run_chained == b->run_chained && a->run_rows == b->run_rows && a->run_lane_max == b->run_lane_max && a->run_batch == b->run_batch && a->spin_ns == b->spin_ns && two[k]->stats.max_level_rows == one[k]->stats.max_level_rows && two[k]->path == path,
+           "runs %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " %s, %" PetscInt_FMT " threads: the pair's plan differs from the plan alone (order %d, levels %d, windows %d/%d, %" PetscInt_FMT " / %" PetscInt_FMT " windows)", nx, ny, nz, k ? "U" : "L", nt, (int)so, (int)sl, (int)sw, (int)sn, a->nwarps, b->nwarps);
+    PetscCall(SpTrsvPlanDestroy(&one[k]));
+    PetscCall(SpTrsvPlanDestroy(&two[k]));
+  }
+  PetscCall(SpTrsvTriDestroy(&t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscInt autont, prev;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(SpTrsvInitializePackage());
+  EXPECT(SpTrsvThreadsCurrent() == 1, "threads outside a setup: %" PetscInt_FMT ", expected 1", SpTrsvThreadsCurrent());
+  PetscCall(SpTrsvThreadsAuto(&autont));
+  EXPECT(autont >= 1 && autont <= SPTRSV_THREADS_AUTO_MAX, "automatic threads %" PetscInt_FMT ", expected 1 to %d", autont, SPTRSV_THREADS_AUTO_MAX);
+  PetscCall(SpTrsvThreadsPush(0, &prev));
+  EXPECT(SpTrsvThreadsCurrent() == autont && prev == 1, "threads pushed automatic: %" PetscInt_FMT " (automatic %" PetscInt_FMT "), previous %" PetscInt_FMT, SpTrsvThreadsCurrent(), autont, prev);
+  PetscCall(SpTrsvThreadsPop(prev));
+  for (PetscInt nt = 1; nt <= 7; nt += 2) {
+    PetscCall(TestLoops(nt));
+    PetscCall(TestPattern(nt));
+    PetscCall(TestPair(40, 30, 20, nt));
+    PetscCall(TestPair(70, 3, 2, nt));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_setup_threads: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
+  PetscCall(PetscFinalize());
+  return nfail ? 1 : 0;
+}
