@@ -667,17 +667,20 @@ static PetscBool SpTrsvAutoVariant_syncfree(const char *variant, const void *own
 /*
   SpTrsvAutoLearnVariant_syncfree - for a triangle solved many times, the runs dispatch (when the options in place are the
   level dispatch with CSR storage): predicted at SPTRSV_SYNCFREE_RUNS_LEARN_RATIO of the level dispatch's measured time,
-  with a setup of SPTRSV_SYNCFREE_RUNS_LEARN_NS per row and entry (its host pass cutting the windows; the rest of its setup
-  runs on the GPU as the level dispatch's does). The ratio from the time to solution on the H200 after the runs kernel's
-  batches and lean polling (docs/perf-data/e2e-tts-run15-runs.csv against the level dispatch's MatSolve of e2e run 13/14,
-  docs/perf-data/e2e-tts-run9-14.csv: 0.49-0.59 on ex45 at 96^3 with ILU(0), ILU(1), ILU(2) and at 160^3; 0.60-0.83 in run
-  6, before them), the setup from run 6 (the logs' SpTrsvAnalysis: the windows' pass 6-8 ns per row and strict entry).
+  with a setup of SPTRSV_SYNCFREE_RUNS_LEARN_NS per row and entry (its host pass cutting the windows, then its pattern
+  built on the GPU; the rest of its setup runs on the GPU as the level dispatch's does). The ratio from the time to
+  solution on the H200 with run 17's kernel: the runs dispatch's MatSolve is 0.36-0.48 of the level dispatch's on ex45 at
+  96^3 (ILU(0), ILU(1), ILU(2)) and 160^3 (docs/perf-data/e2e-tts-run17-runs.csv and e2e-tts-run18-*.csv against the
+  level dispatch's of e2e runs 14 and 18; 0.49-0.59 in run 15, 0.60-0.83 in run 6); the setup from e2e run 18 on the H200's
+  host, ex45 at 160^3 with -mat_sptrsv_setup_threads 1 (a switch of the learning choice runs outside the symbolic phase,
+  on one thread): SpTrsvAnalysis 152 ms for L and U, 4.6 ns per row and strict entry (8 before the pass was compiled per
+  triangle direction), and SpTrsvUpload 23 ms, 0.7 ns.
   The learning choice times
   the build against the level dispatch on the live factor and keeps it only when measured faster (on ex2's 4000x250 grid,
   many short lines, it is slower and stays unbuilt past one try).
 */
-#define SPTRSV_SYNCFREE_RUNS_LEARN_RATIO 0.55
-#define SPTRSV_SYNCFREE_RUNS_LEARN_NS    8.0
+#define SPTRSV_SYNCFREE_RUNS_LEARN_RATIO 0.5
+#define SPTRSV_SYNCFREE_RUNS_LEARN_NS    5.0
 static PetscBool SpTrsvAutoLearnVariant_syncfree(const void *own, const SpTrsvStats *f, const char **variant, PetscReal *ratio, PetscReal *setup_ms)
 {
   const SpTrsvSyncFreeOptions *o = (const SpTrsvSyncFreeOptions *)own;
