@@ -58,7 +58,7 @@ int main(int argc, char **argv)
     best[0] = PetscMin(best[0], t1 - t0);
     if (!r) first[0] = t1 - t0;
     PetscCall(PetscTime(&t0));
-    PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, &cfg, &NullOps));
+    PetscCall(SpTrsvFactorILUDeviceSetUpOps(A, fac, &cfg, NULL, 0, &NullOps));
     PetscCall(PetscTime(&t1));
     best[1] = PetscMin(best[1], t1 - t0);
     if (!r) first[1] = t1 - t0;

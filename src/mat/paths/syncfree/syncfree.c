@@ -673,8 +673,8 @@ static PetscBool SpTrsvAutoVariant_syncfree(const char *variant, const void *own
   96^3 (ILU(0), ILU(1), ILU(2)) and 160^3 (docs/perf-data/e2e-tts-run17-runs.csv and e2e-tts-run18-*.csv against the
   level dispatch's of e2e runs 14 and 18; 0.49-0.59 in run 15, 0.60-0.83 in run 6); the setup from e2e run 18 on the H200's
   host, ex45 at 160^3 with -mat_sptrsv_setup_threads 1 (a switch of the learning choice runs outside the symbolic phase,
-  on one thread): SpTrsvAnalysis 152 ms for L and U, 4.6 ns per row and strict entry (8 before the pass was compiled per
-  triangle direction), and SpTrsvUpload 23 ms, 0.7 ns.
+  on one thread): SpTrsvAnalysis 106-152 ms for L and U in two calls, 3.2-4.6 ns per row and strict entry (8 in run 6),
+  and SpTrsvUpload 18-23 ms, 0.5-0.7 ns.
   The learning choice times
   the build against the level dispatch on the live factor and keeps it only when measured faster (on ex2's 4000x250 grid,
   many short lines, it is slower and stays unbuilt past one try).
