@@ -11,11 +11,13 @@
 #include <petsc/private/matimpl.h> /* A->offloadmask */
 
 #if defined(PETSC_HAVE_CUDA)
-/* a MATSEQAIJCUSPARSE's device values (valid: only when the device holds them) */
+/* a MATSEQAIJCUSPARSE's device values (valid: only when the device holds them; never for a matrix bound to the CPU, which
+   PETSc does not copy to the device) */
 static PetscErrorCode SpTrsvPETScMatRead(Mat A, PetscBool valid, const PetscScalar **v, PetscBool *got)
 {
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, got));
+  if (*got && A->boundtocpu) *got = PETSC_FALSE;
   if (*got && valid) *got = (PetscBool)(A->offloadmask == PETSC_OFFLOAD_GPU || A->offloadmask == PETSC_OFFLOAD_BOTH);
   if (*got) PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, v));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,7 +1,7 @@
 static char help[] = "Unit tests of the setup's host threads (src/mat/threads.c, -mat_sptrsv_setup_threads) and what runs on them: every row\n"
                      "of a split loop once, the pages of a faulted array, two tasks at once; the level-0 pattern and the diagonal search\n"
                      "with 1 to 7 threads against one; the runs dispatch's windows of L and U analysed at once (SpTrsvPlanCreatePair)\n"
-                     "against one at a time.\n";
+                     "against one at a time, and one error for a pair of non-triangles.\n";
 
 #include <sptrsv/paths/syncfree.h>
 #include <sptrsv/threads.h>
@@ -178,6 +178,42 @@ static PetscErrorCode TestPair(PetscInt nx, PetscInt ny, PetscInt nz, PetscInt n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* a pair of which neither is triangular (operators made by hand: a triangle's pattern is checked when it is set): one
+   error, the first's (PETSC_ERR_ARG_WRONG naming its row and column), whatever the threads */
+static PetscErrorCode TestPairNotTriangular(PetscInt nt)
+{
+  /* L: row 2 depends on column 3 (above the diagonal); U (rows in decreasing order): row 1 depends on column 0 */
+  const PetscInt         li[] = {0, 0, 1, 2, 3}, lj[] = {0, 3, 2}, ui[] = {0, 1, 2, 3, 3}, uj[] = {1, 0, 3};
+  SpTrsvOp               op[2];
+  SpTrsvPath             path;
+  SpTrsvPathOptions      opts;
+  SpTrsvSyncFreeOptions *own;
+  SpTrsvPlan             p0 = NULL, p1 = NULL;
+  PetscInt               prev;
+  PetscErrorCode         ierr;
+  char                   msg[512];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMemzero(op, sizeof(op)));
+  op[0].n = op[1].n = 4;
+  op[0].lower = PETSC_TRUE;
+  op[0].ri = li, op[0].rj = lj, op[0].nnz = 3;
+  op[1].ri = ui, op[1].rj = uj, op[1].nnz = 3;
+  PetscCall(SpTrsvPathFind("syncfree", &path));
+  PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));
+  PetscCall(SpTrsvPathOptionsGet(&opts, path, &own));
+  own->runs            = PETSC_TRUE;
+  own->analysis_device = PETSC_FALSE;
+  PetscCall(SpTrsvThreadsPush(nt, &prev));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SpTrsvPlanCreatePair(&op[0], &op[1], path, SPTRSV_FORMAT_CSR, &opts, &p0, &p1);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(SpTrsvThreadsPop(prev));
+  LastMessage(ierr, msg, sizeof(msg));
+  EXPECT(ierr == PETSC_ERR_ARG_WRONG && strstr(msg, "Not a lower triangle: row 2 depends on column 3") && !p0 && !p1, "threads %" PetscInt_FMT ": a pair of non-triangles gave error %d '%s'", nt, (int)ierr, msg);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscInt autont, prev;
@@ -196,6 +232,7 @@ int main(int argc, char **argv)
     PetscCall(TestPattern(nt));
     PetscCall(TestPair(40, 30, 20, nt));
     PetscCall(TestPair(70, 3, 2, nt));
+    PetscCall(TestPairNotTriangular(nt));
   }
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_setup_threads: %" PetscInt_FMT " passed, %" PetscInt_FMT " failed\n", npass, nfail));
   PetscCall(PetscFinalize());

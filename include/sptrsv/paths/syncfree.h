@@ -54,7 +54,7 @@
    than 32 R rows (R = -mat_sptrsv_run_rows, 1, 2, 4 or 8, at most SPTRSV_SYNCFREE_RUN_MAX_R; default 1: a grid line
    longer than 32 points is cut into windows of 32, measured fastest on 3-D grids), and the row continues the chain, or
    the window continues none (neither holds a chained row nor starts with one) and has fewer than
-   SPTRSV_SYNCFREE_RUN_MIN rows; and a row that would make the window wait for a deeper window than its rows so far
+   SPTRSV_RUNS_MIN rows (src/mat/paths/syncfree/runs.h, where the windows pass is); and a row that would make the window wait for a deeper window than its rows so far
    opens the next one (the depth cut: one window step per grid line where rows also depend on the next point of the
    line before, 9- and 27-point stencils, ILU(k > 0)). The kernel's rows per lane are the
    smallest power of two that fits the longest window (sf->run_rows). The kernel waits for the dependencies before k0 only (in memory, as the other dispatches) and
@@ -68,7 +68,6 @@
    entries, every waiting lane pauses between poll rounds (below).
 */
 #define SPTRSV_SYNCFREE_RUN_MAX_R 8  /* rows per lane at most: windows of up to 256 rows (-mat_sptrsv_run_rows 8) */
-#define SPTRSV_SYNCFREE_RUN_MIN   16 /* a row not chained to the one before it opens a window when the window continues a chain or holds this many rows */
 #define SPTRSV_SYNCFREE_RUN_BATCH 16 /* entries a lane loads at once at most (-mat_sptrsv_run_batch) */
 /* a batch the runs kernel is instantiated for with R rows per lane: 4, 8 or SPTRSV_SYNCFREE_RUN_BATCH, at least
    min(SPTRSV_SYNCFREE_RUN_BATCH, 4 R) (the analysis's choice, SpTrsvSyncFreeRunBatch, and the CUDA launch's table) */

@@ -220,8 +220,10 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, const SpTr
 /* A's values for an implementation on the device: a MATSEQAIJCUSPARSE's device array, in place. When only the host
    holds them, PETSc uploads A there now (MatSeqAIJCUSPARSEGetArrayRead()), the copy its own MatMult would make at the
    first product anyway: one upload of A, not a staging copy of the values here and A's own upload in the KSP's first
-   MatMult (docs/PERFORMANCE.md, e2e run 18). Any other matrix type, or a host implementation: the host CSR values
-   (a device implementation uploads them itself). */
+   MatMult (docs/PERFORMANCE.md, e2e run 18). A preconditioning matrix that is never multiplied on the GPU (Amat not
+   Pmat, ASM's sub-matrices) keeps PETSc's device copy (its pattern too) where the staging copy held the values only.
+   Any other matrix type, one bound to the CPU, or a host implementation: the host CSR values (a device implementation
+   uploads them itself). */
 static PetscErrorCode SpTrsvILUDeviceGetInput(const SpTrsvDeviceOps *ops, Mat A, PetscBool device, const PetscScalar **v, PetscMemType *mtype, PetscBool *dev)
 {
   PetscFunctionBegin;

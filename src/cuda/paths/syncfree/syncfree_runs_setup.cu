@@ -1,7 +1,7 @@
 /*
    The runs dispatch's setup on the GPU (-mat_sptrsv_dispatch runs with -mat_sptrsv_analysis device, the CUDA default):
-   the windows stay the host analysis's (SpTrsvSyncFreePackRuns: a sequential greedy cut, the reference the host
-   executor and the unit tests run), everything the CUDA executor builds from them is built here, on the device:
+   the windows stay the host analysis's (SpTrsvRunsPack, src/mat/paths/syncfree/runs.c: a sequential greedy cut, the
+   reference the host executor and the unit tests run), everything the CUDA executor builds from them is built here, on the device:
 
    1. the pattern in the triangle's own order (position k holds row k of L, row n - 1 - k of U: the map is its own
       inverse), ptr by an exclusive scan of the lengths, the column indices translated to positions and each row's

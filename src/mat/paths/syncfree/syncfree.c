@@ -204,6 +204,35 @@ static PetscErrorCode SpTrsvSyncFreePackNatural(const SpTrsvOp *op, SpTrsvPlan p
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* runs, CUDA: the entries a lane loads at once (the kernel's template B, include/sptrsv/paths/syncfree.h): the request,
+   else the smallest of 4, 8, 16 that holds the longest lane's lanemax entries; never below min(16, 4 R), the batch of
+   R 7-point rows (the instantiated pairs of R and B) */
+static PetscInt SpTrsvSyncFreeRunBatch(PetscInt req, PetscInt R, PetscInt lanemax)
+{
+  PetscInt b = req ? req : 4;
+
+  if (!req)
+    while (b < SPTRSV_SYNCFREE_RUN_BATCH && b < lanemax) b *= 2;
+  return PetscMax(b, PetscMin((PetscInt)SPTRSV_SYNCFREE_RUN_BATCH, 4 * R));
+}
+
+/* the runs dispatch's windows (runs.c) into the schedule, with the kernel's batch of loads and the automatic pause from
+   the longest lane's entries */
+static void SpTrsvSyncFreeTakeRuns(PetscInt n, const SpTrsvRunsWindows *w, SpTrsvSyncFreeSchedule *sf)
+{
+  sf->wstart       = w->wstart;
+  sf->wlanes       = w->wlanes;
+  sf->nwarps       = w->nw;
+  sf->binrows[5]   = n; /* 32 lanes per window */
+  sf->binwarps[5]  = w->nw;
+  sf->run_depth    = w->depth;
+  sf->run_chained  = w->chained;
+  sf->run_rows     = w->rows;
+  sf->run_lane_max = w->lane_max;
+  sf->run_batch    = SpTrsvSyncFreeRunBatch(sf->run_batch_req, sf->run_rows, sf->run_lane_max);
+  if (sf->spin_ns_req == PETSC_DECIDE) sf->spin_ns = sf->run_poll_all && sf->run_lane_max > SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES ? SPTRSV_SYNCFREE_RUN_SLEEP_NS : 0;
+}
+
 PetscErrorCode SpTrsvSyncFreeCheckELL(PetscInt64 nwarps)
 {
   PetscFunctionBegin;
@@ -315,11 +344,16 @@ static PetscErrorCode SpTrsvSyncFreeBuild(const SpTrsvOp *op, SpTrsvSyncFreeSche
     PetscCall(SpTrsvPlanCreateRows(op->n, &p));
     PetscCall(SpTrsvSyncFreePlanAttach(p, sf));
     {
-      const PetscErrorCode ierr = SpTrsvSyncFreePackRuns(op, p, sf);
+      SpTrsvRunsWindows    w    = {sf->run_rows_max, NULL, NULL, 0, 0, 0, 0, 0};
+      const PetscErrorCode ierr = SpTrsvRunsPack(op, p, &w);
+
+      sf->wstart = w.wstart; /* its arrays, whatever happened */
+      sf->wlanes = w.wlanes;
       if (ierr) { /* the plan (and sf, taken over) freed */
         PetscCall(SpTrsvPlanDestroy(&p));
         PetscCall(ierr);
       }
+      SpTrsvSyncFreeTakeRuns(op->n, &w, sf);
     }
     *plan = p; /* with its statistics */
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -365,7 +399,7 @@ static PetscErrorCode SpTrsvSyncFreeScheduleNew(SpTrsvFormat format, const SpTrs
   sf->warpell         = opts->warpell;
   sf->max_lanes       = opts->max_lanes;
   sf->spin_ns_req     = opts->spin_ns;
-  sf->spin_ns         = PetscMax(opts->spin_ns, 0); /* automatic: no pause, but for the runs dispatch's long lanes (SpTrsvSyncFreePackRuns) */
+  sf->spin_ns         = PetscMax(opts->spin_ns, 0); /* automatic: no pause, but for the runs dispatch's long lanes (SpTrsvSyncFreeTakeRuns) */
   sf->blocks_per_sm   = opts->blocks_per_sm;
   sf->blocks_per_sm_launch = PETSC_DECIDE;
   sf->block_warps     = opts->block_warps ? opts->block_warps : (opts->runs ? 1 : SPTRSV_SYNCFREE_WARPS); /* runs: one window per block (docs/PERFORMANCE.md, run 14) */
@@ -403,7 +437,7 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
 
 /*
   SpTrsvAnalyzePair_syncfree - the plans of a factor's two triangles (the path's analyze_pair): for the runs dispatch,
-  the two windows passes at once in two of the setup's threads (SpTrsvSyncFreePackRunsPair()), the same plans as two
+  the two windows passes at once in two of the setup's threads (SpTrsvRunsPackPair()), the same plans as two
   SpTrsvAnalyze_syncfree() calls, each with half the pair's time as its analysis time; otherwise two such calls
 */
 static PetscErrorCode SpTrsvAnalyzePair_syncfree(const SpTrsvOp *op0, const SpTrsvOp *op1, SpTrsvFormat format, const SpTrsvPathOptions *popts, const void *own, SpTrsvPlan *plan0, SpTrsvPlan *plan1)
@@ -429,7 +463,19 @@ static PetscErrorCode SpTrsvAnalyzePair_syncfree(const SpTrsvOp *op0, const SpTr
     if (!ierr) ierr = SpTrsvSyncFreePlanAttach(p[t], sf[t]);
     else PetscCall(PetscFree(sf[t]));
   }
-  if (!ierr) ierr = SpTrsvSyncFreePackRunsPair(op0, p[0], sf[0], op1, p[1], sf[1]);
+  if (!ierr) {
+    SpTrsvRunsWindows w[2] = {
+      {sf[0]->run_rows_max, NULL, NULL, 0, 0, 0, 0, 0},
+      {sf[1]->run_rows_max, NULL, NULL, 0, 0, 0, 0, 0}
+    };
+
+    ierr = SpTrsvRunsPackPair(op0, p[0], &w[0], op1, p[1], &w[1]);
+    for (PetscInt t = 0; t < 2; t++) { /* the arrays, whatever happened; the rest when it worked */
+      sf[t]->wstart = w[t].wstart;
+      sf[t]->wlanes = w[t].wlanes;
+      if (!ierr) SpTrsvSyncFreeTakeRuns(op[t]->n, &w[t], sf[t]);
+    }
+  }
   if (ierr) {
     PetscCall(SpTrsvPlanDestroy(&p[0]));
     PetscCall(SpTrsvPlanDestroy(&p[1]));
