@@ -34,6 +34,7 @@ SPTRSV_INTERN PetscErrorCode SpTrsvLevelsSort(PetscInt, const PetscInt *, PetscI
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreateLevels(const SpTrsvOp *, PetscBool, SpTrsvPlan *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreateLevelSets(const SpTrsvOp *, SpTrsvPlan *);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanComputeStats(const SpTrsvOp *, SpTrsvPlan);
+SPTRSV_INTERN void           SpTrsvPlanCountStats(const SpTrsvOp *, SpTrsvPlan, PetscInt *, PetscInt *, PetscInt *); /* plain C: cnt (nlevels + 1), widest level (NULL: not counted), longest row */
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanSetStats(const SpTrsvOp *, SpTrsvPlan, PetscInt, PetscInt);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanCheckDispatchOrder(const SpTrsvOp *, SpTrsvPlan);
 SPTRSV_INTERN PetscErrorCode SpTrsvPlanCreateRows(PetscInt, SpTrsvPlan *); /* n rows, order and level allocated */

@@ -37,20 +37,31 @@ PetscErrorCode SpTrsvLevelsCompute(PetscInt n, const PetscInt *ri, const PetscIn
 */
 PetscErrorCode SpTrsvPlanComputeStats(const SpTrsvOp *op, SpTrsvPlan plan)
 {
-  PetscInt max_level_rows = 0, max_row_nnz = 0;
+  PetscInt max_level_rows = 0, max_row_nnz = 0, *cnt = NULL;
 
   PetscFunctionBegin;
   if (plan->levptr)
     for (PetscInt l = 0; l < plan->nlevels; l++) max_level_rows = PetscMax(max_level_rows, plan->levptr[l + 1] - plan->levptr[l]);
-  else {
-    PetscInt *cnt;
-    PetscCall(PetscCalloc1(plan->nlevels + 1, &cnt));
-    for (PetscInt i = 0; i < op->n; i++) max_level_rows = PetscMax(max_level_rows, ++cnt[plan->level[i]]);
-    PetscCall(PetscFree(cnt));
-  }
-  for (PetscInt i = 0; i < op->n; i++) max_row_nnz = PetscMax(max_row_nnz, op->ri[i + 1] - op->ri[i]);
+  else PetscCall(PetscMalloc1(plan->nlevels + 1, &cnt));
+  SpTrsvPlanCountStats(op, plan, cnt, cnt ? &max_level_rows : NULL, &max_row_nnz);
+  PetscCall(PetscFree(cnt));
   PetscCall(SpTrsvPlanSetStats(op, plan, max_level_rows, max_row_nnz));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvPlanCountStats - the longest row of op and, with max_level_rows, the widest level counted from plan->level in cnt
+  (plan->nlevels + 1 entries, zeroed here); plain C, no PETSc call (the runs dispatch's work calls it in a setup thread)
+*/
+void SpTrsvPlanCountStats(const SpTrsvOp *op, SpTrsvPlan plan, PetscInt *cnt, PetscInt *max_level_rows, PetscInt *max_row_nnz)
+{
+  if (max_level_rows) {
+    *max_level_rows = 0;
+    for (PetscInt l = 0; l <= plan->nlevels; l++) cnt[l] = 0;
+    for (PetscInt i = 0; i < op->n; i++) *max_level_rows = PetscMax(*max_level_rows, ++cnt[plan->level[i]]);
+  }
+  *max_row_nnz = 0;
+  for (PetscInt i = 0; i < op->n; i++) *max_row_nnz = PetscMax(*max_row_nnz, op->ri[i + 1] - op->ri[i]);
 }
 
 /*

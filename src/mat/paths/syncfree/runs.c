@@ -122,7 +122,7 @@ static SPTRSV_FORCE_INLINE void SpTrsvRunsPass(SpTrsvRunsScan c, const PetscBool
   if (nw) depth[nw - 1] = dcur;
   w->chained = chained_rows;
   *nwp       = nw;
-  *maxlevp        = maxlev;
+  *maxlevp   = maxlev;
 }
 
 /*
@@ -175,11 +175,7 @@ static void SpTrsvRunsWork(void *ctx, PetscInt lo_unused, PetscInt hi_unused)
       w->lane_max = PetscMax(w->lane_max, m);
     }
   }
-  /* the statistics: the widest level, the longest row (as SpTrsvPlanComputeStats()) */
-  c->max_level_rows = c->max_row_nnz = 0;
-  for (PetscInt l = 0; l <= p->nlevels; l++) cnt[l] = 0;
-  for (PetscInt i = 0; i < n; i++) c->max_level_rows = PetscMax(c->max_level_rows, ++cnt[p->level[i]]);
-  for (PetscInt i = 0; i < n; i++) c->max_row_nnz = PetscMax(c->max_row_nnz, op->ri[i + 1] - op->ri[i]);
+  SpTrsvPlanCountStats(op, p, cnt, &c->max_level_rows, &c->max_row_nnz); /* the widest level, the longest row */
 }
 
 /* after the work: the plan's statistics when the triangle is one, the scratch freed either way; *bad, *badj: the row

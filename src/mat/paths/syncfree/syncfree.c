@@ -216,12 +216,13 @@ static PetscInt SpTrsvSyncFreeRunBatch(PetscInt req, PetscInt R, PetscInt lanema
   return PetscMax(b, PetscMin((PetscInt)SPTRSV_SYNCFREE_RUN_BATCH, 4 * R));
 }
 
-/* the runs dispatch's windows (runs.c) into the schedule, with the kernel's batch of loads and the automatic pause from
-   the longest lane's entries */
-static void SpTrsvSyncFreeTakeRuns(PetscInt n, const SpTrsvRunsWindows *w, SpTrsvSyncFreeSchedule *sf)
+/* the runs dispatch's windows (runs.c) into the schedule: their arrays whatever happened (the plan frees them), and when the
+   pass worked (ok) the figures, the kernel's batch of loads and the automatic pause from the longest lane's entries */
+static void SpTrsvSyncFreeTakeRuns(PetscInt n, const SpTrsvRunsWindows *w, PetscBool ok, SpTrsvSyncFreeSchedule *sf)
 {
-  sf->wstart       = w->wstart;
-  sf->wlanes       = w->wlanes;
+  sf->wstart = w->wstart;
+  sf->wlanes = w->wlanes;
+  if (!ok) return;
   sf->nwarps       = w->nw;
   sf->binrows[5]   = n; /* 32 lanes per window */
   sf->binwarps[5]  = w->nw;
@@ -347,13 +348,11 @@ static PetscErrorCode SpTrsvSyncFreeBuild(const SpTrsvOp *op, SpTrsvSyncFreeSche
       SpTrsvRunsWindows    w    = {sf->run_rows_max, NULL, NULL, 0, 0, 0, 0, 0};
       const PetscErrorCode ierr = SpTrsvRunsPack(op, p, &w);
 
-      sf->wstart = w.wstart; /* its arrays, whatever happened */
-      sf->wlanes = w.wlanes;
+      SpTrsvSyncFreeTakeRuns(op->n, &w, (PetscBool)!ierr, sf);
       if (ierr) { /* the plan (and sf, taken over) freed */
         PetscCall(SpTrsvPlanDestroy(&p));
         PetscCall(ierr);
       }
-      SpTrsvSyncFreeTakeRuns(op->n, &w, sf);
     }
     *plan = p; /* with its statistics */
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -470,11 +469,7 @@ static PetscErrorCode SpTrsvAnalyzePair_syncfree(const SpTrsvOp *op0, const SpTr
     };
 
     ierr = SpTrsvRunsPackPair(op0, p[0], &w[0], op1, p[1], &w[1]);
-    for (PetscInt t = 0; t < 2; t++) { /* the arrays, whatever happened; the rest when it worked */
-      sf[t]->wstart = w[t].wstart;
-      sf[t]->wlanes = w[t].wlanes;
-      if (!ierr) SpTrsvSyncFreeTakeRuns(op[t]->n, &w[t], sf[t]);
-    }
+    for (PetscInt t = 0; t < 2; t++) SpTrsvSyncFreeTakeRuns(op[t]->n, &w[t], (PetscBool)!ierr, sf[t]);
   }
   if (ierr) {
     PetscCall(SpTrsvPlanDestroy(&p[0]));
