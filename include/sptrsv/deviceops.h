@@ -70,6 +70,12 @@ typedef struct {
     PetscErrorCode (*info)(PetscInt64 *, PetscInt64 *);
     PetscErrorCode (*spsv)(SpTrsvTri, PetscInt64 *, PetscInt64 *);
   } mem;
+  /* index arrays kept on the device for one setup (src/cuda/cuda_upload.h): a factor's L and U patterns, uploaded once
+     by the setup's side job (threads.h) for its analysis and its GPU ILU; the host arrays unchanged until release */
+  struct {
+    PetscErrorCode (*keep)(const PetscInt *, PetscInt);
+    PetscErrorCode (*release)(void);
+  } indices;
   /* Gauss-Seidel: multicolor storage and sweeps (src/cuda/gs_multicolor.cu, colouring gs_coloring.cu), the exact
      ordering's device values (src/cuda/gs_exact.cu); see include/sptrsv/multicolor.h and gs.h */
   struct {

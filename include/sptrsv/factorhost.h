@@ -44,6 +44,16 @@ typedef struct {
   char                    cusp_note[256];    /* why it was not computed */
 } Mat_SpTrsv;
 
+/* the setup's side job (src/mat/solvers/prefetch.c): A and the L/U patterns uploaded while threads analyse */
+typedef struct {
+  Mat       F, A;
+  PetscBool ran;  /* the job ran */
+  PetscBool kept; /* it kept index arrays on the device (freed by MatSpTrsvPrefetchEnd()) */
+} MatSpTrsvPrefetch;
+SPTRSV_INTERN PetscErrorCode MatSpTrsvPrefetchBegin(Mat, Mat, MatSpTrsvPrefetch *); /* after the factor's pattern */
+SPTRSV_INTERN PetscErrorCode MatSpTrsvPrefetchFlush(MatSpTrsvPrefetch *);           /* after the analysis */
+SPTRSV_INTERN PetscErrorCode MatSpTrsvPrefetchEnd(MatSpTrsvPrefetch *);             /* the end of the symbolic phase */
+
 /* the factor of an sptrsv factor Mat with current host values (downloaded after a GPU numeric phase) */
 SPTRSV_INTERN PetscErrorCode MatSpTrsvGetFactorHost(Mat, SpTrsvFactor *);
 /* a solver of L or U takes the values of the GPU numeric phase, device to device */

@@ -19,6 +19,7 @@
 #define SPTRSV_THREADS_MIN_ROWS    65536             /* row loops below this run in the caller */
 
 typedef void (*SpTrsvRangeFn)(void *ctx, PetscInt lo, PetscInt hi); /* rows [lo, hi) of a loop; plain C */
+typedef PetscErrorCode (*SpTrsvSideFn)(void *ctx);                  /* a side job: the caller's thread, PETSc calls allowed */
 
 SPTRSV_INTERN PetscErrorCode SpTrsvThreadsAuto(PetscInt *);                                    /* the automatic count */
 SPTRSV_INTERN PetscErrorCode SpTrsvThreadsPush(PetscInt, PetscInt *);                          /* the count for a setup (0: automatic); the previous one */
@@ -27,6 +28,11 @@ SPTRSV_INTERN PetscInt       SpTrsvThreadsCurrent(void);                        
 SPTRSV_INTERN PetscErrorCode SpTrsvThreadsFor(PetscInt, SpTrsvRangeFn, void *);                /* [0, n) in SpTrsvThreadsCurrent() ranges, one per thread */
 SPTRSV_INTERN PetscErrorCode SpTrsvThreadsFault(void *, size_t);                               /* the pages of a new array, touched by the threads */
 SPTRSV_INTERN PetscErrorCode SpTrsvThreadsPair(SpTrsvRangeFn, void *, SpTrsvRangeFn, void *);  /* two tasks at once (the second in a thread) with two threads or more; else one after the other */
+SPTRSV_INTERN PetscErrorCode SpTrsvThreadsEach(PetscInt, SpTrsvRangeFn, void *);               /* fn(ctx, t, t + 1) for tasks t of [0, ntasks), in ranges over the threads */
+SPTRSV_INTERN PetscInt       SpTrsvThreadsParts(PetscInt);                                      /* the parts SpTrsvThreadsFor() cuts a loop of n rows into */
+/* the side job: the setup's own thread works (uploads) while two threads analyse L and U (SpTrsvThreadsPair()) */
+SPTRSV_INTERN PetscErrorCode SpTrsvThreadsSideBegin(SpTrsvSideFn, void *); /* run by the next pair (or by SideEnd) */
+SPTRSV_INTERN PetscErrorCode SpTrsvThreadsSideEnd(PetscBool);              /* run it now if no pair did and the flag says so; else drop it */
 
 /* PetscMalloc1() of a large array, its pages faulted by the setup's threads (the contents are undefined, as PetscMalloc1's) */
 #define SpTrsvMallocFaulted1(n, p) (PetscMalloc1((n), (p)) ? PETSC_ERR_MEM : SpTrsvThreadsFault((void *)*(p), (size_t)(n) * sizeof(**(p))))

@@ -207,6 +207,65 @@ PetscErrorCode SpTrsvCUDAUploadIndices(const PetscInt *h, PetscInt len, int **d,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ---- index arrays kept on the device for a setup (cuda_upload.h) ----------------------------------- */
+
+/* the kept copies: host array and length (the key), device copy; a handful per setup (a factor's L and U patterns) */
+#define SPTRSV_CUDA_KEPT_MAX 8
+static struct {
+  const PetscInt *h;
+  PetscInt        len;
+  int            *d;
+} SpTrsvCUDAKept[SPTRSV_CUDA_KEPT_MAX];
+
+PetscErrorCode SpTrsvCUDAIndicesKept(const PetscInt *h, PetscInt len, const int **d)
+{
+  PetscFunctionBegin;
+  *d = NULL;
+  for (int k = 0; k < SPTRSV_CUDA_KEPT_MAX && h; k++)
+    if (SpTrsvCUDAKept[k].h == h && SpTrsvCUDAKept[k].len == len) *d = SpTrsvCUDAKept[k].d;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvCUDAIndicesKeep(const PetscInt *h, PetscInt len)
+{
+  const int   *d;
+  cudaStream_t st = NULL;
+  int          k;
+
+  PetscFunctionBegin;
+  PetscCall(SpTrsvCUDAIndicesKept(h, len, &d));
+  if (d || !h || len < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  for (k = 0; k < SPTRSV_CUDA_KEPT_MAX && SpTrsvCUDAKept[k].h; k++) { }
+  if (k == SPTRSV_CUDA_KEPT_MAX) PetscFunctionReturn(PETSC_SUCCESS); /* full: the consumers upload it themselves */
+  PetscCheck(len < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "The CUDA kernels use 32-bit indices: an index array of %" PetscInt_FMT " entries", len);
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  PetscCall(SpTrsvCUDAUploadIndices(h, len, &SpTrsvCUDAKept[k].d, st));
+  SpTrsvCUDACall(cudaStreamSynchronize(st)); /* whoever reads it, on whatever stream */
+  SpTrsvCUDAKept[k].h   = h;
+  SpTrsvCUDAKept[k].len = len;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpTrsvCUDAIndicesRelease(void)
+{
+  PetscFunctionBegin;
+  for (int k = 0; k < SPTRSV_CUDA_KEPT_MAX; k++) {
+    int *d = SpTrsvCUDAKept[k].d;
+
+    SpTrsvCUDAKept[k].h   = NULL;
+    SpTrsvCUDAKept[k].len = 0;
+    SpTrsvCUDAKept[k].d   = NULL;
+    if (d) { /* every copy's reader is on the plugin's stream or done with it (Keep synchronized before any read) */
+      cudaStream_t st = NULL;
+
+      PetscCall(SpTrsvCUDAGetStream(&st));
+      SpTrsvCUDACall(cudaStreamSynchronize(st));
+      SpTrsvCUDACall(SpTrsvCUDAFree(d));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---- device vectors and permutations ------------------------------------------------------------- */
 
 static PetscErrorCode SpTrsvCUDAVecAlloc(PetscInt n, PetscScalar **v)

@@ -8,6 +8,7 @@
 #include <sptrsv/biluk.h>      /* the block ILU */
 #include <sptrsv/ilu_device.h> /* SpTrsvILUDeviceOpsCUDA */
 #include "device_tri.h" /* the backend's device functions (backend_cuda.cu), SpTrsvCUDASolverGetDeviceBuffers() */
+#include "cuda_upload.h" /* the kept index arrays */
 
 #if defined(SPTRSV_CUDA_SCALAR_OK)
   #define SPTRSV_ILU_DEVICE_WHY NULL
@@ -22,6 +23,8 @@ const SpTrsvDeviceOps SpTrsvDeviceOpsCUDA = {
   {SpTrsvCUDABackendGet, SpTrsvCUDAGetDeviceName, SpTrsvCUDAGetDevice, SpTrsvCUDACheckCurrent, SpTrsvCUDACheckBuffers, SpTrsvCUDASolverGetDeviceBuffers},
   /* mem */
   {SpTrsvCUDAMemoryGetInfo, SpTrsvCUDASpSVMemory},
+  /* indices */
+  {SpTrsvCUDAIndicesKeep, SpTrsvCUDAIndicesRelease},
   /* gs */
   {SpTrsvCUDAMCCreate, SpTrsvCUDAMCColorAndCreate, SpTrsvCUDAMCDownloadPattern, SpTrsvCUDAMCUploadValues, SpTrsvCUDAMCGatherValues, SpTrsvCUDAMCSweep, SpTrsvCUDAMCDestroy, SpTrsvGSExactDeviceCreate, SpTrsvGSExactDeviceGather, SpTrsvGSExactDeviceGetArrays, SpTrsvGSExactDeviceDownload, SpTrsvGSExactDeviceDestroy},
   /* isai */

@@ -389,6 +389,7 @@ static PetscErrorCode SpTrsvCUDAILUCreate_Private(SpTrsvCUDAILU *g, SpTrsvFactor
   const size_t    len[NSEG] = {(size_t)n + 1, (size_t)n + 1, (size_t)n + 1, (size_t)n, (size_t)nnzL, (size_t)nnzU, order ? (size_t)n : 0, (size_t)nnzA};
   size_t          off[NSEG + 1], nup;
   int            *seg[NSEG], *h = NULL;
+  const int      *kept[NSEG];
   size_t          fbytes;
 
   PetscFunctionBegin;
@@ -406,15 +407,21 @@ static PetscErrorCode SpTrsvCUDAILUCreate_Private(SpTrsvCUDAILU *g, SpTrsvFactor
   nup = amap ? off[NSEG] : off[AM]; /* what comes from the host: everything but a map made here */
   PetscCall(SpTrsvCUDAMalloc((void **)&g->idx, sizeof(int) * (off[NSEG] + 1), "g->idx"));
   for (int k = 0; k < NSEG; k++) seg[k] = g->idx + off[k];
+  for (int k = 0; k < NSEG; k++) { /* the factor's pattern kept on the device by the setup's side job (cuda_upload.h): copied there */
+    kept[k] = NULL;
+    if (src[k] && len[k] && k != AM) PetscCall(SpTrsvCUDAIndicesKept(src[k], (PetscInt)len[k], &kept[k]));
+    if (kept[k]) SpTrsvCUDACall(cudaMemcpyAsync(seg[k], kept[k], sizeof(int) * len[k], cudaMemcpyDeviceToDevice, g->stream));
+  }
   if (sizeof(PetscInt) == sizeof(int)) {
     for (int k = 0; k < NSEG; k++)
-      if (src[k] && len[k]) SpTrsvCUDACall(cudaMemcpyAsync(seg[k], src[k], sizeof(int) * len[k], cudaMemcpyHostToDevice, g->stream));
+      if (src[k] && len[k] && !kept[k]) SpTrsvCUDACall(cudaMemcpyAsync(seg[k], src[k], sizeof(int) * len[k], cudaMemcpyHostToDevice, g->stream));
   } else {
     PetscCall(PetscMalloc1(nup + 1, &h));
     for (int k = 0; k < NSEG; k++)
-      if (src[k])
+      if (src[k] && !kept[k])
         for (size_t q = 0; q < len[k]; q++) h[off[k] + q] = (int)src[k][q];
-    if (nup) SpTrsvCUDACall(cudaMemcpyAsync(g->idx, h, sizeof(int) * nup, cudaMemcpyHostToDevice, g->stream));
+    for (int k = 0; k < NSEG; k++)
+      if (src[k] && len[k] && !kept[k] && off[k] < nup) SpTrsvCUDACall(cudaMemcpyAsync(seg[k], h + off[k], sizeof(int) * len[k], cudaMemcpyHostToDevice, g->stream));
   }
   g->li    = seg[LI];
   g->ui    = seg[UI];

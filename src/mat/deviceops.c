@@ -115,6 +115,13 @@ static PetscErrorCode SpTrsvNoCUDASolverBuffers(SpTrsvSolver s, PetscInt max, co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* nothing kept without CUDA */
+static PetscErrorCode SpTrsvNoCUDAIndicesRelease(void)
+{
+  PetscFunctionBegin;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SpTrsvNoCUDAMemInfo(PetscInt64 *freeb, PetscInt64 *total)
 {
   PetscFunctionBegin;
@@ -142,6 +149,7 @@ SPTRSV_NO_CUDA(SpTrsvNoCUDADeviceGet, SpTrsvDeviceInfo *a)
 SPTRSV_NO_CUDA(SpTrsvNoCUDACheckCurrent, const SpTrsvDeviceInfo *a)
 SPTRSV_NO_CUDA(SpTrsvNoCUDACheckBuffers, SpTrsvDeviceInfo *a, PetscInt b, const void *const *c)
 SPTRSV_NO_CUDA(SpTrsvNoCUDASpSV, SpTrsvTri a, PetscInt64 *b, PetscInt64 *c)
+SPTRSV_NO_CUDA(SpTrsvNoCUDAIndicesKeep, const PetscInt *a, PetscInt b)
 SPTRSV_NO_CUDA(SpTrsvNoCUDAMCCreate, SpTrsvMC a, SpTrsvCUDAMC *b)
 SPTRSV_NO_CUDA(SpTrsvNoCUDAMCColorAndCreate, SpTrsvMC a, const int *b, const int *c, const PetscInt *d, const PetscInt *e, const SpTrsvColoringSpec *f, const PetscInt *g, PetscInt h, SpTrsvCUDAMC *i)
 SPTRSV_NO_CUDA(SpTrsvNoCUDAMCDownloadPattern, SpTrsvCUDAMC a, SpTrsvMC b)
@@ -177,6 +185,7 @@ static const SpTrsvDeviceOps SpTrsvDeviceOpsNone = {
   .compiled = PETSC_FALSE,
   .backend  = {SpTrsvNoCUDABackendGet, SpTrsvNoCUDADeviceName, SpTrsvNoCUDADeviceGet, SpTrsvNoCUDACheckCurrent, SpTrsvNoCUDACheckBuffers, SpTrsvNoCUDASolverBuffers},
   .mem      = {SpTrsvNoCUDAMemInfo, SpTrsvNoCUDASpSV},
+  .indices  = {SpTrsvNoCUDAIndicesKeep, SpTrsvNoCUDAIndicesRelease},
   .gs       = {SpTrsvNoCUDAMCCreate, SpTrsvNoCUDAMCColorAndCreate, SpTrsvNoCUDAMCDownloadPattern, SpTrsvNoCUDAMCUploadValues, SpTrsvNoCUDAMCGatherValues, SpTrsvNoCUDAMCSweep, SpTrsvNoCUDAMCDestroy, SpTrsvNoCUDAExactCreate, SpTrsvNoCUDAExactGather, SpTrsvNoCUDAExactGetArrays, SpTrsvNoCUDAExactDownload, SpTrsvNoCUDAExactDestroy},
   .isai     = {SpTrsvNoCUDABILUCreate, SpTrsvNoCUDABILUNumeric, SpTrsvNoCUDABILUGetArrays, SpTrsvNoCUDABILUGetLevels, SpTrsvNoCUDABILUDestroy, SpTrsvNoCUDAColsCreate, SpTrsvNoCUDAColsCreateOnBILU, SpTrsvNoCUDAColsNumeric, SpTrsvNoCUDAColsDownload, SpTrsvNoCUDAColsValues, SpTrsvNoCUDAColsDestroy, SpTrsvNoCUDAExpandCreate, SpTrsvNoCUDAExpandApply, SpTrsvNoCUDAExpandDestroy, SpTrsvNoCUDABSRCreate, SpTrsvNoCUDABSRMult, SpTrsvNoCUDABSRDestroy},
   .ilu      = {NULL, "the plugin was built without CUDA"},

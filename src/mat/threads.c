@@ -85,14 +85,19 @@ static void *SpTrsvThreadsRun(void *arg)
   return NULL;
 }
 
-/* fn over [0, n) in nt equal ranges, the caller running the first; a thread that cannot be started has its range run by
-   the caller */
-static void SpTrsvThreadsSplit(PetscInt n, PetscInt nt, SpTrsvRangeFn fn, void *ctx)
+/* the job of the caller's own thread (SpTrsvThreadsSideBegin()): NULL when none is waiting */
+static SpTrsvSideFn SpTrsvThreadsSideFn;
+static void        *SpTrsvThreadsSideCtx;
+
+/* fn over [0, n) in nt equal ranges, the caller running the first, or with side every range in a thread of its own and
+   side(sctx) in the caller meanwhile (*serr its error); a thread that cannot be started has its range run by the caller */
+static void SpTrsvThreadsSplitSide(PetscInt n, PetscInt nt, SpTrsvRangeFn fn, void *ctx, SpTrsvSideFn side, void *sctx, PetscErrorCode *serr)
 {
   enum { SPTRSV_THREADS_MAX = 256 };
   SpTrsvThreadsRange r[SPTRSV_THREADS_MAX];
   pthread_t          tid[SPTRSV_THREADS_MAX];
   PetscBool          started[SPTRSV_THREADS_MAX];
+  const PetscInt     first = side ? 0 : 1; /* the first range started in a thread */
 
   nt = PetscMax(1, PetscMin(PetscMin(nt, n), SPTRSV_THREADS_MAX));
   for (PetscInt t = 0; t < nt; t++) {
@@ -101,12 +106,38 @@ static void SpTrsvThreadsSplit(PetscInt n, PetscInt nt, SpTrsvRangeFn fn, void *
     r[t].lo  = (PetscInt)(((PetscInt64)n * t) / nt);
     r[t].hi  = (PetscInt)(((PetscInt64)n * (t + 1)) / nt);
   }
-  for (PetscInt t = 1; t < nt; t++) started[t] = (PetscBool)!pthread_create(&tid[t], NULL, SpTrsvThreadsRun, &r[t]);
-  fn(ctx, r[0].lo, r[0].hi);
-  for (PetscInt t = 1; t < nt; t++) {
+  for (PetscInt t = first; t < nt; t++) started[t] = (PetscBool)!pthread_create(&tid[t], NULL, SpTrsvThreadsRun, &r[t]);
+  if (side) *serr = side(sctx);
+  else fn(ctx, r[0].lo, r[0].hi);
+  for (PetscInt t = first; t < nt; t++) {
     if (started[t]) (void)pthread_join(tid[t], NULL);
     else fn(ctx, r[t].lo, r[t].hi);
   }
+}
+
+static void SpTrsvThreadsSplit(PetscInt n, PetscInt nt, SpTrsvRangeFn fn, void *ctx)
+{
+  SpTrsvThreadsSplitSide(n, nt, fn, ctx, NULL, NULL, NULL);
+}
+
+/*
+  SpTrsvThreadsEach - fn(ctx, lo, hi) over the tasks [0, ntasks) in equal ranges, one per thread of the current count
+  (the caller runs the first), whatever ntasks: no threshold as SpTrsvThreadsFor()'s. With ntasks the parts of a loop
+  (SpTrsvThreadsParts()), at most the count, each part runs in a thread of its own.
+*/
+PetscErrorCode SpTrsvThreadsEach(PetscInt ntasks, SpTrsvRangeFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  if (ntasks <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  SpTrsvThreadsSplit(ntasks, SpTrsvThreadsNow, fn, ctx);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the number of parts a loop of n rows is cut into by SpTrsvThreadsFor(): its threads */
+PetscInt SpTrsvThreadsParts(PetscInt n)
+{
+  if (SpTrsvThreadsNow <= 1 || n < SPTRSV_THREADS_MIN_ROWS) return 1;
+  return PetscMax(1, PetscMin(SpTrsvThreadsNow, n / (SPTRSV_THREADS_MIN_ROWS / 2)));
 }
 
 /*
@@ -117,8 +148,8 @@ PetscErrorCode SpTrsvThreadsFor(PetscInt n, SpTrsvRangeFn fn, void *ctx)
 {
   PetscFunctionBegin;
   if (n <= 0) PetscFunctionReturn(PETSC_SUCCESS);
-  if (SpTrsvThreadsNow <= 1 || n < SPTRSV_THREADS_MIN_ROWS) fn(ctx, 0, n);
-  else SpTrsvThreadsSplit(n, PetscMin(SpTrsvThreadsNow, n / (SPTRSV_THREADS_MIN_ROWS / 2)), fn, ctx);
+  if (SpTrsvThreadsParts(n) == 1) fn(ctx, 0, n);
+  else SpTrsvThreadsSplit(n, SpTrsvThreadsParts(n), fn, ctx);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -169,7 +200,9 @@ static void SpTrsvThreadsTasks(void *arg, PetscInt lo, PetscInt hi)
 
 /*
   SpTrsvThreadsPair - fa(ca, 0, 0) and fb(cb, 0, 0) at once, the second in a thread of its own, when the setup has two
-  threads or more; else one after the other in the caller (plain C tasks, as every thread's)
+  threads or more; else one after the other in the caller (plain C tasks, as every thread's). A side job waiting
+  (SpTrsvThreadsSideBegin()) runs in the caller meanwhile, both tasks in threads of their own, with three threads or
+  more, else before the tasks; its error is returned once both tasks are done (they run either way)
 */
 PetscErrorCode SpTrsvThreadsPair(SpTrsvRangeFn fa, void *ca, SpTrsvRangeFn fb, void *cb)
 {
@@ -177,8 +210,48 @@ PetscErrorCode SpTrsvThreadsPair(SpTrsvRangeFn fa, void *ca, SpTrsvRangeFn fb, v
     {fa, ca},
     {fb, cb}
   };
+  SpTrsvSideFn   side = SpTrsvThreadsSideFn;
+  void          *sctx = SpTrsvThreadsSideCtx;
+  PetscErrorCode serr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
-  SpTrsvThreadsSplit(2, SpTrsvThreadsNow >= 2 ? 2 : 1, SpTrsvThreadsTasks, tasks);
+  SpTrsvThreadsSideFn  = NULL; /* taken: it runs once */
+  SpTrsvThreadsSideCtx = NULL;
+  if (side && SpTrsvThreadsNow >= 3) SpTrsvThreadsSplitSide(2, 2, SpTrsvThreadsTasks, tasks, side, sctx, &serr);
+  else {
+    if (side) serr = side(sctx);
+    SpTrsvThreadsSplit(2, SpTrsvThreadsNow >= 2 ? 2 : 1, SpTrsvThreadsTasks, tasks);
+  }
+  PetscCall(serr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvThreadsSideBegin - a job for the setup's own thread (PETSc and CUDA calls allowed: an upload) that can run while
+  threads work: the next SpTrsvThreadsPair() runs it (beside its two tasks with three threads or more), else
+  SpTrsvThreadsSideEnd(); one job at a time
+*/
+PetscErrorCode SpTrsvThreadsSideBegin(SpTrsvSideFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCheck(!SpTrsvThreadsSideFn, PETSC_COMM_SELF, PETSC_ERR_ORDER, "A side job of the setup's threads is already waiting");
+  SpTrsvThreadsSideFn  = fn;
+  SpTrsvThreadsSideCtx = ctx;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  SpTrsvThreadsSideEnd - the side job, now, if no SpTrsvThreadsPair() ran it and run is true (dropped otherwise: the
+  setup failed before); after it none waits
+*/
+PetscErrorCode SpTrsvThreadsSideEnd(PetscBool run)
+{
+  SpTrsvSideFn fn  = SpTrsvThreadsSideFn;
+  void        *ctx = SpTrsvThreadsSideCtx;
+
+  PetscFunctionBegin;
+  SpTrsvThreadsSideFn  = NULL;
+  SpTrsvThreadsSideCtx = NULL;
+  if (fn && run) PetscCall(fn(ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,11 +1,13 @@
 static char help[] = "Unit tests of the setup's host threads (src/mat/threads.c, -mat_sptrsv_setup_threads) and what runs on them: every row\n"
-                     "of a split loop once, the pages of a faulted array, two tasks at once; the level-0 pattern and the diagonal search\n"
+                     "of a split loop once, the pages of a faulted array, two tasks at once, every part of a loop, the side job beside a pair\n"
+                     "(once, its error returned after both tasks, dropped or run at its end); the level sort, the level-0 pattern and the diagonal search\n"
                      "with 1 to 7 threads against one; the runs dispatch's windows of L and U analysed at once (SpTrsvPlanCreatePair)\n"
                      "against one at a time, and one error for a pair of non-triangles.\n";
 
 #include <sptrsv/paths/syncfree.h>
 #include <sptrsv/threads.h>
 #include <sptrsv/factor.h>
+#include <sptrsv/plan.h>
 #include "../../src/mat/factor/fill_core.h"
 #include "../../examples/common/stencil.h"
 #include "unit_common.h"
@@ -54,6 +56,106 @@ static PetscErrorCode TestLoops(PetscInt nt)
   PetscCall(PetscFree(big));
   PetscCall(SpTrsvThreadsPop(prev));
   EXPECT(SpTrsvThreadsCurrent() == prev, "threads: popped to %" PetscInt_FMT ", current %" PetscInt_FMT, prev, SpTrsvThreadsCurrent());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a side job: counts its runs, records whether the pair's tasks were done when it ran (they run beside it), fails when asked */
+typedef struct {
+  PetscInt  runs;
+  PetscBool fail;
+} SideCtx;
+
+static PetscErrorCode SideJob(void *ctx)
+{
+  SideCtx *c = (SideCtx *)ctx;
+
+  PetscFunctionBegin;
+  c->runs++;
+  PetscCheck(!c->fail, PETSC_COMM_SELF, PETSC_ERR_LIB, "the side job failed as asked");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void MarkParts(void *ctx, PetscInt lo, PetscInt hi)
+{
+  PetscInt *seen = (PetscInt *)ctx;
+
+  for (PetscInt t = lo; t < hi; t++) seen[t]++;
+}
+
+/* SpTrsvThreadsEach: every task once; the side job: run once by a pair beside (or before) its two tasks, its error after
+   both; run by SideEnd(PETSC_TRUE) when no pair took it, dropped by SideEnd(PETSC_FALSE); a second job while one waits is an
+   error */
+static PetscErrorCode TestSide(PetscInt nt)
+{
+  PetscInt       prev, a = 0, b = 0, seen[9] = {0};
+  SideCtx        c = {0, PETSC_FALSE};
+  PetscErrorCode ierr;
+  char           msg[512];
+
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvThreadsPush(nt, &prev));
+  PetscCall(SpTrsvThreadsEach(9, MarkParts, seen));
+  for (PetscInt t = 0; t < 9; t++) EXPECT(seen[t] == 1, "threads %" PetscInt_FMT ": task %" PetscInt_FMT " of 9 ran %" PetscInt_FMT " times", nt, t, seen[t]);
+  EXPECT(SpTrsvThreadsParts(SPTRSV_THREADS_MIN_ROWS - 1) == 1 && SpTrsvThreadsParts(100 * SPTRSV_THREADS_MIN_ROWS) == nt, "threads %" PetscInt_FMT ": parts %" PetscInt_FMT " and %" PetscInt_FMT, nt, SpTrsvThreadsParts(SPTRSV_THREADS_MIN_ROWS - 1), SpTrsvThreadsParts(100 * SPTRSV_THREADS_MIN_ROWS));
+  PetscCall(SpTrsvThreadsSideBegin(SideJob, &c));
+  PetscCall(SpTrsvThreadsPair(SetOne, &a, SetOne, &b));
+  PetscCall(SpTrsvThreadsSideEnd(PETSC_TRUE)); /* taken by the pair: not again */
+  EXPECT(c.runs == 1 && a == 1 && b == 1, "threads %" PetscInt_FMT ": a pair with a side job ran it %" PetscInt_FMT " times, tasks %" PetscInt_FMT " %" PetscInt_FMT, nt, c.runs, a, b);
+  a = b = 0;
+  PetscCall(SpTrsvThreadsPair(SetOne, &a, SetOne, &b)); /* none waits now */
+  EXPECT(c.runs == 1 && a == 1 && b == 1, "threads %" PetscInt_FMT ": a pair after the side job ran it again (%" PetscInt_FMT ")", nt, c.runs);
+  c.fail = PETSC_TRUE;
+  a = b = 0;
+  PetscCall(SpTrsvThreadsSideBegin(SideJob, &c));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SpTrsvThreadsPair(SetOne, &a, SetOne, &b);
+  PetscCall(PetscPopErrorHandler());
+  LastMessage(ierr, msg, sizeof(msg));
+  EXPECT(ierr == PETSC_ERR_LIB && strstr(msg, "the side job failed as asked") && a == 1 && b == 1 && c.runs == 2, "threads %" PetscInt_FMT ": a failing side job gave error %d '%s', tasks %" PetscInt_FMT " %" PetscInt_FMT, nt, (int)ierr, msg, a, b);
+  c.fail = PETSC_FALSE;
+  PetscCall(SpTrsvThreadsSideBegin(SideJob, &c));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SpTrsvThreadsSideBegin(SideJob, &c);
+  PetscCall(PetscPopErrorHandler());
+  EXPECT(ierr == PETSC_ERR_ORDER, "threads %" PetscInt_FMT ": a second side job while one waits gave %d", nt, (int)ierr);
+  PetscCall(SpTrsvThreadsSideEnd(PETSC_TRUE));
+  EXPECT(c.runs == 3, "threads %" PetscInt_FMT ": SideEnd(true) with no pair ran the job %" PetscInt_FMT " times in all, expected 3", nt, c.runs);
+  PetscCall(SpTrsvThreadsSideBegin(SideJob, &c));
+  PetscCall(SpTrsvThreadsSideEnd(PETSC_FALSE));
+  PetscCall(SpTrsvThreadsSideEnd(PETSC_TRUE));
+  EXPECT(c.runs == 3, "threads %" PetscInt_FMT ": a dropped side job ran (%" PetscInt_FMT ")", nt, c.runs);
+  PetscCall(SpTrsvThreadsPop(prev));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the level sort in nt threads: the same level pointers and the same stable order as one thread's, on pseudo-random levels */
+static PetscErrorCode TestLevelsSort(PetscInt nt)
+{
+  const PetscInt n = 5 * SPTRSV_THREADS_MIN_ROWS + 3, nlevels = 37;
+  PetscInt      *level, *order[2], *ptr[2], prev;
+  PetscBool      same, same2;
+  unsigned       x = 12345u;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc3(n, &level, n, &order[0], n, &order[1]));
+  for (PetscInt i = 0; i < n; i++) {
+    x         = x * 1103515245u + 12345u;
+    level[i] = (PetscInt)((x >> 16) % (unsigned)nlevels);
+  }
+  for (PetscInt r = 0; r < 2; r++) {
+    PetscCall(SpTrsvThreadsPush(r ? nt : 1, &prev));
+    PetscCall(SpTrsvLevelsSort(n, level, nlevels, &ptr[r], order[r]));
+    PetscCall(SpTrsvThreadsPop(prev));
+  }
+  PetscCall(PetscArraycmp(ptr[0], ptr[1], nlevels + 1, &same));
+  PetscCall(PetscArraycmp(order[0], order[1], n, &same2));
+  same = (PetscBool)(same && same2 && ptr[0][nlevels] == n);
+  for (PetscInt l = 0; l < nlevels && same; l++) /* stable: ascending rows of one level */
+    for (PetscInt k = ptr[0][l]; k < ptr[0][l + 1]; k++) same = (PetscBool)(same && level[order[0][k]] == l && (k == ptr[0][l] || order[0][k - 1] < order[0][k]));
+  EXPECT(same, "threads %" PetscInt_FMT ": the level sort differs from one thread's or is not a stable sort by level", nt);
+  PetscCall(PetscFree(ptr[0]));
+  PetscCall(PetscFree(ptr[1]));
+  PetscCall(PetscFree3(level, order[0], order[1]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -229,6 +331,8 @@ int main(int argc, char **argv)
   PetscCall(SpTrsvThreadsPop(prev));
   for (PetscInt nt = 1; nt <= 7; nt += 2) {
     PetscCall(TestLoops(nt));
+    PetscCall(TestSide(nt));
+    PetscCall(TestLevelsSort(nt));
     PetscCall(TestPattern(nt));
     PetscCall(TestPair(40, 30, 20, nt));
     PetscCall(TestPair(70, 3, 2, nt));

@@ -1,5 +1,6 @@
 /* Level-set analysis (paper 000): lev(i) = 1 + max lev(j) over the dependencies j of row i */
 #include <sptrsv/plan.h>
+#include <sptrsv/threads.h>
 #include <petsctime.h>
 
 /*
@@ -84,22 +85,71 @@ PetscErrorCode SpTrsvPlanSetStats(const SpTrsvOp *op, SpTrsvPlan plan, PetscInt 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the parts of a threaded counting sort by level: part t holds rows [n t / P, n (t + 1) / P); cnt[t] its count per level,
+   then the first slot of each level for its rows (the parts of a level in part order: the sort stays stable) */
+typedef struct {
+  PetscInt        n, nparts, nlevels;
+  const PetscInt *level;
+  PetscInt       *cnt; /* nparts x (nlevels + 1) */
+  PetscInt       *order;
+} SpTrsvLevelsSortCtx;
+
+static void SpTrsvLevelsSortCount(void *ctx, PetscInt lo, PetscInt hi)
+{
+  const SpTrsvLevelsSortCtx *c = (const SpTrsvLevelsSortCtx *)ctx;
+
+  for (PetscInt t = lo; t < hi; t++) {
+    PetscInt *cnt = c->cnt + t * (c->nlevels + 1);
+
+    for (PetscInt l = 0; l <= c->nlevels; l++) cnt[l] = 0;
+    for (PetscInt i = (PetscInt)(((PetscInt64)c->n * t) / c->nparts); i < (PetscInt)(((PetscInt64)c->n * (t + 1)) / c->nparts); i++) cnt[c->level[i]]++;
+  }
+}
+
+static void SpTrsvLevelsSortPlace(void *ctx, PetscInt lo, PetscInt hi)
+{
+  const SpTrsvLevelsSortCtx *c = (const SpTrsvLevelsSortCtx *)ctx;
+
+  for (PetscInt t = lo; t < hi; t++) {
+    PetscInt *next = c->cnt + t * (c->nlevels + 1);
+
+    for (PetscInt i = (PetscInt)(((PetscInt64)c->n * t) / c->nparts); i < (PetscInt)(((PetscInt64)c->n * (t + 1)) / c->nparts); i++) c->order[next[c->level[i]]++] = i;
+  }
+}
+
 /*
   SpTrsvLevelsSort - rows grouped by level (counting sort): *levptr (nlevels + 1, PetscMalloc'ed) and order (n,
-  given), rows of level l being order[levptr[l] .. levptr[l+1]-1], ascending inside a level
+  given), rows of level l being order[levptr[l] .. levptr[l+1]-1], ascending inside a level. In the setup's threads
+  (threads.h) when the loop is long enough: each counts and places its own part of the rows
 */
 PetscErrorCode SpTrsvLevelsSort(PetscInt n, const PetscInt *level, PetscInt nlevels, PetscInt **levptr, PetscInt *order)
 {
-  PetscInt *ptr, *next;
+  SpTrsvLevelsSortCtx c;
+  PetscInt           *ptr;
 
   PetscFunctionBegin;
+  c.n       = n;
+  c.nparts  = SpTrsvThreadsParts(n);
+  c.nlevels = nlevels;
+  c.level   = level;
+  c.order   = order;
   PetscCall(PetscCalloc1(nlevels + 1, &ptr));
-  for (PetscInt i = 0; i < n; i++) ptr[level[i] + 1]++;
-  for (PetscInt l = 0; l < nlevels; l++) ptr[l + 1] += ptr[l];
-  PetscCall(PetscMalloc1(nlevels + 1, &next));
-  PetscCall(PetscArraycpy(next, ptr, nlevels + 1));
-  for (PetscInt i = 0; i < n; i++) order[next[level[i]]++] = i;
-  PetscCall(PetscFree(next));
+  PetscCall(PetscMalloc1(c.nparts * (nlevels + 1), &c.cnt));
+  PetscCall(SpTrsvThreadsEach(c.nparts, SpTrsvLevelsSortCount, &c));
+  for (PetscInt l = 0; l < nlevels; l++) { /* ptr: the level pointers; each part's counts become its first slots */
+    PetscInt at = ptr[l];
+
+    for (PetscInt t = 0; t < c.nparts; t++) {
+      PetscInt *cnt = c.cnt + t * (nlevels + 1) + l;
+      const PetscInt k = *cnt;
+
+      *cnt = at;
+      at += k;
+    }
+    ptr[l + 1] = at;
+  }
+  PetscCall(SpTrsvThreadsEach(c.nparts, SpTrsvLevelsSortPlace, &c));
+  PetscCall(PetscFree(c.cnt));
   *levptr = ptr;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -157,6 +157,26 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUp(Mat A, SpTrsvFactor fac, const SpTrsvI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the flops of a pass when every multiplier is nonzero, part t of L's rows: 1 + 2 |U row j| per entry (i, j) of L */
+typedef struct {
+  SpTrsvFactor    fac;
+  PetscInt        nparts;
+  PetscLogDouble *part;
+} SpTrsvILUFlopsCtx;
+
+static void SpTrsvILUFlopsPart(void *ctx, PetscInt lo, PetscInt hi)
+{
+  const SpTrsvILUFlopsCtx *c  = (const SpTrsvILUFlopsCtx *)ctx;
+  const PetscInt           n  = c->fac->n, *li = c->fac->L->i, *lj = c->fac->L->j, *ui = c->fac->U->i;
+
+  for (PetscInt t = lo; t < hi; t++) {
+    PetscLogDouble f = 0;
+
+    for (PetscInt p = li[(PetscInt)(((PetscInt64)n * t) / c->nparts)]; p < li[(PetscInt)(((PetscInt64)n * (t + 1)) / c->nparts)]; p++) f += 1 + 2.0 * (ui[lj[p] + 1] - ui[lj[p]]);
+    c->part[t] = f;
+  }
+}
+
 /*
   SpTrsvFactorILUDeviceSetUpOps - SpTrsvFactorILUDeviceSetUp() with the implementation ops
 */
@@ -176,11 +196,14 @@ PetscErrorCode SpTrsvFactorILUDeviceSetUpOps(Mat A, SpTrsvFactor fac, const SpTr
   if (fac->device_destroy) PetscCall((*fac->device_destroy)(&fac->device));
   natural = (PetscBool)(fac->levels == 0 && !fac->rperm && !sym->icperm);
   PetscCall(SpTrsvMatGetCSR(A, &ai, &aj, NULL));
-  if (natural) { /* the flops of a pass: the map is the implementation's */
-    const PetscInt n = fac->n, *li = fac->L->i, *lj = fac->L->j, *ui = fac->U->i;
+  if (natural) { /* the flops of a pass (in the setup's threads): the map is the implementation's */
+    SpTrsvILUFlopsCtx c = {fac, SpTrsvThreadsParts(fac->n), NULL};
 
-    flops = n;
-    for (PetscInt p = 0; p < li[n]; p++) flops += 1 + 2.0 * (ui[lj[p] + 1] - ui[lj[p]]);
+    ierr = PetscCalloc1(c.nparts, &c.part);
+    if (!ierr) ierr = SpTrsvThreadsEach(c.nparts, SpTrsvILUFlopsPart, &c);
+    flops = fac->n;
+    for (PetscInt t = 0; t < c.nparts && !ierr; t++) flops += c.part[t];
+    (void)PetscFree(c.part);
   } else {
     ierr = PetscMalloc1(ai[fac->n] + 1, &amap);
     if (!ierr) ierr = SpTrsvILUDeviceMap(fac, ai, aj, amap, &flops, &missing);

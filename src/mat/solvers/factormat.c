@@ -414,10 +414,26 @@ static PetscErrorCode MatSpTrsvSymbolicBegin(Mat F, Mat A, MatFactorType ftype, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* after the factor's pattern: the analysis, the side job if the analysis did not run it, the numeric phase's setup */
+static PetscErrorCode MatSpTrsvSymbolicAnalyze(Mat F, Mat A, MatSpTrsvPrefetch *pf)
+{
+  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
+
+  PetscFunctionBegin;
+  SpTrsvDevMemScope(&sp->mem, MatSpTrsvAnalyze(F));
+  PetscCall(MatSpTrsvPrefetchFlush(pf));
+  PetscCall(PetscLogEventBegin(SPTRSV_NumericSetUp, F, A, 0, 0));
+  SpTrsvDevMemScope(&sp->mem, MatSpTrsvSetUpNumeric(F, A));
+  PetscCall(PetscLogEventEnd(SPTRSV_NumericSetUp, F, A, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the factor's pattern, the analysis and the numeric phase's setup (MatSpTrsvSymbolic(), under the setup's threads) */
 static PetscErrorCode MatSpTrsvSymbolicRun(Mat F, Mat A, MatFactorType ftype, IS row, IS col, const MatFactorInfo *info)
 {
-  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
+  Mat_SpTrsv       *sp = (Mat_SpTrsv *)F->data;
+  MatSpTrsvPrefetch pf;
+  PetscErrorCode    ierr;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SPTRSV_FactorSym, F, A, 0, 0));
@@ -438,10 +454,13 @@ static PetscErrorCode MatSpTrsvSymbolicRun(Mat F, Mat A, MatFactorType ftype, IS
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "Factor type %s", MatFactorTypes[ftype]);
   }
   PetscCall(PetscLogEventEnd(SPTRSV_FactorSym, F, A, 0, 0));
-  SpTrsvDevMemScope(&sp->mem, MatSpTrsvAnalyze(F));
-  PetscCall(PetscLogEventBegin(SPTRSV_NumericSetUp, F, A, 0, 0));
-  SpTrsvDevMemScope(&sp->mem, MatSpTrsvSetUpNumeric(F, A));
-  PetscCall(PetscLogEventEnd(SPTRSV_NumericSetUp, F, A, 0, 0));
+  PetscCall(MatSpTrsvPrefetchBegin(F, A, &pf)); /* A and the patterns uploaded while threads analyse (prefetch.c) */
+  ierr = MatSpTrsvSymbolicAnalyze(F, A, &pf);
+  {
+    const PetscErrorCode ierr2 = MatSpTrsvPrefetchEnd(&pf);
+    if (!ierr) ierr = ierr2;
+  }
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -15,7 +15,8 @@
       chain entry; SpTrsvSyncFreeRunsDepsKernel). A violation is an error naming the position, never a launch.
 
    In place of the host setup's passes over the pattern (the copy in plan order, the relabel, the sort, a second
-   upload, the check): one upload of the rows of op(T) as 32-bit ri/rj, four kernels and a scan.
+   upload, the check): one upload of the rows of op(T) as 32-bit ri/rj (none when the factor's setup kept them on the
+   device already: SpTrsvCUDAIndicesKept, cuda_upload.h), four kernels and a scan.
 */
 #include "syncfree_analysis.h"
 #include <climits>
@@ -116,13 +117,18 @@ static PetscErrorCode SpTrsvSFRScratchFree(SpTrsvSFRScratch *w)
 static PetscErrorCode SpTrsvSyncFreeRunsPatternDevice_Private(const SpTrsvOp *op, const SpTrsvSyncFreeSchedule *sf, const int *d_ws, const int *d_wl, cudaStream_t st, int **order, int **ptr, int **idx, int **vmap, SpTrsvSFRScratch &w)
 {
   const int       n = (int)op->n, nnz = (int)op->nnz, nw = (int)sf->nwarps;
+  const int      *ri, *rj; /* op's rows on the device: kept ones, else w's */
   SpTrsvSFRFaults f;
   size_t          bytes = 0;
 
   PetscFunctionBegin;
   PetscCheck(op->n < SPTRSV_SFR_NONE && op->nnz < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "The runs dispatch's CUDA setup uses 32-bit indices: n = %" PetscInt_FMT " must be below %d and nnz = %" PetscInt_FMT " below %d", op->n, SPTRSV_SFR_NONE, op->nnz, INT_MAX);
-  PetscCall(SpTrsvCUDAUploadIndices(op->ri, op->n + 1, &w.ri, st));
-  PetscCall(SpTrsvCUDAUploadIndices(op->rj, op->nnz, &w.rj, st));
+  PetscCall(SpTrsvCUDAIndicesKept(op->ri, op->n + 1, &ri)); /* the factor's pattern, uploaded already by the setup's side job */
+  PetscCall(SpTrsvCUDAIndicesKept(op->rj, op->nnz, &rj));
+  if (!ri) PetscCall(SpTrsvCUDAUploadIndices(op->ri, op->n + 1, &w.ri, st));
+  if (!rj) PetscCall(SpTrsvCUDAUploadIndices(op->rj, op->nnz, &w.rj, st));
+  if (!ri) ri = w.ri;
+  if (!rj) rj = w.rj;
   SpTrsvCUDAMallocN(w.len, n);
   SpTrsvCUDAMallocN(w.disp, n);
   SpTrsvCUDAMallocN(*order, n);
@@ -134,12 +140,12 @@ static PetscErrorCode SpTrsvSyncFreeRunsPatternDevice_Private(const SpTrsvOp *op
   SpTrsvCUDACall(cudaMemsetAsync(w.disp, 0xFF, (size_t)(n + 1) * sizeof(int), st));
   SpTrsvCUDACall(cudaMemsetAsync(w.len + n, 0, sizeof(int), st));
   /* 1. the pattern in the triangle's own order */
-  if (n) SpTrsvSyncFreeNaturalKernel<<<SpTrsvSyncFreeSetupGrid(n), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(n, (bool)op->lower, w.ri, *order, w.len);
+  if (n) SpTrsvSyncFreeNaturalKernel<<<SpTrsvSyncFreeSetupGrid(n), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(n, (bool)op->lower, ri, *order, w.len);
   SpTrsvCUDACheckLaunch();
   SpTrsvCUDACall(cub::DeviceScan::ExclusiveSum(NULL, bytes, w.len, *ptr, n + 1, st));
   PetscCall(SpTrsvCUDAMalloc((void **)&w.temp, bytes + 1, "w.temp"));
   SpTrsvCUDACall(cub::DeviceScan::ExclusiveSum(w.temp, bytes, w.len, *ptr, n + 1, st));
-  if (n) SpTrsvSyncFreeRunsRowsKernel<<<SpTrsvSyncFreeSetupGrid(n), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(n, (bool)op->lower, *order, *ptr, w.ri, w.rj, *idx, *vmap);
+  if (n) SpTrsvSyncFreeRunsRowsKernel<<<SpTrsvSyncFreeSetupGrid(n), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(n, (bool)op->lower, *order, *ptr, ri, rj, *idx, *vmap);
   SpTrsvCUDACheckLaunch();
   /* 2. the schedule check */
   if (nw) SpTrsvSyncFreeRunsCoverKernel<<<SpTrsvSyncFreeSetupGrid(nw), SPTRSV_SYNCFREE_SETUP_BLOCK, 0, st>>>(n, nw, 32 * (int)sf->run_rows, d_ws, d_wl, w.disp, w.fault);

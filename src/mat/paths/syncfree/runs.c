@@ -234,11 +234,11 @@ PetscErrorCode SpTrsvRunsPackPair(const SpTrsvOp *op0, SpTrsvPlan p0, SpTrsvRuns
     if (c0) PetscCall(SpTrsvRunsEnd(&c0, &bad[0], &badj[0]));
     PetscCall(ierr);
   }
-  PetscCall(SpTrsvThreadsPair(SpTrsvRunsWork, c0, SpTrsvRunsWork, c1));
-  ierr = SpTrsvRunsEnd(&c0, &bad[0], &badj[0]);
+  ierr = SpTrsvThreadsPair(SpTrsvRunsWork, c0, SpTrsvRunsWork, c1); /* both ran; an error is the setup's side job's */
   {
+    const PetscErrorCode ierr0 = SpTrsvRunsEnd(&c0, &bad[0], &badj[0]);
     const PetscErrorCode ierr1 = SpTrsvRunsEnd(&c1, &bad[1], &badj[1]); /* the second's scratch, whatever the first's outcome */
-    if (!ierr) ierr = ierr1;
+    if (!ierr) ierr = ierr0 ? ierr0 : ierr1;
   }
   PetscCall(ierr);
   PetscCall(SpTrsvRunsCheckTriangular(op0, bad[0], badj[0]));
