@@ -26,6 +26,10 @@ typedef struct {
   const SpTrsvBackendOps *backend;
   char                    backend_note[256];
   SpTrsvSolver            tri[2][2];     /* [transpose][0 = L, 1 = U] */
+  SpTrsvSolver            pair_u;        /* the learning choice's start: U's solver analysed with L's as a pair (MatSpTrsvAutoCreateFirst), taken by U's turn */
+  SpTrsvPath              pair_u_path;   /* its path and variant, and its half of the pair's setup time */
+  const char             *pair_u_variant;
+  PetscReal               pair_u_ms;
   void                   *rperm, *cperm; /* backend copies of the permutations */
   PetscScalar            *w1, *w2;       /* backend work vectors */
   SpTrsvStaging           staging;       /* PETSc vectors on the backend */

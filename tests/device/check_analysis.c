@@ -180,6 +180,7 @@ static PetscErrorCode CheckVariant(SpTrsvTri T, PetscBool tr, PetscBool warpell,
   OPTS_SYNCFREE(&opts)->warpell   = warpell;
   OPTS_SYNCFREE(&opts)->max_lanes = max_lanes;
   OPTS_SYNCFREE(&opts)->runs      = runs;
+  OPTS_SYNCFREE(&opts)->dispatch_auto = PETSC_FALSE; /* the dispatch asked for (the automatic one is runs on the GPU) */
   OPTS_SYNCFREE(&opts)->analysis_device = PETSC_FALSE; /* the reference: the host analysis (the CUDA default is the device one) */
   PetscCall(SpTrsvSolverCreateWithOptions(T, tr, SPTRSV_FORMAT_CSR, path, cuda, &opts, &sh));
   OPTS_SYNCFREE(&opts)->analysis_device = PETSC_TRUE;

@@ -51,6 +51,10 @@ run_test ex19/auto-learn-switch-newton with_solver sptrsv compare_case 1 ex19 "-
 LEARN_RUNS="-mat_sptrsv_auto_start syncfree -mat_sptrsv_auto_learn_margin 0"
 run_test view/auto-learn-runs-variant ours_grep ex2 "-m 100 -n 100 -pc_type ilu -pc_factor_mat_solver_type sptrsv $LEARN_RUNS -ksp_view -info" "learning: after 8 solves: syncfree runs predicted 0.5 of the [0-9.e+-]+ ms measured, setup [0-9.e+-]+ ms: saving [0-9.e+-]+ ms over 8 more solves > 0.? x [0-9.e+-]+ ms: build and time it" "timed: after 8 solves syncfree runs built in [0-9.e+-]+ ms, [0-9.e+-]+ ms per solve against syncfree [0-9.e+-]+ ms: (switched|kept)"
 run_test ex2/auto-learn-runs-variant-histories with_solver sptrsv compare_case 1 ex2 "-m 100 -n 100 -ksp_type gmres -pc_type ilu -ksp_monitor" "$LEARN_RUNS"
+# the learning start on a path that analyses L and U at once (sync-free): one pair, the same solutions as PETSc's
+LEARN_PAIR="-mat_sptrsv_auto_start syncfree -mat_sptrsv_dispatch runs -mat_sptrsv_setup_threads 3"
+run_test view/auto-learn-start-pair ours_grep ex2 "-m 60 -n 50 -pc_type ilu -pc_factor_mat_solver_type sptrsv $LEARN_PAIR -ksp_view -info" "learning starts L and U on sptrsv_syncfree, analysed at once" "path sptrsv \(automatic: L sptrsv_syncfree, U sptrsv_syncfree\)" "sync-free: runs dispatch"
+run_test ex2/auto-learn-start-pair-histories with_solver sptrsv compare_case 1 ex2 "-m 60 -n 50 -ksp_type gmres -pc_type ilu -ksp_monitor" "$LEARN_PAIR"
 run_test view/auto-learn-margin-bad ours_fails ex2 "$AUTO -mat_sptrsv_auto_learn_margin -1" "-mat_sptrsv_auto_learn_margin -1.: must be >= 0"
 run_test view/auto-learn-start-bad ours_fails ex2 "$AUTO -mat_sptrsv_auto_start bogus" "-mat_sptrsv_auto_start bogus: not a path"
 run_test view/auto-learn-with-solves ours_fails ex2 "$AUTO -mat_sptrsv_auto_learn 1 -mat_sptrsv_expected_solves 10" "-mat_sptrsv_auto_learn and -mat_sptrsv_expected_solves 10 exclude each other"

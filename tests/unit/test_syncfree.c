@@ -550,6 +550,51 @@ static PetscErrorCode TestRunsArithmetic(PetscRandom rnd)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the automatic dispatch (-mat_sptrsv_dispatch auto, the default): the runs dispatch for a CUDA solver, the level dispatch
+   for a host one and with ALAP levels or the warp-packed ELL; a dispatch asked for stays; -mat_sptrsv_levels given asks
+   for the level dispatch */
+static PetscErrorCode TestDispatchAuto(void)
+{
+  SpTrsvPath             path;
+  SpTrsvPathOptions      opts;
+  SpTrsvSyncFreeOptions *o;
+  const struct {
+    PetscBool      alap, warpell, auto_;
+    SpTrsvExecSlot slot;
+    PetscBool      runs;
+  } cases[] = {
+    {PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  SPTRSV_EXEC_CUDA, PETSC_TRUE },
+    {PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  SPTRSV_EXEC_HOST, PETSC_FALSE},
+    {PETSC_TRUE,  PETSC_FALSE, PETSC_TRUE,  SPTRSV_EXEC_CUDA, PETSC_FALSE},
+    {PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  SPTRSV_EXEC_CUDA, PETSC_FALSE},
+    {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, SPTRSV_EXEC_CUDA, PETSC_FALSE},
+  };
+
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvPathFind("syncfree", &path));
+  for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+    PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));
+    PetscCall(SpTrsvPathOptionsGet(&opts, path, &o));
+    EXPECT(o->dispatch_auto && !o->runs && !o->natural, "the default dispatch is not the automatic one (auto %d runs %d natural %d)", (int)o->dispatch_auto, (int)o->runs, (int)o->natural);
+    o->alap          = cases[c].alap;
+    o->warpell       = cases[c].warpell;
+    o->dispatch_auto = cases[c].auto_;
+    PetscCall((*path->options_backend)(cases[c].slot, o));
+    EXPECT(o->runs == cases[c].runs && !o->natural, "dispatch case %d (alap %d, warpell %d, auto %d, %s): runs %d natural %d, expected runs %d", (int)c, (int)cases[c].alap, (int)cases[c].warpell, (int)cases[c].auto_, cases[c].slot == SPTRSV_EXEC_CUDA ? "cuda" : "host", (int)o->runs, (int)o->natural, (int)cases[c].runs);
+  }
+  for (PetscInt given = 0; given < 2; given++) {
+    PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));
+    if (given) PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_levels", "asap"));
+    PetscOptionsBegin(PETSC_COMM_SELF, NULL, "test", "Mat");
+    PetscCall(SpTrsvPathOptionsSetFromOptions(PetscOptionsObject, path, &opts));
+    PetscOptionsEnd();
+    PetscCall(PetscOptionsClearValue(NULL, "-mat_sptrsv_levels"));
+    PetscCall(SpTrsvPathOptionsGet(&opts, path, &o));
+    EXPECT(o->dispatch_auto == (PetscBool)!given, "-mat_sptrsv_levels %s: automatic dispatch %d", given ? "given" : "not given", (int)o->dispatch_auto);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscRandom rnd;
@@ -562,6 +607,7 @@ int main(int argc, char **argv)
   PetscCall(TestNatural());
   PetscCall(TestRuns());
   PetscCall(TestRunsSkew());
+  PetscCall(TestDispatchAuto());
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 20261124));
   PetscCall(PetscRandomSeed(rnd));

@@ -98,6 +98,7 @@ typedef struct {
   PetscBool pattern_device;  /* runs with the device analysis: the windows from the host, the CUDA executor's pattern and schedule check on the GPU */
   PetscBool natural; /* rows in the triangle's own order (-mat_sptrsv_dispatch natural or runs) */
   PetscBool runs;    /* -mat_sptrsv_dispatch runs: warps are windows with their chain solved by a scan (natural is set too) */
+  PetscBool dispatch_auto; /* the dispatch was the automatic one (-mat_sptrsv_dispatch auto): -ksp_view says so */
   PetscInt  run_rows;    /* runs: rows per lane R (the kernel's template), 32 R >= the longest window */
   PetscInt  run_rows_max; /* runs: windows of at most 32 run_rows_max rows (-mat_sptrsv_run_rows) */
   PetscInt  run_chained; /* runs: rows that take their chain entry from the row before them inside the window */
@@ -212,6 +213,8 @@ typedef struct {
   PetscBool warpell;         /* warp-packed ELL storage (-mat_sptrsv_storage warpell) */
   PetscBool natural;         /* rows dispatched in the triangle's own order, not by level (-mat_sptrsv_dispatch natural) */
   PetscBool runs;            /* natural order in windows, the chain inside a window solved by a warp scan (-mat_sptrsv_dispatch runs) */
+  PetscBool dispatch_auto;   /* -mat_sptrsv_dispatch auto (the default): the runs dispatch on the CUDA backend, the level dispatch on the
+                                host and with ALAP levels or the warp-packed ELL; resolved for a solver's backend (SpTrsvOptionsBackend_syncfree) */
   PetscInt  run_rows;        /* runs: rows per lane at most, 1, 2, 4 or 8 (-mat_sptrsv_run_rows): windows of up to 32 times as many rows */
   PetscBool run_poll_all;    /* runs, CUDA: every waiting lane polls its own words (-mat_sptrsv_run_poll all), else one lane the latest (lane) */
   PetscInt  run_batch;       /* runs, CUDA: entries a lane loads at once, 4, 8 or 16 (-mat_sptrsv_run_batch; 0: automatic, the smallest that holds the longest lane's entries) */

@@ -161,8 +161,8 @@ static PetscErrorCode MatSpTrsvAutoLearnVariant(Mat F, PetscInt k)
 
   PetscFunctionBegin;
   if (!cur->auto_learn_variant || !sp->tri[0][k] || !sp->tri[0][k]->plan) PetscFunctionReturn(PETSC_SUCCESS); /* no variant of its own */
-  f = sp->tri[0][k]->plan->stats;
-  PetscCall(SpTrsvPathOptionsGet(&sp->triopts[k], cur, &own));
+  f   = sp->tri[0][k]->plan->stats;
+  own = sp->tri[0][k]->own; /* the options in place as the solver resolved them for its backend (an automatic dispatch decided) */
   PetscCall(SpTrsvAutoLearnWeighVariant(cur, own, &f, l->cur_ms, sp->learn_solves, sp->autoopts.margin, &variant, &build, note, sizeof(note)));
   if (!variant) PetscFunctionReturn(PETSC_SUCCESS); /* the look's note stays the first question's */
   PetscCall(PetscStrncpy(l->look, note, sizeof(l->look)));

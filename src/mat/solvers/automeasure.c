@@ -268,6 +268,13 @@ PetscErrorCode MatSpTrsvAutoMeasure(Mat F)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* two variants of a candidate are the same ("" and NULL: the path's defaults) */
+static PetscBool MatSpTrsvSameVariant(const char *a, const char *b)
+{
+  if (!a || !a[0]) return (PetscBool)(!b || !b[0]);
+  return (PetscBool)(b && !strcmp(a, b));
+}
+
 /*
   MatSpTrsvAutoCreateFirst - triangle k of MatSolverType sptrsv on the first of its choice's candidates, in the choice's
   order, whose analysis and setup take the triangle, with the options of the model entry the prediction is of (pinv: its
@@ -288,15 +295,36 @@ PetscErrorCode MatSpTrsvAutoCreateFirst(Mat F, PetscInt k, PetscReal *setup_ms)
 
     sp->triopts[k] = sp->opts;
     PetscCall(SpTrsvAutoVariantApply(c->cand[j], c->variant[j], &sp->triopts[k]));
+    if (k == 1 && sp->pair_u && sp->pair_u_path == c->cand[j] && MatSpTrsvSameVariant(sp->pair_u_variant, c->variant[j])) { /* made with L's */
+      sp->tri[0][1] = sp->pair_u;
+      sp->pair_u    = NULL;
+      if (setup_ms) *setup_ms = sp->pair_u_ms;
+      break;
+    }
     PetscCall(PetscTime(&t0));
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = SpTrsvSolverCreateWithOptions(T, PETSC_FALSE, sp->format, c->cand[j], sp->backend, &sp->triopts[k], &sp->tri[0][k]);
+    ierr = PETSC_ERR_SUP;
+    if (k == 0 && c->learn.on && c->cand[j]->analyze_pair) { /* the learning start: U starts on the same path with the same options (the
+                                                                same candidates in the same order), so L and U are analysed at once,
+                                                                the setup's side job beside them (threads.h); U's solver waits for its turn */
+      ierr = SpTrsvSolverCreatePairWithOptions(sp->fac->L, sp->fac->U, sp->format, c->cand[j], sp->backend, &sp->triopts[0], &sp->tri[0][0], &sp->pair_u);
+      if (!ierr) {
+        sp->pair_u_path    = c->cand[j];
+        sp->pair_u_variant = c->variant[j];
+        PetscCall(PetscInfo(F, "%s: learning starts L and U on %s, analysed at once\n", MATSOLVERSPTRSV, c->cand[j]->solvertype));
+      }
+    }
+    if (ierr) ierr = SpTrsvSolverCreateWithOptions(T, PETSC_FALSE, sp->format, c->cand[j], sp->backend, &sp->triopts[k], &sp->tri[0][k]); /* alone (U refused the pair's path, or no pair) */
     PetscCall(PetscPopErrorHandler());
     if (!ierr) {
       if (setup_ms) {
         PetscCall((*sp->backend->synchronize)());
         PetscCall(PetscTime(&t1));
         *setup_ms = (PetscReal)((t1 - t0) * 1e3);
+        if (sp->pair_u) { /* the pair's time, half each */
+          *setup_ms /= 2;
+          sp->pair_u_ms = *setup_ms;
+        }
       }
       break;
     }
@@ -305,6 +333,7 @@ PetscErrorCode MatSpTrsvAutoCreateFirst(Mat F, PetscInt k, PetscReal *setup_ms)
     PetscCall(PetscInfo(F, "%s: path %s refused the %s triangle: %s\n", MATSOLVERSPTRSV, c->cand[j]->name, k ? "U" : "L", specific ? specific : (text ? text : "?")));
     PetscCall(SpTrsvAutoReject(c, j, specific ? specific : (text ? text : "error")));
   }
+  if (k == 1) PetscCall(SpTrsvSolverDestroy(&sp->pair_u)); /* U's own choice went elsewhere */
   PetscCheck(sp->tri[0][k], PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: every candidate path refused the %s triangle (-info says why)", MATSOLVERSPTRSV, k ? "U" : "L");
   sp->tripath[k] = c->chosen;
   PetscFunctionReturn(PETSC_SUCCESS);

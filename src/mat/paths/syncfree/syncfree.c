@@ -84,6 +84,7 @@ static PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan plan, PetscViewer vi
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "sync-free: %s dispatch, %s levels, %s storage, %" PetscInt_FMT " warps of %d threads in blocks of %" PetscInt_FMT " warp%s\n", sf->runs ? "runs" : (sf->natural ? "natural-order" : "level-order"), sf->natural ? "no" : (sf->alap ? "ALAP" : "ASAP"), sf->warpell ? "warp-packed ELL" : "CSR", sf->nwarps, 32, sf->block_warps, sf->block_warps > 1 ? "s" : ""));
+  if (sf->dispatch_auto) PetscCall(PetscViewerASCIIPrintf(viewer, "dispatch chosen by -%smat_sptrsv_dispatch auto: %s\n", plan->prefix, sf->runs ? "runs (the solves run on the GPU)" : "level (the solves run on the host, or ALAP levels or the warp-packed ELL were asked for)"));
   if (sf->runs) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "runs: %" PetscInt_FMT " windows of %.1f rows on average (up to %" PetscInt_FMT " rows per lane), %" PetscInt_FMT " rows chained to the row before them in the warp; critical path %" PetscInt_FMT " windows (%" PetscInt_FMT " levels)\n", sf->nwarps, sf->nwarps ? (double)plan->n / (double)sf->nwarps : 0.0, sf->run_rows, sf->run_chained, sf->run_depth, plan->nlevels));
     if (sf->pattern_device) PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: windows on the host, the pattern in their order and the schedule check on the GPU (-%smat_sptrsv_analysis device)\n", plan->prefix));
@@ -392,6 +393,7 @@ static PetscErrorCode SpTrsvSyncFreeScheduleNew(SpTrsvFormat format, const SpTrs
   sf->pattern_device  = (PetscBool)(opts->analysis_device && opts->runs); /* runs: the windows here, the rest in the CUDA setup */
   sf->device_fallback = (PetscBool)(opts->analysis_device && !sf->device && !sf->pattern_device);
   sf->runs            = opts->runs;
+  sf->dispatch_auto   = opts->dispatch_auto;
   sf->run_rows_max    = opts->run_rows;
   sf->natural         = (PetscBool)(opts->natural || opts->runs);
   sf->alap            = sf->natural ? PETSC_FALSE : opts->alap;
@@ -592,8 +594,10 @@ static PetscErrorCode SpTrsvHostSyncFreeSetup(SpTrsvSolver s)
 
 const SpTrsvExecutor SpTrsvExecHost_syncfree = {SpTrsvHostSyncFreeSetup, SpTrsvHostOrderedUpdateValues, SpTrsvHostOrderedSolve, NULL, SpTrsvHostOrderedDestroy, NULL};
 
-/* the sync-free path's options: the defaults (the measurements behind them: docs/perf-data/history/syncfree-runs.md):
-   level dispatch with ASAP levels, CSR storage, up to 32 lanes per row, polls without pause, one block per ticket (the
+/* the sync-free path's options: the defaults (the measurements behind them: docs/perf-data/history/syncfree-runs.md and
+   docs/PERFORMANCE.md): the automatic dispatch (the runs dispatch on the CUDA backend: faster end to end than the level
+   dispatch on every PETSc tutorial of e2e run 19, its setup no longer above the level dispatch's; the level dispatch on
+   the host), ASAP levels, CSR storage, up to 32 lanes per row, polls without pause, one block per ticket (the
    runs dispatch: persistent blocks by its wavefront's width), the
    solution's indexing (row or dispatch position) chosen by the analysis, the schedule built on the GPU by the CUDA
    backend */
@@ -603,6 +607,7 @@ static PetscErrorCode SpTrsvOptionsDefault_syncfree(void *own)
 
   PetscFunctionBegin;
   o->max_lanes       = 32;
+  o->dispatch_auto   = PETSC_TRUE; /* the runs dispatch on the GPU: docs/PERFORMANCE.md, e2e run 19 */
   o->run_rows        = 1;
   o->run_poll_all    = PETSC_TRUE; /* every lane polls: docs/PERFORMANCE.md, run 14 */
   o->blocks_per_sm   = PETSC_DECIDE; /* runs dispatch: persistent blocks by its wavefront (run 15); else one block per ticket */
@@ -632,12 +637,17 @@ static PetscErrorCode SpTrsvOptionsCheck_syncfree(const SpTrsvPathOptions *popts
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* a device analysis and the relabelled solution words only concern the CUDA executor */
+/* a device analysis and the relabelled solution words only concern the CUDA executor; the automatic dispatch is the runs
+   dispatch there (with ASAP levels and CSR storage: the options the runs dispatch reads), the level dispatch elsewhere */
 static PetscErrorCode SpTrsvOptionsBackend_syncfree(SpTrsvExecSlot slot, void *own)
 {
   SpTrsvSyncFreeOptions *o = (SpTrsvSyncFreeOptions *)own;
 
   PetscFunctionBegin;
+  if (o->dispatch_auto) {
+    o->runs    = (PetscBool)(slot == SPTRSV_EXEC_CUDA && !o->alap && !o->warpell);
+    o->natural = PETSC_FALSE;
+  }
   if (slot != SPTRSV_EXEC_CUDA) {
     o->analysis_device = PETSC_FALSE;
     o->relabel         = 0;
@@ -651,19 +661,21 @@ static PetscErrorCode SpTrsvOptionsSet_syncfree(SpTrsvOptionItems PetscOptionsOb
   SpTrsvSyncFreeOptions *opts       = (SpTrsvSyncFreeOptions *)own;
   const char *const      levels[]   = {"asap", "alap"};
   const char *const      storage[]  = {"csr", "warpell"};
-  const char *const      dispatch[] = {"level", "natural", "runs"};
+  const char *const      dispatch[] = {"level", "natural", "runs", "auto"};
   const char *const      where[]    = {"host", "device"};
-  PetscInt               lv = opts->alap ? 1 : 0, st = opts->warpell ? 1 : 0, dp = opts->runs ? 2 : (opts->natural ? 1 : 0), an = opts->analysis_device ? 1 : 0;
+  PetscInt               lv = opts->alap ? 1 : 0, st = opts->warpell ? 1 : 0, dp = opts->dispatch_auto ? 3 : (opts->runs ? 2 : (opts->natural ? 1 : 0)), an = opts->analysis_device ? 1 : 0;
+  PetscBool              lvset = PETSC_FALSE;
 
   PetscFunctionBegin;
   (void)popts;
-  PetscCall(PetscOptionsEList("-mat_sptrsv_levels", "Levels the rows are dispatched by: as soon as possible or as late as possible", "MatSolverType sptrsv_syncfree", levels, 2, levels[lv], &lv, NULL));
+  PetscCall(PetscOptionsEList("-mat_sptrsv_levels", "Levels the rows are dispatched by: as soon as possible or as late as possible (given with -mat_sptrsv_dispatch auto: the level dispatch)", "MatSolverType sptrsv_syncfree", levels, 2, levels[lv], &lv, &lvset));
   PetscCall(PetscOptionsEList("-mat_sptrsv_storage", "Storage the kernel reads: CSR in dispatch order, or warp-packed ELL (32 slots per warp) with a CSR tail", "MatSolverType sptrsv_syncfree", storage, 2, storage[st], &st, NULL));
-  PetscCall(PetscOptionsEList("-mat_sptrsv_dispatch", "Order the rows go out in: level by level (packed by length), the triangle's own order (no level sort), or that order in windows of up to 256 rows, one warp each, a row's dependency on the row before it solved inside the warp (runs: grid lines of 3-D factors)", "MatSolverType sptrsv_syncfree", dispatch, 3, dispatch[dp], &dp, NULL));
+  PetscCall(PetscOptionsEList("-mat_sptrsv_dispatch", "Order the rows go out in: level by level (packed by length), the triangle's own order (no level sort), that order in windows of up to 256 rows, one warp each, a row's dependency on the row before it solved inside the warp (runs: grid lines), or auto: runs on the CUDA backend, level elsewhere", "MatSolverType sptrsv_syncfree", dispatch, 4, dispatch[dp], &dp, NULL));
   PetscCall(PetscOptionsEList("-mat_sptrsv_analysis", "Where the CUDA backend builds the schedule: host (the reference) or device (ASAP level dispatch; ALAP and natural dispatch stay on the host)", "MatSolverType sptrsv_syncfree", where, 2, where[an], &an, NULL));
   opts->analysis_device = (PetscBool)(an == 1);
-  opts->natural = (PetscBool)(dp == 1);
-  opts->runs    = (PetscBool)(dp == 2);
+  opts->natural       = (PetscBool)(dp == 1);
+  opts->runs          = (PetscBool)(dp == 2);
+  opts->dispatch_auto = (PetscBool)(dp == 3 && !lvset); /* resolved per backend (SpTrsvOptionsBackend_syncfree); levels asked for: the level dispatch */
   opts->alap    = (PetscBool)(lv == 1);
   opts->warpell = (PetscBool)(st == 1);
   PetscCall(PetscOptionsInt("-mat_sptrsv_max_lanes", "Lanes per row at most (1, 2, 4, ..., 32): rows with more entries loop over them", "MatSolverType sptrsv_syncfree", opts->max_lanes, &opts->max_lanes, NULL));
@@ -699,15 +711,16 @@ static PetscBool SpTrsvAutoVariant_syncfree(const char *variant, const void *own
   if (!variant || !variant[0]) return PETSC_TRUE;
   if (strcmp(variant, "runs")) return PETSC_FALSE;
   if (set) {
-    ((SpTrsvSyncFreeOptions *)set)->runs    = PETSC_TRUE;
-    ((SpTrsvSyncFreeOptions *)set)->natural = PETSC_FALSE;
+    ((SpTrsvSyncFreeOptions *)set)->runs          = PETSC_TRUE;
+    ((SpTrsvSyncFreeOptions *)set)->natural       = PETSC_FALSE;
+    ((SpTrsvSyncFreeOptions *)set)->dispatch_auto = PETSC_FALSE;
   }
   return (PetscBool)(!o || o->runs || (!o->natural && !o->alap && !o->warpell));
 }
 
 /*
-  SpTrsvAutoLearnVariant_syncfree - for a triangle solved many times, the runs dispatch (when the options in place are the
-  level dispatch with CSR storage): predicted at SPTRSV_SYNCFREE_RUNS_LEARN_RATIO of the level dispatch's measured time,
+  SpTrsvAutoLearnVariant_syncfree - for a triangle solved many times, the runs dispatch (when the options in place, as its
+  solver resolved them for the backend, are the level dispatch with CSR storage: on the host backend at the defaults): predicted at SPTRSV_SYNCFREE_RUNS_LEARN_RATIO of the level dispatch's measured time,
   with a setup of SPTRSV_SYNCFREE_RUNS_LEARN_NS per row and entry (its host pass cutting the windows, then its pattern
   built on the GPU; the rest of its setup runs on the GPU as the level dispatch's does). The ratio from the time to
   solution on the H200 with run 17's kernel: the runs dispatch's MatSolve is 0.36-0.48 of the level dispatch's on ex45 at
