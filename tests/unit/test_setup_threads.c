@@ -59,7 +59,7 @@ static PetscErrorCode TestLoops(PetscInt nt)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* a side job: counts its runs, records whether the pair's tasks were done when it ran (they run beside it), fails when asked */
+/* a side job: counts its runs, fails when asked */
 typedef struct {
   PetscInt  runs;
   PetscBool fail;
