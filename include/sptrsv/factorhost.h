@@ -51,7 +51,6 @@ typedef struct {
 /* the setup's side job (src/mat/solvers/prefetch.c): A and the L/U patterns uploaded while threads analyse */
 typedef struct {
   Mat       F, A;
-  PetscBool ran;  /* the job ran */
   PetscBool kept; /* it kept index arrays on the device (freed by MatSpTrsvPrefetchEnd()) */
 } MatSpTrsvPrefetch;
 SPTRSV_INTERN PetscErrorCode MatSpTrsvPrefetchBegin(Mat, Mat, MatSpTrsvPrefetch *); /* after the factor's pattern */

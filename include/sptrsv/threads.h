@@ -28,10 +28,10 @@ SPTRSV_INTERN PetscInt       SpTrsvThreadsCurrent(void);                        
 SPTRSV_INTERN PetscErrorCode SpTrsvThreadsFor(PetscInt, SpTrsvRangeFn, void *);                /* [0, n) in SpTrsvThreadsCurrent() ranges, one per thread */
 SPTRSV_INTERN PetscErrorCode SpTrsvThreadsFault(void *, size_t);                               /* the pages of a new array, touched by the threads */
 SPTRSV_INTERN PetscErrorCode SpTrsvThreadsPair(SpTrsvRangeFn, void *, SpTrsvRangeFn, void *);  /* two tasks at once (the second in a thread) with two threads or more; else one after the other */
-SPTRSV_INTERN PetscErrorCode SpTrsvThreadsEach(PetscInt, SpTrsvRangeFn, void *);               /* fn(ctx, t, t + 1) for tasks t of [0, ntasks), in ranges over the threads */
-SPTRSV_INTERN PetscInt       SpTrsvThreadsParts(PetscInt);                                      /* the parts SpTrsvThreadsFor() cuts a loop of n rows into */
+SPTRSV_INTERN PetscErrorCode SpTrsvThreadsEach(PetscInt, SpTrsvRangeFn, void *);               /* fn(ctx, lo, hi) over the tasks [0, ntasks), one range per thread */
+SPTRSV_INTERN PetscInt       SpTrsvThreadsParts(PetscInt);                                      /* how many parts a loop of n rows is worth (at most the threads) */
 /* the side job: the setup's own thread works (uploads) while two threads analyse L and U (SpTrsvThreadsPair()) */
-SPTRSV_INTERN PetscErrorCode SpTrsvThreadsSideBegin(SpTrsvSideFn, void *); /* run by the next pair (or by SideEnd) */
+SPTRSV_INTERN PetscErrorCode SpTrsvThreadsSideBegin(SpTrsvSideFn, void *); /* run beside the next pair with 3 threads or more (else by SideEnd) */
 SPTRSV_INTERN PetscErrorCode SpTrsvThreadsSideEnd(PetscBool);              /* run it now if no pair did and the flag says so; else drop it */
 
 /* PetscMalloc1() of a large array, its pages faulted by the setup's threads (the contents are undefined, as PetscMalloc1's) */

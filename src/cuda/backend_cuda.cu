@@ -237,7 +237,7 @@ PetscErrorCode SpTrsvCUDAIndicesKeep(const PetscInt *h, PetscInt len)
   if (d || !h || len < 0) PetscFunctionReturn(PETSC_SUCCESS);
   for (k = 0; k < SPTRSV_CUDA_KEPT_MAX && SpTrsvCUDAKept[k].h; k++) { }
   if (k == SPTRSV_CUDA_KEPT_MAX) PetscFunctionReturn(PETSC_SUCCESS); /* full: the consumers upload it themselves */
-  PetscCheck(len < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "The CUDA kernels use 32-bit indices: an index array of %" PetscInt_FMT " entries", len);
+  if (len >= INT_MAX) PetscFunctionReturn(PETSC_SUCCESS); /* beyond 32-bit indices: not kept, the readers say so */
   PetscCall(SpTrsvCUDAGetStream(&st));
   PetscCall(SpTrsvCUDAUploadIndices(h, len, &SpTrsvCUDAKept[k].d, st));
   SpTrsvCUDACall(cudaStreamSynchronize(st)); /* whoever reads it, on whatever stream */
@@ -248,21 +248,27 @@ PetscErrorCode SpTrsvCUDAIndicesKeep(const PetscInt *h, PetscInt len)
 
 PetscErrorCode SpTrsvCUDAIndicesRelease(void)
 {
-  PetscFunctionBegin;
-  for (int k = 0; k < SPTRSV_CUDA_KEPT_MAX; k++) {
-    int *d = SpTrsvCUDAKept[k].d;
+  int         *d[SPTRSV_CUDA_KEPT_MAX];
+  PetscBool    any = PETSC_FALSE;
+  cudaStream_t st  = NULL;
+  cudaError_t  err = cudaSuccess;
 
+  PetscFunctionBegin;
+  for (int k = 0; k < SPTRSV_CUDA_KEPT_MAX; k++) { /* the table emptied first: nothing stale stays in it, whatever fails below */
+    d[k]                  = SpTrsvCUDAKept[k].d;
+    any                   = (PetscBool)(any || d[k]);
     SpTrsvCUDAKept[k].h   = NULL;
     SpTrsvCUDAKept[k].len = 0;
     SpTrsvCUDAKept[k].d   = NULL;
-    if (d) { /* every copy's reader is on the plugin's stream or done with it (Keep synchronized before any read) */
-      cudaStream_t st = NULL;
-
-      PetscCall(SpTrsvCUDAGetStream(&st));
-      SpTrsvCUDACall(cudaStreamSynchronize(st));
-      SpTrsvCUDACall(SpTrsvCUDAFree(d));
-    }
   }
+  if (!any) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SpTrsvCUDAGetStream(&st));
+  err = cudaStreamSynchronize(st); /* every reader is on the plugin's stream or done with it (Keep synchronized before any read) */
+  for (int k = 0; k < SPTRSV_CUDA_KEPT_MAX; k++) {
+    const cudaError_t e = SpTrsvCUDAFree(d[k]);
+    if (err == cudaSuccess) err = e;
+  }
+  SpTrsvCUDACall(err);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

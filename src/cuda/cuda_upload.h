@@ -15,16 +15,16 @@ PetscErrorCode SpTrsvCUDAMallocInt(int **, PetscInt, const int *, cudaStream_t);
 */
 PetscErrorCode SpTrsvCUDAUploadIndices(const PetscInt *, PetscInt, int **, cudaStream_t);
 
-
 /*
   Index arrays kept on the device for one setup (a factor's symbolic phase): the L and U patterns its analysis and its
   GPU ILU's setup would each upload, uploaded once (the setup's side job, include/sptrsv/threads.h, while the host's
   threads analyse) and read from here. The caller keeps the host arrays unchanged and alive from Keep to Release.
 
   SpTrsvCUDAIndicesKeep - uploads the len PetscInts of h as ints (a device array of len + 1), kept for the setup; nothing
-  when h is kept already or the table is full (then readers upload it themselves)
+  when h is kept already, the table is full or len does not fit 32-bit indices (then readers upload it themselves)
   SpTrsvCUDAIndicesKept - *d: the kept copy of exactly (h, len), else NULL
-  SpTrsvCUDAIndicesRelease - frees every kept copy (the end of the setup, an error included)
+  SpTrsvCUDAIndicesRelease - frees every kept copy (the end of the setup, an error included); the table is empty after it
+  whatever fails
 */
 PetscErrorCode SpTrsvCUDAIndicesKeep(const PetscInt *, PetscInt);
 PetscErrorCode SpTrsvCUDAIndicesKept(const PetscInt *, PetscInt, const int **);

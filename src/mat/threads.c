@@ -202,7 +202,7 @@ static void SpTrsvThreadsTasks(void *arg, PetscInt lo, PetscInt hi)
   SpTrsvThreadsPair - fa(ca, 0, 0) and fb(cb, 0, 0) at once, the second in a thread of its own, when the setup has two
   threads or more; else one after the other in the caller (plain C tasks, as every thread's). A side job waiting
   (SpTrsvThreadsSideBegin()) runs in the caller meanwhile, both tasks in threads of their own, with three threads or
-  more, else before the tasks; its error is returned once both tasks are done (they run either way)
+  more (else it keeps waiting for SpTrsvThreadsSideEnd()); its error is returned once both tasks are done
 */
 PetscErrorCode SpTrsvThreadsPair(SpTrsvRangeFn fa, void *ca, SpTrsvRangeFn fb, void *cb)
 {
@@ -215,20 +215,18 @@ PetscErrorCode SpTrsvThreadsPair(SpTrsvRangeFn fa, void *ca, SpTrsvRangeFn fb, v
   PetscErrorCode serr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
-  SpTrsvThreadsSideFn  = NULL; /* taken: it runs once */
-  SpTrsvThreadsSideCtx = NULL;
-  if (side && SpTrsvThreadsNow >= 3) SpTrsvThreadsSplitSide(2, 2, SpTrsvThreadsTasks, tasks, side, sctx, &serr);
-  else {
-    if (side) serr = side(sctx);
-    SpTrsvThreadsSplit(2, SpTrsvThreadsNow >= 2 ? 2 : 1, SpTrsvThreadsTasks, tasks);
-  }
+  if (side && SpTrsvThreadsNow >= 3) { /* taken: it runs once, beside the tasks */
+    SpTrsvThreadsSideFn  = NULL;
+    SpTrsvThreadsSideCtx = NULL;
+    SpTrsvThreadsSplitSide(2, 2, SpTrsvThreadsTasks, tasks, side, sctx, &serr);
+  } else SpTrsvThreadsSplit(2, SpTrsvThreadsNow >= 2 ? 2 : 1, SpTrsvThreadsTasks, tasks);
   PetscCall(serr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
   SpTrsvThreadsSideBegin - a job for the setup's own thread (PETSc and CUDA calls allowed: an upload) that can run while
-  threads work: the next SpTrsvThreadsPair() runs it (beside its two tasks with three threads or more), else
+  threads work: the next SpTrsvThreadsPair() with three threads or more runs it beside its two tasks, else
   SpTrsvThreadsSideEnd(); one job at a time
 */
 PetscErrorCode SpTrsvThreadsSideBegin(SpTrsvSideFn fn, void *ctx)

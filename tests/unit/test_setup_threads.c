@@ -82,9 +82,9 @@ static void MarkParts(void *ctx, PetscInt lo, PetscInt hi)
   for (PetscInt t = lo; t < hi; t++) seen[t]++;
 }
 
-/* SpTrsvThreadsEach: every task once; the side job: run once by a pair beside (or before) its two tasks, its error after
-   both; run by SideEnd(PETSC_TRUE) when no pair took it, dropped by SideEnd(PETSC_FALSE); a second job while one waits is an
-   error */
+/* SpTrsvThreadsEach: every task once; the side job: run once by a pair beside its two tasks with three threads or more,
+   its error after both; run by SideEnd(PETSC_TRUE) when no pair took it, dropped by SideEnd(PETSC_FALSE); a second job
+   while one waits is an error */
 static PetscErrorCode TestSide(PetscInt nt)
 {
   PetscInt       prev, a = 0, b = 0, seen[9] = {0};
@@ -99,8 +99,9 @@ static PetscErrorCode TestSide(PetscInt nt)
   EXPECT(SpTrsvThreadsParts(SPTRSV_THREADS_MIN_ROWS - 1) == 1 && SpTrsvThreadsParts(100 * SPTRSV_THREADS_MIN_ROWS) == nt, "threads %" PetscInt_FMT ": parts %" PetscInt_FMT " and %" PetscInt_FMT, nt, SpTrsvThreadsParts(SPTRSV_THREADS_MIN_ROWS - 1), SpTrsvThreadsParts(100 * SPTRSV_THREADS_MIN_ROWS));
   PetscCall(SpTrsvThreadsSideBegin(SideJob, &c));
   PetscCall(SpTrsvThreadsPair(SetOne, &a, SetOne, &b));
-  PetscCall(SpTrsvThreadsSideEnd(PETSC_TRUE)); /* taken by the pair: not again */
-  EXPECT(c.runs == 1 && a == 1 && b == 1, "threads %" PetscInt_FMT ": a pair with a side job ran it %" PetscInt_FMT " times, tasks %" PetscInt_FMT " %" PetscInt_FMT, nt, c.runs, a, b);
+  EXPECT(c.runs == (nt >= 3 ? 1 : 0) && a == 1 && b == 1, "threads %" PetscInt_FMT ": a pair with a side job ran it %" PetscInt_FMT " times (beside it with 3 threads or more only), tasks %" PetscInt_FMT " %" PetscInt_FMT, nt, c.runs, a, b);
+  PetscCall(SpTrsvThreadsSideEnd(PETSC_TRUE)); /* taken by the pair: not again; else now */
+  EXPECT(c.runs == 1, "threads %" PetscInt_FMT ": the side job ran %" PetscInt_FMT " times after its end", nt, c.runs);
   a = b = 0;
   PetscCall(SpTrsvThreadsPair(SetOne, &a, SetOne, &b)); /* none waits now */
   EXPECT(c.runs == 1 && a == 1 && b == 1, "threads %" PetscInt_FMT ": a pair after the side job ran it again (%" PetscInt_FMT ")", nt, c.runs);
@@ -109,9 +110,11 @@ static PetscErrorCode TestSide(PetscInt nt)
   PetscCall(SpTrsvThreadsSideBegin(SideJob, &c));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = SpTrsvThreadsPair(SetOne, &a, SetOne, &b);
+  if (!ierr) ierr = SpTrsvThreadsSideEnd(PETSC_TRUE); /* fewer than 3 threads: the job runs here */
   PetscCall(PetscPopErrorHandler());
   LastMessage(ierr, msg, sizeof(msg));
   EXPECT(ierr == PETSC_ERR_LIB && strstr(msg, "the side job failed as asked") && a == 1 && b == 1 && c.runs == 2, "threads %" PetscInt_FMT ": a failing side job gave error %d '%s', tasks %" PetscInt_FMT " %" PetscInt_FMT, nt, (int)ierr, msg, a, b);
+  PetscCall(SpTrsvThreadsSideEnd(PETSC_FALSE)); /* none waits (taken either way) */
   c.fail = PETSC_FALSE;
   PetscCall(SpTrsvThreadsSideBegin(SideJob, &c));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -128,10 +131,11 @@ static PetscErrorCode TestSide(PetscInt nt)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the level sort in nt threads: the same level pointers and the same stable order as one thread's, on pseudo-random levels */
-static PetscErrorCode TestLevelsSort(PetscInt nt)
+/* the level sort in nt threads: the same level pointers and the same stable order as one thread's, on pseudo-random
+   levels, few (split over the threads) or many (a count per level and part would outgrow the rows: one part) */
+static PetscErrorCode TestLevelsSort(PetscInt nt, PetscInt nlevels)
 {
-  const PetscInt n = 5 * SPTRSV_THREADS_MIN_ROWS + 3, nlevels = 37;
+  const PetscInt n = 5 * SPTRSV_THREADS_MIN_ROWS + 3;
   PetscInt      *level, *order[2], *ptr[2], prev;
   PetscBool      same, same2;
   unsigned       x = 12345u;
@@ -152,7 +156,7 @@ static PetscErrorCode TestLevelsSort(PetscInt nt)
   same = (PetscBool)(same && same2 && ptr[0][nlevels] == n);
   for (PetscInt l = 0; l < nlevels && same; l++) /* stable: ascending rows of one level */
     for (PetscInt k = ptr[0][l]; k < ptr[0][l + 1]; k++) same = (PetscBool)(same && level[order[0][k]] == l && (k == ptr[0][l] || order[0][k - 1] < order[0][k]));
-  EXPECT(same, "threads %" PetscInt_FMT ": the level sort differs from one thread's or is not a stable sort by level", nt);
+  EXPECT(same, "threads %" PetscInt_FMT ", %" PetscInt_FMT " levels: the level sort differs from one thread's or is not a stable sort by level", nt, nlevels);
   PetscCall(PetscFree(ptr[0]));
   PetscCall(PetscFree(ptr[1]));
   PetscCall(PetscFree3(level, order[0], order[1]));
@@ -332,7 +336,8 @@ int main(int argc, char **argv)
   for (PetscInt nt = 1; nt <= 7; nt += 2) {
     PetscCall(TestLoops(nt));
     PetscCall(TestSide(nt));
-    PetscCall(TestLevelsSort(nt));
+    PetscCall(TestLevelsSort(nt, 37));
+    PetscCall(TestLevelsSort(nt, SPTRSV_THREADS_MIN_ROWS));
     PetscCall(TestPattern(nt));
     PetscCall(TestPair(40, 30, 20, nt));
     PetscCall(TestPair(70, 3, 2, nt));

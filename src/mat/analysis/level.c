@@ -120,7 +120,8 @@ static void SpTrsvLevelsSortPlace(void *ctx, PetscInt lo, PetscInt hi)
 /*
   SpTrsvLevelsSort - rows grouped by level (counting sort): *levptr (nlevels + 1, PetscMalloc'ed) and order (n,
   given), rows of level l being order[levptr[l] .. levptr[l+1]-1], ascending inside a level. In the setup's threads
-  (threads.h) when the loop is long enough: each counts and places its own part of the rows
+  (threads.h) when the loop is long enough and the levels few against the rows (each part keeps a count per level):
+  each counts and places its own part of the rows
 */
 PetscErrorCode SpTrsvLevelsSort(PetscInt n, const PetscInt *level, PetscInt nlevels, PetscInt **levptr, PetscInt *order)
 {
@@ -130,11 +131,12 @@ PetscErrorCode SpTrsvLevelsSort(PetscInt n, const PetscInt *level, PetscInt nlev
   PetscFunctionBegin;
   c.n       = n;
   c.nparts  = SpTrsvThreadsParts(n);
+  if ((PetscInt64)c.nparts * (nlevels + 1) > (PetscInt64)n) c.nparts = 1; /* many levels (a chain): the counts would outgrow the rows; one part */
   c.nlevels = nlevels;
   c.level   = level;
   c.order   = order;
   PetscCall(PetscCalloc1(nlevels + 1, &ptr));
-  PetscCall(PetscMalloc1(c.nparts * (nlevels + 1), &c.cnt));
+  PetscCall(PetscMalloc1((size_t)c.nparts * (size_t)(nlevels + 1), &c.cnt));
   PetscCall(SpTrsvThreadsEach(c.nparts, SpTrsvLevelsSortCount, &c));
   for (PetscInt l = 0; l < nlevels; l++) { /* ptr: the level pointers; each part's counts become its first slots */
     PetscInt at = ptr[l];

@@ -291,6 +291,7 @@ PetscErrorCode MatSpTrsvAutoCreateFirst(Mat F, PetscInt k, PetscReal *setup_ms)
   for (PetscInt j = 0; j < c->ncand && !sp->tri[0][k]; j++) {
     PetscErrorCode ierr;
     PetscLogDouble t0, t1;
+    PetscBool      paired;
     const char    *text = NULL, *specific = NULL;
 
     sp->triopts[k] = sp->opts;
@@ -301,14 +302,17 @@ PetscErrorCode MatSpTrsvAutoCreateFirst(Mat F, PetscInt k, PetscReal *setup_ms)
       if (setup_ms) *setup_ms = sp->pair_u_ms;
       break;
     }
+    if (k == 1) PetscCall(SpTrsvSolverDestroy(&sp->pair_u)); /* U's choice goes elsewhere: its device memory back first */
     PetscCall(PetscTime(&t0));
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = PETSC_ERR_SUP;
+    ierr   = PETSC_ERR_SUP;
+    paired = PETSC_FALSE;
     if (k == 0 && c->learn.on && c->cand[j]->analyze_pair) { /* the learning start: U starts on the same path with the same options (the
                                                                 same candidates in the same order), so L and U are analysed at once,
                                                                 the setup's side job beside them (threads.h); U's solver waits for its turn */
       ierr = SpTrsvSolverCreatePairWithOptions(sp->fac->L, sp->fac->U, sp->format, c->cand[j], sp->backend, &sp->triopts[0], &sp->tri[0][0], &sp->pair_u);
       if (!ierr) {
+        paired             = PETSC_TRUE;
         sp->pair_u_path    = c->cand[j];
         sp->pair_u_variant = c->variant[j];
         PetscCall(PetscInfo(F, "%s: learning starts L and U on %s, analysed at once\n", MATSOLVERSPTRSV, c->cand[j]->solvertype));
@@ -321,7 +325,7 @@ PetscErrorCode MatSpTrsvAutoCreateFirst(Mat F, PetscInt k, PetscReal *setup_ms)
         PetscCall((*sp->backend->synchronize)());
         PetscCall(PetscTime(&t1));
         *setup_ms = (PetscReal)((t1 - t0) * 1e3);
-        if (sp->pair_u) { /* the pair's time, half each */
+        if (paired) { /* the pair's time, half each */
           *setup_ms /= 2;
           sp->pair_u_ms = *setup_ms;
         }
@@ -333,7 +337,7 @@ PetscErrorCode MatSpTrsvAutoCreateFirst(Mat F, PetscInt k, PetscReal *setup_ms)
     PetscCall(PetscInfo(F, "%s: path %s refused the %s triangle: %s\n", MATSOLVERSPTRSV, c->cand[j]->name, k ? "U" : "L", specific ? specific : (text ? text : "?")));
     PetscCall(SpTrsvAutoReject(c, j, specific ? specific : (text ? text : "error")));
   }
-  if (k == 1) PetscCall(SpTrsvSolverDestroy(&sp->pair_u)); /* U's own choice went elsewhere */
+  if (k == 1) PetscCall(SpTrsvSolverDestroy(&sp->pair_u)); /* no candidate of U's took it */
   PetscCheck(sp->tri[0][k], PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: every candidate path refused the %s triangle (-info says why)", MATSOLVERSPTRSV, k ? "U" : "L");
   sp->tripath[k] = c->chosen;
   PetscFunctionReturn(PETSC_SUCCESS);

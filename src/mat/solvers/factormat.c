@@ -65,6 +65,9 @@ static PetscErrorCode MatSpTrsvFreeSolves(Mat_SpTrsv *sp)
   for (PetscInt t = 0; t < 2; t++)
     for (PetscInt k = 0; k < 2; k++) PetscCall(SpTrsvSolverDestroy(&sp->tri[t][k]));
   PetscCall(SpTrsvSolverDestroy(&sp->pair_u));
+  sp->pair_u_path    = NULL;
+  sp->pair_u_variant = NULL;
+  sp->pair_u_ms      = 0;
   if (sp->backend) {
     if (sp->rperm) PetscCall((*sp->backend->perm_destroy)(&sp->rperm));
     if (sp->cperm) PetscCall((*sp->backend->perm_destroy)(&sp->cperm));

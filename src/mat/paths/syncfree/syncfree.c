@@ -644,10 +644,7 @@ static PetscErrorCode SpTrsvOptionsBackend_syncfree(SpTrsvExecSlot slot, void *o
   SpTrsvSyncFreeOptions *o = (SpTrsvSyncFreeOptions *)own;
 
   PetscFunctionBegin;
-  if (o->dispatch_auto) {
-    o->runs    = (PetscBool)(slot == SPTRSV_EXEC_CUDA && !o->alap && !o->warpell);
-    o->natural = PETSC_FALSE;
-  }
+  if (o->dispatch_auto && !o->runs && !o->natural) o->runs = (PetscBool)(slot == SPTRSV_EXEC_CUDA && !o->alap && !o->warpell); /* a dispatch set in the struct stays */
   if (slot != SPTRSV_EXEC_CUDA) {
     o->analysis_device = PETSC_FALSE;
     o->relabel         = 0;
