@@ -575,7 +575,7 @@ int main(int argc, char **argv)
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVELEMENT);
     ADD_CONFIG("cuda", "csc", PETSC_FALSE, MATSOLVERSPTRSVELEMENT);
     ADD_CONFIG("cuda", "csc", PETSC_TRUE, MATSOLVERSPTRSVELEMENT);
-    ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, NULL, NULL, NULL, NULL);
+    ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "asap", NULL, NULL, NULL); /* the ASAP level dispatch (asked for: the default is runs on the GPU) */
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSYNCFREE, "alap", NULL, NULL, NULL);
     ADD_CONFIG("cuda", "csr", PETSC_FALSE, MATSOLVERSPTRSVSYNCFREE, "asap", "warpell", NULL, NULL);
     ADD_CONFIG("cuda", "csr", PETSC_TRUE, MATSOLVERSPTRSVSYNCFREE, "alap", "warpell", NULL, NULL);
