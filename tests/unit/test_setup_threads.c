@@ -260,6 +260,7 @@ static PetscErrorCode TestPair(PetscInt nx, PetscInt ny, PetscInt nz, PetscInt n
   PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));
   PetscCall(SpTrsvPathOptionsGet(&opts, path, &own));
   own->runs            = PETSC_TRUE;
+  own->dispatch_auto   = PETSC_FALSE; /* the runs dispatch asked for */
   own->analysis_device = PETSC_FALSE;
   PetscCall(SpTrsvPlanCreate(&op[0], path, SPTRSV_FORMAT_CSR, &opts, &one[0]));
   PetscCall(SpTrsvPlanCreate(&op[1], path, SPTRSV_FORMAT_CSR, &opts, &one[1]));
@@ -309,6 +310,7 @@ static PetscErrorCode TestPairNotTriangular(PetscInt nt)
   PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));
   PetscCall(SpTrsvPathOptionsGet(&opts, path, &own));
   own->runs            = PETSC_TRUE;
+  own->dispatch_auto   = PETSC_FALSE; /* the runs dispatch asked for */
   own->analysis_device = PETSC_FALSE;
   PetscCall(SpTrsvThreadsPush(nt, &prev));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));

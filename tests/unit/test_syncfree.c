@@ -20,6 +20,7 @@ static PetscErrorCode AnalyzeWith(const SpTrsvOp *op, PetscBool natural, PetscBo
   PetscCall(SpTrsvPathOptionsGet(&opts, path, &sf));
   sf->natural   = (PetscBool)(natural && !runs);
   sf->runs      = (PetscBool)(natural && runs);
+  sf->dispatch_auto = PETSC_FALSE; /* the dispatch asked for */
   sf->run_rows  = run_rows;
   sf->run_batch = run_batch;
   sf->max_lanes = max_lanes;
@@ -581,6 +582,58 @@ static PetscErrorCode TestDispatchAuto(void)
     o->dispatch_auto = cases[c].auto_;
     PetscCall((*path->options_backend)(cases[c].slot, o));
     EXPECT(o->runs == cases[c].runs && !o->natural, "dispatch case %d (alap %d, warpell %d, auto %d, %s): runs %d natural %d, expected runs %d", (int)c, (int)cases[c].alap, (int)cases[c].warpell, (int)cases[c].auto_, cases[c].slot == SPTRSV_EXEC_CUDA ? "cuda" : "host", (int)o->runs, (int)o->natural, (int)cases[c].runs);
+  }
+  /* the analysis's check of the automatic dispatch's runs (resolved so for a CUDA solver, the analysis on the host here):
+     a 7-point grid keeps them (3 windows against 21 levels on the critical path); a triangle whose rows depend on the row two
+     before (two interleaved chains: windows of two rows, each waiting for the one before) has as many windows as levels on
+     its critical path and gets the level dispatch, the windows' path recorded for -ksp_view */
+  for (PetscInt c = 0; c < 2; c++) {
+    SpTrsvTri               t;
+    SpTrsvOp                op;
+    SpTrsvPlan              plan;
+    SpTrsvSyncFreeSchedule *sf;
+    PetscInt                W = 0;
+
+    if (!c) PetscCall(GridLower7(16, 3, 4, &t));
+    else {
+      const PetscInt n = 200;
+      PetscInt      *i, *j;
+
+      PetscCall(PetscMalloc2(n + 1, &i, n, &j));
+      i[0] = 0;
+      for (PetscInt r = 0; r < n; r++) {
+        i[r + 1] = i[r] + (r >= 2);
+        if (r >= 2) j[i[r]] = r - 2;
+      }
+      PetscCall(TriFromCSR(n, SPTRSV_LOWER, PETSC_TRUE, i, j, &t));
+      PetscCall(PetscFree2(i, j));
+    }
+    PetscCall(SpTrsvTriGetOp(t, PETSC_FALSE, &op));
+    PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));
+    PetscCall(SpTrsvPathOptionsGet(&opts, path, &o));
+    o->runs            = PETSC_TRUE; /* the automatic dispatch as a CUDA solver resolves it */
+    o->analysis_device = PETSC_FALSE;
+    PetscCall(SpTrsvPlanCreate(&op, path, SPTRSV_FORMAT_CSR, &opts, &plan));
+    sf = (SpTrsvSyncFreeSchedule *)plan->data;
+    if (c) {
+      SpTrsvPlan pr;
+
+      o->dispatch_auto = PETSC_FALSE; /* the runs dispatch asked for: its windows' critical path */
+      PetscCall(SpTrsvPlanCreate(&op, path, SPTRSV_FORMAT_CSR, &opts, &pr));
+      W = ((SpTrsvSyncFreeSchedule *)pr->data)->run_depth;
+      PetscCall(SpTrsvPlanDestroy(&pr));
+    }
+    if (!c) EXPECT(sf->runs && sf->dispatch_auto && !sf->auto_windows && sf->run_depth < plan->nlevels, "auto dispatch, a 7-point grid: runs %d, windows' path %" PetscInt_FMT " against %" PetscInt_FMT " levels, recorded %" PetscInt_FMT, (int)sf->runs, sf->run_depth, plan->nlevels, sf->auto_windows);
+    else {
+      char text[4096], want[160];
+
+      EXPECT(!sf->runs && !sf->natural && sf->dispatch_auto && sf->auto_windows == W && W >= plan->nlevels && plan->nlevels == 100, "auto dispatch, two interleaved chains: runs %d, recorded windows' path %" PetscInt_FMT " (the runs dispatch's %" PetscInt_FMT ") against %" PetscInt_FMT " levels", (int)sf->runs, sf->auto_windows, W, plan->nlevels);
+      PetscCall(PlanViewText(plan, "test_syncfree_auto.txt", text, sizeof(text)));
+      PetscCall(PetscSNPrintf(want, sizeof(want), "dispatch chosen by -mat_sptrsv_dispatch auto: level (the windows' critical path, %" PetscInt_FMT " windows, is no shorter than the 100 levels)", W));
+      EXPECT(strstr(text, want) != NULL, "auto dispatch, two interleaved chains: -ksp_view lacks '%s'", want);
+    }
+    PetscCall(SpTrsvPlanDestroy(&plan));
+    PetscCall(SpTrsvTriDestroy(&t));
   }
   for (PetscInt given = 0; given < 2; given++) {
     PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));

@@ -99,6 +99,8 @@ typedef struct {
   PetscBool natural; /* rows in the triangle's own order (-mat_sptrsv_dispatch natural or runs) */
   PetscBool runs;    /* -mat_sptrsv_dispatch runs: warps are windows with their chain solved by a scan (natural is set too) */
   PetscBool dispatch_auto; /* the dispatch was the automatic one (-mat_sptrsv_dispatch auto): -ksp_view says so */
+  PetscInt  auto_windows;  /* the automatic dispatch chose the level dispatch after the windows pass: the windows' critical path it found (no
+                              shorter than the levels), else 0 */
   PetscInt  run_rows;    /* runs: rows per lane R (the kernel's template), 32 R >= the longest window */
   PetscInt  run_rows_max; /* runs: windows of at most 32 run_rows_max rows (-mat_sptrsv_run_rows) */
   PetscInt  run_chained; /* runs: rows that take their chain entry from the row before them inside the window */

@@ -84,7 +84,8 @@ static PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan plan, PetscViewer vi
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "sync-free: %s dispatch, %s levels, %s storage, %" PetscInt_FMT " warps of %d threads in blocks of %" PetscInt_FMT " warp%s\n", sf->runs ? "runs" : (sf->natural ? "natural-order" : "level-order"), sf->natural ? "no" : (sf->alap ? "ALAP" : "ASAP"), sf->warpell ? "warp-packed ELL" : "CSR", sf->nwarps, 32, sf->block_warps, sf->block_warps > 1 ? "s" : ""));
-  if (sf->dispatch_auto) PetscCall(PetscViewerASCIIPrintf(viewer, "dispatch chosen by -%smat_sptrsv_dispatch auto: %s\n", plan->prefix, sf->runs ? "runs (the solves run on the GPU)" : "level (the solves run on the host, or ALAP levels or the warp-packed ELL were asked for)"));
+  if (sf->dispatch_auto && sf->auto_windows) PetscCall(PetscViewerASCIIPrintf(viewer, "dispatch chosen by -%smat_sptrsv_dispatch auto: level (the windows' critical path, %" PetscInt_FMT " windows, is no shorter than the %" PetscInt_FMT " levels)\n", plan->prefix, sf->auto_windows, plan->nlevels));
+  else if (sf->dispatch_auto) PetscCall(PetscViewerASCIIPrintf(viewer, "dispatch chosen by -%smat_sptrsv_dispatch auto: %s\n", plan->prefix, sf->runs ? "runs (the solves run on the GPU)" : "level (the solves run on the host, or ALAP levels or the warp-packed ELL were asked for)"));
   if (sf->runs) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "runs: %" PetscInt_FMT " windows of %.1f rows on average (up to %" PetscInt_FMT " rows per lane), %" PetscInt_FMT " rows chained to the row before them in the warp; critical path %" PetscInt_FMT " windows (%" PetscInt_FMT " levels)\n", sf->nwarps, sf->nwarps ? (double)plan->n / (double)sf->nwarps : 0.0, sf->run_rows, sf->run_chained, sf->run_depth, plan->nlevels));
     if (sf->pattern_device) PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: windows on the host, the pattern in their order and the schedule check on the GPU (-%smat_sptrsv_analysis device)\n", plan->prefix));
@@ -413,6 +414,30 @@ static PetscErrorCode SpTrsvSyncFreeScheduleNew(SpTrsvFormat format, const SpTrs
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  SpTrsvSyncFreeAutoCheck - the automatic dispatch's check of a runs plan (*plan, from the windows pass): where the windows'
+  critical path is no shorter than the triangle's levels (a triangle without grid lines: windows of unrelated rows whose
+  order makes them wait in a longer sequence than the levels do), a solve would take at least as many trips through memory
+  as the level dispatch's, each a window's (a scan, all its lanes' polls); the plan is then replaced by the level
+  dispatch's (its analysis again, with the same options but the dispatch), and -ksp_view says why. The grids measured
+  (docs/PERFORMANCE.md, e2e run 19) have 0.45-0.94 as many windows as levels on the critical path.
+*/
+static PetscErrorCode SpTrsvSyncFreeAutoCheck(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvPathOptions *popts, const void *own, SpTrsvPlan *plan)
+{
+  const SpTrsvSyncFreeSchedule *sf = (const SpTrsvSyncFreeSchedule *)(*plan)->data;
+  SpTrsvSyncFreeOptions         lv = *(const SpTrsvSyncFreeOptions *)own;
+  const PetscInt                W  = sf->run_depth;
+
+  PetscFunctionBegin;
+  if (!lv.dispatch_auto || !sf->runs || (*plan)->nlevels <= 0 || W < (*plan)->nlevels) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscInfo(NULL, "sptrsv_syncfree: the %" PetscInt_FMT "-row %s triangle's windows wait in a path of %" PetscInt_FMT " windows against %" PetscInt_FMT " levels: the level dispatch (-mat_sptrsv_dispatch auto)\n", op->n, op->lower ? "lower" : "upper", W, (*plan)->nlevels));
+  PetscCall(SpTrsvPlanDestroy(plan));
+  lv.runs = PETSC_FALSE;
+  PetscCall(SpTrsvAnalyze_syncfree(op, format, popts, &lv, plan));
+  ((SpTrsvSyncFreeSchedule *)(*plan)->data)->auto_windows = W;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvPathOptions *popts, const void *own, SpTrsvPlan *plan)
 {
   SpTrsvPlan              p;
@@ -430,6 +455,7 @@ PetscErrorCode SpTrsvAnalyze_syncfree(const SpTrsvOp *op, SpTrsvFormat format, c
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(SpTrsvSyncFreeBuild(op, sf, &p));
+  PetscCall(SpTrsvSyncFreeAutoCheck(op, format, popts, own, &p));
   PetscCall(PetscTime(&t1));
   p->stats.analysis_time = t1 - t0;
   *plan                  = p;
@@ -474,6 +500,12 @@ static PetscErrorCode SpTrsvAnalyzePair_syncfree(const SpTrsvOp *op0, const SpTr
     for (PetscInt t = 0; t < 2; t++) SpTrsvSyncFreeTakeRuns(op[t]->n, &w[t], (PetscBool)!ierr, sf[t]);
   }
   if (ierr) {
+    PetscCall(SpTrsvPlanDestroy(&p[0]));
+    PetscCall(SpTrsvPlanDestroy(&p[1]));
+    PetscCall(ierr);
+  }
+  for (PetscInt t = 0; t < 2 && !ierr; t++) ierr = SpTrsvSyncFreeAutoCheck(op[t], format, popts, own, &p[t]);
+  if (ierr) { /* a replaced plan that failed is NULL */
     PetscCall(SpTrsvPlanDestroy(&p[0]));
     PetscCall(SpTrsvPlanDestroy(&p[1]));
     PetscCall(ierr);
