@@ -34,5 +34,11 @@ SPTRSV_INTERN PetscInt       SpTrsvThreadsParts(PetscInt);                      
 SPTRSV_INTERN PetscErrorCode SpTrsvThreadsSideBegin(SpTrsvSideFn, void *); /* run beside the next pair with 3 threads or more (else by SideEnd) */
 SPTRSV_INTERN PetscErrorCode SpTrsvThreadsSideEnd(PetscBool);              /* run it now if no pair did and the flag says so; else drop it */
 
+/* the first row of part t of a loop of n rows in nparts equal parts (t = nparts: n); every split of the setup's loops */
+static inline PetscInt SpTrsvThreadsPartStart(PetscInt n, PetscInt t, PetscInt nparts)
+{
+  return (PetscInt)(((PetscInt64)n * t) / nparts);
+}
+
 /* PetscMalloc1() of a large array, its pages faulted by the setup's threads (the contents are undefined, as PetscMalloc1's) */
 #define SpTrsvMallocFaulted1(n, p) (PetscMalloc1((n), (p)) ? PETSC_ERR_MEM : SpTrsvThreadsFault((void *)*(p), (size_t)(n) * sizeof(**(p))))

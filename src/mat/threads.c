@@ -103,8 +103,8 @@ static void SpTrsvThreadsSplitSide(PetscInt n, PetscInt nt, SpTrsvRangeFn fn, vo
   for (PetscInt t = 0; t < nt; t++) {
     r[t].fn  = fn;
     r[t].ctx = ctx;
-    r[t].lo  = (PetscInt)(((PetscInt64)n * t) / nt);
-    r[t].hi  = (PetscInt)(((PetscInt64)n * (t + 1)) / nt);
+    r[t].lo  = SpTrsvThreadsPartStart(n, t, nt);
+    r[t].hi  = SpTrsvThreadsPartStart(n, t + 1, nt);
   }
   for (PetscInt t = first; t < nt; t++) started[t] = (PetscBool)!pthread_create(&tid[t], NULL, SpTrsvThreadsRun, &r[t]);
   if (side) *serr = side(sctx);

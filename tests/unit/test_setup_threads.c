@@ -240,6 +240,21 @@ static PetscErrorCode TestPattern(PetscInt nt)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the sync-free path's options asking for the runs dispatch, analysed on the host */
+static PetscErrorCode RunsOptions(SpTrsvPath *path, SpTrsvPathOptions *opts)
+{
+  SpTrsvSyncFreeOptions *own;
+
+  PetscFunctionBeginUser;
+  PetscCall(SpTrsvPathFind("syncfree", path));
+  PetscCall(SpTrsvPathOptionsDefault(NULL, opts));
+  PetscCall(SpTrsvPathOptionsGet(opts, *path, &own));
+  own->runs            = PETSC_TRUE;
+  own->dispatch_auto   = PETSC_FALSE; /* the runs dispatch asked for */
+  own->analysis_device = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the runs dispatch's plans of a 3-D grid's L and of its transpose (an upper triangle) analysed as a pair with nt threads:
    the same windows, order, levels and figures as each analysed alone */
 static PetscErrorCode TestPair(PetscInt nx, PetscInt ny, PetscInt nz, PetscInt nt)
@@ -248,7 +263,6 @@ static PetscErrorCode TestPair(PetscInt nx, PetscInt ny, PetscInt nz, PetscInt n
   SpTrsvOp               op[2];
   SpTrsvPath             path;
   SpTrsvPathOptions      opts;
-  SpTrsvSyncFreeOptions *own;
   SpTrsvPlan             one[2], two[2];
   PetscInt               prev;
 
@@ -256,12 +270,7 @@ static PetscErrorCode TestPair(PetscInt nx, PetscInt ny, PetscInt nz, PetscInt n
   PetscCall(GridLower7(nx, ny, nz, &t));
   PetscCall(SpTrsvTriGetOp(t, PETSC_FALSE, &op[0]));
   PetscCall(SpTrsvTriGetOp(t, PETSC_TRUE, &op[1]));
-  PetscCall(SpTrsvPathFind("syncfree", &path));
-  PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));
-  PetscCall(SpTrsvPathOptionsGet(&opts, path, &own));
-  own->runs            = PETSC_TRUE;
-  own->dispatch_auto   = PETSC_FALSE; /* the runs dispatch asked for */
-  own->analysis_device = PETSC_FALSE;
+  PetscCall(RunsOptions(&path, &opts));
   PetscCall(SpTrsvPlanCreate(&op[0], path, SPTRSV_FORMAT_CSR, &opts, &one[0]));
   PetscCall(SpTrsvPlanCreate(&op[1], path, SPTRSV_FORMAT_CSR, &opts, &one[1]));
   PetscCall(SpTrsvThreadsPush(nt, &prev));
@@ -294,7 +303,6 @@ static PetscErrorCode TestPairNotTriangular(PetscInt nt)
   SpTrsvOp               op[2];
   SpTrsvPath             path;
   SpTrsvPathOptions      opts;
-  SpTrsvSyncFreeOptions *own;
   SpTrsvPlan             p0 = NULL, p1 = NULL;
   PetscInt               prev;
   PetscErrorCode         ierr;
@@ -306,12 +314,7 @@ static PetscErrorCode TestPairNotTriangular(PetscInt nt)
   op[0].lower = PETSC_TRUE;
   op[0].ri = li, op[0].rj = lj, op[0].nnz = 3;
   op[1].ri = ui, op[1].rj = uj, op[1].nnz = 3;
-  PetscCall(SpTrsvPathFind("syncfree", &path));
-  PetscCall(SpTrsvPathOptionsDefault(NULL, &opts));
-  PetscCall(SpTrsvPathOptionsGet(&opts, path, &own));
-  own->runs            = PETSC_TRUE;
-  own->dispatch_auto   = PETSC_FALSE; /* the runs dispatch asked for */
-  own->analysis_device = PETSC_FALSE;
+  PetscCall(RunsOptions(&path, &opts));
   PetscCall(SpTrsvThreadsPush(nt, &prev));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = SpTrsvPlanCreatePair(&op[0], &op[1], path, SPTRSV_FORMAT_CSR, &opts, &p0, &p1);

@@ -102,7 +102,7 @@ static void SpTrsvLevelsSortCount(void *ctx, PetscInt lo, PetscInt hi)
     PetscInt *cnt = c->cnt + t * (c->nlevels + 1);
 
     for (PetscInt l = 0; l <= c->nlevels; l++) cnt[l] = 0;
-    for (PetscInt i = (PetscInt)(((PetscInt64)c->n * t) / c->nparts); i < (PetscInt)(((PetscInt64)c->n * (t + 1)) / c->nparts); i++) cnt[c->level[i]]++;
+    for (PetscInt i = SpTrsvThreadsPartStart(c->n, t, c->nparts); i < SpTrsvThreadsPartStart(c->n, t + 1, c->nparts); i++) cnt[c->level[i]]++;
   }
 }
 
@@ -113,7 +113,7 @@ static void SpTrsvLevelsSortPlace(void *ctx, PetscInt lo, PetscInt hi)
   for (PetscInt t = lo; t < hi; t++) {
     PetscInt *next = c->cnt + t * (c->nlevels + 1);
 
-    for (PetscInt i = (PetscInt)(((PetscInt64)c->n * t) / c->nparts); i < (PetscInt)(((PetscInt64)c->n * (t + 1)) / c->nparts); i++) c->order[next[c->level[i]]++] = i;
+    for (PetscInt i = SpTrsvThreadsPartStart(c->n, t, c->nparts); i < SpTrsvThreadsPartStart(c->n, t + 1, c->nparts); i++) c->order[next[c->level[i]]++] = i;
   }
 }
 

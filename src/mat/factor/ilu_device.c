@@ -172,7 +172,7 @@ static void SpTrsvILUFlopsPart(void *ctx, PetscInt lo, PetscInt hi)
   for (PetscInt t = lo; t < hi; t++) {
     PetscLogDouble f = 0;
 
-    for (PetscInt p = li[(PetscInt)(((PetscInt64)n * t) / c->nparts)]; p < li[(PetscInt)(((PetscInt64)n * (t + 1)) / c->nparts)]; p++) f += 1 + 2.0 * (ui[lj[p] + 1] - ui[lj[p]]);
+    for (PetscInt p = li[SpTrsvThreadsPartStart(n, t, c->nparts)]; p < li[SpTrsvThreadsPartStart(n, t + 1, c->nparts)]; p++) f += 1 + 2.0 * (ui[lj[p] + 1] - ui[lj[p]]);
     c->part[t] = f;
   }
 }

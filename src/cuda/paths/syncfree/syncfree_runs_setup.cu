@@ -125,10 +125,14 @@ static PetscErrorCode SpTrsvSyncFreeRunsPatternDevice_Private(const SpTrsvOp *op
   PetscCheck(op->n < SPTRSV_SFR_NONE && op->nnz < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "The runs dispatch's CUDA setup uses 32-bit indices: n = %" PetscInt_FMT " must be below %d and nnz = %" PetscInt_FMT " below %d", op->n, SPTRSV_SFR_NONE, op->nnz, INT_MAX);
   PetscCall(SpTrsvCUDAIndicesKept(op->ri, op->n + 1, &ri)); /* the factor's pattern, uploaded already by the setup's side job */
   PetscCall(SpTrsvCUDAIndicesKept(op->rj, op->nnz, &rj));
-  if (!ri) PetscCall(SpTrsvCUDAUploadIndices(op->ri, op->n + 1, &w.ri, st));
-  if (!rj) PetscCall(SpTrsvCUDAUploadIndices(op->rj, op->nnz, &w.rj, st));
-  if (!ri) ri = w.ri;
-  if (!rj) rj = w.rj;
+  if (!ri) {
+    PetscCall(SpTrsvCUDAUploadIndices(op->ri, op->n + 1, &w.ri, st));
+    ri = w.ri;
+  }
+  if (!rj) {
+    PetscCall(SpTrsvCUDAUploadIndices(op->rj, op->nnz, &w.rj, st));
+    rj = w.rj;
+  }
   SpTrsvCUDAMallocN(w.len, n);
   SpTrsvCUDAMallocN(w.disp, n);
   SpTrsvCUDAMallocN(*order, n);

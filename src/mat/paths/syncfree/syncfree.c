@@ -498,14 +498,9 @@ static PetscErrorCode SpTrsvAnalyzePair_syncfree(const SpTrsvOp *op0, const SpTr
 
     ierr = SpTrsvRunsPackPair(op0, p[0], &w[0], op1, p[1], &w[1]);
     for (PetscInt t = 0; t < 2; t++) SpTrsvSyncFreeTakeRuns(op[t]->n, &w[t], (PetscBool)!ierr, sf[t]);
+    for (PetscInt t = 0; t < 2 && !ierr; t++) ierr = SpTrsvSyncFreeAutoCheck(op[t], format, popts, own, &p[t]);
   }
-  if (ierr) {
-    PetscCall(SpTrsvPlanDestroy(&p[0]));
-    PetscCall(SpTrsvPlanDestroy(&p[1]));
-    PetscCall(ierr);
-  }
-  for (PetscInt t = 0; t < 2 && !ierr; t++) ierr = SpTrsvSyncFreeAutoCheck(op[t], format, popts, own, &p[t]);
-  if (ierr) { /* a replaced plan that failed is NULL */
+  if (ierr) { /* a plan the check replaced and whose new analysis failed is NULL */
     PetscCall(SpTrsvPlanDestroy(&p[0]));
     PetscCall(SpTrsvPlanDestroy(&p[1]));
     PetscCall(ierr);
