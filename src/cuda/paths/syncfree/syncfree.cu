@@ -151,8 +151,8 @@ __device__ __forceinline__ SpTrsvSyncFreeWord SpTrsvSyncFreePublished(PetscScala
 __device__ __forceinline__ void SpTrsvSyncFreePublish(const SpTrsvCUDASyncFree &f, int n, const SpTrsvCUDAVecPtrs &v, SpTrsvSyncFreeWord *cur, unsigned int epoch, int pub, int i, PetscScalar xi)
 {
   const SpTrsvSyncFreeWord u = SpTrsvSyncFreePublished(xi);
+  cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_device>(cur[pub]).store(u, cuda::memory_order_relaxed); /* first: what the waiting rows read */
   f.xs[(size_t)((epoch + 1u) & 1u) * (size_t)n + pub] = SPTRSV_SYNCFREE_SENTINEL; /* for the next solve */
-  cuda::atomic_ref<SpTrsvSyncFreeWord, cuda::thread_scope_device>(cur[pub]).store(u, cuda::memory_order_relaxed);
   v.x[i] = xi;
 }
 
@@ -195,6 +195,44 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
   }
 }
 
+/* the runs dispatch's scan multipliers, before the waits are over: the M and K of every map (the lane's rows' composition,
+   then each step of the scan along the lanes) depend on the factor alone, never on x, so only C is left for the critical
+   path. ch[r] becomes row r's m, bit r of chained says whether it has its chain entry; coef[q] is the M that step q
+   (distance 2^q) multiplies its neighbour's C by, bit q of steps says whether it does (its map does not start at a row
+   without its chain entry, and lane >= 2^q). coef[0] is left unset with one row per lane: it is that row's m, ch[0],
+   wherever the step composes (a register less across the waits: the 7-point kernel keeps 64). After the waits a step is
+   one shuffle of C and one multiply-add, the same operations in the same order as SpTrsvSyncFreeRunAfter's. Called by
+   the whole warp (shuffles) */
+template <bool UNIT, int R>
+__device__ __forceinline__ void SpTrsvSyncFreeRunMultipliers(int lane, int k0, int kb, int ke, const int *jq, const PetscScalar *aq, const PetscScalar *di, PetscScalar *ch, unsigned int *chained, PetscScalar *coef, unsigned int *steps)
+{
+  PetscScalar M = 1;
+  int         K = 0;
+
+  #pragma unroll
+  for (int r = 0; r < R; r++) {
+    const int c = jq[r] >= k0; /* the chain entry (at or after k0: position k - 1) */
+    ch[r]       = -SpTrsvFinalize<UNIT, false>(c ? aq[r] : (PetscScalar)0, di[r], 0, 0); /* m */
+    *chained |= c ? 1u << r : 0u;
+    if (kb + r < ke) { /* SpTrsvSyncFreeRunAppend's M and K */
+      M = c ? ch[r] * M : (PetscScalar)0;
+      K = K || !c;
+    }
+  }
+  #pragma unroll
+  for (int q = 0; q < 5; q++) { /* SpTrsvSyncFreeRunAfter's M and K */
+    const int         d  = 1 << q;
+    const PetscScalar Mp = __shfl_up_sync(SPTRSV_FULL_MASK, M, d);
+    const int         Kp = __shfl_up_sync(SPTRSV_FULL_MASK, K, d);
+    if (R > 1 || q > 0) coef[q] = M;
+    if (lane >= d && !K) {
+      *steps |= 1u << q;
+      M = M * Mp;
+      K = Kp;
+    }
+  }
+}
+
 /*
    Runs dispatch (include/sptrsv/paths/syncfree.h): warp w solves the window of positions [k0, k1) (k0 = wstart[w],
    k1 - k0 = wlanes[w]: the windows go out in wavefront order), at most 32 R rows;
@@ -216,7 +254,9 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
    2. Maps. Row k gives c_k = (b_k - sum of its other entries times their x, in position order) d_k and m_k = -T(k, k-1) d_k
       (d_k the inverted diagonal, 1 for a unit triangle), so x_k = c_k + m_k x_{k-1}; a row without its chain entry (the window's first row among them) is the constant map x_k = c_k.
       The lane composes its rows' maps, the warp scans the 32 compositions (shuffles), and each lane applies its maps
-      to the x its left neighbour ends on.
+      to the x its left neighbour ends on. The maps' multipliers (M, and K: whether a map ignores its argument) depend on
+      the factor alone: they are composed and scanned while the first batch's words load (SpTrsvSyncFreeRunMultipliers),
+      so after the last dependency arrives a scan step is one shuffle of C and one multiply-add.
    Deadlock freedom: windows go out by ticket in the analysis's order, by depth in the windows' DAG (a topological
    order: SpTrsvSyncFreeScheduleCheck checks that every window a row waits for is dispatched earlier); a lane waits only
    for positions below its window's k0, in earlier windows, whose warps were dispatched before and are running or
@@ -260,6 +300,8 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
     jq[r]       = q >= rb[r] ? __ldg(t.idx + P0 + q) : -1;
     aq[r]       = q >= rb[r] ? __ldg(t.val + P0 + q) : (PetscScalar)0;
   }
+  PetscScalar  coef[5]; /* the scan's multipliers (SpTrsvSyncFreeRunMultipliers), computed while the first batch's words load */
+  unsigned int steps = 0;
   /* the batches, as many for every lane of the warp (the largest count: the warp-wide steps below are uniform); entry
      offsets from P0 in 32 bits (a lane's entries are a range of the 32-bit CSR) */
   int nb = (len + B - 1) / B;
@@ -277,6 +319,7 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
     }
   #pragma unroll
     for (int e = 0; e < B; e++) u[e] = j[e] < k0 ? SpTrsvSyncFreeLoad(cur + j[e]) : 0; /* all in flight at once */
+    if (b == 0) SpTrsvSyncFreeRunMultipliers<UNIT, R>(lane, k0, kb, ke, jq, aq, di, ch, &chained, coef, &steps); /* while they load (b uniform) */
     /* while the window waits, one lane polls, the word of the latest position the warp still waits for (in the
        wavefront order, mostly the last of them to be published), the other lanes at the warp barrier; then every lane
        loads again, all at once, its words still at the sentinel; again while any is. After the last dependency is
@@ -322,24 +365,22 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
         if (dep && (R == 1 || (o >= rb[r] && o < rb[r + 1]))) s[r] = fma(-a[e], x, s[r]);
     }
   }
+  if (nb == 0) SpTrsvSyncFreeRunMultipliers<UNIT, R>(lane, k0, kb, ke, jq, aq, di, ch, &chained, coef, &steps); /* no batch: a window of diagonal rows */
   /* the lane's maps and their composition C + M v (the identity for a lane without rows; the arithmetic is shared with
-     the unit test's emulation: SpTrsvSyncFreeRunAppend, SpTrsvSyncFreeRunAfter, SpTrsvSyncFreeRunApply in syncfree.h) */
-  PetscScalar C = 0, M = 1;
-  int         K = 0;
+     the unit test's emulation: SpTrsvSyncFreeRunAppend, SpTrsvSyncFreeRunAfter, SpTrsvSyncFreeRunApply in syncfree.h):
+     C alone, its multipliers computed before the waits (above) */
+  PetscScalar C = 0;
   #pragma unroll
   for (int r = 0; r < R; r++) {
-    ch[r] = jq[r] >= k0 ? aq[r] : (PetscScalar)0; /* the chain entry */
-    chained |= jq[r] >= k0 ? 1u << r : 0u;
-    s[r]  = SpTrsvFinalize<UNIT, false>(s[r], di[r], 0, 0);  /* c */
-    ch[r] = -SpTrsvFinalize<UNIT, false>(ch[r], di[r], 0, 0); /* m */
-    if (kb + r < ke) SpTrsvSyncFreeRunAppend(&C, &M, &K, s[r], ch[r], (int)(chained >> r & 1u));
+    s[r] = SpTrsvFinalize<UNIT, false>(s[r], di[r], 0, 0); /* c */
+    if (kb + r < ke) C = SpTrsvSyncFreeRunApply(C, s[r], ch[r], (int)(chained >> r & 1u));
   }
   /* inclusive scan along the lanes: lane l gets F_l o ... o F_0; the window's first row has no chain entry, so this is
      a constant, the x of lane l's last row */
-  for (int d = 1; d < 32; d <<= 1) {
-    const PetscScalar Cp = __shfl_up_sync(SPTRSV_FULL_MASK, C, d), Mp = __shfl_up_sync(SPTRSV_FULL_MASK, M, d);
-    const int         Kp = __shfl_up_sync(SPTRSV_FULL_MASK, K, d);
-    if (lane >= d) SpTrsvSyncFreeRunAfter(&C, &M, &K, Cp, Mp, Kp);
+  #pragma unroll
+  for (int q = 0; q < 5; q++) {
+    const PetscScalar Cp = __shfl_up_sync(SPTRSV_FULL_MASK, C, 1 << q);
+    C                    = SpTrsvSyncFreeRunApply(Cp, C, R == 1 && q == 0 ? ch[0] : coef[q], (int)(steps >> q & 1u)); /* C + M Cp where the step composes */
   }
   PetscScalar xp = __shfl_up_sync(SPTRSV_FULL_MASK, C, 1);
   if (lane == 0) xp = 0;
@@ -359,10 +400,11 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
    in ticket order, and started after the block's previous slot is complete (the barrier below), which is the
    deadlock-freedom argument of the header. */
 /* the runs kernels with one row per lane fit 4 blocks of SPTRSV_SYNCFREE_WARPS warps (128 registers), so that a batch
-   of 16 keeps the 16 blocks per multiprocessor of the automatic residency (SpTrsvSyncFreeAutoBlocks: 2 k with k = 8); ptxas
-   keeps every instantiation without spills */
+   of 16 keeps the 16 blocks per multiprocessor of the automatic residency (SpTrsvSyncFreeAutoBlocks: 2 k with k = 8), and
+   with a batch of 4 (7-point rows) 8 blocks (64 registers: the 32 one-warp blocks per multiprocessor that k = 16 needs);
+   ptxas keeps every instantiation of the defaults (lean) without spills */
 template <bool UNIT, bool ELL, bool NATURAL, int RUNS, int BATCH, bool LEAN>
-__global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32, RUNS == 1 ? 4 : 1) SpTrsvSyncFreeKernel(const SpTrsvCUDATri t, const SpTrsvCUDASyncFree f, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
+__global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32, RUNS == 1 ? (BATCH == 4 ? 8 : 4) : 1) SpTrsvSyncFreeKernel(const SpTrsvCUDATri t, const SpTrsvCUDASyncFree f, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {
   __shared__ unsigned int ticket;
   const bool              persistent = f.nblocks < f.nslots;
