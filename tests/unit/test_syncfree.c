@@ -583,27 +583,40 @@ static PetscErrorCode TestDispatchAuto(void)
     PetscCall((*path->options_backend)(cases[c].slot, o));
     EXPECT(o->runs == cases[c].runs && !o->natural, "dispatch case %d (alap %d, warpell %d, auto %d, %s): runs %d natural %d, expected runs %d", (int)c, (int)cases[c].alap, (int)cases[c].warpell, (int)cases[c].auto_, cases[c].slot == SPTRSV_EXEC_CUDA ? "cuda" : "host", (int)o->runs, (int)o->natural, (int)cases[c].runs);
   }
-  /* the analysis's check of the automatic dispatch's runs (resolved so for a CUDA solver, the analysis on the host here):
-     a 7-point grid keeps them (3 windows against 21 levels on the critical path); a triangle whose rows depend on the row two
-     before (two interleaved chains: windows of two rows, each waiting for the one before) has as many windows as levels on
-     its critical path and gets the level dispatch, the windows' path recorded for -ksp_view */
-  for (PetscInt c = 0; c < 2; c++) {
+  /* the analysis's check of the automatic dispatch's runs (resolved so for a CUDA solver, the analysis on the host here),
+     its estimate of both dispatches' times (SpTrsvSyncFreeAutoCheck):
+     0: a 7-point grid keeps them (3 windows against 21 levels on the critical path, windows of 16 rows);
+     1: a triangle whose rows depend on the row two before (two interleaved chains: windows of two rows, each waiting for
+        the one before) has as many windows as levels on its critical path: the level dispatch, the windows' path recorded;
+     2: a chain of 64 rows, 1000 rows without dependencies and a last row depending on all of them (rajat19's U): 3
+        windows on the critical path against 65 levels, but the last row's lane loads its 1064 entries in 67 batches of
+        16, one round trip each: the level dispatch, the path and its extra batches recorded;
+     3: block-diagonal, 4000 dense blocks of 8 rows: windows of 2 rows, 4 of them on the path against 8 levels, but 16000
+        windows cost more than the level dispatch's 112000 entries: the level dispatch, the windows' number recorded.
+     Each then as -ksp_view says it */
+  for (PetscInt c = 0; c < 4; c++) {
     SpTrsvTri               t;
     SpTrsvOp                op;
     SpTrsvPlan              plan;
     SpTrsvSyncFreeSchedule *sf;
-    PetscInt                W = 0;
+    PetscInt                W = 0, nwin = 0, lane = 0;
 
     if (!c) PetscCall(GridLower7(16, 3, 4, &t));
     else {
-      const PetscInt n = 200;
+      const PetscInt n = c == 1 ? 200 : (c == 2 ? 1065 : 32000), nnz = c == 1 ? n : (c == 2 ? 63 + 1064 : n / 8 * 28);
       PetscInt      *i, *j;
 
-      PetscCall(PetscMalloc2(n + 1, &i, n, &j));
+      PetscCall(PetscMalloc2(n + 1, &i, nnz, &j));
       i[0] = 0;
       for (PetscInt r = 0; r < n; r++) {
-        i[r + 1] = i[r] + (r >= 2);
-        if (r >= 2) j[i[r]] = r - 2;
+        PetscInt e = i[r];
+        if (c == 1 && r >= 2) j[e++] = r - 2;
+        if (c == 2 && r >= 1 && r < 64) j[e++] = r - 1; /* the chain */
+        if (c == 2 && r == n - 1)
+          for (PetscInt q = 0; q < n - 1; q++) j[e++] = q; /* the long row */
+        if (c == 3)
+          for (PetscInt q = r - r % 8; q < r; q++) j[e++] = q; /* its block's rows before it */
+        i[r + 1] = e;
       }
       PetscCall(TriFromCSR(n, SPTRSV_LOWER, PETSC_TRUE, i, j, &t));
       PetscCall(PetscFree2(i, j));
@@ -616,21 +629,31 @@ static PetscErrorCode TestDispatchAuto(void)
     PetscCall(SpTrsvPlanCreate(&op, path, SPTRSV_FORMAT_CSR, &opts, &plan));
     sf = (SpTrsvSyncFreeSchedule *)plan->data;
     if (c) {
-      SpTrsvPlan pr;
+      SpTrsvPlan              pr;
+      SpTrsvSyncFreeSchedule *rsf;
 
-      o->dispatch_auto = PETSC_FALSE; /* the runs dispatch asked for: its windows' critical path */
+      o->dispatch_auto = PETSC_FALSE; /* the runs dispatch asked for: its windows' critical path, windows, longest lane */
       PetscCall(SpTrsvPlanCreate(&op, path, SPTRSV_FORMAT_CSR, &opts, &pr));
-      W = ((SpTrsvSyncFreeSchedule *)pr->data)->run_depth;
+      rsf  = (SpTrsvSyncFreeSchedule *)pr->data;
+      W    = rsf->run_depth;
+      nwin = rsf->nwarps;
+      lane = rsf->run_lane_max;
       PetscCall(SpTrsvPlanDestroy(&pr));
     }
     if (!c) EXPECT(sf->runs && sf->dispatch_auto && !sf->auto_windows && sf->run_depth < plan->nlevels, "auto dispatch, a 7-point grid: runs %d, windows' path %" PetscInt_FMT " against %" PetscInt_FMT " levels, recorded %" PetscInt_FMT, (int)sf->runs, sf->run_depth, plan->nlevels, sf->auto_windows);
     else {
-      char text[4096], want[160];
+      char           text[4096], want[200];
+      const PetscInt extra = c == 2 ? (1064 + 15) / 16 - 1 : 0;
 
-      EXPECT(!sf->runs && !sf->natural && sf->dispatch_auto && sf->auto_windows == W && W >= plan->nlevels && plan->nlevels == 100, "auto dispatch, two interleaved chains: runs %d, recorded windows' path %" PetscInt_FMT " (the runs dispatch's %" PetscInt_FMT ") against %" PetscInt_FMT " levels", (int)sf->runs, sf->auto_windows, W, plan->nlevels);
+      EXPECT(!sf->runs && !sf->natural && sf->dispatch_auto && sf->auto_windows == W + extra && sf->auto_batches == extra && sf->auto_nwin == (c == 3 ? nwin : 0), "auto dispatch, case %" PetscInt_FMT ": runs %d, recorded windows' path %" PetscInt_FMT " + %" PetscInt_FMT " batches, %" PetscInt_FMT " windows (the runs dispatch's %" PetscInt_FMT ", %" PetscInt_FMT ", longest lane %" PetscInt_FMT ") against %" PetscInt_FMT " levels", c, (int)sf->runs, sf->auto_windows, sf->auto_batches, sf->auto_nwin, W, nwin, lane, plan->nlevels);
+      if (c == 1) EXPECT(W >= plan->nlevels && plan->nlevels == 100, "two interleaved chains: windows' path %" PetscInt_FMT " against %" PetscInt_FMT " levels", W, plan->nlevels);
+      if (c == 2) EXPECT(W < plan->nlevels && plan->nlevels == 65 && lane == 1064, "the long row: windows' path %" PetscInt_FMT " against %" PetscInt_FMT " levels, longest lane %" PetscInt_FMT, W, plan->nlevels, lane);
+      if (c == 3) EXPECT(W < plan->nlevels && plan->nlevels == 8 && nwin == 16000, "block-diagonal: windows' path %" PetscInt_FMT " against %" PetscInt_FMT " levels, %" PetscInt_FMT " windows", W, plan->nlevels, nwin);
       PetscCall(PlanViewText(plan, "test_syncfree_auto.txt", text, sizeof(text)));
-      PetscCall(PetscSNPrintf(want, sizeof(want), "dispatch chosen by -mat_sptrsv_dispatch auto: level (the windows' critical path, %" PetscInt_FMT " windows, is no shorter than the 100 levels)", W));
-      EXPECT(strstr(text, want) != NULL, "auto dispatch, two interleaved chains: -ksp_view lacks '%s'", want);
+      if (c == 1) PetscCall(PetscSNPrintf(want, sizeof(want), "dispatch chosen by -mat_sptrsv_dispatch auto: level (the windows' critical path, %" PetscInt_FMT " windows, is no shorter than the 100 levels)", W));
+      else if (c == 2) PetscCall(PetscSNPrintf(want, sizeof(want), "dispatch chosen by -mat_sptrsv_dispatch auto: level (the windows' critical path, %" PetscInt_FMT " windows and %" PetscInt_FMT " more batches of the longest lane's loads, is no shorter than the 65 levels)", W + extra, extra));
+      else PetscCall(PetscSNPrintf(want, sizeof(want), "dispatch chosen by -mat_sptrsv_dispatch auto: level (16000 windows of 2.0 rows on average: about 18 us of work against the level dispatch's 6)"));
+      EXPECT(strstr(text, want) != NULL, "auto dispatch, case %" PetscInt_FMT ": -ksp_view lacks '%s':\n%s", c, want, text);
     }
     PetscCall(SpTrsvPlanDestroy(&plan));
     PetscCall(SpTrsvTriDestroy(&t));

@@ -91,6 +91,15 @@ static inline PetscBool SpTrsvSyncFreeRunBatchValid(PetscInt B, PetscInt R)
    7-point rows, 3 entries, lose 5% with it). The level dispatch polls without pause. */
 #define SPTRSV_SYNCFREE_RUN_SLEEP_NS      50
 #define SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES 4
+/* -mat_sptrsv_dispatch auto on the CUDA backend (SpTrsvSyncFreeAutoCheck in syncfree.c): the runs dispatch's windows are
+   kept when its estimated time max(path x hop, windows x window) is below the level dispatch's max(levels x hop, entries x
+   entry); the path counts the windows of the windows' critical path plus the longest lane's extra batches of loads (a
+   lane loads its entries SPTRSV_SYNCFREE_RUN_BATCH at a time, one round trip each). The H200's figures (docs/PERFORMANCE.md,
+   runs dispatch run 20): a window or level step on the critical path 0.5-1.3 us; 500000 windows of 2 rows in 0.57 ms
+   (block-diagonal triangles of 8 rows), the level dispatch's 3.5e6 entries of the same in 0.063 ms */
+#define SPTRSV_SYNCFREE_AUTO_HOP_NS    800.0
+#define SPTRSV_SYNCFREE_AUTO_WINDOW_NS 1.1
+#define SPTRSV_SYNCFREE_AUTO_ENTRY_NS  0.017
 
 typedef struct {
   PetscBool device;          /* the schedule is built on the GPU by the CUDA executor's setup */
@@ -99,8 +108,11 @@ typedef struct {
   PetscBool natural; /* rows in the triangle's own order (-mat_sptrsv_dispatch natural or runs) */
   PetscBool runs;    /* -mat_sptrsv_dispatch runs: warps are windows with their chain solved by a scan (natural is set too) */
   PetscBool dispatch_auto; /* the dispatch was the automatic one (-mat_sptrsv_dispatch auto): -ksp_view says so */
-  PetscInt  auto_windows;  /* the automatic dispatch chose the level dispatch after the windows pass: the windows' critical path it found (no
-                              shorter than the levels), else 0 */
+  PetscInt  auto_windows;  /* the automatic dispatch chose the level dispatch after the windows pass: the windows' critical path it found, in
+                              windows, else 0 */
+  PetscInt  auto_batches;  /* and the longest lane's extra batches of loads it added to that path */
+  PetscInt  auto_nwin;     /* and, where the windows' number decided (their path shorter than the levels), the windows */
+  double    auto_us[2];    /* and the estimated solve times, runs then level, in microseconds */
   PetscInt  run_rows;    /* runs: rows per lane R (the kernel's template), 32 R >= the longest window */
   PetscInt  run_rows_max; /* runs: windows of at most 32 run_rows_max rows (-mat_sptrsv_run_rows) */
   PetscInt  run_chained; /* runs: rows that take their chain entry from the row before them inside the window */

@@ -84,7 +84,9 @@ static PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan plan, PetscViewer vi
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "sync-free: %s dispatch, %s levels, %s storage, %" PetscInt_FMT " warps of %d threads in blocks of %" PetscInt_FMT " warp%s\n", sf->runs ? "runs" : (sf->natural ? "natural-order" : "level-order"), sf->natural ? "no" : (sf->alap ? "ALAP" : "ASAP"), sf->warpell ? "warp-packed ELL" : "CSR", sf->nwarps, 32, sf->block_warps, sf->block_warps > 1 ? "s" : ""));
-  if (sf->dispatch_auto && sf->auto_windows) PetscCall(PetscViewerASCIIPrintf(viewer, "dispatch chosen by -%smat_sptrsv_dispatch auto: level (the windows' critical path, %" PetscInt_FMT " windows, is no shorter than the %" PetscInt_FMT " levels)\n", plan->prefix, sf->auto_windows, plan->nlevels));
+  if (sf->dispatch_auto && sf->auto_windows && sf->auto_nwin) PetscCall(PetscViewerASCIIPrintf(viewer, "dispatch chosen by -%smat_sptrsv_dispatch auto: level (%" PetscInt_FMT " windows of %.1f rows on average: about %.0f us of work against the level dispatch's %.0f)\n", plan->prefix, sf->auto_nwin, (double)plan->n / (double)sf->auto_nwin, sf->auto_us[0], sf->auto_us[1]));
+  else if (sf->dispatch_auto && sf->auto_windows && sf->auto_batches) PetscCall(PetscViewerASCIIPrintf(viewer, "dispatch chosen by -%smat_sptrsv_dispatch auto: level (the windows' critical path, %" PetscInt_FMT " windows and %" PetscInt_FMT " more batches of the longest lane's loads, is no shorter than the %" PetscInt_FMT " levels)\n", plan->prefix, sf->auto_windows, sf->auto_batches, plan->nlevels));
+  else if (sf->dispatch_auto && sf->auto_windows) PetscCall(PetscViewerASCIIPrintf(viewer, "dispatch chosen by -%smat_sptrsv_dispatch auto: level (the windows' critical path, %" PetscInt_FMT " windows, is no shorter than the %" PetscInt_FMT " levels)\n", plan->prefix, sf->auto_windows, plan->nlevels));
   else if (sf->dispatch_auto) PetscCall(PetscViewerASCIIPrintf(viewer, "dispatch chosen by -%smat_sptrsv_dispatch auto: %s\n", plan->prefix, sf->runs ? "runs (the solves run on the GPU)" : "level (the solves run on the host, or ALAP levels or the warp-packed ELL were asked for)"));
   if (sf->runs) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "runs: %" PetscInt_FMT " windows of %.1f rows on average (up to %" PetscInt_FMT " rows per lane), %" PetscInt_FMT " rows chained to the row before them in the warp; critical path %" PetscInt_FMT " windows (%" PetscInt_FMT " levels)\n", sf->nwarps, sf->nwarps ? (double)plan->n / (double)sf->nwarps : 0.0, sf->run_rows, sf->run_chained, sf->run_depth, plan->nlevels));
@@ -356,6 +358,7 @@ static PetscErrorCode SpTrsvSyncFreeBuild(const SpTrsvOp *op, SpTrsvSyncFreeSche
         PetscCall(ierr);
       }
     }
+    PetscCall(PetscInfo(NULL, "sptrsv_syncfree: the %" PetscInt_FMT "-row %s triangle's windows: %" PetscInt_FMT " of %.1f rows on average, critical path %" PetscInt_FMT " windows (%" PetscInt_FMT " levels), longest lane %" PetscInt_FMT " entries\n", op->n, op->lower ? "lower" : "upper", sf->nwarps, sf->nwarps ? (double)op->n / (double)sf->nwarps : 0.0, sf->run_depth, p->nlevels, sf->run_lane_max));
     *plan = p; /* with its statistics */
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -415,26 +418,41 @@ static PetscErrorCode SpTrsvSyncFreeScheduleNew(SpTrsvFormat format, const SpTrs
 }
 
 /*
-  SpTrsvSyncFreeAutoCheck - the automatic dispatch's check of a runs plan (*plan, from the windows pass): where the windows'
-  critical path is no shorter than the triangle's levels (a triangle without grid lines: windows of unrelated rows whose
-  order makes them wait in a longer sequence than the levels do), a solve would take at least as many trips through memory
-  as the level dispatch's, each a window's (a scan, all its lanes' polls); the plan is then replaced by the level
-  dispatch's (its analysis again, with the same options but the dispatch), and -ksp_view says why. The grids measured
-  (docs/PERFORMANCE.md, e2e run 19) have 0.45-0.94 as many windows as levels on the critical path.
+  SpTrsvSyncFreeAutoCheck - the automatic dispatch's check of a runs plan (*plan, from the windows pass). It estimates both
+  dispatches' solve times (the constants in include/sptrsv/paths/syncfree.h): the runs dispatch's max(path x hop, windows x
+  window), its path the windows' critical path plus the longest lane's extra batches of loads (each a round trip, on the
+  path where that lane is: a row of hundreds of entries in one lane), against the level dispatch's max(levels x hop,
+  entries x entry). Where the runs dispatch's is not the smaller, the plan is replaced by the level dispatch's (its
+  analysis again, with the same options but the dispatch), and -ksp_view says why:
+  - a triangle without grid lines: windows of unrelated rows whose order makes them wait in a path no shorter than the
+    levels (494_bus, zenios among the shared matrices), or a long row's lane on a path almost as long (rajat19's U);
+  - many short windows where the levels are few and wide: a block-diagonal triangle's 500000 windows of 2 rows cost 9x
+    the level dispatch's warps of 4 rows (docs/PERFORMANCE.md, runs dispatch run 20).
+  The grids measured have 0.45-0.94 as many windows as levels on the critical path, and windows of 32 rows.
 */
 static PetscErrorCode SpTrsvSyncFreeAutoCheck(const SpTrsvOp *op, SpTrsvFormat format, const SpTrsvPathOptions *popts, const void *own, SpTrsvPlan *plan)
 {
-  const SpTrsvSyncFreeSchedule *sf = (const SpTrsvSyncFreeSchedule *)(*plan)->data;
-  SpTrsvSyncFreeOptions         lv = *(const SpTrsvSyncFreeOptions *)own;
-  const PetscInt                W  = sf->run_depth;
+  SpTrsvSyncFreeSchedule *sf = (SpTrsvSyncFreeSchedule *)(*plan)->data;
+  SpTrsvSyncFreeOptions   lv = *(const SpTrsvSyncFreeOptions *)own;
+  const PetscInt          L = (*plan)->nlevels, W = sf->run_depth, B = sf->run_batch > 0 ? sf->run_batch : SPTRSV_SYNCFREE_RUN_BATCH;
+  const PetscInt          extra = sf->run_lane_max > B ? (sf->run_lane_max + B - 1) / B - 1 : 0, nwin = sf->nwarps;
+  const double            path = (double)(W + extra) * SPTRSV_SYNCFREE_AUTO_HOP_NS, work = (double)nwin * SPTRSV_SYNCFREE_AUTO_WINDOW_NS;
+  const double            tr = PetscMax(path, work), tl = PetscMax((double)L * SPTRSV_SYNCFREE_AUTO_HOP_NS, (double)(op->ri[op->n] - op->ri[0]) * SPTRSV_SYNCFREE_AUTO_ENTRY_NS);
+  SpTrsvSyncFreeSchedule *lsf;
 
   PetscFunctionBegin;
-  if (!lv.dispatch_auto || !sf->runs || (*plan)->nlevels <= 0 || W < (*plan)->nlevels) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscInfo(NULL, "sptrsv_syncfree: the %" PetscInt_FMT "-row %s triangle's windows wait in a path of %" PetscInt_FMT " windows against %" PetscInt_FMT " levels: the level dispatch (-mat_sptrsv_dispatch auto)\n", op->n, op->lower ? "lower" : "upper", W, (*plan)->nlevels));
+  if (!lv.dispatch_auto || !sf->runs || L <= 0 || tr < tl) PetscFunctionReturn(PETSC_SUCCESS);
+  if (W + extra >= L) PetscCall(PetscInfo(NULL, "sptrsv_syncfree: the %" PetscInt_FMT "-row %s triangle's windows wait in a path of %" PetscInt_FMT " windows and %" PetscInt_FMT " more batches against %" PetscInt_FMT " levels: the level dispatch (-mat_sptrsv_dispatch auto)\n", op->n, op->lower ? "lower" : "upper", W, extra, L));
+  else PetscCall(PetscInfo(NULL, "sptrsv_syncfree: the %" PetscInt_FMT "-row %s triangle's %" PetscInt_FMT " windows: about %.0f us of work against the level dispatch's %.0f: the level dispatch (-mat_sptrsv_dispatch auto)\n", op->n, op->lower ? "lower" : "upper", nwin, 1e-3 * tr, 1e-3 * tl));
   PetscCall(SpTrsvPlanDestroy(plan));
   lv.runs = PETSC_FALSE;
   PetscCall(SpTrsvAnalyze_syncfree(op, format, popts, &lv, plan));
-  ((SpTrsvSyncFreeSchedule *)(*plan)->data)->auto_windows = W;
+  lsf               = (SpTrsvSyncFreeSchedule *)(*plan)->data;
+  lsf->auto_windows = W + extra;
+  lsf->auto_batches = extra;
+  lsf->auto_nwin    = W + extra >= L ? 0 : nwin;
+  lsf->auto_us[0]   = 1e-3 * tr;
+  lsf->auto_us[1]   = 1e-3 * tl;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
