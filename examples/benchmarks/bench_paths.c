@@ -105,7 +105,7 @@ PetscErrorCode BenchRunHostReference(Bench *B, SpTrsvFactor fac)
 /* the variants of one path: the options set while its triangles are set up, and the name's suffix. Paths
    with one launch per solve (syncfree) gain nothing from a CUDA graph: their variants are their own options,
    by default asap/alap x csr/warpell; -bench_syncfree LIST replaces them, each entry
-   LEVELS-STORAGE[-sNS][-bK][-lL][-rB][-d][-wR][-pa|-pl][-kW][-eB] (LEVELS asap, alap, natural or runs (-mat_sptrsv_dispatch natural, runs); -mat_sptrsv_spin_ns NS,
+   LEVELS-STORAGE[-sNS][-bK][-lL][-rB][-d][-wR][-pa|-pl][-kW][-eB] (LEVELS asap, alap, natural, runs or auto (-mat_sptrsv_dispatch natural, runs, auto: the path's default); -mat_sptrsv_spin_ns NS,
    -mat_sptrsv_blocks_per_sm K, -mat_sptrsv_max_lanes L, -mat_sptrsv_relabel B (0: false, 1: true, a: auto), -d: -mat_sptrsv_analysis
    device, -wR: -mat_sptrsv_run_rows R, -pa / -pl: -mat_sptrsv_run_poll all / lane, -kW: -mat_sptrsv_block_warps W, -eB: -mat_sptrsv_run_batch B; at most two of
    them) */
@@ -254,7 +254,7 @@ static PetscErrorCode PathVariants(SpTrsvPath path, KernelVariant *v, PetscInt *
     for (PetscInt o = 0; tok && *tok && o < 4; o++) {
       dash = strchr(tok, '-');
       if (dash) *dash = 0;
-      if (o == 0) PetscCall(PetscStrncpy(v[n].opt[o][0], strcmp(tok, "natural") && strcmp(tok, "runs") ? "-mat_sptrsv_levels" : "-mat_sptrsv_dispatch", sizeof(v[n].opt[o][0])));
+      if (o == 0) PetscCall(PetscStrncpy(v[n].opt[o][0], strcmp(tok, "natural") && strcmp(tok, "runs") && strcmp(tok, "auto") ? "-mat_sptrsv_levels" : "-mat_sptrsv_dispatch", sizeof(v[n].opt[o][0])));
       else if (o == 1) PetscCall(PetscStrncpy(v[n].opt[o][0], "-mat_sptrsv_storage", sizeof(v[n].opt[o][0])));
       else {
         const char *name = tok[0] == 's' ? "-mat_sptrsv_spin_ns" : tok[0] == 'w' ? "-mat_sptrsv_run_rows" : tok[0] == 'l' ? "-mat_sptrsv_max_lanes" : tok[0] == 'r' ? "-mat_sptrsv_relabel" : tok[0] == 'd' ? "-mat_sptrsv_analysis" : tok[0] == 'p' ? "-mat_sptrsv_run_poll" : tok[0] == 'k' ? "-mat_sptrsv_block_warps" : tok[0] == 'e' ? "-mat_sptrsv_run_batch" : "-mat_sptrsv_blocks_per_sm";

@@ -15,7 +15,8 @@
 #      RUNS_VARIANTS (bench -bench_syncfree) beside cuSPARSE SpSV and PETSc's cusparse MatSolve.
 # Output ($OUT, default build/runs-out): runs-bench.csv (bench's CSV), runs-table.md (variant-table.py), summary.txt.
 #
-# Knobs: RUNS_BUDGET (540 s), RUNS_FUZZ (400), RUNS_SAN (12; RUNS_SANITIZE=0: no sanitizer steps), RUNS_ANALYSIS_RANDOM (100), RUNS_VARIANTS ("asap-csr,runs-csr"), RUNS_CASES (names
+# Knobs: RUNS_SETS ("grids"; "shared", "local": the matrices of tests/data/matrices, banded and block-diagonal triangles; see
+# CASES below), RUNS_BUDGET (540 s), RUNS_FUZZ (400), RUNS_SAN (12; RUNS_SANITIZE=0: no sanitizer steps), RUNS_ANALYSIS_RANDOM (100), RUNS_VARIANTS ("asap-csr,runs-csr"), RUNS_CASES (names
 # of the bench cases below, all by default), RUNS_MAX_TIME (0.25 s of timed solves per variant).
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
@@ -74,6 +75,17 @@ CASES=(
   "lap2d5_1025x1000|-lap2d 1025x1000 -stencil 5"
   "lap3d7_256|-lap3d 256x256x256 -stencil 7"
 )
+# RUNS_SETS: "grids" (the cases above, the default), "shared" (every matrix of tests/data/matrices, ILU(0) in natural
+# order: the SuiteSparse matrices of ../shared), "local" (banded and block-diagonal triangles: paper 004's strong-locality
+# cases); RUNS_CASES then picks among them by name
+SETS=" ${RUNS_SETS:-grids} "
+[[ "$SETS" == *" grids "* ]] || CASES=()
+if [[ "$SETS" == *" shared "* ]]; then
+  for f in "$ROOT"/tests/data/matrices/*.mtx.gz; do CASES+=("mtx_$(basename "$f" .mtx.gz)|-mtx $f"); done
+fi
+if [[ "$SETS" == *" local "* ]]; then
+  CASES+=("banded2_100000|-banded 100000x2" "banded8_100000|-banded 100000x8" "blockdiag8_1000000|-blockdiag 1000000x8" "blockdiag32_1000000|-blockdiag 1000000x32")
+fi
 for c in "${CASES[@]}"; do
   IFS='|' read -r name args <<<"$c"
   if [ -n "${RUNS_CASES:-}" ] && ! [[ " $RUNS_CASES " == *" $name "* ]]; then continue; fi
