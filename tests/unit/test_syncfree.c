@@ -385,18 +385,18 @@ static PetscErrorCode TestRunsSkew(void)
 
 /* the CUDA runs kernel's arithmetic on the host (SpTrsvSyncFreeRun in src/cuda/paths/syncfree/syncfree.cu, through the
    same map functions of syncfree.h): the windows in dispatch order; in each, lane l composes the maps of its per rows,
-   the 32 lanes scan (Hillis-Steele, d = 1, 2, 4, 8, 16, as the shuffles), and each lane applies its maps to the x its
-   left neighbour ends on. x is indexed by row. */
+   the 32 lanes scan (Hillis-Steele, d = 1, 2, 4, 8, 16, as the shuffles), and each lane computes its rows' x from the x
+   its left neighbour ends on, with the substitution's arithmetic (SpTrsvSyncFreeRunRow). x is indexed by row. */
 static PetscErrorCode EmulateRuns(const SpTrsvOp *op, SpTrsvPlan plan, const PetscScalar *b, PetscScalar *x)
 {
   const SpTrsvSyncFreeSchedule *sf = (const SpTrsvSyncFreeSchedule *)plan->data;
   const PetscInt                n  = op->n;
   PetscInt                     *pos;
-  PetscScalar                  *c, *m;
+  PetscScalar                  *c, *m, *sr, *ar;
   int                          *chained;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscMalloc4(n + 1, &pos, n + 1, &c, n + 1, &m, n + 1, &chained));
+  PetscCall(PetscMalloc6(n + 1, &pos, n + 1, &c, n + 1, &m, n + 1, &chained, n + 1, &sr, n + 1, &ar));
   for (PetscInt k = 0; k < n; k++) pos[plan->order[k]] = k;
   for (PetscInt i = 0; i < n; i++) x[i] = (PetscScalar)NAN; /* a dependency read before its window ran would spread it */
   for (PetscInt w = 0; w < sf->nwarps; w++) {
@@ -418,8 +418,10 @@ static PetscErrorCode EmulateRuns(const SpTrsvOp *op, SpTrsvPlan plan, const Pet
           chained[k] = 1;
         }
       }
-      c[k] = op->unit ? sk : sk * op->idiag[i];
-      m[k] = -(op->unit ? chk : chk * op->idiag[i]);
+      c[k]  = op->unit ? sk : sk * op->idiag[i];
+      m[k]  = -(op->unit ? chk : chk * op->idiag[i]);
+      sr[k] = sk; /* for the row's own x (SpTrsvSyncFreeRunRow) */
+      ar[k] = chk;
     }
     for (PetscInt l = 0; l < 32; l++) {
       C[l] = 0;
@@ -443,12 +445,12 @@ static PetscErrorCode EmulateRuns(const SpTrsvOp *op, SpTrsvPlan plan, const Pet
     for (PetscInt l = 0; l < 32; l++) {
       PetscScalar xp = l ? C[l - 1] : 0;
       for (PetscInt k = k0 + l * per; k < PetscMin(k0 + (l + 1) * per, k0 + len); k++) {
-        xp                = SpTrsvSyncFreeRunApply(xp, c[k], m[k], chained[k]);
+        xp                = SpTrsvSyncFreeRunRow(xp, sr[k], ar[k], op->unit ? 1 : op->idiag[plan->order[k]], chained[k], (int)op->unit);
         x[plan->order[k]] = xp;
       }
     }
   }
-  PetscCall(PetscFree4(pos, c, m, chained));
+  PetscCall(PetscFree6(pos, c, m, chained, sr, ar));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -544,6 +546,34 @@ static PetscErrorCode TestRunsArithmetic(PetscRandom rnd)
         PetscCall(PetscFree3(b, x, xr));
         PetscCall(SpTrsvPlanDestroy(&plan));
       }
+    PetscCall(SpTrsvTriDestroy(&t));
+  }
+  { /* cancellation: a chained row whose b nearly equals its chain entry times the x before it (an ILU factor of zenios):
+       the row's own x computed as the substitution computes it (SpTrsvSyncFreeRunRow), not as c + m x, which rounds b d
+       and a d x apart (a relative error of about 1e-4 here, the result being 1e-12 of them) */
+    const PetscInt ai[4] = {0, 0, 1, 2}, aj[2] = {0, 1};
+    SpTrsvTri      t;
+    SpTrsvOp       op;
+    SpTrsvPlan     plan;
+    PetscScalar    b[3], x[3], xr[3];
+
+    PetscCall(TriFromCSR(3, SPTRSV_LOWER, PETSC_FALSE, ai, aj, &t));
+    t->a[0]     = 1.0 / 3.0;
+    t->a[1]     = 0.7;
+    t->idiag[0] = 1.0 / 7.0;
+    t->idiag[1] = 1.0 / 11.0;
+    t->idiag[2] = 1.0 / 13.0;
+    PetscCall(SpTrsvTriValuesChanged(t));
+    PetscCall(SpTrsvTriGetOp(t, PETSC_FALSE, &op));
+    run_rows = 1;
+    PetscCall(AnalyzeWith(&op, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, &plan));
+    b[0] = 1.0;
+    b[1] = (1.0 / 3.0) * (1.0 / 7.0) * (1.0 + 1e-12);
+    b[2] = 0.5;
+    PetscCall(EmulateRuns(&op, plan, b, x));
+    Substitute(&op, b, xr);
+    for (PetscInt i = 0; i < 3; i++) EXPECT(x[i] == xr[i], "runs arithmetic, cancellation: x[%" PetscInt_FMT "] = %.17g, the substitution's %.17g", i, (double)x[i], (double)xr[i]);
+    PetscCall(SpTrsvPlanDestroy(&plan));
     PetscCall(SpTrsvTriDestroy(&t));
   }
   runs     = PETSC_FALSE;

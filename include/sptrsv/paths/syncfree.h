@@ -188,6 +188,17 @@ static inline SPTRSV_SYNCFREE_HD PetscScalar SpTrsvSyncFreeRunApply(PetscScalar 
 {
   return chained ? c + m * x : c;
 }
+/* the row's x from the x before it, the substitution's arithmetic: (s - a x) d for a row with its chain entry a (s: b
+   minus the products of its other entries, d: its inverted diagonal, 1 for a unit triangle), s d for one without. The
+   scan carries the maps' values only to the lanes' ends; each row's own x is computed so, where c + m x would round
+   s d and a d x apart in a triangle with a diagonal and lose the digits they cancel (the same in a unit triangle, d = 1).
+   What stays re-associated is the scan's: the x a lane starts from, composed from the chain's maps (the limit in the
+   kernel's comment, src/cuda/paths/syncfree/syncfree.cu) */
+static inline SPTRSV_SYNCFREE_HD PetscScalar SpTrsvSyncFreeRunRow(PetscScalar x, PetscScalar s, PetscScalar a, PetscScalar d, int chained, int unit)
+{
+  const PetscScalar r = chained ? s - a * x : s;
+  return unit ? r : r * d;
+}
 /* (C, M, K) := the row's map after (C, M, K) */
 static inline SPTRSV_SYNCFREE_HD void SpTrsvSyncFreeRunAppend(PetscScalar *C, PetscScalar *M, int *K, PetscScalar c, PetscScalar m, int chained)
 {

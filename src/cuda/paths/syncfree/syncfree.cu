@@ -263,12 +263,17 @@ __device__ __forceinline__ void SpTrsvSyncFreeRunMultipliers(int lane, int k0, i
    done (the argument of the file header, with a window for a row); the shuffles involve the warp's own lanes only.
    With -mat_sptrsv_run_poll all the waits are the same, by every lane at once and without the barrier: a round ends
    for the whole warp (__any_sync) once no lane misses a word.
-   The same solution to rounding as the substitution: the scan re-associates the chain's products. A row without its
+   The same solution to rounding as the substitution: the scan re-associates the chain's products to carry x to the
+   lanes' ends, and each row's x is then computed from the x before it with the substitution's arithmetic, (s - a x) d
+   (SpTrsvSyncFreeRunRow: c + m x would lose the digits where s and a x cancel). A row without its
    chain entry restarts the chain (a constant map, flagged through the scan), so NaN and Inf reach exactly the rows that
    depend on them. Limit: the scan multiplies up to 32 R of the chain's factors m_k = -T(k, k-1) / T(k, k) before it
    applies them, so a chain whose running product overflows (|m| of about 256 or more on every row of a 128-row stretch
    in double precision) can give NaN where the substitution stays finite; ILU and ICC factors of grid problems have
-   |m| < 1.
+   |m| < 1. And where a chain's products are large and its sums cancel, the re-associated x a lane starts from carries
+   the difference further than the substitution's rounding would: the ILU(0) L of zenios (unit, |m| above 1 on its few
+   chains) solves to 1.5e-8 of the host substitution against cuSPARSE's 4.5e-10 (docs/PERFORMANCE.md, runs dispatch run
+   20); the automatic dispatch takes the level dispatch there (its windows' path is longer than the levels).
 */
 template <bool UNIT, int R, int B, bool LEAN>
 __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const SpTrsvCUDASyncFree &f, int n, const SpTrsvCUDAVecPtrs &v, int w, unsigned int epoch)
@@ -371,10 +376,8 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
      C alone, its multipliers computed before the waits (above) */
   PetscScalar C = 0;
   #pragma unroll
-  for (int r = 0; r < R; r++) {
-    s[r] = SpTrsvFinalize<UNIT, false>(s[r], di[r], 0, 0); /* c */
-    if (kb + r < ke) C = SpTrsvSyncFreeRunApply(C, s[r], ch[r], (int)(chained >> r & 1u));
-  }
+  for (int r = 0; r < R; r++)
+    if (kb + r < ke) C = SpTrsvSyncFreeRunApply(C, SpTrsvFinalize<UNIT, false>(s[r], di[r], 0, 0) /* c */, ch[r], (int)(chained >> r & 1u));
   /* inclusive scan along the lanes: lane l gets F_l o ... o F_0; the window's first row has no chain entry, so this is
      a constant, the x of lane l's last row */
   #pragma unroll
@@ -387,7 +390,7 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
   #pragma unroll
   for (int r = 0; r < R; r++)
     if (kb + r < ke) {
-      xp = SpTrsvSyncFreeRunApply(xp, s[r], ch[r], (int)(chained >> r & 1u));
+      xp = SpTrsvSyncFreeRunRow(xp, s[r], aq[r], di[r], (int)(chained >> r & 1u), UNIT); /* the substitution's arithmetic */
       SpTrsvSyncFreePublish(f, n, v, cur, epoch, kb + r, row[r], xp);
     }
 }
@@ -402,7 +405,8 @@ __device__ __forceinline__ void SpTrsvSyncFreeRun(const SpTrsvCUDATri &t, const 
 /* the runs kernels with one row per lane fit 4 blocks of SPTRSV_SYNCFREE_WARPS warps (128 registers), so that a batch
    of 16 keeps the 16 blocks per multiprocessor of the automatic residency (SpTrsvSyncFreeAutoBlocks: 2 k with k = 8), and
    with a batch of 4 (7-point rows) 8 blocks (64 registers: the 32 one-warp blocks per multiprocessor that k = 16 needs);
-   ptxas keeps every instantiation of the defaults (lean) without spills */
+   ptxas spills 16 bytes of the 7-point kernel at its defaults (lean: two doubles, stored before the waits and reloaded
+   after them), none of the others' at theirs */
 template <bool UNIT, bool ELL, bool NATURAL, int RUNS, int BATCH, bool LEAN>
 __global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32, RUNS == 1 ? (BATCH == 4 ? 8 : 4) : 1) SpTrsvSyncFreeKernel(const SpTrsvCUDATri t, const SpTrsvCUDASyncFree f, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {
