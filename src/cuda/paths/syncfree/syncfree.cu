@@ -271,8 +271,8 @@ __device__ __forceinline__ void SpTrsvSyncFreeRunMultipliers(int lane, int k0, i
    applies them, so a chain whose running product overflows (|m| of about 256 or more on every row of a 128-row stretch
    in double precision) can give NaN where the substitution stays finite; ILU and ICC factors of grid problems have
    |m| < 1. And where a chain's products are large and its sums cancel, the re-associated x a lane starts from carries
-   the difference further than the substitution's rounding would: the ILU(0) L of zenios (unit, |m| above 1 on its few
-   chains) solves to 1.5e-8 of the host substitution against cuSPARSE's 4.5e-10 (docs/PERFORMANCE.md, runs dispatch run
+   the difference further than the substitution's rounding would: the ILU(0) L of zenios (unit, ill-conditioned: cuSPARSE
+   is 4.5e-10 from the host substitution) solves to 1.5e-8 of it (docs/PERFORMANCE.md, runs dispatch run
    20); the automatic dispatch takes the level dispatch there (its windows' path is longer than the levels).
 */
 template <bool UNIT, int R, int B, bool LEAN>
