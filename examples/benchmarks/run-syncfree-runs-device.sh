@@ -79,6 +79,7 @@ CASES=(
 # order: the SuiteSparse matrices of ../shared), "local" (banded and block-diagonal triangles: paper 004's strong-locality
 # cases); RUNS_CASES then picks among them by name
 SETS=" ${RUNS_SETS:-grids} "
+SETS=${SETS//,/ } # space- or comma-separated
 [[ "$SETS" == *" grids "* ]] || CASES=()
 if [[ "$SETS" == *" shared "* ]]; then
   for f in "$ROOT"/tests/data/matrices/*.mtx.gz; do CASES+=("mtx_$(basename "$f" .mtx.gz)|-mtx $f"); done

@@ -383,7 +383,7 @@ static PetscErrorCode TestRunsSkew(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the CUDA runs kernel's arithmetic on the host (SpTrsvSyncFreeRun in src/cuda/paths/syncfree/syncfree.cu, through the
+/* the CUDA runs kernel's arithmetic on the host (SpTrsvSyncFreeRun in src/cuda/paths/syncfree/syncfree_runs.cuh, through the
    same map functions of syncfree.h): the windows in dispatch order; in each, lane l composes the maps of its per rows,
    the 32 lanes scan (Hillis-Steele, d = 1, 2, 4, 8, 16, as the shuffles), and each lane computes its rows' x from the x
    its left neighbour ends on, with the substitution's arithmetic (SpTrsvSyncFreeRunRow). x is indexed by row. */
@@ -572,7 +572,7 @@ static PetscErrorCode TestRunsArithmetic(PetscRandom rnd)
     b[2] = 0.5;
     PetscCall(EmulateRuns(&op, plan, b, x));
     Substitute(&op, b, xr);
-    for (PetscInt i = 0; i < 3; i++) EXPECT(x[i] == xr[i], "runs arithmetic, cancellation: x[%" PetscInt_FMT "] = %.17g, the substitution's %.17g", i, (double)x[i], (double)xr[i]);
+    for (PetscInt i = 0; i < 3; i++) EXPECT(PetscAbsScalar(x[i] - xr[i]) <= 1e-14 * PetscAbsScalar(xr[i]), "runs arithmetic, cancellation: x[%" PetscInt_FMT "] = %.17g, the substitution's %.17g", i, (double)x[i], (double)xr[i]);
     PetscCall(SpTrsvPlanDestroy(&plan));
     PetscCall(SpTrsvTriDestroy(&t));
   }
@@ -622,18 +622,22 @@ static PetscErrorCode TestDispatchAuto(void)
         windows on the critical path against 65 levels, but the last row's lane loads its 1064 entries in 67 batches of
         16, one round trip each: the level dispatch, the path and its extra batches recorded;
      3: block-diagonal, 4000 dense blocks of 8 rows: windows of 2 rows, 4 of them on the path against 8 levels, but 16000
-        windows cost more than the level dispatch's 112000 entries: the level dispatch, the windows' number recorded.
+        windows cost more than the level dispatch's 112000 entries: the level dispatch, the windows' number recorded;
+     4: 10 levels of 2000 rows, each row depending on 100 rows of the level before (the review's case): the estimate
+        alone would keep the runs dispatch (its work term counts windows, not the 1.8e6 entries), but the windows' path,
+        10 windows and 6 more batches, is no shorter than the 10 levels: the level dispatch.
      Each then as -ksp_view says it */
-  for (PetscInt c = 0; c < 4; c++) {
+  for (PetscInt c = 0; c < 5; c++) {
     SpTrsvTri               t;
     SpTrsvOp                op;
     SpTrsvPlan              plan;
     SpTrsvSyncFreeSchedule *sf;
     PetscInt                W = 0, nwin = 0, lane = 0;
+    const PetscInt          m = 2000; /* case 4's rows per level */
 
     if (!c) PetscCall(GridLower7(16, 3, 4, &t));
     else {
-      const PetscInt n = c == 1 ? 200 : (c == 2 ? 1065 : 32000), nnz = c == 1 ? n : (c == 2 ? 63 + 1064 : n / 8 * 28);
+      const PetscInt n = c == 1 ? 200 : (c == 2 ? 1065 : (c == 3 ? 32000 : 10 * m)), nnz = c == 1 ? n : (c == 2 ? 63 + 1064 : (c == 3 ? n / 8 * 28 : 9 * m * 100));
       PetscInt      *i, *j;
 
       PetscCall(PetscMalloc2(n + 1, &i, nnz, &j));
@@ -646,6 +650,11 @@ static PetscErrorCode TestDispatchAuto(void)
           for (PetscInt q = 0; q < n - 1; q++) j[e++] = q; /* the long row */
         if (c == 3)
           for (PetscInt q = r - r % 8; q < r; q++) j[e++] = q; /* its block's rows before it */
+        if (c == 4 && r >= m) { /* 100 rows of the level before, ascending */
+          const PetscInt lev0 = (r / m - 1) * m, o = r % m;
+          for (PetscInt q = 0; q < 100; q++) j[e++] = lev0 + (o + 7 * q) % m;
+          PetscCall(PetscSortInt(100, j + e - 100));
+        }
         i[r + 1] = e;
       }
       PetscCall(TriFromCSR(n, SPTRSV_LOWER, PETSC_TRUE, i, j, &t));
@@ -673,15 +682,19 @@ static PetscErrorCode TestDispatchAuto(void)
     if (!c) EXPECT(sf->runs && sf->dispatch_auto && !sf->auto_windows && sf->run_depth < plan->nlevels, "auto dispatch, a 7-point grid: runs %d, windows' path %" PetscInt_FMT " against %" PetscInt_FMT " levels, recorded %" PetscInt_FMT, (int)sf->runs, sf->run_depth, plan->nlevels, sf->auto_windows);
     else {
       char           text[4096], want[200];
-      const PetscInt extra = c == 2 ? (1064 + 15) / 16 - 1 : 0;
+      const PetscInt extra = c == 2 ? (1064 + 15) / 16 - 1 : (c == 4 ? (100 + 15) / 16 - 1 : 0);
 
       EXPECT(!sf->runs && !sf->natural && sf->dispatch_auto && sf->auto_windows == W + extra && sf->auto_batches == extra && sf->auto_nwin == (c == 3 ? nwin : 0), "auto dispatch, case %" PetscInt_FMT ": runs %d, recorded windows' path %" PetscInt_FMT " + %" PetscInt_FMT " batches, %" PetscInt_FMT " windows (the runs dispatch's %" PetscInt_FMT ", %" PetscInt_FMT ", longest lane %" PetscInt_FMT ") against %" PetscInt_FMT " levels", c, (int)sf->runs, sf->auto_windows, sf->auto_batches, sf->auto_nwin, W, nwin, lane, plan->nlevels);
       if (c == 1) EXPECT(W >= plan->nlevels && plan->nlevels == 100, "two interleaved chains: windows' path %" PetscInt_FMT " against %" PetscInt_FMT " levels", W, plan->nlevels);
       if (c == 2) EXPECT(W < plan->nlevels && plan->nlevels == 65 && lane == 1064, "the long row: windows' path %" PetscInt_FMT " against %" PetscInt_FMT " levels, longest lane %" PetscInt_FMT, W, plan->nlevels, lane);
       if (c == 3) EXPECT(W < plan->nlevels && plan->nlevels == 8 && nwin == 16000, "block-diagonal: windows' path %" PetscInt_FMT " against %" PetscInt_FMT " levels, %" PetscInt_FMT " windows", W, plan->nlevels, nwin);
+      if (c == 4) {
+        const double tr = PetscMax((W + extra) * SPTRSV_SYNCFREE_AUTO_HOP_NS, nwin * SPTRSV_SYNCFREE_AUTO_WINDOW_NS), tl = PetscMax(10 * SPTRSV_SYNCFREE_AUTO_HOP_NS, 9 * m * 100 * SPTRSV_SYNCFREE_AUTO_ENTRY_NS);
+        EXPECT(W == 10 && plan->nlevels == 10 && lane == 100 && tr < tl, "levels of 100-entry rows: windows' path %" PetscInt_FMT " against %" PetscInt_FMT " levels, longest lane %" PetscInt_FMT ", estimates %g against %g ns", W, plan->nlevels, lane, tr, tl);
+      }
       PetscCall(PlanViewText(plan, "test_syncfree_auto.txt", text, sizeof(text)));
       if (c == 1) PetscCall(PetscSNPrintf(want, sizeof(want), "dispatch chosen by -mat_sptrsv_dispatch auto: level (the windows' critical path, %" PetscInt_FMT " windows, is no shorter than the 100 levels)", W));
-      else if (c == 2) PetscCall(PetscSNPrintf(want, sizeof(want), "dispatch chosen by -mat_sptrsv_dispatch auto: level (the windows' critical path, %" PetscInt_FMT " windows and %" PetscInt_FMT " more batches of the longest lane's loads, is no shorter than the 65 levels)", W, extra));
+      else if (c == 2 || c == 4) PetscCall(PetscSNPrintf(want, sizeof(want), "dispatch chosen by -mat_sptrsv_dispatch auto: level (the windows' critical path, %" PetscInt_FMT " windows and %" PetscInt_FMT " more batches of the longest lane's loads, is no shorter than the %d levels)", W, extra, c == 2 ? 65 : 10));
       else PetscCall(PetscSNPrintf(want, sizeof(want), "dispatch chosen by -mat_sptrsv_dispatch auto: level (16000 windows of 2.0 rows on average: about 18 us of work against the level dispatch's 6)"));
       EXPECT(strstr(text, want) != NULL, "auto dispatch, case %" PetscInt_FMT ": -ksp_view lacks '%s':\n%s", c, want, text);
     }

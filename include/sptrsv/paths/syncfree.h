@@ -193,7 +193,7 @@ static inline SPTRSV_SYNCFREE_HD PetscScalar SpTrsvSyncFreeRunApply(PetscScalar 
    scan carries the maps' values only to the lanes' ends; each row's own x is computed so, where c + m x would round
    s d and a d x apart in a triangle with a diagonal and lose the digits they cancel (the same in a unit triangle, d = 1).
    What stays re-associated is the scan's: the x a lane starts from, composed from the chain's maps (the limit in the
-   kernel's comment, src/cuda/paths/syncfree/syncfree.cu) */
+   kernel's comment, src/cuda/paths/syncfree/syncfree_runs.cuh) */
 static inline SPTRSV_SYNCFREE_HD PetscScalar SpTrsvSyncFreeRunRow(PetscScalar x, PetscScalar s, PetscScalar a, PetscScalar d, int chained, int unit)
 {
   const PetscScalar r = chained ? s - a * x : s;

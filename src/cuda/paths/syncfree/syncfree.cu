@@ -208,7 +208,8 @@ __device__ __forceinline__ void SpTrsvSyncFreeWarp(const SpTrsvCUDATri &t, const
    of 16 keeps the 16 blocks per multiprocessor of the automatic residency (SpTrsvSyncFreeAutoBlocks: 2 k with k = 8), and
    with a batch of 4 (7-point rows) 8 blocks (64 registers: the 32 one-warp blocks per multiprocessor that k = 16 needs);
    ptxas spills 16 bytes of the 7-point kernel at its defaults (lean: two doubles, stored before the waits and reloaded
-   after them), none of the others' at theirs */
+   after them), 40 bytes of its non-lean variant (-mat_sptrsv_run_poll lane, or a pause between polls), none of the
+   others' */
 template <bool UNIT, bool ELL, bool NATURAL, int RUNS, int BATCH, bool LEAN>
 __global__ void __launch_bounds__(SPTRSV_SYNCFREE_WARPS * 32, RUNS == 1 ? (BATCH == 4 ? 8 : 4) : 1) SpTrsvSyncFreeKernel(const SpTrsvCUDATri t, const SpTrsvCUDASyncFree f, int n, SpTrsvCUDAVecPtrs v, const SpTrsvCUDAVecPtrs *vp)
 {

@@ -11,9 +11,10 @@
    path. ch[r] becomes row r's m, bit r of chained says whether it has its chain entry; coef[q] is the M that step q
    (distance 2^q) multiplies its neighbour's C by, bit q of steps says whether it does (its map does not start at a row
    without its chain entry, and lane >= 2^q). coef[0] is left unset with one row per lane: it is that row's m, ch[0],
-   wherever the step composes (a register less across the waits: the 7-point kernel keeps 64). After the waits a step is
-   one shuffle of C and one multiply-add, the same operations in the same order as SpTrsvSyncFreeRunAfter's. Called by
-   the whole warp (shuffles) */
+   wherever the step composes on a lane with a row (a lane without rows composes with -0 instead of 1: such lanes are the
+   warp's last, and the scan carries values only upward, so nothing published reads theirs): a register less across
+   the waits (the 7-point kernel keeps 64). After the waits a step is one shuffle of C and one multiply-add, the same
+   operations in the same order as SpTrsvSyncFreeRunAfter's. Called by the whole warp (shuffles) */
 template <bool UNIT, int R>
 __device__ __forceinline__ void SpTrsvSyncFreeRunMultipliers(int lane, int k0, int kb, int ke, const int *jq, const PetscScalar *aq, const PetscScalar *di, PetscScalar *ch, unsigned int *chained, PetscScalar *coef, unsigned int *steps)
 {

@@ -358,7 +358,6 @@ static PetscErrorCode SpTrsvSyncFreeBuild(const SpTrsvOp *op, SpTrsvSyncFreeSche
         PetscCall(ierr);
       }
     }
-    PetscCall(PetscInfo(NULL, "sptrsv_syncfree: the %" PetscInt_FMT "-row %s triangle's windows: %" PetscInt_FMT " of %.1f rows on average, critical path %" PetscInt_FMT " windows (%" PetscInt_FMT " levels), longest lane %" PetscInt_FMT " entries\n", op->n, op->lower ? "lower" : "upper", sf->nwarps, sf->nwarps ? (double)op->n / (double)sf->nwarps : 0.0, sf->run_depth, p->nlevels, sf->run_lane_max));
     *plan = p; /* with its statistics */
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -422,8 +421,11 @@ static PetscErrorCode SpTrsvSyncFreeScheduleNew(SpTrsvFormat format, const SpTrs
   dispatches' solve times (the constants in include/sptrsv/paths/syncfree.h): the runs dispatch's max(path x hop, windows x
   window), its path the windows' critical path plus the longest lane's extra batches of loads (each a round trip, on the
   path where that lane is: a row of hundreds of entries in one lane), against the level dispatch's max(levels x hop,
-  entries x entry). Where the runs dispatch's is not the smaller, the plan is replaced by the level dispatch's (its
-  analysis again, with the same options but the dispatch), and -ksp_view says why:
+  entries x entry). Where the runs dispatch's is not the smaller, or its path (with those batches) is no shorter than the
+  levels whatever the estimate (its work term counts windows, not entries: a triangle of few wide levels whose rows hold
+  hundreds of entries would look cheap), the plan is replaced by the level dispatch's (its analysis again, with the same
+  options but the dispatch), and -ksp_view says why. -info gives every runs plan's figures (the single and the paired
+  analyses both come here):
   - a triangle without grid lines: windows of unrelated rows whose order makes them wait in a path no shorter than the
     levels (494_bus, zenios among the shared matrices), or a long row's lane on a path almost as long (rajat19's U);
   - many short windows where the levels are few and wide: a block-diagonal triangle's 500000 windows of 2 rows cost 9x
@@ -441,7 +443,9 @@ static PetscErrorCode SpTrsvSyncFreeAutoCheck(const SpTrsvOp *op, SpTrsvFormat f
   SpTrsvSyncFreeSchedule *lsf;
 
   PetscFunctionBegin;
-  if (!lv.dispatch_auto || !sf->runs || L <= 0 || tr < tl) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!sf->runs) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscInfo(NULL, "sptrsv_syncfree: the %" PetscInt_FMT "-row %s triangle's windows: %" PetscInt_FMT " of %.1f rows on average, critical path %" PetscInt_FMT " windows (%" PetscInt_FMT " levels), longest lane %" PetscInt_FMT " entries\n", op->n, op->lower ? "lower" : "upper", nwin, nwin ? (double)op->n / (double)nwin : 0.0, W, L, sf->run_lane_max));
+  if (!lv.dispatch_auto || L <= 0 || (W + extra < L && tr < tl)) PetscFunctionReturn(PETSC_SUCCESS);
   if (W + extra >= L) PetscCall(PetscInfo(NULL, "sptrsv_syncfree: the %" PetscInt_FMT "-row %s triangle's windows wait in a path of %" PetscInt_FMT " windows and %" PetscInt_FMT " more batches against %" PetscInt_FMT " levels: the level dispatch (-mat_sptrsv_dispatch auto)\n", op->n, op->lower ? "lower" : "upper", W, extra, L));
   else PetscCall(PetscInfo(NULL, "sptrsv_syncfree: the %" PetscInt_FMT "-row %s triangle's %" PetscInt_FMT " windows: about %.0f us of work against the level dispatch's %.0f: the level dispatch (-mat_sptrsv_dispatch auto)\n", op->n, op->lower ? "lower" : "upper", nwin, 1e-3 * tr, 1e-3 * tl));
   PetscCall(SpTrsvPlanDestroy(plan));
