@@ -165,25 +165,46 @@ static PetscErrorCode MatSpTrsvAnalyze(Mat F)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* where the numeric phase runs (after MatSpTrsvAnalyze(): the backend is known); sets up the GPU one */
-static PetscErrorCode MatSpTrsvSetUpNumeric(Mat F, Mat A)
+/*
+  MatSpTrsvNumericOnDevice - whether the numeric phase of F's factor can run on the GPU as far as the factor, the backend
+  and the options say (the executors' support of device values aside: MatSpTrsvSetUpNumeric() checks it once they
+  exist); else, into note (may be NULL) the -ksp_view reason it runs on the host. The side job of the setup
+  (prefetch.c) asks it before the analysis, MatSpTrsvSetUpNumeric() after it.
+*/
+PetscErrorCode MatSpTrsvNumericOnDevice(Mat F, char *note, size_t len, PetscBool *device)
 {
   Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
   PetscBool   avail;
   const char *why;
-  char        option[256];
+  char        option[256], reason[256];
+
+  PetscFunctionBegin;
+  *device = PETSC_FALSE;
+  PetscCall(SpTrsvFactorILUDeviceAvailable(&avail, &why));
+  if (!sp->fac || !sp->backend) PetscCall(PetscStrncpy(reason, "host (no factor or backend yet)", sizeof(reason)));
+  else if (SpTrsvFactorDirectHead(sp->fac)) PetscCall(PetscSNPrintf(reason, sizeof(reason), "host (%s)", SpTrsvFactorDirectHead(sp->fac)->library));
+  else if (sp->fac->ftype == MAT_FACTOR_ICC) PetscCall(PetscStrncpy(reason, "host (ICC factors on the host)", sizeof(reason)));
+  else if (sp->backend->slot != SPTRSV_EXEC_CUDA) PetscCall(PetscStrncpy(reason, "host (the solves run on the host)", sizeof(reason)));
+  else if (!sp->factor_device) {
+    PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_factor_device", option, sizeof(option)));
+    PetscCall(PetscSNPrintf(reason, sizeof(reason), "host (%s 0)", option));
+  } else if (!avail) PetscCall(PetscSNPrintf(reason, sizeof(reason), "host (%s)", why));
+  else *device = PETSC_TRUE;
+  if (note && !*device) PetscCall(PetscStrncpy(note, reason, len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* where the numeric phase runs (after MatSpTrsvAnalyze(): the backend is known); sets up the GPU one */
+static PetscErrorCode MatSpTrsvSetUpNumeric(Mat F, Mat A)
+{
+  Mat_SpTrsv *sp = (Mat_SpTrsv *)F->data;
+  PetscBool   device;
 
   PetscFunctionBegin;
   sp->numeric_device = PETSC_FALSE;
-  PetscCall(SpTrsvOptionName((PetscObject)F, "mat_sptrsv_factor_device", option, sizeof(option)));
-  PetscCall(SpTrsvFactorILUDeviceAvailable(&avail, &why));
-  if (SpTrsvFactorDirectHead(sp->fac)) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (%s)", SpTrsvFactorDirectHead(sp->fac)->library));
-  else if (sp->fac->ftype == MAT_FACTOR_ICC) PetscCall(PetscStrncpy(sp->numeric_note, "host (ICC factors on the host)", sizeof(sp->numeric_note)));
-  else if (sp->backend->slot != SPTRSV_EXEC_CUDA) PetscCall(PetscStrncpy(sp->numeric_note, "host (the solves run on the host)", sizeof(sp->numeric_note)));
-  else if (!sp->factor_device) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (%s 0)", option));
-  else if (!avail) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (%s)", why));
-  else if (!sp->tri[0][0]->exec->update_values_device || !sp->tri[0][1]->exec->update_values_device) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (the CUDA executor of %s takes host values only)", sp->tripath[sp->tri[0][0]->exec->update_values_device ? 1 : 0]->solvertype));
-  else {
+  PetscCall(MatSpTrsvNumericOnDevice(F, sp->numeric_note, sizeof(sp->numeric_note), &device));
+  if (device && (!sp->tri[0][0]->exec->update_values_device || !sp->tri[0][1]->exec->update_values_device)) PetscCall(PetscSNPrintf(sp->numeric_note, sizeof(sp->numeric_note), "host (the CUDA executor of %s takes host values only)", sp->tripath[sp->tri[0][0]->exec->update_values_device ? 1 : 0]->solvertype));
+  else if (device) { /* else the note says why not */
     SpTrsvILUDeviceConfig rc; /* as it runs: the automatic cap resolved */
     const PetscBool       autocap = (PetscBool)(sp->factor_device_cfg.blocks_per_sm < 0);
     const SpTrsvSolver    sL      = sp->tri[0][0];

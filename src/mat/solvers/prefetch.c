@@ -12,26 +12,14 @@
    analysis one triangle at a time), the job runs after the analysis (MatSpTrsvPrefetchFlush()): the same uploads as
    before, not hidden, the GPU ILU's pattern upload a device copy.
    Only for an ILU factor whose numeric phase will run on the GPU as far as is known before the analysis
-   (MatSpTrsvSetUpNumeric()'s conditions but the executors' support of device values: where that is missing the
+   (MatSpTrsvNumericOnDevice(), the predicate MatSpTrsvSetUpNumeric() uses, whose one further condition is the
+   executors' support of device values: where that is missing the
    numeric phase runs on the host and A's device copy was made early; PETSc makes it at the first MatMult anyway when
    A is the operator); otherwise the job does nothing. Its failure is no error (MatSpTrsvPrefetchRun()).
 */
 #include <sptrsv/factormat.h>
 #include <sptrsv/deviceops.h>
 #include <sptrsv/threads.h>
-
-/* whether the numeric phase of F can run on the GPU, as far as is known before the analysis (the backend is chosen) */
-static PetscErrorCode MatSpTrsvPrefetchWanted(Mat_SpTrsv *sp, PetscBool *want)
-{
-  PetscBool avail;
-
-  PetscFunctionBegin;
-  *want = PETSC_FALSE;
-  if (!sp->backend || sp->backend->slot != SPTRSV_EXEC_CUDA || !sp->factor_device || !sp->fac || sp->fac->ftype != MAT_FACTOR_ILU || SpTrsvFactorDirectHead(sp->fac)) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(SpTrsvFactorILUDeviceAvailable(&avail, NULL));
-  *want = avail;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /* the kept patterns freed (none kept: nothing) */
 static PetscErrorCode MatSpTrsvPrefetchRelease(MatSpTrsvPrefetch *pf)
@@ -78,7 +66,7 @@ static PetscErrorCode MatSpTrsvPrefetchRun(void *ctx)
   PetscErrorCode     ierr;
 
   PetscFunctionBegin;
-  PetscCall(MatSpTrsvPrefetchWanted(sp, &want));
+  PetscCall(MatSpTrsvNumericOnDevice(pf->F, NULL, 0, &want)); /* as far as is known before the analysis */
   if (!want) PetscFunctionReturn(PETSC_SUCCESS);
   SpTrsvDevMemBegin(&sp->mem, &saved);
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
