@@ -54,7 +54,7 @@ typedef struct {
   PetscBool kept; /* it kept index arrays on the device (freed by MatSpTrsvPrefetchEnd()) */
 } MatSpTrsvPrefetch;
 SPTRSV_INTERN PetscErrorCode MatSpTrsvPrefetchBegin(Mat, Mat, MatSpTrsvPrefetch *); /* after the factor's pattern */
-SPTRSV_INTERN PetscErrorCode MatSpTrsvNumericOnDevice(Mat, char *, size_t, PetscBool *); /* factormat.c: the numeric phase on the GPU? else the reason */
+SPTRSV_INTERN PetscErrorCode MatSpTrsvNumericOnDevice(Mat, char *, size_t, PetscBool *); /* numeric_place.c: the numeric phase on the GPU? else the reason */
 SPTRSV_INTERN PetscErrorCode MatSpTrsvPrefetchFlush(MatSpTrsvPrefetch *);           /* after the analysis */
 SPTRSV_INTERN PetscErrorCode MatSpTrsvPrefetchEnd(MatSpTrsvPrefetch *);             /* the end of the symbolic phase */
 
