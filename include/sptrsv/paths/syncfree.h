@@ -227,6 +227,7 @@ SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeScheduleCheck(const SpTrsvOp *, SpTrs
 /* the warp-packed ELL image of nwarps warps (32 slots each) fits the kernels' 32-bit slot indices, else an error
    naming -mat_sptrsv_storage csr; both analyses (host and device) call it before allocating the image */
 SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeCheckELL(PetscInt64);
+SPTRSV_INTERN PetscErrorCode SpTrsvSyncFreeScheduleView(SpTrsvPlan, PetscViewer); /* syncfree_view.c: the plan's -ksp_view */
 /* the relabel decision of both analyses from sf's sector counts (auto; else the recorded choice stands), and the host
    analysis of what a plan left to the device analysis asks for: the reference of the device check */
 SPTRSV_INTERN void           SpTrsvSyncFreeRelabelDecide(SpTrsvSyncFreeSchedule *);
