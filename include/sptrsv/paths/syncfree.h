@@ -199,12 +199,22 @@ static inline SPTRSV_SYNCFREE_HD PetscScalar SpTrsvSyncFreeRunRow(PetscScalar x,
   const PetscScalar r = chained ? s - a * x : s;
   return unit ? r : r * d;
 }
+/* the M and the K of the row's map after (C, M, K): the factor's alone, never x's (the CUDA kernel composes them before
+   its waits end, SpTrsvSyncFreeRunMultipliers); a row without its chain entry gives M = 0, not m M (m times an Inf) */
+static inline SPTRSV_SYNCFREE_HD PetscScalar SpTrsvSyncFreeRunAppendM(PetscScalar M, PetscScalar m, int chained)
+{
+  return chained ? m * M : (PetscScalar)0;
+}
+static inline SPTRSV_SYNCFREE_HD int SpTrsvSyncFreeRunAppendK(int K, int chained)
+{
+  return K || !chained;
+}
 /* (C, M, K) := the row's map after (C, M, K) */
 static inline SPTRSV_SYNCFREE_HD void SpTrsvSyncFreeRunAppend(PetscScalar *C, PetscScalar *M, int *K, PetscScalar c, PetscScalar m, int chained)
 {
   *C = SpTrsvSyncFreeRunApply(*C, c, m, chained);
-  *M = chained ? m * *M : (PetscScalar)0;
-  *K = *K || !chained;
+  *M = SpTrsvSyncFreeRunAppendM(*M, m, chained);
+  *K = SpTrsvSyncFreeRunAppendK(*K, chained);
 }
 /* (C, M, K) := (C, M, K) after (Cp, Mp, Kp), the map of the rows before it */
 static inline SPTRSV_SYNCFREE_HD void SpTrsvSyncFreeRunAfter(PetscScalar *C, PetscScalar *M, int *K, PetscScalar Cp, PetscScalar Mp, int Kp)

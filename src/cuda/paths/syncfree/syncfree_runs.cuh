@@ -27,8 +27,8 @@ __device__ __forceinline__ void SpTrsvSyncFreeRunMultipliers(int lane, int k0, i
     ch[r]       = -SpTrsvFinalize<UNIT, false>(c ? aq[r] : (PetscScalar)0, di[r], 0, 0); /* m */
     *chained |= c ? 1u << r : 0u;
     if (kb + r < ke) { /* SpTrsvSyncFreeRunAppend's M and K */
-      M = c ? ch[r] * M : (PetscScalar)0;
-      K = K || !c;
+      M = SpTrsvSyncFreeRunAppendM(M, ch[r], c);
+      K = SpTrsvSyncFreeRunAppendK(K, c);
     }
   }
   #pragma unroll
