@@ -38,6 +38,10 @@ SPTRSV_INTERN PetscErrorCode SpTrsvMatRestoreCSR(Mat, const PetscInt **, const P
 /* the option name "-<prefix><name>" of an object, for messages */
 SPTRSV_INTERN PetscErrorCode SpTrsvOptionName(PetscObject, const char *, char *, size_t);
 
+/* the message of an error code caught with PetscReturnErrorHandler (a candidate path refused, a best-effort step that
+   stopped): its specific text, else its generic one, else fallback (utils.c: PetscErrorMessage's signature is C's) */
+SPTRSV_INTERN const char *SpTrsvErrorText(PetscErrorCode, const char *);
+
 /*
   SpTrsvAllFinite - whether the n values are all finite (no NaN, no Inf), in one pass without branches or calls: 0 * x
   is +-0 for a finite x and NaN for an Inf or a NaN, and a sum of +-0 stays 0 (four partial sums, so that the adds do

@@ -117,3 +117,11 @@ PetscErrorCode SpTrsvOptionName(PetscObject obj, const char *name, char *buf, si
   PetscCall(PetscSNPrintf(buf, len, "-%s%s", prefix ? prefix : "", name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+const char *SpTrsvErrorText(PetscErrorCode ierr, const char *fallback)
+{
+  const char *text = NULL, *specific = NULL;
+
+  (void)PetscErrorMessage(ierr, &text, (void *)&specific); /* char ** before PETSc 3.20, const char ** after */
+  return specific ? specific : (text ? text : fallback);
+}

@@ -105,9 +105,7 @@ PetscErrorCode MatSpTrsvAutoChallenge(Mat F, PetscInt k, SpTrsvPath path, const 
   PetscCall(PetscTime(&s1));
   *setup_ms += (PetscReal)((s1 - s0) * 1e3);
   if (ierr) {
-    const char *text = NULL, *specific = NULL;
-    (void)PetscErrorMessage(ierr, &text, (void *)&specific);
-    PetscCall(PetscSNPrintf(note, len, "%s refused the triangle: %s", path->name, specific ? specific : (text ? text : "error")));
+    PetscCall(PetscSNPrintf(note, len, "%s refused the triangle: %s", path->name, SpTrsvErrorText(ierr, "error")));
     PetscCall(PetscInfo(F, "%s: %s triangle, %s\n", MATSOLVERSPTRSV, k ? "U" : "L", note));
     PetscCall(SpTrsvSolverDestroy(&s2));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -292,7 +290,6 @@ PetscErrorCode MatSpTrsvAutoCreateFirst(Mat F, PetscInt k, PetscReal *setup_ms)
     PetscErrorCode ierr;
     PetscLogDouble t0, t1;
     PetscBool      paired;
-    const char    *text = NULL, *specific = NULL;
 
     sp->triopts[k] = sp->opts;
     PetscCall(SpTrsvAutoVariantApply(c->cand[j], c->variant[j], &sp->triopts[k]));
@@ -333,9 +330,8 @@ PetscErrorCode MatSpTrsvAutoCreateFirst(Mat F, PetscInt k, PetscReal *setup_ms)
       break;
     }
     sp->tri[0][k] = NULL;
-    (void)PetscErrorMessage(ierr, &text, (void *)&specific); /* char ** before PETSc 3.20, const char ** after */
-    PetscCall(PetscInfo(F, "%s: path %s refused the %s triangle: %s\n", MATSOLVERSPTRSV, c->cand[j]->name, k ? "U" : "L", specific ? specific : (text ? text : "?")));
-    PetscCall(SpTrsvAutoReject(c, j, specific ? specific : (text ? text : "error")));
+    PetscCall(PetscInfo(F, "%s: path %s refused the %s triangle: %s\n", MATSOLVERSPTRSV, c->cand[j]->name, k ? "U" : "L", SpTrsvErrorText(ierr, "?")));
+    PetscCall(SpTrsvAutoReject(c, j, SpTrsvErrorText(ierr, "error")));
   }
   if (k == 1) PetscCall(SpTrsvSolverDestroy(&sp->pair_u)); /* no candidate of U's took it */
   PetscCheck(sp->tri[0][k], PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: every candidate path refused the %s triangle (-info says why)", MATSOLVERSPTRSV, k ? "U" : "L");

@@ -74,10 +74,7 @@ static PetscErrorCode MatSpTrsvPrefetchRun(void *ctx)
   PetscCall(PetscPopErrorHandler());
   SpTrsvDevMemEnd(saved);
   if (ierr) {
-    const char *text = NULL, *specific = NULL;
-
-    (void)PetscErrorMessage(ierr, &text, (void *)&specific); /* char ** before PETSc 3.20, const char ** after */
-    PetscCall(PetscInfo(pf->F, "The setup's uploads beside the analysis stopped (%s): the solvers and the GPU ILU upload for themselves\n", specific ? specific : (text ? text : "?")));
+    PetscCall(PetscInfo(pf->F, "The setup's uploads beside the analysis stopped (%s): the solvers and the GPU ILU upload for themselves\n", SpTrsvErrorText(ierr, "?")));
     PetscCall(MatSpTrsvPrefetchRelease(pf));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
