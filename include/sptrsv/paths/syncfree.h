@@ -108,9 +108,9 @@ typedef struct {
   PetscBool natural; /* rows in the triangle's own order (-mat_sptrsv_dispatch natural or runs) */
   PetscBool runs;    /* -mat_sptrsv_dispatch runs: warps are windows with their chain solved by a scan (natural is set too) */
   PetscBool dispatch_auto; /* the dispatch was the automatic one (-mat_sptrsv_dispatch auto): -ksp_view says so */
-  PetscInt  auto_windows;  /* the automatic dispatch chose the level dispatch after the windows pass: the critical path it estimated, the
-                              windows' plus auto_batches, else 0 */
-  PetscInt  auto_batches;  /* and the longest lane's extra batches of loads it added to the windows' path */
+  PetscInt  auto_windows;  /* the automatic dispatch chose the level dispatch after the windows pass: the windows' critical path it found,
+                              else 0 */
+  PetscInt  auto_batches;  /* and the longest lane's extra batches of loads it added to that path */
   PetscInt  auto_nwin;     /* and, where the windows' number decided (their path shorter than the levels), the windows */
   double    auto_us[2];    /* and the estimated solve times, runs then level, in microseconds */
   PetscInt  run_rows;    /* runs: rows per lane R (the kernel's template), 32 R >= the longest window */

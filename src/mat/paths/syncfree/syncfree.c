@@ -392,21 +392,22 @@ static PetscErrorCode SpTrsvSyncFreeAutoCheck(const SpTrsvOp *op, SpTrsvFormat f
   const PetscInt          extra = sf->run_lane_max > B ? (sf->run_lane_max + B - 1) / B - 1 : 0, nwin = sf->nwarps;
   const double            path = (double)(W + extra) * SPTRSV_SYNCFREE_AUTO_HOP_NS, work = (double)nwin * SPTRSV_SYNCFREE_AUTO_WINDOW_NS;
   const double            tr = PetscMax(path, work), tl = PetscMax((double)L * SPTRSV_SYNCFREE_AUTO_HOP_NS, (double)(op->ri[op->n] - op->ri[0]) * SPTRSV_SYNCFREE_AUTO_ENTRY_NS);
+  const PetscBool         longpath = (PetscBool)(W + extra >= L); /* the windows' path no shorter than the levels */
   SpTrsvSyncFreeSchedule *lsf;
 
   PetscFunctionBegin;
   if (!sf->runs) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscInfo(NULL, "sptrsv_syncfree: the %" PetscInt_FMT "-row %s triangle's windows: %" PetscInt_FMT " of %.1f rows on average, critical path %" PetscInt_FMT " windows (%" PetscInt_FMT " levels), longest lane %" PetscInt_FMT " entries\n", op->n, op->lower ? "lower" : "upper", nwin, nwin ? (double)op->n / (double)nwin : 0.0, W, L, sf->run_lane_max));
-  if (!lv.dispatch_auto || L <= 0 || (W + extra < L && tr < tl)) PetscFunctionReturn(PETSC_SUCCESS);
-  if (W + extra >= L) PetscCall(PetscInfo(NULL, "sptrsv_syncfree: the %" PetscInt_FMT "-row %s triangle's windows wait in a path of %" PetscInt_FMT " windows and %" PetscInt_FMT " more batches against %" PetscInt_FMT " levels: the level dispatch (-mat_sptrsv_dispatch auto)\n", op->n, op->lower ? "lower" : "upper", W, extra, L));
+  if (!lv.dispatch_auto || L <= 0 || (!longpath && tr < tl)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (longpath) PetscCall(PetscInfo(NULL, "sptrsv_syncfree: the %" PetscInt_FMT "-row %s triangle's windows wait in a path of %" PetscInt_FMT " windows and %" PetscInt_FMT " more batches against %" PetscInt_FMT " levels: the level dispatch (-mat_sptrsv_dispatch auto)\n", op->n, op->lower ? "lower" : "upper", W, extra, L));
   else PetscCall(PetscInfo(NULL, "sptrsv_syncfree: the %" PetscInt_FMT "-row %s triangle's %" PetscInt_FMT " windows: about %.0f us of work against the level dispatch's %.0f: the level dispatch (-mat_sptrsv_dispatch auto)\n", op->n, op->lower ? "lower" : "upper", nwin, 1e-3 * tr, 1e-3 * tl));
   PetscCall(SpTrsvPlanDestroy(plan));
   lv.runs = PETSC_FALSE;
   PetscCall(SpTrsvAnalyze_syncfree(op, format, popts, &lv, plan));
   lsf               = (SpTrsvSyncFreeSchedule *)(*plan)->data;
-  lsf->auto_windows = W + extra;
+  lsf->auto_windows = W;
   lsf->auto_batches = extra;
-  lsf->auto_nwin    = W + extra >= L ? 0 : nwin;
+  lsf->auto_nwin    = longpath ? 0 : nwin;
   lsf->auto_us[0]   = 1e-3 * tr;
   lsf->auto_us[1]   = 1e-3 * tl;
   PetscFunctionReturn(PETSC_SUCCESS);
