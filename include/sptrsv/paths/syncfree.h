@@ -82,6 +82,12 @@ static inline PetscBool SpTrsvSyncFreeRunBatchValid(PetscInt B, PetscInt R)
    ahead of the wavefront slow the ones at its front) */
 #define SPTRSV_SYNCFREE_RUN_RESIDENT_DEPTHS 6
 #define SPTRSV_SYNCFREE_RUN_RESIDENT_MIN    8
+/* runs dispatch, -mat_sptrsv_block_warps 0 (automatic; CUDA setup): a block of two warps takes two windows per ticket
+   where a depth of the windows' DAG holds at least SPTRSV_SYNCFREE_RUN_PAIR_WIDTH windows per multiprocessor, else one
+   window per block (docs/PERFORMANCE.md, runs dispatch run 21: on wide wavefronts a window per block and per ticket
+   bounds the windows a second the GPU starts, 0.58e9 at 192^3 and 256^3; two per ticket took 256^3 from 0.91 to 0.66 ms
+   and 192^3 from 0.40 to 0.36, and cost 2-6% where a depth holds 1-2 windows per multiprocessor) */
+#define SPTRSV_SYNCFREE_RUN_PAIR_WIDTH 3
 /* runs dispatch, -mat_sptrsv_spin_ns -1 (automatic, the default): with every lane polling (-mat_sptrsv_run_poll all), the
    lanes of a waiting window sleep SPTRSV_SYNCFREE_RUN_SLEEP_NS between two poll rounds when the schedule's longest lane
    holds more than SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES entries, else poll without pause (with one lane polling, a pause
@@ -136,9 +142,10 @@ typedef struct {
      blocks_per_sm > 0: that many blocks per multiprocessor take the warps in turn (persistent blocks, which
      bounds how many warps wait at once); 0: one block per ticket; PETSC_DECIDE: automatic (the runs dispatch by its
      wavefront, SPTRSV_SYNCFREE_RUN_RESIDENT_DEPTHS; the level dispatch one block per ticket); block_warps: the warps of a block (a ticket's
-     windows or warps of rows, 1 to SPTRSV_SYNCFREE_WARPS), resolved from -mat_sptrsv_block_warps (0: automatic, 1 for the
-     runs dispatch, SPTRSV_SYNCFREE_WARPS otherwise) */
-  PetscInt  spin_ns, spin_ns_req, blocks_per_sm, block_warps;
+     windows or warps of rows, 1 to SPTRSV_SYNCFREE_WARPS), resolved from block_warps_req (-mat_sptrsv_block_warps; 0:
+     automatic, 1 for the runs dispatch until its CUDA setup makes it 2 on a wide wavefront, SPTRSV_SYNCFREE_RUN_PAIR_WIDTH;
+     SPTRSV_SYNCFREE_WARPS otherwise) */
+  PetscInt  spin_ns, spin_ns_req, blocks_per_sm, block_warps, block_warps_req;
   PetscInt  blocks_per_sm_launch; /* CUDA: the blocks per multiprocessor its setup resolved (-1: automatic, not set up on
                                      the GPU yet; 0: one block per ticket): -ksp_view */
   /* runs dispatch (CUDA): how a waiting window polls (-mat_sptrsv_run_poll): every lane loads its missing words again

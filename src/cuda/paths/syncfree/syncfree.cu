@@ -27,8 +27,8 @@
    Epochs and dispatch by ticket. The counter wraps: thread 0 of a running block takes t = atomicInc(ticket, 2 per - 1)
    (t + 1, back to 0 after 2 per - 1), so t counts the tickets modulo 2 per with no division: the half h = (t >= per)
    is the parity of the solve (its epoch is h + 1, selecting the half of xs) and slot = t - h per < nslots means "solve
-   warps [slot W, slot W + W)" (W = -mat_sptrsv_block_warps, by default 1 for the runs dispatch and
-   SPTRSV_SYNCFREE_WARPS otherwise). With one block per slot (the default) per = nslots and each block takes one ticket;
+   warps [slot W, slot W + W)" (W = -mat_sptrsv_block_warps, by default 1 for the runs dispatch, 2 on a wide wavefront,
+   and SPTRSV_SYNCFREE_WARPS otherwise). With one block per slot (the default) per = nslots and each block takes one ticket;
    with persistent blocks per = nslots + nblocks and slot >= nslots is a block's closing ticket, after which it exits.
    (A 64-bit counter divided by per cost each window about 120 instructions, 13% of the runs dispatch's instructions on
    a 128^3 grid, though no measurable time: docs/PERFORMANCE.md, run 14.) A block's thread 0 may take its next ticket
@@ -415,6 +415,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
 {
   const SpTrsvSyncFreeSchedule *sf = (const SpTrsvSyncFreeSchedule *)s->plan->data;
   SpTrsvCUDASyncFree           *f;
+  int                           nsm = 0;
 
   PetscFunctionBegin;
   if (!d->path) { /* the device analysis: the state is made here (a host schedule attached it before its uploads) */
@@ -428,6 +429,13 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
   if (d_ellidx) f->ellidx = d_ellidx;
   if (d_ellpos) f->ellpos = d_ellpos;
   f->nwarps       = (int)sf->nwarps;
+  if (sf->runs || sf->blocks_per_sm) {
+    int dev;
+    SpTrsvCUDACall(cudaGetDevice(&dev));
+    SpTrsvCUDACall(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
+  }
+  if (sf->runs && !sf->block_warps_req) /* automatic: two windows per block and ticket on a wide wavefront (SPTRSV_SYNCFREE_RUN_PAIR_WIDTH); what -ksp_view reports */
+    ((SpTrsvSyncFreeSchedule *)s->plan->data)->block_warps = sf->run_depth > 0 && (double)sf->nwarps >= SPTRSV_SYNCFREE_RUN_PAIR_WIDTH * (double)nsm * (double)sf->run_depth ? 2 : 1;
   PetscCheck(sf->block_warps >= 1 && sf->block_warps <= SPTRSV_SYNCFREE_WARPS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free: %" PetscInt_FMT " warps per block", sf->block_warps);
   f->block_warps  = (int)sf->block_warps;
   f->nslots       = (int)((sf->nwarps + sf->block_warps - 1) / sf->block_warps);
@@ -442,9 +450,6 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
   {
     PetscInt k = sf->blocks_per_sm;
     if (k) { /* persistent blocks: at most k per multiprocessor, never more than the slots */
-      int dev, nsm;
-      SpTrsvCUDACall(cudaGetDevice(&dev));
-      SpTrsvCUDACall(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
       if (k < 0) PetscCall(SpTrsvSyncFreeAutoBlocks(sf, f, d->unit, nsm, &k));
       if (k > 0) f->nblocks = (int)PetscMin((PetscInt)f->nslots, k * (PetscInt)nsm);
     }

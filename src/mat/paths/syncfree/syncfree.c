@@ -358,7 +358,8 @@ static PetscErrorCode SpTrsvSyncFreeScheduleNew(SpTrsvFormat format, const SpTrs
   sf->spin_ns         = PetscMax(opts->spin_ns, 0); /* automatic: no pause, but for the runs dispatch's long lanes (SpTrsvSyncFreeTakeRuns) */
   sf->blocks_per_sm   = opts->blocks_per_sm;
   sf->blocks_per_sm_launch = PETSC_DECIDE;
-  sf->block_warps     = opts->block_warps ? opts->block_warps : (opts->runs ? 1 : SPTRSV_SYNCFREE_WARPS); /* runs: one window per block (docs/PERFORMANCE.md, run 14) */
+  sf->block_warps_req = opts->block_warps;
+  sf->block_warps     = opts->block_warps ? opts->block_warps : (opts->runs ? 1 : SPTRSV_SYNCFREE_WARPS); /* runs: one window per block (docs/PERFORMANCE.md, run 14), two on a wide wavefront (the CUDA setup) */
   sf->run_poll_all    = (PetscBool)(opts->runs && opts->run_poll_all);
   sf->run_batch_req   = opts->run_batch;
   sf->relabel_auto    = (PetscBool)(opts->relabel == SPTRSV_RELABEL_AUTO);
@@ -507,6 +508,7 @@ PetscErrorCode SpTrsvSyncFreeAnalyzeHostOf(const SpTrsvOp *op, SpTrsvPlan dplan,
   sf->blocks_per_sm = dsf->blocks_per_sm;
   sf->blocks_per_sm_launch = PETSC_DECIDE;
   sf->block_warps   = dsf->block_warps;
+  sf->block_warps_req = dsf->block_warps_req;
   sf->relabel_auto  = dsf->relabel_auto;
   sf->relabel       = dsf->relabel_auto ? PETSC_FALSE : dsf->relabel;
   PetscCall(SpTrsvSyncFreeBuild(op, sf, hplan));
@@ -688,7 +690,7 @@ static PetscErrorCode SpTrsvOptionsSet_syncfree(SpTrsvOptionItems PetscOptionsOb
   }
   PetscCall(PetscOptionsInt("-mat_sptrsv_spin_ns", "CUDA: nanoseconds a lane waiting for a dependency sleeps between two polls (0: poll without pause; -1: automatic, " PetscStringize(SPTRSV_SYNCFREE_RUN_SLEEP_NS) " for the runs dispatch with every lane polling when the longest lane holds more than " PetscStringize(SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES) " entries, else 0)", "MatSolverType sptrsv_syncfree", opts->spin_ns, &opts->spin_ns, NULL));
   PetscCall(PetscOptionsInt("-mat_sptrsv_blocks_per_sm", "CUDA: resident blocks per multiprocessor that take the warps in turn (0: one block per ticket; -1: automatic, for the runs dispatch by the width of its windows' wavefront, else 0)", "MatSolverType sptrsv_syncfree", opts->blocks_per_sm, &opts->blocks_per_sm, NULL));
-  PetscCall(PetscOptionsInt("-mat_sptrsv_block_warps", "CUDA: warps per block, each a window (runs dispatch) or a warp of rows, 1, 2 or " PetscStringize(SPTRSV_SYNCFREE_WARPS) " (0: automatic, 1 for the runs dispatch, " PetscStringize(SPTRSV_SYNCFREE_WARPS) " otherwise)", "MatSolverType sptrsv_syncfree", opts->block_warps, &opts->block_warps, NULL));
+  PetscCall(PetscOptionsInt("-mat_sptrsv_block_warps", "CUDA: warps per block, each a window (runs dispatch) or a warp of rows, 1, 2 or " PetscStringize(SPTRSV_SYNCFREE_WARPS) " (0: automatic, for the runs dispatch 2 where a depth of its windows' DAG holds " PetscStringize(SPTRSV_SYNCFREE_RUN_PAIR_WIDTH) " or more windows per multiprocessor, else 1; " PetscStringize(SPTRSV_SYNCFREE_WARPS) " otherwise)", "MatSolverType sptrsv_syncfree", opts->block_warps, &opts->block_warps, NULL));
   {
     const char *const relabel[] = {"auto", "false", "true"};
     PetscInt          rl        = opts->relabel == SPTRSV_RELABEL_AUTO ? 0 : (opts->relabel ? 2 : 1);
