@@ -88,6 +88,13 @@ static inline PetscBool SpTrsvSyncFreeRunBatchValid(PetscInt B, PetscInt R)
    bounds the windows a second the GPU starts, 0.58e9 at 192^3 and 256^3; two per ticket took 256^3 from 0.91 to 0.66 ms
    and 192^3 from 0.40 to 0.36, and cost 2-6% where a depth holds 1-2 windows per multiprocessor) */
 #define SPTRSV_SYNCFREE_RUN_PAIR_WIDTH 3
+/* the automatic warps per block of the runs dispatch (-mat_sptrsv_block_warps 0) for nwin windows whose DAG has depth
+   depth on a GPU of nsm multiprocessors: 2 where a depth holds SPTRSV_SYNCFREE_RUN_PAIR_WIDTH windows per multiprocessor
+   or more, else 1 */
+static inline PetscInt SpTrsvSyncFreeRunBlockWarps(PetscInt nwin, PetscInt depth, PetscInt nsm)
+{
+  return depth > 0 && nsm > 0 && (double)nwin >= SPTRSV_SYNCFREE_RUN_PAIR_WIDTH * (double)nsm * (double)depth ? 2 : 1;
+}
 /* runs dispatch, -mat_sptrsv_spin_ns -1 (automatic, the default): with every lane polling (-mat_sptrsv_run_poll all), the
    lanes of a waiting window sleep SPTRSV_SYNCFREE_RUN_SLEEP_NS between two poll rounds when the schedule's longest lane
    holds more than SPTRSV_SYNCFREE_RUN_SLEEP_ENTRIES entries, else poll without pause (with one lane polling, a pause

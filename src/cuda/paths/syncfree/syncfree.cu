@@ -435,7 +435,7 @@ static PetscErrorCode SpTrsvCUDASyncFreeSetupFinish(SpTrsvSolver s, SpTrsvCUDATr
     SpTrsvCUDACall(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
   }
   if (sf->runs && !sf->block_warps_req) /* automatic: two windows per block and ticket on a wide wavefront (SPTRSV_SYNCFREE_RUN_PAIR_WIDTH); what -ksp_view reports */
-    ((SpTrsvSyncFreeSchedule *)s->plan->data)->block_warps = sf->run_depth > 0 && (double)sf->nwarps >= SPTRSV_SYNCFREE_RUN_PAIR_WIDTH * (double)nsm * (double)sf->run_depth ? 2 : 1;
+    ((SpTrsvSyncFreeSchedule *)s->plan->data)->block_warps = SpTrsvSyncFreeRunBlockWarps(sf->nwarps, sf->run_depth, nsm);
   PetscCheck(sf->block_warps >= 1 && sf->block_warps <= SPTRSV_SYNCFREE_WARPS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Sync-free: %" PetscInt_FMT " warps per block", sf->block_warps);
   f->block_warps  = (int)sf->block_warps;
   f->nslots       = (int)((sf->nwarps + sf->block_warps - 1) / sf->block_warps);
