@@ -85,8 +85,8 @@ static inline PetscBool SpTrsvSyncFreeRunBatchValid(PetscInt B, PetscInt R)
 /* runs dispatch, -mat_sptrsv_block_warps 0 (automatic; CUDA setup): a block of two warps takes two windows per ticket
    where a depth of the windows' DAG holds at least SPTRSV_SYNCFREE_RUN_PAIR_WIDTH windows per multiprocessor, else one
    window per block (docs/PERFORMANCE.md, runs dispatch run 21: on wide wavefronts a window per block and per ticket
-   bounds the windows a second the GPU starts, 0.58e9 at 192^3 and 256^3; two per ticket took 256^3 from 0.91 to 0.66 ms
-   and 192^3 from 0.40 to 0.36, and cost 2-6% where a depth holds 1-2 windows per multiprocessor) */
+   bounds the windows a second the GPU starts, about 0.57e9 at 192^3 and 256^3; two per ticket took 256^3 from 0.91 to 0.66 ms
+   and 192^3 from 0.40 to 0.36, and cost 1-6% where a depth holds 1-2 windows per multiprocessor) */
 #define SPTRSV_SYNCFREE_RUN_PAIR_WIDTH 3
 /* the automatic warps per block of the runs dispatch (-mat_sptrsv_block_warps 0) for nwin windows whose DAG has depth
    depth on a GPU of nsm multiprocessors: 2 where a depth holds SPTRSV_SYNCFREE_RUN_PAIR_WIDTH windows per multiprocessor
