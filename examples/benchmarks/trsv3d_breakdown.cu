@@ -37,6 +37,9 @@
                   block (wp1, wp4), fewer blocks per SM (s28, s14: dynamic shared memory), the production's publication
                   (pub: the sentinel into a second half, a relaxed atomic store, the user's x), relaxed atomic loads (rel),
                   and the 64-bit ticket with a closing ticket per block that the production kernel had then (close)
+     wl2, wl4     (twenty-seventh session; trsv3d_windows.cuh) 2 or 4 neighbouring lines per warp, 16 or 8 rows of each: a
+                  line's y - 1 neighbour inside the warp comes by a shuffle after the group before it is scanned, so the
+                  critical path is N / 2 (N / 4) + N + N / 16 (N / 8) tile steps instead of wp1's 2 N + N / 32
      rp, rb, rf*  replicas of the production runs kernel itself (KRunProd, KRunProdFull; trsv3d_replica_host.h builds the
                   windows in the production order and the triangle at their positions): rp after a reset per solve and
                   back to back (-b2b), rb and rf back to back as the plugin's bench times; -ilu: the ILU(0) factor's values;
@@ -614,6 +617,21 @@ int main(int argc, char **argv)
   prod("wp1close", 1, true, 0, KWinProd<1, 1, true, true>);
   prod("wp4close", 4, true, 0, KWinProd<4, 1, true, true>);
   prod("wp4s28close", 4, true, 28 << 10, KWinProd<4, 1, true, true>);
+  /* LINES grid lines per warp (KWinLines): tiles of LINES lines by 32 / LINES rows */
+  auto lines = [&](const char *name, int LINES, auto kernel) {
+    if (!want(name)) return;
+    const int         seg = 32 / LINES;
+    std::vector<int4> tl  = TileOrder((N + LINES - 1) / LINES, N, (N + seg - 1) / seg, false);
+    int4             *dtl;
+    CK(cudaMalloc(&dtl, sizeof(int4) * tl.size()));
+    CK(cudaMemcpy(dtl, tl.data(), sizeof(int4) * tl.size(), cudaMemcpyHostToDevice));
+    const int    nt = (int)tl.size();
+    const double tt = Time(d, ticket, R, [&]() { kernel<<<(unsigned)nt, 32>>>(N, d.ri, d.rj, d.a, d.b, d.x, dtl, nt, ticket); });
+    line(name, tt, RelErr(d, ref), 0);
+    CK(cudaFree(dtl));
+  };
+  lines("wl2", 2, KWinLines<2>);
+  lines("wl4", 4, KWinLines<4>);
   /* the production replica (KRunProd) on positions (RELABEL) or rows: each solve after a reset (Time), then back to
      back as the plugin's bench times (steady state: the halves swap each solve, whose other half's sentinels are the
      reset) */

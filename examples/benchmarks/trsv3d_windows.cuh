@@ -211,3 +211,53 @@ __global__ void __launch_bounds__(LB) KRunProdFull(const ProdTri t, const ProdSF
   if ((int)w >= f.nwarps) return;
   RunWindow<4, true, true, BR, QN>(f.wstart, f.wlanes, t.ptr, t.idx, t.order, t.val, v.b, v.x, f.xs + (size_t)half * (size_t)n, f.xs + (size_t)(1u - half) * (size_t)n, (int)w, f.poll_all, f.spin_ns);
 }
+
+/* LINES grid lines per warp (issue 33, twenty-seventh session: fewer hops through memory on the critical path): a warp
+   holds LINES neighbouring lines y = LINES ty + g (g = lane / SEG, SEG = 32 / LINES) of one z, SEG rows of each (chunk c:
+   x = SEG c + lane % SEG). A row's y - 1 neighbour in group g > 0 is in the warp (group g - 1, same lane % SEG): its x
+   comes by a shuffle, not through memory; group 0's y - 1 and every z - 1 neighbour, and a group's chain from the chunk
+   before, are polled as in wp1. The groups are solved one after the other: scan p (p = 0 .. LINES - 1, affine maps along
+   SEG lanes, a group's first lane a constant map) makes group p's x final; group p publishes it at once; group p + 1
+   then takes its y - 1 neighbour's x from group p by a shuffle and scans again. Tiles (ty, tz, c) by ticket in
+   wavefront order (ty + tz + c): the critical path is N / LINES + N + N / SEG tile steps instead of wp1's 2 N + N / 32
+   (128^3: 200 for pairs, 176 for LINES = 4, against 259), each step LINES scans of log2(SEG) shuffle rounds.
+   Deadlock-freedom: a tile waits only for tiles of smaller ty + tz + c (the tile of ty - 1, of tz - 1 and of c - 1),
+   which took their tickets earlier and are resident; the shuffles involve the warp's own lanes. Publication as wp1 (one
+   volatile store: PUB 0). */
+template <int SEG>
+__device__ __forceinline__ void WarpScanAffineSeg(int lane, double *c, double *m)
+{
+  for (int d = 1; d < SEG; d <<= 1) {
+    const double cp = __shfl_up_sync(0xffffffffu, *c, d, SEG), mp = __shfl_up_sync(0xffffffffu, *m, d, SEG);
+    if ((lane % SEG) >= d) {
+      *c = *c + *m * cp;
+      *m = *m * mp;
+    }
+  }
+}
+
+template <int LINES>
+__global__ void __launch_bounds__(32) KWinLines(int N, const int *ri, const int *rj, const double *a, const double *b, double *x, const int4 *tiles, int ntiles, unsigned int *ticket)
+{
+  constexpr int SEG = 32 / LINES;
+  __shared__ int tk;
+  if (threadIdx.x == 0) tk = (int)atomicAdd(ticket, 1u);
+  __syncthreads();
+  if (tk >= ntiles) return;
+  const int      lane = threadIdx.x & 31, g = lane / SEG, l = lane % SEG;
+  const int4     tl = tiles[tk];
+  const int      y = LINES * tl.x + g, xl = SEG * tl.z + l, i = xl + N * (y + N * tl.y);
+  const bool     in = xl < N && y < N;
+  const ChunkRow r  = LoadChunkRow<true>(N, ri, rj, a, b, i, in, g > 0 ? 1 : 0, 0, in ? ri[i] : 0, in ? ri[i + 1] : 0, tl.z > 0 && l == 0);
+  double         c  = r.c;
+  SubtractGlobal<false>(x, r, lane, &c); /* poll rounds: group 0's y - 1, every z - 1, the chain from the chunk before */
+  for (int p = 0; p < LINES; p++) {
+    double cs = c, ms = r.m;
+    WarpScanAffineSeg<SEG>(lane, &cs, &ms); /* group p's x final (the groups before it too) */
+    if (g == p && in) *(volatile double *)(x + i) = cs;
+    if (p + 1 < LINES) {
+      const double xn = __shfl_up_sync(0xffffffffu, cs, SEG); /* group g - 1's x at the same l */
+      if (g == p + 1) c -= r.ay * xn;
+    }
+  }
+}
