@@ -116,12 +116,14 @@ __global__ void KSyncFree(int n, const int *ri, const int *rj, const double *a, 
   if (COUNT) atomicAdd(count, polls);
 }
 
-/* inclusive scan of the affine maps f_k(v) = c_k + m_k v along the lanes: lane k gets F_k = f_k o ... o f_0 */
+/* inclusive scan of the affine maps f_k(v) = c_k + m_k v along the lanes of each segment of SEG lanes (the whole warp by
+   default): lane k gets F_k = f_k o ... o f_s, s the first lane of its segment */
+template <int SEG = 32>
 __device__ __forceinline__ void WarpScanAffine(int lane, double *c, double *m)
 {
-  for (int d = 1; d < 32; d <<= 1) {
-    const double cp = __shfl_up_sync(0xffffffffu, *c, d), mp = __shfl_up_sync(0xffffffffu, *m, d);
-    if (lane >= d) {
+  for (int d = 1; d < SEG; d <<= 1) {
+    const double cp = __shfl_up_sync(0xffffffffu, *c, d, SEG), mp = __shfl_up_sync(0xffffffffu, *m, d, SEG);
+    if ((lane % SEG) >= d) {
       *c = *c + *m * cp;
       *m = *m * mp;
     }

@@ -224,18 +224,6 @@ __global__ void __launch_bounds__(LB) KRunProdFull(const ProdTri t, const ProdSF
    Deadlock-freedom: a tile waits only for tiles of smaller ty + tz + c (the tile of ty - 1, of tz - 1 and of c - 1),
    which took their tickets earlier and are resident; the shuffles involve the warp's own lanes. Publication as wp1 (one
    volatile store: PUB 0). */
-template <int SEG>
-__device__ __forceinline__ void WarpScanAffineSeg(int lane, double *c, double *m)
-{
-  for (int d = 1; d < SEG; d <<= 1) {
-    const double cp = __shfl_up_sync(0xffffffffu, *c, d, SEG), mp = __shfl_up_sync(0xffffffffu, *m, d, SEG);
-    if ((lane % SEG) >= d) {
-      *c = *c + *m * cp;
-      *m = *m * mp;
-    }
-  }
-}
-
 template <int LINES>
 __global__ void __launch_bounds__(32) KWinLines(int N, const int *ri, const int *rj, const double *a, const double *b, double *x, const int4 *tiles, int ntiles, unsigned int *ticket)
 {
@@ -253,7 +241,7 @@ __global__ void __launch_bounds__(32) KWinLines(int N, const int *ri, const int 
   SubtractGlobal<false>(x, r, lane, &c); /* poll rounds: group 0's y - 1, every z - 1, the chain from the chunk before */
   for (int p = 0; p < LINES; p++) {
     double cs = c, ms = r.m;
-    WarpScanAffineSeg<SEG>(lane, &cs, &ms); /* group p's x final (the groups before it too) */
+    WarpScanAffine<SEG>(lane, &cs, &ms); /* group p's x final (the groups before it too) */
     if (g == p && in) *(volatile double *)(x + i) = cs;
     if (p + 1 < LINES) {
       const double xn = __shfl_up_sync(0xffffffffu, cs, SEG); /* group g - 1's x at the same l */
