@@ -21,8 +21,10 @@ static const char help[] = "Triangular-solve benchmark of petsc-sptrsv (docs/PER
                            "  -bw_gbs <GB/s>     device bandwidth of the bound (default: measured here, cudaMemcpy device to device)\n"
                            "  -bw_mib <1024>     size of that copy in MiB (read + write bytes are counted)\n"
                            "  -petsc_cusparse <true>  also time MatSolve of PETSc's own cusparse ILU(0) (needs a CUDA PETSc)\n"
-                           "  -bench_levels <0>  ILU(k) instead of ILU(0) (large k: the exact LU)\n"
-                           "  -bench_factor <ilu>  ilu, or the direct factors: lu (SuperLU, partial pivoting) or cholesky (CHOLMOD,\n"
+                           "  -bench_levels <0>  ILU(k) (or ICC(k)) instead of ILU(0) (large k: the exact LU)\n"
+                           "  -bench_factor <ilu>  ilu, icc (the plugin's ICC(k) of a symmetric matrix: L and U = D L^T, as its MatSolve\n"
+                           "                     solves them; PETSc's cusparse rows left out, its device ICC being another factor), or the\n"
+                           "                     direct factors: lu (SuperLU, partial pivoting) or cholesky (CHOLMOD,\n"
                            "                     supernodal, in the matrix's order as given: use -bench_ordering nd), converted into the\n"
                            "                     plugin's triangles; every row times the same L and U (PETSc's cusparse rows left out)\n"
                            "  -bench_supernodal <auto,pull,inv,inv-nosplit,merge-relax>  the supernodal variants to time (also inv-always:\n"
@@ -428,8 +430,9 @@ int main(int argc, char **argv)
   MatFactorInfo           info;
   PetscBool               petsc_cusparse = PETSC_TRUE, gpu = PETSC_FALSE, file = PETSC_FALSE, estimate = PETSC_FALSE, hostpaths = PETSC_FALSE, sn_estimate = PETSC_FALSE;
   char                    mstype[64] = "", ord[64] = "", what[64];
-  const char *const       factors[] = {"ilu", "lu", "cholesky", "BenchFactor", "", NULL};
-  PetscEnum               ftype     = (PetscEnum)0; /* -bench_factor: 0 ilu, 1 lu (SuperLU), 2 cholesky (CHOLMOD) */
+  const char *const       factors[] = {"ilu", "lu", "cholesky", "icc", "BenchFactor", "", NULL};
+  PetscEnum               ftype     = (PetscEnum)0; /* -bench_factor: 0 ilu, 1 lu (SuperLU), 2 cholesky (CHOLMOD), 3 icc */
+  PetscBool               direct; /* lu or cholesky: another library's factor, maybe permuted */
   PetscInt                levels = 0;
   const SpTrsvBackendOps *cuda = NULL;
   const char             *why = "";
@@ -454,6 +457,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_levels", &levels, NULL));
   PetscCall(PetscOptionsGetEnum(NULL, NULL, "-bench_factor", factors, &ftype, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-bench_ordering", ord, sizeof(ord), NULL));
+  direct = (PetscBool)(ftype == 1 || ftype == 2);
   if (ord[0]) {
     IS  rp, cp;
     Mat Ap;
@@ -493,10 +497,13 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_format", "csr"));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sptrsv_graph", "1"));
   PetscCall(PetscTime(&t0));
-  PetscCall(MatGetFactor(A, mstype, ftype == 0 ? MAT_FACTOR_ILU : (ftype == 1 ? MAT_FACTOR_LU : MAT_FACTOR_CHOLESKY), &F));
+  PetscCall(MatGetFactor(A, mstype, ftype == 0 ? MAT_FACTOR_ILU : (ftype == 1 ? MAT_FACTOR_LU : (ftype == 2 ? MAT_FACTOR_CHOLESKY : MAT_FACTOR_ICC)), &F));
   PetscCheck(F, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "-bench_matsolve_type %s: no such MatSolverType for %s", mstype, factors[ftype]);
   if (ftype == 2) { /* CHOLMOD in the given order (postordered by it: the factor keeps the permutation) */
     PetscCall(MatCholeskyFactorSymbolic(F, A, row, &info));
+    PetscCall(MatCholeskyFactorNumeric(F, A, &info));
+  } else if (ftype == 3) { /* ICC(k) in the natural ordering */
+    PetscCall(MatICCFactorSymbolic(F, A, row, &info));
     PetscCall(MatCholeskyFactorNumeric(F, A, &info));
   } else {
     if (ftype == 0) PetscCall(MatILUFactorSymbolic(F, A, row, col, &info));
@@ -517,7 +524,7 @@ int main(int argc, char **argv)
      (-mat_sptrsv_factor_device, the default for ILU on the CUDA backend) the host's L->a, U->a, U->idiag are stale until
      downloaded; reading them directly gave every row solves with stale values and a meaningless max_rel_err column */
   PetscCall(MatSpTrsvGetFactorHost(F, &fac));
-  PetscCheck(ftype || (!fac->rperm && !fac->cperm), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected the natural ordering (no permutations)");
+  PetscCheck(direct || (!fac->rperm && !fac->cperm), PETSC_COMM_SELF, PETSC_ERR_PLIB, "Expected the natural ordering (no permutations)");
   B.rperm = fac->rperm; /* the direct factors' pivoting or postordering; every row solves the triangles themselves */
   B.cperm = fac->cperm;
   B.nnzL = fac->L->i[B.n];
@@ -542,8 +549,8 @@ int main(int argc, char **argv)
   PetscCall(PetscMalloc4(B.n, &B.b, B.n, &B.yref, B.n, &B.xref, B.n, &B.hbuf));
   BenchFillRandom(B.n, &seed, B.b);
   PetscCall(BenchRunHostReference(&B, fac));
-  if (ftype) PetscCall(PetscSNPrintf(what, sizeof(what), "%s", ftype == 1 ? "LU" : "Cholesky"));
-  else PetscCall(PetscSNPrintf(what, sizeof(what), "ILU(%" PetscInt_FMT ")", levels));
+  if (direct) PetscCall(PetscSNPrintf(what, sizeof(what), "%s", ftype == 1 ? "LU" : "Cholesky"));
+  else PetscCall(PetscSNPrintf(what, sizeof(what), "%s(%" PetscInt_FMT ")", ftype == 3 ? "ICC" : "ILU", levels));
   PetscCall(ReferenceResidual(&B, A, what));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: nnz(L) = %" PetscInt_FMT " + nnz(U) = %" PetscInt_FMT " strict + %" PetscInt_FMT " diagonal; levels L = %" PetscInt_FMT ", U = %" PetscInt_FMT "; bytes per solve (model) L = %.4g, U = %.4g; factorization %.1f ms (backend %s)\n", what, B.nnzL, B.nnzU, B.n, B.Ls.nlevels, B.Us.nlevels, B.Ls.bytes_per_solve, B.Us.bytes_per_solve, factor_ms, gpu ? "cuda" : "host"));
 

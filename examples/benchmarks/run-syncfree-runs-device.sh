@@ -10,8 +10,8 @@
 #      triangles with a watchdog (tests/device/check_fuzz -only_path syncfree); then compute-sanitizer memcheck,
 #      racecheck and synccheck on RUNS_SAN small cases of the same; the device check of the analysis (tests/device/check_analysis: the
 #      runs dispatch's pattern built on the GPU against the host setup's, bit for bit; RUNS_ANALYSIS=0: skipped);
-#   3. bench (examples/benchmarks/bench.c, ILU(k) factors in natural order, the error rule of its header) on 3-D
-#      7-point grids (RUNS_GRIDS), 27-point, ILU(1)/ILU(2), an elongated box and a 2-D grid, with the sync-free variants
+#   3. bench (examples/benchmarks/bench.c, ILU(k) and ICC(k) factors in natural order, the error rule of its header) on 3-D
+#      7-point grids (RUNS_GRIDS), 27-point, ILU(1)/ILU(2), ICC(0)/ICC(1), elongated boxes and 2-D grids, with the sync-free variants
 #      RUNS_VARIANTS (bench -bench_syncfree) beside cuSPARSE SpSV and PETSc's cusparse MatSolve.
 # Output ($OUT, default build/runs-out): runs-bench.csv (bench's CSV), runs-table.md (variant-table.py), summary.txt.
 #
@@ -77,6 +77,12 @@ CASES=(
   "lap2d5_1000|-lap2d 1000x1000 -stencil 5"
   "lap2d5_1025x1000|-lap2d 1025x1000 -stencil 5"
   "lap3d7_256|-lap3d 256x256x256 -stencil 7"
+  "lap3d7_128_icc0|-lap3d 128x128x128 -stencil 7 -bench_factor icc"
+  "lap3d7_96_icc1|-lap3d 96x96x96 -stencil 7 -bench_factor icc -bench_levels 1"
+  "lap3d27_64_icc0|-lap3d 64x64x64 -stencil 27 -bench_factor icc"
+  "lap3d27_128|-lap3d 128x128x128 -stencil 27"
+  "lap3d7_160_ilu1|-lap3d 160x160x160 -stencil 7 -bench_levels 1"
+  "lap3d7_128_ilu2|-lap3d 128x128x128 -stencil 7 -bench_levels 2"
 )
 # RUNS_SETS: "grids" (the cases above, the default), "shared" (every matrix of tests/data/matrices, ILU(0) in natural
 # order: the SuiteSparse matrices of ../shared), "local" (banded and block-diagonal triangles: paper 004's strong-locality

@@ -55,6 +55,12 @@ run_test bench/host-paths-err-nd-lu bench_err_case lap3d7_8_nd_lu -lap3d 8x8x8 -
 run_test bench/host-paths-err-nd-chol bench_err_case lap3d7_8_nd_chol -lap3d 8x8x8 -stencil 7 -bench_factor cholesky -bench_ordering nd -bench_pinv_fill 1,4
 run_test bench/host-paths-err-nd-superlu bench_err_case lap3d7_8_nd_superlu -lap3d 8x8x8 -stencil 7 -bench_factor lu -bench_ordering nd
 run_test bench/host-paths-err-ilu0 bench_err_case lap2d5_20x20 -lap2d 20x20 -stencil 5 -bench_pinv_fill 1,4
+# -bench_factor icc: the plugin's ICC(k) (MatICCFactorSymbolic), its L and U = D L^T solved by every path's host executor
+bench_icc_case() {
+  bench_err_case lap3d7_8_icc1 -lap3d 8x8x8 -stencil 7 -bench_factor icc -bench_levels 1 -bench_pinv_fill 1,4 || return 1
+  grep -q '^ICC(1): nnz(L) = ' "$OUT/bench-lap3d7_8_icc1.out" || fail "bench did not make the ICC(1) factor" || return 1
+}
+run_test bench/host-paths-err-icc1 bench_icc_case
 # -fbin: a PETSc binary matrix written by a tutorial (-ksp_view_mat binary:FILE; the device harness does it with ksp
 # ex56, run-supernodal-pinv-device.sh's ex56=NE), here ex2's 12 x 10 Laplacian: its exact LU under nested dissection
 bench_fbin_case() {
@@ -88,6 +94,16 @@ bench_table_rule_case() {
   grep -q 'cuSPARSE NOT warmed up' "$out" || fail "the table does not say cuSPARSE was not warmed up (a CSV without warmed_up)" || return 1
 }
 run_test bench/table-error-rule bench_table_rule_case
+# variant-table.py --path-us: the time over max(levels x US, the bandwidth bound), from the CSV's levels_L, median_ms and
+# bound_pct; on run 21c's lower triangles 128^3 is 2.34x its path bound and 256^3 2.78x its bandwidth bound
+bench_table_path_case() {
+  local out=$OUT/variant-table-path.md
+  python3 examples/benchmarks/variant-table.py docs/perf-data/syncfree-runs-run21c-autopair.csv --kind L --variants syncfree-runs-csr --path-us 0.217 >"$out" || fail "variant-table.py --path-us failed" || return 1
+  grep -q '^| lap3d7_128 | 4.13x (2.34x its path bound) |$' "$out" || fail "128^3: not 2.34x its path bound (382 levels x 0.217 us against 0.1944 ms)" || return 1
+  grep -q '^| lap3d7_256 | 4.14x (2.78x its bandwidth bound) |$' "$out" || fail "256^3: not 2.78x its bandwidth bound" || return 1
+  grep -q '^Cells: .*max(levels x 0.217 us' "$out" || fail "the table does not state the bound" || return 1
+}
+run_test bench/table-path-bound bench_table_path_case
 # trsv3d-table.py --compact: one row per kernel, cuSPARSE SpSV over it per grid, read from the CSV; a kernel whose error
 # is above the scan's rounding is FAILED, not a speed-up
 bench_trsv3d_compact_case() {
