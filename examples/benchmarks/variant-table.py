@@ -4,7 +4,7 @@ chosen variants, one row per matrix, with the geometric mean and the count of ma
 than cuSPARSE.
 
   python3 examples/benchmarks/variant-table.py CSV [CSV ...] [--kind LU] [--variants A,B,...] [--prefix element-] [--bound]
-                                               [--setup]
+                                               [--setup] [--path-us US]
 
 Several CSVs: one table, a matrix's cell taken from the last CSV that timed that variant on it (a later run of the same
 tree replacing an earlier one); rows in the order matrices first appear.
@@ -12,7 +12,10 @@ tree replacing an earlier one); rows in the order matrices first appear.
 --variants: the columns (default: every variant whose name starts with --prefix, cuSPARSE and the host reference
 excluded). Rows keep the CSV's order. A missing measurement is '-'. --bound adds, in each cell, the fraction of the
 memory-bandwidth bound the variant reached (the CSV's bound_pct: bytes moved per solve / measured stream bandwidth,
-over the solve time). --setup adds a second table: each variant's setup (the CSV's setup_ms: analysis and upload of the
+over the solve time). --path-us US (issue 33's bound) adds instead the time over max(critical-path bound, bandwidth
+bound): the path bound the triangles' levels (the CSV's levels_L, plus levels_U for LU) times US microseconds
+(one dependency handed over through memory, measured by examples/benchmarks/trsv3d_breakdown.cu's chain: 0.217 on the
+H200), the bandwidth bound the bytes of the solve over the measured bandwidth (median_ms x bound_pct / 100). --setup adds a second table: each variant's setup (the CSV's setup_ms: analysis and upload of the
 --kind's triangles), beside cuSPARSE SpSV's and PETSc's cusparse MatSolve's where the CSV has them.
 
 bench's error rule (bench_rule.py, the CSV's tol column): a cell whose row's max_rel_err is above its tol is
@@ -37,10 +40,11 @@ def main():
     ap.add_argument("--prefix", default="")
     ap.add_argument("--bound", action="store_true")
     ap.add_argument("--setup", action="store_true")
+    ap.add_argument("--path-us", type=float, default=0.0)
     a = ap.parse_args()
     allrows = [r for path in a.csv for r in bench_rule.annotate(list(csv.DictReader(open(path, newline=""))))]
     rows = [r for r in allrows if r["kind"] == a.kind]
-    table, bound, labels, fails, setup = {}, {}, [], {}, {}
+    table, bound, labels, fails, setup, over = {}, {}, [], {}, {}, {}
     for r in rows:
         if r["label"] not in table:
             table[r["label"]] = {}
@@ -54,6 +58,11 @@ def main():
             setup[(r["label"], r["variant"])] = float(r["setup_ms"])
         if r.get("bound_pct"):
             bound[(r["label"], r["variant"])] = float(r["bound_pct"])
+            if a.path_us > 0 and r.get("median_ms") and r.get("levels_L"):
+                ms = float(r["median_ms"])
+                path_ms = (int(r["levels_L"]) + (int(r["levels_U"] or 0) if r["kind"] == "LU" else 0)) * a.path_us * 1e-3
+                bw_ms = ms * float(r["bound_pct"]) / 100.0
+                over[(r["label"], r["variant"])] = (ms / max(path_ms, bw_ms), "path" if path_ms >= bw_ms else "bandwidth")
     if a.variants:
         cols = a.variants.split(",")
     else:
@@ -75,7 +84,11 @@ def main():
                 logs[c].append(math.log(v))
                 wins[c] += v > 1.0
                 b = bound.get((lab, c)) if a.bound else None
-                cells.append("%.2fx" % v + (" (%.1f%%)" % b if b is not None else ""))
+                o = over.get((lab, c)) if a.path_us > 0 else None
+                if o is not None:
+                    cells.append("%.2fx (%.2fx its %s bound)" % (v, o[0], o[1]))
+                else:
+                    cells.append("%.2fx" % v + (" (%.1f%%)" % b if b is not None else ""))
             else:
                 cells.append("-")
         print("| %s | %s |" % (lab, " | ".join(cells)))
@@ -83,7 +96,9 @@ def main():
     print("| faster than cuSPARSE | " + " | ".join("%d of %d" % (wins[c], len(logs[c]) + nfail[c]) for c in cols) + " |")
     print("| failed the error rule | " + " | ".join("%d" % nfail[c] for c in cols) + " |")
     print()
-    if a.bound:
+    if a.path_us > 0:
+        print("Cells: speed-up over cuSPARSE SpSV (the time over max(levels x %g us, bytes / measured bandwidth), and which one is larger).  " % a.path_us)
+    elif a.bound:
         print("Cells: speed-up over cuSPARSE SpSV (fraction of the memory-bandwidth bound reached).  ")
     print("  \n".join(bench_rule.header_lines(allrows)))
     if a.setup:
