@@ -3,6 +3,8 @@
 
   trsv3d-table.py CSV [--bench BENCH_CSV ...] [--bench-variant syncfree-asap-csr]
   trsv3d-table.py CSV --trace     (the "# trace" lines of a TRSV3D_TRACE run: the critical path's hops, a table)
+  trsv3d-table.py CSV --steps     (its "# steps" lines: every chunk's step against the critical path's, and the longest
+                                   path of independent steps, a table; examples/benchmarks/trsv3d_trace_host.h)
   trsv3d-table.py CSV --compact   (one row per kernel, one column per grid: cuSPARSE SpSV's time over the kernel's)
 
 CSV is run-trsv3d-breakdown-device.sh's trsv3d.csv: a first comment line with the machine (GPU, memory, driver; CUDA),
@@ -126,16 +128,46 @@ def compact_table(path):
     return 0
 
 
+STEPS = re.compile(r"# steps (\S+) N=(\d+): all (\d+) chunks' steps \(publication after the latest producer's\) mean ([0-9.]+) us, "
+                   r"p10 ([0-9.]+), median ([0-9.]+), p90 ([0-9.]+), p99 ([0-9.]+); the critical path's (\d+) steps mean ([0-9.]+) us; "
+                   r"solve after the first chunk ([0-9.]+) us; hops x mean step ([0-9.]+) us; Monte Carlo longest path of independent "
+                   r"steps drawn from all chunks' \((\d+) draws\) ([0-9.]+) us")
+
+
+def steps_table(path):
+    """one row per traced kernel and grid: the steps of all chunks and of the critical path, the solve against hops x
+    mean step and against the Monte Carlo longest path of independent steps"""
+    out = ["| grid | kernel | step, all chunks: mean (p10 / median / p90 / p99) us | step on the critical path: mean us (hops) | "
+           "solve after the first chunk us | hops x mean step us | longest path of independent steps us (draws) |",
+           "|---|---|---|---|---|---|---|"]
+    with open(path) as f:
+        for line in f:
+            m = STEPS.match(line.strip())
+            if not m:
+                continue
+            g = m.groups()
+            out.append("| %s^3 | %s | %s (%s / %s / %s / %s) | %s (%s) | %s | %s | %s (%s) |" % (
+                g[1], g[0], g[3], g[4], g[5], g[6], g[7], g[9], g[8], g[10], g[11], g[13], g[12]))
+    if len(out) == 2:
+        sys.stderr.write("%s: no \"# steps\" lines\n" % path)
+        return 1
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("csv")
     ap.add_argument("--bench", action="append", default=[])
     ap.add_argument("--bench-variant", default="syncfree-asap-csr")
     ap.add_argument("--trace", action="store_true")
+    ap.add_argument("--steps", action="store_true")
     ap.add_argument("--compact", action="store_true")
     a = ap.parse_args()
     if a.trace:
         return trace_table(a.csv)
+    if a.steps:
+        return steps_table(a.csv)
     if a.compact:
         return compact_table(a.csv)
     machine, rows = load(a.csv)

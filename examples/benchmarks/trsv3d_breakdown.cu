@@ -49,7 +49,9 @@
    With TRSV3D_TRACE set, each tile and win kernel also runs once with per-chunk %globaltimer stamps (chunk start, its
    memory words in, its block words in, published) and prints a "# trace" line: the critical path found by walking back
    from the last chunk published through the latest producer of each chunk, its hops counted by kind (x: the line's own
-   chain; y, z: the neighbour line, inside the block or through memory) with their mean cost and its parts.
+   chain; y, z: the neighbour line, inside the block or through memory) with their mean cost and its parts, then a
+   "# steps" line: every chunk's step after its latest producer over all chunks against the critical path's, and a
+   Monte Carlo longest path of independent steps (trsv3d_trace_host.h).
 
    Bounds printed beside them: bytes / bandwidth (bandwidth measured by a device-to-device copy here) and levels x the
    chain's handoff cost. Deadlock-freedom of the ticket kernels: a lane takes ticket t only when it runs, and the row (or
@@ -383,6 +385,7 @@ static std::vector<double> HostSolve(const CSR &L, const std::vector<double> &b)
 }
 
 #include "trsv3d_replica_host.h" /* TileOrder, IluValues, RunUpload, BackToBack */
+#include "trsv3d_trace_host.h"   /* TraceReport: the TRSV3D_TRACE solve's critical path and steps */
 
 struct Dev {
   int    n, nnz;
@@ -731,38 +734,7 @@ int main(int argc, char **argv)
       (void)Time(d, ticket, 1, [&]() { kernel<<<(unsigned)tl.size(), 32 * WY * WZ, sh>>>(N, d.ri, d.rj, d.a, d.b, d.x, dtl, ticket, dts); });
       CK(cudaMemcpy(h.data(), dts, sizeof(unsigned long long) * nts, cudaMemcpyDeviceToHost));
       CK(cudaFree(dts));
-      auto T = [&](int ln, int c, int k) { return h[4 * ((size_t)ln * nch + c) + k]; };
-      /* kinds: 0 x chain, 1 y in block, 2 y global, 3 z in block, 4 z global, 5 start */
-      const char *kn[6] = {"x", "y-blk", "y-glob", "z-blk", "z-glob", "start"};
-      double      cnt[6] = {0}, sum[6] = {0}, wg[6] = {0}, wb[6] = {0}, cp[6] = {0};
-      unsigned long long t0 = ~0ull, tend = 0;
-      int                ln = 0, c = 0;
-      for (int l = 0; l < N * N; l++)
-        for (int q = 0; q < nch; q++) {
-          t0 = std::min(t0, T(l, q, 0));
-          if (T(l, q, 3) > tend) tend = T(l, q, 3), ln = l, c = q;
-        }
-      for (;;) { /* back along the latest producer */
-        const int yy = ln % N, zz = ln / N;
-        int       kind = 5, pl = -1, pc = -1;
-        unsigned long long best = 0;
-        if (c > 0 && T(ln, c - 1, 3) >= best) best = T(ln, c - 1, 3), kind = 0, pl = ln, pc = c - 1;
-        if (yy > 0 && T(ln - 1, c, 3) >= best) best = T(ln - 1, c, 3), kind = (WY > 1 && yy % WY && SH) ? 1 : 2, pl = ln - 1, pc = c;
-        if (zz > 0 && T(ln - N, c, 3) >= best) best = T(ln - N, c, 3), kind = (WZ > 1 && zz % WZ && SH) ? 3 : 4, pl = ln - N, pc = c;
-        const double hop = kind == 5 ? (double)(T(ln, c, 3) - t0) : (double)T(ln, c, 3) - (double)best;
-        cnt[kind] += 1;
-        sum[kind] += hop;
-        wg[kind] += kind == 5 ? 0 : (double)T(ln, c, 1) - (double)best;
-        wb[kind] += (double)T(ln, c, 2) - (double)T(ln, c, 1);
-        cp[kind] += (double)T(ln, c, 3) - (double)T(ln, c, 2);
-        if (kind == 5) break;
-        ln = pl;
-        c  = pc;
-      }
-      printf("# trace %s N=%d: solve %.1f us; critical path by the latest producer:", name, N, (double)(tend - t0) * 1e-3);
-      for (int k = 0; k < 6; k++)
-        if (cnt[k]) printf(" %s %d hops %.3f us (to global words in %.3f, block words %.3f, scan+publish %.3f)", kn[k], (int)cnt[k], sum[k] / cnt[k] * 1e-3, wg[k] / cnt[k] * 1e-3, wb[k] / cnt[k] * 1e-3, cp[k] / cnt[k] * 1e-3);
-      printf("\n");
+      TraceReport(name, N, nch, WY, WZ, SH, h);
     }
     CK(cudaFree(dtl));
   };

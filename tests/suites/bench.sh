@@ -106,6 +106,15 @@ bench_table_path_case() {
 run_test bench/table-path-bound bench_table_path_case
 # trsv3d-table.py --compact: one row per kernel, cuSPARSE SpSV over it per grid, read from the CSV; a kernel whose error
 # is above the scan's rounding is FAILED, not a speed-up
+# trsv3d-table.py --steps: the "# steps" lines of a TRSV3D_TRACE run (trsv3d_trace_host.h), one row per kernel and grid
+bench_trsv3d_steps_case() {
+  local out=$OUT/trsv3d-steps.md
+  python3 examples/benchmarks/trsv3d-table.py docs/perf-data/trsv3d-breakdown-run5-steps.csv --steps >"$out" || fail "trsv3d-table.py --steps failed" || return 1
+  grep -q '^| 128^3 | win1x1 | 0.860 (0.768 / 0.768 / 1.024 / 1.280) | 0.964 (257) | 247.6 | 221.1 | 265.0 (8) |$' "$out" || fail "128^3 win1x1's steps are not the CSV's" || return 1
+  [ "$(grep -c '^| [0-9]*^3 |' "$out")" = 12 ] || fail "not 12 rows (3 kernels x 4 grids)" || return 1
+  ! python3 examples/benchmarks/trsv3d-table.py docs/perf-data/trsv3d-breakdown-run3f-ablation.csv --steps >/dev/null 2>&1 || fail "a CSV without steps lines gave a table" || return 1
+}
+run_test bench/trsv3d-steps bench_trsv3d_steps_case
 bench_trsv3d_compact_case() {
   local out=$OUT/trsv3d-compact.md bad=$OUT/trsv3d-bad.csv
   python3 examples/benchmarks/trsv3d-table.py docs/perf-data/trsv3d-breakdown-run3f-ablation.csv --compact >"$out" || fail "trsv3d-table.py --compact failed" || return 1
