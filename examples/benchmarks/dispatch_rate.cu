@@ -12,6 +12,7 @@
 */
 #include <cstdio>
 #include <cuda_runtime.h>
+#include "standalone_check.h" /* CK: a failed CUDA call exits, as the other standalone benchmarks */
 __global__ void empty_k(int *o) { if (threadIdx.x == 999) o[0] = 1; }
 __global__ void ticket_k(unsigned *t, int *o) {
   __shared__ unsigned s;
@@ -40,22 +41,24 @@ __global__ void persist_warp_k(unsigned *t, unsigned n, int *o) { // no smem: la
   }
 }
 int main() {
-  unsigned *t; int *o; cudaMalloc(&t, 4); cudaMalloc(&o, 4);
-  cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
-  int nsm; cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, 0);
+  unsigned *t; int *o; CK(cudaMalloc(&t, 4)); CK(cudaMalloc(&o, 4));
+  cudaEvent_t a, b; CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
+  int nsm; CK(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, 0));
+  /* one launch between two events, the counter reset before it; its milliseconds into *ms */
+  auto timed = [&](float *ms, auto launch) {
+    CK(cudaMemset(t, 0, 4));
+    CK(cudaEventRecord(a)); launch(); CK(cudaGetLastError()); CK(cudaEventRecord(b)); CK(cudaEventSynchronize(b)); CK(cudaEventElapsedTime(ms, a, b));
+  };
   unsigned Ns[] = {65536, 221184, 524288};
   for (unsigned N : Ns) {
     float ms[6] = {0};
     for (int rep = 0; rep < 3; rep++) {
-      cudaMemset(t, 0, 4);
-      cudaEventRecord(a); empty_k<<<N, 32>>>(o); cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&ms[0], a, b);
-      cudaEventRecord(a); ticket_k<<<N, 32>>>(t, o); cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&ms[1], a, b);
+      timed(&ms[0], [&] { empty_k<<<N, 32>>>(o); });
+      timed(&ms[1], [&] { ticket_k<<<N, 32>>>(t, o); });
       int ks[] = {16, 32};
       for (int q = 0; q < 2; q++) {
-        cudaMemset(t, 0, 4);
-        cudaEventRecord(a); persist_k<<<ks[q] * nsm, 32>>>(t, N, o); cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&ms[2 + q], a, b);
-        cudaMemset(t, 0, 4);
-        cudaEventRecord(a); persist_warp_k<<<ks[q] * nsm, 32>>>(t, N, o); cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&ms[4 + q], a, b);
+        timed(&ms[2 + q], [&] { persist_k<<<ks[q] * nsm, 32>>>(t, N, o); });
+        timed(&ms[4 + q], [&] { persist_warp_k<<<ks[q] * nsm, 32>>>(t, N, o); });
       }
     }
     printf("N=%u blocks: empty %.4f ms (%.2f ns/blk) | ticket %.4f ms (%.2f ns) | persist16 %.4f (%.2f ns/ticket) persist32 %.4f (%.2f) | warp16 %.4f (%.2f) warp32 %.4f (%.2f)\n", N,

@@ -1,5 +1,5 @@
 /*
-   The error checks of the standalone CUDA benchmark programs (trsv3d_breakdown.cu, spmv_bsr_vs_csr.cu, window_hop.cu:
+   The error checks of the standalone CUDA benchmark programs (trsv3d_breakdown.cu, spmv_bsr_vs_csr.cu, window_hop.cu, dispatch_rate.cu:
    nvcc and cuSPARSE, no PETSc): a failed CUDA or cuSPARSE call prints the call's status, file and line and exits with
    status 2.
 */
